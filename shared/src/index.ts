@@ -1,0 +1,17 @@
+export * from './errors.ts';
+export * from './http/fetch.ts';
+export type { Logger } from './logger.ts';
+export { silentLogger } from './logger.ts';
+export * from './media/kinds.ts';
+export type * from './media/media-file.ts';
+export * from './platforms/registry.ts';
+export type * from './platforms/types.ts';
+export * from './problems.ts';
+export * from './publish/limiter.ts';
+export * from './publish/parse-request.ts';
+export * from './publish/posting.ts';
+export * from './publish/resolve-media.ts';
+export * from './publish/retry.ts';
+export * from './schemas/index.ts';
+export * from './storage/types.ts';
+export * from './text.ts';

@@ -1,0 +1,39 @@
+import type { AnyPublisher } from './types.ts';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A platform folder's entry point: reads its settings from the environment once, then builds a publisher. */
+export interface PlatformModule {
+  readonly id: string;
+  create(env: Env): AnyPublisher;
+}
+
+/**
+ * Every supported platform. Adding a platform means adding its folder and one line here.
+ */
+export const platformModules: readonly PlatformModule[] = [];
+
+export class PublisherRegistry {
+  readonly #publishers: Map<string, AnyPublisher>;
+
+  constructor(publishers: Iterable<AnyPublisher>) {
+    this.#publishers = new Map([...publishers].map((p) => [p.id, p]));
+  }
+
+  /** Publishers for every registered platform, configured from `env` (base URLs, limits). */
+  static fromEnv(env: Env, modules: readonly PlatformModule[] = platformModules): PublisherRegistry {
+    return new PublisherRegistry(modules.map((m) => m.create(env)));
+  }
+
+  get(platform: string): AnyPublisher | undefined {
+    return this.#publishers.get(platform);
+  }
+
+  list(): AnyPublisher[] {
+    return [...this.#publishers.values()];
+  }
+
+  ids(): string[] {
+    return [...this.#publishers.keys()];
+  }
+}

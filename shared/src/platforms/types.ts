@@ -1,0 +1,82 @@
+import type { z } from 'zod';
+import type { Logger } from '../logger.ts';
+import type { MediaFile, MediaInfo } from '../media/media-file.ts';
+import type { AccountEntry } from '../schemas/account.ts';
+import type { ValidationIssue } from '../schemas/results.ts';
+
+/** An account with its credentials, as a publisher sees it. */
+export type PlatformAccount = AccountEntry;
+
+/** The platform-neutral content of a post. */
+export interface PostContent {
+  message: string;
+}
+
+export interface ValidationOutcome {
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+}
+
+export interface AccountProfile {
+  name: string;
+  username?: string;
+  avatarUrl?: string;
+  /** For platforms where the account id is discovered (e.g. a YouTube channel id). */
+  platformAccountId?: string;
+}
+
+export interface PublishResult {
+  platformPostId: string;
+  url?: string;
+}
+
+export interface PublishContext {
+  signal: AbortSignal;
+  /** Stable for one post and target: platforms that support it use it to avoid duplicates. */
+  idempotencyKey: string;
+  logger: Logger;
+  /**
+   * Called when a publisher obtains new credentials (a refreshed OAuth token) so the caller
+   * can store them. Publishing continues whether or not the caller stores them.
+   */
+  onCredentialsRefreshed?: (credentials: Record<string, unknown>) => void | Promise<void>;
+  /** Resolves another media file from our own storage by public URL (YouTube thumbnails). */
+  resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+}
+
+/**
+ * One social platform. Implementations live in `platforms/<id>/` and are listed once in
+ * `registry.ts`. Every method throws `PlatformError` for platform failures.
+ */
+export interface Publisher<Options = Record<string, unknown>> {
+  readonly id: string;
+  readonly displayName: string;
+  /** Platform options (per post and account), also used for the OpenAPI document. */
+  readonly optionsSchema: z.ZodType<Options>;
+  /** What `credentials` must hold in an accounts-file entry. */
+  readonly credentialsSchema: z.ZodType<Record<string, unknown>>;
+  /** How many publishes may run against this platform at once, across all accounts. */
+  readonly concurrency: number;
+
+  validate(
+    post: PostContent,
+    account: PlatformAccount,
+    media: MediaInfo[],
+    options: Options,
+  ): Promise<ValidationOutcome>;
+  publish(
+    post: PostContent,
+    account: PlatformAccount,
+    media: MediaFile[],
+    options: Options,
+    context: PublishContext,
+  ): Promise<PublishResult>;
+  verifyCredentials(
+    account: PlatformAccount,
+    context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
+  ): Promise<AccountProfile>;
+}
+
+/** A publisher of any platform, as registries and the posting service hold them. */
+// biome-ignore lint/suspicious/noExplicitAny: options are parsed by each publisher's own schema before use
+export type AnyPublisher = Publisher<any>;

@@ -1,0 +1,55 @@
+import { invalidRequest, ProblemError, problem } from '../problems.ts';
+import { type NormalizedPost, normalizeMedia, PostingMode, PostRequest } from '../schemas/post.ts';
+
+/**
+ * Parses a post request body. Malformed JSON shapes are 400; a well-formed request with an
+ * unknown `postingMode` or a bad `scheduledAt` is 422, as the contract says.
+ */
+export function parsePostRequest(body: unknown): NormalizedPost {
+  const parsed = PostRequest.safeParse(body);
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  const { message, accountIds, postingMode, media, scheduledAt, accountOptions } = parsed.data;
+  const mode = PostingMode.safeParse(postingMode);
+  if (!mode.success) {
+    throw new ProblemError(
+      problem('validation_failed', `Unknown postingMode "${postingMode}"`, {
+        errors: [
+          {
+            path: 'postingMode',
+            code: 'invalid_posting_mode',
+            message: 'Must be one of now, schedule, draft',
+          },
+        ],
+      }),
+    );
+  }
+  let when: Date | undefined;
+  if (scheduledAt !== undefined) {
+    when = parseOffsetDateTime(scheduledAt);
+    if (!when) {
+      throw new ProblemError(
+        problem('validation_failed', 'scheduledAt must be an ISO 8601 date-time with an offset', {
+          errors: [
+            { path: 'scheduledAt', code: 'invalid_datetime', message: 'Use e.g. 2026-12-01T09:30:00+01:00' },
+          ],
+        }),
+      );
+    }
+  }
+  return {
+    message,
+    accountIds: [...new Set(accountIds)],
+    postingMode: mode.data,
+    media: normalizeMedia(media),
+    ...(when ? { scheduledAt: when } : {}),
+    accountOptions: accountOptions ?? {},
+  };
+}
+
+const offsetDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+export function parseOffsetDateTime(value: string): Date | undefined {
+  if (!offsetDateTime.test(value)) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}

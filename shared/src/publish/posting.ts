@@ -1,0 +1,205 @@
+import { toPlatformError } from '../errors.ts';
+import { type Logger, silentLogger } from '../logger.ts';
+import type { MediaFile } from '../media/media-file.ts';
+import type { PublisherRegistry } from '../platforms/registry.ts';
+import type { AnyPublisher, PlatformAccount } from '../platforms/types.ts';
+import type { MediaReference } from '../schemas/media.ts';
+import type {
+  AccountValidation,
+  TargetResult,
+  ValidationIssue,
+  ValidationResponse,
+} from '../schemas/results.ts';
+import type { Storage } from '../storage/types.ts';
+import { PlatformLimiter } from './limiter.ts';
+import { resolveMedia } from './resolve-media.ts';
+import { defaultRetryPolicy, type RetryPolicy, withRetry } from './retry.ts';
+
+export interface PostInput {
+  message: string;
+  accountIds: readonly string[];
+  media: readonly MediaReference[];
+  /** Per-account options keyed by account id; merged over the account's own `options`. */
+  accountOptions?: Readonly<Record<string, Record<string, unknown>>>;
+}
+
+/** Finds an account by id for the current caller (the accounts file, or one user's accounts). */
+export type AccountLookup = (
+  accountId: string,
+) => PlatformAccount | undefined | Promise<PlatformAccount | undefined>;
+
+export interface PreparedTarget {
+  account: PlatformAccount;
+  publisher: AnyPublisher;
+  options: Record<string, unknown>;
+}
+
+export interface PreparedPost {
+  validation: ValidationResponse;
+  /** Present only when every target is valid. */
+  targets?: PreparedTarget[];
+  message: string;
+  media: MediaFile[];
+}
+
+export interface PublishHooks {
+  /** Base for per-target idempotency keys, so a retried post is recognised by platforms that support it. */
+  idempotencyKey?: string;
+  onCredentialsRefreshed?: (accountId: string, credentials: Record<string, unknown>) => void | Promise<void>;
+  signal?: AbortSignal;
+  retryPolicy?: RetryPolicy;
+}
+
+export interface PostingServiceOptions {
+  publishers: PublisherRegistry;
+  storage: Storage;
+  logger?: Logger;
+  limiter?: PlatformLimiter;
+  /** Issue code for ids that match no account; the self-hosted server without an accounts file uses `accounts_not_configured`. */
+  unknownAccountCode?: () => string;
+  resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+}
+
+/**
+ * Validate-everything-then-publish, shared by both deployments. Nothing is published unless
+ * every target validated; targets then publish concurrently under per-platform limits,
+ * each with its own retries inside the policy's deadline.
+ */
+export class PostingService {
+  readonly #publishers: PublisherRegistry;
+  readonly #storage: Storage;
+  readonly #logger: Logger;
+  readonly #limiter: PlatformLimiter;
+  readonly #unknownAccountCode: () => string;
+  readonly #resolveOwnMedia: ((url: string) => Promise<MediaFile | null>) | undefined;
+
+  constructor(options: PostingServiceOptions) {
+    this.#publishers = options.publishers;
+    this.#storage = options.storage;
+    this.#logger = options.logger ?? silentLogger;
+    this.#limiter = options.limiter ?? new PlatformLimiter();
+    this.#unknownAccountCode = options.unknownAccountCode ?? (() => 'account_not_found');
+    this.#resolveOwnMedia = options.resolveOwnMedia;
+  }
+
+  async prepare(post: PostInput, lookup: AccountLookup): Promise<PreparedPost> {
+    const { files, issues: mediaIssues } = await resolveMedia(post.media, this.#storage);
+    const accountIds = [...new Set(post.accountIds)];
+    const checked = await Promise.all(
+      accountIds.map((accountId) => this.#validateTarget(post, accountId, lookup, files, mediaIssues)),
+    );
+    const results = checked.map((c) => c.result);
+    const valid = results.every((r) => r.valid);
+    const validation: ValidationResponse = { valid, results };
+    if (!valid) return { validation, message: post.message, media: files };
+    return { validation, targets: checked.map((c) => c.target!), message: post.message, media: files };
+  }
+
+  async #validateTarget(
+    post: PostInput,
+    accountId: string,
+    lookup: AccountLookup,
+    media: MediaFile[],
+    mediaIssues: ValidationIssue[],
+  ): Promise<{ result: AccountValidation; target?: PreparedTarget }> {
+    const account = await lookup(accountId);
+    if (!account) {
+      const code = this.#unknownAccountCode();
+      const message =
+        code === 'accounts_not_configured'
+          ? 'No accounts are configured on this server'
+          : `No account with id "${accountId}"`;
+      return { result: invalid(accountId, 'unknown', [{ code, message, path: 'accountIds' }]) };
+    }
+    const publisher = this.#publishers.get(account.platform);
+    if (!publisher) {
+      return {
+        result: invalid(accountId, account.platform, [
+          { code: 'platform_unsupported', message: `Platform "${account.platform}" is not supported` },
+        ]),
+      };
+    }
+    const rawOptions = { ...account.options, ...post.accountOptions?.[accountId] };
+    const parsed = publisher.optionsSchema.safeParse(rawOptions);
+    if (!parsed.success) {
+      const errors = parsed.error.issues.map((issue) => ({
+        code: 'invalid_option',
+        message: issue.message,
+        path: ['accountOptions', accountId, ...issue.path.map(String)].join('.'),
+      }));
+      return { result: invalid(accountId, account.platform, [...mediaIssues, ...errors]) };
+    }
+    const options = parsed.data as Record<string, unknown>;
+    const outcome = await publisher.validate({ message: post.message }, account, media, options);
+    const errors = [...mediaIssues, ...outcome.errors];
+    const result: AccountValidation = {
+      accountId,
+      platform: account.platform,
+      valid: errors.length === 0,
+      errors,
+      warnings: outcome.warnings,
+    };
+    return { result, target: { account, publisher, options } };
+  }
+
+  /** Publishes prepared targets concurrently. Never throws: every target gets a result. */
+  async publish(prepared: PreparedPost, hooks: PublishHooks = {}): Promise<TargetResult[]> {
+    if (!prepared.targets) throw new Error('publish() needs a post whose every target validated');
+    const policy = hooks.retryPolicy ?? defaultRetryPolicy();
+    return Promise.all(
+      prepared.targets.map((target) => this.#publishTarget(prepared, target, policy, hooks)),
+    );
+  }
+
+  async #publishTarget(
+    prepared: PreparedPost,
+    { account, publisher, options }: PreparedTarget,
+    policy: RetryPolicy,
+    hooks: PublishHooks,
+  ): Promise<TargetResult> {
+    const base = { accountId: account.id, platform: account.platform };
+    const signal = hooks.signal ?? AbortSignal.timeout(Math.max(1, policy.deadline - Date.now()) + 30_000);
+    const logger = this.#logger;
+    let currentAccount = account;
+    try {
+      const result = await this.#limiter.run(publisher.id, publisher.concurrency, () =>
+        withRetry(
+          (attempt) => {
+            logger.debug({ accountId: account.id, platform: account.platform, attempt }, 'publishing target');
+            return publisher.publish({ message: prepared.message }, currentAccount, prepared.media, options, {
+              signal,
+              idempotencyKey: `${hooks.idempotencyKey ?? crypto.randomUUID()}:${account.id}`,
+              logger,
+              onCredentialsRefreshed: async (credentials) => {
+                currentAccount = { ...currentAccount, credentials };
+                await hooks.onCredentialsRefreshed?.(account.id, credentials);
+              },
+              ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+            });
+          },
+          policy,
+          signal,
+        ),
+      );
+      logger.info({ accountId: account.id, platform: account.platform }, 'target posted');
+      return {
+        ...base,
+        status: 'posted',
+        platformPostId: result.platformPostId,
+        ...(result.url ? { url: result.url } : {}),
+      };
+    } catch (thrown) {
+      const error = toPlatformError(thrown);
+      logger.warn(
+        { accountId: account.id, platform: account.platform, code: error.code, retryable: error.retryable },
+        'target failed',
+      );
+      if (error.code === 'internal') logger.error({ err: thrown }, 'unexpected publisher failure');
+      return { ...base, status: 'failed', error: error.toJSON() };
+    }
+  }
+}
+
+function invalid(accountId: string, platform: string, errors: ValidationIssue[]): AccountValidation {
+  return { accountId, platform, valid: false, errors, warnings: [] };
+}

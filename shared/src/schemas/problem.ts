@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { TargetResult } from './results.ts';
+
+export const ProblemIssue = z
+  .object({
+    path: z.string().optional(),
+    accountId: z.string().optional(),
+    code: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: 'ProblemIssue' });
+export type ProblemIssue = z.infer<typeof ProblemIssue>;
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    errors: z.array(ProblemIssue).optional(),
+    results: z.array(TargetResult).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
+export type Problem = z.infer<typeof Problem>;
