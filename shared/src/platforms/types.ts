@@ -12,6 +12,12 @@ export interface PostContent {
   message: string;
 }
 
+/** What validation may consult beyond the post itself; every field is optional. */
+export interface ValidationContext {
+  /** Resolves media from our own storage by public URL; null when the URL is not ours. */
+  resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+}
+
 export interface ValidationOutcome {
   errors: ValidationIssue[];
   warnings: ValidationIssue[];
@@ -63,6 +69,7 @@ export interface Publisher<Options = Record<string, unknown>> {
     account: PlatformAccount,
     media: MediaInfo[],
     options: Options,
+    context?: ValidationContext,
   ): Promise<ValidationOutcome>;
   publish(
     post: PostContent,

@@ -130,7 +130,13 @@ export class PostingService {
       return { result: invalid(accountId, account.platform, [...mediaIssues, ...errors]) };
     }
     const options = parsed.data as Record<string, unknown>;
-    const outcome = await publisher.validate({ message: post.message }, account, media, options);
+    const outcome = await publisher.validate(
+      { message: post.message },
+      account,
+      media,
+      options,
+      this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {},
+    );
     const errors = [...mediaIssues, ...outcome.errors];
     const result: AccountValidation = {
       accountId,
