@@ -17,3 +17,10 @@ const encoder = new TextEncoder();
 export function utf8Length(text: string): number {
   return encoder.encode(text).length;
 }
+
+/** Unicode code points, as Python- and Ruby-backed APIs count "characters" (Discord, YouTube titles). */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
