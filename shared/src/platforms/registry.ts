@@ -1,3 +1,4 @@
+import { telegramModule } from './telegram/index.ts';
 import type { AnyPublisher } from './types.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -11,7 +12,7 @@ export interface PlatformModule {
 /**
  * Every supported platform. Adding a platform means adding its folder and one line here.
  */
-export const platformModules: readonly PlatformModule[] = [];
+export const platformModules: readonly PlatformModule[] = [telegramModule];
 
 export class PublisherRegistry {
   readonly #publishers: Map<string, AnyPublisher>;

@@ -1,0 +1,18 @@
+import type { PlatformModule } from '../registry.ts';
+import { telegramConfigFromEnv } from './limits.ts';
+import { TelegramPublisher } from './publisher.ts';
+
+export { TelegramBotApi } from './bot-api.ts';
+export { telegramError } from './errors.ts';
+export * from './limits.ts';
+export * from './options.ts';
+export { TelegramPublisher, type TelegramPublisherOptions } from './publisher.ts';
+export { validateTelegramPost } from './validate.ts';
+
+export const telegramModule: PlatformModule = {
+  id: 'telegram',
+  create(env) {
+    const { apiUrl, limits } = telegramConfigFromEnv(env);
+    return new TelegramPublisher({ apiUrl, limits });
+  },
+};

@@ -1,0 +1,57 @@
+import type { Env } from '../registry.ts';
+
+/** Telegram's published Bot API limits, plus the two a local Bot API server lifts. */
+export interface TelegramLimits {
+  /** `sendPhoto` and photos in albums. */
+  maxPhotoBytes: number;
+  /** Videos, animations and documents: 50 MB on api.telegram.org, up to 2000 MB on a local server. */
+  maxFileBytes: number;
+}
+
+export const maxTextLength = 4096;
+export const maxCaptionLength = 1024;
+export const minAlbumItems = 2;
+export const maxAlbumItems = 10;
+
+export const defaultTelegramLimits: TelegramLimits = {
+  maxPhotoBytes: 10 * 1000 * 1000,
+  maxFileBytes: 50 * 1000 * 1000,
+};
+
+export const defaultTelegramApiUrl = 'https://api.telegram.org';
+
+export interface TelegramConfig {
+  apiUrl: string;
+  limits: TelegramLimits;
+}
+
+/** Reads TELEGRAM_API_URL, TELEGRAM_MAX_PHOTO_BYTES and TELEGRAM_MAX_FILE_BYTES; throws on bad values at start. */
+export function telegramConfigFromEnv(env: Env): TelegramConfig {
+  const apiUrl = (env.TELEGRAM_API_URL || defaultTelegramApiUrl).replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(apiUrl);
+  } catch {
+    throw new Error(`TELEGRAM_API_URL must be an http(s) URL, got "${apiUrl}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`TELEGRAM_API_URL must be an http(s) URL, got "${apiUrl}"`);
+  }
+  return {
+    apiUrl,
+    limits: {
+      maxPhotoBytes: byteLimit(env, 'TELEGRAM_MAX_PHOTO_BYTES', defaultTelegramLimits.maxPhotoBytes),
+      maxFileBytes: byteLimit(env, 'TELEGRAM_MAX_FILE_BYTES', defaultTelegramLimits.maxFileBytes),
+    },
+  };
+}
+
+function byteLimit(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new Error(`${name} must be a positive whole number of bytes, got "${raw}"`);
+  }
+  return value;
+}
