@@ -1,1 +1,2 @@
 export * from './fake-server.ts';
+export * from './discord.ts';

@@ -1,0 +1,231 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { PlatformError } from '../../../src/errors.ts';
+import { silentLogger } from '../../../src/logger.ts';
+import { discordConfigFromEnv } from '../../../src/platforms/discord/config.ts';
+import { createDiscordPublisher } from '../../../src/platforms/discord/index.ts';
+import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
+import { type RetryPolicy, withRetry } from '../../../src/publish/retry.ts';
+import { type FakeDiscord, startFakeDiscord } from '../../fakes/discord.ts';
+import { memoryMedia, patternBytes } from '../memory-media.ts';
+
+const maxFileBytes = 64 * 1024;
+let fake: FakeDiscord;
+let publisher: ReturnType<typeof createDiscordPublisher>;
+let account: PlatformAccount;
+
+const context = (): PublishContext => ({
+  signal: AbortSignal.timeout(10_000),
+  idempotencyKey: 'post-1:d1',
+  logger: silentLogger,
+});
+const policy = (): RetryPolicy => ({
+  maxAttempts: 3,
+  baseDelayMs: 5,
+  maxDelayMs: 20,
+  deadline: Date.now() + 5_000,
+});
+
+async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof PlatformError, String(error));
+    return error;
+  }
+  assert.fail('expected a PlatformError');
+}
+
+before(async () => {
+  fake = await startFakeDiscord({ maxFileBytes });
+  publisher = createDiscordPublisher(
+    discordConfigFromEnv({ ...fake.env(), DISCORD_MAX_FILE_BYTES: String(maxFileBytes) }),
+  );
+});
+after(() => fake.close());
+beforeEach(() => {
+  fake.server.clearInjected();
+  fake.messages.length = 0;
+  fake.server.requests.length = 0;
+  account = {
+    id: 'd1',
+    platform: 'discord',
+    platformAccountId: fake.webhook.channelId,
+    credentials: { webhookUrl: fake.webhookUrl() },
+  };
+});
+
+describe('Discord publishing', () => {
+  it('posts text and returns the message id and jump URL', async () => {
+    const result = await publisher.publish({ message: 'Hello **Discord**' }, account, [], {}, context());
+    const [message] = fake.messages;
+    assert.equal(message?.content, 'Hello **Discord**');
+    assert.equal(result.platformPostId, message.id);
+    assert.equal(
+      result.url,
+      `https://discord.com/channels/${fake.webhook.guildId}/${fake.webhook.channelId}/${message.id}`,
+    );
+    const execute = fake.executions()[0]!;
+    assert.equal(execute.query.get('wait'), 'true');
+    assert.match(String(execute.headers['content-type']), /application\/json/);
+  });
+
+  it('uploads files as multipart with payload_json and exact bytes', async () => {
+    const photo = patternBytes(maxFileBytes, 7);
+    const media = [
+      memoryMedia(photo, { filename: 'photo.png', contentType: 'image/png' }),
+      memoryMedia(patternBytes(300, 9), { filename: 'clip', contentType: 'video/mp4' }),
+    ];
+    await publisher.publish({ message: 'With files' }, account, media, {}, context());
+    const [message] = fake.messages;
+    assert.deepEqual(
+      message?.attachments.map((a) => [a.filename, a.contentType, a.bytes.length]),
+      [
+        ['photo.png', 'image/png', maxFileBytes],
+        ['clip.mp4', 'video/mp4', 300],
+      ],
+    );
+    assert.deepEqual(new Uint8Array(message!.attachments[0]!.bytes), photo);
+    const payload = JSON.parse((fake.executions()[0]!.body as { payload_json: string }).payload_json);
+    assert.deepEqual(payload, {
+      content: 'With files',
+      attachments: [
+        { id: 0, filename: 'photo.png' },
+        { id: 1, filename: 'clip.mp4' },
+      ],
+    });
+  });
+
+  it('sends username, avatar and thread', async () => {
+    const threadId = fake.createThread();
+    const result = await publisher.publish(
+      { message: 'In a thread' },
+      account,
+      [],
+      { username: 'Release notes', avatarUrl: 'https://example.com/a.png', threadId },
+      context(),
+    );
+    const [message] = fake.messages;
+    assert.equal(message?.channelId, threadId);
+    assert.equal(message?.username, 'Release notes');
+    assert.equal(message?.avatarUrl, 'https://example.com/a.png');
+    assert.equal(fake.executions()[0]!.query.get('thread_id'), threadId);
+    assert.ok(result.url?.endsWith(`/${threadId}/${message!.id}`));
+  });
+
+  it('omits the jump URL when the webhook has no guild', async () => {
+    const webhook = fake.createWebhook({ guildId: null });
+    const result = await publisher.publish(
+      { message: 'x' },
+      { ...account, credentials: { webhookUrl: fake.webhookUrl(webhook) } },
+      [],
+      {},
+      context(),
+    );
+    assert.equal(result.url, undefined);
+    assert.ok(result.platformPostId);
+  });
+
+  it('honours retry_after on 429 and then posts', async () => {
+    fake.rateLimitNext({ retryAfter: 0.03, global: true });
+    const seen: number[] = [];
+    const started = Date.now();
+    const result = await withRetry(
+      () =>
+        publisher.publish({ message: 'after the limit' }, account, [], {}, context()).catch((error) => {
+          seen.push((error as PlatformError).retryAfterMs ?? -1);
+          throw error;
+        }),
+      { ...policy(), baseDelayMs: 5_000, maxDelayMs: 5_000 },
+    );
+    assert.deepEqual(seen, [30]);
+    assert.ok(Date.now() - started >= 30);
+    assert.ok(Date.now() - started < 2_000, 'waited retry_after, not the backoff');
+    assert.equal(fake.executions().length, 2);
+    assert.equal(fake.messages.length, 1);
+    assert.equal(result.platformPostId, fake.messages[0]!.id);
+  });
+
+  it('retries 5xx and gives up after the policy', async () => {
+    fake.failNext(502);
+    await withRetry(() => publisher.publish({ message: 'x' }, account, [], {}, context()), policy());
+    assert.equal(fake.executions().length, 2);
+
+    fake.server.requests.length = 0;
+    fake.failNext(503, 5);
+    const error = await rejection(
+      withRetry(() => publisher.publish({ message: 'x' }, account, [], {}, context()), policy()),
+    );
+    assert.equal(error.code, 'platform_unavailable');
+    assert.equal(error.retryable, true);
+    assert.equal(fake.executions().length, 3);
+  });
+
+  it('maps a wrong token to credentials_invalid without retrying or leaking the token', async () => {
+    const wrong = { ...account, credentials: { webhookUrl: `${fake.webhookUrl()}x` } };
+    const error = await rejection(
+      withRetry(() => publisher.publish({ message: 'x' }, wrong, [], {}, context()), policy()),
+    );
+    assert.equal(error.code, 'credentials_invalid');
+    assert.equal(error.retryable, false);
+    assert.equal(fake.executions().length, 1);
+    assert.ok(!JSON.stringify(error.toJSON()).includes(fake.webhook.token));
+    assert.ok(!error.message.includes(fake.webhook.token));
+  });
+
+  it('maps a deleted webhook and an unknown thread to target_unreachable', async () => {
+    const gone = fake.createWebhook();
+    const goneAccount = { ...account, credentials: { webhookUrl: fake.webhookUrl(gone) } };
+    fake.deleteWebhook(gone);
+    const error = await rejection(publisher.publish({ message: 'x' }, goneAccount, [], {}, context()));
+    assert.equal(error.code, 'target_unreachable');
+    assert.match(error.message, /Unknown Webhook/);
+
+    const thread = await rejection(
+      publisher.publish({ message: 'x' }, account, [], { threadId: '1234567890123456789' }, context()),
+    );
+    assert.equal(thread.code, 'target_unreachable');
+  });
+
+  it("classifies Discord's own refusals when validation was bypassed", async () => {
+    const long = await rejection(
+      withRetry(() => publisher.publish({ message: 'a'.repeat(2001) }, account, [], {}, context()), policy()),
+    );
+    assert.equal(long.code, 'content_rejected');
+    assert.match(long.message, /content: Must be 2000 or fewer in length/);
+    assert.equal(fake.executions().length, 1);
+
+    const files = Array.from({ length: 11 }, (_, n) =>
+      memoryMedia(new Uint8Array(4), { filename: `f${n}.png`, contentType: 'image/png' }),
+    );
+    const tooMany = await rejection(publisher.publish({ message: 'x' }, account, files, {}, context()));
+    assert.equal(tooMany.code, 'media_rejected');
+
+    const big = memoryMedia(new Uint8Array(maxFileBytes + 1), {
+      filename: 'big.png',
+      contentType: 'image/png',
+    });
+    const tooBig = await rejection(publisher.publish({ message: 'x' }, account, [big], {}, context()));
+    assert.equal(tooBig.code, 'media_rejected');
+    assert.equal(tooBig.status, 413);
+    assert.equal(fake.messages.length, 0);
+  });
+});
+
+describe('Discord verifyCredentials', () => {
+  it('returns the webhook name, avatar and channel', async () => {
+    const profile = await publisher.verifyCredentials(account);
+    assert.deepEqual(profile, {
+      name: fake.webhook.name,
+      avatarUrl: `https://cdn.discordapp.com/avatars/${fake.webhook.id}/${fake.webhook.avatar}.png`,
+      platformAccountId: fake.webhook.channelId,
+    });
+  });
+
+  it('refuses a wrong token', async () => {
+    const error = await rejection(
+      publisher.verifyCredentials({ ...account, credentials: { webhookUrl: `${fake.webhookUrl()}x` } }),
+    );
+    assert.equal(error.code, 'credentials_invalid');
+  });
+});
