@@ -1,2 +1,3 @@
 export * from './fake-server.ts';
 export * from './discord.ts';
+export * from './telegram.ts';

@@ -30,10 +30,20 @@ export function visibleHtml(text: string): string {
  */
 export function visibleMarkdownV2(text: string): string {
   let out = '';
+  // Inside code only '`' and '\\' are escaped; everything else is literal.
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
     if (char === '\\' && i + 1 < text.length) {
       out += text[++i];
+    } else if (char === '`') {
+      const fence = text.startsWith('```', i) ? '```' : '`';
+      const end = text.indexOf(fence, i + fence.length);
+      const stop = end < 0 ? text.length : end;
+      let code = text.slice(i + fence.length, stop);
+      // A pre block's first line names its language and is not shown.
+      if (fence === '```' && /^[^\s`]*\n/.test(code)) code = code.slice(code.indexOf('\n') + 1);
+      out += code.replace(/\\([`\\])/g, '$1');
+      i = stop + fence.length - 1;
     } else if (char === ']' && text[i + 1] === '(') {
       const close = text.indexOf(')', i + 2);
       i = close < 0 ? text.length : close;
