@@ -1,0 +1,38 @@
+import express, { type Express } from 'express';
+import type { Config } from './config.ts';
+import { requireApiKey } from './http/auth.ts';
+import { notFoundHandler, problemHandler } from './http/errors.ts';
+import { httpLogger } from './logging.ts';
+import { accountsRouter } from './routes/accounts.ts';
+import { docsRouter } from './routes/docs.ts';
+import { healthRouter } from './routes/health.ts';
+import { mediaRouter } from './routes/media.ts';
+import { postsRouter } from './routes/posts.ts';
+import { uploadRouter } from './routes/upload.ts';
+import type { Services } from './services.ts';
+import { version } from './version.ts';
+
+/** The HTTP adapter: authentication, parsing and error mapping around the SDK. No listening here. */
+export function createApp(config: Config, services: Services): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+
+  app.use(httpLogger(services.logger));
+
+  // Public: health, media (keys are unguessable; uploads carry their own signature), API description.
+  app.use(healthRouter(services.storage, version));
+  app.use(mediaRouter(services.storage));
+  app.use(docsRouter(config, services.publishers));
+
+  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }));
+  app.use(accountsRouter(services.accounts));
+  app.use(uploadRouter(services.storage, config.maxUploadBytes));
+  app.use(postsRouter(services.publishing, services.idempotency));
+
+  app.use(notFoundHandler);
+  app.use(problemHandler);
+  return app;
+}

@@ -1,0 +1,100 @@
+import {
+  type NormalizedPost,
+  normalizeMedia,
+  type PostingService,
+  ProblemError,
+  type ProblemIssue,
+  problem,
+  type TargetResult,
+  type ValidationRequest,
+  type ValidationResponse,
+} from '@postwave/shared';
+import type { AccountsStore } from './accounts.ts';
+import type { PublishTiming } from './config.ts';
+import type { StoredResponse } from './idempotency.ts';
+
+/**
+ * Validate-then-publish for this deployment: accounts come from the accounts file, and every
+ * publish is tracked so shutdown can wait for it.
+ */
+export class Publishing {
+  readonly #posting: PostingService;
+  readonly #accounts: AccountsStore;
+  readonly #timing: PublishTiming;
+  readonly #inFlight = new Set<Promise<unknown>>();
+
+  constructor(posting: PostingService, accounts: AccountsStore, timing: PublishTiming) {
+    this.#posting = posting;
+    this.#accounts = accounts;
+    this.#timing = timing;
+  }
+
+  async validate(post: ValidationRequest): Promise<ValidationResponse> {
+    const prepared = await this.#posting.prepare(
+      {
+        message: post.message,
+        accountIds: post.accountIds,
+        media: normalizeMedia(post.media),
+        accountOptions: post.accountOptions ?? {},
+      },
+      this.#lookup,
+    );
+    return prepared.validation;
+  }
+
+  /** Publishes a `now` post; answers the contract's 200 / 207 / 502 (422 when anything is invalid). */
+  async publishNow(post: NormalizedPost, idempotencyKey?: string): Promise<StoredResponse> {
+    const prepared = await this.#posting.prepare(post, this.#lookup);
+    if (!prepared.targets) {
+      throw new ProblemError(
+        problem('validation_failed', 'The post is not valid for every account; nothing was published', {
+          errors: validationIssues(prepared.validation),
+        }),
+      );
+    }
+    const { timeoutMs, maxAttempts, retryBaseMs, retryMaxMs } = this.#timing;
+    const run = this.#posting.publish(prepared, {
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+      signal: AbortSignal.timeout(timeoutMs),
+      retryPolicy: {
+        maxAttempts,
+        baseDelayMs: retryBaseMs,
+        maxDelayMs: retryMaxMs,
+        deadline: Date.now() + timeoutMs,
+      },
+    });
+    this.#inFlight.add(run);
+    try {
+      return publishResponse(await run);
+    } finally {
+      this.#inFlight.delete(run);
+    }
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /** Resolves once every publish that has started has finished. */
+  async drain(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  #lookup = (accountId: string) => this.#accounts.get(accountId);
+}
+
+function validationIssues(validation: ValidationResponse): ProblemIssue[] {
+  return validation.results.flatMap((result) =>
+    result.errors.map((error) => ({ accountId: result.accountId, ...error })),
+  );
+}
+
+function publishResponse(results: TargetResult[]): StoredResponse {
+  const posted = results.filter((r) => r.status === 'posted').length;
+  if (posted === results.length) return { status: 200, body: { status: 'posted', results } };
+  if (posted > 0) return { status: 207, body: { status: 'partial', results } };
+  return {
+    status: 502,
+    body: problem('publish_failed', 'No account could be published to; see results', { results }),
+  };
+}

@@ -1,0 +1,62 @@
+import {
+  type LocalStorage,
+  mediaKeyPattern,
+  ProblemError,
+  problem,
+  receiveSignedUpload,
+  type Storage,
+  serveMedia,
+} from '@postwave/shared';
+import { type Request, Router } from 'express';
+import { sendProblem } from '../http/errors.ts';
+
+/**
+ * Public media: served by key, and the target of self-signed upload URLs (the signature is the
+ * credential, so no API key). Express has already percent-decoded the key, and anything that is
+ * not a plain key (`..`, slashes, backslashes, absolute paths) fails the key pattern: 404.
+ */
+export function mediaRouter(storage: Storage): Router {
+  const router = Router();
+
+  const serve = async (req: Request, res: import('express').Response) => {
+    const media = await serveMedia({
+      storage,
+      key: req.params.key as string,
+      range: req.get('range'),
+      ifNoneMatch: req.get('if-none-match'),
+      ifModifiedSince: req.get('if-modified-since'),
+      method: req.method === 'HEAD' ? 'HEAD' : 'GET',
+    });
+    if (media.status === 404) return sendProblem(res, problem('not_found', 'No such media'));
+    res.status(media.status).set(media.headers);
+    if (!media.body) return void res.end();
+    media.body.on('error', (error) => {
+      req.log?.warn({ err: error }, 'media stream failed');
+      res.destroy();
+    });
+    res.on('close', () => media.body?.destroy());
+    media.body.pipe(res);
+  };
+  router.get('/media/:key', serve);
+  router.head('/media/:key', serve);
+
+  router.put('/media/:key', async (req, res) => {
+    if (storage.kind !== 'local') {
+      throw new ProblemError(problem('not_found', 'Uploads go straight to object storage on this server'));
+    }
+    const key = req.params.key as string;
+    if (!mediaKeyPattern.test(key)) throw new ProblemError(problem('not_found', 'No such upload URL'));
+    const query = new URL(req.originalUrl, 'http://local').searchParams;
+    const media = await receiveSignedUpload({
+      storage: storage as LocalStorage,
+      key,
+      query,
+      body: req,
+      contentType: req.get('content-type'),
+      contentLength: req.get('content-length'),
+    });
+    res.status(201).json({ media });
+  });
+
+  return router;
+}

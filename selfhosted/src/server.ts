@@ -1,0 +1,57 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { createApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { Services } from './services.ts';
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  port: number;
+  /** Stops accepting, lets in-flight requests (and publishes) finish, bounded by `shutdownTimeoutMs`. */
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server; `port: 0` picks a free port (tests). */
+export async function startServer(config: Config, services: Services): Promise<RunningServer> {
+  const app = createApp(config, services);
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  // Uploads of hundreds of MB on slow links must not be cut off by Node's default request timeout.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  const { port } = server.address() as AddressInfo;
+  const host = config.host && config.host !== '0.0.0.0' && config.host !== '::' ? config.host : '127.0.0.1';
+  return {
+    server,
+    port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: () => closeGracefully(server, services, config.shutdownTimeoutMs, services.logger),
+  };
+}
+
+async function closeGracefully(server: Server, services: Services, timeoutMs: number, logger: Logger) {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const finished = Promise.all([closed, services.publishing.drain()]);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const outcome = await Promise.race([finished, timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') {
+    logger.warn(
+      { inFlight: services.publishing.inFlight },
+      'shutdown timed out; closing remaining connections',
+    );
+  }
+  server.closeAllConnections();
+}

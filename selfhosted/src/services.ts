@@ -1,0 +1,98 @@
+import {
+  LocalStorage,
+  objectStorageConfigFromEnv,
+  PlatformLimiter,
+  PostingService,
+  PublisherRegistry,
+  S3Storage,
+  type Storage,
+} from '@postwave/shared';
+import type { Logger } from 'pino';
+import { AccountsStore } from './accounts.ts';
+import { type Config, ConfigError, type Env } from './config.ts';
+import { IdempotencyStore } from './idempotency.ts';
+import { Publishing } from './publishing.ts';
+
+export interface Services {
+  logger: Logger;
+  storage: Storage;
+  publishers: PublisherRegistry;
+  accounts: AccountsStore;
+  publishing: Publishing;
+  idempotency: IdempotencyStore;
+}
+
+/**
+ * Everything the routes need, built from the configuration. Throws ConfigError or
+ * AccountsFileError for anything that should stop the server at start.
+ */
+export function createServices(config: Config, logger: Logger, overrides: Partial<Services> = {}): Services {
+  const publishers = overrides.publishers ?? configured(() => PublisherRegistry.fromEnv(config.env));
+  const storage = overrides.storage ?? configured(() => createStorage(config));
+  const accounts = overrides.accounts ?? new AccountsStore(config.accountsFile, publishers);
+  if (!overrides.accounts) accounts.loadSync();
+  const posting = new PostingService({
+    publishers,
+    storage,
+    logger,
+    limiter: new ConfigurableLimiter(concurrencyOverrides(config.env)),
+    unknownAccountCode: () => (accounts.configured ? 'account_not_found' : 'accounts_not_configured'),
+  });
+  return {
+    logger,
+    storage,
+    publishers,
+    accounts,
+    publishing: overrides.publishing ?? new Publishing(posting, accounts, config.publish),
+    idempotency: overrides.idempotency ?? new IdempotencyStore(config.idempotencyMaxEntries),
+  };
+}
+
+function createStorage(config: Config): Storage {
+  const s3 = objectStorageConfigFromEnv(config.env);
+  if (s3) return new S3Storage(s3);
+  return new LocalStorage({
+    directory: config.storageDir,
+    publicBaseUrl: config.publicUrl,
+    signingSecret: config.signingSecret,
+  });
+}
+
+function configured<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * `PUBLISH_CONCURRENCY_<PLATFORM>=n` raises or lowers a platform's default limit of concurrent
+ * publishes (e.g. many Telegram bots, each with its own rate limit, can go out together).
+ */
+export function concurrencyOverrides(env: Env): Map<string, number> {
+  const overrides = new Map<string, number>();
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^PUBLISH_CONCURRENCY_([A-Z0-9_]+)$/.exec(name);
+    if (!match || value === undefined || value.trim() === '') continue;
+    const limit = Number(value);
+    if (!Number.isSafeInteger(limit) || limit <= 0) {
+      throw new ConfigError(`Invalid configuration: ${name} must be a positive whole number, got "${value}"`);
+    }
+    overrides.set(match[1]!.toLowerCase(), limit);
+  }
+  return overrides;
+}
+
+class ConfigurableLimiter extends PlatformLimiter {
+  readonly #overrides: ReadonlyMap<string, number>;
+
+  constructor(overrides: ReadonlyMap<string, number>) {
+    super();
+    this.#overrides = overrides;
+  }
+
+  override run<T>(platform: string, concurrency: number, task: () => Promise<T>): Promise<T> {
+    return super.run(platform, this.#overrides.get(platform) ?? concurrency, task);
+  }
+}

@@ -1,0 +1,179 @@
+import type { z } from 'zod';
+import { type ProblemCode, problemContentType, problemStatus } from '../problems.ts';
+import { Problem } from '../schemas/problem.ts';
+import { type JsonSchema, SchemaComponents } from './json-schema.ts';
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options';
+
+/** A body or parameter schema: a zod schema (converted, components collected) or plain JSON Schema. */
+export type SchemaSource = z.ZodType | JsonSchema;
+
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  description?: string;
+  required?: boolean;
+  schema: SchemaSource;
+  example?: unknown;
+}
+
+export interface ResponseSpec {
+  description: string;
+  /** Body schemas by media type. */
+  content?: Record<string, SchemaSource>;
+  headers?: Record<string, { description: string; schema?: JsonSchema }>;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  summary: string;
+  /** Markdown: where the contract's decisions for this operation are written down. */
+  description?: string;
+  tags?: string[];
+  /** Omit for the document's default security; `[]` for a public operation. */
+  security?: Record<string, string[]>[];
+  parameters?: ParameterSpec[];
+  requestBody?: { description?: string; required?: boolean; content: Record<string, SchemaSource> };
+  responses: Record<string, ResponseSpec>;
+}
+
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+export interface DocumentOptions {
+  info: DocumentInfo;
+  servers?: { url: string; description?: string }[];
+  securitySchemes?: Record<string, JsonSchema>;
+  /** Applied to every operation that does not set its own. */
+  security?: Record<string, string[]>[];
+  tags?: { name: string; description?: string }[];
+}
+
+/**
+ * Builds an OpenAPI 3.1 document from zod schemas. Each deployment adds its own operations;
+ * the shapes they share (post request, media object, problem...) become the same components.
+ */
+export class OpenApiDocument {
+  readonly components = new SchemaComponents();
+  readonly #options: DocumentOptions;
+  readonly #paths = new Map<string, Partial<Record<HttpMethod, JsonSchema>>>();
+
+  constructor(options: DocumentOptions) {
+    this.#options = options;
+  }
+
+  /** Adds one operation; `path` uses OpenAPI templates (`/media/{key}`). */
+  operation(method: HttpMethod, path: string, spec: OperationSpec): this {
+    const item = this.#paths.get(path) ?? {};
+    if (item[method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} is described twice`);
+    item[method] = {
+      operationId: spec.operationId,
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      ...(spec.tags ? { tags: spec.tags } : {}),
+      ...(spec.security ? { security: spec.security } : {}),
+      ...(spec.parameters?.length ? { parameters: spec.parameters.map((p) => this.#parameter(p)) } : {}),
+      ...(spec.requestBody
+        ? {
+            requestBody: {
+              ...(spec.requestBody.description ? { description: spec.requestBody.description } : {}),
+              required: spec.requestBody.required ?? true,
+              content: this.#content(spec.requestBody.content),
+            },
+          }
+        : {}),
+      responses: Object.fromEntries(
+        Object.entries(spec.responses).map(([status, response]) => [status, this.#response(response)]),
+      ),
+    };
+    this.#paths.set(path, item);
+    return this;
+  }
+
+  /** Registers a schema as a named component (e.g. per-platform options) and returns its `$ref`. */
+  component(name: string, schema: z.ZodType): JsonSchema {
+    return this.components.schema(schema, name);
+  }
+
+  toJSON(): JsonSchema {
+    const { info, servers, securitySchemes, security, tags } = this.#options;
+    return {
+      openapi: '3.1.0',
+      info,
+      jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+      ...(servers ? { servers } : {}),
+      ...(security ? { security } : {}),
+      ...(tags ? { tags } : {}),
+      paths: Object.fromEntries(this.#paths),
+      components: {
+        schemas: this.components.toJSON(),
+        ...(securitySchemes ? { securitySchemes } : {}),
+      },
+    };
+  }
+
+  #schema(source: SchemaSource): JsonSchema {
+    return isZod(source) ? this.components.schema(source) : source;
+  }
+
+  #content(content: Record<string, SchemaSource>): JsonSchema {
+    return Object.fromEntries(
+      Object.entries(content).map(([mediaType, schema]) => [mediaType, { schema: this.#schema(schema) }]),
+    );
+  }
+
+  #parameter(parameter: ParameterSpec): JsonSchema {
+    return {
+      name: parameter.name,
+      in: parameter.in,
+      ...(parameter.description ? { description: parameter.description } : {}),
+      required: parameter.in === 'path' ? true : (parameter.required ?? false),
+      schema: this.#schema(parameter.schema),
+      ...(parameter.example === undefined ? {} : { example: parameter.example }),
+    };
+  }
+
+  #response(response: ResponseSpec): JsonSchema {
+    return {
+      description: response.description,
+      ...(response.headers
+        ? {
+            headers: Object.fromEntries(
+              Object.entries(response.headers).map(([name, header]) => [
+                name,
+                { description: header.description, schema: header.schema ?? { type: 'string' } },
+              ]),
+            ),
+          }
+        : {}),
+      ...(response.content ? { content: this.#content(response.content) } : {}),
+    };
+  }
+}
+
+function isZod(source: SchemaSource): source is z.ZodType {
+  return typeof (source as { safeParse?: unknown }).safeParse === 'function';
+}
+
+/**
+ * Problem responses for the given codes, grouped by status (codes sharing a status are listed in
+ * one description), each an RFC 9457 body with the shared Problem schema.
+ */
+export function problemResponses(codes: Partial<Record<ProblemCode, string>>): Record<string, ResponseSpec> {
+  const byStatus = new Map<number, string[]>();
+  for (const [code, when] of Object.entries(codes)) {
+    const status = problemStatus[code as ProblemCode];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), `\`${code}\`: ${when}`]);
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, lines]) => [
+        String(status),
+        { description: lines.join('\n\n'), content: { [problemContentType]: Problem } },
+      ]),
+  );
+}

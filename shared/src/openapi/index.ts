@@ -1,0 +1,2 @@
+export * from './document.ts';
+export * from './json-schema.ts';
