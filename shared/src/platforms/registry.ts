@@ -1,3 +1,4 @@
+import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import type { AnyPublisher } from './types.ts';
@@ -13,7 +14,7 @@ export interface PlatformModule {
 /**
  * Every supported platform. Adding a platform means adding its folder and one line here.
  */
-export const platformModules: readonly PlatformModule[] = [telegramModule, discordModule];
+export const platformModules: readonly PlatformModule[] = [telegramModule, discordModule, blueskyModule];
 
 export class PublisherRegistry {
   readonly #publishers: Map<string, AnyPublisher>;

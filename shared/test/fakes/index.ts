@@ -1,3 +1,4 @@
 export * from './fake-server.ts';
 export * from './discord.ts';
 export * from './telegram.ts';
+export * from './bluesky.ts';

@@ -1,0 +1,11 @@
+import type { PlatformModule } from '../registry.ts';
+import { blueskyConfigFromEnv } from './config.ts';
+import { BlueskyPublisher } from './publisher.ts';
+
+export type { BlueskyCredentials, BlueskyOptions } from './options.ts';
+export { BlueskyPublisher } from './publisher.ts';
+
+export const blueskyModule: PlatformModule = {
+  id: 'bluesky',
+  create: (env) => new BlueskyPublisher(blueskyConfigFromEnv(env)),
+};

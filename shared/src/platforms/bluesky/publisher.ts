@@ -1,0 +1,274 @@
+import { PlatformError } from '../../errors.ts';
+import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
+import type {
+  AccountProfile,
+  PlatformAccount,
+  PostContent,
+  PublishContext,
+  Publisher,
+  PublishResult,
+  ValidationOutcome,
+} from '../types.ts';
+import { type BlueskyConfig, normalizeServiceUrl } from './config.ts';
+import { detectFacets, resolveFacets } from './facets.ts';
+import {
+  type BlueskyCredentials,
+  type BlueskyOptions,
+  blueskyCredentialsSchema,
+  blueskyOptionsSchema,
+} from './options.ts';
+import { type BlueskySession, type SessionKey, SessionStore } from './session.ts';
+import { nextTid } from './tid.ts';
+import { validateBlueskyPost } from './validate.ts';
+import { classifyXrpcError, XrpcError, type XrpcRequest, xrpc } from './xrpc.ts';
+
+interface BlobRef {
+  $type: 'blob';
+  ref: { $link: string };
+  mimeType: string;
+  size: number;
+}
+
+const postCollection = 'app.bsky.feed.post';
+const uploadTimeoutMs = 10 * 60_000;
+/** How long a planned record key is remembered for retries of the same post. */
+const plannedKeyTtlMs = 60 * 60_000;
+
+/**
+ * Publishes to Bluesky through the account's PDS with an app password: log in (cached),
+ * upload blobs, then create one `app.bsky.feed.post` record with facets and embeds.
+ */
+export class BlueskyPublisher implements Publisher<BlueskyOptions> {
+  readonly id = 'bluesky';
+  readonly displayName = 'Bluesky';
+  readonly optionsSchema = blueskyOptionsSchema;
+  readonly credentialsSchema = blueskyCredentialsSchema;
+  readonly concurrency: number;
+  readonly #config: BlueskyConfig;
+  readonly #sessions = new SessionStore();
+  /** Record keys chosen per idempotency key, so a retry after an unclear failure finds the post instead of duplicating it. */
+  readonly #plannedKeys = new Map<string, { rkey: string; expires: number }>();
+
+  constructor(config: BlueskyConfig) {
+    this.#config = config;
+    this.concurrency = config.concurrency;
+  }
+
+  async validate(
+    post: PostContent,
+    _account: PlatformAccount,
+    media: MediaInfo[],
+    options: BlueskyOptions,
+  ): Promise<ValidationOutcome> {
+    return validateBlueskyPost(post, media, options);
+  }
+
+  async publish(
+    post: PostContent,
+    account: PlatformAccount,
+    media: MediaFile[],
+    options: BlueskyOptions,
+    context: PublishContext,
+  ): Promise<PublishResult> {
+    const client = this.#client(account, context.signal);
+    const planned = this.#plan(context.idempotencyKey);
+    const session = await client.session();
+    if (planned.retry) {
+      const existing = await client.findRecord(session.did, planned.rkey);
+      if (existing) return resultFor(existing, session);
+    }
+
+    const [facets, embed] = await Promise.all([
+      resolveFacets(detectFacets(post.message), (handle) => client.resolveHandle(handle)),
+      this.#embed(client, media, options),
+    ]);
+    const record: Record<string, unknown> = {
+      $type: postCollection,
+      text: post.message,
+      createdAt: new Date().toISOString(),
+      ...(facets.length > 0 ? { facets } : {}),
+      ...(options.langs?.length ? { langs: options.langs } : {}),
+      ...(embed ? { embed } : {}),
+    };
+    const created = await client.call<{ uri: string; cid: string }>((token, did) => ({
+      method: 'POST',
+      nsid: 'com.atproto.repo.createRecord',
+      token,
+      body: { repo: did, collection: postCollection, rkey: planned.rkey, record },
+    }));
+    this.#plannedKeys.delete(context.idempotencyKey);
+    context.logger.debug({ platform: this.id, uri: created.uri }, 'bluesky record created');
+    return resultFor(created.uri, await client.session());
+  }
+
+  async verifyCredentials(
+    account: PlatformAccount,
+    context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
+  ): Promise<AccountProfile> {
+    const client = this.#client(account, context?.signal);
+    const session = await client.session();
+    const profile = await client
+      .call<{ displayName?: string; avatar?: string; handle?: string }>((token, did) => ({
+        method: 'GET',
+        nsid: 'app.bsky.actor.getProfile',
+        token,
+        params: { actor: did },
+      }))
+      .catch((error: unknown) => {
+        // The login proved the credentials; a profile the AppView cannot serve yet is no reason to refuse them.
+        if (error instanceof PlatformError && error.code === 'credentials_invalid') throw error;
+        return undefined;
+      });
+    return {
+      name: profile?.displayName || session.handle,
+      username: session.handle,
+      platformAccountId: session.did,
+      ...(profile?.avatar ? { avatarUrl: profile.avatar } : {}),
+    };
+  }
+
+  #plan(idempotencyKey: string): { rkey: string; retry: boolean } {
+    const now = Date.now();
+    for (const [key, entry] of this.#plannedKeys) if (entry.expires < now) this.#plannedKeys.delete(key);
+    const known = this.#plannedKeys.get(idempotencyKey);
+    if (known) return { ...known, retry: true };
+    const entry = { rkey: nextTid(now), expires: now + plannedKeyTtlMs };
+    this.#plannedKeys.set(idempotencyKey, entry);
+    return { ...entry, retry: false };
+  }
+
+  async #embed(
+    client: BlueskyClient,
+    media: readonly MediaFile[],
+    options: BlueskyOptions,
+  ): Promise<Record<string, unknown> | undefined> {
+    if (media.length === 0) return undefined;
+    const blobs = await Promise.all(media.map((file) => client.uploadBlob(file)));
+    const altText = (index: number) => options.altTexts?.[index] ?? '';
+    if (media[0]!.kind === 'video') {
+      const alt = altText(0);
+      return { $type: 'app.bsky.embed.video', video: blobs[0], ...(alt ? { alt } : {}) };
+    }
+    return {
+      $type: 'app.bsky.embed.images',
+      images: blobs.map((image, index) => ({ image, alt: altText(index) })),
+    };
+  }
+
+  #client(account: PlatformAccount, signal: AbortSignal | undefined): BlueskyClient {
+    const parsed = blueskyCredentialsSchema.safeParse(account.credentials);
+    if (!parsed.success) {
+      throw new PlatformError(
+        'credentials_invalid',
+        `Bluesky credentials need ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+      );
+    }
+    return new BlueskyClient(this.#sessions, this.#sessionKey(parsed.data), signal);
+  }
+
+  #sessionKey(credentials: BlueskyCredentials): SessionKey {
+    const serviceUrl = credentials.service
+      ? normalizeServiceUrl(credentials.service)
+      : this.#config.serviceUrl;
+    if (!serviceUrl)
+      throw new PlatformError('credentials_invalid', 'Bluesky credentials.service is not an http(s) URL');
+    return { serviceUrl, identifier: credentials.identifier, appPassword: credentials.appPassword };
+  }
+}
+
+/** One account's XRPC calls for one operation, renewing the session once when its token expired. */
+class BlueskyClient {
+  readonly #sessions: SessionStore;
+  readonly #key: SessionKey;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(sessions: SessionStore, key: SessionKey, signal: AbortSignal | undefined) {
+    this.#sessions = sessions;
+    this.#key = key;
+    this.#signal = signal;
+  }
+
+  session(): Promise<BlueskySession> {
+    return this.#sessions.get(this.#key, this.#options());
+  }
+
+  async call<T>(build: (accessJwt: string, did: string) => XrpcRequest): Promise<T> {
+    let session = await this.session();
+    for (let renewed = false; ; renewed = true) {
+      try {
+        return await xrpc<T>(this.#key.serviceUrl, {
+          ...build(session.accessJwt, session.did),
+          ...this.#options(),
+        });
+      } catch (error) {
+        if (!(error instanceof XrpcError)) throw error;
+        if (!renewed && isExpiredToken(error)) {
+          session = await this.#sessions.renew(this.#key, session, this.#options());
+          continue;
+        }
+        throw classifyXrpcError(error);
+      }
+    }
+  }
+
+  async uploadBlob(file: MediaFile): Promise<BlobRef> {
+    const body = await file.blob();
+    const answer = await this.call<{ blob: BlobRef }>((token) => ({
+      method: 'POST',
+      nsid: 'com.atproto.repo.uploadBlob',
+      token,
+      body,
+      contentType: file.contentType,
+      timeoutMs: uploadTimeoutMs,
+    }));
+    if (!answer?.blob?.ref)
+      throw new PlatformError('platform_unavailable', 'Bluesky answered the upload without a blob');
+    return answer.blob;
+  }
+
+  /** The handle's DID, or undefined when it does not resolve (the mention then stays plain text). */
+  async resolveHandle(handle: string): Promise<string | undefined> {
+    try {
+      const answer = await xrpc<{ did?: string }>(this.#key.serviceUrl, {
+        method: 'GET',
+        nsid: 'com.atproto.identity.resolveHandle',
+        params: { handle },
+        ...this.#options(),
+      });
+      return answer?.did;
+    } catch (error) {
+      if (error instanceof XrpcError && error.status === 400) return undefined;
+      throw error instanceof XrpcError ? classifyXrpcError(error) : error;
+    }
+  }
+
+  /** The URI of our post at `rkey`, if an earlier attempt already created it. */
+  async findRecord(did: string, rkey: string): Promise<string | undefined> {
+    try {
+      const answer = await this.call<{ uri: string }>((token) => ({
+        method: 'GET',
+        nsid: 'com.atproto.repo.getRecord',
+        token,
+        params: { repo: did, collection: postCollection, rkey },
+      }));
+      return answer.uri;
+    } catch (error) {
+      if (error instanceof PlatformError && error.status === 400) return undefined;
+      throw error;
+    }
+  }
+
+  #options(): { signal?: AbortSignal } {
+    return this.#signal ? { signal: this.#signal } : {};
+  }
+}
+
+function isExpiredToken(error: XrpcError): boolean {
+  return (error.status === 400 || error.status === 401) && error.error === 'ExpiredToken';
+}
+
+function resultFor(uri: string, session: BlueskySession): PublishResult {
+  const rkey = uri.split('/').at(-1)!;
+  const profile = session.handle && session.handle !== 'handle.invalid' ? session.handle : session.did;
+  return { platformPostId: uri, url: `https://bsky.app/profile/${profile}/post/${rkey}` };
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { BlueskyPublisher } from '../../../src/platforms/bluesky/index.ts';
+import { classifyXrpcError, XrpcError } from '../../../src/platforms/bluesky/xrpc.ts';
+import { withRetry } from '../../../src/publish/retry.ts';
+import type { FakeBluesky } from '../../fakes/bluesky.ts';
+import { account, context, fastRetries, publisherFor, rejection, startBluesky } from './setup.ts';
+
+let fake: FakeBluesky;
+let publisher: BlueskyPublisher;
+
+before(async () => {
+  fake = await startBluesky();
+});
+after(() => fake.close());
+beforeEach(() => {
+  fake.server.clearInjected();
+  fake.server.requests.length = 0;
+  fake.records.length = 0;
+  publisher = publisherFor(fake);
+});
+
+const publishWithRetries = (message: string, idempotencyKey?: string) => {
+  const ctx = context(idempotencyKey);
+  return withRetry(() => publisher.publish({ message }, account(), [], {}, ctx), fastRetries());
+};
+
+describe('Bluesky retries', () => {
+  it('reads ratelimit-reset (epoch seconds) into retryAfterMs', () => {
+    const reset = Math.floor(Date.now() / 1000) + 30;
+    const headers = new Headers({ 'ratelimit-reset': String(reset) });
+    const error = classifyXrpcError(
+      new XrpcError(429, { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' }, headers),
+    );
+    assert.equal(error.code, 'rate_limited');
+    assert.equal(error.retryable, true);
+    assert.ok(error.retryAfterMs! > 28_000 && error.retryAfterMs! <= 30_000, String(error.retryAfterMs));
+  });
+
+  it('waits out a 429 on createRecord and posts once', async () => {
+    fake.rateLimit({ nsid: 'com.atproto.repo.createRecord' });
+    await publishWithRetries('rate limited once');
+    assert.equal(fake.calls('com.atproto.repo.createRecord').length, 2);
+    assert.equal(fake.records.length, 1);
+  });
+
+  it('retries a 502 from the PDS', async () => {
+    fake.failWith(502, { nsid: 'com.atproto.repo.createRecord' });
+    await publishWithRetries('upstream blip');
+    assert.equal(fake.records.length, 1);
+  });
+
+  it('gives up after the policy on persistent 5xx, as platform_unavailable', async () => {
+    fake.failWith(500, { nsid: 'com.atproto.repo.createRecord', times: 10 });
+    const error = await rejection(publishWithRetries('down'));
+    assert.equal(error.code, 'platform_unavailable');
+    assert.equal(fake.calls('com.atproto.repo.createRecord').length, 3);
+  });
+
+  it('does not retry a rejected post', async () => {
+    const error = await rejection(publishWithRetries('x'.repeat(301)));
+    assert.equal(error.code, 'content_rejected');
+    assert.equal(fake.calls('com.atproto.repo.createRecord').length, 1);
+  });
+
+  it('does not retry a refused login', async () => {
+    const ctx = context();
+    const bad = account({ handle: 'alice.test', appPassword: 'wrong' });
+    const error = await rejection(
+      withRetry(() => publisher.publish({ message: 'x' }, bad, [], {}, ctx), fastRetries()),
+    );
+    assert.equal(error.code, 'credentials_invalid');
+    assert.equal(fake.calls('com.atproto.server.createSession').length, 1);
+  });
+
+  it('a retry after a lost answer finds the created post instead of posting twice', async () => {
+    fake.loseCreateRecordAnswer();
+    const result = await publishWithRetries('posted, answer lost', 'post-lost:bsky');
+    assert.equal(fake.records.length, 1);
+    assert.equal(result.platformPostId, fake.records[0]!.uri);
+    assert.equal(fake.calls('com.atproto.repo.createRecord').length, 1);
+    assert.equal(fake.calls('com.atproto.repo.getRecord').length, 1);
+  });
+});
