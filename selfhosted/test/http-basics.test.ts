@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { apiKey, expectProblem, startTestServer, type TestServer } from './helpers.ts';
+
+describe('HTTP basics', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it('GET /health answers without a key', async () => {
+    const response = await fetch(`${server.url}/health`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), {
+      status: 'ok',
+      version: '0.1.0',
+      storage: { kind: 'local', reachable: true },
+    });
+  });
+
+  it('refuses /api routes without the key, or with a wrong one, as 401 problems', async () => {
+    await expectProblem(await fetch(`${server.url}/api/v1/accounts`), 401, 'unauthorized');
+    await expectProblem(
+      await server.api('/api/v1/accounts', { headers: { 'x-api-key': `${apiKey}x` } }),
+      401,
+      'unauthorized',
+    );
+    await expectProblem(
+      await server.api('/api/v1/posts', { json: { message: 'x' }, headers: { 'x-api-key': '' } }),
+      401,
+      'unauthorized',
+    );
+  });
+
+  it('lists accounts without credentials', async () => {
+    const response = await server.api('/api/v1/accounts');
+    assert.equal(response.status, 200);
+    const text = await response.text();
+    assert.doesNotMatch(text, /botToken|credentials|AAAbbb/);
+    const body = JSON.parse(text) as { accounts: Record<string, unknown>[] };
+    assert.deepEqual(body.accounts[0], {
+      id: 'tg-main',
+      platform: 'telegram',
+      platformAccountId: '@main',
+      label: 'Main',
+    });
+    assert.equal(body.accounts.length, 3);
+  });
+
+  it('answers unknown routes with a 404 problem', async () => {
+    await expectProblem(await server.api('/api/v1/nothing'), 404, 'not_found');
+    await expectProblem(await fetch(`${server.url}/nothing`), 404, 'not_found');
+  });
+
+  it('answers malformed JSON and wrong types with 400 problems', async () => {
+    const malformed = await server.api('/api/v1/validation', {
+      method: 'POST',
+      body: '{"message": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    const body = await expectProblem(malformed, 400, 'invalid_request');
+    assert.doesNotMatch(String(body.detail), /message/);
+    await expectProblem(
+      await server.api('/api/v1/validation', { json: { message: 42, accountIds: 'tg-main' } }),
+      400,
+      'invalid_request',
+    );
+    await expectProblem(
+      await server.api('/api/v1/posts', { method: 'POST', body: 'message=hi' }),
+      400,
+      'invalid_request',
+    );
+  });
+
+  it('echoes a sane x-request-id and replaces an insane one', async () => {
+    const sane = await fetch(`${server.url}/health`, { headers: { 'x-request-id': 'abc-123.trace:1' } });
+    assert.equal(sane.headers.get('x-request-id'), 'abc-123.trace:1');
+    const insane = await fetch(`${server.url}/health`, { headers: { 'x-request-id': 'a b<script>' } });
+    assert.match(insane.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+    assert.ok(server.logs.some((line) => line.includes('"abc-123.trace:1"')));
+  });
+
+  it('serves an OpenAPI 3.1 document covering every path, and a docs page', async () => {
+    const response = await fetch(`${server.url}/openapi.json`);
+    assert.equal(response.status, 200);
+    const doc = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>>;
+      components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { name: string }> };
+    };
+    assert.equal(doc.openapi, '3.1.0');
+    assert.deepEqual(Object.keys(doc.paths).sort(), [
+      '/api/v1/accounts',
+      '/api/v1/posts',
+      '/api/v1/upload',
+      '/api/v1/upload/presign',
+      '/api/v1/validation',
+      '/health',
+      '/media/{key}',
+      '/openapi.json',
+    ]);
+    assert.deepEqual(Object.keys(doc.paths['/media/{key}']!).sort(), ['get', 'head', 'put']);
+    assert.equal(doc.components.securitySchemes.apiKey?.name, 'x-api-key');
+    const posts = doc.paths['/api/v1/posts']!.post!;
+    assert.deepEqual(Object.keys(posts.responses).sort(), [
+      '200',
+      '207',
+      '400',
+      '401',
+      '422',
+      '500',
+      '501',
+      '502',
+    ]);
+    assert.deepEqual(doc.paths['/health']!.get!.security, []);
+    for (const name of ['PostRequest', 'Problem', 'MediaObject', 'PresignResponse', 'TelegramOptions']) {
+      assert.ok(doc.components.schemas[name], `component ${name}`);
+    }
+    // Every $ref points at a component that exists.
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of refs) {
+      const name = ref.slice('"$ref":"#/components/schemas/'.length, -1);
+      assert.ok(doc.components.schemas[name], `dangling ${ref}`);
+    }
+
+    const docs = await fetch(`${server.url}/docs`);
+    assert.equal(docs.status, 200);
+    const html = await docs.text();
+    assert.match(html, /<title>Postwave self-hosted API/);
+    assert.match(html, /\/api\/v1\/upload\/presign/);
+    assert.doesNotMatch(html, /<script/);
+  });
+});
