@@ -167,6 +167,8 @@ export class PostingService {
     const signal = hooks.signal ?? AbortSignal.timeout(Math.max(1, policy.deadline - Date.now()) + 30_000);
     const logger = this.#logger;
     let currentAccount = account;
+    // One key for every attempt: a retry must look like the same request to the platform.
+    const idempotencyKey = `${hooks.idempotencyKey ?? crypto.randomUUID()}:${account.id}`;
     try {
       const result = await this.#limiter.run(publisher.id, publisher.concurrency, () =>
         withRetry(
@@ -174,7 +176,7 @@ export class PostingService {
             logger.debug({ accountId: account.id, platform: account.platform, attempt }, 'publishing target');
             return publisher.publish({ message: prepared.message }, currentAccount, prepared.media, options, {
               signal,
-              idempotencyKey: `${hooks.idempotencyKey ?? crypto.randomUUID()}:${account.id}`,
+              idempotencyKey,
               logger,
               onCredentialsRefreshed: async (credentials) => {
                 currentAccount = { ...currentAccount, credentials };

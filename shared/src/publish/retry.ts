@@ -36,7 +36,10 @@ export async function withRetry<T>(
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1)) * random();
       const wait = error.retryAfterMs ?? backoff;
       if (Date.now() + wait >= policy.deadline) throw error;
-      await sleep(wait, signal);
+      // Cancelled while waiting: the platform's error says more than "cancelled" would.
+      await sleep(wait, signal).catch(() => {
+        throw error;
+      });
     }
   }
 }
