@@ -1,3 +1,4 @@
+import { envBaseUrl, envPositiveInt } from '../env.ts';
 import type { Env } from '../registry.ts';
 
 /** Telegram's published Bot API limits, plus the two a local Bot API server lifts. */
@@ -27,31 +28,11 @@ export interface TelegramConfig {
 
 /** Reads TELEGRAM_API_URL, TELEGRAM_MAX_PHOTO_BYTES and TELEGRAM_MAX_FILE_BYTES; throws on bad values at start. */
 export function telegramConfigFromEnv(env: Env): TelegramConfig {
-  const apiUrl = (env.TELEGRAM_API_URL || defaultTelegramApiUrl).replace(/\/+$/, '');
-  let parsed: URL;
-  try {
-    parsed = new URL(apiUrl);
-  } catch {
-    throw new Error(`TELEGRAM_API_URL must be an http(s) URL, got "${apiUrl}"`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error(`TELEGRAM_API_URL must be an http(s) URL, got "${apiUrl}"`);
-  }
   return {
-    apiUrl,
+    apiUrl: envBaseUrl(env, 'TELEGRAM_API_URL', defaultTelegramApiUrl),
     limits: {
-      maxPhotoBytes: byteLimit(env, 'TELEGRAM_MAX_PHOTO_BYTES', defaultTelegramLimits.maxPhotoBytes),
-      maxFileBytes: byteLimit(env, 'TELEGRAM_MAX_FILE_BYTES', defaultTelegramLimits.maxFileBytes),
+      maxPhotoBytes: envPositiveInt(env, 'TELEGRAM_MAX_PHOTO_BYTES', defaultTelegramLimits.maxPhotoBytes),
+      maxFileBytes: envPositiveInt(env, 'TELEGRAM_MAX_FILE_BYTES', defaultTelegramLimits.maxFileBytes),
     },
   };
-}
-
-function byteLimit(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new Error(`${name} must be a positive whole number of bytes, got "${raw}"`);
-  }
-  return value;
 }
