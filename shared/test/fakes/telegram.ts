@@ -1,5 +1,15 @@
 import { type FakeResponse, FakeServer, type InjectedFailure, type RecordedRequest } from './fake-server.ts';
 import { badRequest, looksLikeImage, parsedText, TelegramApiError } from './telegram-content.ts';
+import {
+  chatKind,
+  chatShape,
+  chatType,
+  failure,
+  kicked,
+  type MediaType,
+  mediaShape,
+  type Params,
+} from './telegram-shapes.ts';
 
 export interface FakeTelegramBot {
   username: string;
@@ -60,8 +70,6 @@ export interface SentTelegramMessage {
   files: SentFile[];
 }
 
-type Params = Record<string, unknown>;
-type MediaType = 'photo' | 'video' | 'animation' | 'document';
 const singleMediaMethods: Record<string, MediaType> = {
   sendPhoto: 'photo',
   sendVideo: 'video',
@@ -416,76 +424,6 @@ async function readUploads(files: Record<string, File>): Promise<Record<string, 
     }),
   );
   return Object.fromEntries(entries);
-}
-
-function failure(status: number, description: string, parameters?: Record<string, number>) {
-  return { ok: false, error_code: status, description, ...(parameters ? { parameters } : {}) };
-}
-
-function chatType(chat: FakeTelegramChat): NonNullable<FakeTelegramChat['type']> {
-  return chat.type ?? (chat.id > 0 ? 'private' : 'channel');
-}
-
-function chatKind(chat: FakeTelegramChat): string {
-  const type = chatType(chat);
-  return type === 'supergroup' ? 'supergroup' : type;
-}
-
-function kicked(chat: FakeTelegramChat): TelegramApiError {
-  if (chatType(chat) === 'private')
-    return new TelegramApiError(403, 'Forbidden: bot was blocked by the user');
-  return new TelegramApiError(403, `Forbidden: bot was kicked from the ${chatKind(chat)} chat`);
-}
-
-function chatShape(chat: FakeTelegramChat): Params {
-  const type = chatType(chat);
-  if (type === 'private') {
-    return {
-      id: chat.id,
-      type,
-      first_name: chat.firstName ?? chat.title ?? 'User',
-      ...(chat.username ? { username: chat.username } : {}),
-    };
-  }
-  return {
-    id: chat.id,
-    type,
-    title: chat.title ?? 'Chat',
-    ...(chat.username ? { username: chat.username } : {}),
-  };
-}
-
-function mediaShape(type: MediaType, file: SentFile): Params {
-  const fileId = `${type.toUpperCase()}_${Math.random().toString(36).slice(2, 12)}`;
-  const base = { file_id: fileId, file_unique_id: fileId.slice(-8), file_size: file.size };
-  switch (type) {
-    case 'photo':
-      return { photo: [{ ...base, width: 90, height: 90 }] };
-    case 'video':
-      return {
-        video: {
-          ...base,
-          width: 320,
-          height: 240,
-          duration: 1,
-          mime_type: file.contentType,
-          file_name: file.filename,
-        },
-      };
-    case 'animation': {
-      const animation = {
-        ...base,
-        width: 320,
-        height: 240,
-        duration: 1,
-        mime_type: file.contentType,
-        file_name: file.filename,
-      };
-      return { animation, document: { ...base, mime_type: file.contentType, file_name: file.filename } };
-    }
-    case 'document':
-      return { document: { ...base, mime_type: file.contentType, file_name: file.filename } };
-  }
 }
 
 function captionRecord(params: Params): Partial<SentTelegramMessage> {

@@ -25,6 +25,7 @@ export function startTelegram(
         botStatus: 'member',
       },
       '42': { id: 42, type: 'private', firstName: 'Ada', username: 'ada' },
+      '43': { id: 43, type: 'private', firstName: 'Bo', botStatus: 'kicked' },
     },
     ...limits,
   });
