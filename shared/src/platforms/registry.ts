@@ -1,5 +1,6 @@
 import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
+import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import type { AnyPublisher } from './types.ts';
 
@@ -14,7 +15,12 @@ export interface PlatformModule {
 /**
  * Every supported platform. Adding a platform means adding its folder and one line here.
  */
-export const platformModules: readonly PlatformModule[] = [telegramModule, discordModule, blueskyModule];
+export const platformModules: readonly PlatformModule[] = [
+  telegramModule,
+  discordModule,
+  blueskyModule,
+  mastodonModule,
+];
 
 export class PublisherRegistry {
   readonly #publishers: Map<string, AnyPublisher>;

@@ -2,3 +2,4 @@ export * from './fake-server.ts';
 export * from './discord.ts';
 export * from './telegram.ts';
 export * from './bluesky.ts';
+export * from './mastodon.ts';

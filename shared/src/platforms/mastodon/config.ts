@@ -1,0 +1,42 @@
+import type { Env } from '../registry.ts';
+
+export interface MastodonConfig {
+  concurrency: number;
+  /** How long to wait for an instance to finish processing an upload before giving up. */
+  mediaTimeoutMs: number;
+  /** First pause between media status polls; later pauses grow to at most 5 s. */
+  mediaPollIntervalMs: number;
+  /** How long an instance's limits (`/api/v2/instance`) are reused before they are read again. */
+  instanceCacheTtlMs: number;
+}
+
+export const defaultMastodonConfig: MastodonConfig = {
+  concurrency: 4,
+  mediaTimeoutMs: 120_000,
+  mediaPollIntervalMs: 1_000,
+  instanceCacheTtlMs: 60 * 60_000,
+};
+
+/** Reads MASTODON_CONCURRENCY, MASTODON_MEDIA_TIMEOUT_MS and MASTODON_INSTANCE_CACHE_TTL_MS; throws on bad values at start. */
+export function mastodonConfigFromEnv(env: Env): MastodonConfig {
+  return {
+    ...defaultMastodonConfig,
+    concurrency: positive(env, 'MASTODON_CONCURRENCY', defaultMastodonConfig.concurrency),
+    mediaTimeoutMs: positive(env, 'MASTODON_MEDIA_TIMEOUT_MS', defaultMastodonConfig.mediaTimeoutMs),
+    instanceCacheTtlMs: positive(
+      env,
+      'MASTODON_INSTANCE_CACHE_TTL_MS',
+      defaultMastodonConfig.instanceCacheTtlMs,
+    ),
+  };
+}
+
+function positive(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  }
+  return value;
+}

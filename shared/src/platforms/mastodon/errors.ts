@@ -1,0 +1,60 @@
+import { PlatformError } from '../../errors.ts';
+import { parseRetryAfter } from '../../http/fetch.ts';
+
+/** What the request was doing, so a 422 lands on the right side: the text or the media. */
+export type MastodonOperation = 'status' | 'media' | 'account' | 'instance';
+
+/** Maps a Mastodon error answer (`{ error }`, or HTML from a proxy) to our codes, keeping Mastodon's message. */
+export function mastodonError(
+  status: number,
+  body: unknown,
+  headers: Headers,
+  operation: MastodonOperation,
+): PlatformError {
+  const detail = errorText(body) ?? `HTTP ${status}`;
+  const init = { status };
+  if (status === 401) {
+    return new PlatformError('credentials_invalid', `Mastodon refused the access token: ${detail}`, init);
+  }
+  if (status === 403) {
+    // A token without write scopes is fixed by a new token; a disabled or suspended login is not.
+    if (/scope/i.test(detail)) {
+      return new PlatformError(
+        'credentials_invalid',
+        `The Mastodon token lacks a needed scope: ${detail}`,
+        init,
+      );
+    }
+    return new PlatformError('target_unreachable', `Mastodon refused the account: ${detail}`, init);
+  }
+  if (status === 404 || status === 410) {
+    return new PlatformError('target_unreachable', `Mastodon instance or account not found: ${detail}`, init);
+  }
+  if (status === 429) {
+    return new PlatformError('rate_limited', `Mastodon rate limit reached: ${detail}`, {
+      ...init,
+      ...retryAfter(headers),
+    });
+  }
+  if (status >= 500) {
+    return new PlatformError('platform_unavailable', `Mastodon is unavailable (HTTP ${status})`, init);
+  }
+  if (status === 413 || operation === 'media') {
+    return new PlatformError('media_rejected', `Mastodon rejected the media: ${detail}`, init);
+  }
+  return new PlatformError('content_rejected', `Mastodon rejected the post: ${detail}`, init);
+}
+
+function errorText(body: unknown): string | undefined {
+  if (body && typeof body === 'object' && 'error' in body && typeof body.error === 'string')
+    return body.error;
+  return undefined;
+}
+
+/** Retry-After when present; otherwise Mastodon's X-RateLimit-Reset, an ISO 8601 time. */
+function retryAfter(headers: Headers): { retryAfterMs?: number } {
+  const fromHeader = parseRetryAfter(headers.get('retry-after'));
+  if (fromHeader !== undefined) return { retryAfterMs: fromHeader };
+  const reset = Date.parse(headers.get('x-ratelimit-reset') ?? '');
+  return Number.isNaN(reset) ? {} : { retryAfterMs: Math.max(0, reset - Date.now()) };
+}

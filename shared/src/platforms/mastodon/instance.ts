@@ -1,0 +1,129 @@
+import { isPlatformError } from '../../errors.ts';
+import { MastodonApi } from './api.ts';
+
+/** What an instance allows; every Mastodon server can configure these. */
+export interface InstanceLimits {
+  maxCharacters: number;
+  maxMediaAttachments: number;
+  charactersReservedPerUrl: number;
+  imageSizeLimit: number;
+  videoSizeLimit: number;
+  /** Alt text length; absent on servers older than 4.4, which allowed 1500. */
+  descriptionLimit: number;
+  supportedMimeTypes: readonly string[];
+}
+
+/** Mastodon's own defaults, used for whatever an instance does not say. */
+export const defaultInstanceLimits: InstanceLimits = {
+  maxCharacters: 500,
+  maxMediaAttachments: 4,
+  charactersReservedPerUrl: 23,
+  imageSizeLimit: 16 * 1024 * 1024,
+  videoSizeLimit: 99 * 1024 * 1024,
+  descriptionLimit: 1500,
+  supportedMimeTypes: [
+    'image/jpeg',
+    'image/png',
+    'image/gif',
+    'image/heic',
+    'image/heif',
+    'image/webp',
+    'image/avif',
+    'video/webm',
+    'video/mp4',
+    'video/quicktime',
+    'video/ogg',
+  ],
+};
+
+interface InstanceConfiguration {
+  configuration?: {
+    statuses?: {
+      max_characters?: number;
+      max_media_attachments?: number;
+      characters_reserved_per_url?: number;
+    };
+    media_attachments?: {
+      supported_mime_types?: string[];
+      image_size_limit?: number;
+      video_size_limit?: number;
+      description_limit?: number;
+    };
+  };
+}
+
+export interface LimitsLookup {
+  limits: InstanceLimits;
+  /** False when the instance could not be asked and Mastodon's defaults stand in. */
+  fromInstance: boolean;
+}
+
+/**
+ * Instance limits per origin, read from `/api/v2/instance` (public, no token) and kept for a
+ * while: they change when an admin reconfigures the server, which is rare.
+ */
+export class InstanceLimitsCache {
+  readonly #ttlMs: number;
+  readonly #entries = new Map<string, { limits: Promise<InstanceLimits>; expires: number }>();
+
+  constructor(ttlMs: number) {
+    this.#ttlMs = ttlMs;
+  }
+
+  async get(origin: string, signal?: AbortSignal): Promise<LimitsLookup> {
+    const now = Date.now();
+    let entry = this.#entries.get(origin);
+    if (!entry || entry.expires <= now) {
+      entry = { limits: fetchLimits(new MastodonApi(origin, undefined, signal)), expires: now + this.#ttlMs };
+      this.#entries.set(origin, entry);
+    }
+    try {
+      return { limits: await entry.limits, fromInstance: true };
+    } catch (error) {
+      // Not cached: the next post asks again.
+      if (this.#entries.get(origin) === entry) this.#entries.delete(origin);
+      if (!isPlatformError(error)) throw error;
+      return { limits: defaultInstanceLimits, fromInstance: false };
+    }
+  }
+}
+
+async function fetchLimits(api: MastodonApi): Promise<InstanceLimits> {
+  const answer = await api
+    .request<InstanceConfiguration>({
+      method: 'GET',
+      path: '/api/v2/instance',
+      operation: 'instance',
+      timeoutMs: 10_000,
+    })
+    .catch((error: unknown) => {
+      // Servers before Mastodon 4.0 only have v1, which carries the same `configuration`.
+      if (isPlatformError(error) && error.status === 404) {
+        return api.request<InstanceConfiguration>({
+          method: 'GET',
+          path: '/api/v1/instance',
+          operation: 'instance',
+          timeoutMs: 10_000,
+        });
+      }
+      throw error;
+    });
+  const statuses = answer.body.configuration?.statuses;
+  const media = answer.body.configuration?.media_attachments;
+  const d = defaultInstanceLimits;
+  return {
+    maxCharacters: positive(statuses?.max_characters) ?? d.maxCharacters,
+    maxMediaAttachments: positive(statuses?.max_media_attachments) ?? d.maxMediaAttachments,
+    charactersReservedPerUrl: positive(statuses?.characters_reserved_per_url) ?? d.charactersReservedPerUrl,
+    imageSizeLimit: positive(media?.image_size_limit) ?? d.imageSizeLimit,
+    videoSizeLimit: positive(media?.video_size_limit) ?? d.videoSizeLimit,
+    descriptionLimit: positive(media?.description_limit) ?? d.descriptionLimit,
+    supportedMimeTypes: Array.isArray(media?.supported_mime_types)
+      ? media.supported_mime_types
+      : d.supportedMimeTypes,
+  };
+}
+
+function positive(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}

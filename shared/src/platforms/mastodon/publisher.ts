@@ -1,0 +1,153 @@
+import { PlatformError } from '../../errors.ts';
+import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
+import type {
+  AccountProfile,
+  PlatformAccount,
+  PostContent,
+  PublishContext,
+  Publisher,
+  PublishResult,
+  ValidationOutcome,
+} from '../types.ts';
+import { MastodonApi } from './api.ts';
+import type { MastodonConfig } from './config.ts';
+import { InstanceLimitsCache } from './instance.ts';
+import { uploadMedia } from './media.ts';
+import {
+  instanceOrigin,
+  type MastodonCredentials,
+  type MastodonOptions,
+  mastodonCredentialsSchema,
+  mastodonOptionsSchema,
+} from './options.ts';
+import { validateMastodonPost } from './validate.ts';
+
+interface Status {
+  id: string;
+  url: string | null;
+  uri: string;
+}
+
+interface Account {
+  id: string;
+  username: string;
+  acct: string;
+  display_name: string;
+  avatar?: string;
+}
+
+/** Publishes to any Mastodon server with an access token: upload media, wait for processing, post a status. */
+export class MastodonPublisher implements Publisher<MastodonOptions> {
+  readonly id = 'mastodon';
+  readonly displayName = 'Mastodon';
+  readonly optionsSchema = mastodonOptionsSchema;
+  readonly credentialsSchema = mastodonCredentialsSchema;
+  readonly concurrency: number;
+  readonly #config: MastodonConfig;
+  readonly #limits: InstanceLimitsCache;
+
+  constructor(config: MastodonConfig) {
+    this.#config = config;
+    this.concurrency = config.concurrency;
+    this.#limits = new InstanceLimitsCache(config.instanceCacheTtlMs);
+  }
+
+  async validate(
+    post: PostContent,
+    account: PlatformAccount,
+    media: MediaInfo[],
+    options: MastodonOptions,
+  ): Promise<ValidationOutcome> {
+    const parsed = mastodonCredentialsSchema.safeParse(account.credentials);
+    if (!parsed.success) {
+      return {
+        errors: [
+          {
+            code: 'credentials_invalid',
+            message: credentialsProblem(parsed.error.issues),
+            path: 'credentials',
+          },
+        ],
+        warnings: [],
+      };
+    }
+    const { limits, fromInstance } = await this.#limits.get(instanceOrigin(parsed.data.instanceUrl));
+    const outcome = validateMastodonPost(post, media, options, limits);
+    if (!fromInstance) {
+      outcome.warnings.push({
+        code: 'instance_limits_unknown',
+        message: "Could not read this Mastodon server's limits; checked against Mastodon's defaults",
+      });
+    }
+    return outcome;
+  }
+
+  async publish(
+    post: PostContent,
+    account: PlatformAccount,
+    media: MediaFile[],
+    options: MastodonOptions,
+    context: PublishContext,
+  ): Promise<PublishResult> {
+    const api = this.#api(account, context.signal);
+    const mediaIds: string[] = [];
+    // In order, one at a time: attachment order is the order of media_ids, and instances throttle uploads.
+    for (const [index, file] of media.entries()) {
+      mediaIds.push(
+        await uploadMedia(api, file, options.altTexts?.[index], {
+          timeoutMs: this.#config.mediaTimeoutMs,
+          firstIntervalMs: this.#config.mediaPollIntervalMs,
+          signal: context.signal,
+        }),
+      );
+    }
+    const { body: status } = await api.request<Status>({
+      method: 'POST',
+      path: '/api/v1/statuses',
+      operation: 'status',
+      // Mastodon keeps the key for an hour per account: a retry gets the first status back instead of a second post.
+      headers: { 'idempotency-key': context.idempotencyKey },
+      json: {
+        status: post.message,
+        ...(mediaIds.length > 0 ? { media_ids: mediaIds } : {}),
+        ...(options.visibility ? { visibility: options.visibility } : {}),
+        ...(options.spoilerText ? { spoiler_text: options.spoilerText } : {}),
+        ...(options.sensitive !== undefined ? { sensitive: options.sensitive } : {}),
+        ...(options.language ? { language: options.language } : {}),
+      },
+    });
+    if (!status.id) throw new PlatformError('platform_unavailable', 'Mastodon answered without a status id');
+    return { platformPostId: status.id, url: status.url ?? status.uri };
+  }
+
+  async verifyCredentials(
+    account: PlatformAccount,
+    context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
+  ): Promise<AccountProfile> {
+    const api = this.#api(account, context?.signal);
+    const { body } = await api.request<Account>({
+      method: 'GET',
+      path: '/api/v1/accounts/verify_credentials',
+      operation: 'account',
+    });
+    const host = new URL(api.origin).host;
+    return {
+      name: body.display_name || body.username,
+      username: `@${body.username}@${host}`,
+      platformAccountId: body.id,
+      ...(body.avatar ? { avatarUrl: body.avatar } : {}),
+    };
+  }
+
+  #api(account: PlatformAccount, signal: AbortSignal | undefined): MastodonApi {
+    const parsed = mastodonCredentialsSchema.safeParse(account.credentials);
+    if (!parsed.success)
+      throw new PlatformError('credentials_invalid', credentialsProblem(parsed.error.issues));
+    const credentials: MastodonCredentials = parsed.data;
+    return new MastodonApi(instanceOrigin(credentials.instanceUrl), credentials.accessToken, signal);
+  }
+}
+
+function credentialsProblem(issues: readonly { path: readonly PropertyKey[] }[]): string {
+  return `Mastodon credentials need a valid ${issues.map((i) => i.path.map(String).join('.')).join(', ')}`;
+}
