@@ -73,9 +73,10 @@ describe('withRetry', () => {
     const { run, starts } = scripted([unavailable(), unavailable(), unavailable()]);
     await withRetry(run, policy({ baseDelayMs: 40, maxDelayMs: 60 }), undefined, () => 1);
     const waits = starts.slice(1).map((t, i) => t - starts[i]!);
-    assert.ok(waits[0]! >= 35 && waits[0]! < 60, `first wait ${waits[0]}`);
+    assert.ok(waits[0]! >= 35, `first wait ${waits[0]}`);
     assert.ok(waits[1]! >= 55, `second wait ${waits[1]}`);
-    assert.ok(waits[2]! >= 55 && waits[2]! < 120, `third wait capped, got ${waits[2]}`);
+    // Uncapped it would be 160 ms.
+    assert.ok(waits[2]! >= 55 && waits[2]! < 150, `third wait capped, got ${waits[2]}`);
   });
 
   it('does not start a wait that would pass the deadline', async () => {

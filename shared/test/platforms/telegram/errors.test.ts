@@ -28,7 +28,7 @@ describe('Telegram error mapping', () => {
   let publisher: TelegramPublisher;
   before(async () => {
     tg = await startTelegram({ maxPhotoBytes: 2000, maxFileBytes: 4000 });
-    publisher = new TelegramPublisher({ apiUrl: tg.url, requestTimeoutMs: 300 });
+    publisher = new TelegramPublisher({ apiUrl: tg.url, requestTimeoutMs: 2_000 });
   });
   beforeEach(() => tg.clearInjected());
   after(() => tg.close());
@@ -201,7 +201,8 @@ describe('Telegram error mapping', () => {
 
   it('no answer in time → timeout, retryable, without the token', async () => {
     tg.inject({ delayMs: 1000, status: 200, json: { ok: true, result: {} } });
-    const error = await post(account('@news'));
+    const impatient = new TelegramPublisher({ apiUrl: tg.url, requestTimeoutMs: 200 });
+    const error = await failure(impatient.publish({ message: 'x' }, account('@news'), [], {}, context()));
     assert.equal(error.code, 'timeout');
     assert.equal(error.retryable, true);
     assertNoToken(error);

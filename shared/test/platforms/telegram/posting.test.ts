@@ -63,13 +63,13 @@ describe('PostingService with Telegram', () => {
   it('publishes to two targets concurrently and returns per-target results', async () => {
     // Both first attempts are held; both reaching the fake while held proves they ran together.
     tg.inject({
-      delayMs: 600,
+      delayMs: 1000,
       status: 502,
       json: { ok: false, error_code: 502, description: 'Bad Gateway' },
       times: 2,
     });
     const publishing = post({ accountIds: ['news', 'team'] });
-    await until(() => tg.requestCount('sendMessage') === 2, 500);
+    await until(() => tg.requestCount('sendMessage') === 2, 900);
     const { results } = await publishing;
     assert.deepEqual(
       results!.map((r) => [r.accountId, r.status]),
@@ -183,11 +183,11 @@ describe('PostingService with Telegram', () => {
 
   it('retries a request that timed out', async () => {
     const impatient = new PostingService({
-      publishers: new PublisherRegistry([new TelegramPublisher({ apiUrl: tg.url, requestTimeoutMs: 100 })]),
+      publishers: new PublisherRegistry([new TelegramPublisher({ apiUrl: tg.url, requestTimeoutMs: 250 })]),
       storage,
     });
     tg.inject({
-      delayMs: 400,
+      delayMs: 800,
       status: 504,
       json: { ok: false, error_code: 504, description: 'Gateway Timeout' },
     });
