@@ -88,6 +88,18 @@ export class FakeBluesky {
     return this.server.url;
   }
 
+  /** Environment that points a publisher (or a whole server under test) at this fake. */
+  env(): Record<string, string> {
+    return { BLUESKY_SERVICE_URL: this.url };
+  }
+
+  /** Accounts-file credentials for one of the fake's accounts, with `service` pointing here. */
+  credentials(handle: string): Record<string, string> {
+    const account = this.#accounts.find((a) => a.handle === handle);
+    if (!account) throw new Error(`FakeBluesky: no account ${handle}`);
+    return { identifier: account.handle, appPassword: account.appPassword, service: this.url };
+  }
+
   /** Every request to one XRPC method, in order. */
   calls(nsid: string): RecordedRequest[] {
     return this.server.requests.filter((r) => r.path === `/xrpc/${nsid}`);

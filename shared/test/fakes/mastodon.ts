@@ -95,6 +95,11 @@ export class FakeMastodon {
     return this.server.url;
   }
 
+  /** Accounts-file credentials for a token this fake knows. */
+  credentials(accessToken: string): Record<string, string> {
+    return { instanceUrl: this.url, accessToken };
+  }
+
   /** Requests to one path (method optional), in order. */
   calls(path: string | RegExp, method?: string): RecordedRequest[] {
     return this.server.requests.filter(

@@ -202,7 +202,7 @@ class BlueskyClient {
         });
       } catch (error) {
         if (!(error instanceof XrpcError)) throw error;
-        if (!renewed && isExpiredToken(error)) {
+        if (!renewed && isStaleSession(error)) {
           session = await this.#sessions.renew(this.#key, session, this.#options());
           continue;
         }
@@ -263,8 +263,12 @@ class BlueskyClient {
   }
 }
 
-function isExpiredToken(error: XrpcError): boolean {
-  return (error.status === 400 || error.status === 401) && error.error === 'ExpiredToken';
+/** The session, not the credentials, is what failed: an expired token, or one the PDS no longer recognises (rotated keys). */
+function isStaleSession(error: XrpcError): boolean {
+  return (
+    (error.status === 400 || error.status === 401) &&
+    (error.error === 'ExpiredToken' || error.error === 'InvalidToken')
+  );
 }
 
 function resultFor(uri: string, session: BlueskySession): PublishResult {

@@ -240,3 +240,33 @@ describe('Bluesky credentials check', () => {
     assert.equal(error.code, 'credentials_invalid');
   });
 });
+
+describe('Bluesky sessions the PDS no longer recognises', () => {
+  it('logs in again when the access token is refused as InvalidToken', async () => {
+    const fake2 = await startBluesky();
+    try {
+      const first = publisherFor(fake2);
+      await first.publish({ message: 'one' }, account(), [], {}, context());
+      // A restarted PDS with new signing keys refuses every earlier token.
+      fake2.server.inject({
+        path: /createRecord$/,
+        status: 400,
+        json: { error: 'InvalidToken', message: 'Token could not be verified' },
+      });
+      await first.publish({ message: 'two' }, account(), [], {}, context());
+      assert.equal(fake2.records.length, 2);
+      assert.equal(fake2.calls('com.atproto.server.refreshSession').length, 1);
+    } finally {
+      await fake2.close();
+    }
+  });
+
+  it('offers env and credentials helpers for server tests', () => {
+    assert.deepEqual(fake.env(), { BLUESKY_SERVICE_URL: fake.url });
+    assert.deepEqual(fake.credentials('alice.test'), {
+      identifier: 'alice.test',
+      appPassword: alice.appPassword,
+      service: fake.url,
+    });
+  });
+});
