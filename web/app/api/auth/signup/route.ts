@@ -1,0 +1,12 @@
+import { sessionCookie } from '../../../../server/auth/session.ts';
+import { readBody } from '../../../../server/http/body.ts';
+import { json } from '../../../../server/http/respond.ts';
+import { route } from '../../../../server/http/route.ts';
+import { SignupRequest, signUp } from '../../../../server/services/users.ts';
+
+export const runtime = 'nodejs';
+
+export const POST = route(async (request, ctx) => {
+  const user = await signUp(ctx, await readBody(request, SignupRequest));
+  return json({ user }, 201, { 'set-cookie': await sessionCookie(ctx.config, user) });
+});

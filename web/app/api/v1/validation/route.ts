@@ -1,0 +1,20 @@
+import { normalizeMedia, ValidationRequest } from '@postwave/shared';
+import { requireCaller } from '../../../../server/auth/caller.ts';
+import { readBody } from '../../../../server/http/body.ts';
+import { json } from '../../../../server/http/respond.ts';
+import { route } from '../../../../server/http/route.ts';
+import { preparePost } from '../../../../server/services/publishing.ts';
+
+export const runtime = 'nodejs';
+
+export const POST = route(async (request, ctx) => {
+  const caller = await requireCaller(request, ctx);
+  const body = await readBody(request, ValidationRequest);
+  const prepared = await preparePost(ctx, caller.userId, {
+    message: body.message,
+    accountIds: [...new Set(body.accountIds)],
+    media: normalizeMedia(body.media),
+    accountOptions: body.accountOptions ?? {},
+  });
+  return json(prepared.validation);
+});

@@ -1,0 +1,12 @@
+import type { NextConfig } from 'next';
+
+const nextConfig: NextConfig = {
+  // The SDK ships TypeScript sources with `.ts` import specifiers.
+  transpilePackages: ['@postwave/shared'],
+  // Native/wasm packages load their own files at run time: keep them out of the bundle.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pino', 'busboy'],
+  poweredByHeader: false,
+  typescript: { tsconfigPath: 'tsconfig.json' },
+};
+
+export default nextConfig;

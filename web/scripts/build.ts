@@ -1,0 +1,3 @@
+import { buildIfStale } from './next-build.ts';
+
+await buildIfStale();

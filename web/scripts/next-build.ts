@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repoDir = resolve(webDir, '..');
+
+/** The Next.js CLI entry point, run with the current Node binary. */
+export function nextBin(): string {
+  const require = createRequire(join(webDir, 'package.json'));
+  return join(dirname(require.resolve('next/package.json')), 'dist', 'bin', 'next');
+}
+
+const sourceRoots = [
+  join(webDir, 'app'),
+  join(webDir, 'server'),
+  join(webDir, 'instrumentation.ts'),
+  join(webDir, 'next.config.ts'),
+  join(webDir, 'package.json'),
+  join(webDir, 'tsconfig.json'),
+  join(repoDir, 'shared', 'src'),
+  join(repoDir, 'shared', 'package.json'),
+];
+const skip = new Set(['node_modules', '.next', 'test', 'data']);
+
+function newestMtime(path: string): number {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(path);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (!skip.has(entry)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** True when there is no production build or a source file changed since it was made. */
+export function buildIsStale(): boolean {
+  let built: number;
+  try {
+    built = statSync(join(webDir, '.next', 'BUILD_ID')).mtimeMs;
+  } catch {
+    return true;
+  }
+  return sourceRoots.some((root) => newestMtime(root) > built);
+}
+
+export function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [nextBin(), ...args], { cwd: webDir, env, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0
+        ? resolvePromise()
+        : reject(new Error(`next ${args[0]} failed (${signal ?? `exit ${code}`})`)),
+    );
+  });
+}
+
+/** Runs `next build` when the build is missing or stale. */
+export async function buildIfStale(): Promise<void> {
+  if (!buildIsStale()) return;
+  console.log('Building the Scheduler (next build)...');
+  await run(['build'], { ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
+}

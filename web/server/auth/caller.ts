@@ -1,0 +1,57 @@
+import { ProblemError, problem } from '@postwave/shared';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { users } from '../db/schema.ts';
+import { authenticateToken } from '../services/tokens.ts';
+import { assertSameOrigin } from './same-origin.ts';
+import { sessionUserId } from './session.ts';
+
+/** Who is calling: a signed-in browser, or a bearer token (personal, CLI, later MCP OAuth). */
+export interface Caller {
+  userId: string;
+  via: 'session' | 'token';
+  tokenId?: string;
+}
+
+export interface AuthOptions {
+  /** Only a browser session will do (e.g. issuing tokens). */
+  sessionOnly?: boolean;
+}
+
+/**
+ * Authenticates an /api/v1 request: `Authorization: Bearer` first, then the session cookie.
+ * Session requests that change something must be same-origin.
+ */
+export async function requireCaller(
+  request: Request,
+  ctx: AppContext,
+  options: AuthOptions = {},
+): Promise<Caller> {
+  const authorization = request.headers.get('authorization');
+  if (authorization !== null) {
+    if (options.sessionOnly) throw forbidden('This action needs a signed-in browser session');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const found = match ? await authenticateToken(ctx, match[1]!) : undefined;
+    if (!found) throw unauthorized('The bearer token is invalid, expired or revoked', 'invalid_token');
+    return { userId: found.userId, via: 'token', tokenId: found.tokenId };
+  }
+  const userId = await sessionUserId(request, ctx.config);
+  if (!userId || !(await userExists(ctx, userId))) throw unauthorized('Sign in or send a bearer token');
+  assertSameOrigin(request, ctx.config.appUrl);
+  return { userId, via: 'session' };
+}
+
+async function userExists(ctx: AppContext, userId: string): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(userId)) return false;
+  const [row] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  return row !== undefined;
+}
+
+function unauthorized(detail: string, error?: string): ProblemError {
+  const challenge = error ? `Bearer realm="postwave", error="${error}"` : 'Bearer realm="postwave"';
+  return new ProblemError(problem('unauthorized', detail), { 'WWW-Authenticate': challenge });
+}
+
+function forbidden(detail: string): ProblemError {
+  return new ProblemError(problem('forbidden', detail));
+}

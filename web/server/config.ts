@@ -1,0 +1,170 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { type EncryptionKey, parseEncryptionKey } from './security/encryption.ts';
+import { persistedSecret } from './security/persisted-secret.ts';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Everything the Scheduler reads from its environment, validated once at start. */
+export interface SchedulerConfig {
+  port: number;
+  /** Public base URL without a trailing slash; media URLs and OAuth redirects are built from it. */
+  appUrl: string;
+  dataDir: string;
+  /** PostgreSQL when set; otherwise the embedded PGlite database under `dataDir`. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  migrationsDir: string;
+  authSecret: string;
+  credentialsKeys: { current: EncryptionKey; previous: EncryptionKey[] };
+  /** Unset disables the dispatch endpoint (404). */
+  dispatchSecret: string | undefined;
+  dispatcher: {
+    enabled: boolean;
+    intervalMs: number;
+    batchSize: number;
+    concurrency: number;
+    timeBudgetMs: number;
+    leaseMs: number;
+    maxAttempts: number;
+    retryBaseMs: number;
+  };
+  maxUploadBytes: number;
+  google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
+  github: OAuthClientConfig;
+  logLevel: string;
+  /** The raw environment, for the SDK's own readers (platform base URLs, OBJECT_STORAGE_*). */
+  env: Env;
+}
+
+export interface OAuthClientConfig {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+}
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const positiveInt = z.coerce.number().int().positive();
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  APP_URL: optionalString.pipe(z.url().optional()),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString,
+  DATABASE_POOL_SIZE: positiveInt.default(10),
+  MIGRATIONS_DIR: optionalString,
+  AUTH_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  CREDENTIALS_ENCRYPTION_KEY: optionalString,
+  CREDENTIALS_ENCRYPTION_PREVIOUS_KEYS: optionalString,
+  DISPATCH_SECRET: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  DISPATCHER_ENABLED: boolean.default(true),
+  DISPATCHER_INTERVAL_MS: positiveInt.default(15_000),
+  DISPATCH_BATCH_SIZE: positiveInt.default(200),
+  DISPATCH_CONCURRENCY: positiveInt.default(32),
+  DISPATCH_TIME_BUDGET_MS: positiveInt.default(25_000),
+  DISPATCH_LEASE_MS: positiveInt.default(300_000),
+  DISPATCH_MAX_ATTEMPTS: positiveInt.default(5),
+  DISPATCH_RETRY_BASE_MS: positiveInt.default(60_000),
+  MAX_UPLOAD_BYTES: positiveInt.default(512 * 1024 * 1024),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Reads and validates the environment. Secrets that are unset (AUTH_SECRET,
+ * CREDENTIALS_ENCRYPTION_KEY) are generated once and kept under DATA_DIR, with a warning, so the
+ * embedded default works out of the box while production can pin its own.
+ */
+export function loadConfig(env: Env, warn: (message: string) => void = console.warn): SchedulerConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+
+  const authSecret =
+    e.AUTH_SECRET ??
+    persistedSecret(dataDir, 'auth-secret', 48, () =>
+      warn(`AUTH_SECRET is not set: generated one under ${dataDir}. Set AUTH_SECRET in production.`),
+    );
+  let current: EncryptionKey;
+  try {
+    current = parseEncryptionKey(
+      e.CREDENTIALS_ENCRYPTION_KEY ??
+        persistedSecret(dataDir, 'credentials-encryption-key', 32, () =>
+          warn(
+            `CREDENTIALS_ENCRYPTION_KEY is not set: generated one under ${dataDir}. ` +
+              'Set it in production and keep it safe: without it stored account credentials cannot be read.',
+          ),
+        ),
+    );
+  } catch (error) {
+    throw new ConfigError(`CREDENTIALS_ENCRYPTION_KEY: ${(error as Error).message}`);
+  }
+  let previous: EncryptionKey[];
+  try {
+    previous = (e.CREDENTIALS_ENCRYPTION_PREVIOUS_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .map(parseEncryptionKey);
+  } catch (error) {
+    throw new ConfigError(`CREDENTIALS_ENCRYPTION_PREVIOUS_KEYS: ${(error as Error).message}`);
+  }
+
+  return {
+    port: e.PORT,
+    appUrl,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    migrationsDir: e.MIGRATIONS_DIR ? resolve(e.MIGRATIONS_DIR) : findMigrationsDir(),
+    authSecret,
+    credentialsKeys: { current, previous },
+    dispatchSecret: e.DISPATCH_SECRET,
+    dispatcher: {
+      enabled: e.DISPATCHER_ENABLED,
+      intervalMs: e.DISPATCHER_INTERVAL_MS,
+      batchSize: e.DISPATCH_BATCH_SIZE,
+      concurrency: e.DISPATCH_CONCURRENCY,
+      timeBudgetMs: e.DISPATCH_TIME_BUDGET_MS,
+      leaseMs: e.DISPATCH_LEASE_MS,
+      maxAttempts: e.DISPATCH_MAX_ATTEMPTS,
+      retryBaseMs: e.DISPATCH_RETRY_BASE_MS,
+    },
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    google: {
+      clientId: e.GOOGLE_CLIENT_ID,
+      clientSecret: e.GOOGLE_CLIENT_SECRET,
+      authorizeUrl: e.GOOGLE_OAUTH_AUTHORIZE_URL,
+      tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
+    },
+    github: { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET },
+    logLevel: e.LOG_LEVEL,
+    env,
+  };
+}
+
+/** The repo-root `drizzle/` folder, whether we run from the repo root or from `web/`. */
+function findMigrationsDir(): string {
+  const candidates = [resolve('drizzle'), resolve('..', 'drizzle')];
+  return candidates.find((dir) => existsSync(resolve(dir, 'meta', '_journal.json'))) ?? candidates[0]!;
+}

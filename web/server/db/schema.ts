@@ -1,0 +1,280 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * Timestamps are written from JavaScript (millisecond precision) wherever they take part in
+ * keyset pagination, so a cursor round-trips exactly.
+ */
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  name: text('name'),
+  /** scrypt hash; null for users who only sign in through GitHub or Google. */
+  passwordHash: text('password_hash'),
+  timezone: text('timezone').notNull().default('UTC'),
+  createdAt: ts('created_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+/** Sign-in identities from OAuth providers (GitHub, Google), linked to a user. */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    provider: text('provider').notNull(),
+    providerAccountId: text('provider_account_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerAccountId] }),
+    index('user_identities_user').on(t.userId),
+  ],
+);
+
+export const accountStatuses = ['active', 'needs_reconnect'] as const;
+export type AccountStatus = (typeof accountStatuses)[number];
+
+/** Connected social accounts. `credentials` is AES-256-GCM ciphertext that names its key id. */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    platformAccountId: text('platform_account_id').notNull(),
+    label: text('label'),
+    username: text('username'),
+    profilePicture: text('profile_picture'),
+    credentials: text('credentials').notNull(),
+    status: text('status').$type<AccountStatus>().notNull().default('active'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('accounts_user_platform_target').on(t.userId, t.platform, t.platformAccountId),
+    index('accounts_user_created').on(t.userId, t.createdAt),
+  ],
+);
+
+/** Media a user uploaded or reserved through presign; a post may only reference its owner's keys. */
+export const media = pgTable(
+  'media',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull().unique(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    storage: text('storage').$type<'local' | 's3'>().notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('media_user').on(t.userId)],
+);
+
+export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
+export type PostStatus = (typeof postStatuses)[number];
+
+/** A type alias (not an interface) so it is assignable to the SDK's loose MediaReference. */
+export type StoredMedia = {
+  id: string;
+  key: string;
+  url: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  storage: 'local' | 's3';
+};
+
+export const posts = pgTable(
+  'posts',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').$type<PostStatus>().notNull(),
+    message: text('message').notNull(),
+    accountIds: jsonb('account_ids').$type<string[]>().notNull(),
+    media: jsonb('media').$type<StoredMedia[]>().notNull(),
+    accountOptions: jsonb('account_options').$type<Record<string, Record<string, unknown>>>().notNull(),
+    scheduledAt: ts('scheduled_at'),
+    postedAt: ts('posted_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    /** When dispatch may next pick the post up: scheduledAt, then later for retries. */
+    nextAttemptAt: ts('next_attempt_at'),
+    /** Who is publishing the post right now, until when. An expired lease may be taken over. */
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    /** Publishing rounds so far (dispatch retries give up after a limit). */
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [
+    index('posts_user_created').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('posts_user_status_created').on(t.userId, t.status, t.createdAt.desc(), t.id.desc()),
+    index('posts_due').on(t.status, t.nextAttemptAt).where(sql`${t.status} = 'scheduled'`),
+  ],
+);
+
+export const targetStatuses = ['publishing', 'posted', 'failed'] as const;
+export type TargetStatus = (typeof targetStatuses)[number];
+
+/**
+ * One row per post and account once publishing to it starts. The primary key, and the guarded
+ * upsert that claims a row, are what keep a target from ever being posted twice.
+ */
+export const postTargets = pgTable(
+  'post_targets',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    accountId: text('account_id').notNull(),
+    platform: text('platform').notNull(),
+    status: text('status').$type<TargetStatus>().notNull(),
+    platformPostId: text('platform_post_id'),
+    url: text('url'),
+    error: jsonb('error').$type<{ code: string; message: string; retryable: boolean }>(),
+    claimOwner: text('claim_owner'),
+    attempts: integer('attempts').notNull().default(0),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.accountId] }), index('post_targets_account').on(t.accountId)],
+);
+
+/** Stored responses for `Idempotency-Key`, kept 24 hours. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** Null while the first request is still running. */
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+);
+
+export const apiTokenKinds = ['personal', 'cli'] as const;
+export type ApiTokenKind = (typeof apiTokenKinds)[number];
+
+/** Personal and CLI bearer tokens; only a SHA-256 of the secret is stored. */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    kind: text('kind').$type<ApiTokenKind>().notNull().default('personal'),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: ts('created_at').notNull(),
+    lastUsedAt: ts('last_used_at'),
+    expiresAt: ts('expires_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('api_tokens_user').on(t.userId, t.createdAt)],
+);
+
+/** Single-use codes of the CLI loopback flow (PKCE), hashed. */
+export const cliAuthorizationCodes = pgTable('cli_authorization_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  deviceName: text('device_name'),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+  createdAt: ts('created_at').notNull(),
+});
+
+/** MCP OAuth: dynamically registered clients (RFC 7591). */
+export const oauthClients = pgTable('oauth_clients', {
+  id: text('id').primaryKey(),
+  name: text('name'),
+  redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
+  tokenEndpointAuthMethod: text('token_endpoint_auth_method').notNull().default('none'),
+  clientSecretHash: text('client_secret_hash'),
+  metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: ts('created_at').notNull(),
+});
+
+export const oauthAuthorizationCodes = pgTable('oauth_authorization_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  clientId: text('client_id')
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  scope: text('scope'),
+  resource: text('resource'),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+  createdAt: ts('created_at').notNull(),
+});
+
+/** MCP OAuth access and refresh tokens, hashed. A refresh rotates the pair (new row, old revoked). */
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accessTokenHash: text('access_token_hash').notNull().unique(),
+    refreshTokenHash: text('refresh_token_hash').unique(),
+    scope: text('scope'),
+    resource: text('resource'),
+    accessExpiresAt: ts('access_expires_at').notNull(),
+    refreshExpiresAt: ts('refresh_expires_at'),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('oauth_tokens_user').on(t.userId)],
+);
+
+/** Short-lived state of an OAuth account connection (e.g. YouTube), bound to the user who started it. */
+export const connectStates = pgTable('connect_states', {
+  stateHash: text('state_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  platform: text('platform').notNull(),
+  /** PKCE verifier, encrypted like credentials. */
+  codeVerifier: text('code_verifier').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  createdAt: ts('created_at').notNull(),
+});

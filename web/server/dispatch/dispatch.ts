@@ -1,0 +1,131 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { posts } from '../db/schema.ts';
+import { type PostRow, publishLeasedPost } from '../services/publishing.ts';
+
+export interface DispatchSummary {
+  claimed: number;
+  posted: number;
+  failed: number;
+  /** Went back to `scheduled` after a transient failure, to be retried later. */
+  rescheduled: number;
+  /** Claimed but not started before the time budget ran out; handed back at once. */
+  released: number;
+}
+
+export interface DispatchOptions {
+  batchSize: number;
+  concurrency: number;
+  timeBudgetMs: number;
+  leaseMs: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  /** Identifies this dispatcher in lease columns (logs, debugging). */
+  owner?: string;
+}
+
+export function dispatchOptions(ctx: AppContext): DispatchOptions {
+  return { ...ctx.config.dispatcher };
+}
+
+/**
+ * Claims due posts with a lease and marks them taken in one statement. SKIP LOCKED lets
+ * concurrent dispatchers claim disjoint sets; pushing `next_attempt_at` to the lease expiry means
+ * a post whose dispatcher died becomes due again exactly when its lease runs out.
+ */
+export async function claimDuePosts(
+  ctx: AppContext,
+  owner: string,
+  limit: number,
+  leaseMs: number,
+): Promise<PostRow[]> {
+  const now = new Date();
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const claimedIds = sql`
+    SELECT ${posts.id} FROM ${posts}
+    WHERE ${posts.status} = 'scheduled' AND ${posts.nextAttemptAt} <= ${now.toISOString()}::timestamptz
+    ORDER BY ${posts.nextAttemptAt}
+    LIMIT ${limit}
+    FOR UPDATE SKIP LOCKED`;
+  return ctx.db
+    .update(posts)
+    .set({
+      leaseOwner: owner,
+      leaseExpiresAt: leaseUntil,
+      nextAttemptAt: leaseUntil,
+      attempts: sql`${posts.attempts} + 1`,
+    })
+    .where(sql`${posts.id} IN (${claimedIds})`)
+    .returning();
+}
+
+/** Gives a claimed but untouched post back so the next dispatcher takes it without waiting for the lease. */
+async function release(ctx: AppContext, post: PostRow, owner: string): Promise<void> {
+  await ctx.db.execute(sql`
+    UPDATE ${posts} SET lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = ${new Date().toISOString()}::timestamptz,
+      attempts = attempts - 1
+    WHERE id = ${post.id} AND lease_owner = ${owner}`);
+}
+
+/**
+ * One dispatch run: claim due posts batch by batch and publish them with bounded concurrency,
+ * until nothing is due or the time budget is spent. Posts claimed but not started by then are
+ * released; posts in flight finish (their publish deadline is the budget's end).
+ */
+export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions): Promise<DispatchSummary> {
+  const owner = options.owner ?? `dispatch:${crypto.randomUUID()}`;
+  const started = Date.now();
+  const budgetEnd = started + options.timeBudgetMs;
+  const summary: DispatchSummary = { claimed: 0, posted: 0, failed: 0, rescheduled: 0, released: 0 };
+  const queue: PostRow[] = [];
+  let exhausted = false;
+  let claiming: Promise<void> | undefined;
+
+  const refill = async () => {
+    if (exhausted || Date.now() >= budgetEnd) {
+      exhausted = true;
+      return;
+    }
+    const batch = await claimDuePosts(ctx, owner, options.batchSize, options.leaseMs);
+    summary.claimed += batch.length;
+    queue.push(...batch);
+    if (batch.length < options.batchSize) exhausted = true;
+  };
+
+  const worker = async () => {
+    for (;;) {
+      if (queue.length === 0) {
+        if (exhausted) return;
+        claiming ??= refill().finally(() => {
+          claiming = undefined;
+        });
+        await claiming;
+        continue;
+      }
+      const post = queue.shift()!;
+      if (Date.now() >= budgetEnd) {
+        await release(ctx, post, owner);
+        summary.released++;
+        continue;
+      }
+      try {
+        const outcome = await publishLeasedPost(ctx, post, owner, {
+          kind: 'dispatch',
+          maxAttempts: options.maxAttempts,
+          retryBaseMs: options.retryBaseMs,
+          deadline: Math.max(budgetEnd, Date.now() + 10_000),
+        });
+        if (outcome.status === 'posted') summary.posted++;
+        else if (outcome.status === 'failed') summary.failed++;
+        else if (outcome.status === 'scheduled') summary.rescheduled++;
+      } catch (error) {
+        // The lease stays: the post becomes due again when it expires, and the next run retries it.
+        ctx.logger.error({ err: error, postId: post.id }, 'dispatching a post failed unexpectedly');
+      }
+    }
+  };
+
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  ctx.logger.info({ ...summary, ms: Date.now() - started }, 'dispatch run finished');
+  return summary;
+}

@@ -1,0 +1,43 @@
+import { invalidRequest, ProblemError, problem } from '@postwave/shared';
+import type { z } from 'zod';
+
+/** JSON bodies are small; anything bigger than this is refused before parsing. */
+const maxJsonBytes = 1024 * 1024;
+
+/** The parsed JSON body: malformed JSON or a body of the wrong shape is 400 invalid_request. */
+export async function readJson(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxJsonBytes)
+    throw new ProblemError(problem('payload_too_large', 'The JSON body is too large'));
+  const text = await readLimitedText(request);
+  if (text.trim() === '') throw new ProblemError(problem('invalid_request', 'A JSON body is required'));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ProblemError(problem('invalid_request', 'The body is not valid JSON'));
+  }
+}
+
+export async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  const parsed = schema.safeParse(await readJson(request));
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  return parsed.data;
+}
+
+async function readLimitedText(request: Request): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxJsonBytes) {
+      await reader.cancel();
+      throw new ProblemError(problem('payload_too_large', 'The JSON body is too large'));
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,349 @@
+import {
+  type AccountProfile,
+  type AnyPublisher,
+  isPlatformError,
+  type PlatformAccount,
+  ProblemError,
+  problem,
+  zodIssues,
+} from '@postwave/shared';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { type AccountStatus, accounts, posts, postTargets } from '../db/schema.ts';
+import { isUuid } from '../http/ids.ts';
+import { specificProblem } from '../http/problems.ts';
+import { notFound } from '../http/respond.ts';
+import { isUniqueViolation } from './db-errors.ts';
+
+export interface AccountView {
+  id: string;
+  platform: string;
+  platformAccountId: string;
+  label?: string;
+  username?: string;
+  profilePicture?: string;
+  /** `needs_reconnect` once the platform refused the stored credentials for good. */
+  status: AccountStatus;
+  createdAt: string;
+}
+
+type AccountRow = typeof accounts.$inferSelect;
+
+/** Credentials are bound to their row: a ciphertext copied onto another account will not decrypt. */
+const credentialsAad = (accountId: string) => `account:${accountId}`;
+
+export async function listAccounts(ctx: AppContext, userId: string): Promise<AccountView[]> {
+  const rows = await ctx.db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.userId, userId))
+    .orderBy(asc(accounts.createdAt), asc(accounts.id));
+  return rows.map(toView);
+}
+
+export async function getAccountRow(
+  ctx: AppContext,
+  userId: string,
+  accountId: string,
+): Promise<AccountRow | undefined> {
+  if (!isUuid(accountId)) return undefined;
+  const [row] = await ctx.db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)));
+  return row;
+}
+
+/** An account with decrypted credentials, as the SDK's publishers expect it. */
+export function toPlatformAccount(ctx: AppContext, row: AccountRow): PlatformAccount {
+  return {
+    id: row.id,
+    platform: row.platform,
+    platformAccountId: row.platformAccountId,
+    credentials: ctx.cipher.decryptJson<Record<string, unknown>>(row.credentials, credentialsAad(row.id)),
+    ...(row.label ? { label: row.label } : {}),
+    ...(row.username ? { username: row.username } : {}),
+    ...(row.profilePicture ? { profilePicture: row.profilePicture } : {}),
+  };
+}
+
+/** The AccountLookup the PostingService uses: only this user's accounts exist. */
+export function accountLookup(ctx: AppContext, userId: string) {
+  return async (accountId: string): Promise<PlatformAccount | undefined> => {
+    const row = await getAccountRow(ctx, userId, accountId);
+    return row ? toPlatformAccount(ctx, row) : undefined;
+  };
+}
+
+export interface ConnectInput {
+  platform: string;
+  platformAccountId?: string | undefined;
+  credentials: Record<string, unknown>;
+  label?: string | undefined;
+}
+
+/**
+ * Connects (or reconnects) an account after the platform confirmed the credentials. One account
+ * per user, platform and platform account: connecting the same one again replaces its credentials.
+ */
+export async function connectAccount(
+  ctx: AppContext,
+  userId: string,
+  input: ConnectInput,
+): Promise<{ account: AccountView; created: boolean }> {
+  const publisher = ctx.publishers.get(input.platform);
+  if (!publisher) {
+    throw specificProblem(422, 'platform_unsupported', `Platform "${input.platform}" is not supported`, [
+      {
+        path: 'platform',
+        code: 'platform_unsupported',
+        message: `Supported: ${ctx.publishers.ids().join(', ')}`,
+      },
+    ]);
+  }
+  const parsed = publisher.credentialsSchema.safeParse(input.credentials);
+  if (!parsed.success) {
+    throw specificProblem(
+      422,
+      'credentials_invalid',
+      `The credentials do not have the shape ${publisher.displayName} needs`,
+      zodIssues(parsed.error).map((i) => ({ ...i, path: `credentials${i.path ? `.${i.path}` : ''}` })),
+    );
+  }
+  const verified = await verify(publisher, {
+    id: 'unsaved',
+    platform: input.platform,
+    platformAccountId: input.platformAccountId ?? '',
+    credentials: parsed.data,
+  });
+  const platformAccountId = verified.profile.platformAccountId ?? input.platformAccountId;
+  if (!platformAccountId) {
+    throw specificProblem(422, 'target_unreachable', 'platformAccountId is required for this platform', [
+      {
+        path: 'platformAccountId',
+        code: 'required',
+        message: 'Name the chat, channel or account to post to',
+      },
+    ]);
+  }
+  return saveAccount(ctx, userId, {
+    platform: input.platform,
+    platformAccountId,
+    credentials: verified.credentials,
+    label: input.label,
+    profile: verified.profile,
+  });
+}
+
+async function verify(
+  publisher: AnyPublisher,
+  account: PlatformAccount,
+): Promise<{ profile: AccountProfile; credentials: Record<string, unknown> }> {
+  let credentials = account.credentials;
+  try {
+    const profile = await publisher.verifyCredentials(account, {
+      signal: AbortSignal.timeout(30_000),
+      onCredentialsRefreshed: (fresh) => {
+        credentials = fresh;
+      },
+    });
+    return { profile, credentials };
+  } catch (error) {
+    throw verificationProblem(publisher, error);
+  }
+}
+
+export function verificationProblem(publisher: AnyPublisher, error: unknown): ProblemError {
+  if (!isPlatformError(error)) throw error;
+  const issue = { code: error.code, message: error.message };
+  if (error.code === 'target_unreachable') {
+    return specificProblem(
+      422,
+      'target_unreachable',
+      `${publisher.displayName} cannot reach that target: ${error.message}`,
+      [issue],
+    );
+  }
+  if (error.retryable) {
+    return new ProblemError(
+      problem(
+        'publish_failed',
+        `${publisher.displayName} could not be reached to check the credentials; try again`,
+        {
+          errors: [issue],
+        },
+      ),
+    );
+  }
+  return specificProblem(
+    422,
+    'credentials_invalid',
+    `${publisher.displayName} rejected the credentials: ${error.message}`,
+    [{ ...issue, code: error.code === 'credentials_invalid' ? error.code : 'credentials_invalid' }],
+  );
+}
+
+export async function saveAccount(
+  ctx: AppContext,
+  userId: string,
+  input: {
+    platform: string;
+    platformAccountId: string;
+    credentials: Record<string, unknown>;
+    label?: string | undefined;
+    profile: AccountProfile;
+  },
+): Promise<{ account: AccountView; created: boolean }> {
+  const profileColumns = {
+    username: input.profile.username ?? null,
+    profilePicture: input.profile.avatarUrl ?? null,
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const now = new Date();
+    const [existing] = await ctx.db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(
+        and(
+          eq(accounts.userId, userId),
+          eq(accounts.platform, input.platform),
+          eq(accounts.platformAccountId, input.platformAccountId),
+        ),
+      );
+    if (existing) {
+      const [row] = await ctx.db
+        .update(accounts)
+        .set({
+          ...profileColumns,
+          ...(input.label !== undefined ? { label: input.label } : {}),
+          credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(existing.id)),
+          status: 'active',
+          updatedAt: now,
+        })
+        .where(eq(accounts.id, existing.id))
+        .returning();
+      return { account: toView(row!), created: false };
+    }
+    const id = crypto.randomUUID();
+    try {
+      const [row] = await ctx.db
+        .insert(accounts)
+        .values({
+          id,
+          userId,
+          platform: input.platform,
+          platformAccountId: input.platformAccountId,
+          label: input.label ?? input.profile.name ?? null,
+          ...profileColumns,
+          credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(id)),
+          status: 'active',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return { account: toView(row!), created: true };
+    } catch (error) {
+      // Someone connected the same account at the same moment: update theirs instead.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  throw new Error('Could not save the account');
+}
+
+export async function renameAccount(
+  ctx: AppContext,
+  userId: string,
+  accountId: string,
+  label: string | null,
+): Promise<AccountView> {
+  if (!isUuid(accountId)) throw notFound('account');
+  const [row] = await ctx.db
+    .update(accounts)
+    .set({ label, updatedAt: new Date() })
+    .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)))
+    .returning();
+  if (!row) throw notFound('account');
+  return toView(row);
+}
+
+/**
+ * Removes an account. Posts not yet posted lose it as a target (its unposted results go too);
+ * one left without targets becomes a draft. Posted history keeps its results.
+ */
+export async function disconnectAccount(ctx: AppContext, userId: string, accountId: string): Promise<void> {
+  if (!isUuid(accountId)) throw notFound('account');
+  await ctx.db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(accounts)
+      .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)))
+      .returning({ id: accounts.id });
+    if (!deleted) throw notFound('account');
+    const affected = await tx
+      .select({ id: posts.id, accountIds: posts.accountIds, status: posts.status })
+      .from(posts)
+      .where(
+        and(
+          eq(posts.userId, userId),
+          inArray(posts.status, ['draft', 'scheduled', 'failed']),
+          sql`${posts.accountIds} @> ${JSON.stringify([accountId])}::jsonb`,
+        ),
+      );
+    if (affected.length === 0) return;
+    const ids = affected.map((p) => p.id);
+    await tx
+      .delete(postTargets)
+      .where(
+        and(
+          inArray(postTargets.postId, ids),
+          eq(postTargets.accountId, accountId),
+          sql`${postTargets.status} <> 'posted'`,
+        ),
+      );
+    const now = new Date();
+    for (const post of affected) {
+      const remaining = post.accountIds.filter((id) => id !== accountId);
+      await tx
+        .update(posts)
+        .set({
+          accountIds: remaining,
+          updatedAt: now,
+          ...(remaining.length === 0 ? { status: 'draft' as const, nextAttemptAt: null } : {}),
+        })
+        .where(eq(posts.id, post.id));
+    }
+  });
+}
+
+export async function saveRefreshedCredentials(
+  ctx: AppContext,
+  accountId: string,
+  credentials: Record<string, unknown>,
+): Promise<void> {
+  await ctx.db
+    .update(accounts)
+    .set({
+      credentials: ctx.cipher.encryptJson(credentials, credentialsAad(accountId)),
+      updatedAt: new Date(),
+    })
+    .where(eq(accounts.id, accountId));
+}
+
+export async function markNeedsReconnect(ctx: AppContext, accountId: string): Promise<void> {
+  await ctx.db
+    .update(accounts)
+    .set({ status: 'needs_reconnect', updatedAt: new Date() })
+    .where(eq(accounts.id, accountId));
+}
+
+export function toView(row: AccountRow): AccountView {
+  return {
+    id: row.id,
+    platform: row.platform,
+    platformAccountId: row.platformAccountId,
+    ...(row.label ? { label: row.label } : {}),
+    ...(row.username ? { username: row.username } : {}),
+    ...(row.profilePicture ? { profilePicture: row.profilePicture } : {}),
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

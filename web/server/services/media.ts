@@ -1,0 +1,225 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeWebStream } from 'node:stream/web';
+import {
+  createPresignedUpload,
+  LocalStorage,
+  type MediaFile,
+  type MediaObject,
+  mediaFileFromStorage,
+  type PresignRequest,
+  type PresignResponse,
+  ProblemError,
+  problem,
+  receiveSignedUpload,
+  type Storage,
+  StorageError,
+  storageErrorStatus,
+  storeUpload,
+} from '@postwave/shared';
+import busboy from 'busboy';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { media, type StoredMedia } from '../db/schema.ts';
+
+type MediaRow = typeof media.$inferSelect;
+
+export function toMediaObject(ctx: AppContext, row: MediaRow): MediaObject {
+  return {
+    id: row.id,
+    key: row.key,
+    url: ctx.storage.publicUrl(row.key),
+    filename: row.filename,
+    contentType: row.contentType,
+    size: row.size,
+    storage: row.storage,
+  };
+}
+
+/** A StorageError as the contract's problem (413, 415, 400 ...). */
+export function storageProblem(error: unknown): ProblemError {
+  if (!(error instanceof StorageError)) throw error;
+  const { code } = storageErrorStatus(error);
+  return new ProblemError(problem(code, error.message));
+}
+
+async function recordMedia(ctx: AppContext, userId: string, object: MediaObject): Promise<MediaObject> {
+  const [row] = await ctx.db
+    .insert(media)
+    .values({
+      id: crypto.randomUUID(),
+      userId,
+      key: object.key,
+      filename: object.filename,
+      contentType: object.contentType,
+      size: object.size,
+      storage: object.storage,
+      createdAt: new Date(),
+    })
+    .returning();
+  return toMediaObject(ctx, row!);
+}
+
+/**
+ * `multipart/form-data` with one file in field `file`, streamed straight into storage: the file
+ * is never held in memory, and a body over the limit is cut off as soon as it crosses it.
+ */
+export async function uploadFromRequest(
+  ctx: AppContext,
+  userId: string,
+  request: Request,
+): Promise<MediaObject> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data/i.test(contentType) || !request.body) {
+    throw new ProblemError(
+      problem('invalid_request', 'Send multipart/form-data with one file in field "file"'),
+    );
+  }
+  const declaredLength = Number(request.headers.get('content-length') ?? '0');
+  if (declaredLength > ctx.config.maxUploadBytes + 64 * 1024) {
+    throw new ProblemError(
+      problem('payload_too_large', `The file is larger than the limit of ${ctx.config.maxUploadBytes} bytes`),
+    );
+  }
+  const source = Readable.fromWeb(request.body as unknown as NodeWebStream);
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      limits: { files: 1, fields: 20, fieldSize: 64 * 1024 },
+    });
+  } catch {
+    throw new ProblemError(problem('invalid_request', 'The multipart body has no boundary'));
+  }
+  const stored = new Promise<MediaObject>((resolve, reject) => {
+    let sawFile = false;
+    parser.on('file', (field, file, info) => {
+      if (field !== 'file' || sawFile) {
+        file.resume();
+        return;
+      }
+      sawFile = true;
+      storeUpload({
+        storage: ctx.storage,
+        body: file,
+        filename: info.filename || 'upload',
+        declaredType: info.mimeType,
+        maxBytes: ctx.config.maxUploadBytes,
+      }).then(resolve, (error: unknown) => {
+        reject(error instanceof StorageError ? storageProblem(error) : error);
+      });
+    });
+    parser.on('error', () =>
+      reject(new ProblemError(problem('invalid_request', 'The multipart body is malformed'))),
+    );
+    parser.on('close', () => {
+      if (!sawFile) reject(new ProblemError(problem('invalid_request', 'No file in field "file"')));
+    });
+  });
+  source.on('error', () => parser.destroy());
+  source.pipe(parser);
+  try {
+    return await recordMedia(ctx, userId, await stored);
+  } finally {
+    // Whatever is left of a refused body is not worth reading.
+    source.unpipe(parser);
+    source.destroy();
+  }
+}
+
+export async function presignUpload(
+  ctx: AppContext,
+  userId: string,
+  request: PresignRequest,
+): Promise<PresignResponse> {
+  let presigned: PresignResponse;
+  try {
+    presigned = await createPresignedUpload({
+      storage: ctx.storage,
+      request,
+      maxBytes: ctx.config.maxUploadBytes,
+    });
+  } catch (error) {
+    throw storageProblem(error);
+  }
+  // The key is reserved for this user now; it resolves once the PUT has stored the bytes.
+  return { ...presigned, media: await recordMedia(ctx, userId, presigned.media) };
+}
+
+/** `PUT /media/:key` of a self-signed upload URL (local storage only). */
+export async function receiveUpload(ctx: AppContext, key: string, request: Request): Promise<MediaObject> {
+  if (!(ctx.storage instanceof LocalStorage))
+    throw new ProblemError(problem('not_found', 'No such upload URL'));
+  const [row] = await ctx.db.select().from(media).where(eq(media.key, key));
+  if (!row) throw new ProblemError(problem('not_found', 'No such upload URL'));
+  const body = request.body ? Readable.fromWeb(request.body as unknown as NodeWebStream) : Readable.from([]);
+  try {
+    await receiveSignedUpload({
+      storage: ctx.storage,
+      key,
+      query: new URL(request.url).searchParams,
+      body,
+      contentType: request.headers.get('content-type') ?? undefined,
+      contentLength: request.headers.get('content-length') ?? undefined,
+    });
+    return toMediaObject(ctx, row);
+  } catch (error) {
+    throw storageProblem(error);
+  } finally {
+    body.destroy();
+  }
+}
+
+/** This user's media rows for the given keys. */
+export async function ownedMedia(
+  ctx: AppContext,
+  userId: string,
+  keys: string[],
+): Promise<Map<string, MediaRow>> {
+  if (keys.length === 0) return new Map();
+  const rows = await ctx.db
+    .select()
+    .from(media)
+    .where(and(eq(media.userId, userId), inArray(media.key, keys)));
+  return new Map(rows.map((r) => [r.key, r]));
+}
+
+export function toStoredMedia(ctx: AppContext, row: MediaRow): StoredMedia {
+  return toMediaObject(ctx, row);
+}
+
+/**
+ * The storage as one user sees it: another user's keys do not exist. Handing this to the
+ * PostingService makes a foreign key fail validation as `media_not_found`.
+ */
+export function userStorage(ctx: AppContext, userId: string): Storage {
+  const base = ctx.storage;
+  const owns = async (key: string) => (await ownedMedia(ctx, userId, [key])).has(key);
+  return new Proxy(base, {
+    get(target, property, receiver) {
+      if (property === 'head') {
+        return async (key: string) => ((await owns(key)) ? target.head(key) : null);
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Resolves one of this user's own media files by its public URL (YouTube thumbnails). */
+export function ownMediaResolver(ctx: AppContext, userId: string) {
+  return async (url: string): Promise<MediaFile | null> => {
+    const prefix = ctx.storage.publicUrl('');
+    if (!url.startsWith(prefix)) return null;
+    const key = url.slice(prefix.length);
+    const row = (await ownedMedia(ctx, userId, [key])).get(key);
+    if (!row) return null;
+    const stored = await ctx.storage.head(key);
+    if (!stored) return null;
+    return mediaFileFromStorage(ctx.storage, {
+      key,
+      filename: row.filename,
+      contentType: stored.contentType,
+      size: stored.size,
+    });
+  };
+}

@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nextBin, webDir } from '../../scripts/next-build.ts';
+import { type Backend, createPostgresDatabase, type TestDatabase } from './databases.ts';
+
+export const dispatchSecret = 'test-dispatch-secret-0123456789';
+
+export interface RunningApp {
+  url: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/**
+ * Starts the production build (`next start`) on a free port with its own data directory and,
+ * for PostgreSQL, its own database. The in-process dispatcher is off: tests call the endpoint.
+ */
+export async function startApp(backend: Backend, env: Record<string, string> = {}): Promise<RunningApp> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'postwave-web-'));
+  let database: TestDatabase | undefined;
+  if (backend === 'postgres') database = await createPostgresDatabase();
+  const url = `http://127.0.0.1:${port}`;
+  const childEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    PORT: String(port),
+    APP_URL: url,
+    DATA_DIR: dataDir,
+    DISPATCH_SECRET: dispatchSecret,
+    DISPATCHER_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+    MIGRATIONS_DIR: join(webDir, '..', 'drizzle'),
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  };
+  let output = '';
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [nextBin(), 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+    {
+      cwd: webDir,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    await database?.drop().catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`The app exited early:\n${output}`);
+    }
+    try {
+      // Any answer from an API route means the context (database, migrations) is up.
+      const response = await fetch(`${url}/api/v1/accounts`);
+      if (response.status === 401) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The app did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, dataDir, databaseUrl: database?.url, output: () => output, stop };
+}
