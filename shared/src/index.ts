@@ -13,5 +13,5 @@ export * from './publish/posting.ts';
 export * from './publish/resolve-media.ts';
 export * from './publish/retry.ts';
 export * from './schemas/index.ts';
-export * from './storage/types.ts';
+export * from './storage/index.ts';
 export * from './text.ts';

@@ -3,3 +3,5 @@ export * from './discord.ts';
 export * from './telegram.ts';
 export * from './bluesky.ts';
 export * from './mastodon.ts';
+export * from './s3.ts';
+export * from './sample-media.ts';

@@ -1,0 +1,293 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, openAsBlob, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { limitedCopy } from './byte-limit.ts';
+import { assertValidMediaKey } from './keys.ts';
+import {
+  type ByteRange,
+  type PresignedUpload,
+  type PresignOptions,
+  type PutOptions,
+  type Storage,
+  StorageError,
+  type StoredObject,
+} from './types.ts';
+
+export interface S3StorageOptions {
+  /** Custom endpoint for S3-compatible services (MinIO, R2, ...); AWS when absent. */
+  endpoint?: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  /** Where the bucket's objects are publicly readable; media URLs are `${publicBaseUrl}/${key}`. */
+  publicBaseUrl: string;
+  /** How long a downloaded blob's temp file is kept after its last use (default 1 hour). */
+  blobTtlMs?: number;
+}
+
+/** 8 MiB parts: big enough for few requests, small enough to keep a streamed put's memory low. */
+const partSize = 8 * 1024 * 1024;
+
+/**
+ * Media in an S3-compatible bucket. Puts stream through lib-storage's Upload (multipart past one
+ * part, aborted on failure so nothing is left); presigned PUTs bind Content-Type and Content-Length.
+ */
+export class S3Storage implements Storage {
+  readonly kind = 's3' as const;
+  readonly bucket: string;
+  readonly #options: S3StorageOptions;
+  #sdk: Promise<Sdk> | undefined;
+  readonly #publicBaseUrl: string;
+  readonly #blobs: BlobCache;
+
+  constructor(options: S3StorageOptions) {
+    this.bucket = options.bucket;
+    this.#publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+    this.#options = options;
+    this.#blobs = new BlobCache(options.blobTtlMs ?? 60 * 60 * 1000, (key, path) =>
+      this.#download(key, path),
+    );
+  }
+
+  async put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {
+    assertValidMediaKey(key);
+    const { client, lib } = await this.#load();
+    const limited = limitedCopy(body, { maxBytes: options.maxBytes, expectedSize: options.expectedSize });
+    const upload = new lib.Upload({
+      client,
+      params: { Bucket: this.bucket, Key: key, Body: limited, ContentType: options.contentType },
+      partSize,
+      queueSize: 2,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      // Prefer the stream's own reason (too large, length mismatch) over the upload's echo of it.
+      throw limited.errored ?? asStorageError(error, 'Could not store the file');
+    }
+    const stored = await this.head(key);
+    if (!stored) throw new StorageError('unavailable', 'The stored file could not be found after upload');
+    return stored;
+  }
+
+  async head(key: string): Promise<StoredObject | null> {
+    assertValidMediaKey(key);
+    const { client, s3 } = await this.#load();
+    try {
+      const result = await client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return {
+        key,
+        size: result.ContentLength ?? 0,
+        contentType: result.ContentType ?? 'application/octet-stream',
+        lastModified: result.LastModified ?? new Date(0),
+        etag: (result.ETag ?? '').replaceAll('"', ''),
+      };
+    } catch (error) {
+      if (isNotFound(s3, error)) return null;
+      throw asStorageError(error, 'Could not look the file up');
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    assertValidMediaKey(key);
+    const { client, s3 } = await this.#load();
+    try {
+      const result = await client.send(
+        new s3.GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      return result.Body as Readable;
+    } catch (error) {
+      if (isNotFound(s3, error)) throw new StorageError('not_found', 'No media with this key');
+      throw asStorageError(error, 'Could not read the file');
+    }
+  }
+
+  /** Downloaded to a temp file and returned file-backed, so memory stays bounded for big videos. */
+  async blob(key: string): Promise<Blob> {
+    assertValidMediaKey(key);
+    const object = await this.head(key);
+    if (!object) throw new StorageError('not_found', 'No media with this key');
+    const path = await this.#blobs.file(key, object.etag);
+    return openAsBlob(path, { type: object.contentType });
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidMediaKey(key);
+    const { client, s3 } = await this.#load();
+    try {
+      await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      if (isNotFound(s3, error)) return;
+      throw asStorageError(error, 'Could not delete the file');
+    }
+  }
+
+  publicUrl(key: string): string {
+    return `${this.#publicBaseUrl}/${encodeURIComponent(key)}`;
+  }
+
+  async presignPut(key: string, options: PresignOptions): Promise<PresignedUpload> {
+    assertValidMediaKey(key);
+    const signedAt = options.signedAt ?? new Date();
+    const { client, s3, presigner } = await this.#load();
+    const command = new s3.PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ContentType: options.contentType,
+      ContentLength: options.size,
+    });
+    const url = await presigner.getSignedUrl(client, command, {
+      expiresIn: options.expiresInSeconds,
+      signingDate: signedAt,
+      // The presigner leaves Content-Type unsigned unless told otherwise; both must be bound.
+      signableHeaders: new Set(['content-type', 'content-length']),
+    });
+    return {
+      url,
+      method: 'PUT',
+      headers: { 'Content-Type': options.contentType },
+      // SigV4 dates have whole seconds.
+      expiresAt: new Date(Math.floor(signedAt.getTime() / 1000) * 1000 + options.expiresInSeconds * 1000),
+    };
+  }
+
+  async check(): Promise<void> {
+    const { client, s3 } = await this.#load();
+    try {
+      await client.send(new s3.HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      throw asStorageError(error, `The bucket ${this.bucket} is not reachable`);
+    }
+  }
+
+  /** Removes cached blob files and closes connections. */
+  async close(): Promise<void> {
+    await this.#blobs.clear();
+    const sdk = await this.#sdk?.catch(() => undefined);
+    sdk?.client.destroy();
+    this.#sdk = undefined;
+  }
+
+  /** The AWS SDK is loaded on first use: processes that store media on disk never pay for it. */
+  #load(): Promise<Sdk> {
+    this.#sdk ??= (async () => {
+      const [s3, lib, presigner] = await Promise.all([
+        import('@aws-sdk/client-s3'),
+        import('@aws-sdk/lib-storage'),
+        import('@aws-sdk/s3-request-presigner'),
+      ]);
+      const options = this.#options;
+      const client = new s3.S3Client({
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        region: options.region,
+        forcePathStyle: options.forcePathStyle,
+        credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+        // Only checksums S3 requires: a presigned URL must not bind a checksum of an empty body, and
+        // several S3-compatible services reject the newer default checksum headers.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+      return { client, s3, lib, presigner };
+    })();
+    return this.#sdk;
+  }
+
+  async #download(key: string, path: string): Promise<void> {
+    const body = await this.read(key);
+    await pipeline(body, createWriteStream(path, { flags: 'wx' }));
+  }
+}
+
+/**
+ * Temp files behind S3 blobs. A file-backed Blob reads its file lazily (and any slice of it
+ * too), so a file can only go once nobody can still be sending it: it is kept for a TTL after
+ * its last request, and one download serves every target of a post.
+ */
+class BlobCache {
+  readonly #ttlMs: number;
+  readonly #download: (key: string, path: string) => Promise<void>;
+  readonly #entries = new Map<string, { path: Promise<string>; timer: NodeJS.Timeout | undefined }>();
+  #directory: Promise<string> | undefined;
+
+  constructor(ttlMs: number, download: (key: string, path: string) => Promise<void>) {
+    this.#ttlMs = ttlMs;
+    this.#download = download;
+  }
+
+  file(key: string, etag: string): Promise<string> {
+    const id = `${key}\n${etag}`;
+    let entry = this.#entries.get(id);
+    if (!entry) {
+      const path = this.#fetch(key).catch((error: unknown) => {
+        this.#entries.delete(id);
+        throw error;
+      });
+      entry = { path, timer: undefined };
+      this.#entries.set(id, entry);
+    }
+    clearTimeout(entry.timer);
+    const current = entry;
+    current.timer = setTimeout(() => {
+      this.#entries.delete(id);
+      void current.path.then((path) => rm(path, { force: true })).catch(() => {});
+    }, this.#ttlMs);
+    current.timer.unref();
+    return current.path;
+  }
+
+  async clear(): Promise<void> {
+    for (const entry of this.#entries.values()) clearTimeout(entry.timer);
+    this.#entries.clear();
+    const directory = await this.#directory?.catch(() => undefined);
+    if (directory) await rm(directory, { recursive: true, force: true });
+    this.#directory = undefined;
+  }
+
+  async #fetch(key: string): Promise<string> {
+    this.#directory ??= mkdtemp(join(tmpdir(), 'postwave-s3-blobs-')).then((directory) => {
+      // Nothing in here outlives the process.
+      process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+      return directory;
+    });
+    const path = join(await this.#directory, `${randomBytes(12).toString('hex')}-${key}`);
+    try {
+      await this.#download(key, path);
+    } catch (error) {
+      await rm(path, { force: true });
+      throw error;
+    }
+    return path;
+  }
+}
+
+interface Sdk {
+  client: S3Client;
+  s3: typeof import('@aws-sdk/client-s3');
+  lib: typeof import('@aws-sdk/lib-storage');
+  presigner: typeof import('@aws-sdk/s3-request-presigner');
+}
+
+function isNotFound(s3: Sdk['s3'], error: unknown): boolean {
+  return (
+    error instanceof s3.S3ServiceException &&
+    (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)
+  );
+}
+
+/** Keeps the SDK's message out (it can carry request details) but keeps it as the cause for logs. */
+function asStorageError(error: unknown, message: string): StorageError {
+  if (error instanceof StorageError) return error;
+  return new StorageError('unavailable', message, { cause: error });
+}
