@@ -163,11 +163,20 @@ export class S3Storage implements Storage {
     };
   }
 
+  /**
+   * Reads a probe key that does not exist: NoSuchKey proves the endpoint, credentials and bucket
+   * all work with the one permission we need anyway (HeadBucket is missing on some S3 clones, and
+   * a HEAD's 404 cannot tell a missing bucket from a missing key).
+   */
   async check(): Promise<void> {
     const { client, s3 } = await this.#load();
     try {
-      await client.send(new s3.HeadBucketCommand({ Bucket: this.bucket }));
+      const probe = await client.send(
+        new s3.GetObjectCommand({ Bucket: this.bucket, Key: '.postwave-health-probe' }),
+      );
+      await probe.Body?.transformToByteArray();
     } catch (error) {
+      if (error instanceof s3.NoSuchKey) return;
       throw asStorageError(error, `The bucket ${this.bucket} is not reachable`);
     }
   }
