@@ -4,7 +4,7 @@ import { type AcceptedContentType, isAcceptedContentType } from '../media/kinds.
 /** How many leading bytes sniffing looks at (file-type's own sample size). */
 export const sniffBytes = 4100;
 
-/** Common non-canonical spellings clients send for types we accept. */
+/** Non-canonical spellings (from clients or from the sniffer) of types we accept. */
 const aliases: Record<string, string> = {
   'image/jpg': 'image/jpeg',
   'image/pjpeg': 'image/jpeg',
@@ -12,6 +12,8 @@ const aliases: Record<string, string> = {
   'video/x-quicktime': 'video/quicktime',
   'video/mov': 'video/quicktime',
   'application/x-pdf': 'application/pdf',
+  // An MP4 with Apple's M4V brand (common from iPhone and iTunes exports) is a plain MP4 to platforms.
+  'video/x-m4v': 'video/mp4',
 };
 
 /** The media type from the bytes themselves, when it is one we accept; undefined otherwise. */

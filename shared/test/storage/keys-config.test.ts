@@ -4,8 +4,9 @@ import { mediaKeyPattern } from '../../src/schemas/media.ts';
 import { storageErrorStatus } from '../../src/storage/http-status.ts';
 import { filenameFromKey, filenameSlug, newMediaKey } from '../../src/storage/keys.ts';
 import { objectStorageConfigFromEnv } from '../../src/storage/s3-config.ts';
-import { normalizeContentType } from '../../src/storage/sniff.ts';
+import { normalizeContentType, sniffContentType } from '../../src/storage/sniff.ts';
 import { StorageError } from '../../src/storage/types.ts';
+import { sampleMp4 } from '../fakes/sample-media.ts';
 
 describe('newMediaKey', () => {
   it('makes unguessable keys that match the contract pattern whatever the file name', () => {
@@ -40,6 +41,16 @@ describe('normalizeContentType', () => {
     assert.equal(normalizeContentType('application/octet-stream'), undefined);
     assert.equal(normalizeContentType(''), undefined);
     assert.equal(normalizeContentType(undefined), undefined);
+  });
+});
+
+describe('sniffContentType', () => {
+  it('reads an M4V-branded MP4 as video/mp4 and refuses lookalikes', async () => {
+    const m4v = sampleMp4();
+    m4v.write('M4V ', 8, 'ascii');
+    assert.equal(await sniffContentType(m4v), 'video/mp4');
+    assert.equal(await sniffContentType(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')), undefined);
+    assert.equal(await sniffContentType(new Uint8Array(0)), undefined);
   });
 });
 
