@@ -39,7 +39,9 @@ export async function startServer(config: Config, services: Services): Promise<R
 
 async function closeGracefully(server: Server, services: Services, timeoutMs: number, logger: Logger) {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections become idle as their last response goes out: close them as they do.
   server.closeIdleConnections();
+  const sweeper = setInterval(() => server.closeIdleConnections(), 50);
   const finished = Promise.all([closed, services.publishing.drain()]);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
@@ -47,6 +49,7 @@ async function closeGracefully(server: Server, services: Services, timeoutMs: nu
   });
   const outcome = await Promise.race([finished, timedOut]);
   clearTimeout(timer);
+  clearInterval(sweeper);
   if (outcome === 'timeout') {
     logger.warn(
       { inFlight: services.publishing.inFlight },
