@@ -1,6 +1,21 @@
+import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
+import './globals.css';
 
-export const metadata = { title: 'Postwave Scheduler' };
+export const metadata: Metadata = {
+  title: { default: 'Postwave', template: '%s · Postwave' },
+  description:
+    'Write once, publish everywhere: schedule posts to Telegram, Bluesky, Mastodon, Discord and YouTube.',
+};
+
+export const viewport: Viewport = {
+  width: 'device-width',
+  initialScale: 1,
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#f6f7fb' },
+    { media: '(prefers-color-scheme: dark)', color: '#0e1117' },
+  ],
+};
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

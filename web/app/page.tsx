@@ -1,10 +1,6 @@
-export default function Home() {
-  return (
-    <main>
-      <h1>Postwave Scheduler</h1>
-      <p>
-        <a href="/api/auth/signin">Sign in</a>
-      </p>
-    </main>
-  );
+import { redirect } from 'next/navigation';
+import { currentUser } from '../server/ui/session.ts';
+
+export default async function Home() {
+  redirect((await currentUser()) ? '/compose' : '/signin');
 }

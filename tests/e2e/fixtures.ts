@@ -1,0 +1,80 @@
+import { mkdirSync } from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
+import { type RunningApp, startApp } from '../../web/test/helpers/app.ts';
+
+export const botToken = '123456:AAE2eTestTokenForPostwaveE2e_abcdefg';
+export const chat = { handle: '@news', id: -1001234567890, title: 'Postwave News' };
+
+interface WorkerFixtures {
+  telegram: FakeTelegram;
+  app: RunningApp;
+}
+
+export const test = base.extend<{ shot: (page: Page, name: string) => Promise<void> }, WorkerFixtures>({
+  telegram: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument
+    async ({}, use) => {
+      const telegram = await startFakeTelegram({
+        bots: { [botToken]: { username: 'postwave_news_bot', firstName: 'Postwave' } },
+        chats: { [chat.handle]: { id: chat.id, type: 'channel', title: chat.title, username: 'news' } },
+      });
+      await use(telegram);
+      await telegram.close();
+    },
+    { scope: 'worker' },
+  ],
+  app: [
+    async ({ telegram }, use) => {
+      const app = await startApp('pglite', {
+        TELEGRAM_API_URL: telegram.url,
+        DISPATCHER_ENABLED: 'true',
+        DISPATCHER_INTERVAL_MS: '2000',
+        LOG_LEVEL: 'warn',
+      });
+      await use(app);
+      await app.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  baseURL: async ({ app }, use) => use(app.url),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument
+  shot: async ({}, use) => {
+    mkdirSync('test-results/screenshots', { recursive: true });
+    await use(async (page, name) => {
+      await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+    });
+  },
+});
+
+export { expect };
+
+let userCounter = 0;
+
+/** Signs up a fresh user through the form and lands on the accounts page. */
+export async function signUp(
+  page: Page,
+  name = 'Ada Lovelace',
+): Promise<{ email: string; password: string }> {
+  const email = `user${Date.now()}-${++userCounter}@example.test`;
+  const password = 'correct horse battery';
+  await page.goto('/signup');
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/accounts/);
+  await expect(page.getByRole('heading', { name: 'Accounts', level: 1 })).toBeVisible();
+  return { email, password };
+}
+
+/** Connects the fake Telegram channel from the accounts page. */
+export async function connectTelegram(page: Page): Promise<void> {
+  await page.goto('/accounts');
+  await page.getByRole('button', { name: 'Telegram' }).click();
+  await page.getByLabel('Bot token').fill(botToken);
+  await page.getByLabel('Channel or chat').fill(chat.handle);
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText('Connected');
+  await expect(page.getByTestId('account-card')).toHaveCount(1);
+}

@@ -1,0 +1,175 @@
+import { samplePng } from '@postwave/shared/testing';
+import { chat, connectTelegram, expect, signUp, test } from './fixtures.ts';
+
+/** `YYYY-MM-DDTHH:mm` for a datetime-local input, in the browser's (and the user's) zone. */
+function localInput(date: Date, timeZone: string): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+      .formatToParts(date)
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('sign up, connect Telegram, publish a post with an image now', async ({ page, telegram, shot }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/signin/);
+  await shot(page, 'signin');
+  await page.goto('/signup');
+  await shot(page, 'signup');
+  await signUp(page);
+  await shot(page, 'accounts-empty');
+  await connectTelegram(page);
+  const card = page.getByTestId('account-card');
+  await expect(card).toContainText(chat.title);
+  await expect(card).toContainText('Working');
+  await shot(page, 'accounts');
+
+  await page.getByRole('link', { name: 'Compose' }).click();
+  await expect(page.getByRole('heading', { name: 'Compose' })).toBeVisible();
+  const message = 'Hello from the Postwave browser test 👋';
+  await page.getByLabel('Message').fill(message);
+  await page
+    .getByTestId('media-input')
+    .setInputFiles({ name: 'launch.png', mimeType: 'image/png', buffer: samplePng() });
+  await expect(page.getByTestId('media-item')).toHaveAttribute('data-uploaded', 'true');
+  await expect(page.getByRole('img', { name: 'launch.png' })).toBeVisible();
+  // With media Telegram counts the caption: 1024.
+  await expect(page.locator('.counter')).toContainText('/ 1,024');
+  await expect(page.locator('.target').getByText('Ready')).toBeVisible();
+  await shot(page, 'compose');
+
+  const before = telegram.sent.length;
+  await page.getByRole('button', { name: 'Publish now' }).click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
+  await expect(page.locator('.page-head .badge')).toHaveText('Posted');
+  await expect(page.getByTestId('result')).toContainText('Posted');
+  await shot(page, 'post-posted');
+
+  expect(telegram.sent.length).toBe(before + 1);
+  const sent = telegram.sent.at(-1)!;
+  expect(sent.method).toBe('sendPhoto');
+  expect(sent.chatId).toBe(chat.id);
+  expect(sent.caption).toBe(message);
+  expect(sent.files[0]?.contentType).toBe('image/png');
+
+  await page.goto('/posts?status=posted');
+  await expect(page.getByTestId('post-row')).toHaveCount(1);
+  await shot(page, 'posts');
+});
+
+test('a post scheduled a minute ahead is published by the dispatcher', async ({ page, telegram, shot }) => {
+  test.setTimeout(150_000);
+  await signUp(page, 'Grace Hopper');
+  await connectTelegram(page);
+  await page.goto('/compose');
+  const message = `Scheduled hello ${Date.now()}`;
+  await page.getByLabel('Message').fill(message);
+  await expect(page.locator('.target').getByText('Ready')).toBeVisible();
+  await page.getByRole('button', { name: 'Schedule…' }).click();
+  // The next minute boundary at most a minute ahead, in the user's zone (the browser's at sign-up).
+  await page.getByLabel(/Date and time/).fill(localInput(new Date(Date.now() + 60_000), 'Europe/Berlin'));
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
+  await expect(page.locator('.page-head .badge')).toHaveText('Scheduled');
+  await shot(page, 'post-scheduled');
+
+  await page.goto('/calendar?view=week');
+  await expect(page.locator('.cal-event')).toContainText(message);
+  await shot(page, 'calendar-week');
+  await page.goto('/calendar');
+  await shot(page, 'calendar-month');
+  await page.locator('.cal-event', { hasText: message }).click();
+
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator('.page-head .badge')).toHaveText('Posted', { timeout: 1000 });
+  }).toPass({ timeout: 100_000, intervals: [2000] });
+  expect(telegram.sent.some((s) => s.text === message)).toBe(true);
+});
+
+test('a draft can be saved, edited and deleted', async ({ page, shot }) => {
+  await signUp(page, 'Draft Writer');
+  await connectTelegram(page);
+  await page.goto('/compose');
+  await page.getByLabel('Message').fill('First idea');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
+  await expect(page.locator('.page-head .badge')).toHaveText('Draft');
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByLabel('Message')).toHaveValue('First idea');
+  await page.getByLabel('Message').fill('Second, better idea');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByText('Second, better idea')).toBeVisible();
+  await page.goto('/posts?status=draft');
+  await expect(page.getByTestId('post-row')).toContainText('Second, better idea');
+  await shot(page, 'posts-drafts');
+
+  await page.getByTestId('post-row').click();
+  await page.getByRole('button', { name: 'Delete post' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this post?' });
+  await expect(dialog).toBeVisible();
+  await shot(page, 'post-delete-confirm');
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page).toHaveURL(/\/posts\?status=draft/);
+  await expect(page.getByRole('heading', { name: 'No drafts' })).toBeVisible();
+});
+
+test('an over-long message shows the error beside the Telegram account and cannot be published', async ({
+  page,
+  shot,
+}) => {
+  await signUp(page, 'Long Writer');
+  await connectTelegram(page);
+  await page.goto('/compose');
+  await page.getByLabel('Message').fill('x'.repeat(4100));
+  const counter = page.locator('.counter');
+  await expect(counter).toHaveAttribute('data-state', 'over');
+  await expect(counter).toContainText('4,100 / 4,096');
+  const target = page.locator('.target');
+  await expect(target).toHaveAttribute('data-invalid', 'true');
+  await expect(target.locator('.issues .error')).toContainText(/4096|4,096/);
+  await expect(page.getByRole('button', { name: 'Publish now' })).toBeDisabled();
+  await shot(page, 'compose-too-long');
+});
+
+test('a second user sees none of the first user’s posts or accounts', async ({ page, browser, shot }) => {
+  await signUp(page, 'First User');
+  await connectTelegram(page);
+  await page.goto('/compose');
+  await page.getByLabel('Message').fill('Private draft of the first user');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
+  const firstPostUrl = page.url();
+
+  const context = await browser.newContext({ baseURL: new URL(firstPostUrl).origin });
+  const other = await context.newPage();
+  await signUp(other, 'Second User');
+  await expect(other.getByText('No accounts yet')).toBeVisible();
+  await other.goto('/posts?status=draft');
+  await expect(other.getByTestId('post-row')).toHaveCount(0);
+  await other.goto('/compose');
+  await expect(other.getByText('Connect an account to start posting')).toBeVisible();
+  await shot(other, 'compose-no-accounts');
+  const response = await other.goto(new URL(firstPostUrl).pathname);
+  expect(response?.status()).toBe(404);
+  await other.goto('/settings');
+  await shot(other, 'settings');
+
+  // Signing out returns to the sign-in page.
+  await other.locator('.user-menu summary').click();
+  await other.getByRole('button', { name: 'Sign out' }).click();
+  await expect(other).toHaveURL(/\/signin/);
+  await context.close();
+});

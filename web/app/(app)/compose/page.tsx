@@ -1,0 +1,23 @@
+import type { Metadata } from 'next';
+import { Composer } from '../../../components/compose/composer.tsx';
+import { getContext } from '../../../server/context.ts';
+import { listAccounts } from '../../../server/services/accounts.ts';
+import { requireUser } from '../../../server/ui/session.ts';
+
+export const metadata: Metadata = { title: 'Compose' };
+
+export default async function ComposePage() {
+  const user = await requireUser();
+  const accounts = await listAccounts(await getContext(), user.id);
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>Compose</h1>
+          <p>Write once; each account shows how its platform counts and checks the post.</p>
+        </div>
+      </div>
+      <Composer accounts={accounts} timezone={user.timezone} />
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound, redirect } from 'next/navigation';
+import { Composer } from '../../../../../components/compose/composer.tsx';
+import { getContext } from '../../../../../server/context.ts';
+import { listAccounts } from '../../../../../server/services/accounts.ts';
+import { getPost, type PostView } from '../../../../../server/services/posts.ts';
+import { requireUser } from '../../../../../server/ui/session.ts';
+
+export const metadata: Metadata = { title: 'Edit post' };
+
+export default async function EditPostPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requireUser();
+  const { id } = await params;
+  const ctx = await getContext();
+  let post: PostView;
+  try {
+    post = await getPost(ctx, user.id, id);
+  } catch {
+    notFound();
+  }
+  if (post.status === 'posted') redirect(`/posts/${post.id}`);
+  const accounts = await listAccounts(ctx, user.id);
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <p className="small">
+            <Link href={`/posts/${post.id}`}>← Back to the post</Link>
+          </p>
+          <h1 style={{ marginTop: 6 }}>Edit post</h1>
+        </div>
+      </div>
+      <Composer accounts={accounts} timezone={user.timezone} post={post} />
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { AccountAvatar } from '../../../../components/account-avatar.tsx';
+import { accountHandle, accountName, platformMeta } from '../../../../components/lib/platforms.ts';
+import { formatDateTime } from '../../../../components/lib/time.ts';
+import { PostActions } from '../../../../components/posts/post-actions.tsx';
+import { plainError, StatusBadge } from '../../../../components/posts/status.tsx';
+import { getContext } from '../../../../server/context.ts';
+import { listAccounts } from '../../../../server/services/accounts.ts';
+import { getPost, type PostView } from '../../../../server/services/posts.ts';
+import { requireUser } from '../../../../server/ui/session.ts';
+
+export const metadata: Metadata = { title: 'Post' };
+
+const doneNotes: Record<string, string> = {
+  now: 'Published.',
+  schedule: 'Scheduled. Postwave will publish it at the time you chose.',
+  draft: 'Draft saved.',
+};
+
+export default async function PostPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ done?: string }>;
+}) {
+  const user = await requireUser();
+  const { id } = await params;
+  const { done } = await searchParams;
+  const ctx = await getContext();
+  let post: PostView;
+  try {
+    post = await getPost(ctx, user.id, id);
+  } catch {
+    notFound();
+  }
+  const accounts = new Map((await listAccounts(ctx, user.id)).map((a) => [a.id, a]));
+  const tz = user.timezone;
+  const failedTargets = post.results.filter((r) => r.status === 'failed');
+  let note = done ? doneNotes[done] : undefined;
+  if (done === 'now' && post.status === 'failed') note = undefined;
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <p className="small">
+            <Link href={`/posts?status=${post.status}`}>← Posts</Link>
+          </p>
+          <div className="row" style={{ marginTop: 6 }}>
+            <h1>Post</h1>
+            <StatusBadge status={post.status} />
+          </div>
+        </div>
+      </div>
+      {note && (
+        <p className="alert alert-ok" role="status">
+          {note}
+        </p>
+      )}
+      {post.status === 'failed' && (
+        <p className="alert alert-error" role="alert">
+          {failedTargets.length === post.accountIds.length
+            ? 'This post could not be published.'
+            : `This post was published to ${post.results.filter((r) => r.status === 'posted').length} of ${post.accountIds.length} accounts.`}{' '}
+          See each account below; retrying only republishes where it failed.
+        </p>
+      )}
+      <div className="detail-grid">
+        <div className="stack">
+          <section className="card card-body stack" aria-label="Message">
+            {post.message.trim() ? (
+              <p className="post-message">{post.message}</p>
+            ) : (
+              <p className="muted">No text: media only.</p>
+            )}
+            {post.media.length > 0 && (
+              <div className="post-media">
+                {post.media.map((m) =>
+                  m.contentType.startsWith('image/') ? (
+                    // biome-ignore lint/performance/noImgElement: user media served from storage
+                    <img key={m.key} src={m.url} alt={m.filename} />
+                  ) : m.contentType.startsWith('video/') ? (
+                    // biome-ignore lint/a11y/useMediaCaption: the user's own upload
+                    <video key={m.key} src={m.url} controls aria-label={m.filename} />
+                  ) : (
+                    <a key={m.key} href={m.url}>
+                      {m.filename}
+                    </a>
+                  ),
+                )}
+              </div>
+            )}
+          </section>
+          <section className="card" aria-labelledby="results-title">
+            <div className="card-head">
+              <h2 id="results-title">Accounts</h2>
+            </div>
+            <ul className="list">
+              {post.accountIds
+                .concat(post.results.map((r) => r.accountId).filter((a) => !post.accountIds.includes(a)))
+                .map((accountId) => {
+                  const account = accounts.get(accountId);
+                  const result = post.results.find((r) => r.accountId === accountId);
+                  const error = result?.error ? plainError(result.error) : undefined;
+                  return (
+                    <li key={accountId} className="result" data-testid="result">
+                      {account ? (
+                        <AccountAvatar account={account} />
+                      ) : (
+                        <span className="avatar">
+                          <span className="avatar-fallback">?</span>
+                        </span>
+                      )}
+                      <div className="meta">
+                        <strong>{account ? accountName(account) : 'Disconnected account'}</strong>
+                        <p className="muted small">
+                          {account
+                            ? `${platformMeta(account.platform).name} · ${accountHandle(account)}`
+                            : result?.platform}
+                        </p>
+                        {result?.status === 'posted' && result.url && (
+                          <p className="small">
+                            <a href={result.url} target="_blank" rel="noreferrer">
+                              View on {platformMeta(result.platform).name} ↗
+                            </a>
+                          </p>
+                        )}
+                        {error && (
+                          <div className="small" style={{ marginTop: 4 }}>
+                            <p style={{ color: 'var(--danger)' }}>{error.summary}</p>
+                            <p className="muted">{error.detail}</p>
+                          </div>
+                        )}
+                      </div>
+                      <StatusBadge
+                        status={result?.status ?? (post.status === 'scheduled' ? 'scheduled' : 'draft')}
+                      />
+                    </li>
+                  );
+                })}
+            </ul>
+          </section>
+        </div>
+        <aside className="stack">
+          <section className="card card-body stack" aria-label="Details">
+            <dl className="facts">
+              <dt>Created</dt>
+              <dd>{formatDateTime(post.createdAt, tz)}</dd>
+              {post.scheduledAt && (
+                <>
+                  <dt>Scheduled</dt>
+                  <dd>{formatDateTime(post.scheduledAt, tz)}</dd>
+                </>
+              )}
+              {post.postedAt && (
+                <>
+                  <dt>Posted</dt>
+                  <dd>{formatDateTime(post.postedAt, tz)}</dd>
+                </>
+              )}
+              <dt>Time zone</dt>
+              <dd>{tz}</dd>
+            </dl>
+          </section>
+          {post.status !== 'posted' && (
+            <section className="card card-body" aria-label="Actions">
+              <PostActions
+                id={post.id}
+                status={post.status}
+                scheduledAt={post.scheduledAt}
+                timezone={tz}
+                hasFailedTargets={failedTargets.length > 0}
+              />
+            </section>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+}

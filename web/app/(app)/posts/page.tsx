@@ -1,0 +1,143 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { PlatformMark } from '../../../components/account-avatar.tsx';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { formatDateTime } from '../../../components/lib/time.ts';
+import { StatusBadge } from '../../../components/posts/status.tsx';
+import { getContext } from '../../../server/context.ts';
+import { type PostStatus, postStatuses } from '../../../server/db/schema.ts';
+import { listAccounts } from '../../../server/services/accounts.ts';
+import { listPosts } from '../../../server/services/posts.ts';
+import { requireUser } from '../../../server/ui/session.ts';
+
+export const metadata: Metadata = { title: 'Posts' };
+
+const tabs: { status: PostStatus; label: string; title: string; empty: string }[] = [
+  {
+    status: 'scheduled',
+    label: 'Scheduled',
+    title: 'No scheduled posts',
+    empty: 'Nothing is scheduled. Schedule a post from the composer and it will wait here.',
+  },
+  {
+    status: 'draft',
+    label: 'Drafts',
+    title: 'No drafts',
+    empty: 'No drafts. Save a post as a draft to finish it later.',
+  },
+  { status: 'posted', label: 'Posted', title: 'Nothing posted yet', empty: 'Nothing published yet.' },
+  {
+    status: 'failed',
+    label: 'Failed',
+    title: 'No failed posts',
+    empty: 'No failed posts. Posts that could not be published to every account show up here.',
+  },
+];
+
+export default async function PostsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ status?: string; cursor?: string }>;
+}) {
+  const user = await requireUser();
+  const params = await searchParams;
+  const status = (postStatuses as readonly string[]).includes(params.status ?? '')
+    ? (params.status as PostStatus)
+    : 'scheduled';
+  const ctx = await getContext();
+  let page: Awaited<ReturnType<typeof listPosts>>;
+  try {
+    page = await listPosts(ctx, user.id, { status, limit: 30, cursor: params.cursor });
+  } catch {
+    page = await listPosts(ctx, user.id, { status, limit: 30 });
+  }
+  const accounts = new Map((await listAccounts(ctx, user.id)).map((a) => [a.id, a]));
+  const tab = tabs.find((t) => t.status === status)!;
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>Posts</h1>
+          <p>Everything you have written, by where it stands.</p>
+        </div>
+        <Link href="/compose" className="btn btn-primary">
+          New post
+        </Link>
+      </div>
+      <nav className="tabs" aria-label="Post status">
+        {tabs.map((t) => (
+          <Link
+            key={t.status}
+            href={`/posts?status=${t.status}`}
+            aria-current={t.status === status ? 'page' : undefined}
+          >
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+      <section className="card" aria-label={`${tab.label} posts`}>
+        {page.posts.length === 0 ? (
+          <EmptyState
+            icon="☰"
+            title={tab.title}
+            action={
+              <Link href="/compose" className="btn">
+                Write a post
+              </Link>
+            }
+          >
+            {tab.empty}
+          </EmptyState>
+        ) : (
+          <ul className="list">
+            {page.posts.map((post) => {
+              const when =
+                post.status === 'posted' && post.postedAt
+                  ? `Posted ${formatDateTime(post.postedAt, user.timezone)}`
+                  : post.scheduledAt
+                    ? `${post.status === 'scheduled' ? 'Scheduled for' : 'Was due'} ${formatDateTime(post.scheduledAt, user.timezone)}`
+                    : `Edited ${formatDateTime(post.updatedAt, user.timezone)}`;
+              const platforms = [
+                ...new Set(post.accountIds.map((id) => accounts.get(id)?.platform).filter(Boolean)),
+              ] as string[];
+              return (
+                <li key={post.id}>
+                  <Link href={`/posts/${post.id}`} className="post-row" data-testid="post-row">
+                    <div>
+                      <p className="excerpt">
+                        {post.message.trim() || <em className="muted">Media only</em>}
+                      </p>
+                      <div className="post-meta">
+                        <span className="avatar-stack">
+                          {platforms.map((p) => (
+                            <PlatformMark key={p} platform={p} />
+                          ))}
+                        </span>
+                        <span>
+                          {post.accountIds.length} account{post.accountIds.length === 1 ? '' : 's'}
+                        </span>
+                        {post.media.length > 0 && <span>· {post.media.length} media</span>}
+                        <span>· {when}</span>
+                      </div>
+                    </div>
+                    <StatusBadge status={post.status} />
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+      {page.nextCursor && (
+        <div className="row" style={{ justifyContent: 'center' }}>
+          <Link
+            className="btn"
+            href={`/posts?status=${status}&cursor=${encodeURIComponent(page.nextCursor)}`}
+          >
+            Older posts
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

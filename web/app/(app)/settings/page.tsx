@@ -1,0 +1,65 @@
+import type { Metadata } from 'next';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { timeZones } from '../../../components/lib/time.ts';
+import { ProfileForm } from '../../../components/settings/profile-form.tsx';
+import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
+import { getContext } from '../../../server/context.ts';
+import { listTokens } from '../../../server/services/tokens.ts';
+import { requireUser } from '../../../server/ui/session.ts';
+
+export const metadata: Metadata = { title: 'Settings' };
+
+export default async function SettingsPage() {
+  const user = await requireUser();
+  const tokens = await listTokens(await getContext(), user.id);
+  const zones = timeZones();
+  return (
+    <div className="page page-narrow">
+      <div className="page-head">
+        <div>
+          <h1>Settings</h1>
+          <p>Your profile, API tokens and connected apps.</p>
+        </div>
+      </div>
+      <section className="card" aria-labelledby="profile-title">
+        <div className="card-head">
+          <h2 id="profile-title">Profile</h2>
+        </div>
+        <div className="card-body">
+          <ProfileForm
+            name={user.name ?? ''}
+            email={user.email}
+            timezone={user.timezone}
+            zones={zones.includes(user.timezone) ? zones : [user.timezone, ...zones]}
+          />
+        </div>
+      </section>
+      <section className="card" aria-labelledby="tokens-title">
+        <div className="card-head">
+          <h2 id="tokens-title">CLI and API tokens</h2>
+        </div>
+        <div className="card-body">
+          <TokensManager
+            timezone={user.timezone}
+            tokens={tokens.map((t) => ({
+              id: t.id,
+              name: t.name,
+              kind: t.kind,
+              createdAt: new Date(t.createdAt).toISOString(),
+              lastUsedAt: t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : null,
+            }))}
+          />
+        </div>
+      </section>
+      <section className="card" aria-labelledby="mcp-title">
+        <div className="card-head">
+          <h2 id="mcp-title">Connected AI assistants (MCP)</h2>
+        </div>
+        <EmptyState icon="⌁" title="No assistants connected">
+          When you approve an MCP client (such as an AI assistant) to post for you, it appears here and you
+          can revoke its access.
+        </EmptyState>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+'use client';
+
+import { type ReactNode, useRef, useState } from 'react';
+
+/** A button that asks for confirmation in a modal dialog before running a destructive action. */
+export function ConfirmButton({
+  label,
+  title,
+  body,
+  confirmLabel,
+  onConfirm,
+  className = 'btn btn-sm',
+  danger = true,
+}: {
+  label: ReactNode;
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+  className?: string;
+  danger?: boolean;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const titleId = `confirm-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <>
+      <button
+        type="button"
+        className={className}
+        onClick={() => {
+          setError(undefined);
+          dialog.current?.showModal();
+        }}
+      >
+        {label}
+      </button>
+      <dialog ref={dialog} className="modal" aria-labelledby={titleId}>
+        <div className="modal-body">
+          <h2 id={titleId}>{title}</h2>
+          <div className="muted">{body}</div>
+          {error && (
+            <p className="alert alert-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="modal-actions">
+            <button type="button" className="btn" onClick={() => dialog.current?.close()} disabled={busy}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={danger ? 'btn btn-danger' : 'btn btn-primary'}
+              disabled={busy}
+              onClick={async () => {
+                setBusy(true);
+                try {
+                  await onConfirm();
+                  dialog.current?.close();
+                } catch (e) {
+                  setError(e instanceof Error ? e.message : 'Something went wrong.');
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              {busy ? 'Working…' : confirmLabel}
+            </button>
+          </div>
+        </div>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+/** Calls the Scheduler's REST API from the browser with the session cookie. */
+
+export interface ProblemIssue {
+  path?: string;
+  accountId?: string;
+  code: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors: ProblemIssue[];
+  readonly body: Record<string, unknown>;
+  constructor(status: number, body: Record<string, unknown>) {
+    const detail = typeof body.detail === 'string' ? body.detail : undefined;
+    const title = typeof body.title === 'string' ? body.title : undefined;
+    super(detail ?? title ?? `Request failed (${status})`);
+    this.status = status;
+    this.code = typeof body.code === 'string' ? body.code : 'unknown';
+    this.errors = Array.isArray(body.errors) ? (body.errors as ProblemIssue[]) : [];
+    this.body = body;
+  }
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, { detail: 'Could not reach Postwave. Check your connection and try again.' });
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    parsed = { detail: `Unexpected answer from the server (${response.status})` };
+  }
+  if (!response.ok) throw new ApiError(response.status, parsed);
+  return parsed as T;
+}
+
+/** A sentence for the user from an API failure, with the first field issue when there is one. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    const first = error.errors[0]?.message;
+    return first && !error.message.includes(first) ? `${error.message} (${first})` : error.message;
+  }
+  return error instanceof Error ? error.message : 'Something went wrong.';
+}

@@ -1,0 +1,52 @@
+'use client';
+
+import { useActionState } from 'react';
+import { type FormState, updateProfileAction } from '../../server/ui/actions.ts';
+
+export function ProfileForm({
+  name,
+  email,
+  timezone,
+  zones,
+}: {
+  name: string;
+  email: string;
+  timezone: string;
+  zones: string[];
+}) {
+  const [state, action, pending] = useActionState<FormState, FormData>(updateProfileAction, {});
+  return (
+    <form action={action} className="stack">
+      <div className="field">
+        <label htmlFor="profile-email">Email</label>
+        <input id="profile-email" className="input" value={email} readOnly aria-readonly="true" />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-name">Name</label>
+        <input id="profile-name" name="name" className="input" defaultValue={name} maxLength={200} />
+      </div>
+      <div className="field">
+        <label htmlFor="profile-timezone">Time zone</label>
+        <select id="profile-timezone" name="timezone" className="select" defaultValue={timezone}>
+          {zones.map((z) => (
+            <option key={z} value={z}>
+              {z.replaceAll('_', ' ')}
+            </option>
+          ))}
+        </select>
+        <p className="hint">Scheduling and the calendar use this time zone. Times are stored in UTC.</p>
+        {state.fieldErrors?.timezone && <p className="field-error">{state.fieldErrors.timezone}</p>}
+      </div>
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={pending}>
+          {pending ? 'Saving…' : 'Save profile'}
+        </button>
+        {state.ok && (
+          <span className="small" style={{ color: 'var(--ok)' }} role="status">
+            {state.ok}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,145 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { type FormEvent, useState } from 'react';
+import { ConfirmButton } from '../confirm-button.tsx';
+import { EmptyState } from '../empty-state.tsx';
+import { api, describeError } from '../lib/api.ts';
+import { formatDateTime } from '../lib/time.ts';
+
+export interface TokenRow {
+  id: string;
+  name: string;
+  kind: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt?: string | null;
+}
+
+export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezone: string }) {
+  const router = useRouter();
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<{ name: string; token: string }>();
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) {
+      setError('Give the token a name, such as the machine or script that will use it.');
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const result = await api<{ name: string; token: string }>('POST', '/api/v1/tokens', {
+        name: name.trim(),
+      });
+      setCreated(result);
+      setCopied(false);
+      setName('');
+      router.refresh();
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="stack">
+      <form onSubmit={create} className="row" style={{ alignItems: 'flex-end' }} noValidate>
+        <div className="field" style={{ flex: 1, minWidth: 220 }}>
+          <label htmlFor="token-name">New token name</label>
+          <input
+            id="token-name"
+            className="input"
+            value={name}
+            maxLength={100}
+            placeholder="e.g. Laptop CLI, CI pipeline"
+            onChange={(e) => setName(e.target.value)}
+            aria-invalid={error ? true : undefined}
+          />
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create token'}
+        </button>
+      </form>
+      {error && <p className="field-error">{error}</p>}
+      {created && (
+        <div className="alert alert-ok stack" role="status" style={{ gap: 8 }}>
+          <p>
+            <strong>{created.name}</strong> created. Copy it now: it will not be shown again.
+          </p>
+          <div className="token-secret">
+            <code data-testid="new-token">{created.token}</code>
+            <button
+              type="button"
+              className="btn btn-sm"
+              onClick={async () => {
+                await navigator.clipboard?.writeText(created.token).catch(() => {});
+                setCopied(true);
+              }}
+            >
+              {copied ? 'Copied' : 'Copy'}
+            </button>
+          </div>
+        </div>
+      )}
+      {tokens.length === 0 ? (
+        <EmptyState icon="⚿" title="No tokens">
+          Tokens let the Postwave CLI and your scripts call the API as you. Signing in from the CLI adds one
+          here too.
+        </EmptyState>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th className="hide-sm">Created</th>
+              <th>Last used</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.map((t) => (
+              <tr key={t.id}>
+                <td>
+                  {t.name} {t.kind === 'cli' && <span className="badge">CLI</span>}
+                </td>
+                <td className="hide-sm">{formatDateTime(t.createdAt, timezone)}</td>
+                <td>
+                  {t.lastUsedAt ? (
+                    formatDateTime(t.lastUsedAt, timezone)
+                  ) : (
+                    <span className="muted">Never</span>
+                  )}
+                </td>
+                <td style={{ textAlign: 'right' }}>
+                  <ConfirmButton
+                    label="Revoke"
+                    className="btn btn-sm btn-ghost"
+                    title={`Revoke “${t.name}”?`}
+                    body="Anything using this token stops working immediately."
+                    confirmLabel="Revoke"
+                    onConfirm={async () => {
+                      try {
+                        await api('DELETE', `/api/v1/tokens/${t.id}`);
+                      } catch (e) {
+                        throw new Error(describeError(e));
+                      }
+                      router.refresh();
+                    }}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+'use server';
+
+import { ProblemError } from '@postwave/shared';
+import { eq } from 'drizzle-orm';
+import { revalidatePath } from 'next/cache';
+import { AuthError } from 'next-auth';
+import { isTimeZone } from '../../components/lib/time.ts';
+import { signIn, signOut } from '../auth/next-auth.ts';
+import { getContext } from '../context.ts';
+import { users } from '../db/schema.ts';
+import { signUp } from '../services/users.ts';
+import { requireUser } from './session.ts';
+
+export interface FormState {
+  error?: string;
+  fieldErrors?: Record<string, string>;
+  ok?: string;
+}
+
+const field = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+/** Where to go after signing in: only a path on this site. */
+function safeNext(value: string): string {
+  return value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/compose';
+}
+
+export async function signInAction(_state: FormState, form: FormData): Promise<FormState> {
+  const email = field(form, 'email').trim();
+  const password = field(form, 'password');
+  if (!email || !password) return { error: 'Enter your email and password.' };
+  try {
+    await signIn('credentials', { email, password, redirectTo: safeNext(field(form, 'next')) });
+  } catch (error) {
+    if (error instanceof AuthError) return { error: 'That email and password do not match an account.' };
+    throw error;
+  }
+  return {};
+}
+
+export async function signUpAction(_state: FormState, form: FormData): Promise<FormState> {
+  const email = field(form, 'email').trim();
+  const password = field(form, 'password');
+  const name = field(form, 'name').trim();
+  const timezone = field(form, 'timezone');
+  const ctx = await getContext();
+  try {
+    const user = await signUp(ctx, { email, password, ...(name ? { name } : {}) });
+    if (isTimeZone(timezone)) {
+      await ctx.db.update(users).set({ timezone, updatedAt: new Date() }).where(eq(users.id, user.id));
+    }
+  } catch (error) {
+    if (error instanceof ProblemError) {
+      const body = error.problem;
+      if (body.code === 'email_taken') {
+        return { fieldErrors: { email: 'An account with this email already exists. Sign in instead?' } };
+      }
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of body.errors ?? []) if (issue.path) fieldErrors[issue.path] = issue.message;
+      return { error: body.detail ?? body.title, fieldErrors };
+    }
+    throw error;
+  }
+  await signIn('credentials', { email, password, redirectTo: '/accounts?welcome=1' });
+  return {};
+}
+
+export async function signOutAction(): Promise<void> {
+  await signOut({ redirectTo: '/signin' });
+}
+
+export async function updateProfileAction(_state: FormState, form: FormData): Promise<FormState> {
+  const user = await requireUser();
+  const name = field(form, 'name').trim().slice(0, 200);
+  const timezone = field(form, 'timezone');
+  if (!isTimeZone(timezone)) return { fieldErrors: { timezone: 'Choose a time zone from the list.' } };
+  const ctx = await getContext();
+  await ctx.db
+    .update(users)
+    .set({ name: name || null, timezone, updatedAt: new Date() })
+    .where(eq(users.id, user.id));
+  revalidatePath('/', 'layout');
+  return { ok: 'Profile saved.' };
+}

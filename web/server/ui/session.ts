@@ -1,0 +1,32 @@
+import { eq } from 'drizzle-orm';
+import { redirect } from 'next/navigation';
+import { auth } from '../auth/next-auth.ts';
+import { getContext } from '../context.ts';
+import { users } from '../db/schema.ts';
+
+export interface UiUser {
+  id: string;
+  email: string;
+  name: string | null;
+  timezone: string;
+}
+
+/** The signed-in user for a server component, or undefined. */
+export async function currentUser(): Promise<UiUser | undefined> {
+  const session = await auth();
+  const id = session?.user?.id;
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const ctx = await getContext();
+  const [row] = await ctx.db
+    .select({ id: users.id, email: users.email, name: users.name, timezone: users.timezone })
+    .from(users)
+    .where(eq(users.id, id));
+  return row;
+}
+
+/** The signed-in user, or a redirect to the sign-in page. */
+export async function requireUser(): Promise<UiUser> {
+  const user = await currentUser();
+  if (!user) redirect('/signin');
+  return user;
+}
