@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,7 +142,6 @@ export async function allFiles(storageDir: string): Promise<string[]> {
 }
 
 export async function expectProblem(response: Response, status: number, code: string) {
-  const { strict: assert } = await import('node:assert');
   const body = (await response.json()) as Record<string, unknown>;
   assert.equal(response.status, status, JSON.stringify(body));
   assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
