@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { S3Client } from '@aws-sdk/client-s3';
+import type { HeadObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { limitedCopy } from './byte-limit.ts';
 import { assertValidMediaKey } from './keys.ts';
+import { sniffBytes, sniffContentType } from './sniff.ts';
 import {
   type ByteRange,
   type PresignedUpload,
@@ -32,6 +33,8 @@ export interface S3StorageOptions {
   blobTtlMs?: number;
 }
 
+const sniffedTypeCacheSize = 10_000;
+
 /** 8 MiB parts: big enough for few requests, small enough to keep a streamed put's memory low. */
 const partSize = 8 * 1024 * 1024;
 
@@ -46,6 +49,7 @@ export class S3Storage implements Storage {
   #sdk: Promise<Sdk> | undefined;
   readonly #publicBaseUrl: string;
   readonly #blobs: BlobCache;
+  readonly #types = new Map<string, string>();
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
@@ -78,22 +82,30 @@ export class S3Storage implements Storage {
     return stored;
   }
 
+  /**
+   * The object's size and its type as sniffed from its bytes: a presigned PUT only proves the
+   * client sent the signed Content-Type header, not that the bytes are of that type. Bytes of no
+   * accepted type report `application/octet-stream`, which no platform accepts.
+   */
   async head(key: string): Promise<StoredObject | null> {
     assertValidMediaKey(key);
     const { client, s3 } = await this.#load();
+    let result: HeadObjectCommandOutput;
     try {
-      const result = await client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return {
-        key,
-        size: result.ContentLength ?? 0,
-        contentType: result.ContentType ?? 'application/octet-stream',
-        lastModified: result.LastModified ?? new Date(0),
-        etag: (result.ETag ?? '').replaceAll('"', ''),
-      };
+      result = await client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
       if (isNotFound(s3, error)) return null;
       throw asStorageError(error, 'Could not look the file up');
     }
+    const size = result.ContentLength ?? 0;
+    const etag = (result.ETag ?? '').replaceAll('"', '');
+    return {
+      key,
+      size,
+      contentType: await this.#sniffedType(key, etag, size),
+      lastModified: result.LastModified ?? new Date(0),
+      etag,
+    };
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
@@ -179,6 +191,21 @@ export class S3Storage implements Storage {
       if (error instanceof s3.NoSuchKey) return;
       throw asStorageError(error, `The bucket ${this.bucket} is not reachable`);
     }
+  }
+
+  async #sniffedType(key: string, etag: string, size: number): Promise<string> {
+    const id = `${key}\n${etag}`;
+    const known = this.#types.get(id);
+    if (known) return known;
+    const head =
+      size === 0
+        ? Buffer.alloc(0)
+        : await readAll(await this.read(key, { start: 0, end: Math.min(size, sniffBytes) - 1 }));
+    const type = (await sniffContentType(head)) ?? 'application/octet-stream';
+    // Objects never change under a key+ETag, so the answer is cached; the oldest entry goes first.
+    if (this.#types.size >= sniffedTypeCacheSize) this.#types.delete(this.#types.keys().next().value!);
+    this.#types.set(id, type);
+    return type;
   }
 
   /** Removes cached blob files and closes connections. */
@@ -299,4 +326,10 @@ function isNotFound(s3: Sdk['s3'], error: unknown): boolean {
 function asStorageError(error: unknown, message: string): StorageError {
   if (error instanceof StorageError) return error;
   return new StorageError('unavailable', message, { cause: error });
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
 }

@@ -123,6 +123,22 @@ describe('S3Storage against s3rver', () => {
     assert.equal(head?.contentType, 'image/jpeg');
   });
 
+  it('reports the sniffed type, not the Content-Type a presigned PUT claimed', async () => {
+    const notAnImage = Buffer.from('<html><script>alert(1)</script></html>');
+    const presigned = await storage.presignPut('claims-png.png', {
+      contentType: 'image/png',
+      size: notAnImage.length,
+      expiresInSeconds: 900,
+    });
+    const response = await fetch(presigned.url, {
+      method: 'PUT',
+      body: new Uint8Array(notAnImage),
+      headers: presigned.headers,
+    });
+    assert.equal(response.status, 200);
+    assert.equal((await storage.head('claims-png.png'))?.contentType, 'application/octet-stream');
+  });
+
   describe('presigned PUT', () => {
     const png = paddedSample(samplePng(), 500);
     const put = (url: string, body: Buffer, contentType: string) =>
