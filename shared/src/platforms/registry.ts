@@ -3,6 +3,7 @@ import { discordModule } from './discord/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import type { AnyPublisher } from './types.ts';
+import { youTubeModule } from './youtube/index.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,6 +21,7 @@ export const platformModules: readonly PlatformModule[] = [
   discordModule,
   blueskyModule,
   mastodonModule,
+  youTubeModule,
 ];
 
 export class PublisherRegistry {

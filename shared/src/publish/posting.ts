@@ -12,7 +12,7 @@ import type {
 } from '../schemas/results.ts';
 import type { Storage } from '../storage/types.ts';
 import { PlatformLimiter } from './limiter.ts';
-import { resolveMedia } from './resolve-media.ts';
+import { ownMediaResolver, resolveMedia } from './resolve-media.ts';
 import { defaultRetryPolicy, type RetryPolicy, withRetry } from './retry.ts';
 
 export interface PostInput {
@@ -57,6 +57,7 @@ export interface PostingServiceOptions {
   limiter?: PlatformLimiter;
   /** Issue code for ids that match no account; the self-hosted server without an accounts file uses `accounts_not_configured`. */
   unknownAccountCode?: () => string;
+  /** Defaults to resolving URLs of `storage` itself. */
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
 }
 
@@ -79,7 +80,7 @@ export class PostingService {
     this.#logger = options.logger ?? silentLogger;
     this.#limiter = options.limiter ?? new PlatformLimiter();
     this.#unknownAccountCode = options.unknownAccountCode ?? (() => 'account_not_found');
-    this.#resolveOwnMedia = options.resolveOwnMedia;
+    this.#resolveOwnMedia = options.resolveOwnMedia ?? ownMediaResolver(options.storage);
   }
 
   async prepare(post: PostInput, lookup: AccountLookup): Promise<PreparedPost> {

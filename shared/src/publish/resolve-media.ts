@@ -59,3 +59,33 @@ export function mediaFileFromStorage(
     stream: (range) => storage.read(object.key, range),
   };
 }
+
+/**
+ * Resolves a public media URL back to our own stored object (YouTube thumbnails, which arrive
+ * as `thumbnailUrl`). Only URLs under this storage's public base with a valid key match, so a
+ * foreign URL is never fetched.
+ */
+export function ownMediaResolver(storage: Storage): (url: string) => Promise<MediaFile | null> {
+  let prefix: string | null | undefined;
+  return async (url) => {
+    prefix ??= publicUrlPrefix(storage);
+    if (prefix === null || !url.startsWith(prefix)) return null;
+    const key = url.slice(prefix.length);
+    if (!mediaKeyPattern.test(key)) return null;
+    const stored = await storage.head(key);
+    if (!stored) return null;
+    return mediaFileFromStorage(storage, {
+      key: stored.key,
+      filename: stored.key,
+      contentType: stored.contentType,
+      size: stored.size,
+    });
+  };
+}
+
+/** What every public URL of this storage starts with, or null when URLs are not `prefix + key`. */
+function publicUrlPrefix(storage: Storage): string | null {
+  const probe = 'probe-key';
+  const sample = storage.publicUrl(probe);
+  return sample.endsWith(probe) ? sample.slice(0, -probe.length) : null;
+}

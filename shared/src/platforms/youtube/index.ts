@@ -1,0 +1,17 @@
+import type { PlatformModule } from '../registry.ts';
+import { youTubeConfigFromEnv } from './config.ts';
+import { createYouTubePublisher } from './publisher.ts';
+
+export type { YouTubeConfig } from './config.ts';
+export { exchangeGoogleAuthorizationCode, type GoogleTokens, refreshGoogleToken } from './oauth.ts';
+export type { YouTubeCredentials, YouTubeOptions } from './options.ts';
+export { createYouTubePublisher };
+
+/**
+ * YouTube through the Data API v3 with OAuth refresh tokens. Settings: YOUTUBE_API_URL,
+ * YOUTUBE_UPLOAD_URL, GOOGLE_OAUTH_TOKEN_URL, YOUTUBE_UPLOAD_CHUNK_BYTES.
+ */
+export const youTubeModule: PlatformModule = {
+  id: 'youtube',
+  create: (env) => createYouTubePublisher(youTubeConfigFromEnv(env)),
+};

@@ -1,0 +1,163 @@
+import { PlatformError } from '../../errors.ts';
+import { readJson } from '../../http/fetch.ts';
+import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
+import type { YouTubeConfig } from './config.ts';
+import { failure, googleFetch } from './google-fetch.ts';
+import { videoMetadata } from './metadata.ts';
+import { GoogleAccessToken } from './oauth.ts';
+import {
+  type YouTubeCredentials,
+  type YouTubeOptions,
+  youTubeCredentialsSchema,
+  youTubeOptionsSchema,
+} from './options.ts';
+import { setThumbnail } from './thumbnail.ts';
+import { uploadVideo } from './upload.ts';
+import { validateYouTubePost } from './validate.ts';
+
+interface ChannelList {
+  items?: {
+    id: string;
+    snippet?: { title?: string; customUrl?: string; thumbnails?: Record<string, { url?: string }> };
+  }[];
+}
+
+/** Upload sessions of attempts that failed part-way, so a retry of the same publish resumes instead of re-uploading. */
+interface OpenSession {
+  url: string;
+  openedAt: number;
+}
+const sessionLifetimeMs = 24 * 60 * 60 * 1000;
+const maxOpenSessions = 500;
+
+export function createYouTubePublisher(config: YouTubeConfig): Publisher<YouTubeOptions> {
+  const openSessions = new Map<string, OpenSession>();
+
+  function rememberSession(key: string, url: string | undefined): void {
+    if (!url) {
+      openSessions.delete(key);
+      return;
+    }
+    const now = Date.now();
+    for (const [k, session] of openSessions) {
+      if (now - session.openedAt > sessionLifetimeMs || openSessions.size >= maxOpenSessions)
+        openSessions.delete(k);
+    }
+    openSessions.set(key, { url, openedAt: now });
+  }
+
+  function accessToken(
+    account: PlatformAccount,
+    context:
+      | (Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'> & { logger?: PublishContext['logger'] })
+      | undefined,
+  ): GoogleAccessToken {
+    return new GoogleAccessToken({
+      tokenUrl: config.tokenUrl,
+      credentials: credentialsOf(account),
+      signal: context?.signal,
+      onRefreshed: context?.onCredentialsRefreshed,
+      logger: context?.logger,
+    });
+  }
+
+  return {
+    id: 'youtube',
+    displayName: 'YouTube',
+    optionsSchema: youTubeOptionsSchema,
+    credentialsSchema: youTubeCredentialsSchema,
+    // Uploads are long and heavy; the API quota (about 6 uploads a day by default) is the real limit.
+    concurrency: 2,
+
+    validate(post, account, media, options, context) {
+      return validateYouTubePost(post, account, media, options, context);
+    },
+
+    async publish(post, account, media, options, context): Promise<PublishResult> {
+      const video = media[0];
+      if (media.length !== 1 || video?.kind !== 'video') {
+        throw new PlatformError('media_rejected', 'YouTube takes exactly one video');
+      }
+      const token = accessToken(account, context);
+      const sessionKey = `${context.idempotencyKey}:${video.key}`;
+      const uploaded = await uploadVideo({
+        uploadUrl: config.uploadUrl,
+        chunkBytes: config.chunkBytes,
+        resume: config.resume,
+        token,
+        video,
+        metadata: videoMetadata(post, options),
+        signal: context.signal,
+        logger: context.logger,
+        ...(openSessions.has(sessionKey) ? { sessionUrl: openSessions.get(sessionKey)!.url } : {}),
+        onSession: (url) => rememberSession(sessionKey, url),
+      });
+      openSessions.delete(sessionKey);
+
+      if (options.thumbnailUrl) {
+        // The video is live: a thumbnail problem must not fail (and so re-upload) it.
+        try {
+          const image = await context.resolveOwnMedia?.(options.thumbnailUrl);
+          if (!image)
+            throw new PlatformError('media_unavailable', 'thumbnailUrl is not media of this service');
+          await setThumbnail({
+            uploadUrl: config.uploadUrl,
+            token,
+            videoId: uploaded.id,
+            image,
+            signal: context.signal,
+          });
+        } catch (error) {
+          context.logger.warn(
+            {
+              videoId: uploaded.id,
+              code: error instanceof PlatformError ? error.code : 'internal',
+              message: errorMessage(error),
+            },
+            'YouTube video uploaded but its thumbnail was not set',
+          );
+        }
+      }
+      return { platformPostId: uploaded.id, url: `https://youtu.be/${uploaded.id}` };
+    },
+
+    async verifyCredentials(account, context): Promise<AccountProfile> {
+      const token = accessToken(account, context);
+      const url = new URL(`${config.apiUrl}/channels`);
+      url.searchParams.set('part', 'snippet');
+      url.searchParams.set('mine', 'true');
+      const response = await googleFetch(token, url, { signal: context?.signal }, 'the channel lookup');
+      if (!response.ok) throw await failure(response, 'the channel lookup');
+      const channel = ((await readJson(response)) as ChannelList | undefined)?.items?.[0];
+      if (!channel) {
+        throw new PlatformError(
+          'target_unreachable',
+          'This Google account has no YouTube channel; create one first',
+        );
+      }
+      const thumbnails = channel.snippet?.thumbnails;
+      const avatarUrl = thumbnails?.high?.url ?? thumbnails?.medium?.url ?? thumbnails?.default?.url;
+      return {
+        name: channel.snippet?.title ?? channel.id,
+        ...(channel.snippet?.customUrl ? { username: channel.snippet.customUrl } : {}),
+        ...(avatarUrl ? { avatarUrl } : {}),
+        platformAccountId: channel.id,
+      };
+    },
+  };
+}
+
+function credentialsOf(account: PlatformAccount): YouTubeCredentials {
+  const parsed = youTubeCredentialsSchema.safeParse(account.credentials);
+  if (!parsed.success) {
+    throw new PlatformError(
+      'credentials_invalid',
+      'YouTube credentials need refreshToken, clientId and clientSecret',
+    );
+  }
+  return parsed.data;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

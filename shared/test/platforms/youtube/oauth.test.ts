@@ -1,0 +1,272 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { PlatformError } from '../../../src/errors.ts';
+import { exchangeGoogleAuthorizationCode, refreshGoogleToken } from '../../../src/platforms/youtube/index.ts';
+import { type RetryPolicy, withRetry } from '../../../src/publish/retry.ts';
+import { type FakeYouTube, startFakeYouTube } from '../../fakes/youtube.ts';
+import { publishContext, sampleVideo, youTubeAccount, youTubePublisher } from './setup.ts';
+
+let fake: FakeYouTube;
+let publisher: ReturnType<typeof youTubePublisher>;
+const policy = (): RetryPolicy => ({
+  maxAttempts: 3,
+  baseDelayMs: 5,
+  maxDelayMs: 20,
+  deadline: Date.now() + 10_000,
+});
+const tokenRequests = () => fake.requestsTo('POST', /^\/token$/);
+
+async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof PlatformError, String(error));
+    return error;
+  }
+  assert.fail('expected a PlatformError');
+}
+
+before(async () => {
+  fake = await startFakeYouTube();
+  publisher = youTubePublisher(fake);
+});
+after(() => fake.close());
+beforeEach(() => {
+  fake.server.clearInjected();
+  fake.server.requests.length = 0;
+});
+
+describe('YouTube access tokens', () => {
+  it('uses a valid stored token without refreshing', async () => {
+    const refreshed: unknown[] = [];
+    await publisher.publish(
+      { message: 'T' },
+      youTubeAccount(fake, fake.credentials({ withAccessToken: true })),
+      [sampleVideo(100).file],
+      {},
+      publishContext({ onCredentialsRefreshed: (c) => void refreshed.push(c) }),
+    );
+    assert.equal(tokenRequests().length, 0);
+    assert.deepEqual(refreshed, []);
+  });
+
+  it('refreshes a token about to expire and hands the new one back', async () => {
+    const stale = fake.credentials({ withAccessToken: true, expiresInSeconds: 30 });
+    const refreshed: Record<string, unknown>[] = [];
+    await publisher.publish(
+      { message: 'T' },
+      youTubeAccount(fake, stale),
+      [sampleVideo(100).file],
+      {},
+      publishContext({ onCredentialsRefreshed: (c) => void refreshed.push(c) }),
+    );
+    assert.equal(tokenRequests().length, 1);
+    assert.deepEqual(tokenRequests()[0]!.body, {
+      grant_type: 'refresh_token',
+      refresh_token: fake.refreshToken,
+      client_id: fake.clientId,
+      client_secret: fake.clientSecret,
+    });
+    assert.equal(refreshed.length, 1);
+    const [credentials] = refreshed;
+    assert.notEqual(credentials!.accessToken, stale.accessToken);
+    assert.equal(credentials!.refreshToken, fake.refreshToken);
+    assert.equal(credentials!.clientSecret, fake.clientSecret);
+    assert.ok(Date.parse(String(credentials!.expiresAt)) > Date.now() + 3_000_000);
+    const upload = fake.requestsTo('POST', /\/videos$/)[0]!;
+    assert.equal(upload.headers.authorization, `Bearer ${credentials!.accessToken}`);
+  });
+
+  it('refreshes once on a 401 mid-publish, then succeeds', async () => {
+    const credentials = fake.credentials({ withAccessToken: true });
+    fake.invalidateAccessTokens();
+    const refreshed: Record<string, unknown>[] = [];
+    const result = await publisher.publish(
+      { message: 'T' },
+      youTubeAccount(fake, credentials),
+      [sampleVideo(100).file],
+      {},
+      publishContext({ onCredentialsRefreshed: (c) => void refreshed.push(c) }),
+    );
+    assert.ok(result.platformPostId);
+    assert.equal(tokenRequests().length, 1);
+    assert.equal(refreshed.length, 1);
+    assert.deepEqual(
+      fake.requestsTo('POST', /\/videos$/).map((r) => r.headers.authorization),
+      [`Bearer ${credentials.accessToken}`, `Bearer ${refreshed[0]!.accessToken}`],
+    );
+  });
+
+  it('does not loop when a fresh token is refused too', async () => {
+    fake.failNext({ path: /\/videos$/, status: 401, reason: 'authError', times: 2 });
+    const stored = youTubeAccount(fake, fake.credentials({ withAccessToken: true }));
+    const error = await rejection(
+      withRetry(
+        () => publisher.publish({ message: 'T' }, stored, [sampleVideo(100).file], {}, publishContext()),
+        policy(),
+      ),
+    );
+    assert.equal(error.code, 'credentials_invalid');
+    assert.equal(tokenRequests().length, 1);
+    assert.equal(fake.requestsTo('POST', /\/videos$/).length, 2);
+  });
+
+  it('maps invalid_grant to needs_reconnect and does not retry', async () => {
+    const revoked = await startFakeYouTube();
+    try {
+      revoked.revokeRefreshToken();
+      const error = await rejection(
+        withRetry(
+          () =>
+            youTubePublisher(revoked).publish(
+              { message: 'T' },
+              youTubeAccount(revoked),
+              [sampleVideo(100).file],
+              {},
+              publishContext(),
+            ),
+          policy(),
+        ),
+      );
+      assert.equal(error.code, 'needs_reconnect');
+      assert.equal(error.retryable, false);
+      assert.equal(revoked.requestsTo('POST', /^\/token$/).length, 1);
+      assert.equal(revoked.requestsTo('POST', /\/videos$/).length, 0);
+    } finally {
+      await revoked.close();
+    }
+  });
+
+  it('maps a wrong client secret to credentials_invalid without echoing secrets', async () => {
+    const credentials = { ...fake.credentials(), clientSecret: 'wrong-secret' };
+    const error = await rejection(publisher.verifyCredentials(youTubeAccount(fake, credentials)));
+    assert.equal(error.code, 'credentials_invalid');
+    const text = JSON.stringify({ ...error.toJSON(), message: error.message });
+    for (const secret of ['wrong-secret', fake.refreshToken]) assert.ok(!text.includes(secret));
+  });
+
+  it('retries a token endpoint outage', async () => {
+    fake.server.inject({ path: /^\/token$/, status: 503, text: 'Service Unavailable' });
+    const result = await withRetry(
+      () =>
+        publisher.publish(
+          { message: 'T' },
+          youTubeAccount(fake),
+          [sampleVideo(100).file],
+          {},
+          publishContext(),
+        ),
+      policy(),
+    );
+    assert.ok(result.platformPostId);
+    assert.equal(tokenRequests().length, 2);
+  });
+
+  it('refreshes for verifyCredentials and hands the token back', async () => {
+    const refreshed: unknown[] = [];
+    const profile = await publisher.verifyCredentials(youTubeAccount(fake), {
+      signal: AbortSignal.timeout(5_000),
+      onCredentialsRefreshed: (c) => void refreshed.push(c),
+    });
+    assert.equal(profile.platformAccountId, fake.channel!.id);
+    assert.equal(refreshed.length, 1);
+  });
+
+  it('needs a reconnect when the grant lacks the upload scope', async () => {
+    const readOnly = await startFakeYouTube({ scopes: ['https://www.googleapis.com/auth/youtube.readonly'] });
+    try {
+      const error = await rejection(
+        youTubePublisher(readOnly).publish(
+          { message: 'T' },
+          youTubeAccount(readOnly),
+          [sampleVideo(100).file],
+          {},
+          publishContext(),
+        ),
+      );
+      assert.equal(error.code, 'needs_reconnect');
+    } finally {
+      await readOnly.close();
+    }
+  });
+});
+
+describe('Google authorization code flow (fake)', () => {
+  const redirectUri = 'http://127.0.0.1:3000/api/v1/accounts/connect/youtube/callback';
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+
+  it('redirects back with a code that exchanges for tokens with the right verifier', async () => {
+    const consent = new URL(fake.authorizationUrl);
+    for (const [name, value] of Object.entries({
+      client_id: fake.clientId,
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope:
+        'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly',
+      state: 'xyz',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      access_type: 'offline',
+      prompt: 'consent',
+    })) {
+      consent.searchParams.set(name, value);
+    }
+    const response = await fetch(consent, { redirect: 'manual' });
+    assert.equal(response.status, 302);
+    const back = new URL(response.headers.get('location')!);
+    assert.equal(back.origin + back.pathname, redirectUri);
+    assert.equal(back.searchParams.get('state'), 'xyz');
+    const code = back.searchParams.get('code')!;
+
+    const request = {
+      code,
+      codeVerifier: verifier,
+      redirectUri,
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+    };
+    const tokens = await exchangeGoogleAuthorizationCode(fake.tokenUrl, request);
+    assert.ok(tokens.accessToken && tokens.refreshToken);
+    // The new refresh token works, and the code is single-use.
+    const again = await refreshGoogleToken(fake.tokenUrl, { ...request, refreshToken: tokens.refreshToken! });
+    assert.ok(again.accessToken);
+    const reused = await rejection(exchangeGoogleAuthorizationCode(fake.tokenUrl, request));
+    assert.equal(reused.code, 'needs_reconnect');
+  });
+
+  it('refuses a wrong code verifier', async () => {
+    const code = fake.issueAuthorizationCode({ redirectUri, codeChallenge: challenge });
+    const error = await rejection(
+      exchangeGoogleAuthorizationCode(fake.tokenUrl, {
+        code,
+        codeVerifier: randomBytes(32).toString('base64url'),
+        redirectUri,
+        clientId: fake.clientId,
+        clientSecret: fake.clientSecret,
+      }),
+    );
+    assert.match(error.message, /invalid_grant/);
+  });
+
+  it('redirects with access_denied when the user declines', async () => {
+    fake.consent = 'deny';
+    try {
+      const consent = new URL(fake.authorizationUrl);
+      consent.search = new URLSearchParams({
+        client_id: fake.clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'https://www.googleapis.com/auth/youtube.upload',
+        state: 's',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }).toString();
+      const response = await fetch(consent, { redirect: 'manual' });
+      assert.equal(new URL(response.headers.get('location')!).searchParams.get('error'), 'access_denied');
+    } finally {
+      fake.consent = 'approve';
+    }
+  });
+});
