@@ -490,7 +490,11 @@ export class FakeYouTube {
     const body = request.rawBody;
     const chunk: FakeUploadChunk = { start, end, status: 400, stored: 0 };
     session.chunks.push(chunk);
-    if (session.videoId) return this.#progress(session);
+    if (session.videoId) {
+      // Already complete: Google answers with the finished video and stores nothing more.
+      chunk.status = 201;
+      return this.#progress(session);
+    }
     if (total === undefined || (session.total !== undefined && total !== session.total)) {
       return {
         status: 400,
