@@ -165,7 +165,9 @@ export class PostingService {
     hooks: PublishHooks,
   ): Promise<TargetResult> {
     const base = { accountId: account.id, platform: account.platform };
-    const signal = hooks.signal ?? AbortSignal.timeout(Math.max(1, policy.deadline - Date.now()) + 30_000);
+    // The policy deadline bounds when a new attempt may start; a running attempt is bounded by its
+    // own request timeouts instead, so a long video upload is not cut off halfway.
+    const signal = hooks.signal ?? new AbortController().signal;
     const logger = this.#logger;
     let currentAccount = account;
     // One key for every attempt: a retry must look like the same request to the platform.
