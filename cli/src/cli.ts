@@ -1,0 +1,413 @@
+import { parseArgs } from 'node:util';
+import { Api, ApiError, hintFor } from './api.ts';
+import { deleteConfig, type Env, readConfig, resolveServer, writeConfig } from './config.ts';
+import { login } from './login.ts';
+import { uploadFile } from './upload.ts';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface Io {
+  env: Env;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Where the upload progress bar is drawn (only when it is a terminal). */
+  progress: NodeJS.WriteStream | undefined;
+  readStdin: () => string;
+}
+
+const globalHelp = `postwave: publish and schedule posts on a Postwave Scheduler.
+
+Usage: postwave <command> [options]
+
+Commands:
+  login                 connect this computer to your account (opens the browser)
+  logout                forget the token stored on this computer
+  whoami                show the signed-in user and server
+  accounts              list your connected social accounts
+  post <message>        publish now, schedule (--at) or save a draft (--draft)
+  validate <message>    check a post against its accounts without publishing
+  posts list            list posts (newest first)
+  posts show <id>       show one post with its per-account results
+  posts delete <id>     delete a draft, scheduled or failed post
+
+Global options:
+  --server <url>        the Scheduler (default: POSTWAVE_URL, then the server you logged in to)
+  --json                print machine-readable JSON
+  -h, --help            help for any command (e.g. postwave post --help)
+
+Environment: POSTWAVE_URL, POSTWAVE_TOKEN (use a token instead of the stored one),
+POSTWAVE_CONFIG_DIR (default: $XDG_CONFIG_HOME/postwave or ~/.config/postwave).
+`;
+
+const help: Record<string, string> = {
+  login: `Usage: postwave login [--server <url>] [--no-browser] [--device <name>]
+
+Opens the Scheduler in your browser to approve this device, then stores a CLI token
+(file mode 0600) in the config directory. The token shows up under API tokens in the
+web app, where you can revoke it.
+
+  --no-browser      print the URL instead of opening a browser (e.g. over SSH, open it
+                    on a machine that can reach this one's 127.0.0.1)
+  --device <name>   the name shown on the approval page and in the token list
+
+Example: postwave login --server https://postwave.example.com
+`,
+  logout: `Usage: postwave logout
+
+Deletes the stored token from this computer. Revoke it in the web app (API tokens) to
+invalidate it everywhere.
+`,
+  whoami: `Usage: postwave whoami [--json]
+
+Shows the server, the user and the token in use.
+`,
+  accounts: `Usage: postwave accounts [--json]
+
+Lists your connected accounts with the ids that --account takes.
+`,
+  post: `Usage: postwave post <message> --account <id> [--account <id> ...] [options]
+
+  -a, --account <id>   target account id (repeatable; see postwave accounts)
+  -m, --media <file>   attach a file (repeatable); uploaded with a progress bar
+  --at <datetime>      schedule instead of publishing now (ISO 8601 with offset,
+                       e.g. 2026-12-01T09:30:00+01:00)
+  --draft              save as a draft
+  --json               print the created post as JSON
+
+The message may be "-" to read it from standard input.
+
+Examples:
+  postwave post "Hello world" --account 5f0c...
+  postwave post "Launch day" -a 5f0c... -a 81ab... --media photo.jpg --at 2026-12-01T09:30:00+01:00
+  echo "From a pipe" | postwave post - --account 5f0c... --draft
+`,
+  validate: `Usage: postwave validate <message> --account <id> [...] [--media <file> ...] [--json]
+
+Checks the post against every account (text length, media count and types) and
+publishes nothing. Exits 1 when the post is invalid.
+`,
+  posts: `Usage: postwave posts <list|show|delete>
+  postwave posts list [--status draft|scheduled|posted|failed] [--limit n] [--cursor c] [--json]
+  postwave posts show <id> [--json]
+  postwave posts delete <id> [--json]
+`,
+};
+
+const options = {
+  server: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  'no-browser': { type: 'boolean' },
+  device: { type: 'string' },
+  account: { type: 'string', short: 'a', multiple: true },
+  media: { type: 'string', short: 'm', multiple: true },
+  at: { type: 'string' },
+  draft: { type: 'boolean' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parse>['values'];
+
+function parse(args: string[]) {
+  return parseArgs({ args, options, allowPositionals: true, strict: true });
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\nRun postwave --help for usage.\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (!command) {
+    (values.help ? io.stdout : io.stderr)(globalHelp);
+    return values.help ? 0 : 2;
+  }
+  if (command === 'help') {
+    io.stdout(help[rest[0] ?? ''] ?? globalHelp);
+    return 0;
+  }
+  if (values.help) {
+    const text = help[command];
+    if (!text) {
+      io.stderr(`Unknown command "${command}".\n\n${globalHelp}`);
+      return 2;
+    }
+    io.stdout(text);
+    return 0;
+  }
+  try {
+    switch (command) {
+      case 'login':
+        return await loginCommand(values, io);
+      case 'logout':
+        deleteConfig(io.env);
+        io.stdout(
+          values.json
+            ? `${JSON.stringify({ loggedOut: true })}\n`
+            : 'Logged out: the stored token is deleted.\n',
+        );
+        return 0;
+      case 'whoami':
+        return await whoami(values, io);
+      case 'accounts':
+        return await accountsCommand(values, io);
+      case 'post':
+        return await postCommand(values, rest, io);
+      case 'validate':
+        return await validateCommand(values, rest, io);
+      case 'posts':
+        return await postsCommand(values, rest, io);
+      default:
+        io.stderr(`Unknown command "${command}".\n\n${globalHelp}`);
+        return 2;
+    }
+  } catch (error) {
+    return report(error, values, io);
+  }
+}
+
+function report(error: unknown, values: Values, io: Io): number {
+  if (error instanceof UsageError) {
+    io.stderr(`${error.message}\n`);
+    return 2;
+  }
+  if (error instanceof ApiError) {
+    if (values.json)
+      io.stdout(`${JSON.stringify(error.body ?? { code: error.code, detail: error.message })}\n`);
+    const hint = hintFor(error);
+    io.stderr(`Error: ${error.message}${hint ? `\n${hint}` : ''}\n`);
+    return 1;
+  }
+  io.stderr(`Error: ${(error as Error).message}\n`);
+  return 1;
+}
+
+function apiFor(values: Values, io: Io, needToken = true): Api {
+  const stored = readConfig(io.env);
+  const server = resolveServer(values.server, io.env, stored);
+  if (!server)
+    throw new UsageError(
+      'No server: pass --server <url>, set POSTWAVE_URL, or run postwave login --server <url>',
+    );
+  const token =
+    io.env.POSTWAVE_TOKEN || (stored.server && sameServer(stored.server, server) ? stored.token : undefined);
+  if (needToken && !token)
+    throw new UsageError(`Not logged in to ${server}: run postwave login --server ${server}`);
+  return new Api({ server, token });
+}
+
+function sameServer(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+}
+
+function out(io: Io, values: Values, data: unknown, text: string): void {
+  io.stdout(values.json ? `${JSON.stringify(data, null, 2)}\n` : text);
+}
+
+async function loginCommand(values: Values, io: Io): Promise<number> {
+  const api = apiFor(values, io, false);
+  const result = await login({
+    server: api.server,
+    deviceName: values.device,
+    openBrowser: !values['no-browser'],
+    log: (line) => io.stderr(`${line}\n`),
+  });
+  writeConfig(io.env, { server: api.server, token: result.token, expiresAt: result.expiresAt });
+  out(
+    io,
+    values,
+    { server: api.server, expiresAt: result.expiresAt },
+    `Logged in to ${api.server} (token valid until ${result.expiresAt}).\n`,
+  );
+  return 0;
+}
+
+interface WhoAmI {
+  user: { id: string; email: string; name: string | null };
+  token: { id: string; kind: string; name: string; expiresAt: string | null } | null;
+}
+
+async function whoami(values: Values, io: Io): Promise<number> {
+  const api = apiFor(values, io);
+  const me = await api.request<WhoAmI>('GET', '/api/cli/whoami');
+  out(
+    io,
+    values,
+    { server: api.server, ...me },
+    `${me.user.name ? `${me.user.name} <${me.user.email}>` : me.user.email} on ${api.server}\n` +
+      (me.token
+        ? `Token: ${me.token.name}${me.token.expiresAt ? `, expires ${me.token.expiresAt}` : ''}\n`
+        : ''),
+  );
+  return 0;
+}
+
+interface Account {
+  id: string;
+  platform: string;
+  platformAccountId: string;
+  label?: string | null;
+  username?: string | null;
+}
+
+async function accountsCommand(values: Values, io: Io): Promise<number> {
+  const api = apiFor(values, io);
+  const { accounts } = await api.request<{ accounts: Account[] }>('GET', '/api/v1/accounts');
+  const text = accounts.length
+    ? table(
+        ['ID', 'PLATFORM', 'TARGET', 'LABEL'],
+        accounts.map((a) => [a.id, a.platform, a.username ?? a.platformAccountId, a.label ?? '']),
+      )
+    : 'No accounts connected yet: connect one in the web app.\n';
+  out(io, values, { accounts }, text);
+  return 0;
+}
+
+function messageFrom(rest: string[], io: Io): string {
+  if (rest.length === 0)
+    throw new UsageError('Give the message as the first argument (or - to read standard input)');
+  if (rest.length > 1) throw new UsageError('Quote the message: postwave post "Hello world" --account <id>');
+  return rest[0] === '-' ? io.readStdin().replace(/\n$/, '') : rest[0]!;
+}
+
+async function postBody(values: Values, rest: string[], io: Io, api: Api) {
+  const message = messageFrom(rest, io);
+  const accountIds = values.account ?? [];
+  if (accountIds.length === 0)
+    throw new UsageError('Pass at least one --account <id> (see postwave accounts)');
+  const media = [];
+  for (const file of values.media ?? [])
+    media.push(await uploadFile(api, file, values.json ? undefined : io.progress));
+  return { message, accountIds, ...(media.length ? { media } : {}) };
+}
+
+interface Post {
+  id: string;
+  status: string;
+  message: string;
+  accountIds: string[];
+  scheduledAt: string | null;
+  postedAt: string | null;
+  createdAt: string;
+  results: {
+    accountId: string;
+    platform: string;
+    status: string;
+    url?: string;
+    error?: { message: string };
+  }[];
+}
+
+async function postCommand(values: Values, rest: string[], io: Io): Promise<number> {
+  if (values.at && values.draft) throw new UsageError('Use either --at (schedule) or --draft, not both');
+  if (values.at && Number.isNaN(Date.parse(values.at)))
+    throw new UsageError('--at takes an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:30:00+01:00');
+  const api = apiFor(values, io);
+  const body = await postBody(values, rest, io, api);
+  const postingMode = values.draft ? 'draft' : values.at ? 'schedule' : 'now';
+  const post = await api.request<Post>('POST', '/api/v1/posts', {
+    ...body,
+    postingMode,
+    ...(values.at ? { scheduledAt: values.at } : {}),
+  });
+  out(io, values, post, describePost(post));
+  return post.status === 'failed' ? 1 : 0;
+}
+
+async function validateCommand(values: Values, rest: string[], io: Io): Promise<number> {
+  const api = apiFor(values, io);
+  const body = await postBody(values, rest, io, api);
+  const result = await api.request<{
+    valid: boolean;
+    results: {
+      accountId: string;
+      platform: string;
+      valid: boolean;
+      errors: { code: string; message: string }[];
+      warnings: { message: string }[];
+    }[];
+  }>('POST', '/api/v1/validation', body);
+  const lines = result.results.map((r) => {
+    const issues = [
+      ...r.errors.map((e) => `    error: ${e.message} (${e.code})`),
+      ...r.warnings.map((w) => `    warning: ${w.message}`),
+    ];
+    return `${r.valid ? 'ok     ' : 'invalid'} ${r.accountId} (${r.platform})${issues.length ? `\n${issues.join('\n')}` : ''}`;
+  });
+  out(io, values, result, `${result.valid ? 'Valid' : 'Not valid'}\n${lines.join('\n')}\n`);
+  return result.valid ? 0 : 1;
+}
+
+async function postsCommand(values: Values, rest: string[], io: Io): Promise<number> {
+  const [sub, id, ...extra] = rest;
+  if (extra.length) throw new UsageError(help.posts!);
+  const api = apiFor(values, io);
+  if (sub === 'list' || sub === undefined) {
+    const query = new URLSearchParams();
+    if (values.status) query.set('status', values.status);
+    if (values.limit) query.set('limit', values.limit);
+    if (values.cursor) query.set('cursor', values.cursor);
+    const page = await api.request<{ posts: Post[]; nextCursor: string | null }>(
+      'GET',
+      `/api/v1/posts${query.size ? `?${query}` : ''}`,
+    );
+    const text = page.posts.length
+      ? table(
+          ['ID', 'STATUS', 'WHEN', 'MESSAGE'],
+          page.posts.map((p) => [
+            p.id,
+            p.status,
+            p.postedAt ?? p.scheduledAt ?? p.createdAt,
+            preview(p.message),
+          ]),
+        ) + (page.nextCursor ? `More: postwave posts list --cursor ${page.nextCursor}\n` : '')
+      : 'No posts.\n';
+    out(io, values, page, text);
+    return 0;
+  }
+  if (!id) throw new UsageError(`Usage: postwave posts ${sub} <id>`);
+  if (sub === 'show') {
+    const post = await api.request<Post>('GET', `/api/v1/posts/${encodeURIComponent(id)}`);
+    out(io, values, post, describePost(post));
+    return 0;
+  }
+  if (sub === 'delete') {
+    await api.request('DELETE', `/api/v1/posts/${encodeURIComponent(id)}`);
+    out(io, values, { deleted: id }, `Deleted post ${id}.\n`);
+    return 0;
+  }
+  throw new UsageError(`Unknown posts command "${sub}".\n${help.posts}`);
+}
+
+function describePost(p: Post): string {
+  const lines = [`Post ${p.id}: ${p.status}`];
+  if (p.scheduledAt && p.status === 'scheduled') lines.push(`Scheduled for ${p.scheduledAt}`);
+  if (p.postedAt) lines.push(`Posted at ${p.postedAt}`);
+  lines.push(`Message: ${preview(p.message, 200)}`);
+  for (const r of p.results ?? []) {
+    lines.push(
+      `  ${r.status.padEnd(7)} ${r.accountId} (${r.platform})${r.url ? ` ${r.url}` : ''}${r.error ? `: ${r.error.message}` : ''}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function preview(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return `${[line(headers), ...rows.map(line)].join('\n')}\n`;
+}

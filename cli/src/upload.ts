@@ -1,0 +1,172 @@
+import { createReadStream, statSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { type Api, ApiError, readResponse } from './api.ts';
+
+export interface MediaObject {
+  id: string;
+  key: string;
+  url: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  storage: 'local' | 's3';
+}
+
+const typesByExtension: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.heic': 'image/heic',
+  '.avif': 'image/avif',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/x-m4v',
+  '.mov': 'video/quicktime',
+  '.webm': 'video/webm',
+  '.pdf': 'application/pdf',
+};
+
+export function contentTypeFor(path: string): string | undefined {
+  return typesByExtension[extname(path).toLowerCase()];
+}
+
+/** Draws `[#####.....]  42%  1.2 MB / 2.9 MB  photo.jpg` on one terminal line. */
+export class ProgressBar {
+  private readonly out: NodeJS.WriteStream | undefined;
+  private readonly total: number;
+  private readonly label: string;
+  private lastDraw = 0;
+  constructor(out: NodeJS.WriteStream | undefined, total: number, label: string) {
+    this.out = out?.isTTY ? out : undefined;
+    this.total = total;
+    this.label = label;
+  }
+  update(done: number, force = false): void {
+    if (!this.out) return;
+    const now = Date.now();
+    if (!force && now - this.lastDraw < 80) return;
+    this.lastDraw = now;
+    this.out.write(`\r${renderBar(done, this.total, this.label)}`);
+  }
+  finish(): void {
+    if (!this.out) return;
+    this.update(this.total, true);
+    this.out.write('\n');
+  }
+}
+
+export function renderBar(done: number, total: number, label: string, width = 24): string {
+  const ratio = total > 0 ? Math.min(1, done / total) : 1;
+  const filled = Math.round(ratio * width);
+  const percent = `${Math.floor(ratio * 100)}%`.padStart(4);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent}  ${formatBytes(done)} / ${formatBytes(total)}  ${label}`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+function countingStream(path: string, bar: ProgressBar): ReadableStream<Uint8Array> {
+  let sent = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      sent += chunk.length;
+      bar.update(sent);
+      callback(null, chunk);
+    },
+  });
+  return Readable.toWeb(createReadStream(path).pipe(counter)) as unknown as ReadableStream<Uint8Array>;
+}
+
+/**
+ * Uploads one file: presign and PUT the bytes straight to storage; when presign is not possible
+ * for this file (unknown type, or the server refuses it), falls back to POST /api/v1/upload.
+ */
+export async function uploadFile(
+  api: Api,
+  path: string,
+  progress: NodeJS.WriteStream | undefined,
+): Promise<MediaObject> {
+  let size: number;
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new Error('not a file');
+    size = stat.size;
+  } catch {
+    throw new Error(`Cannot read ${path}: pass the path of an image, video or PDF file`);
+  }
+  const filename = basename(path);
+  const contentType = contentTypeFor(path);
+  if (contentType && size > 0) {
+    let presigned:
+      | { uploadUrl: string; method: string; headers: Record<string, string>; media: MediaObject }
+      | undefined;
+    try {
+      presigned = await api.request('POST', '/api/v1/upload/presign', { filename, contentType, size });
+    } catch (error) {
+      if (!(error instanceof ApiError) || ![400, 404, 415, 501].includes(error.status)) throw error;
+    }
+    if (presigned) {
+      const bar = new ProgressBar(progress, size, filename);
+      const response = await fetch(presigned.uploadUrl, {
+        method: 'PUT',
+        headers: { ...presigned.headers, 'content-length': String(size) },
+        body: countingStream(path, bar),
+        duplex: 'half',
+      } as RequestInit);
+      try {
+        await readResponse(response);
+        bar.finish();
+        return presigned.media;
+      } catch (error) {
+        // A server that cannot take direct uploads here: send the file through the API instead.
+        if (!(error instanceof ApiError) || ![404, 405, 501].includes(error.status)) throw error;
+      }
+    }
+  }
+  return uploadMultipart(api, path, filename, size, contentType, progress);
+}
+
+async function uploadMultipart(
+  api: Api,
+  path: string,
+  filename: string,
+  size: number,
+  contentType: string | undefined,
+  progress: NodeJS.WriteStream | undefined,
+): Promise<MediaObject> {
+  const boundary = `----postwave${crypto.randomUUID().replaceAll('-', '')}`;
+  const safeName = filename.replace(/["\r\n\\]/g, '_');
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\n` +
+      `Content-Type: ${contentType ?? 'application/octet-stream'}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const bar = new ProgressBar(progress, size, filename);
+  let sent = 0;
+  const file = createReadStream(path);
+  async function* parts() {
+    yield head;
+    for await (const chunk of file) {
+      sent += (chunk as Buffer).length;
+      bar.update(sent);
+      yield chunk as Buffer;
+    }
+    yield tail;
+  }
+  const result = await api.request<{ media: MediaObject }>('POST', '/api/v1/upload', undefined, {
+    headers: {
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': String(head.length + size + tail.length),
+    },
+    body: Readable.toWeb(Readable.from(parts())) as unknown as ReadableStream<Uint8Array>,
+    duplex: 'half',
+  } as RequestInit);
+  bar.finish();
+  return result.media;
+}

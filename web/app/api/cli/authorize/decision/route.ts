@@ -1,0 +1,30 @@
+import { ProblemError, problem } from '@postwave/shared';
+import { assertSameOrigin } from '../../../../../server/auth/same-origin.ts';
+import {
+  cliParamsQuery,
+  issueCliCode,
+  loopbackRedirect,
+  parseCliAuthorizeParams,
+} from '../../../../../server/cli-auth/service.ts';
+import { browserUser, redirect, signInRedirect } from '../../../../../server/cli-auth/session.ts';
+import { route } from '../../../../../server/http/route.ts';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Step 2 (browser): the approval form. Approve → loopback URL with a code; deny → access_denied. */
+export const POST = route(async (request, ctx) => {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^application\/x-www-form-urlencoded/i.test(contentType)) {
+    throw new ProblemError(problem('unsupported_media_type', 'Send the approval form'));
+  }
+  const form = new URLSearchParams(await request.text());
+  const params = parseCliAuthorizeParams(form);
+  const user = await browserUser(ctx, request.headers.get('cookie'));
+  if (!user) return signInRedirect(ctx, `/cli/authorize?${cliParamsQuery(params)}`);
+  assertSameOrigin(request, ctx.config.appUrl);
+  if (form.get('decision') !== 'approve')
+    return redirect(loopbackRedirect(params, { error: 'access_denied' }));
+  const code = await issueCliCode(ctx, user.id, params);
+  return redirect(loopbackRedirect(params, { code }));
+});
