@@ -1,0 +1,302 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { oauthAuthorizationCodes, oauthTokens } from '../db/schema.ts';
+import { hashSecret, newSecret, pkceChallenge, safeEqual } from '../security/tokens.ts';
+import { ClientMetadataError, findClient, type OAuthClient } from './clients.ts';
+import { mcpResource, mcpScope } from './metadata.ts';
+
+export const codeLifetimeMs = 5 * 60 * 1000;
+export const accessTokenLifetimeMs = 60 * 60 * 1000;
+export const refreshTokenLifetimeMs = 30 * 24 * 60 * 60 * 1000;
+export const accessTokenPrefix = 'pwo_';
+const refreshTokenPrefix = 'pwr_';
+
+/** An error the client sees (RFC 6749 codes). `redirect` says whether it may go back to the client. */
+export class OAuthError extends Error {
+  override name = 'OAuthError';
+  readonly error: string;
+  readonly redirect: boolean;
+  readonly status: number;
+  constructor(error: string, message: string, options: { redirect?: boolean; status?: number } = {}) {
+    super(message);
+    this.error = error;
+    this.redirect = options.redirect ?? false;
+    this.status = options.status ?? 400;
+  }
+}
+
+export interface AuthorizeRequest {
+  client: OAuthClient;
+  redirectUri: string;
+  state: string | undefined;
+  codeChallenge: string;
+  scope: string;
+  resource: string;
+}
+
+/**
+ * Checks an authorization request. Errors about the client or its redirect URI must never
+ * redirect (the URI is not trusted yet); the rest go back to the client with `error`.
+ */
+export async function parseAuthorizeRequest(ctx: AppContext, q: URLSearchParams): Promise<AuthorizeRequest> {
+  const clientId = q.get('client_id') ?? '';
+  let client: OAuthClient | undefined;
+  try {
+    client = clientId ? await findClient(ctx, clientId) : undefined;
+  } catch (error) {
+    if (error instanceof ClientMetadataError) throw new OAuthError('invalid_client', error.message);
+    throw error;
+  }
+  if (!client)
+    throw new OAuthError('invalid_client', 'Unknown client_id: the application must register again');
+  const redirectUri = q.get('redirect_uri') ?? '';
+  // Exact string match against a registered URI (no prefix or pattern matching).
+  if (!client.redirectUris.includes(redirectUri)) {
+    throw new OAuthError('invalid_request', 'redirect_uri does not exactly match a registered redirect URI');
+  }
+  const state = q.get('state') ?? undefined;
+  if (state !== undefined && state.length > 1000)
+    throw new OAuthError('invalid_request', 'state is too long');
+  const fail = (error: string, message: string) => new OAuthError(error, message, { redirect: true });
+  if (q.get('response_type') !== 'code')
+    throw fail('unsupported_response_type', 'response_type must be code');
+  if (q.get('code_challenge_method') !== 'S256')
+    throw fail('invalid_request', 'PKCE with code_challenge_method=S256 is required');
+  const codeChallenge = q.get('code_challenge') ?? '';
+  if (!/^[A-Za-z0-9_-]{43}$/.test(codeChallenge))
+    throw fail('invalid_request', 'code_challenge must be a base64url SHA-256');
+  const requested = (q.get('scope') ?? '').split(' ').filter(Boolean);
+  if (requested.some((s) => s !== mcpScope)) throw fail('invalid_scope', `The only scope is "${mcpScope}"`);
+  const resources = q.getAll('resource');
+  const expected = mcpResource(ctx.config.appUrl);
+  if (resources.length > 1 || (resources.length === 1 && normalizeResource(resources[0]!) !== expected)) {
+    throw fail('invalid_target', `resource must be ${expected}`);
+  }
+  return { client, redirectUri, state, codeChallenge, scope: mcpScope, resource: expected };
+}
+
+function normalizeResource(value: string): string {
+  return value.replace(/\/+$/, '');
+}
+
+/** The query that carries a checked request from the authorize endpoint to the consent page and form. */
+export function authorizeQuery(r: AuthorizeRequest): string {
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: r.client.id,
+    redirect_uri: r.redirectUri,
+    code_challenge: r.codeChallenge,
+    code_challenge_method: 'S256',
+    scope: r.scope,
+    resource: r.resource,
+  });
+  if (r.state !== undefined) q.set('state', r.state);
+  return q.toString();
+}
+
+export function clientRedirect(
+  ctx: AppContext,
+  r: { redirectUri: string; state?: string },
+  params: Record<string, string>,
+): string {
+  const url = new URL(r.redirectUri);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  if (r.state !== undefined) url.searchParams.set('state', r.state);
+  url.searchParams.set('iss', ctx.config.appUrl);
+  return url.toString();
+}
+
+export async function issueAuthorizationCode(
+  ctx: AppContext,
+  userId: string,
+  r: AuthorizeRequest,
+): Promise<string> {
+  const code = newSecret('pwa_');
+  const now = new Date();
+  await ctx.db.insert(oauthAuthorizationCodes).values({
+    codeHash: hashSecret(code),
+    clientId: r.client.id,
+    userId,
+    redirectUri: r.redirectUri,
+    codeChallenge: r.codeChallenge,
+    scope: r.scope,
+    resource: r.resource,
+    expiresAt: new Date(now.getTime() + codeLifetimeMs),
+    createdAt: now,
+  });
+  return code;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+async function issueTokens(
+  ctx: AppContext,
+  grant: { clientId: string; userId: string; scope: string | null; resource: string | null },
+): Promise<TokenResponse> {
+  const access = newSecret(accessTokenPrefix);
+  const refresh = newSecret(refreshTokenPrefix);
+  const now = Date.now();
+  await ctx.db.insert(oauthTokens).values({
+    id: crypto.randomUUID(),
+    clientId: grant.clientId,
+    userId: grant.userId,
+    accessTokenHash: hashSecret(access),
+    refreshTokenHash: hashSecret(refresh),
+    scope: grant.scope,
+    resource: grant.resource,
+    accessExpiresAt: new Date(now + accessTokenLifetimeMs),
+    refreshExpiresAt: new Date(now + refreshTokenLifetimeMs),
+    createdAt: new Date(now),
+  });
+  return {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: accessTokenLifetimeMs / 1000,
+    refresh_token: refresh,
+    scope: grant.scope ?? mcpScope,
+  };
+}
+
+/** grant_type=authorization_code: single use, bound to client, redirect URI, PKCE and resource. */
+export async function exchangeAuthorizationCode(
+  ctx: AppContext,
+  form: URLSearchParams,
+): Promise<TokenResponse> {
+  const code = form.get('code') ?? '';
+  const verifier = form.get('code_verifier') ?? '';
+  const clientId = form.get('client_id') ?? '';
+  if (!code || !verifier || !clientId)
+    throw new OAuthError('invalid_request', 'code, code_verifier and client_id are required');
+  const now = new Date();
+  const [row] = await ctx.db
+    .update(oauthAuthorizationCodes)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(oauthAuthorizationCodes.codeHash, hashSecret(code)),
+        isNull(oauthAuthorizationCodes.usedAt),
+        gt(oauthAuthorizationCodes.expiresAt, now),
+      ),
+    )
+    .returning();
+  if (!row) throw new OAuthError('invalid_grant', 'The code is invalid, expired or already used');
+  if (!safeEqual(row.clientId, clientId))
+    throw new OAuthError('invalid_grant', 'The code was issued to another client');
+  if (form.get('redirect_uri') !== row.redirectUri)
+    throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || !safeEqual(pkceChallenge(verifier), row.codeChallenge))
+    throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  const resource = form.get('resource');
+  if (resource !== null && normalizeResource(resource) !== row.resource)
+    throw new OAuthError('invalid_target', 'resource does not match the authorization request');
+  return issueTokens(ctx, {
+    clientId: row.clientId,
+    userId: row.userId,
+    scope: row.scope,
+    resource: row.resource,
+  });
+}
+
+/**
+ * grant_type=refresh_token with rotation: the presented token's row is revoked and a new pair is
+ * issued. A refresh token presented again after rotation means it leaked: every token of that
+ * user and client (the whole grant family) is revoked.
+ */
+export async function refreshTokens(ctx: AppContext, form: URLSearchParams): Promise<TokenResponse> {
+  const refresh = form.get('refresh_token') ?? '';
+  const clientId = form.get('client_id') ?? '';
+  if (!refresh || !clientId)
+    throw new OAuthError('invalid_request', 'refresh_token and client_id are required');
+  const hash = hashSecret(refresh);
+  const now = new Date();
+  const [rotated] = await ctx.db
+    .update(oauthTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(oauthTokens.refreshTokenHash, hash),
+        isNull(oauthTokens.revokedAt),
+        gt(oauthTokens.refreshExpiresAt, now),
+      ),
+    )
+    .returning();
+  if (!rotated) {
+    const [seen] = await ctx.db.select().from(oauthTokens).where(eq(oauthTokens.refreshTokenHash, hash));
+    if (seen?.revokedAt) await revokeFamily(ctx, seen.userId, seen.clientId);
+    throw new OAuthError('invalid_grant', 'The refresh token is invalid, expired, revoked or already used');
+  }
+  if (!safeEqual(rotated.clientId, clientId)) {
+    await revokeFamily(ctx, rotated.userId, rotated.clientId);
+    throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+  }
+  const resource = form.get('resource');
+  if (resource !== null && normalizeResource(resource) !== rotated.resource)
+    throw new OAuthError('invalid_target', 'resource does not match the grant');
+  const scope = form.get('scope');
+  if (scope !== null && scope.split(' ').some((s) => s && s !== rotated.scope))
+    throw new OAuthError('invalid_scope', 'A refresh cannot widen the scope');
+  return issueTokens(ctx, rotated);
+}
+
+async function revokeFamily(ctx: AppContext, userId: string, clientId: string): Promise<void> {
+  await ctx.db
+    .update(oauthTokens)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(eq(oauthTokens.userId, userId), eq(oauthTokens.clientId, clientId), isNull(oauthTokens.revokedAt)),
+    );
+}
+
+/** RFC 7009: revokes the access or refresh token (its pair goes too); unknown tokens are not an error. */
+export async function revokeToken(ctx: AppContext, form: URLSearchParams): Promise<void> {
+  const token = form.get('token') ?? '';
+  const clientId = form.get('client_id');
+  if (!token) throw new OAuthError('invalid_request', 'token is required');
+  const hash = hashSecret(token);
+  const column = token.startsWith(refreshTokenPrefix)
+    ? oauthTokens.refreshTokenHash
+    : oauthTokens.accessTokenHash;
+  const [row] = await ctx.db.select().from(oauthTokens).where(eq(column, hash));
+  if (!row || (clientId !== null && !safeEqual(row.clientId, clientId))) return;
+  await ctx.db.update(oauthTokens).set({ revokedAt: new Date() }).where(eq(oauthTokens.id, row.id));
+}
+
+export interface AccessGrant {
+  userId: string;
+  clientId: string;
+  scope: string;
+  expiresAt: number;
+}
+
+/** A live access token for exactly this resource (audience); anything else is undefined. */
+export async function verifyAccessToken(
+  ctx: AppContext,
+  token: string,
+  resource: string,
+): Promise<AccessGrant | undefined> {
+  if (!token.startsWith(accessTokenPrefix)) return undefined;
+  const now = new Date();
+  const [row] = await ctx.db
+    .select()
+    .from(oauthTokens)
+    .where(
+      and(
+        eq(oauthTokens.accessTokenHash, hashSecret(token)),
+        isNull(oauthTokens.revokedAt),
+        gt(oauthTokens.accessExpiresAt, now),
+      ),
+    );
+  if (!row || row.resource === null || !safeEqual(row.resource, resource)) return undefined;
+  return {
+    userId: row.userId,
+    clientId: row.clientId,
+    scope: row.scope ?? mcpScope,
+    expiresAt: Math.floor(row.accessExpiresAt.getTime() / 1000),
+  };
+}

@@ -1,0 +1,286 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { decide } from './cli-auth.helpers.ts';
+import { Client, signUp } from './helpers/client.ts';
+import { backends } from './helpers/databases.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
+
+const redirectUrl = 'http://127.0.0.1:53682/oauth/callback';
+
+class TestProvider implements OAuthClientProvider {
+  info: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = '';
+  authorizationUrl: URL | undefined;
+  get redirectUrl() {
+    return redirectUrl;
+  }
+  get clientMetadata() {
+    return {
+      client_name: 'Test MCP client',
+      redirect_uris: [redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+/** Runs the whole OAuth dance with the SDK's client; the test plays the browser on the consent page. */
+async function connect(app: string, browser: Client) {
+  const provider = new TestProvider();
+  const url = new URL(`${app}/mcp`);
+  const first = new McpClient({ name: 'test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  await assert.rejects(first.connect(transport), /Unauthorized/);
+  assert.ok(provider.authorizationUrl, 'the SDK was sent to authorize');
+  assert.equal(provider.authorizationUrl.searchParams.get('resource'), `${app}/mcp`);
+  const { page, location } = await decide(browser, provider.authorizationUrl.toString(), 'approve');
+  const code = new URL(location).searchParams.get('code')!;
+  await transport.finishAuth(code);
+  const client = new McpClient({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  return { client, provider, page };
+}
+
+async function rawMcp(app: string, token: string | undefined) {
+  return fetch(`${app}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+}
+
+for (const backend of backends()) {
+  describe(`MCP with OAuth (${backend})`, () => {
+    let env: TelegramApp;
+    before(async () => {
+      env = await startTelegramApp(backend);
+    });
+    after(() => env?.stop());
+
+    test('discovery metadata and the 401 challenge', async () => {
+      const res = await rawMcp(env.app.url, undefined);
+      assert.equal(res.status, 401);
+      assert.equal(
+        res.headers.get('www-authenticate'),
+        `Bearer resource_metadata="${env.app.url}/.well-known/oauth-protected-resource/mcp"`,
+      );
+      for (const path of [
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-protected-resource/mcp',
+      ]) {
+        const prm = await (await fetch(env.app.url + path)).json();
+        assert.equal(prm.resource, `${env.app.url}/mcp`);
+        assert.deepEqual(prm.authorization_servers, [env.app.url]);
+      }
+      const as = await (await fetch(`${env.app.url}/.well-known/oauth-authorization-server`)).json();
+      assert.equal(as.issuer, env.app.url);
+      assert.deepEqual(as.code_challenge_methods_supported, ['S256']);
+      assert.equal(as.registration_endpoint, `${env.app.url}/api/oauth/register`);
+    });
+
+    test('SDK client: register, consent, token, tools; a post reaches Telegram; refresh rotates', async () => {
+      const { client: browser } = await signUp(env.app.url, 'mcp');
+      const accountId = await connectTelegram(browser);
+      const { client, provider, page } = await connect(env.app.url, browser);
+      assert.match(page, /Test MCP client/);
+      assert.match(page, /127\.0\.0\.1:53682/);
+      assert.match(page, /mcp/);
+
+      const { tools } = await client.listTools();
+      const names = tools.map((t) => t.name).sort();
+      for (const name of [
+        'create_post',
+        'delete_post',
+        'get_post',
+        'list_accounts',
+        'list_posts',
+        'presign_upload',
+        'publish_post',
+        'schedule_post',
+        'update_post',
+        'upload_media_from_url',
+        'validate_post',
+      ]) {
+        assert.ok(names.includes(name), name);
+      }
+      const accounts = await client.callTool({ name: 'list_accounts', arguments: {} });
+      assert.equal((accounts.structuredContent as any).accounts[0].id, accountId);
+
+      const created = await client.callTool({
+        name: 'create_post',
+        arguments: { message: 'Hello from MCP', accountIds: [accountId], postingMode: 'now' },
+      });
+      assert.equal(created.isError, undefined);
+      const post = created.structuredContent as any;
+      assert.equal(post.status, 'posted');
+      assert.equal(env.telegram.sent.at(-1)!.text, 'Hello from MCP');
+
+      const draft = (
+        await client.callTool({
+          name: 'create_post',
+          arguments: { message: 'draft', accountIds: [accountId], postingMode: 'draft' },
+        })
+      ).structuredContent as any;
+      const listed = (await client.callTool({ name: 'list_posts', arguments: { limit: 1 } }))
+        .structuredContent as any;
+      assert.equal(listed.posts[0].id, draft.id);
+      assert.ok(listed.nextCursor);
+      const updated = (
+        await client.callTool({ name: 'update_post', arguments: { id: draft.id, message: 'edited' } })
+      ).structuredContent as any;
+      assert.equal(updated.message, 'edited');
+      const published = (await client.callTool({ name: 'publish_post', arguments: { id: draft.id } }))
+        .structuredContent as any;
+      assert.equal(published.status, 'posted');
+
+      const refused = await client.callTool({ name: 'delete_post', arguments: { id: post.id } });
+      assert.equal(refused.isError, true);
+      assert.equal((refused.structuredContent as any).error.code, 'invalid_status');
+
+      const ssrf = await client.callTool({
+        name: 'upload_media_from_url',
+        arguments: { url: 'http://169.254.169.254/latest/meta-data' },
+      });
+      assert.equal(ssrf.isError, true);
+      const ssrf2 = await client.callTool({
+        name: 'upload_media_from_url',
+        arguments: { url: 'https://127.0.0.1/x.png' },
+      });
+      assert.equal(ssrf2.isError, true);
+      assert.match((ssrf2.content as any)[0].text, /loopback/);
+
+      const invalid = await client.callTool({
+        name: 'validate_post',
+        arguments: { message: 'x'.repeat(5000), accountIds: [accountId] },
+      });
+      assert.equal((invalid.structuredContent as any).valid, false);
+
+      // Refresh: rotation, then reuse of the old refresh token revokes the family.
+      const old = provider.saved!;
+      const form = (extra: Record<string, string>) =>
+        fetch(`${env.app.url}/api/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ client_id: provider.info!.client_id, ...extra }),
+        });
+      const refreshed = await form({ grant_type: 'refresh_token', refresh_token: old.refresh_token! });
+      assert.equal(refreshed.status, 200);
+      const fresh = await refreshed.json();
+      assert.notEqual(fresh.refresh_token, old.refresh_token);
+      assert.equal((await rawMcp(env.app.url, old.access_token)).status, 401, 'the rotated pair is gone');
+      assert.equal((await rawMcp(env.app.url, fresh.access_token)).status, 200);
+      const reuse = await form({ grant_type: 'refresh_token', refresh_token: old.refresh_token! });
+      assert.equal(reuse.status, 400);
+      assert.equal((await reuse.json()).error, 'invalid_grant');
+      assert.equal((await rawMcp(env.app.url, fresh.access_token)).status, 401, 'reuse revoked the family');
+    });
+
+    test('revoked, foreign-audience and bogus tokens are refused; tools act only as the token user', async () => {
+      const a = await signUp(env.app.url, 'mcp-a');
+      const b = await signUp(env.app.url, 'mcp-b');
+      const accountId = await connectTelegram(a.client, '@updates');
+      const ca = await connect(env.app.url, a.client);
+      const cb = await connect(env.app.url, b.client);
+      const draft = (
+        await ca.client.callTool({
+          name: 'create_post',
+          arguments: { message: 'mine', accountIds: [accountId], postingMode: 'draft' },
+        })
+      ).structuredContent as any;
+      const foreign = await cb.client.callTool({ name: 'get_post', arguments: { id: draft.id } });
+      assert.equal(foreign.isError, true);
+      assert.equal((foreign.structuredContent as any).error.code, 'not_found');
+      const foreignDelete = await cb.client.callTool({ name: 'delete_post', arguments: { id: draft.id } });
+      assert.equal((foreignDelete.structuredContent as any).error.code, 'not_found');
+
+      const bogus = await rawMcp(env.app.url, 'pwo_not-a-token');
+      assert.equal(bogus.status, 401);
+      assert.match(bogus.headers.get('www-authenticate')!, /error="invalid_token"/);
+
+      // OAuth tokens are bound to /mcp: not accepted on the REST API.
+      const rest = await new Client(env.app.url)
+        .withToken(ca.provider.saved!.access_token)
+        .json('/api/v1/posts');
+      assert.equal(rest.status, 401);
+
+      const revoke = await fetch(`${env.app.url}/api/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          token: ca.provider.saved!.access_token,
+          client_id: ca.provider.info!.client_id,
+        }),
+      });
+      assert.equal(revoke.status, 200);
+      assert.equal((await rawMcp(env.app.url, ca.provider.saved!.access_token)).status, 401);
+    });
+
+    test('authorization requests: exact redirect URIs, S256 only, resource must be /mcp', async () => {
+      const { client: browser } = await signUp(env.app.url, 'mcp-authz');
+      const reg = await (
+        await fetch(`${env.app.url}/api/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_name: 'x', redirect_uris: ['https://app.example/cb'] }),
+        })
+      ).json();
+      assert.equal(reg.token_endpoint_auth_method, 'none');
+      const bad = await fetch(`${env.app.url}/api/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: ['http://evil.example/cb'] }),
+      });
+      assert.equal(bad.status, 400);
+      const base = {
+        response_type: 'code',
+        client_id: reg.client_id,
+        redirect_uri: 'https://app.example/cb',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        state: 's',
+      };
+      const q = (o: Record<string, string>) =>
+        `/api/oauth/authorize?${new URLSearchParams({ ...base, ...o })}`;
+      const prefix = await browser.fetch(q({ redirect_uri: 'https://app.example/cb/extra' }));
+      assert.equal(prefix.status, 400, 'no redirect to an unregistered URI');
+      const plain = await browser.fetch(q({ code_challenge_method: 'plain' }));
+      assert.equal(plain.status, 303);
+      assert.equal(new URL(plain.headers.get('location')!).searchParams.get('error'), 'invalid_request');
+      const audience = await browser.fetch(q({ resource: 'https://other.example/mcp' }));
+      assert.equal(new URL(audience.headers.get('location')!).searchParams.get('error'), 'invalid_target');
+      const denied = await decide(browser, q({}), 'deny');
+      assert.equal(new URL(denied.location).searchParams.get('error'), 'access_denied');
+    });
+  });
+}
