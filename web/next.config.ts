@@ -6,7 +6,8 @@ const nextConfig: NextConfig = {
   // Native/wasm packages load their own files at run time: keep them out of the bundle.
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pino', 'busboy'],
   poweredByHeader: false,
-  typescript: { tsconfigPath: 'tsconfig.json' },
+  // `npm run typecheck` checks web/ (tests included) with tsc; the build need not repeat it.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

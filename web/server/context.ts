@@ -25,11 +25,17 @@ export interface ContextOverrides {
   logger?: AppLogger;
 }
 
-/** Opens the database (migrating it) and wires the SDK pieces from a validated config. */
-export async function createContext(
+/** The per-process resources: one database pool and one publish limiter, whichever bundle asks first. */
+interface ProcessResources {
+  logger: AppLogger;
+  database: DatabaseHandle;
+  limiter: PlatformLimiter;
+}
+
+async function openResources(
   config: SchedulerConfig,
-  overrides: ContextOverrides = {},
-): Promise<AppContext> {
+  overrides: ContextOverrides,
+): Promise<ProcessResources> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const database =
     overrides.database ??
@@ -39,23 +45,43 @@ export async function createContext(
       poolSize: config.databasePoolSize,
     }));
   await database.migrate(config.migrationsDir);
+  return { logger, database, limiter: new PlatformLimiter() };
+}
+
+function assemble(
+  config: SchedulerConfig,
+  resources: ProcessResources,
+  overrides: ContextOverrides,
+): AppContext {
   return {
     config,
-    logger,
-    database,
-    db: database.db,
+    ...resources,
+    db: resources.database.db,
     cipher: new CredentialCipher(config.credentialsKeys),
     storage: overrides.storage ?? createStorage(config),
     publishers: overrides.publishers ?? PublisherRegistry.fromEnv(config.env),
-    limiter: new PlatformLimiter(),
   };
 }
 
-// Next.js may load this module more than once (route bundles, instrumentation); the process keeps one context.
+/** Opens the database (migrating it) and wires the SDK pieces from a validated config. */
+export async function createContext(
+  config: SchedulerConfig,
+  overrides: ContextOverrides = {},
+): Promise<AppContext> {
+  return assemble(config, await openResources(config, overrides), overrides);
+}
+
+/*
+ * Next.js gives each route bundle (and instrumentation) its own copy of the modules, so classes
+ * such as PlatformError exist once per bundle and `instanceof` only holds within one. The process
+ * shares the database and limiter through globalThis; each bundle builds its SDK objects (storage,
+ * publishers) from its own module copy so errors they throw are recognised where they are caught.
+ */
 const holder = globalThis as typeof globalThis & {
   __postwaveConfig?: SchedulerConfig;
-  __postwaveContext?: Promise<AppContext>;
+  __postwaveResources?: Promise<ProcessResources>;
 };
+let bundleContext: Promise<AppContext> | undefined;
 
 /** The process's configuration, read from the environment on first use. */
 export function getConfig(): SchedulerConfig {
@@ -63,16 +89,27 @@ export function getConfig(): SchedulerConfig {
   return holder.__postwaveConfig;
 }
 
-export function getContext(): Promise<AppContext> {
-  if (!holder.__postwaveContext) {
-    const pending = createContext(getConfig());
-    holder.__postwaveContext = pending;
+function processResources(): Promise<ProcessResources> {
+  if (!holder.__postwaveResources) {
+    const pending = openResources(getConfig(), {});
+    holder.__postwaveResources = pending;
     pending.catch((error: unknown) => {
       // A failed start (database down) is retried on the next request rather than cached forever.
-      if (holder.__postwaveContext === pending) holder.__postwaveContext = undefined;
+      if (holder.__postwaveResources === pending) holder.__postwaveResources = undefined;
       if (!(error instanceof ConfigError))
         console.error('Scheduler failed to start:', (error as Error).message);
     });
   }
-  return holder.__postwaveContext;
+  return holder.__postwaveResources;
+}
+
+export function getContext(): Promise<AppContext> {
+  if (!bundleContext) {
+    const pending = processResources().then((resources) => assemble(getConfig(), resources, {}));
+    bundleContext = pending;
+    pending.catch(() => {
+      if (bundleContext === pending) bundleContext = undefined;
+    });
+  }
+  return bundleContext;
 }
