@@ -38,7 +38,7 @@ test('sign up, connect Telegram, publish a post with an image now', async ({ pag
   await page.getByRole('link', { name: 'Compose' }).click();
   await expect(page.getByRole('heading', { name: 'Compose' })).toBeVisible();
   const message = 'Hello from the Postwave browser test 👋';
-  await page.getByLabel('Message').fill(message);
+  await page.getByRole('textbox', { name: 'Message' }).fill(message);
   await page
     .getByTestId('media-input')
     .setInputFiles({ name: 'launch.png', mimeType: 'image/png', buffer: samplePng() });
@@ -74,7 +74,7 @@ test('a post scheduled a minute ahead is published by the dispatcher', async ({ 
   await connectTelegram(page);
   await page.goto('/compose');
   const message = `Scheduled hello ${Date.now()}`;
-  await page.getByLabel('Message').fill(message);
+  await page.getByRole('textbox', { name: 'Message' }).fill(message);
   await expect(page.locator('.target').getByText('Ready')).toBeVisible();
   await page.getByRole('button', { name: 'Schedule…' }).click();
   // The next minute boundary at most a minute ahead, in the user's zone (the browser's at sign-up).
@@ -90,6 +90,7 @@ test('a post scheduled a minute ahead is published by the dispatcher', async ({ 
   await page.goto('/calendar');
   await shot(page, 'calendar-month');
   await page.locator('.cal-event', { hasText: message }).click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+$/);
 
   await expect(async () => {
     await page.reload();
@@ -102,14 +103,15 @@ test('a draft can be saved, edited and deleted', async ({ page, shot }) => {
   await signUp(page, 'Draft Writer');
   await connectTelegram(page);
   await page.goto('/compose');
-  await page.getByLabel('Message').fill('First idea');
+  await page.getByRole('textbox', { name: 'Message' }).fill('First idea');
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
   await expect(page.locator('.page-head .badge')).toHaveText('Draft');
 
   await page.getByRole('link', { name: 'Edit' }).click();
-  await expect(page.getByLabel('Message')).toHaveValue('First idea');
-  await page.getByLabel('Message').fill('Second, better idea');
+  await expect(page).toHaveURL(/\/edit$/);
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('First idea');
+  await page.getByRole('textbox', { name: 'Message' }).fill('Second, better idea');
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page.getByText('Second, better idea')).toBeVisible();
   await page.goto('/posts?status=draft');
@@ -133,7 +135,7 @@ test('an over-long message shows the error beside the Telegram account and canno
   await signUp(page, 'Long Writer');
   await connectTelegram(page);
   await page.goto('/compose');
-  await page.getByLabel('Message').fill('x'.repeat(4100));
+  await page.getByRole('textbox', { name: 'Message' }).fill('x'.repeat(4100));
   const counter = page.locator('.counter');
   await expect(counter).toHaveAttribute('data-state', 'over');
   await expect(counter).toContainText('4,100 / 4,096');
@@ -148,7 +150,7 @@ test('a second user sees none of the first user’s posts or accounts', async ({
   await signUp(page, 'First User');
   await connectTelegram(page);
   await page.goto('/compose');
-  await page.getByLabel('Message').fill('Private draft of the first user');
+  await page.getByRole('textbox', { name: 'Message' }).fill('Private draft of the first user');
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
   const firstPostUrl = page.url();

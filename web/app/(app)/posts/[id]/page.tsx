@@ -70,7 +70,7 @@ export default async function PostPage({
       )}
       <div className="detail-grid">
         <div className="stack">
-          <section className="card card-body stack" aria-label="Message">
+          <section className="card card-body stack" aria-label="Post content">
             {post.message.trim() ? (
               <p className="post-message">{post.message}</p>
             ) : (
