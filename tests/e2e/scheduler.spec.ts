@@ -144,6 +144,10 @@ test('an over-long message shows the error beside the Telegram account and canno
   await expect(target.locator('.issues .error')).toContainText(/4096|4,096/);
   await expect(page.getByRole('button', { name: 'Publish now' })).toBeDisabled();
   await shot(page, 'compose-too-long');
+  // The same page on a phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('.target .issues .error')).toBeVisible();
+  await shot(page, 'compose-phone');
 });
 
 test('a second user sees none of the first user’s posts or accounts', async ({ page, browser, shot }) => {
