@@ -91,8 +91,9 @@ export async function publishLeasedPost(
   mode: PublishMode,
   preparedAhead?: PreparedPost,
 ): Promise<PublishOutcome> {
-  // A target left `publishing` by a previous lease holder never reported back: do not resend it.
-  await ctx.db
+  // A target left `publishing` by a previous lease holder never reported back: it fails for good
+  // here, since only a person who checked the account should resend it.
+  const abandoned = await ctx.db
     .update(postTargets)
     .set({ status: 'failed', error: interrupted, updatedAt: new Date() })
     .where(
@@ -101,10 +102,11 @@ export async function publishLeasedPost(
         eq(postTargets.status, 'publishing'),
         sql`${postTargets.claimOwner} <> ${owner}`,
       ),
-    );
+    )
+    .returning({ accountId: postTargets.accountId });
 
-  const posted = await postedAccountIds(ctx, post.id);
-  const remaining = post.accountIds.filter((id) => !posted.has(id));
+  const skip = new Set([...(await postedAccountIds(ctx, post.id)), ...abandoned.map((a) => a.accountId)]);
+  const remaining = post.accountIds.filter((id) => !skip.has(id));
   if (remaining.length > 0) {
     const prepared =
       preparedAhead ??
