@@ -169,6 +169,21 @@ for (const backend of backends()) {
       assert.equal((await client.json('/api/v1/tokens')).status, 200);
     });
 
+    test('serves its OpenAPI description publicly', async () => {
+      const res = await new Client(app.url).json('/openapi.json');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.openapi, '3.1.0');
+      for (const path of [
+        '/api/v1/posts',
+        '/api/v1/posts/{id}',
+        '/api/v1/accounts',
+        '/api/internal/scheduled-posts/dispatch',
+      ]) {
+        assert.ok(res.body.paths[path], path);
+      }
+      assert.ok(res.body.components.schemas.PostRequest);
+    });
+
     test("one user's token is another user's 404", async () => {
       const a = await userWithToken(app.url, 'a');
       const b = await userWithToken(app.url, 'b');
