@@ -4,22 +4,18 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 import { pinoHttp } from 'pino-http';
 
 // Defence in depth: request serializers below never include headers or bodies, but anything
-// logged by hand that carries one of these is masked too.
+// logged by hand that carries one of these is masked too. No wildcards: pino applies these to every
+// per-request child logger, and wildcard paths cost a third of a small request's time.
 const redactPaths = [
   'req.headers["x-api-key"]',
   'req.headers.authorization',
   'req.headers.cookie',
-  'headers["x-api-key"]',
-  'headers.authorization',
   'apiKey',
   'credentials',
-  '*.credentials',
-  'accounts[*].credentials',
+  'account.credentials',
   'botToken',
-  '*.botToken',
   'message',
   'body',
-  '*.body',
 ];
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
@@ -49,6 +45,8 @@ export function httpLogger(logger: Logger) {
   return pinoHttp({
     logger,
     genReqId: requestId,
+    // req.log carries only the request id, not the whole serialized request, on every line.
+    quietReqLogger: true,
     // 501 (not supported), 502 (platforms failed) and 503 (storage down) are answers, not our bugs.
     customLogLevel: (_req, res, error) =>
       error || res.statusCode === 500 ? 'error' : res.statusCode > 500 ? 'warn' : 'info',

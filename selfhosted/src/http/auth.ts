@@ -1,8 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { ProblemError, problem } from '@postwave/shared';
 import type { RequestHandler } from 'express';
 
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+// One-shot hashing: much cheaper per request than a createHash() object.
+const digest = (value: string) => hash('sha256', value, 'buffer');
 
 /**
  * Requires `x-api-key` to equal the configured key. Both sides are hashed first so the
