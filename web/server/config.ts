@@ -31,6 +31,8 @@ export interface SchedulerConfig {
     retryBaseMs: number;
   };
   maxUploadBytes: number;
+  /** `PUBLISH_CONCURRENCY_<PLATFORM>`: per-platform limits of concurrent publishes in this process. */
+  publishConcurrency: Map<string, number>;
   google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
   github: OAuthClientConfig;
   logLevel: string;
@@ -151,6 +153,7 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       retryBaseMs: e.DISPATCH_RETRY_BASE_MS,
     },
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    publishConcurrency: concurrencyOverrides(env),
     google: {
       clientId: e.GOOGLE_CLIENT_ID,
       clientSecret: e.GOOGLE_CLIENT_SECRET,
@@ -161,6 +164,24 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     logLevel: e.LOG_LEVEL,
     env,
   };
+}
+
+/**
+ * `PUBLISH_CONCURRENCY_TELEGRAM=50` and the like raise or lower a platform's default limit of
+ * concurrent publishes (many bots, each with its own rate limit, can go out together).
+ */
+function concurrencyOverrides(env: Env): Map<string, number> {
+  const overrides = new Map<string, number>();
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^PUBLISH_CONCURRENCY_([A-Z0-9_]+)$/.exec(name);
+    if (!match || value === undefined || value.trim() === '') continue;
+    const limit = Number(value);
+    if (!Number.isSafeInteger(limit) || limit <= 0) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: must be a positive whole number`);
+    }
+    overrides.set(match[1]!.toLowerCase(), limit);
+  }
+  return overrides;
 }
 
 /** The repo-root `drizzle/` folder, whether we run from the repo root or from `web/`. */

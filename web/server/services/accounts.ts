@@ -67,11 +67,25 @@ export function toPlatformAccount(ctx: AppContext, row: AccountRow): PlatformAcc
   };
 }
 
+/** Decrypted accounts by id, kept for one dispatch run only. */
+export type AccountCache = Map<string, Promise<PlatformAccount | undefined>>;
+
 /** The AccountLookup the PostingService uses: only this user's accounts exist. */
-export function accountLookup(ctx: AppContext, userId: string) {
-  return async (accountId: string): Promise<PlatformAccount | undefined> => {
+export function accountLookup(ctx: AppContext, userId: string, cache?: AccountCache) {
+  const load = async (accountId: string): Promise<PlatformAccount | undefined> => {
     const row = await getAccountRow(ctx, userId, accountId);
     return row ? toPlatformAccount(ctx, row) : undefined;
+  };
+  if (!cache) return load;
+  return (accountId: string): Promise<PlatformAccount | undefined> => {
+    // Keyed by user too: a cache shared by a run never answers one user with another's account.
+    const key = `${userId}:${accountId}`;
+    let found = cache.get(key);
+    if (!found) {
+      found = load(accountId);
+      cache.set(key, found);
+    }
+    return found;
   };
 }
 
