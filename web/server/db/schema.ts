@@ -27,7 +27,24 @@ export const users = pgTable('users', {
   timezone: text('timezone').notNull().default('UTC'),
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
+  /** Browser sessions that began before this instant are refused (set when the password is reset). */
+  sessionsValidAfter: ts('sessions_valid_after'),
 });
+
+/** Single-use password reset links, hashed (SHA-256), valid for a short while. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('password_reset_tokens_user').on(t.userId, t.createdAt)],
+);
 
 /** Sign-in identities from OAuth providers (GitHub, Google), linked to a user. */
 export const userIdentities = pgTable(
@@ -262,6 +279,8 @@ export const oauthTokens = pgTable(
     refreshExpiresAt: ts('refresh_expires_at'),
     revokedAt: ts('revoked_at'),
     createdAt: ts('created_at').notNull(),
+    /** When the access token last authenticated a request (updated at most every few minutes). */
+    lastUsedAt: ts('last_used_at'),
   },
   (t) => [index('oauth_tokens_user').on(t.userId)],
 );
