@@ -257,10 +257,15 @@ export const oauthAuthorizationCodes = pgTable('oauth_authorization_codes', {
   resource: text('resource'),
   expiresAt: ts('expires_at').notNull(),
   usedAt: ts('used_at'),
+  /** The token family the code was exchanged for: a replayed code revokes it. */
+  familyId: uuid('family_id'),
   createdAt: ts('created_at').notNull(),
 });
 
-/** MCP OAuth access and refresh tokens, hashed. A refresh rotates the pair (new row, old revoked). */
+/**
+ * MCP OAuth access and refresh tokens, hashed. A refresh rotates the pair (new row, old revoked);
+ * every row of one authorization shares `familyId`, so a reused refresh token revokes its chain only.
+ */
 export const oauthTokens = pgTable(
   'oauth_tokens',
   {
@@ -281,8 +286,10 @@ export const oauthTokens = pgTable(
     createdAt: ts('created_at').notNull(),
     /** When the access token last authenticated a request (updated at most every few minutes). */
     lastUsedAt: ts('last_used_at'),
+    /** One authorization and its refresh rotations (null on rows issued before families existed). */
+    familyId: uuid('family_id'),
   },
-  (t) => [index('oauth_tokens_user').on(t.userId)],
+  (t) => [index('oauth_tokens_user').on(t.userId), index('oauth_tokens_family').on(t.familyId)],
 );
 
 /** Short-lived state of an OAuth account connection (e.g. YouTube), bound to the user who started it. */
