@@ -31,6 +31,8 @@ export interface SchedulerConfig {
     retryBaseMs: number;
   };
   maxUploadBytes: number;
+  /** MCP OAuth token lifetimes. */
+  oauth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number };
   /** `PUBLISH_CONCURRENCY_<PLATFORM>`: per-platform limits of concurrent publishes in this process. */
   publishConcurrency: Map<string, number>;
   google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
@@ -74,6 +76,8 @@ const EnvSchema = z.object({
   DISPATCH_MAX_ATTEMPTS: positiveInt.default(5),
   DISPATCH_RETRY_BASE_MS: positiveInt.default(60_000),
   MAX_UPLOAD_BYTES: positiveInt.default(512 * 1024 * 1024),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(30 * 24 * 60 * 60),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
   GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
@@ -153,6 +157,10 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       retryBaseMs: e.DISPATCH_RETRY_BASE_MS,
     },
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    oauth: {
+      accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: e.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+    },
     publishConcurrency: concurrencyOverrides(env),
     google: {
       clientId: e.GOOGLE_CLIENT_ID,

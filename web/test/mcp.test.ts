@@ -1,84 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decide } from './cli-auth.helpers.ts';
 import { Client, signUp } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
-
-const redirectUrl = 'http://127.0.0.1:53682/oauth/callback';
-
-class TestProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  get redirectUrl() {
-    return redirectUrl;
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'Test MCP client',
-      redirect_uris: [redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-/** Runs the whole OAuth dance with the SDK's client; the test plays the browser on the consent page. */
-async function connect(app: string, browser: Client) {
-  const provider = new TestProvider();
-  const url = new URL(`${app}/mcp`);
-  const first = new McpClient({ name: 'test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
-  await assert.rejects(first.connect(transport), /Unauthorized/);
-  assert.ok(provider.authorizationUrl, 'the SDK was sent to authorize');
-  assert.equal(provider.authorizationUrl.searchParams.get('resource'), `${app}/mcp`);
-  const { page, location } = await decide(browser, provider.authorizationUrl.toString(), 'approve');
-  const code = new URL(location).searchParams.get('code')!;
-  await transport.finishAuth(code);
-  const client = new McpClient({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
-  return { client, provider, page };
-}
-
-async function rawMcp(app: string, token: string | undefined) {
-  return fetch(`${app}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-  });
-}
+import {
+  authorize,
+  connect,
+  exchange,
+  rawMcp,
+  refresh,
+  registerClient,
+  type Tokens,
+} from './oauth.helpers.ts';
 
 for (const backend of backends()) {
   describe(`MCP with OAuth (${backend})`, () => {
@@ -173,6 +107,19 @@ for (const backend of backends()) {
         arguments: { url: 'http://169.254.169.254/latest/meta-data' },
       });
       assert.equal(ssrf.isError, true);
+      const plainHttp = await client.callTool({
+        name: 'upload_media_from_url',
+        arguments: { url: 'http://example.com/photo.png' },
+      });
+      assert.equal(plainHttp.isError, true);
+      const httpError = (plainHttp.structuredContent as any).error;
+      assert.equal(httpError.status, 422);
+      assert.equal(httpError.code, 'validation_failed');
+      assert.deepEqual(
+        httpError.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+        [['url', 'url_not_allowed']],
+      );
+      assert.match((plainHttp.content as any)[0].text, /Only https/);
       const ssrf2 = await client.callTool({
         name: 'upload_media_from_url',
         arguments: { url: 'https://127.0.0.1/x.png' },
@@ -244,6 +191,83 @@ for (const backend of backends()) {
       });
       assert.equal(revoke.status, 200);
       assert.equal((await rawMcp(env.app.url, ca.provider.saved!.access_token)).status, 401);
+    });
+
+    test('a reused refresh token revokes its own family only, not another authorization of the same client', async () => {
+      const { client: browser } = await signUp(env.app.url, 'mcp-family');
+      const clientId = await registerClient(env.app.url);
+      const tokens = async () => {
+        const res = await exchange(env.app.url, clientId, await authorize(env.app.url, browser, clientId));
+        assert.equal(res.status, 200);
+        return (await res.json()) as Tokens;
+      };
+      const a1 = await tokens();
+      const b1 = await tokens();
+      assert.equal((await rawMcp(env.app.url, a1.access_token)).status, 200);
+      assert.equal((await rawMcp(env.app.url, b1.access_token)).status, 200);
+
+      // Family A rotates twice, then its first refresh token shows up again.
+      const a2 = (await (await refresh(env.app.url, clientId, a1.refresh_token)).json()) as Tokens;
+      const a3res = await refresh(env.app.url, clientId, a2.refresh_token);
+      assert.equal(a3res.status, 200);
+      const a3 = (await a3res.json()) as Tokens;
+      const reuse = await refresh(env.app.url, clientId, a1.refresh_token);
+      assert.equal(reuse.status, 400);
+      assert.equal((await reuse.json()).error, 'invalid_grant');
+      assert.equal(
+        (await rawMcp(env.app.url, a3.access_token)).status,
+        401,
+        'the live end of family A is revoked',
+      );
+      assert.equal((await refresh(env.app.url, clientId, a3.refresh_token)).status, 400);
+
+      // Family B (same user, same client, another authorization) is untouched.
+      assert.equal((await rawMcp(env.app.url, b1.access_token)).status, 200);
+      const b2 = await refresh(env.app.url, clientId, b1.refresh_token);
+      assert.equal(b2.status, 200);
+      assert.equal((await rawMcp(env.app.url, ((await b2.json()) as Tokens).access_token)).status, 200);
+
+      // Revoking a refresh token (RFC 7009) ends its family too.
+      const c1 = await tokens();
+      const c2 = (await (await refresh(env.app.url, clientId, c1.refresh_token)).json()) as Tokens;
+      const revoke = await fetch(`${env.app.url}/api/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: c2.refresh_token, client_id: clientId }),
+      });
+      assert.equal(revoke.status, 200);
+      assert.equal((await rawMcp(env.app.url, c2.access_token)).status, 401);
+    });
+
+    test('an authorization code presented twice is refused and revokes the tokens issued from it', async () => {
+      const { client: browser } = await signUp(env.app.url, 'mcp-replay');
+      const clientId = await registerClient(env.app.url);
+      const grant = await authorize(env.app.url, browser, clientId);
+      const first = await exchange(env.app.url, clientId, grant);
+      assert.equal(first.status, 200);
+      const t1 = (await first.json()) as Tokens;
+      const rotated = await refresh(env.app.url, clientId, t1.refresh_token);
+      assert.equal(rotated.status, 200);
+      const t2 = (await rotated.json()) as Tokens;
+      assert.equal((await rawMcp(env.app.url, t2.access_token)).status, 200);
+
+      // An unrelated authorization of the same client and user.
+      const other = (await (
+        await exchange(env.app.url, clientId, await authorize(env.app.url, browser, clientId))
+      ).json()) as Tokens;
+
+      const replay = await exchange(env.app.url, clientId, grant);
+      assert.equal(replay.status, 400);
+      const body = await replay.json();
+      assert.equal(body.error, 'invalid_grant');
+      assert.equal(body.access_token, undefined);
+      assert.equal(
+        (await rawMcp(env.app.url, t2.access_token)).status,
+        401,
+        'tokens from the code are revoked',
+      );
+      assert.equal((await refresh(env.app.url, clientId, t2.refresh_token)).status, 400);
+      assert.equal((await rawMcp(env.app.url, other.access_token)).status, 200, 'other grants live on');
     });
 
     test('authorization requests: exact redirect URIs, S256 only, resource must be /mcp', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { oauthAuthorizationCodes, oauthTokens } from '../db/schema.ts';
 import { hashSecret, newSecret, pkceChallenge, safeEqual } from '../security/tokens.ts';
@@ -6,8 +6,6 @@ import { ClientMetadataError, findClient, type OAuthClient } from './clients.ts'
 import { mcpResource, mcpScope } from './metadata.ts';
 
 export const codeLifetimeMs = 5 * 60 * 1000;
-export const accessTokenLifetimeMs = 60 * 60 * 1000;
-export const refreshTokenLifetimeMs = 30 * 24 * 60 * 60 * 1000;
 export const accessTokenPrefix = 'pwo_';
 const refreshTokenPrefix = 'pwr_';
 
@@ -135,35 +133,52 @@ export interface TokenResponse {
   scope: string;
 }
 
+/**
+ * A new access/refresh pair in `familyId`: the family is one authorization (one code exchange)
+ * and every rotation of its refresh token. Lifetimes: OAUTH_ACCESS_TOKEN_TTL_SECONDS and
+ * OAUTH_REFRESH_TOKEN_TTL_SECONDS.
+ */
 async function issueTokens(
   ctx: AppContext,
-  grant: { clientId: string; userId: string; scope: string | null; resource: string | null },
+  grant: {
+    clientId: string;
+    userId: string;
+    scope: string | null;
+    resource: string | null;
+    familyId: string;
+  },
 ): Promise<TokenResponse> {
   const access = newSecret(accessTokenPrefix);
   const refresh = newSecret(refreshTokenPrefix);
+  const { accessTokenTtlSeconds, refreshTokenTtlSeconds } = ctx.config.oauth;
   const now = Date.now();
   await ctx.db.insert(oauthTokens).values({
     id: crypto.randomUUID(),
     clientId: grant.clientId,
     userId: grant.userId,
+    familyId: grant.familyId,
     accessTokenHash: hashSecret(access),
     refreshTokenHash: hashSecret(refresh),
     scope: grant.scope,
     resource: grant.resource,
-    accessExpiresAt: new Date(now + accessTokenLifetimeMs),
-    refreshExpiresAt: new Date(now + refreshTokenLifetimeMs),
+    accessExpiresAt: new Date(now + accessTokenTtlSeconds * 1000),
+    refreshExpiresAt: new Date(now + refreshTokenTtlSeconds * 1000),
     createdAt: new Date(now),
   });
   return {
     access_token: access,
     token_type: 'Bearer',
-    expires_in: accessTokenLifetimeMs / 1000,
+    expires_in: accessTokenTtlSeconds,
     refresh_token: refresh,
     scope: grant.scope ?? mcpScope,
   };
 }
 
-/** grant_type=authorization_code: single use, bound to client, redirect URI, PKCE and resource. */
+/**
+ * grant_type=authorization_code: single use, bound to client, redirect URI, PKCE and resource.
+ * The exchange marks the code used and records the token family it starts; a code presented
+ * again means it leaked, so the tokens issued from it are revoked (RFC 6749 §4.1.2).
+ */
 export async function exchangeAuthorizationCode(
   ctx: AppContext,
   form: URLSearchParams,
@@ -174,18 +189,27 @@ export async function exchangeAuthorizationCode(
   if (!code || !verifier || !clientId)
     throw new OAuthError('invalid_request', 'code, code_verifier and client_id are required');
   const now = new Date();
+  const codeHash = hashSecret(code);
+  const familyId = crypto.randomUUID();
   const [row] = await ctx.db
     .update(oauthAuthorizationCodes)
-    .set({ usedAt: now })
+    .set({ usedAt: now, familyId })
     .where(
       and(
-        eq(oauthAuthorizationCodes.codeHash, hashSecret(code)),
+        eq(oauthAuthorizationCodes.codeHash, codeHash),
         isNull(oauthAuthorizationCodes.usedAt),
         gt(oauthAuthorizationCodes.expiresAt, now),
       ),
     )
     .returning();
-  if (!row) throw new OAuthError('invalid_grant', 'The code is invalid, expired or already used');
+  if (!row) {
+    const [used] = await ctx.db
+      .select({ familyId: oauthAuthorizationCodes.familyId })
+      .from(oauthAuthorizationCodes)
+      .where(and(eq(oauthAuthorizationCodes.codeHash, codeHash)));
+    if (used?.familyId) await revokeWhere(ctx, eq(oauthTokens.familyId, used.familyId));
+    throw new OAuthError('invalid_grant', 'The code is invalid, expired or already used');
+  }
   if (!safeEqual(row.clientId, clientId))
     throw new OAuthError('invalid_grant', 'The code was issued to another client');
   if (form.get('redirect_uri') !== row.redirectUri)
@@ -200,13 +224,15 @@ export async function exchangeAuthorizationCode(
     userId: row.userId,
     scope: row.scope,
     resource: row.resource,
+    familyId,
   });
 }
 
 /**
  * grant_type=refresh_token with rotation: the presented token's row is revoked and a new pair is
- * issued. A refresh token presented again after rotation means it leaked: every token of that
- * user and client (the whole grant family) is revoked.
+ * issued in the same family. A refresh token presented again after rotation means it leaked:
+ * every token of its family (that one authorization and its rotations) is revoked. Other
+ * authorizations of the same user and client are not affected.
  */
 export async function refreshTokens(ctx: AppContext, form: URLSearchParams): Promise<TokenResponse> {
   const refresh = form.get('refresh_token') ?? '';
@@ -228,11 +254,11 @@ export async function refreshTokens(ctx: AppContext, form: URLSearchParams): Pro
     .returning();
   if (!rotated) {
     const [seen] = await ctx.db.select().from(oauthTokens).where(eq(oauthTokens.refreshTokenHash, hash));
-    if (seen?.revokedAt) await revokeFamily(ctx, seen.userId, seen.clientId);
+    if (seen?.revokedAt) await revokeFamily(ctx, seen);
     throw new OAuthError('invalid_grant', 'The refresh token is invalid, expired, revoked or already used');
   }
   if (!safeEqual(rotated.clientId, clientId)) {
-    await revokeFamily(ctx, rotated.userId, rotated.clientId);
+    await revokeFamily(ctx, rotated);
     throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
   }
   const resource = form.get('resource');
@@ -241,19 +267,33 @@ export async function refreshTokens(ctx: AppContext, form: URLSearchParams): Pro
   const scope = form.get('scope');
   if (scope !== null && scope.split(' ').some((s) => s && s !== rotated.scope))
     throw new OAuthError('invalid_scope', 'A refresh cannot widen the scope');
-  return issueTokens(ctx, rotated);
+  // Rows from before token families existed start a family of their own on their first rotation.
+  return issueTokens(ctx, { ...rotated, familyId: rotated.familyId ?? crypto.randomUUID() });
 }
 
-async function revokeFamily(ctx: AppContext, userId: string, clientId: string): Promise<void> {
+type TokenRow = typeof oauthTokens.$inferSelect;
+
+/** Revokes the row's family; a row issued before families existed falls back to its user and client. */
+async function revokeFamily(ctx: AppContext, row: TokenRow): Promise<void> {
+  await revokeWhere(
+    ctx,
+    row.familyId
+      ? eq(oauthTokens.familyId, row.familyId)
+      : and(eq(oauthTokens.userId, row.userId), eq(oauthTokens.clientId, row.clientId)),
+  );
+}
+
+async function revokeWhere(ctx: AppContext, condition: SQL | undefined): Promise<void> {
   await ctx.db
     .update(oauthTokens)
     .set({ revokedAt: new Date() })
-    .where(
-      and(eq(oauthTokens.userId, userId), eq(oauthTokens.clientId, clientId), isNull(oauthTokens.revokedAt)),
-    );
+    .where(and(condition, isNull(oauthTokens.revokedAt)));
 }
 
-/** RFC 7009: revokes the access or refresh token (its pair goes too); unknown tokens are not an error. */
+/**
+ * RFC 7009: an access token is revoked with its pair; a refresh token revokes its whole family
+ * (the grant, RFC 7009 §2.1). Unknown tokens are not an error.
+ */
 export async function revokeToken(ctx: AppContext, form: URLSearchParams): Promise<void> {
   const token = form.get('token') ?? '';
   const clientId = form.get('client_id');
@@ -264,7 +304,8 @@ export async function revokeToken(ctx: AppContext, form: URLSearchParams): Promi
     : oauthTokens.accessTokenHash;
   const [row] = await ctx.db.select().from(oauthTokens).where(eq(column, hash));
   if (!row || (clientId !== null && !safeEqual(row.clientId, clientId))) return;
-  await ctx.db.update(oauthTokens).set({ revokedAt: new Date() }).where(eq(oauthTokens.id, row.id));
+  if (column === oauthTokens.refreshTokenHash) await revokeFamily(ctx, row);
+  else await revokeWhere(ctx, eq(oauthTokens.id, row.id));
 }
 
 export interface AccessGrant {
