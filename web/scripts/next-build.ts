@@ -16,6 +16,7 @@ export function nextBin(): string {
 const sourceRoots = [
   join(webDir, 'app'),
   join(webDir, 'server'),
+  join(webDir, 'components'),
   join(webDir, 'instrumentation.ts'),
   join(webDir, 'next.config.ts'),
   join(webDir, 'package.json'),
@@ -53,19 +54,44 @@ export function buildIsStale(): boolean {
 
 export function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [nextBin(), ...args], { cwd: webDir, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [nextBin(), ...args], {
+      cwd: webDir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const forward = (target: NodeJS.WriteStream) => (chunk: Buffer) => {
+      output += chunk;
+      target.write(chunk);
+    };
+    child.stdout.on('data', forward(process.stdout));
+    child.stderr.on('data', forward(process.stderr));
     child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0
-        ? resolvePromise()
-        : reject(new Error(`next ${args[0]} failed (${signal ?? `exit ${code}`})`)),
-    );
+    child.on('exit', (code, signal) => {
+      if (code === 0) return resolvePromise();
+      const error = new Error(`next ${args[0]} failed (${signal ?? `exit ${code}`})`) as Error & {
+        busy?: boolean;
+      };
+      error.busy = output.includes('Another next build process is already running');
+      reject(error);
+    });
   });
 }
 
-/** Runs `next build` when the build is missing or stale. */
+/**
+ * Runs `next build` when the build is missing or stale. When another build of this tree is
+ * already running (a second checkout process, a parallel test run), waits for it and checks again.
+ */
 export async function buildIfStale(): Promise<void> {
-  if (!buildIsStale()) return;
-  console.log('Building the Scheduler (next build)...');
-  await run(['build'], { ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
+  for (let attempt = 0; ; attempt++) {
+    if (!buildIsStale()) return;
+    console.log('Building the Scheduler (next build)...');
+    try {
+      await run(['build'], { ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
+      return;
+    } catch (error) {
+      if (!(error as { busy?: boolean }).busy || attempt >= 40) throw error;
+      await new Promise((r) => setTimeout(r, 15_000));
+    }
+  }
 }

@@ -147,8 +147,10 @@ export const posts = pgTable(
     attempts: integer('attempts').notNull().default(0),
   },
   (t) => [
-    index('posts_user_created').on(t.userId, t.createdAt.desc(), t.id.desc()),
-    index('posts_user_status_created').on(t.userId, t.status, t.createdAt.desc(), t.id.desc()),
+    // Ascending on purpose: scanned backwards they give `created_at DESC, id DESC` (NULLS FIRST,
+    // the default the list query orders by); a `DESC NULLS LAST` index would not serve it.
+    index('posts_user_created_id').on(t.userId, t.createdAt, t.id),
+    index('posts_user_status_created_id').on(t.userId, t.status, t.createdAt, t.id),
     index('posts_due').on(t.status, t.nextAttemptAt).where(sql`${t.status} = 'scheduled'`),
   ],
 );

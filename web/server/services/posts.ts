@@ -39,7 +39,10 @@ export interface PostView {
 
 const editableStatuses: PostStatus[] = ['draft', 'scheduled', 'failed'];
 
-export function toPostView(row: PostRow, targets: TargetRow[]): PostView {
+export function toPostView(
+  row: PostRow,
+  targets: Pick<TargetRow, 'accountId' | 'platform' | 'status' | 'platformPostId' | 'url' | 'error'>[],
+): PostView {
   const byAccount = new Map(targets.map((t) => [t.accountId, t]));
   const results: TargetResult[] = [];
   for (const accountId of new Set([...row.accountIds, ...byAccount.keys()])) {
@@ -243,11 +246,20 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt, id };
 }
 
-/** Newest first, keyset-paginated on (createdAt, id) so every page is one index range scan. */
+/** Each post's target results as JSON, fetched with the page in the same statement. */
+const targetsJson = sql<TargetView[]>`(
+  SELECT coalesce(json_agg(json_build_object(
+    'accountId', t.account_id, 'platform', t.platform, 'status', t.status,
+    'platformPostId', t.platform_post_id, 'url', t.url, 'error', t.error)), '[]'::json)
+  FROM post_targets t WHERE t.post_id = ${posts.id})`;
+
+type TargetView = Pick<TargetRow, 'accountId' | 'platform' | 'status' | 'platformPostId' | 'url' | 'error'>;
+
+/** Newest first, keyset-paginated on (createdAt, id): one backward index range scan per page. */
 export async function listPosts(ctx: AppContext, userId: string, options: ListOptions) {
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
   const rows = await ctx.db
-    .select()
+    .select({ post: posts, targets: targetsJson })
     .from(posts)
     .where(
       and(
@@ -261,21 +273,9 @@ export async function listPosts(ctx: AppContext, userId: string, options: ListOp
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(options.limit + 1);
   const page = rows.slice(0, options.limit);
-  const targets = page.length
-    ? await ctx.db
-        .select()
-        .from(postTargets)
-        .where(
-          inArray(
-            postTargets.postId,
-            page.map((p) => p.id),
-          ),
-        )
-    : [];
-  const byPost = Map.groupBy(targets, (t) => t.postId);
   return {
-    posts: page.map((row) => toPostView(row, byPost.get(row.id) ?? [])),
-    nextCursor: rows.length > options.limit ? encodeCursor(page.at(-1)!) : null,
+    posts: page.map((row) => toPostView(row.post, row.targets)),
+    nextCursor: rows.length > options.limit ? encodeCursor(page.at(-1)!.post) : null,
   };
 }
 
