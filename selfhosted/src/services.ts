@@ -35,7 +35,10 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
     publishers,
     storage,
     logger,
-    limiter: new ConfigurableLimiter(concurrencyOverrides(config.env)),
+    limiter: new PlatformLimiter({
+      platformLimits: concurrencyOverrides(config.env),
+      credentialLimits: concurrencyOverrides(config.env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
+    }),
     unknownAccountCode: () => (accounts.configured ? 'account_not_found' : 'accounts_not_configured'),
   });
   return {
@@ -67,32 +70,21 @@ function configured<T>(build: () => T): T {
 }
 
 /**
- * `PUBLISH_CONCURRENCY_<PLATFORM>=n` raises or lowers a platform's default limit of concurrent
- * publishes (e.g. many Telegram bots, each with its own rate limit, can go out together).
+ * `PUBLISH_CONCURRENCY_<PLATFORM>=n` raises or lowers a platform's overall limit of concurrent
+ * publishes; `PUBLISH_CREDENTIAL_CONCURRENCY_<PLATFORM>=n` its limit per credential (one Telegram
+ * bot, one Discord webhook). Without the latter, an overall override applies to one credential too.
  */
-export function concurrencyOverrides(env: Env): Map<string, number> {
+export function concurrencyOverrides(env: Env, prefix = 'PUBLISH_CONCURRENCY_'): Map<string, number> {
   const overrides = new Map<string, number>();
   for (const [name, value] of Object.entries(env)) {
-    const match = /^PUBLISH_CONCURRENCY_([A-Z0-9_]+)$/.exec(name);
-    if (!match || value === undefined || value.trim() === '') continue;
+    if (!name.startsWith(prefix) || value === undefined || value.trim() === '') continue;
+    const platform = name.slice(prefix.length);
+    if (!/^[A-Z0-9_]+$/.test(platform)) continue;
     const limit = Number(value);
     if (!Number.isSafeInteger(limit) || limit <= 0) {
       throw new ConfigError(`Invalid configuration: ${name} must be a positive whole number, got "${value}"`);
     }
-    overrides.set(match[1]!.toLowerCase(), limit);
+    overrides.set(platform.toLowerCase(), limit);
   }
   return overrides;
-}
-
-class ConfigurableLimiter extends PlatformLimiter {
-  readonly #overrides: ReadonlyMap<string, number>;
-
-  constructor(overrides: ReadonlyMap<string, number>) {
-    super();
-    this.#overrides = overrides;
-  }
-
-  override run<T>(platform: string, concurrency: number, task: () => Promise<T>): Promise<T> {
-    return super.run(platform, this.#overrides.get(platform) ?? concurrency, task);
-  }
 }

@@ -25,20 +25,6 @@ export interface ContextOverrides {
   logger?: AppLogger;
 }
 
-/** The SDK's per-platform limiter with the configured overrides applied. */
-class ConfigurableLimiter extends PlatformLimiter {
-  readonly #overrides: ReadonlyMap<string, number>;
-
-  constructor(overrides: ReadonlyMap<string, number>) {
-    super();
-    this.#overrides = overrides;
-  }
-
-  override run<T>(platform: string, concurrency: number, task: () => Promise<T>): Promise<T> {
-    return super.run(platform, this.#overrides.get(platform) ?? concurrency, task);
-  }
-}
-
 /** The per-process resources: one database pool and one publish limiter, whichever bundle asks first. */
 interface ProcessResources {
   logger: AppLogger;
@@ -59,7 +45,7 @@ async function openResources(
       poolSize: config.databasePoolSize,
     }));
   await database.migrate(config.migrationsDir);
-  return { logger, database, limiter: new ConfigurableLimiter(config.publishConcurrency) };
+  return { logger, database, limiter: new PlatformLimiter({ platformLimits: config.publishConcurrency }) };
 }
 
 function assemble(

@@ -63,6 +63,16 @@ export interface Publisher<Options = Record<string, unknown>> {
   readonly credentialsSchema: z.ZodType<Record<string, unknown>>;
   /** How many publishes may run against this platform at once, across all accounts. */
   readonly concurrency: number;
+  /**
+   * How many publishes may run at once with one credential (see `concurrencyKey`): platforms
+   * rate-limit per bot, webhook or login rather than per platform.
+   */
+  readonly credentialConcurrency?: number;
+  /**
+   * Which credential an account publishes with, as an opaque id (a hash, never the secret itself);
+   * accounts sharing it share `credentialConcurrency`. Undefined: only the platform limit applies.
+   */
+  concurrencyKey?(account: PlatformAccount): string | undefined;
 
   validate(
     post: PostContent,

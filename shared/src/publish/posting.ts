@@ -173,7 +173,7 @@ export class PostingService {
     // One key for every attempt: a retry must look like the same request to the platform.
     const idempotencyKey = `${hooks.idempotencyKey ?? crypto.randomUUID()}:${account.id}`;
     try {
-      const result = await this.#limiter.run(publisher.id, publisher.concurrency, () =>
+      const result = await this.#limiter.runFor(publisher, account, () =>
         withRetry(
           (attempt) => {
             logger.debug({ accountId: account.id, platform: account.platform, attempt }, 'publishing target');

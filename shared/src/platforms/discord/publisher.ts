@@ -67,8 +67,15 @@ export function createDiscordPublisher(config: DiscordConfig): Publisher<Discord
     displayName: 'Discord',
     optionsSchema: discordOptionsSchema,
     credentialsSchema: discordCredentialsSchema(config.apiUrl),
-    // Discord limits each webhook to about 5 requests per 2 seconds; a few at once across accounts is plenty.
-    concurrency: 4,
+    // Discord limits each webhook to about 5 requests per 2 seconds (and an IP to 50 a second):
+    // two at once per webhook, twenty across webhooks. 429s are retried after their retry_after.
+    concurrency: 20,
+    credentialConcurrency: 2,
+    // The webhook id is public (it is in the URL without the token); the token is the secret.
+    concurrencyKey: (account) => {
+      const url = account.credentials.webhookUrl;
+      return typeof url === 'string' ? parseWebhookUrl(url, config.apiUrl)?.id : undefined;
+    },
 
     async validate(post, account, media) {
       return validateDiscordPost(config, post, account, media);

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { PlatformError } from '../../errors.ts';
 import { defaultRequestTimeoutMs } from '../../http/fetch.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
@@ -29,8 +30,13 @@ export interface TelegramPublisherOptions {
   requestTimeoutMs?: number;
 }
 
-/** Telegram bots may send about 30 messages a second in all; 10 in flight keeps well inside that. */
-const telegramConcurrency = 10;
+/**
+ * Telegram rate-limits each bot (about 30 messages a second in bulk), not the platform: each bot
+ * gets up to 30 sends in flight, and many bots together up to 100. A 429's retry_after is the
+ * safety net when a bot goes faster than Telegram allows.
+ */
+const telegramConcurrency = 100;
+const telegramBotConcurrency = 30;
 
 export class TelegramPublisher implements Publisher<TelegramOptions> {
   readonly id = 'telegram';
@@ -38,6 +44,7 @@ export class TelegramPublisher implements Publisher<TelegramOptions> {
   readonly optionsSchema = telegramOptionsSchema;
   readonly credentialsSchema = telegramCredentialsSchema;
   readonly concurrency = telegramConcurrency;
+  readonly credentialConcurrency = telegramBotConcurrency;
   readonly #apiUrl: string;
   readonly #limits: TelegramLimits;
   readonly #timeoutMs: number;
@@ -46,6 +53,12 @@ export class TelegramPublisher implements Publisher<TelegramOptions> {
     this.#apiUrl = (options.apiUrl ?? defaultTelegramApiUrl).replace(/\/+$/, '');
     this.#limits = options.limits ?? defaultTelegramLimits;
     this.#timeoutMs = options.requestTimeoutMs ?? defaultRequestTimeoutMs;
+  }
+
+  /** One key per bot: a digest of its token, so the token itself is never kept as a map key. */
+  concurrencyKey(account: PlatformAccount): string | undefined {
+    const token = account.credentials.botToken;
+    return typeof token === 'string' ? hash('sha256', token, 'base64url') : undefined;
   }
 
   async validate(

@@ -11,7 +11,24 @@ describe('Telegram module', () => {
     assert.ok(platformModules.includes(telegramModule));
     const publisher = PublisherRegistry.fromEnv({}).get('telegram');
     assert.equal(publisher?.displayName, 'Telegram');
-    assert.equal(publisher?.concurrency, 10);
+    assert.equal(publisher?.concurrency, 100);
+    assert.equal(publisher?.credentialConcurrency, 30);
+  });
+
+  it('limits concurrency per bot, keyed by a digest of the token rather than the token', () => {
+    const publisher = PublisherRegistry.fromEnv({}).get('telegram')!;
+    const key = (botToken: string) =>
+      publisher.concurrencyKey?.({
+        id: 'a',
+        platform: 'telegram',
+        platformAccountId: '@c',
+        credentials: { botToken },
+      });
+    const first = key('123456:secretTokenA');
+    assert.ok(first);
+    assert.ok(!first.includes('secretTokenA') && !first.includes('123456'));
+    assert.equal(key('123456:secretTokenA'), first);
+    assert.notEqual(key('123456:secretTokenB'), first);
   });
 
   it('defaults to api.telegram.org, 10 MB photos and 50 MB files', () => {

@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import type { AnyPublisher, PlatformAccount } from '../../src/platforms/types.ts';
+import { PlatformLimiter } from '../../src/publish/limiter.ts';
+
+/** Starts `count` tasks that each hold their slot until released; reports how many run at once. */
+function harness() {
+  let running = 0;
+  let peak = 0;
+  const gates: (() => void)[] = [];
+  const task = () => async () => {
+    running++;
+    peak = Math.max(peak, running);
+    await new Promise<void>((resolve) => gates.push(resolve));
+    running--;
+    return 'done';
+  };
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const releaseAll = async () => {
+    while (gates.length > 0 || running > 0) {
+      for (const open of gates.splice(0)) open();
+      await settle();
+    }
+  };
+  return {
+    task,
+    settle,
+    releaseAll,
+    get running() {
+      return running;
+    },
+    get peak() {
+      return peak;
+    },
+  };
+}
+
+function publisher(overrides: Partial<AnyPublisher> = {}): AnyPublisher {
+  return {
+    id: 'bots',
+    displayName: 'Bots',
+    optionsSchema: z.object({}),
+    credentialsSchema: z.object({}),
+    concurrency: 8,
+    credentialConcurrency: 3,
+    concurrencyKey: (account) => String(account.credentials.bot),
+    validate: async () => ({ errors: [], warnings: [] }),
+    publish: async () => ({ platformPostId: '1' }),
+    verifyCredentials: async () => ({ name: 'x' }),
+    ...overrides,
+  };
+}
+
+const account = (bot: string, i: number): PlatformAccount => ({
+  id: `a${i}`,
+  platform: 'bots',
+  platformAccountId: `chat${i}`,
+  credentials: { bot },
+});
+
+describe('PlatformLimiter', () => {
+  it('holds a per-platform limit', async () => {
+    const limiter = new PlatformLimiter();
+    const h = harness();
+    const runs = Array.from({ length: 5 }, () => limiter.run('p', 2, h.task()));
+    await h.settle();
+    assert.equal(h.running, 2);
+    await h.releaseAll();
+    assert.deepEqual(await Promise.all(runs), Array(5).fill('done'));
+    assert.equal(h.peak, 2);
+  });
+
+  it('limits each credential separately, under the platform-wide limit', async () => {
+    const limiter = new PlatformLimiter();
+    const h = harness();
+    const p = publisher();
+    // 5 tasks on bot A (limit 3 each), 5 on bot B, 5 on bot C: the platform's 8 caps the total.
+    const runs = ['A', 'B', 'C'].flatMap((bot) =>
+      Array.from({ length: 5 }, (_, i) => limiter.runFor(p, account(bot, i), h.task())),
+    );
+    await h.settle();
+    assert.equal(h.running, 8);
+    await h.releaseAll();
+    await Promise.all(runs);
+    assert.equal(h.peak, 8);
+  });
+
+  it('runs many chats of a few bots in one wave when each bot is under its limit', async () => {
+    const limiter = new PlatformLimiter();
+    const h = harness();
+    const p = publisher({ concurrency: 100, credentialConcurrency: 30 });
+    const runs = Array.from({ length: 50 }, (_, i) => limiter.runFor(p, account(`bot${i % 5}`, i), h.task()));
+    await h.settle();
+    assert.equal(h.running, 50);
+    await h.releaseAll();
+    await Promise.all(runs);
+  });
+
+  it('queues one busy credential without holding back others', async () => {
+    const limiter = new PlatformLimiter();
+    const h = harness();
+    const p = publisher();
+    const busy = Array.from({ length: 6 }, (_, i) => limiter.runFor(p, account('A', i), h.task()));
+    await h.settle();
+    assert.equal(h.running, 3);
+    const other = limiter.runFor(p, account('B', 9), h.task());
+    await h.settle();
+    assert.equal(h.running, 4, 'bot B starts although bot A has tasks waiting');
+    await h.releaseAll();
+    await Promise.all([...busy, other]);
+  });
+
+  it('applies configured overrides; an overall override also lifts the per-credential default', async () => {
+    const p = publisher();
+    const lifted = new PlatformLimiter({ platformLimits: new Map([['bots', 6]]) });
+    let h = harness();
+    let runs = Array.from({ length: 10 }, (_, i) => lifted.runFor(p, account('A', i), h.task()));
+    await h.settle();
+    assert.equal(h.running, 6);
+    await h.releaseAll();
+    await Promise.all(runs);
+
+    const both = new PlatformLimiter({
+      platformLimits: new Map([['bots', 6]]),
+      credentialLimits: new Map([['bots', 2]]),
+    });
+    h = harness();
+    runs = Array.from({ length: 10 }, (_, i) => both.runFor(p, account('A', i), h.task()));
+    await h.settle();
+    assert.equal(h.running, 2);
+    await h.releaseAll();
+    await Promise.all(runs);
+  });
+
+  it('releases slots when tasks fail', async () => {
+    const limiter = new PlatformLimiter();
+    const p = publisher({ credentialConcurrency: 1 });
+    await assert.rejects(
+      limiter.runFor(p, account('A', 1), async () => {
+        throw new Error('boom');
+      }),
+      /boom/,
+    );
+    assert.equal(await limiter.runFor(p, account('A', 2), async () => 'next'), 'next');
+  });
+
+  it('uses only the platform limit for publishers without a concurrency key', async () => {
+    const limiter = new PlatformLimiter();
+    const h = harness();
+    const p = publisher({ concurrency: 4, concurrencyKey: undefined });
+    const runs = Array.from({ length: 6 }, (_, i) => limiter.runFor(p, account('A', i), h.task()));
+    await h.settle();
+    assert.equal(h.running, 4);
+    await h.releaseAll();
+    await Promise.all(runs);
+  });
+});
