@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { constants, createWriteStream, openAsBlob } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { type BigIntStats, constants, createWriteStream, openAsBlob } from 'node:fs';
 import {
   access,
   link,
@@ -39,10 +39,11 @@ export interface LocalStorageOptions {
   signingSecret: string;
 }
 
-/** What we remember about a file beside it: the sniffed type and a content hash for the ETag. */
+/** What we remember about a file beside it: the type sniffed when it was stored. */
 interface Sidecar {
   contentType: string;
-  etag: string;
+  /** Random per stored version, part of the ETag (absent for files placed by hand). */
+  version?: string;
 }
 
 // Both live inside `directory` (so renames stay on one filesystem) under names that start with a
@@ -84,12 +85,7 @@ export class LocalStorage implements Storage {
       tempDirectoryName,
       `${Date.now()}-${randomBytes(12).toString('hex')}`,
     );
-    const hash = createHash('sha256');
-    const limit = limitedCopy(body, {
-      maxBytes: options.maxBytes,
-      expectedSize: options.expectedSize,
-      onChunk: (chunk) => hash.update(chunk),
-    });
+    const limit = limitedCopy(body, { maxBytes: options.maxBytes, expectedSize: options.expectedSize });
     try {
       // `flush` fsyncs before close, so a published file survives a power cut.
       await pipeline(limit, createWriteStream(tempPath, { flags: 'wx', flush: true }));
@@ -104,7 +100,7 @@ export class LocalStorage implements Storage {
     }
     const sidecar: Sidecar = {
       contentType: options.contentType,
-      etag: hash.digest('base64url').slice(0, 32),
+      version: randomBytes(6).toString('base64url'),
     };
     try {
       await this.#writeSidecar(key, sidecar);
@@ -112,28 +108,28 @@ export class LocalStorage implements Storage {
       await this.delete(key);
       throw error;
     }
-    const stats = await stat(finalPath);
+    const stats = await stat(finalPath, { bigint: true });
     return {
       key,
-      size: stats.size,
+      size: Number(stats.size),
       contentType: sidecar.contentType,
       lastModified: stats.mtime,
-      etag: sidecar.etag,
+      etag: fileEtag(stats, sidecar),
     };
   }
 
   async head(key: string): Promise<StoredObject | null> {
     assertValidMediaKey(key);
-    const stats = await stat(this.#path(key)).catch(notFoundAsNull);
+    const stats = await stat(this.#path(key), { bigint: true }).catch(notFoundAsNull);
     if (!stats?.isFile()) return null;
-    const sidecar = (await this.#readSidecar(key)) ?? (await this.#sidecarFromFile(key, stats));
+    const sidecar = (await this.#readSidecar(key)) ?? (await this.#sidecarFromFile(key, Number(stats.size)));
     if (!sidecar) return null;
     return {
       key,
-      size: stats.size,
+      size: Number(stats.size),
       contentType: sidecar.contentType,
       lastModified: stats.mtime,
-      etag: sidecar.etag,
+      etag: fileEtag(stats, sidecar),
     };
   }
 
@@ -248,9 +244,13 @@ export class LocalStorage implements Storage {
     const text = await readFile(this.#sidecarPath(key), 'utf8').catch(notFoundAsNull);
     if (text === null) return undefined;
     try {
+      // Sidecars written by earlier versions hold a content-hash `etag` (no longer used), no version.
       const parsed = JSON.parse(text) as Partial<Sidecar>;
-      if (typeof parsed.contentType === 'string' && typeof parsed.etag === 'string') {
-        return { contentType: parsed.contentType, etag: parsed.etag };
+      if (typeof parsed.contentType === 'string') {
+        return {
+          contentType: parsed.contentType,
+          ...(typeof parsed.version === 'string' ? { version: parsed.version } : {}),
+        };
       }
     } catch {
       // A damaged sidecar is rebuilt from the file below.
@@ -260,24 +260,32 @@ export class LocalStorage implements Storage {
 
   /**
    * For a file without a sidecar (one placed by hand, or the instant between publishing a file and
-   * writing its sidecar): sniff the type; the ETag comes from size and mtime.
+   * writing its sidecar): sniff the type.
    */
-  async #sidecarFromFile(
-    key: string,
-    stats: { size: number; mtimeMs: number },
-  ): Promise<Sidecar | undefined> {
+  async #sidecarFromFile(key: string, size: number): Promise<Sidecar | undefined> {
     const file = await open(this.#path(key), 'r').catch(notFoundAsNull);
     if (!file) return undefined;
     try {
-      const head = Buffer.alloc(Math.min(sniffBytes, stats.size));
+      const head = Buffer.alloc(Math.min(sniffBytes, size));
       await file.read(head, 0, head.length, 0);
       const contentType = await sniffContentType(head);
       if (!contentType) return undefined;
-      return { contentType, etag: `${stats.size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}` };
+      return { contentType };
     } finally {
       await file.close();
     }
   }
+}
+
+/**
+ * A strong validator without reading the content (hashing every byte cost more CPU than the rest
+ * of an upload): the random version stored with each put, plus inode, size and modification time.
+ * A key's file is written once, so this changes when the file is stored again or swapped by hand,
+ * and it survives restarts.
+ */
+function fileEtag(stats: BigIntStats, sidecar: Sidecar): string {
+  const file = `${stats.ino.toString(36)}-${stats.size.toString(36)}-${stats.mtimeNs.toString(36)}`;
+  return sidecar.version ? `${sidecar.version}-${file}` : file;
 }
 
 function notFoundAsNull(error: NodeJS.ErrnoException): null {

@@ -45,21 +45,34 @@ describe('LocalStorage', () => {
     assert.equal(storage.publicUrl('abc-photo.png'), 'https://media.example.test/media/abc-photo.png');
   });
 
-  it('gives the same ETag for the same content and another for different content', async () => {
+  it('keeps an ETag per stored version and changes it whenever the content is stored again', async () => {
     const a = await storage.put('etag-a.png', chunked(samplePng()), {
       contentType: 'image/png',
       maxBytes: 1000,
     });
+    assert.match(a.etag, /^[A-Za-z0-9_-]+$/);
+    assert.equal((await storage.head('etag-a.png'))?.etag, a.etag);
+    assert.equal((await storage.head('etag-a.png'))?.etag, a.etag, 'stable across reads');
     const b = await storage.put('etag-b.png', chunked(samplePng()), {
       contentType: 'image/png',
       maxBytes: 1000,
     });
-    const c = await storage.put('etag-c.png', chunked(paddedSample(samplePng(), 200)), {
+    assert.notEqual(a.etag, b.etag, 'another object has its own ETag');
+
+    // The same key stored again, even with the same bytes and size, is a new version.
+    await storage.delete('etag-a.png');
+    const again = await storage.put('etag-a.png', chunked(samplePng()), {
       contentType: 'image/png',
       maxBytes: 1000,
     });
-    assert.equal(a.etag, b.etag);
-    assert.notEqual(a.etag, c.etag);
+    assert.notEqual(again.etag, a.etag);
+    assert.equal((await storage.head('etag-a.png'))?.etag, again.etag);
+
+    // A file swapped by hand under the key gets a new ETag too.
+    await writeFile(join(directory, 'etag-a.png'), paddedSample(samplePng(), 200));
+    const swapped = await storage.head('etag-a.png');
+    assert.equal(swapped?.size, 200);
+    assert.notEqual(swapped?.etag, again.etag);
   });
 
   it('deletes a file and its metadata; deleting again is fine', async () => {
