@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import { pinoHttp } from 'pino-http';
 
 // Defence in depth: request serializers below never include headers or bodies, but anything
 // logged by hand that carries one of these is masked too. No wildcards: pino applies these to every
@@ -41,30 +40,53 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request id (also sent back as x-request-id). */
+    id: string;
+    /** A child logger bound to this request's id, made on first use. */
+    log: Logger;
+  }
+}
+
+/**
+ * Request logging: one line per request when it completes (method, path without the query,
+ * status, time taken, request id). `req.log` is made lazily, so a request that logs nothing by hand
+ * costs no child logger. Everything goes through `logger`, so its redaction applies.
+ */
 export function httpLogger(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: requestId,
-    // req.log carries only the request id, not the whole serialized request, on every line.
-    quietReqLogger: true,
-    // 501 (not supported), 502 (platforms failed) and 503 (storage down) are answers, not our bugs.
-    customLogLevel: (_req, res, error) =>
-      error || res.statusCode === 500 ? 'error' : res.statusCode > 500 ? 'warn' : 'info',
-    // The error itself is logged once, by the problem handler; pino-http would add a synthetic one.
-    customErrorObject: (_req, _res, _error, value: Record<string, unknown>) => ({
-      res: value.res,
-      responseTime: value.responseTime,
-    }),
-    serializers: {
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    const started = performance.now();
+    const id = requestId(req, res);
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'id', { value: id, writable: true, configurable: true, enumerable: true });
+    Object.defineProperty(req, 'log', {
+      get: () => {
+        child ??= logger.child({ reqId: id });
+        return child;
+      },
+      set: (value: Logger) => {
+        child = value;
+      },
+      configurable: true,
+      enumerable: false,
+    });
+    res.once('close', () => {
+      const status = res.statusCode;
+      const completed = res.writableFinished;
+      // 501 (not supported), 502 (platforms failed) and 503 (storage down) are answers, not our bugs.
+      const level = !completed ? 'warn' : status === 500 ? 'error' : status > 500 ? 'warn' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const method = req.method ?? 'GET';
       // Path only: query strings of signed upload URLs are credentials.
-      req: (req: { id: unknown; method: string; url: string; raw?: IncomingMessage }) => ({
-        id: req.id,
-        method: req.method,
-        path: req.url.split('?')[0],
-      }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-    customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
-  });
+      const path = (req.url ?? '').split('?', 1)[0];
+      const line = {
+        req: { id, method, path },
+        res: { status },
+        responseTime: Math.round(performance.now() - started),
+      };
+      logger[level](line, completed ? `${method} ${path} ${status}` : `${method} ${path} aborted`);
+    });
+    next();
+  };
 }
