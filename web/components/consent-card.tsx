@@ -26,6 +26,8 @@ export function ConsentForm({
   hidden,
   approveLabel = 'Approve',
   denyLabel = 'Deny',
+  signedInAs,
+  children,
 }: {
   action: string | ((form: FormData) => void | Promise<void>);
   title: string;
@@ -34,6 +36,10 @@ export function ConsentForm({
   hidden: Record<string, string>;
   approveLabel?: string;
   denyLabel?: string;
+  /** The account that is granting access, shown above the buttons. */
+  signedInAs?: string;
+  /** Further explanation between the permissions and the buttons. */
+  children?: ReactNode;
 }) {
   return (
     <form action={action} method="post" className="stack">
@@ -51,6 +57,12 @@ export function ConsentForm({
           </ul>
         </div>
       )}
+      {children}
+      {signedInAs && (
+        <p className="consent-who">
+          Signed in as <strong>{signedInAs}</strong>
+        </p>
+      )}
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -63,5 +75,20 @@ export function ConsentForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** A standalone page's error: what went wrong and what to do next. */
+export function ErrorCard({ title, message }: { title: string; message: string }) {
+  return (
+    <CenteredCard>
+      <div role="alert" className="stack" style={{ gap: 6 }}>
+        <h1>{title}</h1>
+        <p className="muted">{message}</p>
+      </div>
+      <a href="/compose" className="btn btn-block">
+        Go to Postwave
+      </a>
+    </CenteredCard>
   );
 }

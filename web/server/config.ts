@@ -37,9 +37,19 @@ export interface SchedulerConfig {
   publishConcurrency: Map<string, number>;
   google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
   github: OAuthClientConfig;
+  /** Outgoing e-mail (password reset links); undefined when no SMTP server is configured. */
+  mail: MailConfig | undefined;
+  /** How long a password reset link works. */
+  passwordResetTtlSeconds: number;
   logLevel: string;
   /** The raw environment, for the SDK's own readers (platform base URLs, OBJECT_STORAGE_*). */
   env: Env;
+}
+
+export interface MailConfig {
+  /** An smtp:// or smtps:// URL, or the host/port/credentials it was built from. */
+  transport: string | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } };
+  from: string;
 }
 
 export interface OAuthClientConfig {
@@ -84,6 +94,19 @@ const EnvSchema = z.object({
   GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  SMTP_HOST: optionalString,
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  SMTP_SECURE: boolean.optional(),
+  SMTP_USER: optionalString,
+  SMTP_PASSWORD: optionalString,
+  MAIL_FROM: optionalString,
+  PASSWORD_RESET_TTL_SECONDS: positiveInt.default(30 * 60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -169,8 +192,28 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
     },
     github: { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET },
+    mail: mailConfig(e, appUrl),
+    passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
     env,
+  };
+}
+
+/** SMTP_URL wins over SMTP_HOST/PORT/USER/PASSWORD; neither means no outgoing mail. */
+function mailConfig(e: z.infer<typeof EnvSchema>, appUrl: string): MailConfig | undefined {
+  const from = e.MAIL_FROM ?? `Postwave <no-reply@${new URL(appUrl).hostname}>`;
+  if (e.SMTP_URL) return { transport: e.SMTP_URL, from };
+  if (!e.SMTP_HOST) return undefined;
+  if ((e.SMTP_USER === undefined) !== (e.SMTP_PASSWORD === undefined))
+    throw new ConfigError('Invalid configuration:\n  SMTP_USER and SMTP_PASSWORD go together');
+  return {
+    transport: {
+      host: e.SMTP_HOST,
+      port: e.SMTP_PORT,
+      secure: e.SMTP_SECURE ?? e.SMTP_PORT === 465,
+      ...(e.SMTP_USER && e.SMTP_PASSWORD ? { auth: { user: e.SMTP_USER, pass: e.SMTP_PASSWORD } } : {}),
+    },
+    from,
   };
 }
 

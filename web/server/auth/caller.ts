@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { authenticateToken } from '../services/tokens.ts';
 import { assertSameOrigin } from './same-origin.ts';
-import { sessionUserId } from './session.ts';
+import { sessionClaims, sessionIsCurrent } from './session.ts';
 
 /** Who is calling: a signed-in browser, or a bearer token (personal, CLI, later MCP OAuth). */
 export interface Caller {
@@ -35,16 +35,25 @@ export async function requireCaller(
     if (!found) throw unauthorized('The bearer token is invalid, expired or revoked', 'invalid_token');
     return { userId: found.userId, via: 'token', tokenId: found.tokenId };
   }
-  const userId = await sessionUserId(request, ctx.config);
-  if (!userId || !(await userExists(ctx, userId))) throw unauthorized('Sign in or send a bearer token');
+  const claims = await sessionClaims(request, ctx.config);
+  if (!claims || !(await sessionAccepted(ctx, claims.userId, claims.authTime)))
+    throw unauthorized('Sign in or send a bearer token');
   assertSameOrigin(request, ctx.config.appUrl);
-  return { userId, via: 'session' };
+  return { userId: claims.userId, via: 'session' };
 }
 
-async function userExists(ctx: AppContext, userId: string): Promise<boolean> {
+/** The user still exists and has not reset the password since this session began. */
+async function sessionAccepted(
+  ctx: AppContext,
+  userId: string,
+  authTime: number | undefined,
+): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(userId)) return false;
-  const [row] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
-  return row !== undefined;
+  const [row] = await ctx.db
+    .select({ validAfter: users.sessionsValidAfter })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row !== undefined && sessionIsCurrent(authTime, row.validAfter);
 }
 
 function unauthorized(detail: string, error?: string): ProblemError {

@@ -46,14 +46,17 @@ function authConfig(): NextAuthConfig {
             token.sub = ours.id;
             token.email = ours.email;
             token.name = ours.name;
+            token.authTime = Date.now();
           }
         } else if (user?.id) {
           token.sub = user.id;
+          token.authTime = Date.now();
         }
         return token;
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
+        if (typeof token.authTime === 'number') (session as { authTime?: number }).authTime = token.authTime;
         return session;
       },
     },

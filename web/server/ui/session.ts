@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { redirect } from 'next/navigation';
 import { auth } from '../auth/next-auth.ts';
+import { sessionIsCurrent } from '../auth/session.ts';
 import { getContext } from '../context.ts';
 import { users } from '../db/schema.ts';
 
@@ -18,10 +19,18 @@ export async function currentUser(): Promise<UiUser | undefined> {
   if (!id || !/^[0-9a-f-]{36}$/i.test(id)) return undefined;
   const ctx = await getContext();
   const [row] = await ctx.db
-    .select({ id: users.id, email: users.email, name: users.name, timezone: users.timezone })
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      timezone: users.timezone,
+      validAfter: users.sessionsValidAfter,
+    })
     .from(users)
     .where(eq(users.id, id));
-  return row;
+  if (!row || !sessionIsCurrent((session as { authTime?: unknown }).authTime, row.validAfter))
+    return undefined;
+  return { id: row.id, email: row.email, name: row.name, timezone: row.timezone };
 }
 
 /** The signed-in user, or a redirect to the sign-in page. */

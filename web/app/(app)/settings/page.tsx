@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
-import { EmptyState } from '../../../components/empty-state.tsx';
 import { timeZones } from '../../../components/lib/time.ts';
+import { McpClients } from '../../../components/settings/mcp-clients.tsx';
 import { ProfileForm } from '../../../components/settings/profile-form.tsx';
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
 import { getContext } from '../../../server/context.ts';
+import { listMcpConnections } from '../../../server/oauth/connections.ts';
 import { listTokens } from '../../../server/services/tokens.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 
@@ -11,7 +12,11 @@ export const metadata: Metadata = { title: 'Settings' };
 
 export default async function SettingsPage() {
   const user = await requireUser();
-  const tokens = await listTokens(await getContext(), user.id);
+  const ctx = await getContext();
+  const [tokens, mcpClients] = await Promise.all([
+    listTokens(ctx, user.id),
+    listMcpConnections(ctx, user.id),
+  ]);
   const zones = timeZones();
   return (
     <div className="page page-narrow">
@@ -55,10 +60,9 @@ export default async function SettingsPage() {
         <div className="card-head">
           <h2 id="mcp-title">Connected AI assistants (MCP)</h2>
         </div>
-        <EmptyState icon="⌁" title="No assistants connected">
-          When you approve an MCP client (such as an AI assistant) to post for you, it appears here and you
-          can revoke its access.
-        </EmptyState>
+        <div className="card-body">
+          <McpClients clients={mcpClients} timezone={user.timezone} />
+        </div>
       </section>
     </div>
   );

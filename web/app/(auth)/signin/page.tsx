@@ -2,18 +2,47 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignInForm } from '../../../components/auth/auth-forms.tsx';
 import { CenteredCard } from '../../../components/consent-card.tsx';
+import { getConfig } from '../../../server/context.ts';
 import { currentUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
-  const { next } = await searchParams;
-  if (await currentUser()) redirect(next?.startsWith('/') && !next.startsWith('//') ? next : '/compose');
+/** Where to go after signing in: a path on this site, from `next` or a same-origin `callbackUrl`. */
+function returnPath(next: string | undefined, callbackUrl: string | undefined): string | undefined {
+  const candidate = next ?? callbackUrl;
+  if (!candidate) return undefined;
+  const appUrl = getConfig().appUrl;
+  let url: URL;
+  try {
+    url = new URL(candidate, appUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== new URL(appUrl).origin) return undefined;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : undefined;
+}
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const params = await searchParams;
+  const next = returnPath(
+    typeof params.next === 'string' ? params.next : undefined,
+    typeof params.callbackUrl === 'string' ? params.callbackUrl : undefined,
+  );
+  if (await currentUser()) redirect(next ?? '/compose');
   return (
     <CenteredCard>
       <header>
         <h1>Welcome back</h1>
-        <p className="muted">Sign in to schedule and publish your posts.</p>
+        <p className="muted">
+          {next?.startsWith('/cli/') || next?.startsWith('/oauth/')
+            ? 'Sign in to continue connecting your app to Postwave.'
+            : 'Sign in to schedule and publish your posts.'}
+        </p>
       </header>
       <SignInForm next={next} />
     </CenteredCard>

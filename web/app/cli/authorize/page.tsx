@@ -1,14 +1,14 @@
 import { ProblemError } from '@postwave/shared';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
 import {
   type CliAuthorizeParams,
   cliParamsQuery,
   parseCliAuthorizeParams,
 } from '../../../server/cli-auth/service.ts';
-import { browserUser } from '../../../server/cli-auth/session.ts';
+import { browserUser, signInLocation } from '../../../server/cli-auth/session.ts';
 import { getContext } from '../../../server/context.ts';
-import { ConsentCard, ErrorCard } from '../../../server/oauth/consent-ui.tsx';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Connect the Postwave CLI' };
@@ -32,27 +32,34 @@ export default async function CliAuthorizePage({ searchParams }: { searchParams:
   }
   const ctx = await getContext();
   const user = await browserUser(ctx, (await cookies()).toString() || null);
-  if (!user) {
-    const callbackUrl = new URL(`/cli/authorize?${cliParamsQuery(params)}`, ctx.config.appUrl).toString();
-    redirect(`/api/auth/signin?${new URLSearchParams({ callbackUrl })}`);
-  }
+  if (!user) redirect(signInLocation(ctx, `/cli/authorize?${cliParamsQuery(params)}`));
   const hidden: Record<string, string> = Object.fromEntries(new URLSearchParams(cliParamsQuery(params)));
   const port = new URL(params.redirectUri).port;
   return (
-    <ConsentCard
-      title="Connect the Postwave CLI?"
-      action="/api/cli/authorize/decision"
-      hidden={hidden}
-      signedInAs={user.email}
-    >
-      <p>
-        The device <strong>{params.deviceName ?? 'an unnamed device'}</strong> asks for a CLI token that can
-        act as you: list your accounts, and create, schedule, publish and delete posts.
-      </p>
-      <p>
-        It is waiting on this computer at port <code>{port}</code>. Only approve if you just ran{' '}
-        <code>postwave login</code>. You can revoke the token at any time under API tokens.
-      </p>
-    </ConsentCard>
+    <CenteredCard wide>
+      <ConsentForm
+        action="/api/cli/authorize/decision"
+        title="Connect the Postwave CLI?"
+        description={
+          <>
+            The device <strong>{params.deviceName ?? 'an unnamed device'}</strong> asks for a CLI token that
+            acts as you.
+          </>
+        }
+        permissions={[
+          'List your connected accounts',
+          'Create, schedule and publish posts',
+          'Edit and delete your posts',
+        ]}
+        hidden={hidden}
+        signedInAs={user.email}
+      >
+        <p className="consent-note">
+          It is waiting on this computer at port <code>{port}</code>. Only approve if you just ran{' '}
+          <code>postwave login</code>. You can revoke the token at any time under Settings → CLI and API
+          tokens.
+        </p>
+      </ConsentForm>
+    </CenteredCard>
   );
 }

@@ -1,8 +1,8 @@
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { browserUser } from '../../../server/cli-auth/session.ts';
+import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
+import { browserUser, signInLocation } from '../../../server/cli-auth/session.ts';
 import { getContext } from '../../../server/context.ts';
-import { ConsentCard, ErrorCard } from '../../../server/oauth/consent-ui.tsx';
 import {
   type AuthorizeRequest,
   authorizeQuery,
@@ -15,8 +15,12 @@ export const metadata = { title: 'Authorize an application' };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-const scopeText: Record<string, string> = {
-  mcp: 'Use Postwave as you through MCP: list your accounts; create, schedule, publish, update and delete posts; add media.',
+const scopePermissions: Record<string, string[]> = {
+  mcp: [
+    'List your connected accounts',
+    'Create, schedule, publish, update and delete your posts',
+    'Add media to your posts',
+  ],
 };
 
 export default async function ConsentPage({ searchParams }: { searchParams: SearchParams }) {
@@ -31,36 +35,31 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
     return <ErrorCard title="This authorization request cannot continue" message={error.message} />;
   }
   const user = await browserUser(ctx, (await cookies()).toString() || null);
-  if (!user) {
-    const callbackUrl = new URL(`/oauth/consent?${authorizeQuery(request)}`, ctx.config.appUrl).toString();
-    redirect(`/api/auth/signin?${new URLSearchParams({ callbackUrl })}`);
-  }
+  if (!user) redirect(signInLocation(ctx, `/oauth/consent?${authorizeQuery(request)}`));
   const redirectUrl = new URL(request.redirectUri);
   const redirectHost = redirectUrl.host || redirectUrl.protocol;
+  const name = request.client.name ?? 'An unnamed application';
   return (
-    <ConsentCard
-      title={`Allow ${request.client.name ?? 'an unnamed application'} to use your Postwave account?`}
-      action="/api/oauth/authorize/decision"
-      hidden={Object.fromEntries(new URLSearchParams(authorizeQuery(request)))}
-      signedInAs={user.email}
-    >
-      <p>
-        <strong>{request.client.name ?? 'An unnamed application'}</strong>
-        {request.client.source === 'metadata_document' ? ` (${request.client.id})` : ''} will be sent back to{' '}
-        <strong>{redirectHost}</strong>.
-      </p>
-      <p>It asks for:</p>
-      <ul>
-        {request.scope.split(' ').map((s) => (
-          <li key={s}>
-            <code>{s}</code>: {scopeText[s] ?? s}
-          </li>
-        ))}
-      </ul>
-      <p>
-        Access tokens last one hour and are refreshed; you can sign out the application by revoking its
-        tokens.
-      </p>
-    </ConsentCard>
+    <CenteredCard wide>
+      <ConsentForm
+        action="/api/oauth/authorize/decision"
+        title={`Allow ${request.client.name ?? 'an unnamed application'} to use your Postwave account?`}
+        description={
+          <>
+            <strong>{name}</strong>
+            {request.client.source === 'metadata_document' ? ` (${request.client.id})` : ''} wants to post for
+            you through MCP and will be sent back to <strong>{redirectHost}</strong>.
+          </>
+        }
+        permissions={request.scope.split(' ').flatMap((s) => scopePermissions[s] ?? [s])}
+        hidden={Object.fromEntries(new URLSearchParams(authorizeQuery(request)))}
+        signedInAs={user.email}
+      >
+        <p className="consent-note">
+          Access tokens last one hour and are refreshed. You can disconnect the application at any time under
+          Settings → Connected AI assistants.
+        </p>
+      </ConsentForm>
+    </CenteredCard>
   );
 }
