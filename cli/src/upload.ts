@@ -83,9 +83,14 @@ function countingStream(path: string, bar: ProgressBar): ReadableStream<Uint8Arr
   return Readable.toWeb(createReadStream(path).pipe(counter)) as unknown as ReadableStream<Uint8Array>;
 }
 
+/** Presign answers that mean the server has no direct uploads at all (an older or minimal server). */
+const presignUnavailable = [404, 405, 501];
+
 /**
- * Uploads one file: presign and PUT the bytes straight to storage; when presign is not possible
- * for this file (unknown type, or the server refuses it), falls back to POST /api/v1/upload.
+ * Uploads one file: presign, then PUT the exact bytes to the returned URL (storage or the
+ * Scheduler itself). Only a server without a presign endpoint, or a file whose type cannot be
+ * declared from its name (the server sniffs it instead), goes through POST /api/v1/upload. A
+ * refused presign or PUT is an error, never a silent second upload.
  */
 export async function uploadFile(
   api: Api,
@@ -102,34 +107,32 @@ export async function uploadFile(
   }
   const filename = basename(path);
   const contentType = contentTypeFor(path);
-  if (contentType && size > 0) {
-    let presigned:
-      | { uploadUrl: string; method: string; headers: Record<string, string>; media: MediaObject }
-      | undefined;
-    try {
-      presigned = await api.request('POST', '/api/v1/upload/presign', { filename, contentType, size });
-    } catch (error) {
-      if (!(error instanceof ApiError) || ![400, 404, 415, 501].includes(error.status)) throw error;
-    }
-    if (presigned) {
-      const bar = new ProgressBar(progress, size, filename);
-      const response = await fetch(presigned.uploadUrl, {
-        method: 'PUT',
-        headers: { ...presigned.headers, 'content-length': String(size) },
-        body: countingStream(path, bar),
-        duplex: 'half',
-      } as RequestInit);
-      try {
-        await readResponse(response);
-        bar.finish();
-        return presigned.media;
-      } catch (error) {
-        // A server that cannot take direct uploads here: send the file through the API instead.
-        if (!(error instanceof ApiError) || ![404, 405, 501].includes(error.status)) throw error;
-      }
-    }
+  if (!contentType || size === 0) return uploadMultipart(api, path, filename, size, contentType, progress);
+  let presigned: { uploadUrl: string; method: string; headers: Record<string, string>; media: MediaObject };
+  try {
+    presigned = await api.request('POST', '/api/v1/upload/presign', { filename, contentType, size });
+  } catch (error) {
+    if (error instanceof ApiError && presignUnavailable.includes(error.status))
+      return uploadMultipart(api, path, filename, size, contentType, progress);
+    throw error;
   }
-  return uploadMultipart(api, path, filename, size, contentType, progress);
+  const bar = new ProgressBar(progress, size, filename);
+  let response: Response;
+  try {
+    response = await fetch(presigned.uploadUrl, {
+      method: presigned.method || 'PUT',
+      headers: { ...presigned.headers, 'content-length': String(size) },
+      body: countingStream(path, bar),
+      duplex: 'half',
+    } as RequestInit);
+  } catch (error) {
+    throw new Error(
+      `Could not send ${filename} to the upload URL (${(error as Error).cause ?? (error as Error).message})`,
+    );
+  }
+  await readResponse(response);
+  bar.finish();
+  return presigned.media;
 }
 
 async function uploadMultipart(

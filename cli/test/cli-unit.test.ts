@@ -85,3 +85,100 @@ test('commands without a server or login explain how to fix it', async () => {
   assert.equal(await run(['post', 'hi', '--at', 'tomorrow', '--server', 'https://p.example'], io), 2);
   assert.match(err, /ISO 8601/);
 });
+
+/** A fake Scheduler for uploadFile: records requests; `presign` and `put` pick its answers. */
+async function uploadServer(answers: { presign: number; put: number }) {
+  const { createServer } = await import('node:http');
+  const seen: { method: string; path: string; bytes: Buffer; auth: string | undefined }[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const path = req.url ?? '';
+    seen.push({
+      method: req.method ?? '',
+      path,
+      bytes: Buffer.concat(chunks),
+      auth: req.headers.authorization,
+    });
+    const media = {
+      id: 'm1',
+      key: 'k.png',
+      url: 'http://x/media/k.png',
+      filename: 'k.png',
+      contentType: 'image/png',
+      size: 3,
+      storage: 'local',
+    };
+    const reply = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (path === '/api/v1/upload/presign') {
+      if (answers.presign !== 201) return reply(answers.presign, { code: 'not_found', detail: 'nope' });
+      const { port } = server.address() as { port: number };
+      return reply(201, {
+        uploadUrl: `http://127.0.0.1:${port}/media/k.png?signature=s`,
+        method: 'PUT',
+        headers: { 'Content-Type': 'image/png' },
+        media,
+      });
+    }
+    if (path.startsWith('/media/k.png')) {
+      return answers.put === 200
+        ? reply(200, { media })
+        : reply(answers.put, { code: 'forbidden', detail: 'Bad signature' });
+    }
+    if (path === '/api/v1/upload') return reply(201, { media: { ...media, id: 'multipart' } });
+    reply(404, {});
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+test('uploadFile: presign and PUT the exact bytes; multipart only when the server has no presign', async () => {
+  const { uploadFile } = await import('../src/upload.ts');
+  const { Api } = await import('../src/api.ts');
+  const { writeFileSync } = await import('node:fs');
+  const dir = mkdtempSync(join(tmpdir(), 'pw-cli-up-'));
+  const file = join(dir, 'k.png');
+  writeFileSync(file, Buffer.from([1, 2, 3]));
+  try {
+    const direct = await uploadServer({ presign: 201, put: 200 });
+    try {
+      const media = await uploadFile(new Api({ server: direct.url, token: 'pw_t' }), file, undefined);
+      assert.equal(media.id, 'm1');
+      assert.deepEqual(
+        direct.seen.map((r) => `${r.method} ${r.path.split('?')[0]}`),
+        ['POST /api/v1/upload/presign', 'PUT /media/k.png'],
+      );
+      assert.deepEqual(direct.seen[1]!.bytes, Buffer.from([1, 2, 3]));
+      assert.equal(direct.seen[1]!.auth, undefined, 'the bearer token is not sent to the upload URL');
+    } finally {
+      await direct.close();
+    }
+
+    const old = await uploadServer({ presign: 404, put: 200 });
+    try {
+      const media = await uploadFile(new Api({ server: old.url, token: 'pw_t' }), file, undefined);
+      assert.equal(media.id, 'multipart');
+      assert.deepEqual(
+        old.seen.map((r) => `${r.method} ${r.path}`),
+        ['POST /api/v1/upload/presign', 'POST /api/v1/upload'],
+      );
+    } finally {
+      await old.close();
+    }
+
+    const refused = await uploadServer({ presign: 201, put: 403 });
+    try {
+      await assert.rejects(
+        uploadFile(new Api({ server: refused.url, token: 'pw_t' }), file, undefined),
+        (error: unknown) => error instanceof ApiError && error.status === 403,
+      );
+      assert.ok(!refused.seen.some((r) => r.path === '/api/v1/upload'), 'no silent second upload');
+    } finally {
+      await refused.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { samplePng } from '@postwave/shared/testing';
 import { decide } from './cli-auth.helpers.ts';
-import { Client, signUp } from './helpers/client.ts';
+import { Client, signUp, userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
 
@@ -73,6 +74,42 @@ async function waitFor<T>(check: () => T | undefined, what: string, ms = 15_000)
   }
 }
 
+/** A reverse proxy in front of the app that records each request's method and path. */
+async function recordingProxy(
+  target: string,
+): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const upstream = new URL(target);
+  const server: Server = createServer((req, res) => {
+    seen.push(`${req.method} ${(req.url ?? '').split('?')[0]}`);
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    seen,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
 for (const backend of backends()) {
   describe(`CLI authorization and the postwave CLI (${backend})`, () => {
     let env: TelegramApp;
@@ -122,16 +159,29 @@ for (const backend of backends()) {
 
       const file = join(configDir, 'picture.png');
       writeFileSync(file, samplePng());
-      const posted = await cli(
-        ['post', 'Hello from the CLI', '--account', accountId, '--media', file, '--json'],
-        cliEnv,
-      );
+      // The API calls go through a recording proxy: the file must go up by presign + PUT, not POST /upload.
+      const proxy = await recordingProxy(env.app.url);
+      let posted: Awaited<ReturnType<typeof cli>>;
+      try {
+        const { token } = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
+        posted = await cli(
+          ['post', 'Hello from the CLI', '--account', accountId, '--media', file, '--json'],
+          { ...cliEnv, POSTWAVE_URL: proxy.url, POSTWAVE_TOKEN: token },
+        );
+      } finally {
+        await proxy.close();
+      }
       assert.equal(posted.code, 0, posted.stderr);
+      assert.deepEqual(proxy.seen, ['POST /api/v1/upload/presign', 'POST /api/v1/posts']);
       const post = JSON.parse(posted.stdout);
       assert.equal(post.status, 'posted');
+      const stored = await fetch(`${env.app.url}/media/${post.media[0].key}`);
+      assert.equal(stored.status, 200, 'the PUT stored the file');
+      assert.deepEqual(Buffer.from(await stored.arrayBuffer()), samplePng());
       const sent = env.telegram.sent.at(-1)!;
       assert.equal(sent.caption, 'Hello from the CLI');
       assert.equal(sent.method, 'sendPhoto');
+      assert.deepEqual(sent.files[0]!.bytes, samplePng());
 
       const draft = await cli(['post', 'Later', '-a', accountId, '--draft', '--json'], cliEnv);
       assert.equal(JSON.parse(draft.stdout).status, 'draft');
@@ -169,6 +219,61 @@ for (const backend of backends()) {
       assert.match(loggedOut.stderr, /Not logged in/);
     });
 
+    test('presign, PUT the exact bytes, post: reaches Telegram; other bytes are refused and store nothing', async () => {
+      const { api } = await userWithToken(env.app.url, 'presign');
+      const accountId = await connectTelegram(api, '@updates');
+      const png = samplePng();
+      const presign = () =>
+        api.json('/api/v1/upload/presign', {
+          json: { filename: 'cover.png', contentType: 'image/png', size: png.length },
+        });
+      const put = (uploadUrl: string, headers: Record<string, string>, body: Uint8Array<ArrayBuffer>) =>
+        fetch(uploadUrl, { method: 'PUT', headers, body });
+
+      const ok = await presign();
+      assert.equal(ok.status, 201);
+      assert.equal(ok.body.method, 'PUT');
+      assert.equal(new URL(ok.body.uploadUrl).pathname, `/media/${ok.body.media.key}`);
+      const stored = await put(ok.body.uploadUrl, ok.body.headers, new Uint8Array(png));
+      assert.equal(stored.status, 200, await stored.clone().text());
+      assert.equal((await stored.json()).media.key, ok.body.media.key);
+      const posted = await api.json('/api/v1/posts', {
+        json: { message: 'Presigned', accountIds: [accountId], postingMode: 'now', media: ok.body.media },
+      });
+      assert.equal(posted.status, 201, JSON.stringify(posted.body));
+      assert.equal(posted.body.status, 'posted');
+      const sent = env.telegram.sent.at(-1)!;
+      assert.equal(sent.caption, 'Presigned');
+      assert.deepEqual(sent.files[0]!.bytes, png);
+
+      // Same length, but not the PNG that was declared; then the right type with a byte too many.
+      const bad = await presign();
+      const text = new Uint8Array(Buffer.alloc(png.length, 'x'));
+      const wrongBytes = await put(bad.body.uploadUrl, bad.body.headers, text);
+      assert.equal(wrongBytes.status, 415);
+      assert.equal((await wrongBytes.json()).code, 'unsupported_media_type');
+      const longer = await put(
+        bad.body.uploadUrl,
+        bad.body.headers,
+        new Uint8Array(Buffer.concat([png, Buffer.from('x')])),
+      );
+      assert.equal(longer.status, 400);
+      const wrongType = await put(bad.body.uploadUrl, { 'Content-Type': 'image/jpeg' }, new Uint8Array(png));
+      assert.equal(wrongType.status, 415);
+      assert.equal((await fetch(bad.body.media.url)).status, 404, 'nothing was stored');
+      const refused = await api.json('/api/v1/posts', {
+        json: {
+          message: 'Nothing there',
+          accountIds: [accountId],
+          postingMode: 'now',
+          media: bad.body.media,
+        },
+      });
+      assert.equal(refused.status, 422);
+      assert.equal(refused.body.errors[0].code, 'media_not_found');
+      assert.equal(env.telegram.sent.at(-1)!.caption, 'Presigned', 'nothing more was sent');
+    });
+
     test('every command has --help; usage errors exit 2', async () => {
       for (const command of ['login', 'logout', 'whoami', 'accounts', 'post', 'validate', 'posts']) {
         const res = await cli([command, '--help'], {});
@@ -185,7 +290,7 @@ for (const backend of backends()) {
       const res = await new Client(env.app.url).fetch(`/api/cli/authorize?${authorizeQuery(challenge)}`);
       assert.equal(res.status, 303);
       const location = new URL(res.headers.get('location')!, env.app.url);
-      assert.equal(location.pathname, '/signin');
+      assert.equal(location.pathname, '/api/auth/signin');
       const back = new URL(location.searchParams.get('callbackUrl')!);
       assert.equal(back.pathname, '/cli/authorize');
       assert.equal(back.searchParams.get('device_name'), 'Test laptop');
@@ -270,7 +375,7 @@ for (const backend of backends()) {
         body: form,
       });
       assert.equal(signedOut.status, 303);
-      assert.match(signedOut.headers.get('location')!, /^\/signin\?callbackUrl=/);
+      assert.match(signedOut.headers.get('location')!, /\/api\/auth\/signin/);
     });
   });
 }
