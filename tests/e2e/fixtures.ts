@@ -30,7 +30,8 @@ export const test = base.extend<{ shot: (page: Page, name: string) => Promise<vo
         TELEGRAM_API_URL: telegram.url,
         DISPATCHER_ENABLED: 'true',
         DISPATCHER_INTERVAL_MS: '2000',
-        LOG_LEVEL: 'warn',
+        // Info, so the password reset journey can read the reset link the app logs without SMTP.
+        LOG_LEVEL: 'info',
       });
       await use(app);
       await app.stop();

@@ -179,3 +179,42 @@ test('a second user sees none of the first user’s posts or accounts', async ({
   await expect(other).toHaveURL(/\/signin/);
   await context.close();
 });
+
+/** The newest password reset link the app logged (no SMTP is configured in the browser tests). */
+function lastResetLink(output: string): string | undefined {
+  let link: string | undefined;
+  for (const line of output.split('\n')) {
+    const match = /"resetLink":"([^"]+)"/.exec(line);
+    if (match) link = match[1];
+  }
+  return link;
+}
+
+test('forgot password: the reset link sets a new password that signs in', async ({ page, app, shot }) => {
+  const { email } = await signUp(page, 'Forgetful User');
+  await page.locator('.user-menu summary').click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/signin/);
+
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByRole('status')).toContainText('If an account uses this email');
+  await shot(page, 'forgot-password');
+
+  await expect.poll(() => lastResetLink(app.output())).toBeTruthy();
+  await page.goto(lastResetLink(app.output())!);
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill('my brand new password');
+  await page.getByLabel('Repeat the new password').fill('my brand new password');
+  await shot(page, 'reset-password');
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByRole('status')).toContainText('Your password has been changed');
+
+  await page.getByRole('link', { name: 'Sign in with your new password' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('my brand new password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/compose/);
+});
