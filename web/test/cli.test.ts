@@ -290,7 +290,7 @@ for (const backend of backends()) {
       const res = await new Client(env.app.url).fetch(`/api/cli/authorize?${authorizeQuery(challenge)}`);
       assert.equal(res.status, 303);
       const location = new URL(res.headers.get('location')!, env.app.url);
-      assert.equal(location.pathname, '/api/auth/signin');
+      assert.equal(location.pathname, '/signin');
       const back = new URL(location.searchParams.get('callbackUrl')!);
       assert.equal(back.pathname, '/cli/authorize');
       assert.equal(back.searchParams.get('device_name'), 'Test laptop');
@@ -375,7 +375,7 @@ for (const backend of backends()) {
         body: form,
       });
       assert.equal(signedOut.status, 303);
-      assert.match(signedOut.headers.get('location')!, /\/api\/auth\/signin/);
+      assert.match(signedOut.headers.get('location')!, /^\/signin\?callbackUrl=/);
     });
   });
 }
