@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type FakeYouTube, startFakeYouTube } from '@postwave/shared/testing';
+import { type FakeYouTube, sampleMp4, startFakeYouTube } from '@postwave/shared/testing';
 import { type RunningApp, startApp } from './helpers/app.ts';
-import { type Client, signUp } from './helpers/client.ts';
+import { type Client, signUp, userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 
 for (const backend of backends()) {
@@ -87,6 +87,66 @@ for (const backend of backends()) {
       assert.equal((await client.fetch('/api/v1/accounts/connect/myspace')).status, 404);
       const anonymous = await fetch(`${app.url}/api/v1/accounts/connect/youtube`, { redirect: 'manual' });
       assert.equal(anonymous.status, 401);
+    });
+  });
+}
+
+for (const backend of backends()) {
+  describe(`YouTube publishing from the Scheduler (${backend})`, () => {
+    let youtube: FakeYouTube;
+    let app: RunningApp;
+    before(async () => {
+      youtube = await startFakeYouTube();
+      app = await startApp(backend, youtube.env());
+    });
+    after(async () => {
+      await app?.stop();
+      await youtube?.close();
+    });
+
+    test('refreshes expired access tokens while publishing; a revoked grant marks the account needs_reconnect', async () => {
+      const { api } = await userWithToken(app.url, 'video');
+      const connected = await api.json('/api/v1/accounts', {
+        json: { platform: 'youtube', credentials: youtube.credentials() },
+      });
+      assert.equal(connected.status, 201);
+      assert.equal(connected.body.platformAccountId, youtube.channel!.id);
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(sampleMp4())], { type: 'video/mp4' }), 'clip.mp4');
+      const media = (await api.json('/api/v1/upload', { method: 'POST', body: form })).body.media;
+      const publish = (title: string) =>
+        api.json('/api/v1/posts', {
+          json: {
+            message: `${title}\nA video`,
+            accountIds: [connected.body.id],
+            media,
+            postingMode: 'now',
+            accountOptions: { [connected.body.id]: { title, privacyStatus: 'private' } },
+          },
+        });
+
+      const first = await publish('First video');
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      assert.equal(first.body.status, 'posted', JSON.stringify(first.body.results));
+
+      youtube.invalidateAccessTokens();
+      const second = await publish('Second video');
+      assert.equal(second.body.status, 'posted', JSON.stringify(second.body.results));
+      // The refreshed token was stored: the next publish uses it without refreshing again.
+      const refreshes = youtube.requestsTo('POST', /^\/token$/).length;
+      const reuse = await publish('Reused token');
+      assert.equal(reuse.body.status, 'posted');
+      assert.equal(youtube.requestsTo('POST', /^\/token$/).length, refreshes);
+      assert.equal(youtube.videos.length, 3);
+
+      youtube.invalidateAccessTokens();
+      youtube.revokeRefreshToken();
+      const third = await publish('Third video');
+      assert.equal(third.body.status, 'failed');
+      assert.ok(['needs_reconnect', 'credentials_invalid'].includes(third.body.results[0].error.code));
+      const account = await api.json(`/api/v1/accounts/${connected.body.id}`);
+      assert.equal(account.body.status, 'needs_reconnect');
+      assert.equal(youtube.videos.length, 3);
     });
   });
 }
