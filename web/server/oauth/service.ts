@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { oauthAuthorizationCodes, oauthTokens } from '../db/schema.ts';
 import { hashSecret, newSecret, pkceChallenge, safeEqual } from '../security/tokens.ts';
 import { ClientMetadataError, findClient, type OAuthClient } from './clients.ts';
+import { noteAccessTokenUse } from './connections.ts';
 import { mcpResource, mcpScope } from './metadata.ts';
 
 export const codeLifetimeMs = 5 * 60 * 1000;
@@ -334,6 +335,8 @@ export async function verifyAccessToken(
       ),
     );
   if (!row || row.resource === null || !safeEqual(row.resource, resource)) return undefined;
+  // "Last used" in Settings is informational: never fail a request because recording it failed.
+  await noteAccessTokenUse(ctx, row.id).catch(() => {});
   return {
     userId: row.userId,
     clientId: row.clientId,
