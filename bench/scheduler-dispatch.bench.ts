@@ -1,7 +1,7 @@
 /**
  * Dispatch of 10,000 due scheduled posts (one Telegram target each) on PostgreSQL, with the Bot
  * API answering every send after 20 ms. Reports posts/s (target >= 500) and duplicates (must be 0),
- * for one app instance and for several instances dispatching at once (separate pools and limiters,
+ * for one app instance (default limits: the bench's single bot may have 30 sends in flight) and for several instances dispatching at once (separate pools and limiters,
  * as separate processes would have).
  */
 import { spawn } from 'node:child_process';
@@ -21,11 +21,17 @@ const postCount = Number(process.env.BENCH_POSTS ?? 10_000);
 const platformDelayMs = Number(process.env.BENCH_PLATFORM_DELAY_MS ?? 20);
 const botToken = '123456:benchTokenForDispatch';
 
-const platform = spawn(process.execPath, [new URL('./support/counting-telegram.ts', import.meta.url).pathname], {
-  env: { ...process.env, BENCH_PLATFORM_DELAY_MS: String(platformDelayMs) },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const platformUrl = await new Promise<string>((resolve) => platform.stdout!.once('data', (c) => resolve(String(c).trim())));
+const platform = spawn(
+  process.execPath,
+  [new URL('./support/counting-telegram.ts', import.meta.url).pathname],
+  {
+    env: { ...process.env, BENCH_PLATFORM_DELAY_MS: String(platformDelayMs) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const platformUrl = await new Promise<string>((resolve) =>
+  platform.stdout!.once('data', (c) => resolve(String(c).trim())),
+);
 
 async function stats(): Promise<{ total: number; distinct: number; duplicates: number }> {
   return (await fetch(`${platformUrl}/stats`)).json() as never;
@@ -47,12 +53,19 @@ async function run(label: string, instances: number, env: Record<string, string>
   );
   const contexts: AppContext[] = [];
   for (let i = 0; i < instances; i++) {
-    const handle = await openDatabase({ databaseUrl: database.url, dataDir, poolSize: config.databasePoolSize });
+    const handle = await openDatabase({
+      databaseUrl: database.url,
+      dataDir,
+      poolSize: config.databasePoolSize,
+    });
     contexts.push(await createContext(config, { database: handle }));
   }
   const ctx = contexts[0]!;
   try {
-    const user = await signUp(ctx, { email: `bench-${label.replaceAll(' ', '-')}@example.com`, password: 'benchmark password' });
+    const user = await signUp(ctx, {
+      email: `bench-${label.replaceAll(' ', '-')}@example.com`,
+      password: 'benchmark password',
+    });
     const { account } = await saveAccount(ctx, user.id, {
       platform: 'telegram',
       platformAccountId: '@bench',
@@ -83,7 +96,10 @@ async function run(label: string, instances: number, env: Record<string, string>
     await Promise.all(
       contexts.map(async (instance) => {
         for (;;) {
-          const summary = await dispatchDuePosts(instance, { ...instance.config.dispatcher, timeBudgetMs: 25_000 });
+          const summary = await dispatchDuePosts(instance, {
+            ...instance.config.dispatcher,
+            timeBudgetMs: 25_000,
+          });
           claimed += summary.claimed;
           posted += summary.posted;
           if (summary.claimed === 0) return;
@@ -109,7 +125,10 @@ async function run(label: string, instances: number, env: Record<string, string>
 try {
   await run('1 instance, default limits', 1, {});
   if (!process.env.BENCH_QUICK) {
-    await run('1 instance, PUBLISH_CONCURRENCY_TELEGRAM=64', 1, { PUBLISH_CONCURRENCY_TELEGRAM: '64', DISPATCH_CONCURRENCY: '64' });
+    await run('1 instance, 64 sends in flight', 1, {
+      PUBLISH_CREDENTIAL_CONCURRENCY_TELEGRAM: '64',
+      DISPATCH_CONCURRENCY: '64',
+    });
     await run('4 instances, default limits', 4, {});
   }
 } finally {

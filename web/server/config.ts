@@ -35,6 +35,8 @@ export interface SchedulerConfig {
   oauth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number };
   /** `PUBLISH_CONCURRENCY_<PLATFORM>`: per-platform limits of concurrent publishes in this process. */
   publishConcurrency: Map<string, number>;
+  /** `PUBLISH_CREDENTIAL_CONCURRENCY_<PLATFORM>`: per-bot/per-webhook limits under the platform's. */
+  publishCredentialConcurrency: Map<string, number>;
   google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
   github: OAuthClientConfig;
   /** Outgoing e-mail (password reset links); undefined when no SMTP server is configured. */
@@ -184,7 +186,8 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: e.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
     },
-    publishConcurrency: concurrencyOverrides(env),
+    publishConcurrency: concurrencyOverrides(env, 'PUBLISH_CONCURRENCY_'),
+    publishCredentialConcurrency: concurrencyOverrides(env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
     google: {
       clientId: e.GOOGLE_CLIENT_ID,
       clientSecret: e.GOOGLE_CLIENT_SECRET,
@@ -221,10 +224,11 @@ function mailConfig(e: z.infer<typeof EnvSchema>, appUrl: string): MailConfig | 
  * `PUBLISH_CONCURRENCY_TELEGRAM=50` and the like raise or lower a platform's default limit of
  * concurrent publishes (many bots, each with its own rate limit, can go out together).
  */
-function concurrencyOverrides(env: Env): Map<string, number> {
+function concurrencyOverrides(env: Env, prefix: string): Map<string, number> {
   const overrides = new Map<string, number>();
+  const pattern = new RegExp(`^${prefix}([A-Z0-9_]+)$`);
   for (const [name, value] of Object.entries(env)) {
-    const match = /^PUBLISH_CONCURRENCY_([A-Z0-9_]+)$/.exec(name);
+    const match = pattern.exec(name);
     if (!match || value === undefined || value.trim() === '') continue;
     const limit = Number(value);
     if (!Number.isSafeInteger(limit) || limit <= 0) {

@@ -45,7 +45,14 @@ async function openResources(
       poolSize: config.databasePoolSize,
     }));
   await database.migrate(config.migrationsDir);
-  return { logger, database, limiter: new PlatformLimiter({ platformLimits: config.publishConcurrency }) };
+  return {
+    logger,
+    database,
+    limiter: new PlatformLimiter({
+      platformLimits: config.publishConcurrency,
+      credentialLimits: config.publishCredentialConcurrency,
+    }),
+  };
 }
 
 function assemble(
