@@ -4,4 +4,10 @@ import { schedulerOpenApi } from '../../server/openapi.ts';
 
 export const runtime = 'nodejs';
 
-export const GET = route(async (_request, ctx) => json(schedulerOpenApi(ctx.config.appUrl, ctx.publishers)));
+// The document only depends on configuration: build it once per process.
+let document: unknown;
+
+export const GET = route(async (_request, ctx) => {
+  document ??= schedulerOpenApi(ctx.config.appUrl, ctx.publishers);
+  return json(document);
+});
