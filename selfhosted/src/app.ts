@@ -2,7 +2,7 @@ import express, { type Express } from 'express';
 import type { Config } from './config.ts';
 import { requireApiKey } from './http/auth.ts';
 import { notFoundHandler, problemHandler } from './http/errors.ts';
-import { httpLogger } from './logging.ts';
+import { installRequestLogging } from './logging.ts';
 import { accountsRouter } from './routes/accounts.ts';
 import { docsRouter } from './routes/docs.ts';
 import { healthRouter } from './routes/health.ts';
@@ -20,17 +20,19 @@ export function createApp(config: Config, services: Services): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 
-  app.use(httpLogger(services.logger));
+  installRequestLogging(app, services.logger);
+
+  // The API first, its busiest routes first: every router a request passes costs it route matching.
+  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }));
+  app.use(postsRouter(services.publishing, services.idempotency));
+  app.use(accountsRouter(services.accounts));
+  app.use(uploadRouter(services.storage, config.maxUploadBytes));
 
   // Public: health, media (keys are unguessable; uploads carry their own signature), API description.
+  // None of these paths is under /api, so the key check above never applies to them.
   app.use(healthRouter(services.storage, version));
   app.use(mediaRouter(services.storage));
   app.use(docsRouter(config, services.publishers));
-
-  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }));
-  app.use(accountsRouter(services.accounts));
-  app.use(uploadRouter(services.storage, config.maxUploadBytes));
-  app.use(postsRouter(services.publishing, services.idempotency));
 
   app.use(notFoundHandler);
   app.use(problemHandler);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Express } from 'express';
 import { type DestinationStream, type Logger, pino } from 'pino';
 
 // Defence in depth: request serializers below never include headers or bodies, but anything
@@ -49,28 +50,40 @@ declare module 'node:http' {
   }
 }
 
+const requestLogger = Symbol('postwave.requestLogger');
+
+type LoggedRequest = IncomingMessage & { [requestLogger]?: Logger };
+
 /**
- * Request logging: one line per request when it completes (method, path without the query,
- * status, time taken, request id). `req.log` is made lazily, so a request that logs nothing by hand
- * costs no child logger. Everything goes through `logger`, so its redaction applies.
+ * Request logging for an Express app: one line per request when it completes (method, path
+ * without the query, status, time taken, request id). `req.log`, a child logger bound to the
+ * request id, is made on first use by a getter on the app's request prototype, so a request that
+ * logs nothing by hand costs no child logger (and no per-request property definitions, which slow
+ * every later access to the request). Everything goes through `logger`, so its redaction applies.
  */
-export function httpLogger(logger: Logger) {
+export function installRequestLogging(app: Express, logger: Logger): void {
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: LoggedRequest): Logger {
+      let child = this[requestLogger];
+      if (!child) {
+        child = logger.child({ reqId: this.id });
+        this[requestLogger] = child;
+      }
+      return child;
+    },
+    set(this: LoggedRequest, value: Logger) {
+      this[requestLogger] = value;
+    },
+  });
+  app.use(logRequests(logger));
+}
+
+function logRequests(logger: Logger) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const started = performance.now();
     const id = requestId(req, res);
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'id', { value: id, writable: true, configurable: true, enumerable: true });
-    Object.defineProperty(req, 'log', {
-      get: () => {
-        child ??= logger.child({ reqId: id });
-        return child;
-      },
-      set: (value: Logger) => {
-        child = value;
-      },
-      configurable: true,
-      enumerable: false,
-    });
+    req.id = id;
     res.once('close', () => {
       const status = res.statusCode;
       const completed = res.writableFinished;
