@@ -37,8 +37,20 @@ await writeFile(
 
 const bare = express();
 bare.use(express.json());
+// Answers the same shape and size as the real endpoint (one result per account id), so both
+// servers parse and send the same number of bytes.
 bare.post('/api/v1/validation', (req, res) => {
-  res.json({ valid: true, results: [], echo: Array.isArray(req.body.accountIds) });
+  const ids: string[] = Array.isArray(req.body.accountIds) ? req.body.accountIds : [];
+  res.json({
+    valid: true,
+    results: ids.map((accountId) => ({
+      accountId,
+      platform: 'telegram',
+      valid: true,
+      errors: [],
+      warnings: [],
+    })),
+  });
 });
 const bareServer = bare.listen(0, '127.0.0.1');
 await new Promise((r) => bareServer.once('listening', r));
@@ -78,6 +90,9 @@ console.log(
   `POST /api/v1/validation    : ${median(ourRates).toFixed(0)} req/s (median of ${rounds})`,
   statuses[0],
 );
+const bareSample = await (await fetch(bareUrl, { method: 'POST', headers, body })).text();
+const ourSample = await (await fetch(ourUrl, { method: 'POST', headers, body })).text();
+console.log(`response bodies: bare ${bareSample.length} bytes, ours ${ourSample.length} bytes`);
 console.log(`ratio ${ratio.toFixed(2)} (target >= 0.70) ${ratio >= 0.7 ? 'OK' : 'MISSED'}`);
 
 bareServer.close();
