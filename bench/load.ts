@@ -76,7 +76,7 @@ async function generate(options: LoadOptions): Promise<LoadResult> {
   const drive = () =>
     new Promise<void>((resolve) => {
       let socket: Socket;
-      let pending = Buffer.alloc(0);
+      let pending: Buffer = Buffer.alloc(0);
       const next = () => {
         if (performance.now() >= end) {
           socket.destroy();
