@@ -46,6 +46,13 @@ interface Sidecar {
   version?: string;
 }
 
+/**
+ * How much of an upload may wait in memory for the disk. With the default 16 KiB every chunk from
+ * the network waits for the previous write to finish, so parsing and disk writes take turns; with
+ * a few MiB they overlap (and queued chunks go out in one writev). Per upload in progress.
+ */
+const writeBufferBytes = 4 * 1024 * 1024;
+
 // Both live inside `directory` (so renames stay on one filesystem) under names that start with a
 // dot, which no media key can: temp files and sidecars can never be served as media.
 const tempDirectoryName = '.tmp';
@@ -88,7 +95,10 @@ export class LocalStorage implements Storage {
     const limit = limitedCopy(body, { maxBytes: options.maxBytes, expectedSize: options.expectedSize });
     try {
       // `flush` fsyncs before close, so a published file survives a power cut.
-      await pipeline(limit, createWriteStream(tempPath, { flags: 'wx', flush: true }));
+      await pipeline(
+        limit,
+        createWriteStream(tempPath, { flags: 'wx', flush: true, highWaterMark: writeBufferBytes }),
+      );
     } catch (error) {
       await rm(tempPath, { force: true });
       throw error;
