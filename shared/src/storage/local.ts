@@ -51,7 +51,7 @@ interface Sidecar {
  * the network waits for the previous write to finish, so parsing and disk writes take turns; with
  * a few MiB they overlap (and queued chunks go out in one writev). Per upload in progress.
  */
-const writeBufferBytes = 4 * 1024 * 1024;
+const writeBufferBytes = 2 * 1024 * 1024;
 
 // Both live inside `directory` (so renames stay on one filesystem) under names that start with a
 // dot, which no media key can: temp files and sidecars can never be served as media.
