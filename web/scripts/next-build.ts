@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,8 +86,11 @@ export async function buildIfStale(): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if (!buildIsStale()) return;
     console.log('Building the Scheduler (next build)...');
+    // Sources edited while the build runs must count as newer than it: date the build by its start.
+    const started = new Date();
     try {
       await run(['build'], { ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
+      utimesSync(join(webDir, '.next', 'BUILD_ID'), started, started);
       return;
     } catch (error) {
       if (!(error as { busy?: boolean }).busy || attempt >= 40) throw error;

@@ -46,6 +46,12 @@ for (const backend of backends()) {
       });
       assert.equal(email.status, 422);
       assert.equal(email.body.errors[0].code, 'invalid_email');
+      const crossSite = await client.json('/api/auth/signup', {
+        json: { email: `x-${Date.now()}@example.com`, password: 'long enough pw' },
+        headers: { origin: 'https://evil.example' },
+      });
+      assert.equal(crossSite.status, 403, 'another site cannot sign its visitors up');
+      assert.equal(client.cookies.size, 0);
       const types = await client.json('/api/auth/signup', { json: { email: 5, password: true } });
       assert.equal(types.status, 400);
       assert.equal(types.body.code, 'invalid_request');

@@ -19,6 +19,18 @@ export function assertSameOrigin(request: Request, appUrl: string): void {
   throw crossOrigin();
 }
 
+/**
+ * For unauthenticated requests that start a session (sign-up): a browser on another site must not
+ * sign its visitor into an account of the attacker's choosing. Clients that are not browsers send
+ * neither header and pass.
+ */
+export function assertNotCrossSite(request: Request, appUrl: string): void {
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null && site !== 'same-origin' && site !== 'none') throw crossOrigin();
+  const origin = request.headers.get('origin');
+  if (origin !== null && !allowedOrigins(request, appUrl).has(origin)) throw crossOrigin();
+}
+
 function allowedOrigins(request: Request, appUrl: string): Set<string> {
   const allowed = new Set([new URL(appUrl).origin]);
   // The origin the request itself was sent to (Host header); an attacker's page cannot make a

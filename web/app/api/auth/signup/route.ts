@@ -1,3 +1,4 @@
+import { assertNotCrossSite } from '../../../../server/auth/same-origin.ts';
 import { sessionCookie } from '../../../../server/auth/session.ts';
 import { readBody } from '../../../../server/http/body.ts';
 import { json } from '../../../../server/http/respond.ts';
@@ -7,6 +8,7 @@ import { SignupRequest, signUp } from '../../../../server/services/users.ts';
 export const runtime = 'nodejs';
 
 export const POST = route(async (request, ctx) => {
+  assertNotCrossSite(request, ctx.config.appUrl);
   const user = await signUp(ctx, await readBody(request, SignupRequest));
   return json({ user }, 201, { 'set-cookie': await sessionCookie(ctx.config, user) });
 });
