@@ -22,14 +22,22 @@ const server = createServer(async (req, res) => {
   }
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { chat_id?: string | number; text?: string };
+  const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+    chat_id?: string | number;
+    text?: string;
+  };
   total++;
   const text = body.text ?? '';
   seen.set(text, (seen.get(text) ?? 0) + 1);
   const result = {
     message_id: nextId++,
     date: Math.floor(Date.now() / 1000),
-    chat: { id: -1001, type: 'channel', title: 'Bench', username: String(body.chat_id ?? 'bench').replace(/^@/, '') },
+    chat: {
+      id: -1001,
+      type: 'channel',
+      title: 'Bench',
+      username: String(body.chat_id ?? 'bench').replace(/^@/, ''),
+    },
     text,
   };
   setTimeout(() => {
