@@ -103,6 +103,34 @@ for (const backend of backends()) {
       assert.equal((await browser.json('/api/v1/tokens')).status, 200);
     });
 
+    test('ten wrong passwords refuse that account sign-in for a while, even with the right one', async () => {
+      const email = `guess-${Date.now()}@example.com`;
+      const other = `other-${Date.now()}@example.com`;
+      for (const address of [email, other]) {
+        await new Client(app.url).json('/api/auth/signup', {
+          json: { email: address, password: 'my long password' },
+        });
+      }
+      const browser = new Client(app.url);
+      const csrf = (await browser.json('/api/auth/csrf')).body.csrfToken as string;
+      const attempt = (who: string, password: string) =>
+        browser.fetch('/api/auth/callback/credentials', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.7' },
+          body: new URLSearchParams({ email: who, password, csrfToken: csrf, callbackUrl: `${app.url}/` }),
+        });
+      for (let i = 0; i < 10; i++) {
+        assert.match((await attempt(email, `wrong password ${i}`)).headers.get('location') ?? '', /error=/);
+      }
+      const locked = await attempt(email, 'my long password');
+      assert.match(locked.headers.get('location') ?? '', /error=CredentialsSignin/);
+      assert.equal(browser.cookies.has('authjs.session-token'), false);
+
+      const unaffected = await attempt(other, 'my long password');
+      assert.doesNotMatch(unaffected.headers.get('location') ?? '', /error=/);
+      assert.ok(browser.cookies.has('authjs.session-token'));
+    });
+
     test('unauthenticated and bad bearer requests are 401 with WWW-Authenticate', async () => {
       const anonymous = new Client(app.url);
       for (const path of ['/api/v1/accounts', '/api/v1/posts', '/api/v1/tokens']) {

@@ -3,8 +3,13 @@ import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';
 import { getConfig, getContext } from '../context.ts';
-import { userForIdentity, verifyCredentials } from '../services/users.ts';
+import { AttemptLimiter, clientAddress } from '../security/attempt-limiter.ts';
+import { normalizeEmail, userForIdentity, verifyCredentials } from '../services/users.ts';
 import { secureCookiesFor, sessionMaxAgeSeconds } from './session.ts';
+
+/** Failed sign-ins per account and per client address in 15 minutes before sign-in is refused for a while. */
+const failedByAccount = new AttemptLimiter(10, 15 * 60 * 1000);
+const failedByAddress = new AttemptLimiter(50, 15 * 60 * 1000);
 
 function authConfig(): NextAuthConfig {
   const config = getConfig();
@@ -14,11 +19,21 @@ function authConfig(): NextAuthConfig {
         email: { label: 'Email', type: 'email' },
         password: { label: 'Password', type: 'password' },
       },
-      async authorize(credentials) {
+      async authorize(credentials, request) {
         const { email, password } = credentials ?? {};
         if (typeof email !== 'string' || typeof password !== 'string') return null;
+        const accountKey = normalizeEmail(email);
+        const addressKey = clientAddress(request);
+        // Refused like a wrong password, so the limit reveals nothing about the account.
+        if (failedByAccount.isBlocked(accountKey) || failedByAddress.isBlocked(addressKey)) return null;
         const user = await verifyCredentials(await getContext(), email, password);
-        return user ? { id: user.id, email: user.email, name: user.name } : null;
+        if (!user) {
+          failedByAccount.record(accountKey);
+          failedByAddress.record(addressKey);
+          return null;
+        }
+        failedByAccount.reset(accountKey);
+        return { id: user.id, email: user.email, name: user.name };
       },
     }),
   ];

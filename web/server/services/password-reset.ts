@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { passwordResetTokens, users } from '../db/schema.ts';
 import { escapeHtml, sendMail } from '../mail.ts';
+import { AttemptLimiter } from '../security/attempt-limiter.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { hashSecret, newSecret } from '../security/tokens.ts';
 import { minPasswordLength, normalizeEmail } from './users.ts';
@@ -21,24 +22,8 @@ export const PasswordResetConfirm = z.object({
   password: z.string().max(1024),
 });
 
-/** Request times per client address, in this process: a modest brake on scripted requests. */
-const recentByAddress = new Map<string, number[]>();
-
-function allowAddress(address: string, now: number): boolean {
-  const recent = (recentByAddress.get(address) ?? []).filter((t) => now - t < limitWindowMs);
-  if (recent.length >= perAddressLimit) {
-    recentByAddress.set(address, recent);
-    return false;
-  }
-  recent.push(now);
-  recentByAddress.set(address, recent);
-  if (recentByAddress.size > 10_000) {
-    for (const [key, times] of recentByAddress) {
-      if (times.every((t) => now - t >= limitWindowMs)) recentByAddress.delete(key);
-    }
-  }
-  return true;
-}
+/** Requests per client address, in this process: a modest brake on scripted requests. */
+const requestsByAddress = new AttemptLimiter(perAddressLimit, limitWindowMs);
 
 /**
  * Starts a password reset. The answer never depends on whether the email belongs to an account:
@@ -48,7 +33,7 @@ function allowAddress(address: string, now: number): boolean {
  */
 export async function requestPasswordReset(ctx: AppContext, email: string, address: string): Promise<void> {
   const now = Date.now();
-  if (!allowAddress(address, now)) {
+  if (!requestsByAddress.tryAttempt(address, now)) {
     throw new ProblemError(
       problem('rate_limited', 'Too many password reset requests. Wait a few minutes and try again.'),
       { 'retry-after': String(limitWindowMs / 1000) },

@@ -1,14 +1,10 @@
 import { readBody } from '../../../../server/http/body.ts';
 import { json } from '../../../../server/http/respond.ts';
 import { route } from '../../../../server/http/route.ts';
+import { clientAddress } from '../../../../server/security/attempt-limiter.ts';
 import { PasswordResetRequest, requestPasswordReset } from '../../../../server/services/password-reset.ts';
 
 export const runtime = 'nodejs';
-
-/** The client address as the nearest proxy reports it; only a brake on request rates, never trusted for more. */
-function clientAddress(request: Request): string {
-  return request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
-}
 
 /** Always the same answer, whether or not the email belongs to an account. */
 export const POST = route(async (request, ctx) => {
