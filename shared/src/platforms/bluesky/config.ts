@@ -1,3 +1,4 @@
+import { envBaseUrl } from '../env.ts';
 import type { Env } from '../registry.ts';
 
 /** `app.bsky.feed.post` text limit, counted in graphemes (a family emoji is one). */
@@ -21,21 +22,13 @@ export const defaultBlueskyServiceUrl = 'https://bsky.social';
 export interface BlueskyConfig {
   /** PDS used when an account has no `credentials.service`. */
   serviceUrl: string;
+  /** Publishes at once in the process; adapters override it with PUBLISH_CONCURRENCY_BLUESKY. */
   concurrency: number;
 }
 
-/** Reads BLUESKY_SERVICE_URL and BLUESKY_CONCURRENCY; throws on bad values at start. */
+/** Reads BLUESKY_SERVICE_URL; throws on a bad value at start. */
 export function blueskyConfigFromEnv(env: Env): BlueskyConfig {
-  const serviceUrl = normalizeServiceUrl(env.BLUESKY_SERVICE_URL || defaultBlueskyServiceUrl);
-  if (!serviceUrl) {
-    throw new Error(`BLUESKY_SERVICE_URL must be an http(s) URL, got "${env.BLUESKY_SERVICE_URL}"`);
-  }
-  const rawConcurrency = env.BLUESKY_CONCURRENCY;
-  const concurrency = rawConcurrency ? Number(rawConcurrency) : 4;
-  if (!Number.isSafeInteger(concurrency) || concurrency <= 0) {
-    throw new Error(`BLUESKY_CONCURRENCY must be a positive whole number, got "${rawConcurrency}"`);
-  }
-  return { serviceUrl, concurrency };
+  return { serviceUrl: envBaseUrl(env, 'BLUESKY_SERVICE_URL', defaultBlueskyServiceUrl), concurrency: 4 };
 }
 
 /** The origin (plus any path prefix) of an http(s) URL without trailing slashes, or undefined. */

@@ -1,6 +1,8 @@
+import { envPositiveInt } from '../env.ts';
 import type { Env } from '../registry.ts';
 
 export interface MastodonConfig {
+  /** Publishes at once in the process; adapters override it with PUBLISH_CONCURRENCY_MASTODON. */
   concurrency: number;
   /** How long to wait for an instance to finish processing an upload before giving up. */
   mediaTimeoutMs: number;
@@ -17,26 +19,15 @@ export const defaultMastodonConfig: MastodonConfig = {
   instanceCacheTtlMs: 60 * 60_000,
 };
 
-/** Reads MASTODON_CONCURRENCY, MASTODON_MEDIA_TIMEOUT_MS and MASTODON_INSTANCE_CACHE_TTL_MS; throws on bad values at start. */
+/** Reads MASTODON_MEDIA_TIMEOUT_MS and MASTODON_INSTANCE_CACHE_TTL_MS; throws on bad values at start. */
 export function mastodonConfigFromEnv(env: Env): MastodonConfig {
   return {
     ...defaultMastodonConfig,
-    concurrency: positive(env, 'MASTODON_CONCURRENCY', defaultMastodonConfig.concurrency),
-    mediaTimeoutMs: positive(env, 'MASTODON_MEDIA_TIMEOUT_MS', defaultMastodonConfig.mediaTimeoutMs),
-    instanceCacheTtlMs: positive(
+    mediaTimeoutMs: envPositiveInt(env, 'MASTODON_MEDIA_TIMEOUT_MS', defaultMastodonConfig.mediaTimeoutMs),
+    instanceCacheTtlMs: envPositiveInt(
       env,
       'MASTODON_INSTANCE_CACHE_TTL_MS',
       defaultMastodonConfig.instanceCacheTtlMs,
     ),
   };
-}
-
-function positive(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  }
-  return value;
 }
