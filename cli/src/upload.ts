@@ -1,17 +1,10 @@
 import { createReadStream, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
+import type { MediaObject, PresignResponse } from '@postwave/shared';
 import { type Api, ApiError, readResponse } from './api.ts';
 
-export interface MediaObject {
-  id: string;
-  key: string;
-  url: string;
-  filename: string;
-  contentType: string;
-  size: number;
-  storage: 'local' | 's3';
-}
+export type { MediaObject } from '@postwave/shared';
 
 const typesByExtension: Record<string, string> = {
   '.jpg': 'image/jpeg',
@@ -108,7 +101,7 @@ export async function uploadFile(
   const filename = basename(path);
   const contentType = contentTypeFor(path);
   if (!contentType || size === 0) return uploadMultipart(api, path, filename, size, contentType, progress);
-  let presigned: { uploadUrl: string; method: string; headers: Record<string, string>; media: MediaObject };
+  let presigned: PresignResponse;
   try {
     presigned = await api.request('POST', '/api/v1/upload/presign', { filename, contentType, size });
   } catch (error) {

@@ -1,21 +1,8 @@
 /** Media uploads from the browser: presign + direct PUT with progress, server upload as fallback. */
 
-export interface MediaObject {
-  id: string;
-  key: string;
-  url: string;
-  filename: string;
-  contentType: string;
-  size: number;
-  storage: 'local' | 's3';
-}
+import type { MediaObject, PresignResponse } from '@postwave/shared';
 
-interface Presigned {
-  uploadUrl: string;
-  method: string;
-  headers: Record<string, string>;
-  media: MediaObject;
-}
+export type { MediaObject };
 
 function send(
   method: string,
@@ -58,7 +45,7 @@ export async function uploadFile(
   onProgress: (fraction: number) => void,
   signal: AbortSignal,
 ): Promise<MediaObject> {
-  let presigned: Presigned | undefined;
+  let presigned: PresignResponse | undefined;
   if (file.type) {
     const response = await fetch('/api/v1/upload/presign', {
       method: 'POST',
@@ -66,7 +53,7 @@ export async function uploadFile(
       body: JSON.stringify({ filename: file.name, contentType: file.type, size: file.size }),
       signal,
     });
-    if (response.ok) presigned = (await response.json()) as Presigned;
+    if (response.ok) presigned = (await response.json()) as PresignResponse;
     else if (response.status === 413 || response.status === 415) {
       throw new Error(problemMessage(await response.text(), 'This file cannot be uploaded.'));
     }
