@@ -168,6 +168,8 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
   };
 
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  ctx.logger.info({ ...summary, ms: Date.now() - started }, 'dispatch run finished');
+  // An idle run every 15 s is not news: log runs that did something at info, the rest at debug.
+  const level = summary.claimed > 0 ? 'info' : 'debug';
+  ctx.logger[level]({ ...summary, ms: Date.now() - started }, 'dispatch run finished');
   return summary;
 }
