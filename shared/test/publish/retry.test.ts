@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PlatformError } from '../../src/errors.ts';
 import { type RetryPolicy, withRetry } from '../../src/publish/retry.ts';
+import { rejection } from '../support/platform-testing.ts';
 
 const policy = (overrides: Partial<RetryPolicy> = {}): RetryPolicy => ({
   maxAttempts: 4,
@@ -24,16 +25,6 @@ function scripted(errors: unknown[]) {
 }
 
 const unavailable = () => new PlatformError('platform_unavailable', 'down');
-
-async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof PlatformError);
-    return error;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('withRetry', () => {
   it('returns the first success after retryable failures', async () => {

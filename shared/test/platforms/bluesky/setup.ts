@@ -1,11 +1,10 @@
-import assert from 'node:assert/strict';
-import { PlatformError } from '../../../src/errors.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import { blueskyConfigFromEnv } from '../../../src/platforms/bluesky/config.ts';
 import { BlueskyPublisher } from '../../../src/platforms/bluesky/index.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
-import type { RetryPolicy } from '../../../src/publish/retry.ts';
 import { type FakeBluesky, startFakeBluesky } from '../../fakes/bluesky.ts';
+
+export { fastRetries, rejection } from '../../support/platform-testing.ts';
 
 export const alice = { handle: 'alice.test', did: 'did:plc:alice123', appPassword: 'abcd-efgh-ijkl-mnop' };
 export const bob = { handle: 'bob.test', did: 'did:plc:bob456', appPassword: 'bob-pass' };
@@ -43,21 +42,4 @@ export function account(
 let contexts = 0;
 export function context(idempotencyKey = `post-${++contexts}`): PublishContext {
   return { signal: AbortSignal.timeout(10_000), idempotencyKey, logger: silentLogger };
-}
-
-export const fastRetries = (): RetryPolicy => ({
-  maxAttempts: 3,
-  baseDelayMs: 5,
-  maxDelayMs: 20,
-  deadline: Date.now() + 5_000,
-});
-
-export async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof PlatformError, String(error));
-    return error;
-  }
-  assert.fail('expected a PlatformError');
 }

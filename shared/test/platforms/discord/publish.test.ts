@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { PlatformError } from '../../../src/errors.ts';
+import type { PlatformError } from '../../../src/errors.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import { discordConfigFromEnv } from '../../../src/platforms/discord/config.ts';
 import { createDiscordPublisher } from '../../../src/platforms/discord/index.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
-import { type RetryPolicy, withRetry } from '../../../src/publish/retry.ts';
+import { withRetry } from '../../../src/publish/retry.ts';
 import { type FakeDiscord, startFakeDiscord } from '../../fakes/discord.ts';
+import { fastRetries as policy, rejection } from '../../support/platform-testing.ts';
 import { memoryMedia, patternBytes } from '../memory-media.ts';
 
 const maxFileBytes = 64 * 1024;
@@ -19,22 +20,6 @@ const context = (): PublishContext => ({
   idempotencyKey: 'post-1:d1',
   logger: silentLogger,
 });
-const policy = (): RetryPolicy => ({
-  maxAttempts: 3,
-  baseDelayMs: 5,
-  maxDelayMs: 20,
-  deadline: Date.now() + 5_000,
-});
-
-async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof PlatformError, String(error));
-    return error;
-  }
-  assert.fail('expected a PlatformError');
-}
 
 before(async () => {
   fake = await startFakeDiscord({ maxFileBytes });

@@ -1,10 +1,9 @@
-import assert from 'node:assert/strict';
-import { PlatformError } from '../../../src/errors.ts';
 import { silentLogger } from '../../../src/logger.ts';
 import { defaultMastodonConfig, MastodonPublisher } from '../../../src/platforms/mastodon/index.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
-import type { RetryPolicy } from '../../../src/publish/retry.ts';
 import { type FakeMastodon, type FakeMastodonOptions, startFakeMastodon } from '../../fakes/mastodon.ts';
+
+export { fastRetries, rejection } from '../../support/platform-testing.ts';
 
 export const token = 'mastodon-token-alice';
 export const readOnlyToken = 'mastodon-token-readonly';
@@ -45,21 +44,4 @@ let contexts = 0;
 /** A fresh idempotency key per call unless given: the fake, like Mastodon, remembers keys for an hour. */
 export function context(idempotencyKey = `post-${++contexts}:masto-1`): PublishContext {
   return { signal: AbortSignal.timeout(10_000), idempotencyKey, logger: silentLogger };
-}
-
-export const fastRetries = (): RetryPolicy => ({
-  maxAttempts: 3,
-  baseDelayMs: 5,
-  maxDelayMs: 20,
-  deadline: Date.now() + 5_000,
-});
-
-export async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof PlatformError, String(error));
-    return error;
-  }
-  assert.fail('expected a PlatformError');
 }

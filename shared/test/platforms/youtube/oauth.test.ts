@@ -1,31 +1,17 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { PlatformError } from '../../../src/errors.ts';
 import { exchangeGoogleAuthorizationCode, refreshGoogleToken } from '../../../src/platforms/youtube/index.ts';
-import { type RetryPolicy, withRetry } from '../../../src/publish/retry.ts';
+import { withRetry } from '../../../src/publish/retry.ts';
 import { type FakeYouTube, startFakeYouTube } from '../../fakes/youtube.ts';
+import { fastRetries, rejection } from '../../support/platform-testing.ts';
 import { publishContext, sampleVideo, youTubeAccount, youTubePublisher } from './setup.ts';
+
+const policy = () => fastRetries(10_000);
 
 let fake: FakeYouTube;
 let publisher: ReturnType<typeof youTubePublisher>;
-const policy = (): RetryPolicy => ({
-  maxAttempts: 3,
-  baseDelayMs: 5,
-  maxDelayMs: 20,
-  deadline: Date.now() + 10_000,
-});
 const tokenRequests = () => fake.requestsTo('POST', /^\/token$/);
-
-async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof PlatformError, String(error));
-    return error;
-  }
-  assert.fail('expected a PlatformError');
-}
 
 before(async () => {
   fake = await startFakeYouTube();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { PlatformError } from '../../../src/errors.ts';
-import { type RetryPolicy, withRetry } from '../../../src/publish/retry.ts';
+import { withRetry } from '../../../src/publish/retry.ts';
 import { type FakeYouTube, startFakeYouTube } from '../../fakes/youtube.ts';
+import { fastRetries, rejection } from '../../support/platform-testing.ts';
 import { memoryMedia } from '../memory-media.ts';
 import {
   chunkBytes,
@@ -15,24 +15,10 @@ import {
   youTubePublisher,
 } from './setup.ts';
 
+const policy = () => fastRetries(10_000);
+
 let fake: FakeYouTube;
 let publisher: ReturnType<typeof youTubePublisher>;
-const policy = (): RetryPolicy => ({
-  maxAttempts: 3,
-  baseDelayMs: 5,
-  maxDelayMs: 20,
-  deadline: Date.now() + 10_000,
-});
-
-async function rejection(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof PlatformError, String(error));
-    return error;
-  }
-  assert.fail('expected a PlatformError');
-}
 
 /** The session stored every byte once, in order: accepted chunks are contiguous and cover the file. */
 function assertContiguous(
