@@ -1,4 +1,5 @@
 import {
+  envPlatformOverrides,
   LocalStorage,
   objectStorageConfigFromEnv,
   PlatformLimiter,
@@ -75,16 +76,9 @@ function configured<T>(build: () => T): T {
  * bot, one Discord webhook). Without the latter, an overall override applies to one credential too.
  */
 export function concurrencyOverrides(env: Env, prefix = 'PUBLISH_CONCURRENCY_'): Map<string, number> {
-  const overrides = new Map<string, number>();
-  for (const [name, value] of Object.entries(env)) {
-    if (!name.startsWith(prefix) || value === undefined || value.trim() === '') continue;
-    const platform = name.slice(prefix.length);
-    if (!/^[A-Z0-9_]+$/.test(platform)) continue;
-    const limit = Number(value);
-    if (!Number.isSafeInteger(limit) || limit <= 0) {
-      throw new ConfigError(`Invalid configuration: ${name} must be a positive whole number, got "${value}"`);
-    }
-    overrides.set(platform.toLowerCase(), limit);
+  try {
+    return envPlatformOverrides(env, prefix);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
-  return overrides;
 }

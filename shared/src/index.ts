@@ -4,6 +4,7 @@ export type { Logger } from './logger.ts';
 export { silentLogger } from './logger.ts';
 export * from './media/kinds.ts';
 export type * from './media/media-file.ts';
+export { envPlatformOverrides } from './platforms/env.ts';
 export * from './platforms/registry.ts';
 export type * from './platforms/types.ts';
 export * from './problems.ts';

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { envPlatformOverrides } from '@postwave/shared';
 import { z } from 'zod';
 import { type EncryptionKey, parseEncryptionKey } from './security/encryption.ts';
 import { persistedSecret } from './security/persisted-secret.ts';
@@ -225,18 +226,11 @@ function mailConfig(e: z.infer<typeof EnvSchema>, appUrl: string): MailConfig | 
  * concurrent publishes (many bots, each with its own rate limit, can go out together).
  */
 function concurrencyOverrides(env: Env, prefix: string): Map<string, number> {
-  const overrides = new Map<string, number>();
-  const pattern = new RegExp(`^${prefix}([A-Z0-9_]+)$`);
-  for (const [name, value] of Object.entries(env)) {
-    const match = pattern.exec(name);
-    if (!match || value === undefined || value.trim() === '') continue;
-    const limit = Number(value);
-    if (!Number.isSafeInteger(limit) || limit <= 0) {
-      throw new ConfigError(`Invalid configuration:\n  ${name}: must be a positive whole number`);
-    }
-    overrides.set(match[1]!.toLowerCase(), limit);
+  try {
+    return envPlatformOverrides(env, prefix);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
-  return overrides;
 }
 
 /** The repo-root `drizzle/` folder, whether we run from the repo root or from `web/`. */

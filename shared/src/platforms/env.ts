@@ -28,3 +28,19 @@ export function envPositiveInt(env: Env, name: string, fallback: number): number
   }
   return value;
 }
+
+/**
+ * Per-platform numbers from variables named `<prefix><PLATFORM>` (e.g. `PUBLISH_CONCURRENCY_TELEGRAM=50`),
+ * keyed by lower-case platform id. Empty values are ignored; a value that is not a positive whole
+ * number throws at start, naming the variable.
+ */
+export function envPlatformOverrides(env: Env, prefix: string): Map<string, number> {
+  const overrides = new Map<string, number>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(prefix) || value === undefined || value.trim() === '') continue;
+    const platform = name.slice(prefix.length);
+    if (!/^[A-Z0-9_]+$/.test(platform)) continue;
+    overrides.set(platform.toLowerCase(), envPositiveInt(env, name, 0));
+  }
+  return overrides;
+}
