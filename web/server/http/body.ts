@@ -6,10 +6,11 @@ const maxJsonBytes = 1024 * 1024;
 
 /** The parsed JSON body: malformed JSON or a body of the wrong shape is 400 invalid_request. */
 export async function readJson(request: Request): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxJsonBytes)
-    throw new ProblemError(problem('payload_too_large', 'The JSON body is too large'));
-  const text = await readLimitedText(request);
+  const text = await readLimitedText(
+    request,
+    maxJsonBytes,
+    () => new ProblemError(problem('payload_too_large', 'The JSON body is too large')),
+  );
   if (text.trim() === '') throw new ProblemError(problem('invalid_request', 'A JSON body is required'));
   try {
     return JSON.parse(text);
@@ -24,7 +25,16 @@ export async function readBody<T extends z.ZodType>(request: Request, schema: T)
   return parsed.data;
 }
 
-async function readLimitedText(request: Request): Promise<string> {
+/**
+ * The body as text, refusing (with `tooLarge()`) a declared or actual size over `maxBytes` without
+ * reading more than that.
+ */
+export async function readLimitedText(
+  request: Request,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<string> {
+  if (Number(request.headers.get('content-length') ?? '0') > maxBytes) throw tooLarge();
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -33,9 +43,9 @@ async function readLimitedText(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     length += value.byteLength;
-    if (length > maxJsonBytes) {
+    if (length > maxBytes) {
       await reader.cancel();
-      throw new ProblemError(problem('payload_too_large', 'The JSON body is too large'));
+      throw tooLarge();
     }
     chunks.push(value);
   }
