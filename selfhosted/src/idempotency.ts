@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { idempotencyWindowMs } from '@postwave/shared';
 
 export interface StoredResponse {
   status: number;
@@ -20,8 +20,6 @@ export type IdempotencyOutcome =
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'conflict' }
   | { kind: 'new'; finish: (response: StoredResponse | undefined) => void };
-
-export const idempotencyTtlMs = 24 * 60 * 60 * 1000;
 
 /**
  * Remembers publish responses by Idempotency-Key for 24 hours in memory, least recently used
@@ -69,7 +67,7 @@ export class IdempotencyStore {
       finish: (response) => {
         this.#pending.delete(key);
         if (response)
-          this.#remember(key, { fingerprint, response, expiresAt: this.#now() + idempotencyTtlMs });
+          this.#remember(key, { fingerprint, response, expiresAt: this.#now() + idempotencyWindowMs });
         resolve(response);
       },
     };
@@ -96,20 +94,4 @@ export class IdempotencyStore {
       this.#completed.delete(oldest);
     }
   }
-}
-
-/** A hash of the body that ignores key order, so re-serialising the same JSON still matches. */
-export function fingerprintOf(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -8,6 +8,7 @@ export { envPlatformOverrides } from './platforms/env.ts';
 export * from './platforms/registry.ts';
 export type * from './platforms/types.ts';
 export * from './problems.ts';
+export * from './publish/idempotency.ts';
 export * from './publish/limiter.ts';
 export * from './publish/parse-request.ts';
 export * from './publish/posting.ts';

@@ -1,16 +1,16 @@
 import {
+  idempotencyKeyPattern,
   invalidRequest,
   type NormalizedPost,
   ProblemError,
   parsePostRequest,
   problem,
+  requestFingerprint,
   ValidationRequest,
 } from '@postwave/shared';
 import { type Request, type Response, Router } from 'express';
-import { fingerprintOf, type IdempotencyStore, type StoredResponse } from '../idempotency.ts';
+import type { IdempotencyStore, StoredResponse } from '../idempotency.ts';
 import type { Publishing } from '../publishing.ts';
-
-const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
 
 export function postsRouter(publishing: Publishing, idempotency: IdempotencyStore): Router {
   const router = Router();
@@ -56,7 +56,7 @@ async function publishOnce(
   publishing: Publishing,
   idempotency: IdempotencyStore,
 ): Promise<void> {
-  const claim = await idempotency.begin(key, fingerprintOf(req.body));
+  const claim = await idempotency.begin(key, requestFingerprint(req.body));
   if (claim.kind === 'conflict') {
     throw new ProblemError(
       problem('validation_failed', 'This Idempotency-Key was already used with a different request body', {

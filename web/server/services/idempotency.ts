@@ -1,24 +1,15 @@
-import { createHash } from 'node:crypto';
-import { ProblemError, problem } from '@postwave/shared';
+import {
+  idempotencyKeyPattern,
+  idempotencyWindowMs,
+  ProblemError,
+  problem,
+  requestFingerprint,
+} from '@postwave/shared';
 import { and, eq, lt } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { specificProblem } from '../http/problems.ts';
 import { json, problemResponse } from '../http/respond.ts';
-
-export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
-
-/** JSON with sorted keys, so the same body written in another key order matches. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 export interface Outcome {
   status: number;
@@ -39,14 +30,12 @@ export async function idempotent(
 ): Promise<Response> {
   const key = request.headers.get('idempotency-key');
   if (key === null) return toResponse(await capture(operation));
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+  if (!idempotencyKeyPattern.test(key)) {
     throw new ProblemError(
       problem('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters'),
     );
   }
-  const requestHash = createHash('sha256')
-    .update(`${request.method} ${new URL(request.url).pathname}\n${canonical(body)}`)
-    .digest('base64url');
+  const requestHash = requestFingerprint(body, `${request.method} ${new URL(request.url).pathname}`);
   const now = new Date();
   const where = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
   await ctx.db
