@@ -5,6 +5,8 @@ export { silentLogger } from './logger.ts';
 export * from './media/kinds.ts';
 export type * from './media/media-file.ts';
 export { envPlatformOverrides } from './platforms/env.ts';
+export type * from './platforms/manifest.ts';
+export type * from './platforms/oauth-connector.ts';
 export * from './platforms/registry.ts';
 export type * from './platforms/types.ts';
 export * from './problems.ts';

@@ -1,4 +1,4 @@
-import type { Env } from './registry.ts';
+import type { Env } from './types.ts';
 
 /**
  * Reads an http(s) base URL from the environment, without a trailing slash. Throws at start

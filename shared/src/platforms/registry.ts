@@ -2,16 +2,10 @@ import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
-import type { AnyPublisher } from './types.ts';
+import type { AnyPublisher, Env, PlatformModule } from './types.ts';
 import { youTubeModule } from './youtube/index.ts';
 
-export type Env = Readonly<Record<string, string | undefined>>;
-
-/** A platform folder's entry point: reads its settings from the environment once, then builds a publisher. */
-export interface PlatformModule {
-  readonly id: string;
-  create(env: Env): AnyPublisher;
-}
+export type { Env, PlatformModule } from './types.ts';
 
 /**
  * Every supported platform. Adding a platform means adding its folder and one line here.

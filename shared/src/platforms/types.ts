@@ -3,6 +3,10 @@ import type { Logger } from '../logger.ts';
 import type { MediaFile, MediaInfo } from '../media/media-file.ts';
 import type { AccountEntry } from '../schemas/account.ts';
 import type { ValidationIssue } from '../schemas/results.ts';
+import type { PlatformManifest } from './manifest.ts';
+import type { OAuthConnector } from './oauth-connector.ts';
+
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /** An account with its credentials, as a publisher sees it. */
 export type PlatformAccount = AccountEntry;
@@ -97,3 +101,17 @@ export interface Publisher<Options = Record<string, unknown>> {
 /** A publisher of any platform, as registries and the posting service hold them. */
 // biome-ignore lint/suspicious/noExplicitAny: options are parsed by each publisher's own schema before use
 export type AnyPublisher = Publisher<any>;
+
+/**
+ * A platform folder's entry point (`<id>/index.ts`), listed once in `registry.ts`: reads its
+ * settings from the environment once, then builds a publisher (and, for OAuth platforms, a
+ * connector). Nothing outside the folder names the platform.
+ */
+export interface PlatformModule {
+  readonly id: string;
+  /** Browser-safe description (name, icon, counting, options, connect method). TODO(#11): required. */
+  readonly manifest?: PlatformManifest;
+  create(env: Env): AnyPublisher;
+  /** OAuth platforms only: the consent URL, code exchange and account listing. */
+  createConnector?(env: Env): OAuthConnector;
+}

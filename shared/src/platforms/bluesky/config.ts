@@ -1,5 +1,5 @@
 import { envBaseUrl } from '../env.ts';
-import type { Env } from '../registry.ts';
+import type { Env } from '../types.ts';
 
 /** `app.bsky.feed.post` text limit, counted in graphemes (a family emoji is one). */
 export const maxGraphemes = 300;

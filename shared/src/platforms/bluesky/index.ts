@@ -1,4 +1,4 @@
-import type { PlatformModule } from '../registry.ts';
+import type { PlatformModule } from '../types.ts';
 import { blueskyConfigFromEnv } from './config.ts';
 import { BlueskyPublisher } from './publisher.ts';
 

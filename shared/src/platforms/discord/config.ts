@@ -1,5 +1,5 @@
 import { envBaseUrl, envPositiveInt } from '../env.ts';
-import type { Env } from '../registry.ts';
+import type { Env } from '../types.ts';
 
 export const defaultDiscordApiUrl = 'https://discord.com';
 

@@ -1,4 +1,4 @@
-import type { PlatformModule } from '../registry.ts';
+import type { PlatformModule } from '../types.ts';
 import { discordConfigFromEnv } from './config.ts';
 import { createDiscordPublisher } from './publisher.ts';
 

@@ -1,5 +1,5 @@
 import { envPositiveInt } from '../env.ts';
-import type { Env } from '../registry.ts';
+import type { Env } from '../types.ts';
 
 export interface MastodonConfig {
   /** Publishes at once in the process; adapters override it with PUBLISH_CONCURRENCY_MASTODON. */

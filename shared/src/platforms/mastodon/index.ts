@@ -1,4 +1,4 @@
-import type { PlatformModule } from '../registry.ts';
+import type { PlatformModule } from '../types.ts';
 import { mastodonConfigFromEnv } from './config.ts';
 import { MastodonPublisher } from './publisher.ts';
 

@@ -1,4 +1,4 @@
-import type { PlatformModule } from '../registry.ts';
+import type { PlatformModule } from '../types.ts';
 import { telegramConfigFromEnv } from './limits.ts';
 import { TelegramPublisher } from './publisher.ts';
 

@@ -1,5 +1,5 @@
 import { envBaseUrl, envPositiveInt } from '../env.ts';
-import type { Env } from '../registry.ts';
+import type { Env } from '../types.ts';
 
 /** Telegram's published Bot API limits, plus the two a local Bot API server lifts. */
 export interface TelegramLimits {

@@ -1,5 +1,5 @@
 import { envBaseUrl, envPositiveInt } from '../env.ts';
-import type { Env } from '../registry.ts';
+import type { Env } from '../types.ts';
 
 /** Google requires every chunk but the last to be a multiple of this. */
 export const uploadChunkQuantum = 256 * 1024;

@@ -1,4 +1,4 @@
-import type { PlatformModule } from '../registry.ts';
+import type { PlatformModule } from '../types.ts';
 import { youTubeConfigFromEnv } from './config.ts';
 import { createYouTubePublisher } from './publisher.ts';
 

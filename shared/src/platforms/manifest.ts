@@ -1,0 +1,107 @@
+import type { MediaKind } from '../media/kinds.ts';
+
+/**
+ * The browser-safe description of a platform: everything a client (the web app, the CLI, docs)
+ * needs to render a connect form, option fields, a counter and a chip, without a line of server
+ * code. Each platform folder exports one `manifest.ts` that imports only browser-safe modules
+ * (zod, `../../text.ts`, its own counting helpers); `registry.ts` lists them once.
+ */
+
+/** What a counter shows under the composer for one target. */
+export interface TextCount {
+  used: number;
+  limit: number;
+  /** What is counted, for the counter's tooltip ("characters (UTF-16)", "weighted characters"). */
+  unit: string;
+}
+
+/** The parts of a post that change how a platform counts its text. */
+export interface CountInput {
+  message: string;
+  /** Whether the target carries media (Telegram's caption limit is lower than its text limit). */
+  hasMedia: boolean;
+  /** The target's platform options as the user entered them (e.g. Telegram `parseMode`). */
+  options: Record<string, unknown>;
+}
+
+export interface TextRules {
+  /** The limit shown when nothing else is known (the common case). */
+  limit: number;
+  /** How the platform counts, in a few words for help text ("graphemes", "twitter-text weighted"). */
+  unit: string;
+  /** Counts exactly as the SDK's validation does; runs in the browser. */
+  count(input: CountInput): TextCount;
+}
+
+export interface MediaRules {
+  /** Media is required (Instagram, YouTube). */
+  required: boolean;
+  /** Most items on one post. 0: the platform takes no media. */
+  maxItems: number;
+  kinds: MediaKind[];
+  /** One line for the composer, e.g. "Up to 4 images, or 1 video or GIF". */
+  summary: string;
+}
+
+/** A per-post option the composer renders, taken from the platform's options schema. */
+export interface OptionField {
+  /** Key in `accountOptions[accountId]`. */
+  name: string;
+  label: string;
+  help?: string;
+  type: 'text' | 'textarea' | 'select' | 'boolean' | 'datetime' | 'tags' | 'media' | 'number';
+  /** For `select`. */
+  choices?: { value: string; label: string }[];
+  /** For `media`: the media kinds accepted (a YouTube thumbnail takes images). */
+  accept?: MediaKind[];
+  required?: boolean;
+  placeholder?: string;
+}
+
+/** A field of a credentials connect form. */
+export interface CredentialField {
+  name: string;
+  label: string;
+  type: 'text' | 'password' | 'url';
+  placeholder?: string;
+  help?: string;
+  required: boolean;
+  /**
+   * Where the value goes in `POST /api/v1/accounts`: `platformAccountId`, or a key of
+   * `credentials` (the default, `credentials.<name>`).
+   */
+  target?: 'platformAccountId' | 'credentials';
+  /** Normalisation applied in the browser before sending (trim is always applied). */
+  transform?: 'strip-at' | 'https-url';
+}
+
+export interface CredentialsConnect {
+  method: 'credentials';
+  /** What to do on the platform first, in a sentence or two. */
+  intro: string;
+  fields: CredentialField[];
+}
+
+export interface OAuthConnect {
+  method: 'oauth';
+  /** Where the browser goes to start: `/api/v1/accounts/connect/<id>`. */
+  startPath: string;
+  /** The env variables an operator sets to enable it (shown when they are missing). */
+  requiredEnv: string[];
+  intro: string;
+}
+
+export interface PlatformManifest {
+  id: string;
+  name: string;
+  /** One SVG element as markup (viewBox 0 0 24 24, `currentColor` fill), safe to inline. */
+  icon: string;
+  /** Brand colour, CSS hex. */
+  color: string;
+  text: TextRules;
+  media: MediaRules;
+  options: OptionField[];
+  connect: CredentialsConnect | OAuthConnect;
+  /** The platform's page in our docs (path under `docs/platforms/`). */
+  docs: string;
+}
