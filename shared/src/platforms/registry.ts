@@ -1,5 +1,6 @@
 import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
+import { linkedInModule } from './linkedin/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
@@ -16,6 +17,7 @@ export const platformModules: readonly PlatformModule[] = [
   blueskyModule,
   mastodonModule,
   youTubeModule,
+  linkedInModule,
 ];
 
 export class PublisherRegistry {
