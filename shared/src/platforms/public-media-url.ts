@@ -40,10 +40,14 @@ function isPublicIpv6(host: string): boolean {
  * The `media_url_not_public` warning (contract section C) for platforms that fetch media from
  * our public URL: the post still goes, but the platform will most likely fail to fetch it.
  */
-export function mediaUrlWarnings(media: readonly MediaInfo[], platformName: string): ValidationIssue[] {
+export function mediaUrlWarnings(
+  media: readonly MediaInfo[],
+  platformName: string,
+  fetchedByUrl: (file: MediaInfo) => boolean = () => true,
+): ValidationIssue[] {
   const warnings: ValidationIssue[] = [];
   for (const [index, file] of media.entries()) {
-    if (isPublicMediaUrl(file.url)) continue;
+    if (!fetchedByUrl(file) || isPublicMediaUrl(file.url)) continue;
     warnings.push({
       code: 'media_url_not_public',
       message: `${platformName} fetches media from its URL, but ${hostOf(file.url)} is not reachable from the internet: set SERVICE_PUBLIC_URL (or APP_URL, or the object-storage public URL) to a public address`,

@@ -1,5 +1,6 @@
 import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
+import { facebookModule } from './facebook/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
@@ -18,6 +19,7 @@ export const platformModules: readonly PlatformModule[] = [
   mastodonModule,
   youTubeModule,
   linkedInModule,
+  facebookModule,
 ];
 
 export class PublisherRegistry {

@@ -1,5 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
+import { readRange } from '../../media/read-range.ts';
 import { sleep } from '../../publish/retry.ts';
 import { type LinkedInApi, urnPath } from './api.ts';
 
@@ -132,28 +133,4 @@ async function readBlob(file: MediaFile): Promise<Blob> {
       retryable: true,
     });
   }
-}
-
-export async function readRange(
-  file: MediaFile,
-  start: number,
-  end: number,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of await file.stream({ start, end }))
-      chunks.push(Buffer.from(chunk as Uint8Array));
-  } catch (error) {
-    throw new PlatformError('media_unavailable', `Could not read ${file.filename} from storage`, {
-      cause: error,
-      retryable: true,
-    });
-  }
-  const bytes = new Uint8Array(Buffer.concat(chunks));
-  if (bytes.length !== end - start + 1) {
-    throw new PlatformError('media_unavailable', `${file.filename} is shorter than its stored size`, {
-      retryable: false,
-    });
-  }
-  return bytes;
 }
