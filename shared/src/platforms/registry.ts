@@ -1,6 +1,7 @@
 import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
+import { instagramModule } from './instagram/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
@@ -20,6 +21,7 @@ export const platformModules: readonly PlatformModule[] = [
   youTubeModule,
   linkedInModule,
   facebookModule,
+  instagramModule,
 ];
 
 export class PublisherRegistry {

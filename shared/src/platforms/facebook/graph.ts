@@ -26,7 +26,7 @@ const publishingLimitSubcodes = new Set([2207042]);
 /** Instagram: the container is not ready yet. */
 const notReadySubcodes = new Set([2207027]);
 const mediaCodes = new Set([324, 352, 381, 1363030, 1363040, 36000, 36001, 36003, 36004]);
-const mediaSubcodes = new Set([2207001, 2207003, 2207004, 2207005, 2207009, 2207026, 2207052, 1363040]);
+const mediaSubcodes = new Set([2207001, 2207004, 2207005, 2207009, 2207023, 2207026, 1363040]);
 
 /**
  * Classifies a Graph error. `platform` names it for the user ("Facebook", "Instagram"), `what`
@@ -103,6 +103,9 @@ export function graphError(
       init,
     );
   }
+  if ((code !== undefined && mediaCodes.has(code)) || (subcode !== undefined && mediaSubcodes.has(subcode))) {
+    return new PlatformError('media_rejected', `${platform} refused the media${said}`, init);
+  }
   if (code === 9004 || subcode === 2207052 || subcode === 2207003) {
     return new PlatformError(
       'media_unavailable',
@@ -116,9 +119,6 @@ export function graphError(
       `${platform} had not finished processing the media${said}`,
       init,
     );
-  }
-  if ((code !== undefined && mediaCodes.has(code)) || (subcode !== undefined && mediaSubcodes.has(subcode))) {
-    return new PlatformError('media_rejected', `${platform} refused the media${said}`, init);
   }
   if (code === 803 || (code === 100 && subcode === 33) || status === 404) {
     return new PlatformError(
