@@ -78,13 +78,19 @@ function describe(error: LinkedInErrorBody): string {
   return `: ${message}${code ? ` (${code})` : ''}`;
 }
 
+/** Where requests get the bearer token; `refreshOnce` answers whether a new one was obtained. */
+export interface TokenSource {
+  get(): Promise<string>;
+  refreshOnce?(): Promise<boolean>;
+}
+
 /** Versioned Rest.li requests with the member's bearer token. */
 export class LinkedInApi {
   readonly #config: LinkedInConfig;
-  readonly #token: () => Promise<string>;
+  readonly #token: TokenSource;
   readonly #signal: AbortSignal | undefined;
 
-  constructor(config: LinkedInConfig, token: () => Promise<string>, signal?: AbortSignal) {
+  constructor(config: LinkedInConfig, token: TokenSource, signal?: AbortSignal) {
     this.#config = config;
     this.#token = token;
     this.#signal = signal;
@@ -93,18 +99,25 @@ export class LinkedInApi {
   /** A request under `/rest` (versioned) or `/v2`; throws classified on a failed answer. */
   async request(path: string, init: RequestOptions & { json?: unknown }, what: string): Promise<Response> {
     const { json, headers, ...rest } = init;
-    const response = await platformFetch(`${this.#config.apiUrl}${path}`, {
-      ...rest,
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-      signal: this.#signal,
-      headers: {
-        authorization: `Bearer ${await this.#token()}`,
-        'linkedin-version': this.#config.version,
-        'x-restli-protocol-version': '2.0.0',
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(headers as Record<string, string> | undefined),
-      },
-    });
+    const send = async () =>
+      platformFetch(`${this.#config.apiUrl}${path}`, {
+        ...rest,
+        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+        signal: this.#signal,
+        headers: {
+          authorization: `Bearer ${await this.#token.get()}`,
+          'linkedin-version': this.#config.version,
+          'x-restli-protocol-version': '2.0.0',
+          ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(headers as Record<string, string> | undefined),
+        },
+      });
+    let response = await send();
+    // A token refused before its stated expiry: one refresh, when the connection has a refresh token.
+    if (response.status === 401 && (await this.#token.refreshOnce?.())) {
+      await response.body?.cancel();
+      response = await send();
+    }
     if (!response.ok) throw linkedInError(response.status, await readJson(response), response.headers, what);
     return response;
   }
@@ -126,7 +139,10 @@ export class LinkedInApi {
       body,
       signal: this.#signal,
       timeoutMs,
-      headers: { authorization: `Bearer ${await this.#token()}`, 'content-type': 'application/octet-stream' },
+      headers: {
+        authorization: `Bearer ${await this.#token.get()}`,
+        'content-type': 'application/octet-stream',
+      },
     });
     if (!response.ok) throw linkedInError(response.status, await readJson(response), response.headers, what);
     return response;

@@ -112,13 +112,30 @@ export class LinkedInToken {
     this.#logger = options.logger;
   }
 
+  #refreshed = false;
+
+  get #canRefresh(): boolean {
+    return Boolean(this.#credentials.refreshToken && this.#config.clientId && this.#config.clientSecret);
+  }
+
   async get(now = Date.now()): Promise<string> {
-    const { expiresAt, refreshToken } = this.#credentials;
-    const canRefresh = refreshToken && this.#config.clientId && this.#config.clientSecret;
-    if (canRefresh && expiresAt !== undefined && expiryOf(expiresAt) - refreshAheadMs <= now) {
+    const { expiresAt } = this.#credentials;
+    if (
+      this.#canRefresh &&
+      !this.#refreshed &&
+      expiresAt !== undefined &&
+      expiryOf(expiresAt) - refreshAheadMs <= now
+    ) {
       await this.refresh();
     }
     return this.#credentials.accessToken;
+  }
+
+  /** After a 401: refresh once if possible. */
+  async refreshOnce(): Promise<boolean> {
+    if (!this.#canRefresh || this.#refreshed) return false;
+    await this.refresh();
+    return true;
   }
 
   async refresh(): Promise<void> {
@@ -127,6 +144,7 @@ export class LinkedInToken {
       { grant_type: 'refresh_token', refresh_token: this.#credentials.refreshToken ?? '' },
       this.#signal,
     );
+    this.#refreshed = true;
     this.#credentials = {
       ...this.#credentials,
       accessToken: tokens.accessToken,
@@ -227,7 +245,7 @@ export function createLinkedInConnector(config: LinkedInConfig): OAuthConnector 
         { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
         signal,
       );
-      const api = new LinkedInApi(config, async () => credentials.accessToken, signal);
+      const api = new LinkedInApi(config, { get: async () => credentials.accessToken }, signal);
       const member = await memberProfile(api);
       const accounts: ConnectableAccount[] = [
         { platformAccountId: member.platformAccountId, credentials, profile: member, kind: 'Profile' },

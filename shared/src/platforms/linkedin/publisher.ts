@@ -31,7 +31,7 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       onRefreshed: context.onCredentialsRefreshed,
       logger: context.logger,
     });
-    return new LinkedInApi(config, () => token.get(), context.signal);
+    return new LinkedInApi(config, token, context.signal);
   }
 
   async function mediaContent(client: LinkedInApi, author: string, media: MediaFile[], signal: AbortSignal) {

@@ -248,6 +248,30 @@ describe('LinkedIn', () => {
         'refresh_token',
       );
     });
+    it('refreshes once when LinkedIn refuses a token before its stated expiry', async () => {
+      const refreshToken = fake.issueRefreshToken();
+      const stored: Record<string, unknown>[] = [];
+      const account = { ...member, credentials: { accessToken: 'AQVexpired-or-unknown', refreshToken } };
+      const result = await publisher.publish(
+        { message: 'After a 401' },
+        account,
+        [],
+        {},
+        context({ onCredentialsRefreshed: (c) => void stored.push(c) }),
+      );
+      assert.match(result.platformPostId, /^urn:li:share:/);
+      assert.equal(stored.length, 1);
+      const noRefresh = await rejection(
+        publisher.publish(
+          { message: 'No refresh token' },
+          { ...member, credentials: { accessToken: 'AQVnope' } },
+          [],
+          {},
+          context(),
+        ),
+      );
+      assert.equal(noRefresh.code, 'needs_reconnect');
+    });
   });
 
   describe('credentials and connection', () => {
