@@ -76,6 +76,8 @@ export class FakeInstagram {
   quotaUsage = 0;
   /** The next video container ends in this state instead of FINISHED. */
   nextVideoOutcome: 'FINISHED' | 'ERROR' | 'EXPIRED' = 'FINISHED';
+  /** The next media_publish publishes but its answer never arrives (the connection drops). */
+  loseNextPublishAnswer = false;
   readonly #tokens = new Map<string, Token>();
   readonly #codes = new Map<string, { redirectUri: string; used: boolean }>();
   #ids = 17_800_000_000_000_000n;
@@ -103,6 +105,7 @@ export class FakeInstagram {
       .route('GET', new RegExp(`${v}/me$`), (r) => this.#me(r))
       .route('GET', new RegExp(`${v}/(\\d+)/content_publishing_limit$`), (r, m) => this.#limit(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/media$`), (r, m) => this.#createContainer(r, m[1]!))
+      .route('GET', new RegExp(`${v}/(\\d+)/media$`), (r, m) => this.#listMedia(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/media_publish$`), (r, m) => this.#publish(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!));
   }
@@ -485,7 +488,24 @@ export class FakeInstagram {
       children: container.children.map((c) => this.containers.get(c)!),
       permalink: `https://www.instagram.com/p/${randomBytes(8).toString('base64url')}/`,
     });
+    if (this.loseNextPublishAnswer) {
+      this.loseNextPublishAnswer = false;
+      return { drop: true };
+    }
     return this.#ok({ id });
+  }
+
+  /** The account's media, newest first. */
+  #listMedia(request: RecordedRequest, user: string): FakeResponse {
+    const token = this.#owner(request, user);
+    if (!isToken(token)) return token;
+    const limit = Number(request.query.get('limit') ?? 25);
+    const data = this.media
+      .filter((m) => m.owner === user)
+      .reverse()
+      .slice(0, limit)
+      .map((m) => ({ id: m.id, permalink: m.permalink, media_type: m.mediaType }));
+    return this.#ok({ data, paging: { cursors: { before: 'b', after: 'a' } } });
   }
 
   #object(request: RecordedRequest, id: string): FakeResponse {

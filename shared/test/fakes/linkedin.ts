@@ -120,6 +120,8 @@ export class FakeLinkedIn {
   videoProcessingPolls: number;
   /** The next finalized video fails processing. */
   failNextVideoProcessing = false;
+  /** The next post is created but its answer never arrives (the connection drops). */
+  loseNextPostAnswer = false;
   refreshTokens: boolean;
   readonly #tokens = new Map<string, Token>();
   readonly #refresh = new Map<string, { scopes: string[]; revoked: boolean }>();
@@ -686,7 +688,7 @@ export class FakeLinkedIn {
         );
     }
     const duplicate = this.posts.find(
-      (p) => p.author === author && p.commentary === commentary && commentary !== '' && !content,
+      (p) => p.author === author && p.commentary === commentary && commentary !== '',
     );
     if (duplicate) {
       return linkedInErrorResponse(422, 'DUPLICATE_POST', `Content is a duplicate of ${duplicate.urn}`);
@@ -701,6 +703,10 @@ export class FakeLinkedIn {
       ...(content ? { content } : {}),
       isReshareDisabledByAuthor: body.isReshareDisabledByAuthor === true,
     });
+    if (this.loseNextPostAnswer) {
+      this.loseNextPostAnswer = false;
+      return { drop: true };
+    }
     return { status: 201, headers: { 'x-restli-id': urn, 'x-linkedin-id': urn } };
   }
 }

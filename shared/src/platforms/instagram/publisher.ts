@@ -1,6 +1,7 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
 import { sleep } from '../../publish/retry.ts';
+import { AttemptMemory } from '../attempt-memory.ts';
 import { GraphClient, type GraphParams } from '../facebook/graph.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { InstagramConfig } from './config.ts';
@@ -36,6 +37,9 @@ type Context = Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' 
  * items), wait until each is FINISHED, then `media_publish`.
  */
 export function createInstagramPublisher(config: InstagramConfig): Publisher<InstagramOptions> {
+  /** The container an attempt was about to publish, so a retry reuses it or finds the post it became. */
+  const containers = new AttemptMemory<string>(24 * 60 * 60_000);
+
   async function graph(account: PlatformAccount, context: Context): Promise<GraphClient> {
     const credentials = credentialsOf(account);
     const token = await instagramAccessToken(config, credentials, {
@@ -106,6 +110,74 @@ export function createInstagramPublisher(config: InstagramConfig): Publisher<Ins
     return created.id;
   }
 
+  async function createPostContainer(
+    client: GraphClient,
+    user: string,
+    media: MediaFile[],
+    message: string,
+    options: InstagramOptions,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const caption = message || undefined;
+    if (media.length === 1) {
+      const file = media[0]!;
+      return createContainer(
+        client,
+        user,
+        file.kind === 'video'
+          ? {
+              media_type: 'REELS',
+              video_url: file.url,
+              caption,
+              share_to_feed: options.shareToFeed ?? true,
+              thumb_offset: options.thumbOffset,
+            }
+          : { image_url: file.url, caption },
+      );
+    }
+    const children: string[] = [];
+    for (const file of media) {
+      const child = await createContainer(client, user, itemParams(file));
+      await waitFinished(client, child, signal);
+      children.push(child);
+    }
+    return createContainer(client, user, { media_type: 'CAROUSEL', children: children.join(','), caption });
+  }
+
+  /**
+   * The container of an earlier attempt: already PUBLISHED (its answer was lost: the post is the
+   * account's newest media), FINISHED (publish it rather than upload again), or gone.
+   */
+  async function earlierAttempt(
+    client: GraphClient,
+    user: string,
+    container: string | undefined,
+  ): Promise<{ published: { id: string; permalink?: string } } | { finished: string } | undefined> {
+    if (!container) return undefined;
+    let state: ContainerStatus;
+    try {
+      state = await client.get<ContainerStatus>(
+        `/${container}`,
+        { fields: 'status_code' },
+        'the media status',
+      );
+    } catch {
+      return undefined;
+    }
+    if (state.status_code === 'FINISHED' || state.status_code === 'IN_PROGRESS')
+      return { finished: container };
+    if (state.status_code !== 'PUBLISHED') return undefined;
+    const recent = await client.get<{ data?: { id?: string; permalink?: string }[] }>(
+      `/${user}/media`,
+      { fields: 'id,permalink', limit: 1 },
+      'the media list',
+    );
+    const newest = recent.data?.[0];
+    return newest?.id
+      ? { published: { id: newest.id, ...(newest.permalink ? { permalink: newest.permalink } : {}) } }
+      : undefined;
+  }
+
   function itemParams(file: MediaFile): GraphParams {
     return file.kind === 'video'
       ? { media_type: 'VIDEO', video_url: file.url, is_carousel_item: true }
@@ -128,43 +200,30 @@ export function createInstagramPublisher(config: InstagramConfig): Publisher<Ins
         throw new PlatformError('media_rejected', 'Instagram posts need an image or a video');
       const user = userOf(account);
       const client = await graph(account, context);
-      await checkQuota(client, user);
-      const caption = post.message || undefined;
-      let container: string;
-      if (media.length === 1) {
-        const file = media[0]!;
-        container = await createContainer(
-          client,
-          user,
-          file.kind === 'video'
-            ? {
-                media_type: 'REELS',
-                video_url: file.url,
-                caption,
-                share_to_feed: options.shareToFeed ?? true,
-                thumb_offset: options.thumbOffset,
-              }
-            : { image_url: file.url, caption },
+      const earlier = await earlierAttempt(client, user, containers.get(context.idempotencyKey));
+      if (earlier && 'published' in earlier) {
+        containers.delete(context.idempotencyKey);
+        context.logger.info(
+          { id: earlier.published.id },
+          'Instagram post of an earlier attempt found; not posting it again',
         );
-      } else {
-        const children: string[] = [];
-        for (const file of media) {
-          const child = await createContainer(client, user, itemParams(file));
-          await waitFinished(client, child, context.signal);
-          children.push(child);
-        }
-        container = await createContainer(client, user, {
-          media_type: 'CAROUSEL',
-          children: children.join(','),
-          caption,
-        });
+        return {
+          platformPostId: earlier.published.id,
+          ...(earlier.published.permalink ? { url: earlier.published.permalink } : {}),
+        };
       }
+      await checkQuota(client, user);
+      const reusable = earlier && 'finished' in earlier ? earlier.finished : undefined;
+      const container =
+        reusable ?? (await createPostContainer(client, user, media, post.message, options, context.signal));
+      containers.set(context.idempotencyKey, container);
       await waitFinished(client, container, context.signal);
       const published = await client.post<{ id?: string }>(
         `/${user}/media_publish`,
         { creation_id: container },
         'the post',
       );
+      containers.delete(context.idempotencyKey);
       if (!published.id)
         throw new PlatformError('internal', 'Instagram published the post but returned no id');
       let url: string | undefined;

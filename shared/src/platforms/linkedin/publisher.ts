@@ -1,5 +1,6 @@
-import { PlatformError } from '../../errors.ts';
+import { isPlatformError, PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
+import { AttemptMemory } from '../attempt-memory.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import { LinkedInApi } from './api.ts';
 import type { LinkedInConfig } from './config.ts';
@@ -23,6 +24,9 @@ type Context = Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' 
  * escaped "little text".
  */
 export function createLinkedInPublisher(config: LinkedInConfig): Publisher<LinkedInOptions> {
+  /** Publishes that sent their post: a retry refused as a duplicate is that post, whose answer was lost. */
+  const sentPosts = new AttemptMemory<true>();
+
   function api(account: PlatformAccount, context: Context): LinkedInApi {
     const token = new LinkedInToken({
       config,
@@ -66,26 +70,42 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       const author = authorOf(account);
       const client = api(account, context);
       const content = await mediaContent(client, author, media, context.signal);
-      const response = await client.request(
-        '/rest/posts',
-        {
-          method: 'POST',
-          json: {
-            author,
-            commentary: escapeLittleText(post.message),
-            visibility: options.visibility ?? 'PUBLIC',
-            distribution: {
-              feedDistribution: 'MAIN_FEED',
-              targetEntities: [],
-              thirdPartyDistributionChannels: [],
+      const retry = sentPosts.get(context.idempotencyKey) === true;
+      sentPosts.set(context.idempotencyKey, true);
+      let response: Response;
+      try {
+        response = await client.request(
+          '/rest/posts',
+          {
+            method: 'POST',
+            json: {
+              author,
+              commentary: escapeLittleText(post.message),
+              visibility: options.visibility ?? 'PUBLIC',
+              distribution: {
+                feedDistribution: 'MAIN_FEED',
+                targetEntities: [],
+                thirdPartyDistributionChannels: [],
+              },
+              ...(content ? { content } : {}),
+              lifecycleState: 'PUBLISHED',
+              isReshareDisabledByAuthor: options.disableReshare ?? false,
             },
-            ...(content ? { content } : {}),
-            lifecycleState: 'PUBLISHED',
-            isReshareDisabledByAuthor: options.disableReshare ?? false,
           },
-        },
-        'the post',
-      );
+          'the post',
+        );
+      } catch (error) {
+        const earlier =
+          retry && isPlatformError(error) && error.status === 422 ? duplicateOf(error.message) : undefined;
+        if (!earlier) throw error;
+        context.logger.info(
+          { urn: earlier },
+          'LinkedIn post of an earlier attempt found; not posting it again',
+        );
+        sentPosts.delete(context.idempotencyKey);
+        return { platformPostId: earlier, url: `https://www.linkedin.com/feed/update/${earlier}/` };
+      }
+      sentPosts.delete(context.idempotencyKey);
       await response.body?.cancel();
       const urn = response.headers.get('x-restli-id') ?? response.headers.get('x-linkedin-id');
       if (!urn) throw new PlatformError('internal', 'LinkedIn created the post but returned no id');
@@ -106,6 +126,12 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       return member;
     },
   };
+}
+
+/** The post named in LinkedIn's "Content is a duplicate of urn:li:share:…" refusal. */
+function duplicateOf(message: string): string | undefined {
+  if (!/duplicate/i.test(message)) return undefined;
+  return message.match(/urn:li:(?:share|ugcPost):\d+/)?.[0];
 }
 
 function authorOf(account: PlatformAccount): string {

@@ -185,6 +185,35 @@ describe('Instagram', () => {
       assert.equal(revoked.code, 'needs_reconnect');
     });
 
+    it('finds its own post when a retry follows a lost media_publish answer', async () => {
+      fake.loseNextPublishAnswer = true;
+      const same = context();
+      const before = fake.media.length;
+      const lost = await rejection(
+        publisher.publish({ message: 'lost answer' }, account, [jpeg()], {}, same),
+      );
+      assert.equal(lost.retryable, true);
+      const retried = await publisher.publish({ message: 'lost answer' }, account, [jpeg()], {}, same);
+      assert.equal(fake.media.length, before + 1);
+      assert.equal(retried.platformPostId, fake.media.at(-1)!.id);
+      assert.equal(retried.url, fake.media.at(-1)!.permalink);
+    });
+
+    it('publishes the finished container of an earlier attempt instead of uploading again', async () => {
+      fake.failNext({
+        path: /\/media_publish$/,
+        code: 2,
+        message: 'An unexpected error has occurred. Please retry your request later.',
+      });
+      const same = context();
+      const failed = await rejection(publisher.publish({ message: 'retry me' }, account, [jpeg()], {}, same));
+      assert.equal(failed.code, 'platform_unavailable');
+      const containersBefore = fake.containers.size;
+      const retried = await publisher.publish({ message: 'retry me' }, account, [jpeg()], {}, same);
+      assert.equal(fake.containers.size, containersBefore);
+      assert.equal(fake.media.find((m) => m.id === retried.platformPostId)!.caption, 'retry me');
+    });
+
     it('renews a token in its last week and hands it back', async () => {
       const token = fake.issueToken(3 * 86_400);
       const stored: Record<string, unknown>[] = [];

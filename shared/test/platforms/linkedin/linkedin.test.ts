@@ -248,6 +248,22 @@ describe('LinkedIn', () => {
         'refresh_token',
       );
     });
+    it('finds its own post when a retry follows a lost answer, instead of posting twice', async () => {
+      fake.loseNextPostAnswer = true;
+      const same = context();
+      const lost = await rejection(publisher.publish({ message: 'Answer lost' }, member, [], {}, same));
+      assert.equal(lost.retryable, true);
+      const retried = await publisher.publish({ message: 'Answer lost' }, member, [], {}, same);
+      const matching = fake.posts.filter((p) => p.commentary === 'Answer lost');
+      assert.equal(matching.length, 1);
+      assert.equal(retried.platformPostId, matching[0]!.urn);
+      // Another publish of the same words is a real duplicate.
+      assert.equal(
+        (await rejection(publisher.publish({ message: 'Answer lost' }, member, [], {}, context()))).code,
+        'content_rejected',
+      );
+    });
+
     it('refreshes once when LinkedIn refuses a token before its stated expiry', async () => {
       const refreshToken = fake.issueRefreshToken();
       const stored: Record<string, unknown>[] = [];
