@@ -74,6 +74,8 @@ export class FakeFacebook {
   consent: 'approve' | 'deny' = 'approve';
   fetchMedia: boolean;
   videoChunkBytes: number;
+  /** The next feed post is created but its answer never arrives (the connection drops). */
+  loseNextPostAnswer = false;
   /** Usage percent reported in the usage headers. */
   usagePercent = 5;
   readonly #tokens = new Map<string, Token>();
@@ -98,6 +100,7 @@ export class FakeFacebook {
       .route('GET', new RegExp(`${v}/me/accounts$`), (r) => this.#accounts(r))
       .route('GET', new RegExp(`${v}/me$`), (r) => this.#me(r))
       .route('POST', new RegExp(`${v}/(\\d+)/feed$`), (r, m) => this.#feed(r, m[1]!))
+      .route('GET', new RegExp(`${v}/(\\d+)/(?:posts|feed)$`), (r, m) => this.#listPosts(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/photos$`), (r, m) => this.#photos(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/videos$`), (r, m) => this.#videos(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!));
@@ -426,7 +429,27 @@ export class FakeFacebook {
       ...(params.link ? { link: params.link } : {}),
       photoIds,
     });
+    if (this.loseNextPostAnswer) {
+      this.loseNextPostAnswer = false;
+      return { drop: true };
+    }
     return this.#ok({ id }, pageId);
+  }
+
+  #listPosts(request: RecordedRequest, pageId: string): FakeResponse {
+    const token = this.#token(request);
+    if (!isToken(token)) return token;
+    const limit = Number(request.query.get('limit') ?? 25);
+    const data = this.posts
+      .filter((p) => p.pageId === pageId)
+      .reverse()
+      .slice(0, limit)
+      .map((p) => ({
+        id: p.id,
+        ...(p.message ? { message: p.message } : {}),
+        created_time: new Date().toISOString(),
+      }));
+    return this.#ok({ data, paging: { cursors: { before: 'b', after: 'a' } } }, pageId);
   }
 
   async #photos(request: RecordedRequest, pageId: string): Promise<FakeResponse> {

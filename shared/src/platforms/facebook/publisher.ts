@@ -1,6 +1,7 @@
-import { PlatformError } from '../../errors.ts';
+import { isPlatformError, PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
 import { readRange } from '../../media/read-range.ts';
+import { AttemptMemory } from '../attempt-memory.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { FacebookConfig } from './config.ts';
 import { GraphClient } from './graph.ts';
@@ -38,6 +39,9 @@ const chunkTimeoutMs = (bytes: number) => 60_000 + Math.ceil(bytes / 100);
  * `/videos` (fetched by URL, or uploaded in chunks from storage when large).
  */
 export function createFacebookPublisher(config: FacebookConfig): Publisher<FacebookOptions> {
+  /** Publishes that sent their feed post: a retry refused as a duplicate (506) is that post, whose answer was lost. */
+  const sentPosts = new AttemptMemory<true>();
+
   function graph(account: PlatformAccount, signal?: AbortSignal): GraphClient {
     return new GraphClient({
       base: config.graphBase,
@@ -147,11 +151,28 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
         if (!photo.id) throw new PlatformError('internal', 'Facebook accepted a photo but returned no id');
         attached[`attached_media[${index}]`] = JSON.stringify({ media_fbid: photo.id });
       }
-      const created = await client.post<Created>(
-        `/${page}/feed`,
-        { message: message || undefined, ...(media.length === 0 ? { link: options.link } : {}), ...attached },
-        'the post',
-      );
+      const retry = sentPosts.get(context.idempotencyKey) === true;
+      sentPosts.set(context.idempotencyKey, true);
+      let created: Created;
+      try {
+        created = await client.post<Created>(
+          `/${page}/feed`,
+          {
+            message: message || undefined,
+            ...(media.length === 0 ? { link: options.link } : {}),
+            ...attached,
+          },
+          'the post',
+        );
+      } catch (error) {
+        const earlier =
+          retry && isPlatformError(error) && /\(code 506/.test(error.message)
+            ? await recentPostWith(client, page, message)
+            : undefined;
+        if (!earlier) throw error;
+        created = { id: earlier };
+      }
+      sentPosts.delete(context.idempotencyKey);
       if (!created.id) throw new PlatformError('internal', 'Facebook created the post but returned no id');
       return { platformPostId: created.id, url: `https://www.facebook.com/${created.id}` };
     },
@@ -179,6 +200,20 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
       };
     },
   };
+}
+
+/** The page's recent post with exactly this message, if any. */
+async function recentPostWith(
+  client: GraphClient,
+  page: string,
+  message: string,
+): Promise<string | undefined> {
+  const recent = await client.get<{ data?: { id?: string; message?: string }[] }>(
+    `/${page}/posts`,
+    { fields: 'id,message', limit: 5 },
+    'the recent posts',
+  );
+  return recent.data?.find((p) => p.message === message)?.id;
 }
 
 function pageOf(account: PlatformAccount): string {

@@ -137,6 +137,17 @@ describe('Facebook Pages', () => {
       assert.equal(large.reads.length, 5);
     });
 
+    it('finds its own post when a retry follows a lost answer (506 duplicate), instead of failing', async () => {
+      fake.loseNextPostAnswer = true;
+      const same = context();
+      const lost = await rejection(publisher.publish({ message: 'Lost answer' }, page, [], {}, same));
+      assert.equal(lost.retryable, true);
+      const retried = await publisher.publish({ message: 'Lost answer' }, page, [], {}, same);
+      const matching = fake.posts.filter((p) => p.message === 'Lost answer');
+      assert.equal(matching.length, 1);
+      assert.equal(retried.platformPostId, matching[0]!.id);
+    });
+
     it('fails with media_rejected when Facebook cannot fetch the photo', async () => {
       const gone = memoryMedia(new Uint8Array(sampleJpeg()), {
         filename: 'gone.jpg',
