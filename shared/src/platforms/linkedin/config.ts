@@ -16,7 +16,7 @@ export interface LinkedInConfig {
 
 export const defaultLinkedInApiUrl = 'https://api.linkedin.com';
 export const defaultLinkedInOAuthUrl = 'https://www.linkedin.com/oauth/v2';
-export const defaultLinkedInVersion = '202510';
+export const defaultLinkedInVersion = '202601';
 
 /**
  * Reads LINKEDIN_API_URL, LINKEDIN_OAUTH_URL, LINKEDIN_VERSION, LINKEDIN_CLIENT_ID,
@@ -26,7 +26,7 @@ export const defaultLinkedInVersion = '202510';
 export function linkedInConfigFromEnv(env: Env): LinkedInConfig {
   const version = env.LINKEDIN_VERSION || defaultLinkedInVersion;
   if (!/^\d{6}(\.\d{2})?$/.test(version)) {
-    throw new Error(`LINKEDIN_VERSION must look like 202510 (YYYYMM), got "${version}"`);
+    throw new Error(`LINKEDIN_VERSION must look like 202601 (YYYYMM), got "${version}"`);
   }
   const organizations = env.LINKEDIN_ORGANIZATIONS ?? '';
   if (!['', 'true', 'false'].includes(organizations)) {
