@@ -33,6 +33,13 @@ function isPublicIpv6(host: string): boolean {
   if (host === '::1' || host === '::') return false;
   const mapped = host.match(/^::ffff:(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
   if (mapped) return isPublicIpv4(mapped.slice(1).map(Number));
+  // WHATWG URL writes IPv4-mapped addresses in hex: ::ffff:7f00:1 is 127.0.0.1.
+  const hex = host.match(/^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
+  if (hex) {
+    const high = Number.parseInt(hex[1]!, 16);
+    const low = Number.parseInt(hex[2]!, 16);
+    return isPublicIpv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  }
   return !/^(fc|fd|fe[89ab]|ff)/.test(host);
 }
 
