@@ -134,7 +134,13 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
       if (media.length === 1) {
         const photo = await client.post<Created>(
           `/${page}/photos`,
-          { url: media[0]!.url, caption: message || undefined, published: true },
+          // The Photo reference documents `caption`; `message` carries the same text for readers of the feed-style name.
+          {
+            url: media[0]!.url,
+            caption: message || undefined,
+            message: message || undefined,
+            published: true,
+          },
           'the photo',
         );
         const id = photo.post_id ?? photo.id;
