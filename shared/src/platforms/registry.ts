@@ -3,6 +3,7 @@ import { discordModule } from './discord/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
+import { xModule } from './x/index.ts';
 import { youTubeModule } from './youtube/index.ts';
 
 export type { Env, PlatformModule } from './types.ts';
@@ -16,6 +17,7 @@ export const platformModules: readonly PlatformModule[] = [
   blueskyModule,
   mastodonModule,
   youTubeModule,
+  xModule,
 ];
 
 export class PublisherRegistry {
