@@ -2,6 +2,7 @@ import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
+import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
 import { xModule } from './x/index.ts';
 import { youTubeModule } from './youtube/index.ts';
@@ -18,6 +19,7 @@ export const platformModules: readonly PlatformModule[] = [
   mastodonModule,
   youTubeModule,
   xModule,
+  threadsModule,
 ];
 
 export class PublisherRegistry {
