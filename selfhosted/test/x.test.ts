@@ -92,7 +92,10 @@ describe('self-hosted: X', () => {
     const duplicate = await server.api('/api/v1/posts', {
       json: { message: 'Refreshed first', accountIds: ['x-main'], postingMode: 'now' },
     });
-    const body = (await duplicate.json()) as { code: string; results: { error: { code: string; message: string; retryable: boolean } }[] };
+    const body = (await duplicate.json()) as {
+      code: string;
+      results: { error: { code: string; message: string; retryable: boolean } }[];
+    };
     assert.equal(duplicate.status, 502);
     assert.equal(body.results[0]!.error.code, 'content_rejected');
     assert.equal(body.results[0]!.error.retryable, false);
