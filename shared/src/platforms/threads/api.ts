@@ -25,11 +25,19 @@ export async function threadsCall<T>(
     if (value !== undefined) url.searchParams.set(name, value);
   }
   url.searchParams.set('access_token', request.accessToken);
+  // POSTs repeat the parameters as a form body and the token as a bearer header: the Graph API
+  // reads either, and clients (and proxies in front of it) that expect one or the other agree.
+  const body = request.method === 'POST' ? new URLSearchParams(url.searchParams).toString() : undefined;
   const response = await platformFetch(url, {
     method: request.method,
+    headers: {
+      authorization: `Bearer ${request.accessToken}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+    },
+    ...(body === undefined ? {} : { body }),
     ...(request.signal ? { signal: request.signal } : {}),
   });
-  const body = await readJson(response);
-  if (!response.ok) throw threadsError(response.status, body, response.headers, request.what);
-  return body as T;
+  const answer = await readJson(response);
+  if (!response.ok) throw threadsError(response.status, answer, response.headers, request.what);
+  return answer as T;
 }
