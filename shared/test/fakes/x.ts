@@ -120,6 +120,7 @@ export class FakeX {
   readonly #windows = new Map<string, Window>();
   readonly #rateLimit: number;
   #failProcessing: { name: string; message: string } | undefined;
+  #loseNextPostAnswer = false;
 
   constructor(options: FakeXOptions = {}) {
     this.clientId = options.clientId ?? 'fake-x-client-id';
@@ -139,6 +140,9 @@ export class FakeX {
       .route('GET', /^\/i\/oauth2\/authorize$/, (r) => this.#authorize(r))
       .route('POST', /^\/2\/oauth2\/token$/, (r) => this.#token(r))
       .route('GET', /^\/2\/users\/me$/, (r) => this.#limited(r, 'users/me', () => this.#me(r)))
+      .route('GET', /^\/2\/users\/(\d+)\/tweets$/, (r, m) =>
+        this.#limited(r, 'users/tweets', () => this.#timeline(r, m[1]!)),
+      )
       .route('POST', /^\/2\/tweets$/, (r) =>
         this.#limited(r, 'tweets', (userId) => this.#createPost(r, userId)),
       )
@@ -229,6 +233,11 @@ export class FakeX {
   /** The next video or GIF fails processing with X's error. */
   failNextProcessing(name = 'InvalidMedia', message = 'Unsupported video format'): void {
     this.#failProcessing = { name, message };
+  }
+
+  /** The next post is created, but the connection drops before the answer (an unclear outcome). */
+  loseNextPostAnswer(): void {
+    this.#loseNextPostAnswer = true;
   }
 
   requestsTo(method: string, path: RegExp): RecordedRequest[] {
@@ -388,6 +397,29 @@ export class FakeX {
     };
   }
 
+  /** `GET /2/users/:id/tweets`: newest first, links shown as t.co links as X does. */
+  #timeline(request: RecordedRequest, userId: string): FakeResponse {
+    const max = Math.min(100, Math.max(5, Number(request.query.get('max_results') ?? 10)));
+    const posts = this.posts
+      .filter((p) => p.authorId === userId)
+      .slice(-max)
+      .reverse();
+    if (posts.length === 0) return { json: { meta: { result_count: 0 } } };
+    return {
+      json: {
+        data: posts.map((p) => ({
+          id: p.id,
+          text: p.text.replace(
+            /https?:\/\/\S+/g,
+            () => `https://t.co/${randomBytes(5).toString('base64url')}`,
+          ),
+          edit_history_tweet_ids: [p.id],
+        })),
+        meta: { result_count: posts.length, newest_id: posts[0]!.id, oldest_id: posts.at(-1)!.id },
+      },
+    };
+  }
+
   #createPost(request: RecordedRequest, userId: string): FakeResponse {
     if (!String(request.headers['content-type'] ?? '').includes('application/json') || !request.body) {
       return xInvalidRequest('Request body must be JSON');
@@ -461,6 +493,10 @@ export class FakeX {
       ...(body.quote_tweet_id === undefined ? {} : { quoteOf: String(body.quote_tweet_id) }),
       ...(body.reply_settings === undefined ? {} : { replySettings: String(body.reply_settings) }),
     });
+    if (this.#loseNextPostAnswer) {
+      this.#loseNextPostAnswer = false;
+      return { drop: true };
+    }
     return { status: 201, json: { data: { id, text, edit_history_tweet_ids: [id] } } };
   }
 

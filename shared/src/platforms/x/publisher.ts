@@ -28,6 +28,36 @@ const maxUploadedEntries = 2_000;
 export function createXPublisher(config: XConfig): Publisher<XOptions> {
   const locks = new XRefreshLocks();
   const uploaded = new Map<string, UploadedMedia>();
+  /** Publishes whose post request got no clear answer (timeout, dropped connection, 5xx), by idempotency key. */
+  const unclear = new Map<string, number>();
+
+  function rememberUnclear(key: string): void {
+    const now = Date.now();
+    for (const [k, at] of unclear) if (now - at > uploadedTtlMs) unclear.delete(k);
+    if (unclear.size < maxUploadedEntries) unclear.set(key, now);
+  }
+
+  /** The account's recent post with this text, when X already created it during an attempt we lost the answer of. */
+  async function findRecentPost(
+    account: PlatformAccount,
+    token: XAccessToken,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    const url = `${config.apiUrl}/2/users/${encodeURIComponent(account.platformAccountId)}/tweets?max_results=5`;
+    try {
+      const { data } = await xFetch<{ data?: { id?: string; text?: string }[] }>(
+        token,
+        url,
+        { method: 'GET', signal, what: 'the recent posts lookup' },
+        config.maxRateLimitWaitMs,
+      );
+      const wanted = comparable(text);
+      return data?.data?.find((candidate) => comparable(candidate.text ?? '') === wanted)?.id;
+    } catch {
+      return undefined;
+    }
+  }
 
   function tokenFor(
     account: PlatformAccount,
@@ -95,13 +125,32 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
       if (options.quotePostId) body.quote_tweet_id = options.quotePostId;
       if (options.replySettings && options.replySettings !== 'everyone')
         body.reply_settings = options.replySettings;
-      const { data } = await xFetch<{ data?: { id?: string } }>(
-        token,
-        `${config.apiUrl}/2/tweets`,
-        { method: 'POST', json: body, signal: context.signal, what: 'the post' },
-        config.maxRateLimitWaitMs,
-      );
-      const id = data?.data?.id;
+      let id: string | undefined;
+      try {
+        const { data } = await xFetch<{ data?: { id?: string } }>(
+          token,
+          `${config.apiUrl}/2/tweets`,
+          { method: 'POST', json: body, signal: context.signal, what: 'the post' },
+          config.maxRateLimitWaitMs,
+        );
+        id = data?.data?.id;
+      } catch (error) {
+        const classified = error instanceof PlatformError ? error : undefined;
+        // After an answer we never got, X may hold the post: its duplicate refusal then means "already posted".
+        if (
+          classified?.code === 'content_rejected' &&
+          classified.status === 403 &&
+          unclear.has(context.idempotencyKey)
+        ) {
+          const found = await findRecentPost(account, token, post.message, context.signal);
+          if (found) id = found;
+        }
+        if (!id) {
+          if (classified && unclearOutcome(classified)) rememberUnclear(context.idempotencyKey);
+          throw error;
+        }
+      }
+      unclear.delete(context.idempotencyKey);
       if (!id) throw new PlatformError('platform_unavailable', 'X answered the post without an id');
       for (const file of media) uploaded.delete(`${context.idempotencyKey}\n${file.key}`);
       const handle = account.username?.replace(/^@/, '');
@@ -138,4 +187,19 @@ function credentialsOf(account: PlatformAccount): XCredentials {
   const parsed = xCredentialsSchema.safeParse(account.credentials);
   if (!parsed.success) throw new PlatformError('credentials_invalid', 'X credentials need an accessToken');
   return parsed.data;
+}
+
+/** X answers with links shortened to t.co and HTML entities escaped; compare without them. */
+function comparable(text: string): string {
+  return text
+    .replace(/https?:\/\/\S+/g, 'URL')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
+/** Failures after which the post may exist at X all the same. */
+function unclearOutcome(error: PlatformError): boolean {
+  return error.code === 'timeout' || error.code === 'network_error' || error.code === 'platform_unavailable';
 }

@@ -270,6 +270,20 @@ describe('X publishing', () => {
     assert.equal(fake.requestsTo('POST', /initialize$/).length, 1);
   });
 
+  it('a retry after a lost answer finds the post X already created instead of failing on the duplicate', async () => {
+    fake.loseNextPostAnswer();
+    const text = unique('lost answer https://example.com/a?b=1');
+    const context = publishContext();
+    const before = fake.posts.length;
+    const result = await withRetry(
+      () => publisher.publish({ message: text }, xAccount(fake), [], {}, context),
+      fastRetries(),
+    );
+    assert.equal(fake.posts.length, before + 1, 'posted once');
+    assert.equal(result.platformPostId, fake.posts.at(-1)!.id);
+    assert.equal(fake.requestsTo('GET', /^\/2\/users\/\d+\/tweets$/).length, 1);
+  });
+
   it('verifies credentials through users/me', async () => {
     const profile = await publisher.verifyCredentials(xAccount(fake));
     assert.deepEqual(profile, {
