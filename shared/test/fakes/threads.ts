@@ -110,6 +110,7 @@ export class FakeThreads {
   extraQuotaUsage = 0;
   readonly #tokens = new Map<string, Token>();
   readonly #codes = new Map<string, { redirectUri: string; used: boolean }>();
+  #losePublishAnswer = false;
 
   constructor(options: FakeThreadsOptions = {}) {
     this.appId = options.appId ?? '1234567890123456';
@@ -135,6 +136,9 @@ export class FakeThreads {
       )
       .route('POST', /^\/v1\.0\/([^/]+)\/threads$/, (r, m) =>
         this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#createContainer(r, t)),
+      )
+      .route('GET', /^\/v1\.0\/([^/]+)\/threads$/, (r, m) =>
+        this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#list(r, t)),
       )
       .route('POST', /^\/v1\.0\/([^/]+)\/threads_publish$/, (r, m) =>
         this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#publish(r, t)),
@@ -179,6 +183,11 @@ export class FakeThreads {
   /** Every token stops working (the user removed the app, or changed the password). */
   revokeTokens(): void {
     this.#tokens.clear();
+  }
+
+  /** The next publish goes through, but the connection drops before its answer. */
+  loseNextPublishAnswer(): void {
+    this.#losePublishAnswer = true;
   }
 
   requestsTo(method: string, path: RegExp): RecordedRequest[] {
@@ -502,7 +511,36 @@ export class FakeThreads {
       permalink: `https://www.threads.net/@${this.user.username}/post/${code}`,
       publishedAt: Date.now(),
     });
+    if (this.#losePublishAnswer) {
+      this.#losePublishAnswer = false;
+      return { drop: true };
+    }
     return { json: { id } };
+  }
+
+  /** `GET /{user}/threads`: the profile's posts, newest first. */
+  #list(request: RecordedRequest, token: Token): FakeResponse {
+    const fields = (request.query.get('fields') ?? 'id').split(',');
+    const limit = Math.min(100, Number(request.query.get('limit') ?? 25));
+    const posts = this.posts
+      .filter((p) => p.userId === token.userId)
+      .slice(-limit)
+      .reverse();
+    return {
+      json: {
+        data: posts.map((p) => {
+          const all: Record<string, unknown> = {
+            id: p.id,
+            text: p.text,
+            permalink: p.permalink,
+            media_type: p.mediaType,
+            timestamp: new Date(p.publishedAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+          };
+          return Object.fromEntries(fields.filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));
+        }),
+        paging: { cursors: { before: 'b', after: 'a' } },
+      },
+    };
   }
 }
 

@@ -142,6 +142,64 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
     return created.id;
   }
 
+  /** Containers created per idempotency key, so a retry publishes (or finds) the same one instead of a new post. */
+  const containers = new Map<string, { id: string; at: number }>();
+
+  function rememberContainer(key: string, id: string): void {
+    const now = Date.now();
+    // Threads lets unpublished containers expire after 24 hours.
+    for (const [k, entry] of containers) if (now - entry.at > 24 * 3_600_000) containers.delete(k);
+    if (containers.size < 2_000) containers.set(key, { id, at: now });
+  }
+
+  async function containerState(id: string, token: string, signal: AbortSignal): Promise<string | undefined> {
+    try {
+      const answer = await threadsCall<ContainerStatus>(config.apiUrl, {
+        method: 'GET',
+        path: `/${encodeURIComponent(id)}`,
+        params: { fields: 'status' },
+        accessToken: token,
+        what: 'the earlier container',
+        signal,
+      });
+      return answer.status;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The profile's post with this text published since `since`, from its latest posts. */
+  async function findRecentPost(
+    userId: string,
+    token: string,
+    text: string,
+    since: number,
+    signal: AbortSignal,
+  ): Promise<PublishResult | undefined> {
+    try {
+      const answer = await threadsCall<{
+        data?: { id?: string; text?: string; permalink?: string; timestamp?: string }[];
+      }>(config.apiUrl, {
+        method: 'GET',
+        path: `/${encodeURIComponent(userId)}/threads`,
+        params: { fields: 'id,text,permalink,timestamp', limit: '10' },
+        accessToken: token,
+        what: 'the recent posts lookup',
+        signal,
+      });
+      const match = answer.data?.find(
+        (candidate) =>
+          candidate.id &&
+          (candidate.text ?? '') === text &&
+          (!candidate.timestamp || Date.parse(candidate.timestamp) >= since - 60_000),
+      );
+      if (!match?.id) return undefined;
+      return { platformPostId: match.id, ...(match.permalink ? { url: match.permalink } : {}) };
+    } catch {
+      return undefined;
+    }
+  }
+
   const mediaParams = (file: MediaFile) =>
     file.kind === 'video'
       ? { media_type: 'VIDEO', video_url: file.url }
@@ -171,7 +229,6 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
       const { signal } = context;
       const userId = account.platformAccountId;
       const token = await accessTokenFor(account, context);
-      await checkQuota(userId, token, signal);
 
       const common = {
         text: post.message === '' ? undefined : post.message,
@@ -180,24 +237,13 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
         quote_post_id: options.quotePostId,
         topic_tag: options.topicTag,
       };
-      let containerId: string;
-      if (media.length === 0) {
-        containerId = await createContainer(
-          userId,
-          token,
-          { media_type: 'TEXT', ...common },
-          'the post',
-          signal,
-        );
-      } else if (media.length === 1) {
-        containerId = await createContainer(
-          userId,
-          token,
-          { ...mediaParams(media[0]!), ...common },
-          'the post',
-          signal,
-        );
-      } else {
+      const buildContainer = async (): Promise<string> => {
+        if (media.length === 0) {
+          return createContainer(userId, token, { media_type: 'TEXT', ...common }, 'the post', signal);
+        }
+        if (media.length === 1) {
+          return createContainer(userId, token, { ...mediaParams(media[0]!), ...common }, 'the post', signal);
+        }
         const children: string[] = [];
         for (const [index, file] of media.entries()) {
           const what = `carousel item ${index + 1} ("${file.filename}")`;
@@ -217,13 +263,31 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
             waitUntilFinished(id, token, `carousel item ${index + 1} ("${media[index]!.filename}")`, signal),
           ),
         );
-        containerId = await createContainer(
+        return createContainer(
           userId,
           token,
           { media_type: 'CAROUSEL', children: children.join(','), ...common },
           'the carousel',
           signal,
         );
+      };
+      const previous = containers.get(context.idempotencyKey);
+      const state = previous ? await containerState(previous.id, token, signal) : undefined;
+      if (previous && state === 'PUBLISHED') {
+        // An earlier attempt published it and lost the answer: report that post, never a second one.
+        const found = await findRecentPost(userId, token, post.message, previous.at, signal);
+        if (found) {
+          containers.delete(context.idempotencyKey);
+          return found;
+        }
+      }
+      await checkQuota(userId, token, signal);
+      let containerId: string;
+      if (previous && (state === 'FINISHED' || state === 'IN_PROGRESS')) {
+        containerId = previous.id;
+      } else {
+        containerId = await buildContainer();
+        rememberContainer(context.idempotencyKey, containerId);
       }
       await waitUntilFinished(containerId, token, 'the post', signal);
       const published = await threadsCall<{ id?: string }>(config.apiUrl, {
@@ -236,6 +300,7 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
       });
       if (!published.id)
         throw new PlatformError('platform_unavailable', 'Threads answered the publish without an id');
+      containers.delete(context.idempotencyKey);
       const url = await threadsCall<{ permalink?: string }>(config.apiUrl, {
         method: 'GET',
         path: `/${encodeURIComponent(published.id)}`,

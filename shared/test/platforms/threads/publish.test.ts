@@ -242,6 +242,32 @@ describe('Threads publishing', () => {
     assert.equal(fake.posts.length, before + 1);
   });
 
+  it('a retry after a lost publish answer reports the published post instead of posting again', async () => {
+    fake.loseNextPublishAnswer();
+    const before = fake.posts.length;
+    const context = publishContext();
+    const result = await withRetry(
+      () => publisher.publish({ message: 'lost answer' }, threadsAccount(fake), [], {}, context),
+      fastRetries(),
+    );
+    assert.equal(fake.posts.length, before + 1, 'published once');
+    assert.equal(result.platformPostId, fake.posts.at(-1)!.id);
+    assert.equal(result.url, fake.posts.at(-1)!.permalink);
+  });
+
+  it('a retry after a failed publish reuses the finished container', async () => {
+    fake.server.inject({
+      path: /threads_publish$/,
+      ...graphError(500, 2, 'Service temporarily unavailable', { is_transient: true }),
+    });
+    const context = publishContext();
+    await withRetry(
+      () => publisher.publish({ message: 'reuse' }, threadsAccount(fake), [host.png('r.png')], {}, context),
+      fastRetries(),
+    );
+    assert.equal(fake.requestsTo('POST', /\/threads$/).length, 1, 'one container');
+  });
+
   it('a wrong platformAccountId is target_unreachable', async () => {
     const account = { ...threadsAccount(fake), platformAccountId: '999' };
     const error = await rejection(publisher.publish({ message: 'x' }, account, [], {}, publishContext()));
