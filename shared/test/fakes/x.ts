@@ -431,6 +431,9 @@ export class FakeX {
       quote_tweet_id?: unknown;
       reply_settings?: unknown;
     };
+    if (body.text !== undefined && (typeof body.text !== 'string' || body.text === '')) {
+      return xInvalidRequest('$.text: must be a non-empty string', { text: [body.text] });
+    }
     const text = typeof body.text === 'string' ? body.text : '';
     const mediaIds = Array.isArray(body.media?.media_ids)
       ? (body.media.media_ids as unknown[]).map(String)

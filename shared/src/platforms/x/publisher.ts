@@ -119,7 +119,8 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
     async publish(post, account, media, options, context): Promise<PublishResult> {
       const token = tokenFor(account, context);
       const ids = await mediaIds(media, token, context);
-      const body: Record<string, unknown> = { text: post.message };
+      // A media-only post has no text at all: X refuses an empty `text`.
+      const body: Record<string, unknown> = post.message === '' ? {} : { text: post.message };
       if (ids.length > 0) body.media = { media_ids: ids };
       if (options.replyToPostId) body.reply = { in_reply_to_tweet_id: options.replyToPostId };
       if (options.quotePostId) body.quote_tweet_id = options.quotePostId;
