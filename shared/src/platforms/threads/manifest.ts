@@ -42,5 +42,5 @@ export const threadsManifest: PlatformManifest = {
     requiredEnv: ['THREADS_APP_ID', 'THREADS_APP_SECRET'],
     intro: 'Sign in with Threads and allow Postwave to read your profile and publish posts.',
   },
-  docs: 'threads.md',
+  docs: 'docs/platforms/threads.md',
 };

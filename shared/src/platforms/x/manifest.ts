@@ -57,5 +57,5 @@ export const xManifest: PlatformManifest = {
     requiredEnv: ['X_CLIENT_ID', 'X_CLIENT_SECRET'],
     intro: 'Sign in with X and allow Postwave to post, upload media and stay connected.',
   },
-  docs: 'x.md',
+  docs: 'docs/platforms/x.md',
 };

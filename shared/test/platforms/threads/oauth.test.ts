@@ -161,6 +161,13 @@ describe('Threads module', () => {
     assert.equal(threadsModule.manifest?.connect.method, 'oauth');
     assert.equal(threadsModule.createConnector?.({}).configured, false);
   });
+  it('links to its docs page and draws one inline SVG path', async () => {
+    const { existsSync } = await import('node:fs');
+    const manifest = threadsModule.manifest!;
+    assert.ok(existsSync(new URL(`../../../../${manifest.docs}`, import.meta.url)), manifest.docs);
+    assert.match(manifest.icon, /^<svg [^>]*viewBox="0 0 24 24"[^>]*><path d="[-0-9.,a-zA-Z ]+"\/><\/svg>$/);
+  });
+
   it('refuses malformed settings at start', () => {
     assert.throws(() => threadsModule.create({ THREADS_API_URL: 'nope' }), /THREADS_API_URL/);
     assert.throws(

@@ -34,3 +34,13 @@ describe('X module', () => {
     assert.equal(xCredentialsSchema.safeParse({ refreshToken: 'r' }).success, false);
   });
 });
+
+describe('X manifest', () => {
+  it('links to its docs page and draws one inline SVG path', async () => {
+    const { existsSync } = await import('node:fs');
+    const manifest = xModule.manifest!;
+    assert.ok(existsSync(new URL(`../../../../${manifest.docs}`, import.meta.url)), manifest.docs);
+    assert.match(manifest.icon, /^<svg [^>]*viewBox="0 0 24 24"[^>]*><path d="[-0-9.,a-zA-Z ]+"\/><\/svg>$/);
+    assert.equal(manifest.name, 'X');
+  });
+});
