@@ -5,7 +5,9 @@ import { instagramModule } from './instagram/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
+import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
+import { xModule } from './x/index.ts';
 import { youTubeModule } from './youtube/index.ts';
 
 export type { Env, PlatformModule } from './types.ts';
@@ -19,6 +21,8 @@ export const platformModules: readonly PlatformModule[] = [
   blueskyModule,
   mastodonModule,
   youTubeModule,
+  xModule,
+  threadsModule,
   linkedInModule,
   facebookModule,
   instagramModule,

@@ -9,4 +9,6 @@ export * from './meta-graph.ts';
 export * from './s3.ts';
 export * from './sample-media.ts';
 export * from './telegram.ts';
+export * from './threads.ts';
+export * from './x.ts';
 export * from './youtube.ts';

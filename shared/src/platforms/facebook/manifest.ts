@@ -36,5 +36,5 @@ export const facebookManifest: PlatformManifest = {
     requiredEnv: ['FACEBOOK_APP_ID', 'FACEBOOK_APP_SECRET'],
     intro: 'Continue with Facebook and choose the Pages to connect; each Page becomes one account.',
   },
-  docs: 'facebook.md',
+  docs: 'docs/platforms/facebook.md',
 };

@@ -32,5 +32,5 @@ export const instagramManifest: PlatformManifest = {
     intro:
       'Sign in with an Instagram professional (business or creator) account. Personal accounts cannot publish through the API.',
   },
-  docs: 'instagram.md',
+  docs: 'docs/platforms/instagram.md',
 };

@@ -41,5 +41,5 @@ export const linkedInManifest: PlatformManifest = {
     intro:
       'Sign in with LinkedIn to post as yourself, or as the pages you administer when the operator enabled organization pages.',
   },
-  docs: 'linkedin.md',
+  docs: 'docs/platforms/linkedin.md',
 };
