@@ -12,7 +12,7 @@ import {
 } from '@postwave/shared';
 import { OpenApiDocument, problemResponses } from '@postwave/shared/openapi/index';
 import { z } from 'zod';
-import { PostActionRequest, PostPatchRequest } from './http/post-fields.ts';
+import { PostActionRequest, PostPatchRequest } from './posts/schema.ts';
 
 const json = 'application/json';
 const unauthorized = {

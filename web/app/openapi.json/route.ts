@@ -1,6 +1,6 @@
-import { json } from '../../server/http/respond.ts';
-import { route } from '../../server/http/route.ts';
-import { schedulerOpenApi } from '../../server/openapi.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { schedulerOpenApi } from '#server/openapi.ts';
 
 export const runtime = 'nodejs';
 

@@ -1,9 +1,9 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { cliAuthorizationCodes } from '../db/schema.ts';
-import { hashSecret, newSecret, pkceChallenge, safeEqual } from '../security/tokens.ts';
-import { createToken } from '../services/tokens.ts';
+import type { AppContext } from '#server/context.ts';
+import { cliAuthorizationCodes } from '#server/db/schema.ts';
+import { hashSecret, newSecret, pkceChallenge, safeEqual } from '#server/security/tokens.ts';
+import { createToken } from '#server/tokens/service.ts';
 
 /** Codes live five minutes and are used once. */
 export const cliCodeLifetimeMs = 5 * 60 * 1000;

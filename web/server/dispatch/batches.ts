@@ -1,7 +1,7 @@
 import type { TargetResult } from '@postwave/shared';
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import type { PostStatus } from '../db/schema.ts';
+import type { AppContext } from '#server/context.ts';
+import type { PostStatus } from '#server/db/schema.ts';
 
 /**
  * Collects calls made in the same turn of the event loop and runs them as one statement. Every

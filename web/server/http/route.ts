@@ -1,5 +1,5 @@
 import { isPlatformError, ProblemError, problem } from '@postwave/shared';
-import { type AppContext, getContext } from '../context.ts';
+import { type AppContext, getContext } from '#server/context.ts';
 import { problemResponse } from './respond.ts';
 
 export interface RouteContext<P> {

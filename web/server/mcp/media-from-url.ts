@@ -1,9 +1,9 @@
 import { type MediaObject, ProblemError, problem, StorageError, storeUpload } from '@postwave/shared';
-import type { AppContext } from '../context.ts';
-import { media } from '../db/schema.ts';
-import { allowLoopbackFetch } from '../oauth/clients.ts';
-import { safeFetch, UnsafeUrlError } from '../oauth/safe-fetch.ts';
-import { storageProblem, toMediaObject } from '../services/media.ts';
+import type { AppContext } from '#server/context.ts';
+import { media } from '#server/db/schema.ts';
+import { storageProblem, toMediaObject } from '#server/media/service.ts';
+import { allowLoopbackFetch } from '#server/oauth/clients.ts';
+import { safeFetch, UnsafeUrlError } from '#server/oauth/safe-fetch.ts';
 
 /**
  * `upload_media_from_url`: fetches the URL through the SSRF guard and streams the body into

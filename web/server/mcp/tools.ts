@@ -12,13 +12,13 @@ import {
   parsePostRequest,
 } from '@postwave/shared';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { postStatuses } from '../db/schema.ts';
-import { PostPatchRequest, toPostAction, toPostPatch } from '../http/post-fields.ts';
-import { listAccounts } from '../services/accounts.ts';
-import { presignUpload } from '../services/media.ts';
-import { actOnPost, createPost, deletePost, getPost, listPosts, updatePost } from '../services/posts.ts';
-import { preparePost } from '../services/publishing.ts';
+import { listAccounts } from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import { postStatuses } from '#server/db/schema.ts';
+import { presignUpload } from '#server/media/service.ts';
+import { preparePost } from '#server/posts/publishing.ts';
+import { PostPatchRequest, toPostAction, toPostPatch } from '#server/posts/schema.ts';
+import { actOnPost, createPost, deletePost, getPost, listPosts, updatePost } from '#server/posts/service.ts';
 import { uploadMediaFromUrl } from './media-from-url.ts';
 
 const Media = z

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, max, min, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { oauthAuthorizationCodes, oauthClients, oauthTokens } from '../db/schema.ts';
+import type { AppContext } from '#server/context.ts';
+import { oauthAuthorizationCodes, oauthClients, oauthTokens } from '#server/db/schema.ts';
 
 /** An MCP client (AI assistant) that holds live tokens for a user. */
 export interface McpConnection {

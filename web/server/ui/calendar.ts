@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
-import { getContext } from '../context.ts';
-import { posts } from '../db/schema.ts';
+import { getContext } from '#server/context.ts';
+import { posts } from '#server/db/schema.ts';
 
 export interface CalendarEntry {
   id: string;

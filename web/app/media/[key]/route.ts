@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { serveMedia } from '@postwave/shared';
-import { json } from '../../../server/http/respond.ts';
-import { route } from '../../../server/http/route.ts';
-import { receiveUpload } from '../../../server/services/media.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { receiveUpload } from '#server/media/service.ts';
 
 export const runtime = 'nodejs';
 

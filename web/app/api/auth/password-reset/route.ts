@@ -1,8 +1,8 @@
-import { readBody } from '../../../../server/http/body.ts';
-import { json } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
-import { clientAddress } from '../../../../server/security/attempt-limiter.ts';
-import { PasswordResetRequest, requestPasswordReset } from '../../../../server/services/password-reset.ts';
+import { readBody } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { clientAddress } from '#server/security/attempt-limiter.ts';
+import { PasswordResetRequest, requestPasswordReset } from '#server/users/password-reset.ts';
 
 export const runtime = 'nodejs';
 

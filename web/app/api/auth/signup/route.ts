@@ -1,9 +1,9 @@
-import { assertNotCrossSite } from '../../../../server/auth/same-origin.ts';
-import { sessionCookie } from '../../../../server/auth/session.ts';
-import { readBody } from '../../../../server/http/body.ts';
-import { json } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
-import { SignupRequest, signUp } from '../../../../server/services/users.ts';
+import { assertNotCrossSite } from '#server/auth/same-origin.ts';
+import { sessionCookie } from '#server/auth/session.ts';
+import { readBody } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { SignupRequest, signUp } from '#server/users/service.ts';
 
 export const runtime = 'nodejs';
 

@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import {
-  cliParamsQuery,
-  exchangeCliCode,
-  parseCliAuthorizeParams,
-} from '../../../../server/cli-auth/service.ts';
-import { browserUser, redirect, signInRedirect } from '../../../../server/cli-auth/session.ts';
-import { readBody } from '../../../../server/http/body.ts';
-import { json } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
+import { cliParamsQuery, exchangeCliCode, parseCliAuthorizeParams } from '#server/cli-auth/service.ts';
+import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
+import { readBody } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { requireCaller } from '../../../../server/auth/caller.ts';
-import { apiTokens } from '../../../../server/db/schema.ts';
-import { json, notFound } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
-import { getUser } from '../../../../server/services/users.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { apiTokens } from '#server/db/schema.ts';
+import { json, notFound } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { getUser } from '#server/users/service.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

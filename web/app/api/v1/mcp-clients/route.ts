@@ -1,8 +1,8 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { requireCaller } from '../../../../server/auth/caller.ts';
-import { json, noContent, notFound } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
-import { listMcpConnections, revokeMcpConnection } from '../../../../server/oauth/connections.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { json, noContent, notFound } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { listMcpConnections, revokeMcpConnection } from '#server/oauth/connections.ts';
 
 export const runtime = 'nodejs';
 

@@ -1,12 +1,12 @@
 import { ProblemError, parsePostRequest, problem } from '@postwave/shared';
 import { z } from 'zod';
-import { requireCaller } from '../../../../server/auth/caller.ts';
-import { postStatuses } from '../../../../server/db/schema.ts';
-import { readJson } from '../../../../server/http/body.ts';
-import { json } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
-import { idempotent } from '../../../../server/services/idempotency.ts';
-import { createPost, listPosts } from '../../../../server/services/posts.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { postStatuses } from '#server/db/schema.ts';
+import { readJson } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { idempotent } from '#server/idempotency/idempotency.ts';
+import { createPost, listPosts } from '#server/posts/service.ts';
 
 export const runtime = 'nodejs';
 

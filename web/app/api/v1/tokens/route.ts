@@ -3,7 +3,7 @@ import { requireCaller } from '#server/auth/caller.ts';
 import { readBody } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
-import { createToken, listTokens } from '#server/services/tokens.ts';
+import { createToken, listTokens } from '#server/tokens/service.ts';
 
 export const runtime = 'nodejs';
 

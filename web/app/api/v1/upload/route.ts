@@ -1,7 +1,7 @@
-import { requireCaller } from '../../../../server/auth/caller.ts';
-import { json } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
-import { uploadFromRequest } from '../../../../server/services/media.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { uploadFromRequest } from '#server/media/service.ts';
 
 export const runtime = 'nodejs';
 

@@ -1,9 +1,9 @@
 import { normalizeMedia, ValidationRequest } from '@postwave/shared';
-import { requireCaller } from '../../../../server/auth/caller.ts';
-import { readBody } from '../../../../server/http/body.ts';
-import { json } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
-import { preparePost } from '../../../../server/services/publishing.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { readBody } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { preparePost } from '#server/posts/publishing.ts';
 
 export const runtime = 'nodejs';
 

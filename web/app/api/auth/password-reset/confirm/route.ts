@@ -1,7 +1,7 @@
-import { readBody } from '../../../../../server/http/body.ts';
-import { noContent } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import { PasswordResetConfirm, resetPassword } from '../../../../../server/services/password-reset.ts';
+import { readBody } from '#server/http/body.ts';
+import { noContent } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { PasswordResetConfirm, resetPassword } from '#server/users/password-reset.ts';
 
 export const runtime = 'nodejs';
 

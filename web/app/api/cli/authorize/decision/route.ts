@@ -1,13 +1,13 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { assertSameOrigin } from '../../../../../server/auth/same-origin.ts';
+import { assertSameOrigin } from '#server/auth/same-origin.ts';
 import {
   cliParamsQuery,
   issueCliCode,
   loopbackRedirect,
   parseCliAuthorizeParams,
-} from '../../../../../server/cli-auth/service.ts';
-import { browserUser, redirect, signInRedirect } from '../../../../../server/cli-auth/session.ts';
-import { route } from '../../../../../server/http/route.ts';
+} from '#server/cli-auth/service.ts';
+import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
+import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

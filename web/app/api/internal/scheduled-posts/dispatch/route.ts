@@ -1,8 +1,8 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { dispatchDuePosts, dispatchOptions } from '../../../../../server/dispatch/dispatch.ts';
-import { json } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import { safeEqual } from '../../../../../server/security/tokens.ts';
+import { dispatchDuePosts, dispatchOptions } from '#server/dispatch/service.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { safeEqual } from '#server/security/tokens.ts';
 
 export const runtime = 'nodejs';
 export const maxDuration = 60;

@@ -1,14 +1,9 @@
 import { z } from 'zod';
-import { requireCaller } from '../../../../../server/auth/caller.ts';
-import { readBody } from '../../../../../server/http/body.ts';
-import { json, noContent, notFound } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import {
-  disconnectAccount,
-  getAccountRow,
-  renameAccount,
-  toView,
-} from '../../../../../server/services/accounts.ts';
+import { disconnectAccount, getAccountRow, renameAccount, toView } from '#server/accounts/service.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { readBody } from '#server/http/body.ts';
+import { json, noContent, notFound } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 

@@ -1,16 +1,11 @@
 import { invalidRequest } from '@postwave/shared';
-import { requireCaller } from '../../../../../server/auth/caller.ts';
-import { readBody, readJson } from '../../../../../server/http/body.ts';
-import {
-  PostActionRequest,
-  PostPatchRequest,
-  toPostAction,
-  toPostPatch,
-} from '../../../../../server/http/post-fields.ts';
-import { json, noContent } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import { idempotent } from '../../../../../server/services/idempotency.ts';
-import { actOnPost, deletePost, getPost, updatePost } from '../../../../../server/services/posts.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { readBody, readJson } from '#server/http/body.ts';
+import { json, noContent } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { idempotent } from '#server/idempotency/idempotency.ts';
+import { PostActionRequest, PostPatchRequest, toPostAction, toPostPatch } from '#server/posts/schema.ts';
+import { actOnPost, deletePost, getPost, updatePost } from '#server/posts/service.ts';
 
 export const runtime = 'nodejs';
 

@@ -1,8 +1,8 @@
-import { requireCaller } from '../../../../../server/auth/caller.ts';
-import { isUuid } from '../../../../../server/http/ids.ts';
-import { noContent, notFound } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import { revokeToken } from '../../../../../server/services/tokens.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { isUuid } from '#server/http/ids.ts';
+import { noContent, notFound } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { revokeToken } from '#server/tokens/service.ts';
 
 export const runtime = 'nodejs';
 

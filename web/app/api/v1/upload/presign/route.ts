@@ -1,9 +1,9 @@
 import { PresignRequest } from '@postwave/shared';
-import { requireCaller } from '../../../../../server/auth/caller.ts';
-import { readBody } from '../../../../../server/http/body.ts';
-import { json } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import { presignUpload } from '../../../../../server/services/media.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { readBody } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { presignUpload } from '#server/media/service.ts';
 
 export const runtime = 'nodejs';
 

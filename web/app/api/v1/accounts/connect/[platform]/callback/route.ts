@@ -1,7 +1,7 @@
-import { requireCaller } from '../../../../../../../server/auth/caller.ts';
-import { notFound } from '../../../../../../../server/http/respond.ts';
-import { route } from '../../../../../../../server/http/route.ts';
-import { ConnectError, finishYouTubeConnect } from '../../../../../../../server/services/oauth-connect.ts';
+import { ConnectError, finishYouTubeConnect } from '#server/accounts/oauth-connect.ts';
+import { requireCaller } from '#server/auth/caller.ts';
+import { notFound } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 

@@ -7,16 +7,16 @@ import {
   type ValidationResponse,
 } from '@postwave/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { type posts, postTargets } from '../db/schema.ts';
-import type { MicroBatcher, PostFinalization, TargetClaim } from '../dispatch/batches.ts';
 import {
   type AccountCache,
   accountLookup,
   markNeedsReconnect,
   saveRefreshedCredentials,
-} from './accounts.ts';
-import { ownMediaResolver, userStorage } from './media.ts';
+} from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import { type posts, postTargets } from '#server/db/schema.ts';
+import type { MicroBatcher, PostFinalization, TargetClaim } from '#server/dispatch/batches.ts';
+import { ownMediaResolver, userStorage } from '#server/media/service.ts';
 
 export type PostRow = typeof posts.$inferSelect;
 export type TargetRow = typeof postTargets.$inferSelect;

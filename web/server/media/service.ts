@@ -18,8 +18,8 @@ import {
 } from '@postwave/shared';
 import busboy from 'busboy';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { media, type StoredMedia } from '../db/schema.ts';
+import type { AppContext } from '#server/context.ts';
+import { media, type StoredMedia } from '#server/db/schema.ts';
 
 type MediaRow = typeof media.$inferSelect;
 

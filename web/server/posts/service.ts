@@ -8,12 +8,12 @@ import {
   type TargetResult,
 } from '@postwave/shared';
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { accounts, type PostStatus, posts, postTargets, type StoredMedia } from '../db/schema.ts';
-import { isUuid } from '../http/ids.ts';
-import { invalidStatus, specificProblem, validationFailed } from '../http/problems.ts';
-import { notFound } from '../http/respond.ts';
-import { ownedMedia, toStoredMedia } from './media.ts';
+import type { AppContext } from '#server/context.ts';
+import { accounts, type PostStatus, posts, postTargets, type StoredMedia } from '#server/db/schema.ts';
+import { isUuid } from '#server/http/ids.ts';
+import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
+import { notFound } from '#server/http/respond.ts';
+import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
 import {
   type PostRow,
   postedAccountIds,

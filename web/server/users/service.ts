@@ -1,10 +1,10 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { userIdentities, users } from '../db/schema.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../security/passwords.ts';
-import { isUniqueViolation } from './db-errors.ts';
+import type { AppContext } from '#server/context.ts';
+import { isUniqueViolation } from '#server/db/errors.ts';
+import { userIdentities, users } from '#server/db/schema.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '#server/security/passwords.ts';
 
 export const minPasswordLength = 10;
 

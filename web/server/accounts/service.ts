@@ -8,12 +8,12 @@ import {
   zodIssues,
 } from '@postwave/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { type AccountStatus, accounts, posts, postTargets } from '../db/schema.ts';
-import { isUuid } from '../http/ids.ts';
-import { specificProblem } from '../http/problems.ts';
-import { notFound } from '../http/respond.ts';
-import { isUniqueViolation } from './db-errors.ts';
+import type { AppContext } from '#server/context.ts';
+import { isUniqueViolation } from '#server/db/errors.ts';
+import { type AccountStatus, accounts, posts, postTargets } from '#server/db/schema.ts';
+import { isUuid } from '#server/http/ids.ts';
+import { specificProblem } from '#server/http/problems.ts';
+import { notFound } from '#server/http/respond.ts';
 
 export interface AccountView {
   id: string;

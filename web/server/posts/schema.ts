@@ -10,7 +10,7 @@ import {
   problem,
 } from '@postwave/shared';
 import { z } from 'zod';
-import type { PostAction, PostPatch } from '../services/posts.ts';
+import type { PostAction, PostPatch } from './service.ts';
 
 /** A well-formed but unusable date is 422 (as for post creation), a wrong type 400. */
 export function parseScheduledAt(value: string): Date {

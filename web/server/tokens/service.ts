@@ -1,8 +1,8 @@
 import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { type ApiTokenKind, apiTokens } from '../db/schema.ts';
-import { notFound } from '../http/respond.ts';
-import { hashSecret, newSecret } from '../security/tokens.ts';
+import type { AppContext } from '#server/context.ts';
+import { type ApiTokenKind, apiTokens } from '#server/db/schema.ts';
+import { notFound } from '#server/http/respond.ts';
+import { hashSecret, newSecret } from '#server/security/tokens.ts';
 
 export const apiTokenPrefix = 'pw_';
 

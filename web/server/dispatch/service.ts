@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { type ExistingTarget, type PostRow, publishLeasedPost } from '../services/publishing.ts';
+import type { AppContext } from '#server/context.ts';
+import { type ExistingTarget, type PostRow, publishLeasedPost } from '#server/posts/publishing.ts';
 import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
 
 export interface DispatchSummary {
