@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/**
+ * Interactive API docs: Scalar's standalone bundle, served by us from node_modules (no CDN: a
+ * self-hosted box may have no internet), rendering the server's own `/openapi.json`.
+ */
+export const scalarScriptPath = '/docs/scalar.js';
+
+let bundle: Buffer | undefined;
+
+/** The Scalar standalone script (about 4 MB), read once on first use. */
+export function scalarBundle(): Buffer {
+  // The package exports no subpath for its browser bundle: find it beside the main entry (dist/).
+  const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
+  bundle ??= readFileSync(join(dirname(entry), 'browser', 'standalone.js'));
+  return bundle;
+}
+
+const escapeAttribute = (value: string): string =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+
+/** The `/docs` page: a title, a no-script note and Scalar pointed at `specUrl`. */
+export function docsPageHtml(title: string, specUrl = '/openapi.json'): string {
+  const configuration = escapeAttribute(JSON.stringify({ withDefaultFonts: false, hideClientButton: true }));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeAttribute(title)}</title>
+</head>
+<body>
+<noscript><p>The interactive reference needs JavaScript. The description itself is at <a href="${escapeAttribute(specUrl)}">${escapeAttribute(specUrl)}</a>.</p></noscript>
+<script id="api-reference" data-url="${escapeAttribute(specUrl)}" data-configuration="${configuration}"></script>
+<script src="${scalarScriptPath}"></script>
+</body>
+</html>
+`;
+}
+
+/** The content security policy the docs page needs: our own script, Scalar's inline styles, our API. */
+export const docsPageCsp =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'";
