@@ -3,7 +3,8 @@ import { and, eq, gt } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { connectStates } from '#server/db/schema.ts';
 import { hashSecret, newSecret, pkceChallenge } from '#server/security/tokens.ts';
-import { type AccountView, saveAccount, verificationProblem } from './service.ts';
+import type { AccountView } from './schema.ts';
+import { saveAccount, verificationProblem } from './service.ts';
 
 /** Platforms connected by OAuth in the browser rather than by pasted credentials. */
 export const oauthPlatforms = ['youtube'] as const;

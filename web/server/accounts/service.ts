@@ -10,22 +10,11 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { isUniqueViolation } from '#server/db/errors.ts';
-import { type AccountStatus, accounts, posts, postTargets } from '#server/db/schema.ts';
+import { accounts, posts, postTargets } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { specificProblem } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
-
-export interface AccountView {
-  id: string;
-  platform: string;
-  platformAccountId: string;
-  label?: string;
-  username?: string;
-  profilePicture?: string;
-  /** `needs_reconnect` once the platform refused the stored credentials for good. */
-  status: AccountStatus;
-  createdAt: string;
-}
+import type { AccountView } from './schema.ts';
 
 type AccountRow = typeof accounts.$inferSelect;
 

@@ -2,16 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { type ExistingTarget, type PostRow, publishLeasedPost } from '#server/posts/publishing.ts';
 import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
-
-export interface DispatchSummary {
-  claimed: number;
-  posted: number;
-  failed: number;
-  /** Went back to `scheduled` after a transient failure, to be retried later. */
-  rescheduled: number;
-  /** Claimed but not started before the time budget ran out; handed back at once. */
-  released: number;
-}
+import type { DispatchSummary } from './schema.ts';
 
 export interface DispatchOptions {
   batchSize: number;

@@ -22,20 +22,7 @@ import {
   type TargetRow,
   validationIssues,
 } from './publishing.ts';
-
-export interface PostView {
-  id: string;
-  status: PostStatus;
-  message: string;
-  accountIds: string[];
-  media: StoredMedia[];
-  accountOptions: AccountOptions;
-  scheduledAt: string | null;
-  postedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  results: TargetResult[];
-}
+import type { PostAction, PostPatch, PostView } from './schema.ts';
 
 const editableStatuses: PostStatus[] = ['draft', 'scheduled', 'failed'];
 
@@ -279,14 +266,6 @@ export async function listPosts(ctx: AppContext, userId: string, options: ListOp
   };
 }
 
-export interface PostPatch {
-  message?: string | undefined;
-  accountIds?: string[] | undefined;
-  media?: MediaReference[] | undefined;
-  accountOptions?: AccountOptions | undefined;
-  scheduledAt?: Date | null | undefined;
-}
-
 /** A post that is being published right now cannot change under the publisher's feet. */
 function assertEditable(row: PostRow, action: string): void {
   if (row.status === 'posted') throw invalidStatus(`A posted post cannot be ${action}`);
@@ -364,11 +343,6 @@ export async function updatePost(
       );
   }
   return loadView(ctx, updated);
-}
-
-export interface PostAction {
-  postingMode: 'now' | 'schedule' | 'draft';
-  scheduledAt?: Date | undefined;
 }
 
 /** `POST /api/v1/posts/{id}`: publish now, schedule, or move back to draft. */

@@ -8,7 +8,8 @@ import { PostActions } from '../../../../components/posts/post-actions.tsx';
 import { plainError, StatusBadge } from '../../../../components/posts/status.tsx';
 import { listAccounts } from '../../../../server/accounts/service.ts';
 import { getContext } from '../../../../server/context.ts';
-import { getPost, type PostView } from '../../../../server/posts/service.ts';
+import type { PostView } from '../../../../server/posts/schema.ts';
+import { getPost } from '../../../../server/posts/service.ts';
 import { requireUser } from '../../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Post' };

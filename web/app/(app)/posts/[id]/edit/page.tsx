@@ -4,7 +4,8 @@ import { notFound, redirect } from 'next/navigation';
 import { Composer } from '../../../../../components/compose/composer.tsx';
 import { listAccounts } from '../../../../../server/accounts/service.ts';
 import { getContext } from '../../../../../server/context.ts';
-import { getPost, type PostView } from '../../../../../server/posts/service.ts';
+import type { PostView } from '../../../../../server/posts/schema.ts';
+import { getPost } from '../../../../../server/posts/service.ts';
 import { requireUser } from '../../../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Edit post' };

@@ -1,5 +1,6 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { assertSameOrigin } from '#server/auth/same-origin.ts';
+import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import {
   cliParamsQuery,
   issueCliCode,
@@ -13,7 +14,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Step 2 (browser): the approval form. Approve → loopback URL with a code; deny → access_denied. */
-export const POST = route(async (request, ctx) => {
+export const POST = route(cliAuthRoutes.decideCliAuthorization, async ({ request, ctx }) => {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/x-www-form-urlencoded/i.test(contentType)) {
     throw new ProblemError(problem('unsupported_media_type', 'Send the approval form'));

@@ -1,4 +1,5 @@
 import { ProblemError, problem } from '@postwave/shared';
+import { dispatchRoutes } from '#server/dispatch/routes.ts';
 import { dispatchDuePosts, dispatchOptions } from '#server/dispatch/service.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
@@ -7,7 +8,7 @@ import { safeEqual } from '#server/security/tokens.ts';
 export const runtime = 'nodejs';
 export const maxDuration = 60;
 
-export const POST = route(async (request, ctx) => {
+export const POST = route(dispatchRoutes.dispatchScheduledPosts, async ({ request, ctx }) => {
   const secret = ctx.config.dispatchSecret;
   // Without DISPATCH_SECRET the endpoint does not exist (the in-process dispatcher does the work).
   if (!secret) throw new ProblemError(problem('not_found', 'Not found'));
