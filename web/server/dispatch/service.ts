@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { type ExistingTarget, type PostRow, publishLeasedPost } from '#server/posts/publishing.ts';
+import { publishLeasedPost } from '#server/posts/publishing.ts';
+import { type ClaimedPost, claimDuePosts, releasePost } from '#server/posts/repository.ts';
 import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
 import type { DispatchSummary } from './schema.ts';
 
@@ -17,76 +17,6 @@ export interface DispatchOptions {
 
 export function dispatchOptions(ctx: AppContext): DispatchOptions {
   return { ...ctx.config.dispatcher };
-}
-
-export type ClaimedPost = PostRow & { targets: ExistingTarget[] };
-
-const toDate = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value));
-
-/** A raw `posts` row (snake_case, as `execute()` returns it) as the drizzle row type. */
-function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
-  return {
-    id: String(row.id),
-    userId: String(row.user_id),
-    status: row.status as PostRow['status'],
-    message: String(row.message),
-    accountIds: row.account_ids as string[],
-    media: row.media as PostRow['media'],
-    accountOptions: row.account_options as PostRow['accountOptions'],
-    scheduledAt: toDate(row.scheduled_at),
-    postedAt: toDate(row.posted_at),
-    createdAt: toDate(row.created_at)!,
-    updatedAt: toDate(row.updated_at)!,
-    nextAttemptAt: toDate(row.next_attempt_at),
-    leaseOwner: (row.lease_owner as string | null) ?? null,
-    leaseExpiresAt: toDate(row.lease_expires_at),
-    attempts: Number(row.attempts),
-    targets: (row.targets as ExistingTarget[] | null) ?? [],
-  };
-}
-
-/**
- * Claims due posts with a lease and marks them taken in one statement, returning each post with
- * its targets' states. SKIP LOCKED lets concurrent dispatchers claim disjoint sets; pushing
- * `next_attempt_at` to the lease expiry means a post whose dispatcher died becomes due again
- * exactly when its lease runs out.
- */
-export async function claimDuePosts(
-  ctx: AppContext,
-  owner: string,
-  limit: number,
-  leaseMs: number,
-): Promise<ClaimedPost[]> {
-  const now = new Date();
-  const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-  const result = await ctx.db.execute(sql`
-    WITH due AS (
-      SELECT id FROM posts
-      WHERE status = 'scheduled' AND next_attempt_at <= ${now.toISOString()}::timestamptz
-      ORDER BY next_attempt_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    UPDATE posts AS p
-    SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}::timestamptz,
-      next_attempt_at = ${leaseUntil}::timestamptz, attempts = p.attempts + 1
-    FROM due
-    WHERE p.id = due.id
-    RETURNING p.*, (
-      SELECT coalesce(json_agg(json_build_object(
-        'accountId', t.account_id, 'status', t.status, 'error', t.error, 'claimOwner', t.claim_owner)), '[]'::json)
-      FROM post_targets t WHERE t.post_id = p.id
-    ) AS targets`);
-  return (result as unknown as { rows: Record<string, unknown>[] }).rows.map(claimedPostFromRow);
-}
-
-/** Gives a claimed but untouched post back so the next dispatcher takes it without waiting for the lease. */
-async function release(ctx: AppContext, post: PostRow, owner: string): Promise<void> {
-  await ctx.db.execute(sql`
-    UPDATE posts SET lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = ${new Date().toISOString()}::timestamptz,
-      attempts = attempts - 1
-    WHERE id = ${post.id} AND lease_owner = ${owner}`);
 }
 
 /**
@@ -130,7 +60,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
       }
       const post = queue.shift()!;
       if (Date.now() >= budgetEnd) {
-        await release(ctx, post, owner);
+        await releasePost(ctx, post.id, owner);
         summary.released++;
         continue;
       }
