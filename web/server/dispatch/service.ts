@@ -1,19 +1,15 @@
+import type { SchedulerConfig } from '#server/config.ts';
 import type { AppContext } from '#server/context.ts';
 import { publishLeasedPost } from '#server/posts/publishing.ts';
 import { type ClaimedPost, claimDuePosts, releasePost } from '#server/posts/repository.ts';
 import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
 import type { DispatchSummary } from './schema.ts';
 
-export interface DispatchOptions {
-  batchSize: number;
-  concurrency: number;
-  timeBudgetMs: number;
-  leaseMs: number;
-  maxAttempts: number;
-  retryBaseMs: number;
+/** The dispatcher's configuration (without the in-process timer's own settings). */
+export type DispatchOptions = Omit<SchedulerConfig['dispatcher'], 'enabled' | 'intervalMs'> & {
   /** Identifies this dispatcher in lease columns (logs, debugging). */
   owner?: string;
-}
+};
 
 export function dispatchOptions(ctx: AppContext): DispatchOptions {
   return { ...ctx.config.dispatcher };

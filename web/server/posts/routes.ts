@@ -6,6 +6,17 @@ import { postStatuses } from '#server/db/schema.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
 import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
 
+/** The answer to every change of one post: the post as it now is, or why it could not change. */
+const changedPost = (invalid: string) => ({
+  200: { description: 'The post.', content: { [json]: Post } },
+  ...problemResponses({
+    ...unauthorized,
+    ...notFound,
+    invalid_status: 'posted, or being published',
+    validation_failed: invalid,
+  }),
+});
+
 const idempotencyHeader = {
   name: 'Idempotency-Key',
   in: 'header' as const,
@@ -85,15 +96,7 @@ export const postsRoutes = defineApiRoutes({
     summary: 'Edit a draft, scheduled or failed post (a scheduled one is re-validated)',
     parameters: [idParam('post')],
     requestBody: { content: { [json]: PostPatchRequest } },
-    responses: {
-      200: { description: 'The post.', content: { [json]: Post } },
-      ...problemResponses({
-        ...unauthorized,
-        ...notFound,
-        invalid_status: 'posted, or being published',
-        validation_failed: 'no longer valid',
-      }),
-    },
+    responses: changedPost('no longer valid'),
   },
   actOnPost: {
     method: 'post',
@@ -105,15 +108,7 @@ export const postsRoutes = defineApiRoutes({
       'Publishing a `failed` post retries only the targets that did not post: a target is never posted twice.',
     parameters: [idParam('post'), idempotencyHeader],
     requestBody: { content: { [json]: PostActionRequest } },
-    responses: {
-      200: { description: 'The post.', content: { [json]: Post } },
-      ...problemResponses({
-        ...unauthorized,
-        ...notFound,
-        invalid_status: 'posted, or being published',
-        validation_failed: 'invalid, unknown mode, or scheduledAt missing/past',
-      }),
-    },
+    responses: changedPost('invalid, unknown mode, or scheduledAt missing/past'),
   },
   deletePost: {
     method: 'delete',
