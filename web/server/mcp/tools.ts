@@ -15,11 +15,11 @@ import { z } from 'zod';
 import { listAccounts } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { postStatuses } from '#server/db/schema.ts';
+import { uploadMediaFromUrl } from '#server/media/from-url.ts';
 import { presignUpload } from '#server/media/service.ts';
 import { preparePost } from '#server/posts/publishing.ts';
 import { PostPatchRequest, toPostAction, toPostPatch } from '#server/posts/schema.ts';
 import { actOnPost, createPost, deletePost, getPost, listPosts, updatePost } from '#server/posts/service.ts';
-import { uploadMediaFromUrl } from './media-from-url.ts';
 
 const Media = z
   .union([MediaReference, z.array(MediaReference).max(50)])

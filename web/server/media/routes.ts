@@ -1,10 +1,9 @@
-import { PresignRequest, PresignResponse, UploadResponse } from '@postwave/shared';
 import { problemResponses } from '@postwave/shared/openapi/index';
-import { z } from 'zod';
 import { json, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
+import { MediaKeyParam, PresignRequest, PresignResponse, UploadForm, UploadResponse } from './schema.ts';
 
-const keyParam = { name: 'key', in: 'path' as const, schema: z.string() };
+const keyParam = MediaKeyParam;
 const mediaResponses = {
   200: { description: 'The file.' },
   206: { description: 'A byte range.' },
@@ -20,7 +19,7 @@ export const mediaRoutes = defineApiRoutes({
     operationId: 'uploadMedia',
     summary: 'Upload one file (multipart field `file`), streamed to storage',
     requestBody: {
-      content: { 'multipart/form-data': z.object({ file: z.string().meta({ format: 'binary' }) }) },
+      content: { 'multipart/form-data': UploadForm },
     },
     responses: {
       201: { description: 'Stored.', content: { [json]: UploadResponse } },

@@ -42,7 +42,11 @@ export function storageProblem(error: unknown): ProblemError {
   return new ProblemError(problem(code, error.message));
 }
 
-async function recordMedia(ctx: AppContext, userId: string, object: MediaObject): Promise<MediaObject> {
+export async function recordMedia(
+  ctx: AppContext,
+  userId: string,
+  object: MediaObject,
+): Promise<MediaObject> {
   return toMediaObject(ctx, await insertMedia(ctx, userId, object));
 }
 

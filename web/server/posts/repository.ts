@@ -1,5 +1,5 @@
 import type { TargetResult } from '@postwave/shared';
-import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { type PostStatus, posts, postTargets } from '#server/db/schema.ts';
 
@@ -104,6 +104,32 @@ export async function listPostPage(
     )
     .orderBy(desc(posts.createdAt), desc(posts.id))
     .limit(page.limit);
+}
+
+/** Scheduled, posted and failed posts whose time falls in [from, to), earliest first (at most 1000). */
+export async function postsInWindow(ctx: AppContext, userId: string, from: Date, to: Date) {
+  return ctx.db
+    .select({
+      id: posts.id,
+      status: posts.status,
+      message: posts.message,
+      accountIds: posts.accountIds,
+      postedAt: posts.postedAt,
+      scheduledAt: posts.scheduledAt,
+    })
+    .from(posts)
+    .where(
+      and(
+        eq(posts.userId, userId),
+        inArray(posts.status, ['scheduled', 'posted', 'failed']),
+        or(
+          and(gte(posts.scheduledAt, from), lt(posts.scheduledAt, to)),
+          and(gte(posts.postedAt, from), lt(posts.postedAt, to)),
+        ),
+      ),
+    )
+    .orderBy(sql`coalesce(${posts.postedAt}, ${posts.scheduledAt})`)
+    .limit(1000);
 }
 
 /** Updates the row only if nobody published or edited it since it was read (optimistic lock). */
