@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Interactive API docs: Scalar's standalone bundle, served by us from node_modules (no CDN: a
@@ -10,11 +10,29 @@ export const scalarScriptPath = '/docs/scalar.js';
 
 let bundle: Buffer | undefined;
 
+const bundlePath = join('node_modules', '@scalar', 'api-reference', 'dist', 'browser', 'standalone.js');
+
+/**
+ * Finds the bundle in the nearest node_modules above the working directory (or this file). Found
+ * by walking the folders rather than through module resolution: the package exports no subpath for
+ * it, and inside a Next.js server bundle `import.meta.url` no longer names a real file.
+ */
+function findBundle(): string {
+  const starts = [process.cwd()];
+  if (import.meta.url.startsWith('file:')) starts.push(dirname(fileURLToPath(import.meta.url)));
+  for (const start of starts) {
+    for (let dir = start; ; dir = dirname(dir)) {
+      const candidate = join(dir, bundlePath);
+      if (existsSync(candidate)) return candidate;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  throw new Error('@scalar/api-reference is not installed: the /docs page cannot load');
+}
+
 /** The Scalar standalone script (about 4 MB), read once on first use. */
 export function scalarBundle(): Buffer {
-  // The package exports no subpath for its browser bundle: find it beside the main entry (dist/).
-  const entry = createRequire(import.meta.url).resolve('@scalar/api-reference');
-  bundle ??= readFileSync(join(dirname(entry), 'browser', 'standalone.js'));
+  bundle ??= readFileSync(findBundle());
   return bundle;
 }
 
