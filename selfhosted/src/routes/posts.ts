@@ -9,19 +9,24 @@ import {
   ValidationRequest,
 } from '@postwave/shared';
 import { type Request, type Response, Router } from 'express';
+import { type ApiRoutes, on } from '../api-routes.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency.ts';
 import type { Publishing } from '../publishing.ts';
 
-export function postsRouter(publishing: Publishing, idempotency: IdempotencyStore): Router {
+export function postsRouter(
+  routes: ApiRoutes,
+  publishing: Publishing,
+  idempotency: IdempotencyStore,
+): Router {
   const router = Router();
 
-  router.post('/api/v1/validation', async (req, res) => {
+  on(router, routes.validatePost, async (req, res) => {
     const parsed = ValidationRequest.safeParse(req.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
     res.json(await publishing.validate(parsed.data));
   });
 
-  router.post('/api/v1/posts', async (req, res) => {
+  on(router, routes.publishPost, async (req, res) => {
     const post = parsePostRequest(req.body);
     if (post.postingMode !== 'now') {
       throw new ProblemError(

@@ -2,9 +2,9 @@ import NextAuth, { type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';
-import { getConfig, getContext } from '../context.ts';
-import { AttemptLimiter, clientAddress } from '../security/attempt-limiter.ts';
-import { normalizeEmail, userForIdentity, verifyCredentials } from '../services/users.ts';
+import { getConfig, getContext } from '#server/context.ts';
+import { AttemptLimiter, clientAddress } from '#server/security/attempt-limiter.ts';
+import { normalizeEmail, userForIdentity, verifyCredentials } from '#server/users/service.ts';
 import { secureCookiesFor, sessionMaxAgeSeconds } from './session.ts';
 
 /** Failed sign-ins per account and per client address in 15 minutes before sign-in is refused for a while. */

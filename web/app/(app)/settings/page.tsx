@@ -5,7 +5,7 @@ import { ProfileForm } from '../../../components/settings/profile-form.tsx';
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
 import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
-import { listTokens } from '../../../server/services/tokens.ts';
+import { listTokens } from '../../../server/tokens/service.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Settings' };

@@ -1,13 +1,13 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { passwordResetTokens, users } from '../db/schema.ts';
-import { escapeHtml, sendMail } from '../mail.ts';
-import { AttemptLimiter } from '../security/attempt-limiter.ts';
-import { hashPassword } from '../security/passwords.ts';
-import { hashSecret, newSecret } from '../security/tokens.ts';
-import { minPasswordLength, normalizeEmail } from './users.ts';
+import type { AppContext } from '#server/context.ts';
+import { passwordResetTokens, users } from '#server/db/schema.ts';
+import { escapeHtml, sendMail } from '#server/mail.ts';
+import { AttemptLimiter } from '#server/security/attempt-limiter.ts';
+import { hashPassword } from '#server/security/passwords.ts';
+import { hashSecret, newSecret } from '#server/security/tokens.ts';
+import { minPasswordLength, normalizeEmail } from './service.ts';
 
 /** At most this many links per account per window; further requests are answered the same but send nothing. */
 const perUserLimit = 3;
