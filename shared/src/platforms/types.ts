@@ -52,7 +52,28 @@ export interface PublishContext {
   onCredentialsRefreshed?: (credentials: Record<string, unknown>) => void | Promise<void>;
   /** Resolves another media file from our own storage by public URL (YouTube thumbnails). */
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+  /**
+   * The handle from `Publisher.dedupeHandle`, stored with the publish intent before the first
+   * send; the publisher sends with it instead of choosing a new one (e.g. Bluesky's record key).
+   */
+  dedupeHandle?: string;
+  /**
+   * Set when an earlier run (perhaps a process that crashed) may already have sent this target
+   * with the same key and handle: a `lookup` publisher looks for that post before sending.
+   * `since` is when that earlier intent was recorded.
+   */
+  resumed?: { since: Date };
 }
+
+/**
+ * What a publisher can do when a send's outcome was lost (a crash, a cut connection):
+ * - `idempotent-resend`: sending again with the same key is safe, the platform answers the
+ *   first post (Mastodon's `Idempotency-Key`);
+ * - `lookup`: the publisher finds the post of the earlier attempt first (by a client-chosen
+ *   handle, or the platform's duplicate refusal plus a search) and sends only when it is absent;
+ * - `none`: nothing identifies the earlier send; the outcome is `unknown` until a person decides.
+ */
+export type DedupeCapability = 'idempotent-resend' | 'lookup' | 'none';
 
 /**
  * One social platform. Implementations live in `platforms/<id>/` and are listed once in
@@ -77,6 +98,13 @@ export interface Publisher<Options = Record<string, unknown>> {
    * accounts sharing it share `credentialConcurrency`. Undefined: only the platform limit applies.
    */
   concurrencyKey?(account: PlatformAccount): string | undefined;
+  /** How a lost send is completed without posting twice; undefined means `none`. */
+  readonly dedupe?: DedupeCapability;
+  /**
+   * A handle for the platform to dedupe or look up on, chosen before the first send so it can be
+   * stored with the publish intent (a Bluesky record key). Undefined: the idempotency key serves.
+   */
+  dedupeHandle?(idempotencyKey: string): string;
 
   validate(
     post: PostContent,

@@ -22,7 +22,11 @@ export const accountStatuses = ['active', 'needs_reconnect'] as const;
 export type AccountStatus = (typeof accountStatuses)[number];
 export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
 export type PostStatus = (typeof postStatuses)[number];
-export const targetStatuses = ['publishing', 'posted', 'failed'] as const;
+/**
+ * `publishing` is the publish intent, written before the platform is called; `unknown` is an
+ * intent whose outcome was lost on a platform that can neither dedupe a resend nor look it up.
+ */
+export const targetStatuses = ['publishing', 'posted', 'failed', 'unknown'] as const;
 export type TargetStatus = (typeof targetStatuses)[number];
 export const apiTokenKinds = ['personal', 'cli'] as const;
 export type ApiTokenKind = (typeof apiTokenKinds)[number];
@@ -171,6 +175,8 @@ export const postTargets = pgTable(
     url: text('url'),
     error: jsonb('error').$type<{ code: string; message: string; retryable: boolean }>(),
     claimOwner: text('claim_owner'),
+    /** The platform's dedupe handle chosen before the send (Bluesky record key), for a safe resume. */
+    dedupeHandle: text('dedupe_handle'),
     attempts: integer('attempts').notNull().default(0),
     updatedAt: ts('updated_at').notNull(),
   },

@@ -5,7 +5,7 @@ import {
   ProblemError,
   parseOffsetDateTime,
   problem,
-  type TargetResult,
+  type StoredTargetResult,
 } from '@postwave/shared';
 import { ownedAccountIds } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
@@ -23,6 +23,7 @@ import {
   listPostPage,
   type PostRow,
   postedAccountIds,
+  resolveUnknownTargets,
   type TargetView,
   targetsOf,
   updatePostIfUnchanged,
@@ -31,7 +32,7 @@ import type { PostAction, PostPatch, PostView } from './schema.ts';
 
 export function toPostView(row: PostRow, targets: TargetView[]): PostView {
   const byAccount = new Map(targets.map((t) => [t.accountId, t]));
-  const results: TargetResult[] = [];
+  const results: StoredTargetResult[] = [];
   for (const accountId of new Set([...row.accountIds, ...byAccount.keys()])) {
     const t = byAccount.get(accountId);
     if (!t || t.status === 'publishing') continue;
@@ -296,6 +297,7 @@ export async function actOnPost(
   action: PostAction,
 ): Promise<PostView> {
   const row = await ownedPost(ctx, userId, postId);
+  if ('resolveUnknown' in action) return resolveUnknown(ctx, userId, row, action);
   assertEditable(row, action.postingMode === 'now' ? 'published again' : 'changed');
   const content: Content = {
     message: row.message,
@@ -348,6 +350,38 @@ export async function actOnPost(
     attempts: row.attempts + 1,
   });
   await publishLeasedPost(ctx, leased, owner, { kind: 'now' }, prepared);
+  return getPost(ctx, userId, row.id);
+}
+
+/**
+ * A person's answer to `unknown` targets. `mark_posted`: they checked the account; the post is
+ * `posted` once every target is. `post_again`: the targets become failed-retryable and the post
+ * is published now, which sends exactly those (and any other target that did not post).
+ */
+async function resolveUnknown(
+  ctx: AppContext,
+  userId: string,
+  row: PostRow,
+  action: Extract<PostAction, { resolveUnknown: unknown }>,
+): Promise<PostView> {
+  assertEditable(row, 'changed');
+  const targets = await targetsOf(ctx, row.id);
+  const unknown = targets.filter(
+    (t) => t.status === 'unknown' && (!action.accountIds || action.accountIds.includes(t.accountId)),
+  );
+  if (unknown.length === 0) {
+    throw specificProblem(409, 'invalid_status', 'The post has no target whose outcome is unknown');
+  }
+  const ids = unknown.map((t) => t.accountId);
+  if (action.resolveUnknown === 'post_again') {
+    await resolveUnknownTargets(ctx, row.id, ids, 'failed');
+    return actOnPost(ctx, userId, row.id, { postingMode: 'now' });
+  }
+  await resolveUnknownTargets(ctx, row.id, ids, 'posted');
+  const posted = await postedAccountIds(ctx, row.id);
+  if (row.accountIds.every((id) => posted.has(id))) {
+    return loadView(ctx, await updateGuarded(ctx, row, { status: 'posted', postedAt: new Date(), nextAttemptAt: null }));
+  }
   return getPost(ctx, userId, row.id);
 }
 

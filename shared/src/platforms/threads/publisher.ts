@@ -211,6 +211,8 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
     optionsSchema: threadsOptionsSchema,
     credentialsSchema: threadsCredentialsSchema,
     concurrency: 4,
+    // A resumed publish first looks for the post among the profile's latest ones.
+    dedupe: 'lookup',
     credentialConcurrency: 2,
     concurrencyKey: (account) => `threads:${account.platformAccountId}`,
 
@@ -271,6 +273,11 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
           signal,
         );
       };
+      if (!containers.get(context.idempotencyKey) && context.resumed) {
+        // An earlier process may have published it: its post would be among the latest ones.
+        const found = await findRecentPost(userId, token, post.message, context.resumed.since.getTime(), signal);
+        if (found) return found;
+      }
       const previous = containers.get(context.idempotencyKey);
       const state = previous ? await containerState(previous.id, token, signal) : undefined;
       if (previous && state === 'PUBLISHED') {

@@ -105,6 +105,8 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
     optionsSchema: xOptionsSchema,
     credentialsSchema: xCredentialsSchema,
     concurrency: 4,
+    // X refuses a resent duplicate (403); the earlier tweet is then found among the latest ones.
+    dedupe: 'lookup',
     credentialConcurrency: 1,
     concurrencyKey: (account) => `x:${account.platformAccountId}`,
 
@@ -141,7 +143,7 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
         if (
           classified?.code === 'content_rejected' &&
           classified.status === 403 &&
-          unclear.has(context.idempotencyKey)
+          (unclear.has(context.idempotencyKey) || context.resumed !== undefined)
         ) {
           const found = await findRecentPost(account, token, post.message, context.signal);
           if (found) id = found;
