@@ -9,7 +9,15 @@ import type { DispatchSummary } from './schema.ts';
 export type DispatchOptions = Omit<SchedulerConfig['dispatcher'], 'enabled' | 'intervalMs'> & {
   /** Identifies this dispatcher in lease columns (logs, debugging). */
   owner?: string;
+  /** Aborted: claim nothing more and hand back claimed posts not yet started (graceful shutdown). */
+  signal?: AbortSignal;
+  /** Told about each claimed post as its publishing starts (metrics: lateness = now - scheduledAt). */
+  observer?: DispatchObserver;
 };
+
+export interface DispatchObserver {
+  publishing?(post: ClaimedPost, startedAt: number): void;
+}
 
 export function dispatchOptions(ctx: AppContext): DispatchOptions {
   return { ...ctx.config.dispatcher };
@@ -33,8 +41,9 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
     batches: { claims: targetClaimBatcher(ctx), finalizations: finalizationBatcher(ctx) },
   };
 
+  const stopped = () => options.signal?.aborted === true || Date.now() >= budgetEnd;
   const refill = async () => {
-    if (exhausted || Date.now() >= budgetEnd) {
+    if (exhausted || stopped()) {
       exhausted = true;
       return;
     }
@@ -55,11 +64,12 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
         continue;
       }
       const post = queue.shift()!;
-      if (Date.now() >= budgetEnd) {
+      if (stopped()) {
         await releasePost(ctx, post.id, owner);
         summary.released++;
         continue;
       }
+      options.observer?.publishing?.(post, Date.now());
       try {
         const outcome = await publishLeasedPost(
           ctx,

@@ -1,9 +1,9 @@
 import {
   type MediaReference,
   PostingService,
-  type TargetIntent,
   type PreparedPost,
   type ProblemIssue,
+  type TargetIntent,
   type TargetResult,
   type ValidationResponse,
 } from '@postwave/shared';

@@ -233,10 +233,7 @@ export async function markTargetsUnknown(
  * kept, so every send of a target carries the same one. Answers, per claim, the stored intent,
  * or undefined when the target is not the caller's to send.
  */
-export async function claimTargets(
-  ctx: AppContext,
-  claims: readonly TargetClaim[],
-): Promise<ClaimAnswer[]> {
+export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim[]): Promise<ClaimAnswer[]> {
   const at = new Date().toISOString();
   const values = sql.join(
     claims.map(

@@ -10,6 +10,7 @@ import {
 import { ownedAccountIds } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import type { PostStatus, posts, StoredMedia } from '#server/db/schema.ts';
+import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
@@ -182,6 +183,7 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
       scheduledAt: when,
       nextAttemptAt: when,
     });
+    await announceDue(ctx, when);
     return toPostView(row, []);
   }
   const prepared = await validateForPublishing(ctx, userId, content);
@@ -282,6 +284,7 @@ export async function updatePost(
     await assertOwnedAccounts(ctx, userId, content.accountIds);
   }
   const updated = await updateGuarded(ctx, row, set);
+  if (set.nextAttemptAt) await announceDue(ctx, set.nextAttemptAt);
   if (patch.accountIds) {
     // Results of targets that were dropped and never posted no longer mean anything.
     await deleteDroppedTargets(ctx, row.id, content.accountIds);
@@ -327,15 +330,14 @@ export async function actOnPost(
   if (action.postingMode === 'schedule') {
     const when = assertFuture(action.scheduledAt ?? row.scheduledAt ?? undefined);
     await validateForPublishing(ctx, userId, content, remaining);
-    return loadView(
-      ctx,
-      await updateGuarded(ctx, row, {
-        status: 'scheduled',
-        scheduledAt: when,
-        nextAttemptAt: when,
-        attempts: 0,
-      }),
-    );
+    const scheduled = await updateGuarded(ctx, row, {
+      status: 'scheduled',
+      scheduledAt: when,
+      nextAttemptAt: when,
+      attempts: 0,
+    });
+    await announceDue(ctx, when);
+    return loadView(ctx, scheduled);
   }
   const prepared = remaining.length
     ? await validateForPublishing(ctx, userId, content, remaining)
@@ -380,7 +382,10 @@ async function resolveUnknown(
   await resolveUnknownTargets(ctx, row.id, ids, 'posted');
   const posted = await postedAccountIds(ctx, row.id);
   if (row.accountIds.every((id) => posted.has(id))) {
-    return loadView(ctx, await updateGuarded(ctx, row, { status: 'posted', postedAt: new Date(), nextAttemptAt: null }));
+    return loadView(
+      ctx,
+      await updateGuarded(ctx, row, { status: 'posted', postedAt: new Date(), nextAttemptAt: null }),
+    );
   }
   return getPost(ctx, userId, row.id);
 }

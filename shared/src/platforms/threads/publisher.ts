@@ -275,7 +275,13 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
       };
       if (!containers.get(context.idempotencyKey) && context.resumed) {
         // An earlier process may have published it: its post would be among the latest ones.
-        const found = await findRecentPost(userId, token, post.message, context.resumed.since.getTime(), signal);
+        const found = await findRecentPost(
+          userId,
+          token,
+          post.message,
+          context.resumed.since.getTime(),
+          signal,
+        );
         if (found) return found;
       }
       const previous = containers.get(context.idempotencyKey);
