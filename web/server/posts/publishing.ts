@@ -26,6 +26,7 @@ import {
   type PostRow,
   recordFailedTargets,
   recordResults,
+  resumeTargets,
   type TargetClaim,
   type TargetRow,
   targetStates,
@@ -120,11 +121,11 @@ export async function publishLeasedPost(
   // platform dedupes a resend or lets us find the earlier post, it is resumed (claimed again with
   // its stored handle); elsewhere its outcome is unknown and only a person can decide.
   const abandoned = existing.filter((t) => t.status === 'publishing' && t.claimOwner !== owner);
-  const resumed = new Map<string, TargetIntent>();
+  const resumable: ExistingTarget[] = [];
   const lost: string[] = [];
   for (const t of abandoned) {
     if ((ctx.publishers.get(t.platform)?.dedupe ?? 'none') === 'none') lost.push(t.accountId);
-    else resumed.set(t.accountId, { resumed: { since: new Date(t.updatedAt) } });
+    else resumable.push(t);
   }
   if (lost.length) {
     await markTargetsUnknown(ctx, post.id, lost, owner, outcomeUnknown);
@@ -133,8 +134,28 @@ export async function publishLeasedPost(
 
   const skip = new Set([
     ...existing.filter((t) => t.status === 'posted' || t.status === 'unknown').map((t) => t.accountId),
-    ...lost,
+    ...abandoned.map((t) => t.accountId),
   ]);
+  // Resumed intents are taken over in one statement (a crash's rare path), with their stored handles.
+  const taken = await resumeTargets(
+    ctx,
+    post.id,
+    resumable.map((t) => ({ accountId: t.accountId, previousOwner: t.claimOwner ?? '' })),
+    owner,
+  );
+  const resumed = new Map<string, TargetIntent>();
+  for (const t of resumable) {
+    if (!taken.has(t.accountId)) {
+      state.delete(t.accountId);
+      continue;
+    }
+    const handle = taken.get(t.accountId);
+    resumed.set(t.accountId, {
+      resumed: { since: new Date(t.updatedAt) },
+      ...(handle ? { dedupeHandle: handle } : {}),
+    });
+    skip.delete(t.accountId);
+  }
   const remaining = post.accountIds.filter((id) => !skip.has(id));
   let deferred: TargetResult | undefined;
   if (remaining.length > 0) {
@@ -169,25 +190,24 @@ async function publishTargets(
   resumed: ReadonlyMap<string, TargetIntent>,
 ): Promise<TargetResult | undefined> {
   const targets = prepared.targets!;
-  const claims: TargetClaim[] = targets.map((t) => ({
-    postId: post.id,
-    accountId: t.account.id,
-    platform: t.account.platform,
-    owner,
-    dedupeHandle: t.publisher.dedupeHandle?.(`${post.id}:${t.account.id}`) ?? null,
-  }));
+  const claims: TargetClaim[] = targets
+    .filter((t) => !resumed.has(t.account.id))
+    .map((t) => ({
+      postId: post.id,
+      accountId: t.account.id,
+      platform: t.account.platform,
+      owner,
+      dedupeHandle: t.publisher.dedupeHandle?.(`${post.id}:${t.account.id}`) ?? null,
+    }));
   const batches = run.batches;
   const won = batches
     ? await Promise.all(claims.map((c) => batches.claims.add(c)))
     : await claimTargets(ctx, claims);
-  const intents = new Map<string, TargetIntent>();
+  const intents = new Map<string, TargetIntent>(resumed);
   for (const [i, claim] of claims.entries()) {
     const answer = won[i];
-    if (!answer) continue;
-    intents.set(claim.accountId, {
-      ...resumed.get(claim.accountId),
-      ...(answer.dedupeHandle ? { dedupeHandle: answer.dedupeHandle } : {}),
-    });
+    if (answer)
+      intents.set(claim.accountId, answer.dedupeHandle ? { dedupeHandle: answer.dedupeHandle } : {});
   }
   const mine = new Set(intents.keys());
   // Targets another publisher holds are not ours to report on: finalize reads them back.

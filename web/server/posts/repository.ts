@@ -228,10 +228,9 @@ export async function markTargetsUnknown(
 /**
  * Records publish intents, of one post or many, in one statement: a `publishing` row holding the
  * claimer and the platform's dedupe handle, written before the platform is called. New targets
- * and failed ones may be claimed; so may an intent another claimer left behind, but only by the
- * holder of the post's lease (that claimer died or lost its lease). A handle already stored is
- * kept, so every send of a target carries the same one. Answers, per claim, the stored intent,
- * or undefined when the target is not the caller's to send.
+ * and failed ones may be claimed, never posted or in-flight ones (a guarded upsert). A handle
+ * already stored is kept, so every send of a target carries the same one. Answers, per claim,
+ * the stored intent, or undefined when the target is not the caller's to send.
  */
 export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim[]): Promise<ClaimAnswer[]> {
   const at = new Date().toISOString();
@@ -250,8 +249,6 @@ export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim
         dedupe_handle = coalesce(post_targets.dedupe_handle, excluded.dedupe_handle),
         attempts = post_targets.attempts + 1, updated_at = excluded.updated_at
       WHERE post_targets.status = 'failed'
-        OR (post_targets.status = 'publishing' AND post_targets.claim_owner <> excluded.claim_owner
-          AND EXISTS (SELECT 1 FROM posts p WHERE p.id = post_targets.post_id AND p.lease_owner = excluded.claim_owner))
     RETURNING post_id::text AS "postId", account_id AS "accountId", dedupe_handle AS "dedupeHandle"`);
   const won = new Map(
     rowsOf<{ postId: string; accountId: string; dedupeHandle: string | null }>(result).map((r) => [
@@ -260,6 +257,39 @@ export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim
     ]),
   );
   return claims.map((c) => won.get(`${c.postId}|${c.accountId}`));
+}
+
+/**
+ * Takes over intents that `previousOwner` left `publishing` (it died or lost its lease), to resume
+ * them where the platform makes a resend safe. Only the holder of the post's lease may, and only
+ * from the owner it saw: a live claimer that raced in since keeps its intent. Answers the stored
+ * dedupe handle per account taken over.
+ */
+export async function resumeTargets(
+  ctx: AppContext,
+  postId: string,
+  targets: readonly { accountId: string; previousOwner: string }[],
+  owner: string,
+): Promise<Map<string, string | null>> {
+  if (targets.length === 0) return new Map();
+  const values = sql.join(
+    targets.map((t) => sql`(${t.accountId}::text, ${t.previousOwner}::text)`),
+    sql`, `,
+  );
+  const result = await ctx.db.execute(sql`
+    UPDATE post_targets AS t
+    SET claim_owner = ${owner}, attempts = t.attempts + 1
+    FROM (VALUES ${values}) AS v(account_id, previous_owner)
+    WHERE t.post_id = ${postId}::uuid AND t.account_id = v.account_id AND t.status = 'publishing'
+      AND t.claim_owner = v.previous_owner
+      AND EXISTS (SELECT 1 FROM posts p WHERE p.id = t.post_id AND p.lease_owner = ${owner})
+    RETURNING t.account_id AS "accountId", t.dedupe_handle AS "dedupeHandle"`);
+  return new Map(
+    rowsOf<{ accountId: string; dedupeHandle: string | null }>(result).map((r) => [
+      r.accountId,
+      r.dedupeHandle,
+    ]),
+  );
 }
 
 /**
