@@ -231,6 +231,25 @@ export function createMcpServer(ctx: AppContext, userId: string): McpServer {
     }),
   );
 
+  server.registerTool(
+    'resolve_unknown_targets',
+    {
+      title: 'Resolve targets whose outcome is unknown',
+      description:
+        'A target is `unknown` when publishing was interrupted on a platform that can neither dedupe a resend nor be checked. After the user checked the account: `mark_posted` records it as posted; `post_again` sends it again now (it appears twice if the interrupted send did arrive). Without accountIds, every unknown target of the post.',
+      inputSchema: {
+        id: PostId,
+        resolution: z.enum(['mark_posted', 'post_again']),
+        accountIds: z.array(z.string()).max(100).optional(),
+      },
+      annotations: { openWorldHint: true, destructiveHint: false },
+    },
+    tool(ctx, async ({ id, resolution, accountIds }) => {
+      const post = await actOnPost(ctx, userId, id, { resolveUnknown: resolution, accountIds });
+      return ok(post, `Post ${post.id} is ${post.status}.`);
+    }),
+  );
+
   postTool(
     'delete_post',
     {
