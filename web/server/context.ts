@@ -48,6 +48,8 @@ async function openResources(
   return {
     logger,
     database,
+    // Slots are per process (MemoryConcurrencyStore). Limits that hold across instances pass a
+    // database-backed `store` here when DATABASE_URL is set (issue #17, item 5).
     limiter: new PlatformLimiter({
       platformLimits: config.publishConcurrency,
       credentialLimits: config.publishCredentialConcurrency,

@@ -30,6 +30,38 @@ class Semaphore {
   }
 }
 
+/**
+ * Where the limiter's slots live. The default keeps them in this process; a store shared by
+ * several instances (the database when DATABASE_URL is set) plugs in here, so four instances do
+ * not send four times what a bot or token allows.
+ */
+export interface ConcurrencyStore {
+  /** Waits for one of `limit` slots of `key`; resolves with the function that gives it back. */
+  acquire(key: string, limit: number): Promise<() => void> | (() => void);
+}
+
+/** Slots in this process: a FIFO semaphore per key, forgotten when idle. */
+export class MemoryConcurrencyStore implements ConcurrencyStore {
+  readonly #slots = new Map<string, Semaphore>();
+
+  acquire(key: string, limit: number): Promise<() => void> | (() => void) {
+    const id = `${key}\u0000${limit}`;
+    let slot = this.#slots.get(id);
+    if (!slot) {
+      slot = new Semaphore(limit);
+      this.#slots.set(id, slot);
+    }
+    const held = slot;
+    const release = () => {
+      held.release();
+      // Keys come and go with accounts: forget idle ones so the map stays small.
+      if (held.idle && this.#slots.get(id) === held) this.#slots.delete(id);
+    };
+    const waiting = held.acquire();
+    return waiting ? waiting.then(() => release) : release;
+  }
+}
+
 export interface KeyedConcurrency {
   /** Who shares the limit (one bot, one webhook, one instance login). An opaque id, never a secret. */
   key: string;
@@ -45,6 +77,8 @@ export interface PlatformLimiterOptions {
    * When a platform's overall limit is overridden but this is not, one credential may use all of it.
    */
   credentialLimits?: ReadonlyMap<string, number>;
+  /** Where the slots live (default: this process). */
+  store?: ConcurrencyStore;
 }
 
 /**
@@ -54,14 +88,16 @@ export interface PlatformLimiterOptions {
  * slot, then for the platform's, so a busy credential never holds platform slots it cannot use.
  */
 export class PlatformLimiter {
-  readonly #platforms = new Map<string, Semaphore>();
-  readonly #keys = new Map<string, Semaphore>();
+  readonly #store: ConcurrencyStore;
+  /** The limit asked for first holds for the life of the limiter. */
+  readonly #platformLimitsSeen = new Map<string, number>();
   readonly #platformLimits: ReadonlyMap<string, number>;
   readonly #credentialLimits: ReadonlyMap<string, number>;
 
   constructor(options: PlatformLimiterOptions = {}) {
     this.#platformLimits = options.platformLimits ?? new Map();
     this.#credentialLimits = options.credentialLimits ?? new Map();
+    this.#store = options.store ?? new MemoryConcurrencyStore();
   }
 
   /** Runs one publish of `account` under `publisher`'s limits (and the configured overrides). */
@@ -85,43 +121,30 @@ export class PlatformLimiter {
     keyed?: KeyedConcurrency,
   ): Promise<T> {
     const platformOverride = this.#platformLimits.get(platform);
-    const platformLimit = platformOverride ?? concurrency;
-    let keySlot: Semaphore | undefined;
+    let platformLimit = this.#platformLimitsSeen.get(platform);
+    if (platformLimit === undefined) {
+      platformLimit = platformOverride ?? concurrency;
+      this.#platformLimitsSeen.set(platform, platformLimit);
+    }
     let keyId: string | undefined;
+    let keyLimit = 0;
     if (keyed) {
-      const keyLimit =
+      keyLimit =
         this.#credentialLimits.get(platform) ??
         (platformOverride !== undefined ? platformLimit : keyed.concurrency);
       // A key limit at or above the platform's adds nothing.
-      if (keyLimit < platformLimit) {
-        keyId = `${platform}\u0000${keyed.key}\u0000${keyLimit}`;
-        keySlot = this.#keys.get(keyId);
-        if (!keySlot) {
-          keySlot = new Semaphore(keyLimit);
-          this.#keys.set(keyId, keySlot);
-        }
-      }
+      if (keyLimit < platformLimit) keyId = `key\u0000${platform}\u0000${keyed.key}`;
     }
-    // The limit asked for first holds for the life of the limiter.
-    let platformSlot = this.#platforms.get(platform);
-    if (!platformSlot) {
-      platformSlot = new Semaphore(platformLimit);
-      this.#platforms.set(platform, platformSlot);
-    }
-    if (keySlot) await keySlot.acquire();
+    const releaseKey = keyId !== undefined ? await this.#store.acquire(keyId, keyLimit) : undefined;
     try {
-      await platformSlot.acquire();
+      const releasePlatform = await this.#store.acquire(`platform\u0000${platform}`, platformLimit);
       try {
         return await task();
       } finally {
-        platformSlot.release();
+        releasePlatform();
       }
     } finally {
-      if (keySlot) {
-        keySlot.release();
-        // Keys come and go with accounts: forget idle ones so the map stays small.
-        if (keySlot.idle && keyId !== undefined) this.#keys.delete(keyId);
-      }
+      releaseKey?.();
     }
   }
 }
