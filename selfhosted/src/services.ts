@@ -1,5 +1,7 @@
 import {
+  type EnvRate,
   envPlatformOverrides,
+  envPlatformRates,
   LocalStorage,
   objectStorageConfigFromEnv,
   PlatformLimiter,
@@ -39,6 +41,7 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
     limiter: new PlatformLimiter({
       platformLimits: concurrencyOverrides(config.env),
       credentialLimits: concurrencyOverrides(config.env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
+      rateLimits: rateOverrides(config.env),
     }),
     unknownAccountCode: () => (accounts.configured ? 'account_not_found' : 'accounts_not_configured'),
   });
@@ -75,6 +78,15 @@ function configured<T>(build: () => T): T {
  * publishes; `PUBLISH_CREDENTIAL_CONCURRENCY_<PLATFORM>=n` its limit per credential (one Telegram
  * bot, one Discord webhook). Without the latter, an overall override applies to one credential too.
  */
+/** `PUBLISH_RATE_<PLATFORM>_<SCOPE>=30/1s` (or `off`): the platforms' documented rates, replaced. */
+export function rateOverrides(env: Env): Map<string, EnvRate | null> {
+  try {
+    return envPlatformRates(env);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
+}
+
 export function concurrencyOverrides(env: Env, prefix = 'PUBLISH_CONCURRENCY_'): Map<string, number> {
   try {
     return envPlatformOverrides(env, prefix);

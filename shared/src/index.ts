@@ -4,7 +4,7 @@ export type { Logger } from './logger.ts';
 export { silentLogger } from './logger.ts';
 export * from './media/kinds.ts';
 export type * from './media/media-file.ts';
-export { envPlatformOverrides } from './platforms/env.ts';
+export { type EnvRate, envPlatformOverrides, envPlatformRates } from './platforms/env.ts';
 export type * from './platforms/manifest.ts';
 export type * from './platforms/oauth-connector.ts';
 export * from './platforms/registry.ts';

@@ -65,6 +65,16 @@ export interface PublishContext {
   resumed?: { since: Date };
 }
 
+/** At most `limit` publishes sharing `key` start in any `windowMs`. */
+export interface PublishRateLimit {
+  /** What shares the rate, one lower-case word (`bot`, `chat`, `webhook`): `PUBLISH_RATE_<PLATFORM>_<SCOPE>`. */
+  scope: string;
+  /** Who shares it: an opaque id, never a secret (a digest of a token, a webhook id). */
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
 /**
  * What a publisher can do when a send's outcome was lost (a crash, a cut connection):
  * - `idempotent-resend`: sending again with the same key is safe, the platform answers the
@@ -98,6 +108,13 @@ export interface Publisher<Options = Record<string, unknown>> {
    * accounts sharing it share `credentialConcurrency`. Undefined: only the platform limit applies.
    */
   concurrencyKey?(account: PlatformAccount): string | undefined;
+  /**
+   * The platform's documented rates that this account's publishes count against (Telegram: about
+   * 30 messages a second per bot, 20 a minute per group), each replaceable or turned off with
+   * `PUBLISH_RATE_<PLATFORM>_<SCOPE>`. A publish counts once, whatever number of calls it makes;
+   * the platform's 429 and its retry-after remain the safety net.
+   */
+  rateLimits?(account: PlatformAccount): readonly PublishRateLimit[];
   /** How a lost send is completed without posting twice; undefined means `none`. */
   readonly dedupe?: DedupeCapability;
   /**

@@ -8,6 +8,7 @@ import type {
   PostContent,
   PublishContext,
   Publisher,
+  PublishRateLimit,
   PublishResult,
   ValidationOutcome,
 } from '../types.ts';
@@ -37,6 +38,13 @@ export interface TelegramPublisherOptions {
  */
 const telegramConcurrency = 100;
 const telegramBotConcurrency = 30;
+/**
+ * Telegram's FAQ: "no more than 30 messages per second or so" per bot in bulk, and "not more than
+ * 20 messages per minute to the same group". Channels are treated like groups (one key per bot and
+ * chat). `PUBLISH_RATE_TELEGRAM_BOT` / `PUBLISH_RATE_TELEGRAM_CHAT` replace them.
+ */
+const telegramBotRate = { limit: 30, windowMs: 1000 };
+const telegramChatRate = { limit: 20, windowMs: 60_000 };
 
 export class TelegramPublisher implements Publisher<TelegramOptions> {
   readonly id = 'telegram';
@@ -59,6 +67,15 @@ export class TelegramPublisher implements Publisher<TelegramOptions> {
   concurrencyKey(account: PlatformAccount): string | undefined {
     const token = account.credentials.botToken;
     return typeof token === 'string' ? hash('sha256', token, 'base64url') : undefined;
+  }
+
+  rateLimits(account: PlatformAccount): PublishRateLimit[] {
+    const bot = this.concurrencyKey(account);
+    if (bot === undefined) return [];
+    return [
+      { scope: 'bot', key: bot, ...telegramBotRate },
+      { scope: 'chat', key: `${bot}:${account.platformAccountId}`, ...telegramChatRate },
+    ];
   }
 
   async validate(
