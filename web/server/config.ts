@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { envPlatformOverrides } from '@postwave/shared';
+import { type EnvRate, envPlatformOverrides, envPlatformRates } from '@postwave/shared';
 import { z } from 'zod';
 import { type EncryptionKey, parseEncryptionKey } from './security/encryption.ts';
 import { persistedSecret } from './security/persisted-secret.ts';
@@ -38,6 +38,10 @@ export interface SchedulerConfig {
   publishConcurrency: Map<string, number>;
   /** `PUBLISH_CREDENTIAL_CONCURRENCY_<PLATFORM>`: per-bot/per-webhook limits under the platform's. */
   publishCredentialConcurrency: Map<string, number>;
+  /** `PUBLISH_RATE_<PLATFORM>_<SCOPE>`: the platforms' documented rates replaced (`30/1s`) or turned off (`off`). */
+  publishRates: Map<string, EnvRate | null>;
+  /** `PUBLISH_LIMITS_LEASE_MS`: on PostgreSQL, how soon a dead instance's publish slots free themselves. */
+  publishLimitsLeaseMs: number;
   google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
   github: OAuthClientConfig;
   /** Outgoing e-mail (password reset links); undefined when no SMTP server is configured. */
@@ -88,6 +92,7 @@ const EnvSchema = z.object({
   DISPATCH_LEASE_MS: positiveInt.default(300_000),
   DISPATCH_MAX_ATTEMPTS: positiveInt.default(5),
   DISPATCH_RETRY_BASE_MS: positiveInt.default(60_000),
+  PUBLISH_LIMITS_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   MAX_UPLOAD_BYTES: positiveInt.default(512 * 1024 * 1024),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(30 * 24 * 60 * 60),
@@ -189,6 +194,8 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     },
     publishConcurrency: concurrencyOverrides(env, 'PUBLISH_CONCURRENCY_'),
     publishCredentialConcurrency: concurrencyOverrides(env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
+    publishRates: rateOverrides(env),
+    publishLimitsLeaseMs: e.PUBLISH_LIMITS_LEASE_MS,
     google: {
       clientId: e.GOOGLE_CLIENT_ID,
       clientSecret: e.GOOGLE_CLIENT_SECRET,
@@ -228,6 +235,15 @@ function mailConfig(e: z.infer<typeof EnvSchema>, appUrl: string): MailConfig | 
 function concurrencyOverrides(env: Env, prefix: string): Map<string, number> {
   try {
     return envPlatformOverrides(env, prefix);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
+}
+
+/** `PUBLISH_RATE_TELEGRAM_BOT=30/1s`, `PUBLISH_RATE_TELEGRAM_CHAT=off` and the like. */
+function rateOverrides(env: Env): Map<string, EnvRate | null> {
+  try {
+    return envPlatformRates(env);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }

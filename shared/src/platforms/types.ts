@@ -73,6 +73,11 @@ export interface PublishRateLimit {
   key: string;
   limit: number;
   windowMs: number;
+  /**
+   * False for a documented rate that is not applied unless its variable sets it (its numbers
+   * are then the documented values): where the platform's 429 is the better judge by default.
+   */
+  enabled?: boolean;
 }
 
 /**
@@ -110,7 +115,7 @@ export interface Publisher<Options = Record<string, unknown>> {
   concurrencyKey?(account: PlatformAccount): string | undefined;
   /**
    * The platform's documented rates that this account's publishes count against (Telegram: about
-   * 30 messages a second per bot, 20 a minute per group), each replaceable or turned off with
+   * 30 messages a second per bot; 20 a minute per group, off unless configured), each replaceable, turned on or off with
    * `PUBLISH_RATE_<PLATFORM>_<SCOPE>`. A publish counts once, whatever number of calls it makes;
    * the platform's 429 and its retry-after remain the safety net.
    */

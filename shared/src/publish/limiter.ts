@@ -28,6 +28,11 @@ export interface PlatformLimiterOptions {
   rateLimits?: ReadonlyMap<string, RateOverride | null>;
   /** Where the limits' state lives (default: this process's memory). */
   store?: LimitStore;
+  /**
+   * Added to every rate window (default 50 ms): a grant is taken before the request leaves, and
+   * requests reach the platform with a few ms of jitter, which the platform counts on receipt.
+   */
+  rateMarginMs?: number;
 }
 
 interface Waiter {
@@ -53,6 +58,7 @@ export class PlatformLimiter {
   readonly #platformLimits: ReadonlyMap<string, number>;
   readonly #credentialLimits: ReadonlyMap<string, number>;
   readonly #rateLimits: ReadonlyMap<string, RateOverride | null>;
+  readonly #rateMarginMs: number;
   /** Tasks waiting on a key; the first one is the one that asks the store. */
   readonly #queues = new Map<string, Waiter[]>();
   /** Counts releases here: a refusal that raced a release is retried at once. */
@@ -63,6 +69,7 @@ export class PlatformLimiter {
     this.#credentialLimits = options.credentialLimits ?? new Map();
     this.#rateLimits = options.rateLimits ?? new Map();
     this.#store = options.store ?? new MemoryLimitStore();
+    this.#rateMarginMs = options.rateMarginMs ?? 50;
   }
 
   get store(): LimitStore {
@@ -79,11 +86,11 @@ export class PlatformLimiter {
     const rates: LimitRequest[] = [];
     for (const rate of publisher.rateLimits?.(account) ?? []) {
       const override = this.#rateLimits.get(`${publisher.id}:${rate.scope}`);
-      if (override === null) continue;
+      if (override === null || (override === undefined && rate.enabled === false)) continue;
       rates.push({
-        key: `rate\u0000${publisher.id}\u0000${rate.scope}\u0000${rate.key}`,
+        key: `rate/${publisher.id}/${rate.scope}/${rate.key}`,
         limit: override?.limit ?? rate.limit,
-        windowMs: override?.windowMs ?? rate.windowMs,
+        windowMs: (override?.windowMs ?? rate.windowMs) + this.#rateMarginMs,
       });
     }
     return this.run(publisher.id, publisher.concurrency, task, keyed, rates);
@@ -114,10 +121,9 @@ export class PlatformLimiter {
         this.#credentialLimits.get(platform) ??
         (platformOverride !== undefined ? platformLimit : keyed.concurrency);
       // A key limit at or above the platform's adds nothing.
-      if (keyLimit < platformLimit)
-        requests.push({ key: `key\u0000${platform}\u0000${keyed.key}`, limit: keyLimit });
+      if (keyLimit < platformLimit) requests.push({ key: `key/${platform}/${keyed.key}`, limit: keyLimit });
     }
-    requests.push({ key: `platform\u0000${platform}`, limit: platformLimit });
+    requests.push({ key: `platform/${platform}`, limit: platformLimit });
     const grant = await this.#acquire(requests);
     try {
       return await task();
