@@ -42,6 +42,7 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
       platformLimits: concurrencyOverrides(config.env),
       credentialLimits: concurrencyOverrides(config.env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
       rateLimits: rateOverrides(config.env),
+      rateMarginMs: envNonNegativeInt(config.env, 'PUBLISH_LIMITS_RATE_MARGIN_MS', 100),
     }),
     unknownAccountCode: () => (accounts.configured ? 'account_not_found' : 'accounts_not_configured'),
   });
@@ -85,6 +86,15 @@ export function rateOverrides(env: Env): Map<string, EnvRate | null> {
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }
+}
+
+function envNonNegativeInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new ConfigError(`Invalid configuration: ${name} must be a whole number of ms, got "${raw}"`);
+  return value;
 }
 
 export function concurrencyOverrides(env: Env, prefix = 'PUBLISH_CONCURRENCY_'): Map<string, number> {

@@ -42,6 +42,8 @@ export interface SchedulerConfig {
   publishRates: Map<string, EnvRate | null>;
   /** `PUBLISH_LIMITS_LEASE_MS`: on PostgreSQL, how soon a dead instance's publish slots free themselves. */
   publishLimitsLeaseMs: number;
+  /** `PUBLISH_LIMITS_RATE_MARGIN_MS`: added to every rate window, for the jitter between a grant and the platform's receipt. */
+  publishRateMarginMs: number;
   google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
   github: OAuthClientConfig;
   /** Outgoing e-mail (password reset links); undefined when no SMTP server is configured. */
@@ -93,6 +95,7 @@ const EnvSchema = z.object({
   DISPATCH_MAX_ATTEMPTS: positiveInt.default(5),
   DISPATCH_RETRY_BASE_MS: positiveInt.default(60_000),
   PUBLISH_LIMITS_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  PUBLISH_LIMITS_RATE_MARGIN_MS: z.coerce.number().int().min(0).default(100),
   MAX_UPLOAD_BYTES: positiveInt.default(512 * 1024 * 1024),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(30 * 24 * 60 * 60),
@@ -196,6 +199,7 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     publishCredentialConcurrency: concurrencyOverrides(env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
     publishRates: rateOverrides(env),
     publishLimitsLeaseMs: e.PUBLISH_LIMITS_LEASE_MS,
+    publishRateMarginMs: e.PUBLISH_LIMITS_RATE_MARGIN_MS,
     google: {
       clientId: e.GOOGLE_CLIENT_ID,
       clientSecret: e.GOOGLE_CLIENT_SECRET,

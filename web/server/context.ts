@@ -72,6 +72,7 @@ async function openResources(
       platformLimits: config.publishConcurrency,
       credentialLimits: config.publishCredentialConcurrency,
       rateLimits: config.publishRates,
+      rateMarginMs: config.publishRateMarginMs,
       store,
     }),
   };

@@ -29,8 +29,9 @@ export interface PlatformLimiterOptions {
   /** Where the limits' state lives (default: this process's memory). */
   store?: LimitStore;
   /**
-   * Added to every rate window (default 50 ms): a grant is taken before the request leaves, and
-   * requests reach the platform with a few ms of jitter, which the platform counts on receipt.
+   * Added to every rate window (default 100 ms, `PUBLISH_LIMITS_RATE_MARGIN_MS`): a grant is taken before
+   * the request leaves, requests reach the platform with some jitter (tens of ms on a loaded
+   * machine), and the platform counts on receipt.
    */
   rateMarginMs?: number;
 }
@@ -69,7 +70,7 @@ export class PlatformLimiter {
     this.#credentialLimits = options.credentialLimits ?? new Map();
     this.#rateLimits = options.rateLimits ?? new Map();
     this.#store = options.store ?? new MemoryLimitStore();
-    this.#rateMarginMs = options.rateMarginMs ?? 50;
+    this.#rateMarginMs = options.rateMarginMs ?? 100;
   }
 
   get store(): LimitStore {
