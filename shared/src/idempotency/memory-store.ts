@@ -1,16 +1,20 @@
 import type { ClaimResult, IdempotencyStore, KeyRef, StoredResponse } from './store.ts';
 
-type Entry =
-  | { fingerprint: string; state: 'in_progress' }
-  | { fingerprint: string; state: 'completed'; response: StoredResponse; expiresAt: number };
+interface Completed {
+  fingerprint: string;
+  response: StoredResponse;
+  expiresAt: number;
+}
 
 /**
- * Keys in this process's memory: bounded, least recently used answers dropped first past
- * `maxEntries`, all forgotten on restart. A claim in progress is never dropped, so a duplicate
+ * Keys in this process's memory: at most `maxEntries` answers, least recently used dropped first,
+ * all forgotten on restart. Claims in progress are held apart and never dropped, so a duplicate
  * cannot slip past a request that is still publishing.
  */
 export class MemoryIdempotencyStore implements IdempotencyStore {
-  readonly #entries = new Map<string, Entry>();
+  /** Insertion order is recency: the first entry is the least recently used. */
+  readonly #completed = new Map<string, Completed>();
+  readonly #running = new Map<string, string>();
   readonly #maxEntries: number;
 
   constructor(maxEntries: number) {
@@ -22,49 +26,38 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
 
   async claim(ref: KeyRef, fingerprint: string, now: Date): Promise<ClaimResult> {
     const id = entryId(ref);
-    const entry = this.#entries.get(id);
-    if (entry?.state === 'in_progress') return { state: 'in_progress', fingerprint: entry.fingerprint };
-    if (entry && entry.expiresAt > now.getTime()) {
-      // Touch: a replayed answer counts as recently used.
-      this.#entries.delete(id);
-      this.#entries.set(id, entry);
-      return { state: 'completed', fingerprint: entry.fingerprint, response: entry.response };
+    const running = this.#running.get(id);
+    if (running !== undefined) return { state: 'in_progress', fingerprint: running };
+    const entry = this.#completed.get(id);
+    if (entry) {
+      this.#completed.delete(id);
+      if (entry.expiresAt > now.getTime()) {
+        this.#completed.set(id, entry);
+        return { state: 'completed', fingerprint: entry.fingerprint, response: entry.response };
+      }
     }
-    this.#entries.delete(id);
-    this.#entries.set(id, { fingerprint, state: 'in_progress' });
+    this.#running.set(id, fingerprint);
     return { state: 'claimed' };
   }
 
   async complete(ref: KeyRef, response: StoredResponse, expiresAt: Date): Promise<void> {
     const id = entryId(ref);
-    const entry = this.#entries.get(id);
-    if (entry?.state !== 'in_progress') return;
-    this.#entries.delete(id);
-    this.#entries.set(id, {
-      fingerprint: entry.fingerprint,
-      state: 'completed',
-      response,
-      expiresAt: expiresAt.getTime(),
-    });
-    this.#evict();
+    const fingerprint = this.#running.get(id);
+    if (fingerprint === undefined) return;
+    this.#running.delete(id);
+    this.#completed.set(id, { fingerprint, response, expiresAt: expiresAt.getTime() });
+    while (this.#completed.size > this.#maxEntries) {
+      this.#completed.delete(this.#completed.keys().next().value as string);
+    }
   }
 
   async release(ref: KeyRef): Promise<void> {
-    const id = entryId(ref);
-    if (this.#entries.get(id)?.state === 'in_progress') this.#entries.delete(id);
+    this.#running.delete(entryId(ref));
   }
 
-  /** Remembered answers and claims in progress. */
+  /** Remembered answers (claims in progress not counted). */
   get size(): number {
-    return this.#entries.size;
-  }
-
-  #evict(): void {
-    if (this.#entries.size <= this.#maxEntries) return;
-    for (const [id, entry] of this.#entries) {
-      if (this.#entries.size <= this.#maxEntries) break;
-      if (entry.state === 'completed') this.#entries.delete(id);
-    }
+    return this.#completed.size;
   }
 }
 
