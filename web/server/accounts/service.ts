@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '#server/context.ts';
 import { isUniqueViolation } from '#server/db/errors.ts';
 import { isUuid } from '#server/http/ids.ts';
-import { specificProblem } from '#server/http/problems.ts';
+import { specificProblem, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
 import {
   type AccountRow,
@@ -91,7 +91,7 @@ export async function connectAccount(
 ): Promise<{ account: AccountView; created: boolean }> {
   const publisher = ctx.publishers.get(input.platform);
   if (!publisher) {
-    throw specificProblem(422, 'platform_unsupported', `Platform "${input.platform}" is not supported`, [
+    throw validationFailed(`Platform "${input.platform}" is not supported`, [
       {
         path: 'platform',
         code: 'platform_unsupported',
@@ -102,7 +102,6 @@ export async function connectAccount(
   const parsed = publisher.credentialsSchema.safeParse(input.credentials);
   if (!parsed.success) {
     throw specificProblem(
-      422,
       'credentials_invalid',
       `The credentials do not have the shape ${publisher.displayName} needs`,
       zodIssues(parsed.error).map((i) => ({ ...i, path: `credentials${i.path ? `.${i.path}` : ''}` })),
@@ -116,7 +115,7 @@ export async function connectAccount(
   });
   const platformAccountId = verified.profile.platformAccountId ?? input.platformAccountId;
   if (!platformAccountId) {
-    throw specificProblem(422, 'target_unreachable', 'platformAccountId is required for this platform', [
+    throw specificProblem('target_unreachable', 'platformAccountId is required for this platform', [
       {
         path: 'platformAccountId',
         code: 'required',
@@ -156,7 +155,6 @@ export function verificationProblem(publisher: AnyPublisher, error: unknown): Pr
   const issue = { code: error.code, message: error.message };
   if (error.code === 'target_unreachable') {
     return specificProblem(
-      422,
       'target_unreachable',
       `${publisher.displayName} cannot reach that target: ${error.message}`,
       [issue],
@@ -174,7 +172,6 @@ export function verificationProblem(publisher: AnyPublisher, error: unknown): Pr
     );
   }
   return specificProblem(
-    422,
     'credentials_invalid',
     `${publisher.displayName} rejected the credentials: ${error.message}`,
     [{ ...issue, code: error.code === 'credentials_invalid' ? error.code : 'credentials_invalid' }],

@@ -235,11 +235,7 @@ export async function listPosts(ctx: AppContext, userId: string, options: ListOp
 function assertEditable(row: PostRow, action: string): void {
   if (row.status === 'posted') throw invalidStatus(`A posted post cannot be ${action}`);
   if (row.leaseExpiresAt && row.leaseExpiresAt.getTime() > Date.now()) {
-    throw specificProblem(
-      409,
-      'invalid_status',
-      `The post is being published right now and cannot be ${action}`,
-    );
+    throw invalidStatus(`The post is being published right now and cannot be ${action}`);
   }
 }
 
@@ -250,12 +246,7 @@ async function updateGuarded(
   set: Partial<typeof posts.$inferInsert>,
 ): Promise<PostRow> {
   const updated = await updatePostIfUnchanged(ctx, row, set);
-  if (!updated)
-    throw specificProblem(
-      409,
-      'invalid_status',
-      'The post changed while this request ran; fetch it and try again',
-    );
+  if (!updated) throw invalidStatus('The post changed while this request ran; fetch it and try again');
   return updated;
 }
 
@@ -394,5 +385,5 @@ export async function deletePost(ctx: AppContext, userId: string, postId: string
   const row = await ownedPost(ctx, userId, postId);
   assertEditable(row, 'deleted');
   if (!(await deleteEditablePost(ctx, row.id)))
-    throw specificProblem(409, 'invalid_status', 'The post is being published and cannot be deleted');
+    throw invalidStatus('The post is being published and cannot be deleted');
 }
