@@ -363,7 +363,7 @@ async function resolveUnknown(
     (t) => t.status === 'unknown' && (!action.accountIds || action.accountIds.includes(t.accountId)),
   );
   if (unknown.length === 0) {
-    throw specificProblem(409, 'invalid_status', 'The post has no target whose outcome is unknown');
+    throw specificProblem('invalid_status', 'The post has no target whose outcome is unknown');
   }
   const ids = unknown.map((t) => t.accountId);
   if (action.resolveUnknown === 'post_again') {
