@@ -17,6 +17,8 @@ import { PostActionRequest, PostPatchRequest } from './http/post-fields.ts';
 const json = 'application/json';
 const unauthorized = {
   unauthorized: 'no session cookie and no valid `Authorization: Bearer` token',
+  token_expired:
+    'the bearer token has expired (personal tokens at the end of the lifetime chosen at creation, CLI tokens 90 days after their last use); `WWW-Authenticate: Bearer error="invalid_token"`',
 } as const;
 const notFound = { not_found: 'no such resource for this user (another user’s ids are 404 too)' } as const;
 
@@ -56,7 +58,10 @@ const Token = z
     kind: z.enum(['personal', 'cli']),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable(),
-    expiresAt: z.string().nullable(),
+    expiresAt: z.string().nullable().meta({
+      description:
+        'When the token stops working (401 `token_expired`). Personal tokens: fixed at creation. CLI tokens: 90 days after the last use, moved on by each use. Null only for tokens from before expiry existed that were never migrated.',
+    }),
   })
   .meta({ id: 'ApiToken' });
 
@@ -135,16 +140,34 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
   doc.operation('post', '/api/v1/tokens', {
     operationId: 'createToken',
     summary: 'Create a personal API token (browser session only); the secret is shown once',
-    requestBody: { content: { [json]: z.object({ name: z.string().min(1).max(100) }) } },
+    description:
+      'Every personal token expires: `expiresInDays` is 30, 90 (the default) or 365, so no token lives longer than a year. A password reset revokes every token of the user.',
+    requestBody: {
+      content: {
+        [json]: z.object({
+          name: z.string().min(1).max(100),
+          expiresInDays: z.union([z.literal(30), z.literal(90), z.literal(365)]).optional().meta({
+            description: 'Lifetime in days: 30, 90 (default) or 365. Any other value is 400.',
+          }),
+        }),
+      },
+    },
     responses: {
       201: {
         description: 'Created.',
-        content: { [json]: z.object({ id: z.string(), name: z.string(), token: z.string() }) },
+        content: {
+          [json]: z.object({
+            id: z.string(),
+            name: z.string(),
+            token: z.string(),
+            expiresAt: z.string(),
+          }),
+        },
       },
       ...problemResponses({
         ...unauthorized,
         forbidden: 'not a same-origin browser session',
-        invalid_request: 'bad name',
+        invalid_request: 'bad name, or `expiresInDays` other than 30, 90 or 365',
       }),
     },
   });
