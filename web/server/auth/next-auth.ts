@@ -58,6 +58,10 @@ function gitHubProvider(config: SchedulerConfig['github']) {
 
 function authConfig(request: ForwardedRequest): NextAuthConfig {
   const config = getConfig();
+  // Auth.js builds OAuth callback URLs from AUTH_URL, else from whatever host a request names;
+  // they must be APP_URL's (the one registered at GitHub/Google) on every path, including
+  // sign-ins started from server code (linking a provider in Settings).
+  process.env.AUTH_URL ??= config.appUrl;
   const providers: NextAuthConfig['providers'] = [
     Credentials({
       credentials: {
