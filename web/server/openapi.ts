@@ -146,9 +146,12 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
       content: {
         [json]: z.object({
           name: z.string().min(1).max(100),
-          expiresInDays: z.union([z.literal(30), z.literal(90), z.literal(365)]).optional().meta({
-            description: 'Lifetime in days: 30, 90 (default) or 365. Any other value is 400.',
-          }),
+          expiresInDays: z
+            .union([z.literal(30), z.literal(90), z.literal(365)])
+            .optional()
+            .meta({
+              description: 'Lifetime in days: 30, 90 (default) or 365. Any other value is 400.',
+            }),
         }),
       },
     },

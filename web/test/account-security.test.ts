@@ -51,7 +51,13 @@ async function prepareDatabase(db: DatabaseHandle['db']) {
   const rows: [string, string, string, string | null, string][] = [
     [seeded.expiredPersonal, 'old personal', 'personal', null, daysAgo(1)],
     [seeded.expiredCli, 'CLI: idle laptop', 'cli', daysAgo(91), daysAgo(1)],
-    [seeded.idleCli, 'CLI: busy laptop', 'cli', daysAgo(80), new Date(Date.now() + 10 * 86_400_000).toISOString()],
+    [
+      seeded.idleCli,
+      'CLI: busy laptop',
+      'cli',
+      daysAgo(80),
+      new Date(Date.now() + 10 * 86_400_000).toISOString(),
+    ],
   ];
   for (const [secret, name, kind, lastUsed, expires] of rows) {
     await db.execute(sql`INSERT INTO api_tokens (id, user_id, name, kind, token_hash, created_at, last_used_at, expires_at)
@@ -107,7 +113,11 @@ async function signIn(client: Client, email: string, secret: string): Promise<bo
     headers: form,
     body: new URLSearchParams({ email, password: secret, csrfToken: csrf.body.csrfToken, callbackUrl: '/' }),
   });
-  return res.status === 302 && !/error=/.test(res.headers.get('location') ?? '') && client.cookies.has('authjs.session-token');
+  return (
+    res.status === 302 &&
+    !/error=/.test(res.headers.get('location') ?? '') &&
+    client.cookies.has('authjs.session-token')
+  );
 }
 
 let githubIds = 7000;
@@ -138,7 +148,12 @@ async function completeAtGitHub(
 }
 
 /** "Continue with GitHub" from the sign-in page, through to the app's answer. */
-async function signInWithGitHub(app: RunningApp, browser: Client, github: FakeGitHub, profile: GitHubProfile) {
+async function signInWithGitHub(
+  app: RunningApp,
+  browser: Client,
+  github: FakeGitHub,
+  profile: GitHubProfile,
+) {
   const csrf = await browser.json('/api/auth/csrf');
   const start = await browser.fetch('/api/auth/signin/github', {
     method: 'POST',
@@ -297,7 +312,10 @@ for (const backend of backends()) {
       assert.match(plain.headers.get('location') ?? '', /error=email_in_use/);
       assert.deepEqual((await third.client.json('/api/auth/sign-in-methods')).body.identities, []);
 
-      assert.equal((await client.fetch('/api/auth/sign-in-methods/github', { method: 'DELETE' })).status, 204);
+      assert.equal(
+        (await client.fetch('/api/auth/sign-in-methods/github', { method: 'DELETE' })).status,
+        204,
+      );
       assert.deepEqual((await client.json('/api/auth/sign-in-methods')).body.identities, []);
       const gone = new Client(app.url);
       const after = await signInWithGitHub(app, gone, github, profile);
@@ -356,7 +374,10 @@ for (const backend of backends()) {
       assert.equal((await rawMcp(app.url, mcp.access_token)).status, 200);
 
       const requester = from(app.url, '198.51.100.200');
-      assert.equal((await requester.json('/api/auth/password-reset', { json: { email: user.email } })).status, 202);
+      assert.equal(
+        (await requester.json('/api/auth/password-reset', { json: { email: user.email } })).status,
+        202,
+      );
       const link = new URL(await waitForLogged(app, user.id, 'resetLink'));
       const resetPage = await (await requester.fetch(`${link.pathname}${link.search}`)).text();
       assert.match(resetPage, /every API and CLI token/);
@@ -370,7 +391,11 @@ for (const backend of backends()) {
       assert.equal((await api.json('/api/v1/posts')).status, 401, 'the personal token ended');
       assert.equal((await cliClient.json('/api/v1/posts')).status, 401, 'the CLI token ended');
       assert.equal((await rawMcp(app.url, mcp.access_token)).status, 401, 'the MCP access token ended');
-      assert.equal((await refresh(app.url, clientId, mcp.refresh_token)).status, 400, 'the MCP refresh token ended');
+      assert.equal(
+        (await refresh(app.url, clientId, mcp.refresh_token)).status,
+        400,
+        'the MCP refresh token ended',
+      );
 
       const fresh = new Client(app.url);
       assert.ok(await signIn(fresh, user.email, newPassword));
@@ -409,7 +434,8 @@ for (const backend of backends()) {
         assert.match(res.headers.get('www-authenticate') ?? '', /Bearer .*error="invalid_token"/);
       }
       assert.equal(
-        (await client.withToken(`pw_${randomBytes(32).toString('base64url')}`).json('/api/v1/posts')).body.code,
+        (await client.withToken(`pw_${randomBytes(32).toString('base64url')}`).json('/api/v1/posts')).body
+          .code,
         'unauthorized',
         'an unknown token is not "expired"',
       );
@@ -443,9 +469,17 @@ for (const backend of backends()) {
     test('failed sign-ins lock the (e-mail, address) pair only, with X-Forwarded-For trusted for one hop', async () => {
       const { user } = await signUp(app.url, 'lockout');
       const attacker = from(app.url, '203.0.113.66');
-      for (let i = 0; i < 10; i++) assert.equal(await signIn(attacker, user.email, `wrong ${i} password`), false);
-      assert.equal(await signIn(from(app.url, '203.0.113.66'), user.email, password), false, 'that pair waits');
-      assert.ok(await signIn(from(app.url, '192.0.2.10'), user.email, password), 'the owner elsewhere signs in');
+      for (let i = 0; i < 10; i++)
+        assert.equal(await signIn(attacker, user.email, `wrong ${i} password`), false);
+      assert.equal(
+        await signIn(from(app.url, '203.0.113.66'), user.email, password),
+        false,
+        'that pair waits',
+      );
+      assert.ok(
+        await signIn(from(app.url, '192.0.2.10'), user.email, password),
+        'the owner elsewhere signs in',
+      );
 
       // Entries left of the trusted hop are the client's to invent: they do not make a new address.
       for (let i = 0; i < 50; i++) {
@@ -465,13 +499,19 @@ for (const backend of backends()) {
       const { user } = await signUp(app.url, 'reset-limits');
       const stranger = from(app.url, '203.0.113.90');
       for (let i = 0; i < 4; i++) {
-        assert.equal((await stranger.json('/api/auth/password-reset', { json: { email: user.email } })).status, 202);
+        assert.equal(
+          (await stranger.json('/api/auth/password-reset', { json: { email: user.email } })).status,
+          202,
+        );
       }
       await waitForLogged(app, user.id, 'resetLink', 3);
       await new Promise((r) => setTimeout(r, 200));
       assert.equal(logged(app, user.id, 'resetLink').length, 3);
       const owner = from(app.url, '192.0.2.55');
-      assert.equal((await owner.json('/api/auth/password-reset', { json: { email: user.email } })).status, 202);
+      assert.equal(
+        (await owner.json('/api/auth/password-reset', { json: { email: user.email } })).status,
+        202,
+      );
       await waitForLogged(app, user.id, 'resetLink', 4);
     });
 
@@ -479,7 +519,10 @@ for (const backend of backends()) {
       assert.ok(existsSync(join(secretsDir, 'auth-secret')));
       assert.ok(existsSync(join(secretsDir, 'credentials-encryption-key')));
       assert.equal(existsSync(join(app.dataDir, 'secrets')), false, 'nothing beside the data');
-      assert.match(app.output(), /AUTH_SECRET is not set: .*In production set AUTH_SECRET, or at least point SECRETS_DIR/);
+      assert.match(
+        app.output(),
+        /AUTH_SECRET is not set: .*In production set AUTH_SECRET, or at least point SECRETS_DIR/,
+      );
     });
   });
 }

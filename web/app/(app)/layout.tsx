@@ -39,8 +39,8 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         {!user.emailVerified && (
           <div className="alert alert-info verify-banner" role="status">
             <p>
-              Confirm your e-mail address: we sent a link to <strong>{user.email}</strong>. Until then you cannot
-              link GitHub or Google sign-in.
+              Confirm your e-mail address: we sent a link to <strong>{user.email}</strong>. Until then you
+              cannot link GitHub or Google sign-in.
             </p>
             <form action={resendVerificationAction}>
               <button type="submit" className="btn btn-sm">

@@ -68,7 +68,10 @@ function expired(): ProblemError {
       'token_expired',
       'The bearer token has expired: create a new one in Settings, or run `postwave login` again',
     ),
-    { 'WWW-Authenticate': 'Bearer realm="postwave", error="invalid_token", error_description="The token expired"' },
+    {
+      'WWW-Authenticate':
+        'Bearer realm="postwave", error="invalid_token", error_description="The token expired"',
+    },
   );
 }
 

@@ -43,7 +43,10 @@ function gitHubProvider(config: SchedulerConfig['github']) {
       url: `${apiBase}/user`,
       async request({ tokens }: { tokens: { access_token?: string } }) {
         const headers = { authorization: `Bearer ${tokens.access_token}`, 'user-agent': 'postwave' };
-        const profile = (await (await fetch(`${apiBase}/user`, { headers })).json()) as Record<string, unknown>;
+        const profile = (await (await fetch(`${apiBase}/user`, { headers })).json()) as Record<
+          string,
+          unknown
+        >;
         const response = await fetch(`${apiBase}/user/emails`, { headers });
         const emails = response.ok
           ? ((await response.json()) as { email: string; primary?: boolean; verified?: boolean }[])
@@ -74,7 +77,8 @@ function authConfig(request: ForwardedRequest): NextAuthConfig {
         const address = clientAddress(signInRequest, config.trustProxyHops);
         const pair = `${normalizeEmail(email)}\n${address}`;
         // Refused like a wrong password, so the limit reveals nothing about the account.
-        if (failedByAccountAndAddress.retryAfterMs(pair) > 0 || failedByAddress.isBlocked(address)) return null;
+        if (failedByAccountAndAddress.retryAfterMs(pair) > 0 || failedByAddress.isBlocked(address))
+          return null;
         const user = await verifyCredentials(await getContext(), email, password);
         if (!user) {
           failedByAccountAndAddress.fail(pair);

@@ -35,7 +35,8 @@ function sanitizedCause(cause: unknown): SanitizedCause | undefined {
   const error: SanitizedCause = new Error(message);
   error.name = typeof source.name === 'string' ? source.name : 'Error';
   for (const field of safeFields) {
-    if (typeof source[field] === 'string') (error as unknown as Record<string, unknown>)[field] = source[field];
+    if (typeof source[field] === 'string')
+      (error as unknown as Record<string, unknown>)[field] = source[field];
   }
   error.stack = `${error.name}: ${message}`;
   return error;

@@ -68,9 +68,15 @@ export async function requestPasswordReset(ctx: AppContext, email: string, addre
     .select({ n: count() })
     .from(passwordResetTokens)
     .where(
-      and(eq(passwordResetTokens.userId, user.id), gt(passwordResetTokens.createdAt, new Date(now - 3_600_000))),
+      and(
+        eq(passwordResetTokens.userId, user.id),
+        gt(passwordResetTokens.createdAt, new Date(now - 3_600_000)),
+      ),
     );
-  if ((recent?.n ?? 0) >= perUserHourlyLimit || !linksByUserAndAddress.tryAttempt(`${user.id}\n${address}`, now)) {
+  if (
+    (recent?.n ?? 0) >= perUserHourlyLimit ||
+    !linksByUserAndAddress.tryAttempt(`${user.id}\n${address}`, now)
+  ) {
     ctx.logger.info(
       { userId: user.id },
       'password reset not sent: too many recent requests for this account',
@@ -200,7 +206,8 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
       .set({ passwordHash, sessionsValidAfter: now, updatedAt: now })
       .where(eq(users.id, row.userId))
       .returning({ verifiedAt: users.emailVerifiedAt });
-    if (!user?.verifiedAt) await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, row.userId));
+    if (!user?.verifiedAt)
+      await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, row.userId));
     await revokeAllTokens({ db: tx as unknown as AppContext['db'] }, row.userId, now);
     await tx
       .update(oauthTokens)

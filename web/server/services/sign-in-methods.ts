@@ -45,7 +45,10 @@ export async function unlinkProvider(ctx: AppContext, userId: string, provider: 
     const remaining = linked.filter((i) => i.provider !== provider).length + (user.passwordHash ? 1 : 0);
     if (remaining === 0) {
       throw new ProblemError(
-        problem('invalid_status', 'This is your only way to sign in: link another one or set a password first'),
+        problem(
+          'invalid_status',
+          'This is your only way to sign in: link another one or set a password first',
+        ),
       );
     }
     await tx

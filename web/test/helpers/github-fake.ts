@@ -71,7 +71,10 @@ export class FakeGitHub {
         return { status: 200, body: { error: 'bad_verification_code' } };
       const token = `gho_${randomBytes(12).toString('hex')}`;
       this.#tokens.set(token, grant.profile);
-      return { status: 200, body: { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' } };
+      return {
+        status: 200,
+        body: { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' },
+      };
     }
     const profile = this.#tokens.get(req.headers.authorization?.replace(/^Bearer\s+/i, '') ?? '');
     if (!profile) return { status: 401, body: { message: 'Bad credentials' } };

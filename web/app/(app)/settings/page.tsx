@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { timeZones } from '../../../components/lib/time.ts';
 import { McpClients } from '../../../components/settings/mcp-clients.tsx';
-import { SignInMethods } from '../../../components/settings/sign-in-methods.tsx';
 import { ProfileForm } from '../../../components/settings/profile-form.tsx';
+import { SignInMethods } from '../../../components/settings/sign-in-methods.tsx';
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
 import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';

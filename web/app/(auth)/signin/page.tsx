@@ -29,7 +29,8 @@ function returnPath(next: string | undefined, callbackUrl: string | undefined): 
 const providerErrors: Record<string, string> = {
   email_in_use:
     'An account with this e-mail address already exists. Sign in with your password, then link this provider under Settings → Sign-in methods.',
-  email_unverified: 'The provider did not confirm an e-mail address for this account, so we cannot sign you in with it.',
+  email_unverified:
+    'The provider did not confirm an e-mail address for this account, so we cannot sign you in with it.',
   linked_elsewhere: 'That account is linked to another Postwave user.',
 };
 

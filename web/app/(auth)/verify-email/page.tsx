@@ -20,7 +20,9 @@ export default async function VerifyEmailPage({
       <CenteredCard>
         <header>
           <h1>Your e-mail address is confirmed</h1>
-          <p className="muted">Thank you. You can now link GitHub or Google under Settings → Sign-in methods.</p>
+          <p className="muted">
+            Thank you. You can now link GitHub or Google under Settings → Sign-in methods.
+          </p>
         </header>
         <Link href="/compose" className="btn btn-primary btn-block">
           Continue

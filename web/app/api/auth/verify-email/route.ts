@@ -1,8 +1,8 @@
+import { ProblemError, problem } from '@postwave/shared';
 import { z } from 'zod';
 import { readBody } from '../../../../server/http/body.ts';
 import { route } from '../../../../server/http/route.ts';
 import { verifyEmail } from '../../../../server/services/email-verification.ts';
-import { ProblemError, problem } from '@postwave/shared';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

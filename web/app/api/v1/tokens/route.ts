@@ -28,6 +28,9 @@ export const GET = route(async (request, ctx) => {
 export const POST = route(async (request, ctx) => {
   const caller = await requireCaller(request, ctx, { sessionOnly: true });
   const { name, expiresInDays } = await readBody(request, CreateTokenRequest);
-  const created = await createToken(ctx, caller.userId, { name, expiresAt: personalTokenExpiry(expiresInDays) });
+  const created = await createToken(ctx, caller.userId, {
+    name,
+    expiresAt: personalTokenExpiry(expiresInDays),
+  });
   return json(created, 201);
 });
