@@ -37,7 +37,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       </aside>
       <main id="main" className="main">
         {!user.emailVerified && (
-          <div className="alert alert-info verify-banner" role="status">
+          <section className="alert alert-info verify-banner" aria-label="E-mail verification">
             <p>
               Confirm your e-mail address: we sent a link to <strong>{user.email}</strong>. Until then you
               cannot link GitHub or Google sign-in.
@@ -47,7 +47,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
                 Send a new link
               </button>
             </form>
-          </div>
+          </section>
         )}
         {children}
       </main>
