@@ -201,7 +201,7 @@ for (const backend of backends()) {
           GITHUB_CLIENT_SECRET: github.clientSecret,
           GITHUB_BASE_URL: github.url,
         },
-        { prepareDatabase },
+        { prepareDatabase, host: 'localhost' },
       );
     });
     after(async () => {

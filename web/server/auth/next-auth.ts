@@ -61,10 +61,10 @@ function gitHubProvider(config: SchedulerConfig['github']) {
 
 function authConfig(request: ForwardedRequest): NextAuthConfig {
   const config = getConfig();
-  // Auth.js builds OAuth callback URLs from AUTH_URL, else from whatever host a request names;
-  // they must be APP_URL's (the one registered at GitHub/Google) on every path, including
-  // sign-ins started from server code (linking a provider in Settings).
-  process.env.AUTH_URL ??= authUrl(config.appUrl);
+  // Auth.js builds OAuth callback URLs from AUTH_URL, else from whatever host a request names
+  // (behind a proxy, Next.js's own host); they must be APP_URL's (the one registered at
+  // GitHub/Google) on every path, including sign-ins started from server code (Settings linking).
+  process.env.AUTH_URL ??= config.appUrl;
   const providers: NextAuthConfig['providers'] = [
     Credentials({
       credentials: {
@@ -136,17 +136,6 @@ function authConfig(request: ForwardedRequest): NextAuthConfig {
       },
     },
   };
-}
-
-/**
- * APP_URL as Next.js spells it in request URLs: Next.js rewrites loopback IP hosts to `localhost`,
- * so a redirect URI built from `http://127.0.0.1:…` by server code would differ from the one the
- * callback route computes (only local installations and tests use such an APP_URL).
- */
-function authUrl(appUrl: string): string {
-  const url = new URL(appUrl);
-  if (/^(127(?:\.\d{1,3}){3}|\[::1\])$/.test(url.hostname)) url.hostname = 'localhost';
-  return url.origin;
 }
 
 function providerIdentity(

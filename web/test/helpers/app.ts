@@ -38,6 +38,12 @@ export async function startApp(
   options: {
     /** Runs on the migrated database before the app starts (e.g. to install a test trigger). */
     prepareDatabase?: (db: DatabaseHandle['db']) => Promise<void>;
+    /**
+     * The host name of APP_URL (the server listens on 127.0.0.1 either way). Next.js spells
+     * loopback IPs as `localhost` in route handlers' URLs, so OAuth sign-in round trips need
+     * `localhost` to build the same redirect URI everywhere.
+     */
+    host?: '127.0.0.1' | 'localhost';
   } = {},
 ): Promise<RunningApp> {
   const port = await freePort();
@@ -53,7 +59,7 @@ export async function startApp(
       await handle.close();
     }
   }
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
