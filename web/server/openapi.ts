@@ -109,6 +109,8 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
   doc.operation('post', '/api/auth/signup', {
     operationId: 'signUp',
     summary: 'Create a user with email and password; sets the session cookie',
+    description:
+      'The new user can use the app at once. A single-use e-mail verification link is sent (or logged without SMTP); until it is followed `emailVerifiedAt` is null and the user cannot link GitHub or Google sign-in.',
     security: [],
     requestBody: {
       content: { [json]: z.object({ email: z.string(), password: z.string(), name: z.string().optional() }) },
@@ -118,7 +120,12 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
         description: 'Created; `Set-Cookie` carries the session.',
         content: {
           [json]: z.object({
-            user: z.object({ id: z.string(), email: z.string(), name: z.string().nullable() }),
+            user: z.object({
+              id: z.string(),
+              email: z.string(),
+              name: z.string().nullable(),
+              emailVerifiedAt: z.string().nullable(),
+            }),
           }),
         },
       },
@@ -126,6 +133,84 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
         invalid_request: 'wrong types',
         email_taken: 'the email is registered',
         validation_failed: 'password under 10 characters or malformed email',
+      }),
+    },
+  });
+  doc.operation('post', '/api/auth/verify-email', {
+    operationId: 'verifyEmail',
+    summary:
+      'Use an e-mail verification link (`{ token }`); a form post is answered with a redirect to /verify-email',
+    security: [],
+    requestBody: { content: { [json]: z.object({ token: z.string() }) } },
+    responses: {
+      204: { description: 'Verified.' },
+      ...problemResponses({
+        invalid_request: 'wrong types',
+        validation_failed: '`invalid_verification_token`: unknown, expired or used link',
+      }),
+    },
+  });
+  doc.operation('post', '/api/auth/verify-email/resend', {
+    operationId: 'resendVerificationEmail',
+    summary:
+      'Send a new verification link to the signed-in user (browser session; at most three per 15 minutes)',
+    responses: {
+      202: { description: 'Sent unless verified already or asked too often.' },
+      ...problemResponses({ unauthorized: 'no session', forbidden: 'not a same-origin browser session' }),
+    },
+  });
+  doc.operation('get', '/api/auth/sign-in-methods', {
+    operationId: 'listSignInMethods',
+    summary:
+      'How the signed-in user can sign in (password, linked GitHub/Google) and which providers are configured',
+    responses: {
+      200: {
+        description: 'Sign-in methods.',
+        content: {
+          [json]: z.object({
+            password: z.boolean(),
+            identities: z.array(z.object({ provider: z.string(), createdAt: z.string() })),
+            providers: z.array(z.object({ id: z.string(), name: z.string() })),
+          }),
+        },
+      },
+      ...problemResponses({ unauthorized: 'no session', forbidden: 'a bearer token instead of a session' }),
+    },
+  });
+  doc.operation('post', '/api/auth/sign-in-methods/{provider}', {
+    operationId: 'linkSignInMethod',
+    summary:
+      'Start linking a provider to the signed-in user: 303 to the provider; its callback links the identity to this user only. Never linked by e-mail alone.',
+    parameters: [
+      {
+        name: 'provider',
+        in: 'path' as const,
+        description: 'github or google',
+        schema: z.enum(['github', 'google']),
+      },
+    ],
+    responses: {
+      303: { description: 'To the provider’s consent page.' },
+      ...problemResponses({
+        unauthorized: 'no session',
+        forbidden: 'not a same-origin browser session, or the e-mail address is not verified yet',
+        not_found: 'provider not configured',
+      }),
+    },
+  });
+  doc.operation('delete', '/api/auth/sign-in-methods/{provider}', {
+    operationId: 'unlinkSignInMethod',
+    summary: 'Unlink a provider; the last way to sign in cannot be removed',
+    parameters: [
+      { name: 'provider', in: 'path' as const, description: 'github or google', schema: z.string() },
+    ],
+    responses: {
+      204: { description: 'Unlinked.' },
+      ...problemResponses({
+        unauthorized: 'no session',
+        forbidden: 'not a same-origin browser session',
+        not_found: 'that provider is not linked',
+        invalid_status: 'it is the only way to sign in',
       }),
     },
   });
