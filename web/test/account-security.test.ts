@@ -424,6 +424,9 @@ for (const backend of backends()) {
         const res = await client.json('/api/v1/tokens', { json: { name: 'bad', expiresInDays: bad } });
         assert.equal(res.status, 400, String(bad));
       }
+      const openapi = JSON.stringify((await client.json('/openapi.json')).body.paths['/api/v1/tokens']);
+      assert.match(openapi, /expiresInDays/);
+      assert.match(openapi, /token_expired/);
       const listed = await client.json('/api/v1/tokens');
       assert.ok(listed.body.tokens.every((t: { expiresAt: string | null }) => t.expiresAt !== null));
 
