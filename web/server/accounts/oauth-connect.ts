@@ -1,9 +1,10 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { and, eq, gt } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { connectStates } from '../db/schema.ts';
-import { hashSecret, newSecret, pkceChallenge } from '../security/tokens.ts';
-import { type AccountView, saveAccount, verificationProblem } from './accounts.ts';
+import type { AppContext } from '#server/context.ts';
+import { connectStates } from '#server/db/schema.ts';
+import { hashSecret, newSecret, pkceChallenge } from '#server/security/tokens.ts';
+import type { AccountView } from './schema.ts';
+import { saveAccount, verificationProblem } from './service.ts';
 
 /** Platforms connected by OAuth in the browser rather than by pasted credentials. */
 export const oauthPlatforms = ['youtube'] as const;
