@@ -42,6 +42,11 @@ export const users = pgTable('users', {
   updatedAt: ts('updated_at').notNull(),
   /** Browser sessions that began before this instant are refused (set when the password is reset). */
   sessionsValidAfter: ts('sessions_valid_after'),
+  /**
+   * When the user proved they read mail sent to `email` (verification link, password reset, or a
+   * provider that verified it). Null: an unverified password sign-up (see docs/security-scheduler.md).
+   */
+  emailVerifiedAt: ts('email_verified_at'),
 });
 
 /** The owning user: rows go when their user does. */
@@ -52,6 +57,20 @@ const ownerId = () =>
 
 /** A row of its own (random UUID) that belongs to one user. */
 const ownedRow = () => ({ id: uuid('id').primaryKey(), userId: ownerId() });
+
+/** Single-use e-mail verification links, hashed (SHA-256); the address they were sent to must still match. */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: ownerId(),
+    email: text('email').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('email_verification_tokens_user').on(t.userId, t.createdAt)],
+);
 
 /** Single-use password reset links, hashed (SHA-256), valid for a short while. */
 export const passwordResetTokens = pgTable(
