@@ -11,7 +11,8 @@ import { dueChannel, notifyDue } from './repository.ts';
 // On globalThis: Next.js may load this module once per bundle (instrumentation, route handlers),
 // and the dispatcher must hear announcements from all of them.
 const holder = globalThis as typeof globalThis & { __postwaveDueEvents?: EventEmitter };
-const local = (holder.__postwaveDueEvents ??= new EventEmitter().setMaxListeners(0));
+holder.__postwaveDueEvents ??= new EventEmitter().setMaxListeners(0);
+const local = holder.__postwaveDueEvents;
 
 export type DueListener = (at: Date) => void;
 
