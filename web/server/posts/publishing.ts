@@ -151,7 +151,7 @@ export async function publishLeasedPost(
     }
     const handle = taken.get(t.accountId);
     resumed.set(t.accountId, {
-      resumed: { since: new Date(t.updatedAt) },
+      resumed: { since: new Date(Number(t.updatedAt)) },
       ...(handle ? { dedupeHandle: handle } : {}),
     });
     skip.delete(t.accountId);
