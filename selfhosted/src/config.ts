@@ -27,12 +27,19 @@ const httpUrl = z
   .refine((value) => /^https?:\/\/[^/\s]+/i.test(value) && URL.canParse(value), 'must be an http(s) URL')
   .transform((value) => value.replace(/\/+$/, ''));
 
+export const minApiKeyLength = 32;
+
 /** Environment variables this server reads itself; platform modules and object storage read theirs. */
 const EnvSchema = z.object({
   SERVICE_API_KEY: z
     .string({ error: 'is required: set it to the shared API key clients send in x-api-key' })
     .trim()
-    .min(1, 'is required: set it to the shared API key clients send in x-api-key'),
+    .min(1, 'is required: set it to the shared API key clients send in x-api-key')
+    // The key also keys the presign HMAC: a short one can be guessed offline from one signed URL.
+    .min(
+      minApiKeyLength,
+      `is too short: use at least ${minApiKeyLength} characters (generate one with \`openssl rand -hex 32\`)`,
+    ),
   SERVICE_ACCOUNTS_FILE: z
     .string()
     .trim()
