@@ -1,0 +1,6 @@
+export * from './address-policy.ts';
+export * from './capped-body.ts';
+export * from './fetch.ts';
+export * from './fetch-like.ts';
+export * from './safe-fetch.ts';
+export * from './remote-text.ts';
