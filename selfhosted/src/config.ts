@@ -66,6 +66,7 @@ const EnvSchema = z.object({
     }),
   HOST: z.string().trim().optional(),
   MAX_UPLOAD_BYTES: positiveInt(512 * 1024 * 1024),
+  MAX_REPLY_BYTES: positiveInt(8 * 1024 * 1024),
   LOG_LEVEL: z
     .string()
     .trim()
@@ -103,6 +104,8 @@ export interface Config {
   port: number;
   host: string | undefined;
   maxUploadBytes: number;
+  /** Cap on every reply body read from a platform (MAX_REPLY_BYTES, default 8 MiB). */
+  maxReplyBytes: number;
   logLevel: (typeof logLevels)[number];
   publish: PublishTiming;
   idempotencyMaxEntries: number;
@@ -133,6 +136,7 @@ export function loadConfig(env: Env): Config {
     port: e.PORT,
     host: e.HOST || undefined,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    maxReplyBytes: e.MAX_REPLY_BYTES,
     logLevel: e.LOG_LEVEL,
     publish: {
       timeoutMs: e.PUBLISH_TIMEOUT_MS,

@@ -15,7 +15,7 @@ import { connect, loopbackRedirect, rawMcp, TestProvider } from './oauth.helpers
  * The app fetches client ID metadata documents and media from an HTTPS fake on 127.0.0.1. Two
  * test-only settings make that reachable; the code path is the production one (https, TLS
  * verification, the SSRF guard's checks, pinning, redirects):
- * - POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK=true lets the guard connect to a loopback address on any port;
+ * - ALLOW_PRIVATE_HOSTS=127.0.0.1 lets the guard connect to the loopback fake on any port;
  * - NODE_EXTRA_CA_CERTS makes Node trust the fake's self-signed certificate, made here with openssl.
  */
 const accessTtlSeconds = 2;
@@ -118,7 +118,7 @@ for (const backend of backends()) {
       const tls = selfSignedCertificate(dir);
       fake = await startHttpsFake(tls);
       env = await startTelegramApp(backend, {
-        POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK: 'true',
+        ALLOW_PRIVATE_HOSTS: '127.0.0.1',
         NODE_EXTRA_CA_CERTS: tls.certPath,
         OAUTH_ACCESS_TOKEN_TTL_SECONDS: String(accessTtlSeconds),
         MAX_UPLOAD_BYTES: String(maxUploadBytes),

@@ -1,3 +1,4 @@
+import type { FetchLike } from '../http/fetch-like.ts';
 import { toPlatformError } from '../errors.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
@@ -59,6 +60,8 @@ export interface PostingServiceOptions {
   unknownAccountCode?: () => string;
   /** Defaults to resolving URLs of `storage` itself. */
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+  /** The fetch for hosts accounts name themselves (see PublishContext.accountHostFetch). */
+  accountHostFetch?: FetchLike;
 }
 
 /**
@@ -73,6 +76,7 @@ export class PostingService {
   readonly #limiter: PlatformLimiter;
   readonly #unknownAccountCode: () => string;
   readonly #resolveOwnMedia: ((url: string) => Promise<MediaFile | null>) | undefined;
+  readonly #accountHostFetch: FetchLike | undefined;
 
   constructor(options: PostingServiceOptions) {
     this.#publishers = options.publishers;
@@ -81,6 +85,7 @@ export class PostingService {
     this.#limiter = options.limiter ?? new PlatformLimiter();
     this.#unknownAccountCode = options.unknownAccountCode ?? (() => 'account_not_found');
     this.#resolveOwnMedia = options.resolveOwnMedia ?? ownMediaResolver(options.storage);
+    this.#accountHostFetch = options.accountHostFetch;
   }
 
   async prepare(post: PostInput, lookup: AccountLookup): Promise<PreparedPost> {
@@ -136,7 +141,10 @@ export class PostingService {
       account,
       media,
       options,
-      this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {},
+      {
+        ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+        ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
+      },
     );
     const errors = [...mediaIssues, ...outcome.errors];
     const result: AccountValidation = {
@@ -186,6 +194,7 @@ export class PostingService {
                 await hooks.onCredentialsRefreshed?.(account.id, credentials);
               },
               ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+              ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
             });
           },
           policy,
