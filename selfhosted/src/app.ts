@@ -1,3 +1,10 @@
+import {
+  apiContentSecurityPolicy,
+  baselineSecurityHeaders,
+  ProblemError,
+  problem,
+  unsafeJsonReason,
+} from '@postwave/shared';
 import express, { type Express } from 'express';
 import type { Config } from './config.ts';
 import { requireApiKey } from './http/auth.ts';
@@ -21,9 +28,17 @@ export function createApp(config: Config, services: Services): Express {
   app.set('query parser', 'simple');
 
   installRequestLogging(app, services.logger);
+  // Section D: every response; pages and /media set their own Content-Security-Policy over this one.
+  app.use((_req, res, next) => {
+    res.set(baselineSecurityHeaders).set('Content-Security-Policy', apiContentSecurityPolicy);
+    next();
+  });
 
   // The API first, its busiest routes first: every router a request passes costs it route matching.
-  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }));
+  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }), (req, _res, next) => {
+    const unsafe = unsafeJsonReason(req.body);
+    next(unsafe ? new ProblemError(problem('invalid_request', unsafe)) : undefined);
+  });
   app.use(postsRouter(services.publishing, services.idempotency));
   app.use(accountsRouter(services.accounts));
   app.use(uploadRouter(services.storage, config.maxUploadBytes));

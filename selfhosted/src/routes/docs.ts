@@ -16,7 +16,10 @@ export function docsRouter(config: Config, publishers: PublisherRegistry): Route
   router.get('/docs', (_req, res) => {
     res
       .type('html')
-      .set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:")
+      .set(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      )
       .send(html);
   });
   return router;

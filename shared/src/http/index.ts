@@ -4,3 +4,5 @@ export * from './fetch.ts';
 export * from './fetch-like.ts';
 export * from './safe-fetch.ts';
 export * from './remote-text.ts';
+export * from './security-headers.ts';
+export * from './json-input.ts';

@@ -22,6 +22,8 @@ function authConfig(): NextAuthConfig {
       async authorize(credentials, request) {
         const { email, password } = credentials ?? {};
         if (typeof email !== 'string' || typeof password !== 'string') return null;
+        // NUL cannot be stored or looked up in PostgreSQL text; no account can match it.
+        if (email.includes('\u0000') || password.includes('\u0000')) return null;
         const accountKey = normalizeEmail(email);
         const addressKey = clientAddress(request);
         // Refused like a wrong password, so the limit reveals nothing about the account.

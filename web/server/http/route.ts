@@ -1,5 +1,6 @@
 import { isPlatformError, ProblemError, problem } from '@postwave/shared';
 import { type AppContext, getContext } from '../context.ts';
+import { isInvalidInputError } from '../services/db-errors.ts';
 import { problemResponse } from './respond.ts';
 
 export interface RouteContext<P> {
@@ -31,6 +32,8 @@ export function errorResponse(error: unknown, ctx: AppContext | undefined): Resp
       problem('validation_failed', error.message, { errors: [{ code: error.code, message: error.message }] }),
     );
   }
+  if (isInvalidInputError(error))
+    return problemResponse(problem('invalid_request', 'The request contains a value that cannot be stored'));
   const log = ctx?.logger;
   if (log) log.error({ err: error }, 'unhandled error in route');
   else console.error('unhandled error in route', error);
