@@ -1,18 +1,37 @@
+import { malformedRequestTarget } from '@postwave/shared/http/json-input';
 import {
   apiContentSecurityPolicy,
   baselineSecurityHeaders,
   pageContentSecurityPolicy,
 } from '@postwave/shared/http/security-headers';
+import { problem } from '@postwave/shared/problems';
 import { type NextRequest, NextResponse } from 'next/server';
 
 /**
- * Section D's headers on every response but static assets and /media (which sends its own
- * sandbox policy). Pages get a fresh nonce per request: Next reads it from the request's
- * Content-Security-Policy and puts it on its inline scripts (the root layout renders dynamically
- * for that reason). API answers get a policy under which nothing loads.
+ * Runs before every route but static assets:
+ * - a URL with malformed percent-encoding or an encoded NUL is 400 before any handler decodes it;
+ * - section D's headers. Pages get a fresh nonce per request: Next reads it from the request's
+ *   Content-Security-Policy and puts it on its inline scripts (the root layout renders per request
+ *   for that reason). API answers get a policy under which nothing loads. /media sends its own
+ *   sandbox policy.
  */
 export function proxy(request: NextRequest): NextResponse {
+  const target = request.url.slice(request.nextUrl.origin.length);
+  if (malformedRequestTarget(target)) {
+    return new NextResponse(
+      JSON.stringify(problem('invalid_request', 'The URL has malformed percent-encoding or a NUL')),
+      {
+        status: 400,
+        headers: {
+          'content-type': 'application/problem+json',
+          'content-security-policy': apiContentSecurityPolicy,
+          ...baselineSecurityHeaders,
+        },
+      },
+    );
+  }
   const { pathname } = request.nextUrl;
+  if (pathname.startsWith('/media/')) return NextResponse.next();
   const isApi = pathname.startsWith('/api/') || pathname === '/mcp' || pathname.startsWith('/.well-known/');
   let policy = apiContentSecurityPolicy;
   const requestHeaders = new Headers(request.headers);
@@ -29,9 +48,5 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  matcher: [
-    {
-      source: '/((?!_next/static|_next/image|media/|favicon.ico).*)',
-    },
-  ],
+  matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico).*)' }],
 };

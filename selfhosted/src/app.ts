@@ -1,6 +1,7 @@
 import {
   apiContentSecurityPolicy,
   baselineSecurityHeaders,
+  malformedRequestTarget,
   ProblemError,
   problem,
   unsafeJsonReason,
@@ -29,8 +30,12 @@ export function createApp(config: Config, services: Services): Express {
 
   installRequestLogging(app, services.logger);
   // Section D: every response; pages and /media set their own Content-Security-Policy over this one.
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
     res.set(baselineSecurityHeaders).set('Content-Security-Policy', apiContentSecurityPolicy);
+    if (malformedRequestTarget(req.originalUrl))
+      return next(
+        new ProblemError(problem('invalid_request', 'The URL has malformed percent-encoding or a NUL')),
+      );
     next();
   });
 

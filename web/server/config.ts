@@ -137,7 +137,9 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
   const dataDir = resolve(e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   if (env.POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK)
-    warn('POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK is no longer read: list the hosts in ALLOW_PRIVATE_HOSTS instead.');
+    warn(
+      'POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK is no longer read: list the hosts in ALLOW_PRIVATE_HOSTS instead.',
+    );
 
   const authSecret =
     e.AUTH_SECRET ??

@@ -101,7 +101,8 @@ export function parseAllowedPrivateHosts(value: string | undefined): AllowedHost
   for (const raw of value.split(',')) {
     const entry = raw.trim().toLowerCase();
     if (!entry) continue;
-    const m = /^(?:\[([0-9a-f:.]+)\]|([^\s:/[\]]+))(?::(\d{1,5}))?$/.exec(entry) ?? /^([0-9a-f:]+)$/.exec(entry);
+    const m =
+      /^(?:\[([0-9a-f:.]+)\]|([^\s:/[\]]+))(?::(\d{1,5}))?$/.exec(entry) ?? /^([0-9a-f:]+)$/.exec(entry);
     if (!m) throw new RangeError(`ALLOW_PRIVATE_HOSTS: "${raw.trim()}" is not a host or host:port`);
     const host = (m[1] ?? m[2])!;
     const port = m[3];
@@ -113,7 +114,11 @@ export function parseAllowedPrivateHosts(value: string | undefined): AllowedHost
 }
 
 /** Whether the operator allowed this host name or address (and port) to be private. */
-export function isAllowedPrivate(allowed: readonly AllowedHost[], names: readonly string[], port: string): boolean {
+export function isAllowedPrivate(
+  allowed: readonly AllowedHost[],
+  names: readonly string[],
+  port: string,
+): boolean {
   const lowered = names.map((n) => n.replace(/^\[|\]$/g, '').toLowerCase());
   return allowed.some((a) => lowered.includes(a.host) && (a.port === undefined || a.port === port));
 }

@@ -15,7 +15,8 @@ export function defaultMaxReplyBytes(): number {
 
 /** Servers call this once at start from their validated configuration. */
 export function setDefaultMaxReplyBytes(bytes: number): void {
-  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new RangeError('MAX_REPLY_BYTES must be a positive integer');
+  if (!Number.isSafeInteger(bytes) || bytes <= 0)
+    throw new RangeError('MAX_REPLY_BYTES must be a positive integer');
   defaultLimit = bytes;
 }
 
@@ -67,7 +68,10 @@ export function capResponse(response: Response, limit = defaultMaxReplyBytes()):
 }
 
 /** Reads the whole body, at most `limit` bytes; past it the stream is cancelled and ReplyTooLargeError thrown. */
-export async function readBytesCapped(response: Response, limit = defaultMaxReplyBytes()): Promise<Uint8Array> {
+export async function readBytesCapped(
+  response: Response,
+  limit = defaultMaxReplyBytes(),
+): Promise<Uint8Array> {
   const declared = response.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
     await response.body?.cancel().catch(() => {});
@@ -91,7 +95,8 @@ export async function readBytesCapped(response: Response, limit = defaultMaxRepl
   } catch (error) {
     // A capped stream (capResponse) errors with the same error: keep it recognisable.
     if (error instanceof ReplyTooLargeError) throw error;
-    if ((error as { cause?: unknown })?.cause instanceof ReplyTooLargeError) throw (error as { cause: Error }).cause;
+    if ((error as { cause?: unknown })?.cause instanceof ReplyTooLargeError)
+      throw (error as { cause: Error }).cause;
     throw error;
   } finally {
     reader.releaseLock();

@@ -34,3 +34,29 @@ export function hasNul(values: Iterable<string>): boolean {
   for (const value of values) if (value.includes('\u0000')) return true;
   return false;
 }
+
+/**
+ * Whether a raw request target (`/path?query`) has a malformed percent-escape (`%ZZ`, a lone `%`,
+ * bytes that are not UTF-8) or an encoded NUL in its path or query. Both servers answer such a
+ * target with 400 before routing, so no handler ever meets a string it cannot decode.
+ */
+export function malformedRequestTarget(target: string): boolean {
+  const [path = '', query = ''] = splitOnce(target, '?');
+  const pieces = [path, ...query.split(/[&;]/).flatMap((pair) => splitOnce(pair.replace(/\+/g, ' '), '='))];
+  for (const piece of pieces) {
+    if (!piece.includes('%')) continue;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(piece);
+    } catch {
+      return true;
+    }
+    if (decoded.includes('\u0000')) return true;
+  }
+  return false;
+}
+
+function splitOnce(text: string, separator: string): [string, string] {
+  const at = text.indexOf(separator);
+  return at === -1 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
+}

@@ -5,7 +5,6 @@
  */
 export function remoteText(value: unknown, max = 300): string | undefined {
   if (typeof value !== 'string') return undefined;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
   const clean = value.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   if (!clean) return undefined;
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;

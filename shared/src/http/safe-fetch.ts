@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
@@ -84,7 +84,8 @@ export async function checkUrl(raw: string | URL, options: SafeFetchOptions = {}
   }
   // Public hosts: https on the default port only, so the fetch cannot be used to probe other services.
   if (!allowed) {
-    if (url.protocol !== 'https:') throw new UnsafeUrlError('url_not_allowed', 'Only https:// URLs can be fetched');
+    if (url.protocol !== 'https:')
+      throw new UnsafeUrlError('url_not_allowed', 'Only https:// URLs can be fetched');
     if (url.port && url.port !== '443')
       throw new UnsafeUrlError('url_not_allowed', 'Only the default https port (443) is allowed');
   }

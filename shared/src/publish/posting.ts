@@ -1,5 +1,5 @@
-import type { FetchLike } from '../http/fetch-like.ts';
 import { toPlatformError } from '../errors.ts';
+import type { FetchLike } from '../http/fetch-like.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
 import type { PublisherRegistry } from '../platforms/registry.ts';
@@ -136,16 +136,10 @@ export class PostingService {
       return { result: invalid(accountId, account.platform, [...mediaIssues, ...errors]) };
     }
     const options = parsed.data as Record<string, unknown>;
-    const outcome = await publisher.validate(
-      { message: post.message },
-      account,
-      media,
-      options,
-      {
-        ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
-        ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
-      },
-    );
+    const outcome = await publisher.validate({ message: post.message }, account, media, options, {
+      ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+      ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
+    });
     const errors = [...mediaIssues, ...outcome.errors];
     const result: AccountValidation = {
       accountId,

@@ -25,3 +25,17 @@ test('refuses NUL in any string or key', () => {
   assert.equal(hasNul(['a', 'b']), false);
   assert.equal(hasNul(['a', '\u0000']), true);
 });
+
+test('malformed percent-encoding and encoded NUL in a request target', async () => {
+  const { malformedRequestTarget } = await import('../../src/http/json-input.ts');
+  for (const bad of ['/media/%ZZ', '/a%', '/x?q=%ZZ', '/x?%E0%A4=1', '/x?a=b&c=%00', '/%00', '/x?q=%C0%AF'])
+    assert.equal(malformedRequestTarget(bad), true, bad);
+  for (const good of [
+    '/',
+    '/media/a.png',
+    '/x?q=%20%F0%9F%92%A5',
+    '/x?a=b+c&d',
+    '/api/v1/posts?status=draft',
+  ])
+    assert.equal(malformedRequestTarget(good), false, good);
+});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { PlatformError } from '../../src/errors.ts';
 import {
   blockedReason,
   createSafeFetch,
@@ -9,7 +10,6 @@ import {
   readJsonCapped,
   UnsafeUrlError,
 } from '../../src/http/index.ts';
-import { PlatformError } from '../../src/errors.ts';
 
 describe('SSRF guard: address classification', () => {
   const refused = [
@@ -107,9 +107,13 @@ describe('SSRF guard: fetching', () => {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () =>
-          res
-            .writeHead(201, { 'content-type': 'application/json' })
-            .end(JSON.stringify({ method: req.method, type: req.headers['content-type'], body: Buffer.concat(chunks).toString() })),
+          res.writeHead(201, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              method: req.method,
+              type: req.headers['content-type'],
+              body: Buffer.concat(chunks).toString(),
+            }),
+          ),
         );
       } else res.writeHead(404).end();
     });
@@ -151,9 +155,15 @@ describe('SSRF guard: fetching', () => {
     ];
     assert.equal(await code(createSafeFetch({ resolve })('https://rebind.example/x.png')), 'url_not_allowed');
     const metadata = async () => [{ address: 'fd00:ec2::254', family: 6 }];
-    assert.equal(await code(createSafeFetch({ resolve: metadata })('https://meta.example/x')), 'url_not_allowed');
+    assert.equal(
+      await code(createSafeFetch({ resolve: metadata })('https://meta.example/x')),
+      'url_not_allowed',
+    );
     const cgnat = async () => [{ address: '100.64.1.1', family: 4 }];
-    assert.equal(await code(createSafeFetch({ resolve: cgnat })('https://cgnat.example/x')), 'url_not_allowed');
+    assert.equal(
+      await code(createSafeFetch({ resolve: cgnat })('https://cgnat.example/x')),
+      'url_not_allowed',
+    );
   });
 
   test('the allow-list admits a listed host (any port, or only the listed port)', async () => {
@@ -164,7 +174,9 @@ describe('SSRF guard: fetching', () => {
     assert.equal(ok.url, `${base}/ok.png`);
     const portOnly = createSafeFetch({ allowPrivateHosts: parseAllowedPrivateHosts(`127.0.0.1:${port}`) });
     assert.equal((await portOnly(`${base}/ok.png`)).status, 200);
-    const otherPort = createSafeFetch({ allowPrivateHosts: parseAllowedPrivateHosts(`127.0.0.1:${port + 1}`) });
+    const otherPort = createSafeFetch({
+      allowPrivateHosts: parseAllowedPrivateHosts(`127.0.0.1:${port + 1}`),
+    });
     assert.equal(await code(otherPort(`${base}/ok.png`)), 'url_not_allowed');
   });
 
@@ -199,7 +211,9 @@ describe('SSRF guard: fetching', () => {
       assert.match(error.message, /ALLOW_PRIVATE_HOSTS/);
       return true;
     });
-    const body = await readJsonCapped(await platformFetch(`${base}/echo`, { fetch: allowed, method: 'PUT', body: 'x' }));
+    const body = await readJsonCapped(
+      await platformFetch(`${base}/echo`, { fetch: allowed, method: 'PUT', body: 'x' }),
+    );
     assert.deepEqual(body, { method: 'PUT', type: 'text/plain;charset=UTF-8', body: 'x' });
   });
 });

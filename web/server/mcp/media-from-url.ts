@@ -30,7 +30,8 @@ export async function uploadMediaFromUrl(
     });
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw refused(error.code, error.message);
-    if ((error as Error)?.name === 'TimeoutError') throw refused('fetch_failed', 'The URL did not answer in time');
+    if ((error as Error)?.name === 'TimeoutError')
+      throw refused('fetch_failed', 'The URL did not answer in time');
     throw error;
   }
   if (!response.ok || !response.body) {

@@ -1,8 +1,8 @@
+import { ReplyTooLargeError, readTextCapped, UnsafeUrlError } from '@postwave/shared';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { oauthClients } from '../db/schema.ts';
-import { ReplyTooLargeError, readTextCapped, UnsafeUrlError } from '@postwave/shared';
 
 export interface OAuthClient {
   id: string;

@@ -27,7 +27,8 @@ export function oauthRoute(handler: (request: Request, ctx: AppContext) => Promi
     } catch (error) {
       if (error instanceof OAuthError) return oauthError(error.error, error.message, error.status);
       if (error instanceof ClientMetadataError) return oauthError(error.error, error.message);
-      if (isInvalidInputError(error)) return oauthError('invalid_request', 'A value in the request cannot be stored');
+      if (isInvalidInputError(error))
+        return oauthError('invalid_request', 'A value in the request cannot be stored');
       ctx?.logger.error({ err: error }, 'unhandled error in OAuth endpoint');
       return oauthError('server_error', 'Something went wrong on our side', 500);
     }

@@ -3,7 +3,7 @@ import {
   type AnyPublisher,
   isPlatformError,
   type PlatformAccount,
-  ProblemError,
+  type ProblemError,
   UnsafeUrlError,
   zodIssues,
 } from '@postwave/shared';

@@ -1,5 +1,5 @@
-import type { FetchLike } from '../../http/fetch-like.ts';
 import { PlatformError } from '../../errors.ts';
+import type { FetchLike } from '../../http/fetch-like.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import type {
   AccountProfile,
@@ -277,7 +277,10 @@ class BlueskyClient {
   }
 
   #options(): { signal?: AbortSignal; fetch?: FetchLike } {
-    return { ...(this.#signal ? { signal: this.#signal } : {}), ...(this.#fetch ? { fetch: this.#fetch } : {}) };
+    return {
+      ...(this.#signal ? { signal: this.#signal } : {}),
+      ...(this.#fetch ? { fetch: this.#fetch } : {}),
+    };
   }
 }
 

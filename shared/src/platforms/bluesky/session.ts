@@ -143,7 +143,10 @@ function toSession(answer: SessionAnswer): BlueskySession {
     typeof answer.refreshJwt === 'string' &&
     answer.refreshJwt.length > 0;
   if (!valid) {
-    throw new PlatformError('platform_unavailable', 'The service did not answer the login like a Bluesky server');
+    throw new PlatformError(
+      'platform_unavailable',
+      'The service did not answer the login like a Bluesky server',
+    );
   }
   return {
     did: answer.did,

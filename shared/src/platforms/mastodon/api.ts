@@ -53,9 +53,13 @@ export class MastodonApi {
     const parsed = await readJson(response);
     if (!response.ok) throw mastodonError(response.status, parsed, response.headers, request.operation);
     if (parsed === undefined || parsed === null || typeof parsed !== 'object' || 'nonJsonBody' in parsed) {
-      throw new PlatformError('platform_unavailable', `${new URL(this.origin).host} did not answer like a Mastodon server`, {
-        status: response.status,
-      });
+      throw new PlatformError(
+        'platform_unavailable',
+        `${new URL(this.origin).host} did not answer like a Mastodon server`,
+        {
+          status: response.status,
+        },
+      );
     }
     return { status: response.status, body: parsed as T };
   }

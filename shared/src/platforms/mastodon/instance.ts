@@ -75,7 +75,10 @@ export class InstanceLimitsCache {
     const now = Date.now();
     let entry = this.#entries.get(origin);
     if (!entry || entry.expires <= now) {
-      entry = { limits: fetchLimits(new MastodonApi(origin, undefined, signal, fetch)), expires: now + this.#ttlMs };
+      entry = {
+        limits: fetchLimits(new MastodonApi(origin, undefined, signal, fetch)),
+        expires: now + this.#ttlMs,
+      };
       this.#entries.set(origin, entry);
     }
     try {

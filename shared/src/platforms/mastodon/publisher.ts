@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { FetchLike } from '../../http/fetch-like.ts';
 import { PlatformError } from '../../errors.ts';
+import type { FetchLike } from '../../http/fetch-like.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import type {
   AccountProfile,

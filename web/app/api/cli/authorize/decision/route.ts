@@ -19,7 +19,13 @@ export const POST = route(async (request, ctx) => {
   if (!/^application\/x-www-form-urlencoded/i.test(contentType)) {
     throw new ProblemError(problem('unsupported_media_type', 'Send the approval form'));
   }
-  const form = new URLSearchParams(await readLimitedText(request, 64 * 1024, () => new ProblemError(problem('payload_too_large', 'The form is too large'))));
+  const form = new URLSearchParams(
+    await readLimitedText(
+      request,
+      64 * 1024,
+      () => new ProblemError(problem('payload_too_large', 'The form is too large')),
+    ),
+  );
   if (hasNul([...form.keys(), ...form.values()]))
     throw new ProblemError(problem('invalid_request', 'Form fields may not contain NUL characters'));
   const params = parseCliAuthorizeParams(form);
