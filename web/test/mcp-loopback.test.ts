@@ -76,6 +76,8 @@ async function startHttpsFake(tls: { key: Buffer; cert: Buffer }): Promise<Https
       json({ client_id: `${url}/clients/someone-else.json`, redirect_uris: [loopbackRedirect] });
     } else if (path === '/media/photo.png') {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+    } else if (path === '/media/odd%ZZ.png') {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
     } else if (path === '/media/moved.png') {
       res.writeHead(302, { location: '/media/photo.png' }).end();
     } else if (path === '/media/huge.png') {
@@ -219,6 +221,20 @@ for (const backend of backends()) {
       assert.equal(sent.method, 'sendPhoto');
       assert.equal(sent.caption, 'Fetched photo');
       assert.deepEqual(sent.files[0]!.bytes, png);
+    });
+
+    test('upload_media_from_url takes a URL with malformed percent-encoding (%ZZ) without throwing', async () => {
+      const { client: browser } = await signUp(env.app.url, 'from-url-odd');
+      const { client } = await connect(env.app.url, browser);
+      const uploaded = await client.callTool({
+        name: 'upload_media_from_url',
+        arguments: { url: `${fake.url}/media/odd%ZZ.png` },
+      });
+      assert.equal(uploaded.isError, undefined, JSON.stringify(uploaded.content));
+      // biome-ignore lint/suspicious/noExplicitAny: JSON
+      const media = (uploaded.structuredContent as any).media;
+      assert.equal(media.contentType, 'image/png');
+      assert.match(media.filename, /^odd_ZZ\.png$/);
     });
 
     test('upload_media_from_url refusals are tool errors with the REST codes', async () => {
