@@ -17,22 +17,28 @@ import { type NextRequest, NextResponse } from 'next/server';
  */
 export function proxy(request: NextRequest): NextResponse {
   const target = request.url.slice(request.nextUrl.origin.length);
-  if (malformedRequestTarget(target)) {
-    return new NextResponse(
-      JSON.stringify(problem('invalid_request', 'The URL has malformed percent-encoding or a NUL')),
-      {
-        status: 400,
-        headers: {
-          'content-type': 'application/problem+json',
-          'content-security-policy': apiContentSecurityPolicy,
-          ...baselineSecurityHeaders,
-        },
-      },
+  if (malformedRequestTarget(target))
+    return problemResponse(
+      problem('invalid_request', 'The URL has malformed percent-encoding or a NUL'),
+      400,
     );
-  }
   const { pathname } = request.nextUrl;
   if (pathname.startsWith('/media/')) return NextResponse.next();
   const isApi = pathname.startsWith('/api/') || pathname === '/mcp' || pathname.startsWith('/.well-known/');
+  // Pages only read. The app has no server actions, and Next answers a POST to a page (taken for
+  // one) with a 500, so anything but GET and HEAD on a page is refused here.
+  if (!isApi && request.method !== 'GET' && request.method !== 'HEAD') {
+    return problemResponse(
+      {
+        type: 'https://postwave.dev/problems/method-not-allowed',
+        title: 'Method not allowed',
+        detail: `${request.method} is not allowed on ${pathname}`,
+        code: 'method_not_allowed',
+      },
+      405,
+      { allow: 'GET, HEAD' },
+    );
+  }
   let policy = apiContentSecurityPolicy;
   const requestHeaders = new Headers(request.headers);
   if (!isApi) {
@@ -50,3 +56,15 @@ export function proxy(request: NextRequest): NextResponse {
 export const config = {
   matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico).*)' }],
 };
+
+function problemResponse(body: object, status: number, headers: Record<string, string> = {}): NextResponse {
+  return new NextResponse(JSON.stringify({ ...body, status }), {
+    status,
+    headers: {
+      'content-type': 'application/problem+json',
+      'content-security-policy': apiContentSecurityPolicy,
+      ...baselineSecurityHeaders,
+      ...headers,
+    },
+  });
+}

@@ -30,7 +30,7 @@ describe('Scheduler security headers', () => {
     return nonce;
   };
 
-  test('every page: a strict CSP with a fresh nonce on each of Next\'s scripts, no framing', async () => {
+  test("every page: a strict CSP with a fresh nonce on each of Next's scripts, no framing", async () => {
     const first = await checkPage(await fetch(`${app.url}/signin`), '/signin');
     const second = await checkPage(await fetch(`${app.url}/signin`), '/signin again');
     assert.notEqual(first, second, 'a new nonce per request');

@@ -24,7 +24,9 @@ interface Listener {
 }
 
 /** An HTTP server that answers every request with `answer` and records what reached it. */
-async function listen(answer: (path: string) => { status: number; type: string; body: string }): Promise<Listener> {
+async function listen(
+  answer: (path: string) => { status: number; type: string; body: string },
+): Promise<Listener> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     hits.push(`${req.method} ${req.url}`);
@@ -61,12 +63,18 @@ for (const backend of backends()) {
     let hostile: Listener;
     let closed: number;
     before(async () => {
-      mastodon = await startFakeMastodon({ tokens: { 'good-token': { username: 'alice', displayName: 'Alice' } } });
+      mastodon = await startFakeMastodon({
+        tokens: { 'good-token': { username: 'alice', displayName: 'Alice' } },
+      });
       bluesky = await startFakeBluesky({
         accounts: [{ handle: 'bob.test', did: 'did:plc:bob', appPassword: 'bob-app-password' }],
       });
       // Not in ALLOW_PRIVATE_HOSTS: an internal service nobody may reach through the app.
-      internal = await listen(() => ({ status: 200, type: 'application/json', body: JSON.stringify({ secret }) }));
+      internal = await listen(() => ({
+        status: 200,
+        type: 'application/json',
+        body: JSON.stringify({ secret }),
+      }));
       // Allowed, but not Mastodon or Bluesky: answers JSON full of fields that must not be copied.
       hostile = await listen((path) =>
         path.includes('xrpc')
@@ -78,11 +86,20 @@ for (const backend of backends()) {
           : {
               status: 200,
               type: 'application/json',
-              body: JSON.stringify({ id: { nested: secret }, username: `${secret} admin`, display_name: secret }),
+              body: JSON.stringify({
+                id: { nested: secret },
+                username: `${secret} admin`,
+                display_name: secret,
+              }),
             },
       );
       closed = await closedPort();
-      const allow = [mastodon.url, bluesky.url, `http://127.0.0.1:${hostile.port}`, `http://127.0.0.1:${closed}`]
+      const allow = [
+        mastodon.url,
+        bluesky.url,
+        `http://127.0.0.1:${hostile.port}`,
+        `http://127.0.0.1:${closed}`,
+      ]
         .map((u) => new URL(u).host)
         .join(',');
       app = await startApp(backend, { ALLOW_PRIVATE_HOSTS: allow });
@@ -95,8 +112,11 @@ for (const backend of backends()) {
       await hostile?.close();
     });
 
-    const connect = async (api: Awaited<ReturnType<typeof userWithToken>>['api'], platform: string, credentials: object) =>
-      api.json('/api/v1/accounts', { json: { platform, credentials } });
+    const connect = async (
+      api: Awaited<ReturnType<typeof userWithToken>>['api'],
+      platform: string,
+      credentials: object,
+    ) => api.json('/api/v1/accounts', { json: { platform, credentials } });
 
     test('private, loopback and metadata addresses are refused with 422 target_unreachable; nothing is sent', async () => {
       const { api } = await userWithToken(app.url, 'ssrf');
@@ -160,7 +180,10 @@ for (const backend of backends()) {
         assert.equal(res.body.code, 'target_unreachable');
         assert.ok(!JSON.stringify(res.body).includes(secret), JSON.stringify(res.body));
       }
-      const strip = (body: { detail: string; errors: unknown }) => ({ detail: body.detail, errors: body.errors });
+      const strip = (body: { detail: string; errors: unknown }) => ({
+        detail: body.detail,
+        errors: body.errors,
+      });
       assert.deepEqual(strip(open.body), strip(shut.body));
 
       const sky = await connect(api, 'bluesky', {
