@@ -25,9 +25,14 @@ export function proxy(request: NextRequest): NextResponse {
   const { pathname } = request.nextUrl;
   if (pathname.startsWith('/media/')) return NextResponse.next();
   const isApi = pathname.startsWith('/api/') || pathname === '/mcp' || pathname.startsWith('/.well-known/');
-  // Pages only read. The app has no server actions, and Next answers a POST to a page (taken for
-  // one) with a 500, so anything but GET and HEAD on a page is refused here.
-  if (!isApi && request.method !== 'GET' && request.method !== 'HEAD') {
+  // Pages only read, except the forms' server actions (POST with a Next-Action header). Next takes
+  // any other POST to a page for a malformed action and answers 500, so it is refused here.
+  const isServerAction = request.method === 'POST' && request.headers.has('next-action');
+  // Next refuses a server action from another origin by throwing (a 500): refuse it here as a 403.
+  if (isServerAction && !sameOriginAction(request)) {
+    return problemResponse(problem('forbidden', 'Forms can only be submitted from this site'), 403);
+  }
+  if (!isApi && request.method !== 'GET' && request.method !== 'HEAD' && !isServerAction) {
     return problemResponse(
       {
         type: 'https://postwave.dev/problems/method-not-allowed',
@@ -67,4 +72,19 @@ function problemResponse(body: object, status: number, headers: Record<string, s
       ...headers,
     },
   });
+}
+
+/** Next's own rule for server actions: the Origin's host must be the request's (forwarded) host. */
+function sameOriginAction(request: NextRequest): boolean {
+  const origin = request.headers.get('origin');
+  if (origin === null) return true;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const expected =
+    request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host');
+  return host === expected;
 }

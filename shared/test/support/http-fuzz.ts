@@ -202,6 +202,9 @@ function caseArbitrary(options: FuzzOptions): fc.Arbitrary<FuzzCase> {
       'cookie',
       'content-length-ish',
       'x-oversize',
+      'next-action',
+      'rsc',
+      'next-router-state-tree',
     ),
     fc.oneof(hostileText, fc.uuid()),
     { maxKeys: 3 },
@@ -319,7 +322,9 @@ export async function fuzzHttp(options: FuzzOptions): Promise<FuzzTally> {
       tally.byStatus[bucket] = (tally.byStatus[bucket] ?? 0) + 1;
       if (answer.status >= 500 || stackTrace.test(answer.body)) {
         tally.failures.push({
-          request: `${c.method} ${c.path.slice(0, 200)} ${JSON.stringify(c.headers).slice(0, 300)} body=${c.body?.subarray(0, 200).toString() ?? ''}`,
+          request: `${c.method} ${c.path.slice(0, 200)} ${JSON.stringify(
+            Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, v.slice(0, 40)])),
+          )} body=${c.body?.subarray(0, 200).toString() ?? ''}`,
           status: answer.status,
           body: answer.body.slice(0, 500),
         });
