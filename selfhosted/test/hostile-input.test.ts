@@ -26,7 +26,7 @@ describe('self-hosted: hostile input', () => {
 
   test('JSON nested deeper than 32 levels is 400 invalid_request, with or without an Idempotency-Key', async () => {
     const deep = `{"message":"hi","accountIds":["tg-main"],"postingMode":"now","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    for (const headers of [{}, { 'idempotency-key': 'deep-1' }]) {
+    for (const headers of [{}, { 'idempotency-key': 'deep-1' }] as Record<string, string>[]) {
       const answer = await post(deep, headers);
       assert.equal(answer.status, 400, answer.body);
       assert.equal(JSON.parse(answer.body).code, 'invalid_request');

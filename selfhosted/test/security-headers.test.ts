@@ -46,7 +46,11 @@ describe('self-hosted security headers', () => {
     assert.match(docs.headers.get('content-type') ?? '', /text\/html/);
     assert.match(docs.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
     assert.match(docs.headers.get('content-security-policy') ?? '', /default-src 'none'/);
-    for (const response of [docs, await fetch(`${server.url}/health`), await server.api('/api/v1/accounts')]) {
+    for (const response of [
+      docs,
+      await fetch(`${server.url}/health`),
+      await server.api('/api/v1/accounts'),
+    ]) {
       assert.equal(response.headers.get('x-frame-options'), 'DENY');
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
       assert.ok(response.headers.get('referrer-policy'));

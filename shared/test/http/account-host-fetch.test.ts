@@ -23,7 +23,10 @@ describe('accountHostFetch reaches every call to an account-named host', () => {
     const publisher = publisherFor();
     const before = fake.server.requests.length;
     await assert.rejects(
-      publisher.verifyCredentials(account(fake), { accountHostFetch: strict }),
+      publisher.verifyCredentials(account(fake), {
+        signal: AbortSignal.timeout(10_000),
+        accountHostFetch: strict,
+      }),
       (e: unknown) => e instanceof PlatformError && e.code === 'target_unreachable' && !e.retryable,
     );
     const outcome = await publisher.validate(
@@ -43,7 +46,10 @@ describe('accountHostFetch reaches every call to an account-named host', () => {
 
   test('an allowed host works end to end through the safe fetch', async () => {
     const publisher = publisherFor();
-    const profile = await publisher.verifyCredentials(account(fake), { accountHostFetch: allowed });
+    const profile = await publisher.verifyCredentials(account(fake), {
+      signal: AbortSignal.timeout(10_000),
+      accountHostFetch: allowed,
+    });
     assert.equal(profile.username, `@alice@${new URL(fake.url).host}`);
     const result = await publisher.publish(
       { message: 'guarded' },
