@@ -16,6 +16,7 @@ import type { AppContext } from '../context.ts';
 import { postStatuses } from '../db/schema.ts';
 import { PostPatchRequest, toPostAction, toPostPatch } from '../http/post-fields.ts';
 import { listAccounts } from '../services/accounts.ts';
+import { isInvalidInputError } from '../services/db-errors.ts';
 import { presignUpload } from '../services/media.ts';
 import { actOnPost, createPost, deletePost, getPost, listPosts, updatePost } from '../services/posts.ts';
 import { preparePost } from '../services/publishing.ts';
@@ -42,6 +43,12 @@ function failure(error: unknown, ctx: AppContext): CallToolResult {
   let body: Record<string, unknown>;
   if (error instanceof ProblemError) body = { ...error.problem };
   else if (isPlatformError(error)) body = { status: 422, code: error.code, detail: error.message };
+  else if (isInvalidInputError(error))
+    body = {
+      status: 400,
+      code: 'invalid_request',
+      detail: 'The request contains a value that cannot be stored',
+    };
   else {
     ctx.logger.error({ err: error }, 'unhandled error in MCP tool');
     body = { status: 500, code: 'internal', detail: 'Something went wrong on our side' };
