@@ -59,6 +59,11 @@ export async function checkUrl(raw: string | URL, options: SafeFetchOptions = {}
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const allowList = options.allowPrivateHosts ?? [];
   const hostAllowed = isAllowedPrivate(allowList, [host], port);
+  // Refuse what no allow-list entry can admit before asking DNS (plain http, other ports).
+  const addressEntryMayAdmit = allowList.some(
+    (a) => isIP(a.host) && (a.port === undefined || a.port === port),
+  );
+  if (!hostAllowed && !addressEntryMayAdmit && !isIP(host)) publicOnly(url);
   let addresses: { address: string; family: number }[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
@@ -82,14 +87,17 @@ export async function checkUrl(raw: string | URL, options: SafeFetchOptions = {}
       `${host} is a ${reason} address, which user-chosen URLs may not reach (an operator can allow it with ALLOW_PRIVATE_HOSTS)`,
     );
   }
-  // Public hosts: https on the default port only, so the fetch cannot be used to probe other services.
-  if (!allowed) {
-    if (url.protocol !== 'https:')
-      throw new UnsafeUrlError('url_not_allowed', 'Only https:// URLs can be fetched');
-    if (url.port && url.port !== '443')
-      throw new UnsafeUrlError('url_not_allowed', 'Only the default https port (443) is allowed');
-  }
+  if (!allowed) publicOnly(url);
   return { url, address: addresses[0]!.address, family: addresses[0]!.family };
+}
+
+/** Public hosts: https on the default port only, so the fetch cannot probe other services. */
+function publicOnly(url: URL): void {
+  const hint = '(an operator can allow a private host with ALLOW_PRIVATE_HOSTS)';
+  if (url.protocol !== 'https:')
+    throw new UnsafeUrlError('url_not_allowed', `Only https:// URLs can be fetched ${hint}`);
+  if (url.port && url.port !== '443')
+    throw new UnsafeUrlError('url_not_allowed', `Only the default https port (443) is allowed ${hint}`);
 }
 
 function send(

@@ -217,3 +217,21 @@ describe('SSRF guard: fetching', () => {
     assert.deepEqual(body, { method: 'PUT', type: 'text/plain;charset=UTF-8', body: 'x' });
   });
 });
+
+test('plain http and other ports are refused before any DNS lookup', async () => {
+  let asked = 0;
+  const resolve = async () => {
+    asked++;
+    return [{ address: '93.184.215.14', family: 4 }];
+  };
+  const guarded = createSafeFetch({ resolve });
+  await assert.rejects(
+    guarded('http://example.com/x'),
+    (e: unknown) => e instanceof UnsafeUrlError && e.code === 'url_not_allowed',
+  );
+  await assert.rejects(
+    guarded('https://example.com:8443/x'),
+    (e: unknown) => e instanceof UnsafeUrlError && e.code === 'url_not_allowed',
+  );
+  assert.equal(asked, 0);
+});
