@@ -11,7 +11,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { type AccountStatus, accounts, posts, postTargets } from '../db/schema.ts';
 import { isUuid } from '../http/ids.ts';
-import { specificProblem } from '../http/problems.ts';
+import { specificProblem, validationFailed } from '../http/problems.ts';
 import { notFound } from '../http/respond.ts';
 import { isUniqueViolation } from './db-errors.ts';
 
@@ -107,7 +107,7 @@ export async function connectAccount(
 ): Promise<{ account: AccountView; created: boolean }> {
   const publisher = ctx.publishers.get(input.platform);
   if (!publisher) {
-    throw specificProblem(422, 'platform_unsupported', `Platform "${input.platform}" is not supported`, [
+    throw validationFailed(`Platform "${input.platform}" is not supported`, [
       {
         path: 'platform',
         code: 'platform_unsupported',
@@ -118,7 +118,6 @@ export async function connectAccount(
   const parsed = publisher.credentialsSchema.safeParse(input.credentials);
   if (!parsed.success) {
     throw specificProblem(
-      422,
       'credentials_invalid',
       `The credentials do not have the shape ${publisher.displayName} needs`,
       zodIssues(parsed.error).map((i) => ({ ...i, path: `credentials${i.path ? `.${i.path}` : ''}` })),
@@ -132,7 +131,7 @@ export async function connectAccount(
   });
   const platformAccountId = verified.profile.platformAccountId ?? input.platformAccountId;
   if (!platformAccountId) {
-    throw specificProblem(422, 'target_unreachable', 'platformAccountId is required for this platform', [
+    throw specificProblem('target_unreachable', 'platformAccountId is required for this platform', [
       {
         path: 'platformAccountId',
         code: 'required',
@@ -180,13 +179,13 @@ export function verificationProblem(publisher: AnyPublisher, error: unknown): Pr
   const name = publisher.displayName;
   if (error.code === 'credentials_invalid' || error.code === 'needs_reconnect') {
     const message = `${name} rejected the credentials`;
-    return specificProblem(422, 'credentials_invalid', message, [{ code: 'credentials_invalid', message }]);
+    return specificProblem('credentials_invalid', message, [{ code: 'credentials_invalid', message }]);
   }
   const refused = error.cause instanceof UnsafeUrlError && error.code === 'target_unreachable';
   const message = refused
     ? error.message
     : `No ${name} server could be reached at that address, or it did not answer like one`;
-  return specificProblem(422, 'target_unreachable', `${name} cannot reach that target: ${message}`, [
+  return specificProblem('target_unreachable', `${name} cannot reach that target: ${message}`, [
     { code: 'target_unreachable', message },
   ]);
 }
