@@ -1,5 +1,5 @@
 export * from './errors.ts';
-export * from './http/fetch.ts';
+export * from './http/index.ts';
 export * from './idempotency/index.ts';
 export type { Logger } from './logger.ts';
 export { silentLogger } from './logger.ts';

@@ -1,4 +1,4 @@
-import { ProblemError, problem } from '@postwave/shared';
+import { ProblemError, problem, readJsonCapped } from '@postwave/shared';
 import { and, eq, gt } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { connectStates } from '#server/db/schema.ts';
@@ -128,7 +128,8 @@ export async function finishYouTubeConnect(
     }),
     signal: AbortSignal.timeout(20_000),
   }).catch(() => undefined);
-  const tokens = (await response?.json().catch(() => undefined)) as
+  // Capped like every reply we read (MAX_REPLY_BYTES); a huge or broken body counts as no tokens.
+  const tokens = (response ? await readJsonCapped(response).catch(() => undefined) : undefined) as
     | { access_token?: string; refresh_token?: string; expires_in?: number }
     | undefined;
   if (!response?.ok || !tokens?.access_token) {

@@ -45,7 +45,7 @@ export function createDiscordPublisher(config: DiscordConfig): Publisher<Discord
   async function getWebhook(webhook: WebhookRef, signal?: AbortSignal): Promise<DiscordWebhook> {
     const response = await platformFetch(webhookEndpoint(config.apiUrl, webhook), { signal });
     if (!response.ok) throw await discordError(response);
-    return (await response.json()) as DiscordWebhook;
+    return (await readJson(response)) as DiscordWebhook;
   }
 
   async function guildIdFor(webhook: WebhookRef, signal: AbortSignal): Promise<string | null> {

@@ -1,4 +1,5 @@
 import { isPlatformError } from '../../errors.ts';
+import type { FetchLike } from '../../http/fetch-like.ts';
 import { MastodonApi } from './api.ts';
 
 /** What an instance allows; every Mastodon server can configure these. */
@@ -70,11 +71,14 @@ export class InstanceLimitsCache {
     this.#ttlMs = ttlMs;
   }
 
-  async get(origin: string, signal?: AbortSignal): Promise<LimitsLookup> {
+  async get(origin: string, signal?: AbortSignal, fetch?: FetchLike): Promise<LimitsLookup> {
     const now = Date.now();
     let entry = this.#entries.get(origin);
     if (!entry || entry.expires <= now) {
-      entry = { limits: fetchLimits(new MastodonApi(origin, undefined, signal)), expires: now + this.#ttlMs };
+      entry = {
+        limits: fetchLimits(new MastodonApi(origin, undefined, signal, fetch)),
+        expires: now + this.#ttlMs,
+      };
       this.#entries.set(origin, entry);
     }
     try {
@@ -119,7 +123,7 @@ async function fetchLimits(api: MastodonApi): Promise<InstanceLimits> {
     videoSizeLimit: positive(media?.video_size_limit) ?? d.videoSizeLimit,
     descriptionLimit: positive(media?.description_limit) ?? d.descriptionLimit,
     supportedMimeTypes: Array.isArray(media?.supported_mime_types)
-      ? media.supported_mime_types
+      ? media.supported_mime_types.filter((t): t is string => typeof t === 'string' && t.length <= 100)
       : d.supportedMimeTypes,
   };
 }
