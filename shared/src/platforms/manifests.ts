@@ -3,6 +3,8 @@ import { discordManifest } from './discord/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
+import { threadsManifest } from './threads/manifest.ts';
+import { xManifest } from './x/manifest.ts';
 import { youTubeManifest } from './youtube/manifest.ts';
 
 export type { PlatformManifest } from './manifest.ts';
@@ -18,6 +20,8 @@ export const platformManifests: readonly PlatformManifest[] = [
   blueskyManifest,
   mastodonManifest,
   youTubeManifest,
+  xManifest,
+  threadsManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));
