@@ -1,5 +1,8 @@
 import { blueskyManifest } from './bluesky/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
+import { facebookManifest } from './facebook/manifest.ts';
+import { instagramManifest } from './instagram/manifest.ts';
+import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
@@ -22,6 +25,9 @@ export const platformManifests: readonly PlatformManifest[] = [
   youTubeManifest,
   xManifest,
   threadsManifest,
+  linkedInManifest,
+  facebookManifest,
+  instagramManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

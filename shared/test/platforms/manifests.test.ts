@@ -7,6 +7,9 @@ import type { MediaInfo } from '../../src/media/media-file.ts';
 import { validateBlueskyPost } from '../../src/platforms/bluesky/validate.ts';
 import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/discord/config.ts';
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
+import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
+import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
+import { validateLinkedInPost } from '../../src/platforms/linkedin/validate.ts';
 import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
@@ -131,6 +134,18 @@ const validators: Record<
     ),
   x: (message, hasMedia) => validateXPost({ message }, hasMedia ? [image] : [], {}),
   threads: (message, hasMedia) => validateThreadsPost({ message }, hasMedia ? [image] : [], {}),
+  linkedin: (message, hasMedia) =>
+    validateLinkedInPost({ message }, account('linkedin', {}), hasMedia ? [image] : [], {}),
+  facebook: (message, hasMedia) =>
+    validateFacebookPost(
+      { message },
+      account('facebook', {}),
+      hasMedia ? [image] : [],
+      {},
+      100 * 1024 * 1024,
+    ),
+  instagram: (message, hasMedia) =>
+    validateInstagramPost({ message }, account('instagram', {}), hasMedia ? [image] : [], {}),
   youtube: (message, _hasMedia, options) =>
     validateYouTubePost({ message }, account('youtube', {}), [], options),
 };
