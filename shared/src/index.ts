@@ -7,6 +7,7 @@ export * from './media/kinds.ts';
 export type * from './media/media-file.ts';
 export { envPlatformOverrides } from './platforms/env.ts';
 export type * from './platforms/manifest.ts';
+export { manifestFor, platformManifests } from './platforms/manifests.ts';
 export type * from './platforms/oauth-connector.ts';
 export * from './platforms/registry.ts';
 export type * from './platforms/types.ts';

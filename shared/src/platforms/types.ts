@@ -119,8 +119,8 @@ export type AnyPublisher = Publisher<any>;
  */
 export interface PlatformModule {
   readonly id: string;
-  /** Browser-safe description (name, icon, counting, options, connect method). TODO(#11): required. */
-  readonly manifest?: PlatformManifest;
+  /** Browser-safe description (name, icon, counting, options, connect method); also in `manifests.ts`. */
+  readonly manifest: PlatformManifest;
   create(env: Env): AnyPublisher;
   /** OAuth platforms only: the consent URL, code exchange and account listing. */
   createConnector?(env: Env): OAuthConnector;

@@ -12,6 +12,7 @@ import type {
 } from '../types.ts';
 import { type BlueskyConfig, normalizeServiceUrl } from './config.ts';
 import { detectFacets, resolveFacets } from './facets.ts';
+import { blueskyManifest } from './manifest.ts';
 import {
   type BlueskyCredentials,
   type BlueskyOptions,
@@ -40,8 +41,8 @@ const plannedKeyTtlMs = 60 * 60_000;
  * upload blobs, then create one `app.bsky.feed.post` record with facets and embeds.
  */
 export class BlueskyPublisher implements Publisher<BlueskyOptions> {
-  readonly id = 'bluesky';
-  readonly displayName = 'Bluesky';
+  readonly id = blueskyManifest.id;
+  readonly displayName = blueskyManifest.name;
   readonly optionsSchema = blueskyOptionsSchema;
   readonly credentialsSchema = blueskyCredentialsSchema;
   readonly concurrency: number;

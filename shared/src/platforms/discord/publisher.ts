@@ -5,6 +5,7 @@ import type { MediaFile } from '../../media/media-file.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { DiscordConfig } from './config.ts';
 import { discordError } from './errors.ts';
+import { discordManifest } from './manifest.ts';
 import { type DiscordOptions, discordCredentialsSchema, discordOptionsSchema } from './options.ts';
 import { validateDiscordPost } from './validate.ts';
 import { parseWebhookUrl, type WebhookRef, webhookEndpoint, webhookUrlHint } from './webhook-url.ts';
@@ -63,8 +64,8 @@ export function createDiscordPublisher(config: DiscordConfig): Publisher<Discord
   }
 
   return {
-    id: 'discord',
-    displayName: 'Discord',
+    id: discordManifest.id,
+    displayName: discordManifest.name,
     optionsSchema: discordOptionsSchema,
     credentialsSchema: discordCredentialsSchema(config.apiUrl),
     // Discord limits each webhook to about 5 requests per 2 seconds (and an IP to 50 a second):

@@ -15,6 +15,7 @@ import type {
 import { MastodonApi } from './api.ts';
 import type { MastodonConfig } from './config.ts';
 import { InstanceLimitsCache } from './instance.ts';
+import { mastodonManifest } from './manifest.ts';
 import { uploadMedia } from './media.ts';
 import {
   instanceOrigin,
@@ -48,8 +49,8 @@ interface Account {
 
 /** Publishes to any Mastodon server with an access token: upload media, wait for processing, post a status. */
 export class MastodonPublisher implements Publisher<MastodonOptions> {
-  readonly id = 'mastodon';
-  readonly displayName = 'Mastodon';
+  readonly id = mastodonManifest.id;
+  readonly displayName = mastodonManifest.name;
   readonly optionsSchema = mastodonOptionsSchema;
   readonly credentialsSchema = mastodonCredentialsSchema;
   readonly concurrency: number;
