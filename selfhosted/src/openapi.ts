@@ -1,12 +1,14 @@
 import {
   AccountsFile,
   AccountsResponse,
+  LivenessResponse,
   MediaKey,
   PostRequest,
   PresignRequest,
   PresignResponse,
   type PublisherRegistry,
   PublishResponse,
+  ReadinessResponse,
   UploadResponse,
   ValidationRequest,
   ValidationResponse,
@@ -46,13 +48,18 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, m
         name: 'x-api-key',
         description: 'Must equal `SERVICE_API_KEY` (compared in constant time).',
       },
+      metricsToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: '`/metrics` only: must equal `METRICS_TOKEN`.',
+      },
     },
     security: [{ apiKey: [] }],
     tags: [
       { name: 'Publishing', description: 'Validate and publish posts.' },
       { name: 'Media', description: 'Upload media for posts, and serve it publicly by key.' },
       { name: 'Accounts', description: 'The accounts from the accounts file.' },
-      { name: 'Service', description: 'Health and this description.' },
+      { name: 'Service', description: 'Health, readiness, metrics and this description.' },
     ],
   });
 
@@ -72,13 +79,44 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, m
 
   doc.operation('get', '/health', {
     operationId: 'getHealth',
-    summary: 'Health check',
-    description: 'No authentication. 503 with `status: "degraded"` when media storage cannot be reached.',
+    summary: 'Liveness',
+    description: 'No authentication. 200 `{ "status": "ok" }` while the process serves; it checks nothing else.',
     tags: ['Service'],
     security: [],
     responses: {
-      200: { description: 'Healthy.', content: { 'application/json': HealthResponse } },
-      503: { description: 'Media storage is unreachable.', content: { 'application/json': HealthResponse } },
+      200: { description: 'The process serves.', content: { 'application/json': LivenessResponse } },
+    },
+  });
+
+  doc.operation('get', '/ready', {
+    operationId: 'getReadiness',
+    summary: 'Readiness',
+    description:
+      'No authentication. 200 when the server can do its work: media storage answers (`storage`) and it ' +
+      'is not shutting down (`shutdown`). 503 names the failing checks in `failed`. Point load balancers and ' +
+      'container healthchecks here.',
+    tags: ['Service'],
+    security: [],
+    responses: {
+      200: { description: 'Ready.', content: { 'application/json': ReadinessResponse } },
+      503: { description: 'A check failed.', content: { 'application/json': ReadinessResponse } },
+    },
+  });
+
+  doc.operation('get', '/metrics', {
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics',
+    description:
+      'Prometheus text format: `postwave_publish_total{platform,outcome}` (outcome `posted`, `failed`, or ' +
+      '`unknown` when the platform may have acted: a timeout), `postwave_publish_duration_seconds{platform}` and ' +
+      'the default process metrics. Served only when `METRICS_TOKEN` is set (404 otherwise), and then only with ' +
+      '`Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).',
+    tags: ['Service'],
+    security: [{ metricsToken: [] }],
+    responses: {
+      200: { description: 'The metrics.', content: { 'text/plain': { type: 'string' } } },
+      401: { description: 'Missing or wrong token.' },
+      404: { description: 'METRICS_TOKEN is not set.' },
     },
   });
 
@@ -305,13 +343,6 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, m
   return doc.toJSON();
 }
 
-const HealthResponse = z
-  .object({
-    status: z.enum(['ok', 'degraded']),
-    version: z.string(),
-    storage: z.object({ kind: z.enum(['local', 's3']), reachable: z.boolean() }),
-  })
-  .meta({ id: 'HealthResponse' });
 
 function pascal(id: string): string {
   return id.replace(/(^|[-_])([a-z0-9])/g, (_, _sep, c: string) => c.toUpperCase());

@@ -1,4 +1,5 @@
 export * from './errors.ts';
+export * from './http/deadline.ts';
 export * from './http/fetch.ts';
 export type { Logger } from './logger.ts';
 export { silentLogger } from './logger.ts';
@@ -19,3 +20,6 @@ export * from './publish/retry.ts';
 export * from './schemas/index.ts';
 export * from './storage/index.ts';
 export * from './text.ts';
+export * from './metrics/index.ts';
+export * from './health/readiness.ts';
+export * from './health/schemas.ts';

@@ -1,4 +1,5 @@
 import { PlatformError } from '../errors.ts';
+import { type Deadline, withDeadline } from './deadline.ts';
 
 export interface RequestOptions extends RequestInit {
   /** Per-request timeout; the caller's signal still applies. */
@@ -14,22 +15,48 @@ export const defaultRequestTimeoutMs = 30_000;
  */
 export async function platformFetch(url: string | URL, options: RequestOptions = {}): Promise<Response> {
   const { timeoutMs = defaultRequestTimeoutMs, signal, ...init } = options;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const deadline = withDeadline(signal, timeoutMs);
+  let response: Response;
   try {
-    return await fetch(url, { ...init, signal: combined });
+    response = await fetch(url, { ...init, signal: deadline.signal });
   } catch (error) {
+    deadline.dispose();
     if (signal?.aborted)
       throw new PlatformError('timeout', 'Publishing was cancelled or ran out of time', {
         cause: error,
         retryable: false,
       });
-    if (timeout.aborted)
+    if (deadline.timedOut)
       throw new PlatformError('timeout', `No answer from ${hostOf(url)} within ${timeoutMs} ms`, {
         cause: error,
       });
     throw new PlatformError('network_error', `Could not reach ${hostOf(url)}`, { cause: error });
   }
+  return releasedWithBody(response, deadline);
+}
+
+/**
+ * The deadline still bounds reading the body, and is let go of as soon as the body has been read
+ * (or cancelled), not when its timer would have fired.
+ */
+function releasedWithBody(response: Response, deadline: Deadline): Response {
+  if (!response.body) {
+    deadline.dispose();
+    return response;
+  }
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      flush: () => deadline.dispose(),
+      cancel: () => deadline.dispose(),
+    } as Transformer<Uint8Array, Uint8Array>),
+  );
+  const released = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  Object.defineProperty(released, 'url', { value: response.url });
+  return released;
 }
 
 function hostOf(url: string | URL): string {

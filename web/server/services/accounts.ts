@@ -6,6 +6,7 @@ import {
   ProblemError,
   problem,
   zodIssues,
+  withDeadline,
 } from '@postwave/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
@@ -154,9 +155,10 @@ async function verify(
   account: PlatformAccount,
 ): Promise<{ profile: AccountProfile; credentials: Record<string, unknown> }> {
   let credentials = account.credentials;
+  const deadline = withDeadline(undefined, 30_000);
   try {
     const profile = await publisher.verifyCredentials(account, {
-      signal: AbortSignal.timeout(30_000),
+      signal: deadline.signal,
       onCredentialsRefreshed: (fresh) => {
         credentials = fresh;
       },
@@ -164,6 +166,8 @@ async function verify(
     return { profile, credentials };
   } catch (error) {
     throw verificationProblem(publisher, error);
+  } finally {
+    deadline.dispose();
   }
 }
 
