@@ -1,19 +1,22 @@
 import {
   AccountsFile,
   AccountsResponse,
-  LivenessResponse,
   MediaKey,
   PostRequest,
   PresignRequest,
   PresignResponse,
   type PublisherRegistry,
   PublishResponse,
-  ReadinessResponse,
   UploadResponse,
   ValidationRequest,
   ValidationResponse,
 } from '@postwave/shared';
-import { OpenApiDocument, problemResponses } from '@postwave/shared/openapi/index';
+import {
+  describeOperationsEndpoints,
+  metricsSecurityScheme,
+  OpenApiDocument,
+  problemResponses,
+} from '@postwave/shared/openapi/index';
 import { z } from 'zod';
 import { version } from './version.ts';
 
@@ -48,11 +51,7 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, m
         name: 'x-api-key',
         description: 'Must equal `SERVICE_API_KEY` (compared in constant time).',
       },
-      metricsToken: {
-        type: 'http',
-        scheme: 'bearer',
-        description: '`/metrics` only: must equal `METRICS_TOKEN`.',
-      },
+      metricsToken: metricsSecurityScheme,
     },
     security: [{ apiKey: [] }],
     tags: [
@@ -77,47 +76,12 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, m
     `(${optionsList}); they are merged over the \`options\` of the account’s entry in the accounts file, ` +
     'key by key, and checked against the platform’s options schema.';
 
-  doc.operation('get', '/health', {
-    operationId: 'getHealth',
-    summary: 'Liveness',
-    description: 'No authentication. 200 `{ "status": "ok" }` while the process serves; it checks nothing else.',
+  describeOperationsEndpoints(doc, {
+    checks: 'media storage answers (`storage`) and it is not shutting down (`shutdown`)',
+    metrics:
+      '`postwave_publish_total{platform,outcome}` (`posted`, `failed`, `unknown`), ' +
+      '`postwave_publish_duration_seconds{platform}` (histogram)',
     tags: ['Service'],
-    security: [],
-    responses: {
-      200: { description: 'The process serves.', content: { 'application/json': LivenessResponse } },
-    },
-  });
-
-  doc.operation('get', '/ready', {
-    operationId: 'getReadiness',
-    summary: 'Readiness',
-    description:
-      'No authentication. 200 when the server can do its work: media storage answers (`storage`) and it ' +
-      'is not shutting down (`shutdown`). 503 names the failing checks in `failed`. Point load balancers and ' +
-      'container healthchecks here.',
-    tags: ['Service'],
-    security: [],
-    responses: {
-      200: { description: 'Ready.', content: { 'application/json': ReadinessResponse } },
-      503: { description: 'A check failed.', content: { 'application/json': ReadinessResponse } },
-    },
-  });
-
-  doc.operation('get', '/metrics', {
-    operationId: 'getMetrics',
-    summary: 'Prometheus metrics',
-    description:
-      'Prometheus text format: `postwave_publish_total{platform,outcome}` (outcome `posted`, `failed`, or ' +
-      '`unknown` when the platform may have acted: a timeout), `postwave_publish_duration_seconds{platform}` and ' +
-      'the default process metrics. Served only when `METRICS_TOKEN` is set (404 otherwise), and then only with ' +
-      '`Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).',
-    tags: ['Service'],
-    security: [{ metricsToken: [] }],
-    responses: {
-      200: { description: 'The metrics.', content: { 'text/plain': { type: 'string' } } },
-      401: { description: 'Missing or wrong token.' },
-      404: { description: 'METRICS_TOKEN is not set.' },
-    },
   });
 
   doc.operation('get', '/api/v1/accounts', {
@@ -342,7 +306,6 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, m
 
   return doc.toJSON();
 }
-
 
 function pascal(id: string): string {
   return id.replace(/(^|[-_])([a-z0-9])/g, (_, _sep, c: string) => c.toUpperCase());

@@ -39,7 +39,9 @@ describe('health, readiness and metrics', () => {
     assert.equal(none.status, 401);
     assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer/);
     assert.equal(((await none.json()) as { code: string }).code, 'unauthorized');
-    const wrong = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}x` } });
+    const wrong = await fetch(`${server.url}/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}x` },
+    });
     assert.equal(wrong.status, 401);
     await wrong.body?.cancel();
     const apiKeyInstead = await fetch(`${server.url}/metrics`, { headers: { 'x-api-key': apiKey } });
@@ -130,7 +132,9 @@ describe('SIGTERM', () => {
     await writeFile(
       join(dir, 'accounts.json'),
       JSON.stringify({
-        accounts: [{ id: 'tg-main', platform: 'telegram', platformAccountId: '@main', credentials: { botToken } }],
+        accounts: [
+          { id: 'tg-main', platform: 'telegram', platformAccountId: '@main', credentials: { botToken } },
+        ],
       }),
     );
   });

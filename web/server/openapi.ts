@@ -10,7 +10,12 @@ import {
   ValidationRequest,
   ValidationResponse,
 } from '@postwave/shared';
-import { OpenApiDocument, problemResponses } from '@postwave/shared/openapi/index';
+import {
+  describeOperationsEndpoints,
+  metricsSecurityScheme,
+  OpenApiDocument,
+  problemResponses,
+} from '@postwave/shared/openapi/index';
 import { z } from 'zod';
 import { PostActionRequest, PostPatchRequest } from './http/post-fields.ts';
 
@@ -92,6 +97,7 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', description: 'Personal or CLI token (`pw_…`).' },
       session: { type: 'apiKey', in: 'cookie', name: 'authjs.session-token' },
+      metricsToken: metricsSecurityScheme,
     },
     security: [{ bearer: [] }, { session: [] }],
   });
@@ -389,6 +395,16 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
       },
       ...problemResponses({ unauthorized: 'wrong or missing secret', not_found: 'DISPATCH_SECRET unset' }),
     },
+  });
+  describeOperationsEndpoints(doc, {
+    checks:
+      'the database answers (`database`), every migration of this build is applied (`migrations`), media ' +
+      'storage answers (`storage`), and it is not shutting down (`shutdown`)',
+    metrics:
+      '`postwave_publish_total{platform,outcome}` (`posted`, `failed`, `unknown`), ' +
+      '`postwave_publish_duration_seconds{platform}` (histogram), `postwave_dispatch_lateness_seconds` ' +
+      '(histogram: scheduled time to the start of its first publish) and `postwave_scheduled_due` (gauge: due ' +
+      'posts no dispatcher holds)',
   });
   return doc.toJSON();
 }

@@ -33,9 +33,13 @@ export async function runReadiness(
       await Promise.race([
         check(),
         new Promise<never>((_, reject) =>
-          deadline.signal.addEventListener('abort', () => reject(new Error(`no answer within ${timeoutMs} ms`)), {
-            once: true,
-          }),
+          deadline.signal.addEventListener(
+            'abort',
+            () => reject(new Error(`no answer within ${timeoutMs} ms`)),
+            {
+              once: true,
+            },
+          ),
         ),
       ]);
       results[name] = 'ok';

@@ -9,7 +9,10 @@ const digest = (value: string) => hash('sha256', value, 'buffer');
  * `/metrics` is off (404) without METRICS_TOKEN, and then needs `Authorization: Bearer <token>`,
  * compared in constant time (both sides hashed, so length leaks nothing either).
  */
-export function metricsAccess(authorization: string | null | undefined, token: string | undefined): MetricsAccess {
+export function metricsAccess(
+  authorization: string | null | undefined,
+  token: string | undefined,
+): MetricsAccess {
   if (!token) return 'disabled';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) return 'unauthorized';

@@ -1,2 +1,3 @@
+export * from '../health/openapi.ts';
 export * from './document.ts';
 export * from './json-schema.ts';

@@ -1,5 +1,7 @@
+import { recordDispatchLateness } from '@postwave/shared';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
+import { isShuttingDown } from '../lifecycle/shutdown.ts';
 import { type ExistingTarget, type PostRow, publishLeasedPost } from '../services/publishing.ts';
 import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
 
@@ -117,7 +119,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
   };
 
   const refill = async () => {
-    if (exhausted || Date.now() >= budgetEnd) {
+    if (exhausted || Date.now() >= budgetEnd || isShuttingDown()) {
       exhausted = true;
       return;
     }
@@ -138,11 +140,13 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
         continue;
       }
       const post = queue.shift()!;
-      if (Date.now() >= budgetEnd) {
+      // Out of time, or shutting down: a claim not started goes back at once, for another instance.
+      if (Date.now() >= budgetEnd || isShuttingDown()) {
         await release(ctx, post, owner);
         summary.released++;
         continue;
       }
+      if (post.attempts === 1) recordDispatchLateness(post.scheduledAt);
       try {
         const outcome = await publishLeasedPost(
           ctx,

@@ -5,8 +5,8 @@ import {
   type PlatformAccount,
   ProblemError,
   problem,
-  zodIssues,
   withDeadline,
+  zodIssues,
 } from '@postwave/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';

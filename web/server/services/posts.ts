@@ -13,6 +13,7 @@ import { accounts, type PostStatus, posts, postTargets, type StoredMedia } from 
 import { isUuid } from '../http/ids.ts';
 import { invalidStatus, specificProblem, validationFailed } from '../http/problems.ts';
 import { notFound } from '../http/respond.ts';
+import { assertAcceptingWork } from '../lifecycle/shutdown.ts';
 import { ownedMedia, toStoredMedia } from './media.ts';
 import {
   type PostRow,
@@ -209,6 +210,7 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
       .returning();
     return toPostView(row!, []);
   }
+  assertAcceptingWork();
   const prepared = await validateForPublishing(ctx, userId, content);
   const owner = leaseOwner();
   const leaseUntil = new Date(now.getTime() + ctx.config.dispatcher.leaseMs);
@@ -418,6 +420,7 @@ export async function actOnPost(
       }),
     );
   }
+  assertAcceptingWork();
   const prepared = remaining.length
     ? await validateForPublishing(ctx, userId, content, remaining)
     : undefined;

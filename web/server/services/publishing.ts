@@ -10,6 +10,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { type posts, postTargets } from '../db/schema.ts';
 import type { MicroBatcher, PostFinalization, TargetClaim } from '../dispatch/batches.ts';
+import { trackWork } from '../lifecycle/shutdown.ts';
 import {
   type AccountCache,
   accountLookup,
@@ -154,13 +155,25 @@ export interface PublishRun {
  * sent (a guarded upsert: only a missing or failed target can be claimed), so no two publishers
  * ever send the same target, and each result is written as soon as that target finishes.
  */
-export async function publishLeasedPost(
+export function publishLeasedPost(
   ctx: AppContext,
   post: PostRow & { targets?: ExistingTarget[] },
   owner: string,
   mode: PublishMode,
   preparedAhead?: PreparedPost,
   run: PublishRun = {},
+): Promise<PublishOutcome> {
+  // Graceful shutdown waits for every publish in flight.
+  return trackWork(publishLeased(ctx, post, owner, mode, preparedAhead, run));
+}
+
+async function publishLeased(
+  ctx: AppContext,
+  post: PostRow & { targets?: ExistingTarget[] },
+  owner: string,
+  mode: PublishMode,
+  preparedAhead: PreparedPost | undefined,
+  run: PublishRun,
 ): Promise<PublishOutcome> {
   const existing = post.targets ?? (await targetStates(ctx, post.id));
   const state: TargetState = new Map(existing.map((t) => [t.accountId, t]));

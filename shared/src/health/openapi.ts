@@ -1,0 +1,60 @@
+import type { OpenApiDocument } from '../openapi/document.ts';
+import { LivenessResponse, ReadinessResponse } from './schemas.ts';
+
+/**
+ * `/health`, `/ready` and `/metrics`, described once for both servers. The document must declare
+ * a `metricsToken` bearer security scheme.
+ */
+export function describeOperationsEndpoints(
+  doc: OpenApiDocument,
+  options: { checks: string; metrics: string; tags?: string[] },
+): void {
+  const tags = options.tags ? { tags: options.tags } : {};
+  doc.operation('get', '/health', {
+    operationId: 'getHealth',
+    summary: 'Liveness',
+    description:
+      'No authentication. 200 `{ "status": "ok" }` while the process serves; it checks nothing else.',
+    ...tags,
+    security: [],
+    responses: {
+      200: { description: 'The process serves.', content: { 'application/json': LivenessResponse } },
+    },
+  });
+  doc.operation('get', '/ready', {
+    operationId: 'getReadiness',
+    summary: 'Readiness',
+    description:
+      `No authentication. 200 when the server can do its work: ${options.checks}. 503 names the failing ` +
+      'checks in `failed` (and `checks.<name>: "failed"`); `shutdown` fails from the moment SIGTERM ' +
+      'arrives. Point load balancers and container healthchecks here.',
+    ...tags,
+    security: [],
+    responses: {
+      200: { description: 'Ready.', content: { 'application/json': ReadinessResponse } },
+      503: { description: 'A check failed.', content: { 'application/json': ReadinessResponse } },
+    },
+  });
+  doc.operation('get', '/metrics', {
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics',
+    description:
+      `Prometheus text format: ${options.metrics}, and the default process metrics (\`process_*\`, \`nodejs_*\`). ` +
+      '`outcome` is `unknown` when the platform may have acted without our knowing (a timeout, an interrupted ' +
+      'publish). Served only when `METRICS_TOKEN` is set (404 otherwise), and then only with ' +
+      '`Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).',
+    ...tags,
+    security: [{ metricsToken: [] }],
+    responses: {
+      200: { description: 'The metrics.', content: { 'text/plain': { type: 'string' } } },
+      401: { description: 'Missing or wrong token.' },
+      404: { description: '`METRICS_TOKEN` is not set.' },
+    },
+  });
+}
+
+export const metricsSecurityScheme = {
+  type: 'http',
+  scheme: 'bearer',
+  description: '`/metrics` only: must equal `METRICS_TOKEN`.',
+} as const;
