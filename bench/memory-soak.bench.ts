@@ -31,6 +31,8 @@ const telegramUrl = await new Promise<string>((resolve) =>
 interface Memory {
   rss: number;
   heapUsed: number;
+  heapTotal: number;
+  external: number;
 }
 
 function startTarget(target: 'selfhosted' | 'scheduler', env: Record<string, string | undefined>) {
@@ -83,7 +85,8 @@ function report(label: string, before: Memory, after: Memory, collected: Memory,
   const growth = collected.rss - before.rss;
   console.log(
     `${label}: ${rate}; RSS ${mib(before.rss)} before, ${mib(peak)} peak, ${mib(after.rss)} after, ` +
-      `${mib(collected.rss)} after GC (heap ${mib(collected.heapUsed)}); growth ${mib(growth)} ` +
+      `${mib(collected.rss)} after GC (heap used ${mib(before.heapUsed)} → ${mib(collected.heapUsed)}, ` +
+      `heap total ${mib(collected.heapTotal)}, external ${mib(collected.external)}); growth ${mib(growth)} ` +
       `(goal < 100 MiB: ${growth < 100 * 1024 * 1024 ? 'met' : 'NOT met'})`,
   );
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 const send = (message: unknown) => process.send?.(message);
 const memory = () => {
   const usage = process.memoryUsage();
-  return { rss: usage.rss, heapUsed: usage.heapUsed };
+  return { rss: usage.rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external };
 };
 const gc = (globalThis as { gc?: () => void }).gc;
 
