@@ -20,10 +20,14 @@ const which = process.argv.slice(2);
 const wanted = (name: string) => which.length === 0 || which.includes(name);
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
-const platform = spawn(process.execPath, [new URL('./support/counting-telegram.ts', import.meta.url).pathname], {
-  env: { ...process.env, BENCH_PLATFORM_DELAY_MS: process.env.BENCH_PLATFORM_DELAY_MS ?? '2' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const platform = spawn(
+  process.execPath,
+  [new URL('./support/counting-telegram.ts', import.meta.url).pathname],
+  {
+    env: { ...process.env, BENCH_PLATFORM_DELAY_MS: process.env.BENCH_PLATFORM_DELAY_MS ?? '2' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const telegramUrl = await new Promise<string>((resolve) =>
   platform.stdout!.once('data', (chunk) => resolve(String(chunk).trim())),
 );
@@ -37,8 +41,15 @@ interface Memory {
 
 function startTarget(target: 'selfhosted' | 'scheduler', env: Record<string, string | undefined>) {
   const child = fork(new URL('./support/soak-target.ts', import.meta.url).pathname, [], {
-    execArgv: ['--expose-gc'],
-    env: { ...process.env, BENCH_TARGET: target, TELEGRAM_API_URL: telegramUrl, BENCH_API_KEY: apiKey, ...env },
+    // BENCH_NODE_FLAGS: e.g. --max-semi-space-size=16 to see how much is V8's young generation.
+    execArgv: ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
+    env: {
+      ...process.env,
+      BENCH_TARGET: target,
+      TELEGRAM_API_URL: telegramUrl,
+      BENCH_API_KEY: apiKey,
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ask = <T>(type: string, extra: object = {}) =>
@@ -126,12 +137,17 @@ if (wanted('scheduler')) {
   } catch {
     console.log('scheduler: no PostgreSQL answers; using PGlite');
   }
-  const target = startTarget('scheduler', { BENCH_DATABASE_URL: database?.url, BENCH_CONNECTIONS: String(connections) });
+  const target = startTarget('scheduler', {
+    BENCH_DATABASE_URL: database?.url,
+    BENCH_CONNECTIONS: String(connections),
+  });
   try {
     await target.ready;
     await target.ask('run', { durationMs: 3_000 });
     const before = await target.ask<Memory>('gc');
-    console.log(`scheduler publish-now (${database ? 'PostgreSQL' : 'PGlite'}): ${connections} concurrent for ${seconds} s`);
+    console.log(
+      `scheduler publish-now (${database ? 'PostgreSQL' : 'PGlite'}): ${connections} concurrent for ${seconds} s`,
+    );
     const run = target.ask<{ requests: number; errors: number }>('run', { durationMs: seconds * 1000 });
     const peak = await sampled(target.ask, run);
     const result = await run;

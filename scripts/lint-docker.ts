@@ -81,14 +81,16 @@ export function houseRules(text: string): string[] {
     if (i.keyword === 'ADD' && /https?:\/\//.test(i.args))
       found.push(`line ${i.line}: ADD from a URL: download in a RUN step with a checksum`);
     if (i.keyword === 'RUN' && /\bapt-get install\b/.test(i.args)) {
-      if (!/--no-install-recommends/.test(i.args)) found.push(`line ${i.line}: apt-get install --no-install-recommends`);
+      if (!/--no-install-recommends/.test(i.args))
+        found.push(`line ${i.line}: apt-get install --no-install-recommends`);
       if (!/rm -rf \/var\/lib\/apt\/lists/.test(i.args))
         found.push(`line ${i.line}: remove /var/lib/apt/lists in the same RUN`);
     }
     if (i.keyword === 'RUN' && /\bnpm (install|i)\b/.test(i.args))
       found.push(`line ${i.line}: npm ci (the lockfile), not npm install`);
     if (i.keyword === 'RUN' && /\bcd\s+\S/.test(i.args)) found.push(`line ${i.line}: use WORKDIR, not cd`);
-    if (i.keyword === 'WORKDIR' && !i.args.trim().startsWith('/')) found.push(`line ${i.line}: WORKDIR must be absolute`);
+    if (i.keyword === 'WORKDIR' && !i.args.trim().startsWith('/'))
+      found.push(`line ${i.line}: WORKDIR must be absolute`);
   }
   return found;
 }
@@ -97,8 +99,10 @@ export function houseRules(text: string): string[] {
 export function composeRules(text: string): string[] {
   const found: string[] = [];
   if (/\t/.test(text)) found.push('tabs are not allowed in YAML');
-  if (/healthcheck:/.test(text) && !/\/(ready|health)\b/.test(text)) found.push('healthchecks must probe /ready');
-  if (!/stop_grace_period:/.test(text)) found.push('set stop_grace_period (in-flight publishes finish on SIGTERM)');
+  if (/healthcheck:/.test(text) && !/\/(ready|health)\b/.test(text))
+    found.push('healthchecks must probe /ready');
+  if (!/stop_grace_period:/.test(text))
+    found.push('set stop_grace_period (in-flight publishes finish on SIGTERM)');
   for (const match of text.matchAll(/image:\s*(\S+)/g)) {
     const image = match[1]!;
     if (!image.includes(':') && !image.startsWith('postwave-')) found.push(`image ${image}: pin a tag`);

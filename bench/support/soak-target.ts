@@ -26,9 +26,17 @@ process.on('message', async (message: { type: string; durationMs?: number }) => 
     gc?.();
     await new Promise((r) => setTimeout(r, 100));
     gc?.();
+    if (process.env.BENCH_HEAP_SPACES) {
+      const { getHeapSpaceStatistics } = await import('node:v8');
+      for (const space of getHeapSpaceStatistics())
+        console.log(
+          `  ${space.space_name}: size ${(space.space_size / 1048576).toFixed(1)} MiB, used ${(space.space_used_size / 1048576).toFixed(1)} MiB`,
+        );
+    }
     send({ type: 'gc', ...memory() });
   }
-  if (message.type === 'run' && runScheduler) send({ type: 'ran', ...(await runScheduler(message.durationMs ?? 0)) });
+  if (message.type === 'run' && runScheduler)
+    send({ type: 'ran', ...(await runScheduler(message.durationMs ?? 0)) });
   if (message.type === 'exit') process.exit(0);
 });
 
@@ -45,7 +53,14 @@ if (process.env.BENCH_TARGET === 'selfhosted') {
   writeFileSync(
     accountsFile,
     JSON.stringify({
-      accounts: [{ id: 'tg', platform: 'telegram', platformAccountId: '@soak', credentials: { botToken: '123456:soakToken' } }],
+      accounts: [
+        {
+          id: 'tg',
+          platform: 'telegram',
+          platformAccountId: '@soak',
+          credentials: { botToken: '123456:soakToken' },
+        },
+      ],
     }),
   );
   const config = loadConfig({

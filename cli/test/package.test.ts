@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { buildCli, packCli } from '../scripts/build.ts';
 
 const run = promisify(execFile);
@@ -54,7 +54,7 @@ describe('the installable CLI package', () => {
     const completed = await run('bash', [
       '-c',
       `${bash.stdout}\nCOMP_WORDS=(postwave po); COMP_CWORD=1; _postwave; echo "\${COMPREPLY[*]}"\n` +
-        'COMP_WORDS=(postwave posts l); COMP_CWORD=2; _postwave; echo "${COMPREPLY[*]}"',
+        `COMP_WORDS=(postwave posts l); COMP_CWORD=2; _postwave; echo "\${COMPREPLY[*]}"`,
     ]);
     assert.deepEqual(completed.stdout.trim().split('\n'), ['post posts', 'list']);
     const zsh = await postwave(['completion', 'zsh']);

@@ -17,7 +17,6 @@ import {
   OpenApiDocument,
   problemResponses,
 } from '@postwave/shared/openapi/index';
-import { z } from 'zod';
 import { version } from './version.ts';
 
 const unauthorized = { unauthorized: 'the `x-api-key` header is missing or wrong' } as const;

@@ -2,6 +2,8 @@
  * A tiny cron for containers: POSTs the dispatch endpoint every DISPATCH_EVERY_SECONDS (default
  * 15). Runs never overlap; a failed call is logged and retried on the next tick. Stops on SIGTERM.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 const url = process.env.DISPATCH_URL;
 const secret = process.env.DISPATCH_SECRET;
 const everyMs = Number(process.env.DISPATCH_EVERY_SECONDS ?? '15') * 1000;
@@ -33,5 +35,5 @@ while (!stopping) {
   }
   const wait = Math.max(0, everyMs - (Date.now() - started));
   const deadline = Date.now() + wait;
-  while (!stopping && Date.now() < deadline) await new Promise((r) => setTimeout(r, Math.min(500, wait)));
+  while (!stopping && Date.now() < deadline) await sleep(Math.min(500, wait));
 }

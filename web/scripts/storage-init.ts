@@ -8,7 +8,9 @@ import { setUpBucket } from '@postwave/shared/storage/bucket-setup';
 
 const config = objectStorageConfigFromEnv(process.env);
 if (!config) {
-  console.error('storage-init: set OBJECT_STORAGE_BUCKET, _ACCESS_KEY_ID, _SECRET_ACCESS_KEY (and _ENDPOINT)');
+  console.error(
+    'storage-init: set OBJECT_STORAGE_BUCKET, _ACCESS_KEY_ID, _SECRET_ACCESS_KEY (and _ENDPOINT)',
+  );
   process.exit(1);
 }
 const origins = [process.env.APP_URL, ...(process.env.STORAGE_CORS_ORIGINS ?? '').split(',')]
@@ -26,7 +28,7 @@ for (let attempt = 1; ; attempt++) {
       allowedOrigins: origins,
       publicRead: process.env.STORAGE_PUBLIC_READ !== 'false',
     });
-    console.log(JSON.stringify({ bucket: config.bucket, origins, ...report }));
+    console.log(JSON.stringify({ name: config.bucket, origins, ...report }));
     if (report.cors === 'not_supported') {
       console.log('storage-init: this store sets CORS server-wide (MinIO: MINIO_API_CORS_ALLOW_ORIGIN)');
     }

@@ -132,7 +132,10 @@ for (const backend of backends()) {
         const inFlight = api.json('/api/v1/posts', {
           json: { message: 'slow now', accountIds: [news], postingMode: 'now' },
         });
-        await waitFor(() => env.telegram.sent.some((m) => m.text === 'slow now'), 'the publish to reach Telegram');
+        await waitFor(
+          () => env.telegram.sent.some((m) => m.text === 'slow now'),
+          'the publish to reach Telegram',
+        );
         env.app.child.kill('SIGTERM');
         await sleep(300);
         const ready = await fetch(`${env.app.url}/ready`).catch(() => undefined);
@@ -206,7 +209,10 @@ for (const backend of backends()) {
         const inFlight = api
           .json('/api/v1/posts', { json: { message: 'very slow', accountIds: [news], postingMode: 'now' } })
           .catch(() => undefined);
-        await waitFor(() => env.telegram.sent.some((m) => m.text === 'very slow'), 'the publish to reach Telegram');
+        await waitFor(
+          () => env.telegram.sent.some((m) => m.text === 'very slow'),
+          'the publish to reach Telegram',
+        );
         const t0 = Date.now();
         env.app.child.kill('SIGTERM');
         await sleep(300);
