@@ -23,19 +23,27 @@ export async function setUpBucket(
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     forcePathStyle: config.forcePathStyle,
     credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    // As S3Storage: several S3-compatible services reject the newer default checksum headers.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const notImplemented = (error: unknown) => {
     const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
     return e.name === 'NotImplemented' || e.$metadata?.httpStatusCode === 501;
   };
   try {
-    let bucket: BucketSetupReport['bucket'] = 'created';
+    let bucket: BucketSetupReport['bucket'] = 'existed';
     try {
-      await client.send(new s3.CreateBucketCommand({ Bucket: config.bucket }));
-    } catch (error) {
-      const name = (error as { name?: string }).name;
-      if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
-      bucket = 'existed';
+      await client.send(new s3.HeadBucketCommand({ Bucket: config.bucket }));
+    } catch {
+      // Missing (404), or a store that does not answer HEAD on buckets: creating it tells.
+      try {
+        await client.send(new s3.CreateBucketCommand({ Bucket: config.bucket }));
+        bucket = 'created';
+      } catch (creating) {
+        const name = (creating as { name?: string }).name;
+        if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw creating;
+      }
     }
     let cors: BucketSetupReport['cors'] = 'applied';
     try {
