@@ -75,9 +75,13 @@ function startTarget(target: 'selfhosted' | 'scheduler', env: Record<string, str
   return { child, ready, ask };
 }
 
-/** Samples RSS every 5 s while `work` runs; returns the peak. */
-async function sampled(ask: <T>(type: string) => Promise<T>, work: Promise<unknown>): Promise<number> {
+/** Samples RSS every 5 s while `work` runs; returns the peak and the 10 s sample (warm, steady). */
+async function sampled(
+  ask: <T>(type: string) => Promise<T>,
+  work: Promise<unknown>,
+): Promise<{ peak: number; atTen: number | undefined }> {
   let peak = 0;
+  let atTen: number | undefined;
   let done = false;
   void work.finally(() => {
     done = true;
@@ -87,18 +91,28 @@ async function sampled(ask: <T>(type: string) => Promise<T>, work: Promise<unkno
     await Promise.race([work, new Promise((r) => setTimeout(r, 5_000))]);
     const { rss } = await ask<Memory>('memory');
     peak = Math.max(peak, rss);
-    if (!done) console.log(`  ${Math.round((Date.now() - started) / 1000)} s: RSS ${mib(rss)}`);
+    const at = Math.round((Date.now() - started) / 1000);
+    if (at >= 10 && atTen === undefined) atTen = rss;
+    if (!done) console.log(`  ${at} s: RSS ${mib(rss)}`);
   }
-  return peak;
+  return { peak, atTen };
 }
 
-function report(label: string, before: Memory, after: Memory, collected: Memory, peak: number, rate: string) {
+function report(
+  label: string,
+  before: Memory,
+  after: Memory,
+  collected: Memory,
+  { peak, atTen }: { peak: number; atTen: number | undefined },
+  rate: string,
+) {
   const growth = collected.rss - before.rss;
+  const steady = atTen === undefined ? '' : `; from 10 s to the end ${mib(after.rss - atTen)}`;
   console.log(
     `${label}: ${rate}; RSS ${mib(before.rss)} before, ${mib(peak)} peak, ${mib(after.rss)} after, ` +
       `${mib(collected.rss)} after GC (heap used ${mib(before.heapUsed)} → ${mib(collected.heapUsed)}, ` +
       `heap total ${mib(collected.heapTotal)}, external ${mib(collected.external)}); growth ${mib(growth)} ` +
-      `(goal < 100 MiB: ${growth < 100 * 1024 * 1024 ? 'met' : 'NOT met'})`,
+      `(goal < 100 MiB: ${growth < 100 * 1024 * 1024 ? 'met' : 'NOT met'})${steady}`,
   );
 }
 
