@@ -40,8 +40,8 @@ export function describeOperationsEndpoints(
     summary: 'Prometheus metrics',
     description:
       `Prometheus text format: ${options.metrics}, and the default process metrics (\`process_*\`, \`nodejs_*\`). ` +
-      '`outcome` is `unknown` when the platform may have acted without our knowing (a timeout, an interrupted ' +
-      'publish). Served only when `METRICS_TOKEN` is set (404 otherwise), and then only with ' +
+      '`outcome` is `unknown` when the platform may have acted without our knowing (a request that timed ' +
+      'out). Served only when `METRICS_TOKEN` is set (404 otherwise), and then only with ' +
       '`Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).',
     ...tags,
     security: [{ metricsToken: [] }],

@@ -15,7 +15,7 @@ export interface PostwaveMetrics {
   scheduledDue: Gauge;
 }
 
-/** `unknown`: the platform may or may not have acted (a timeout or an interrupted publish). */
+/** `unknown`: the platform may or may not have acted (the request timed out). */
 export type PublishOutcome = 'posted' | 'failed' | 'unknown';
 
 const holder = globalThis as typeof globalThis & { __postwaveMetrics?: PostwaveMetrics };
