@@ -2,7 +2,9 @@ import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
+import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
+import { xModule } from './x/index.ts';
 import { youTubeModule } from './youtube/index.ts';
 
 export type { Env, PlatformModule } from './types.ts';
@@ -16,6 +18,8 @@ export const platformModules: readonly PlatformModule[] = [
   blueskyModule,
   mastodonModule,
   youTubeModule,
+  xModule,
+  threadsModule,
 ];
 
 export class PublisherRegistry {

@@ -5,4 +5,6 @@ export * from './mastodon.ts';
 export * from './s3.ts';
 export * from './sample-media.ts';
 export * from './telegram.ts';
+export * from './threads.ts';
+export * from './x.ts';
 export * from './youtube.ts';

@@ -1,0 +1,206 @@
+import { PlatformError } from '../../errors.ts';
+import type { MediaFile } from '../../media/media-file.ts';
+import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
+import { xFetch } from './api.ts';
+import type { XConfig } from './config.ts';
+import { uploadXMedia } from './media.ts';
+import { type XCredentials, type XOptions, xCredentialsSchema, xOptionsSchema } from './options.ts';
+import { XAccessToken, XRefreshLocks } from './token.ts';
+import { validateXPost } from './validate.ts';
+
+interface UserAnswer {
+  data?: { id?: string; name?: string; username?: string; profile_image_url?: string };
+}
+
+/** Uploaded media ids, kept for retries of the same publish (X keeps them usable for a day). */
+interface UploadedMedia {
+  id: string;
+  expires: number;
+}
+const uploadedTtlMs = 60 * 60_000;
+const maxUploadedEntries = 2_000;
+
+/**
+ * Posts to X through API v2 with OAuth 2.0 user tokens: media through upload v2, then
+ * `POST /2/tweets`. Tokens are refreshed (and rotated refresh tokens handed back) when expired
+ * or refused, one refresh at a time per account.
+ */
+export function createXPublisher(config: XConfig): Publisher<XOptions> {
+  const locks = new XRefreshLocks();
+  const uploaded = new Map<string, UploadedMedia>();
+  /** Publishes whose post request got no clear answer (timeout, dropped connection, 5xx), by idempotency key. */
+  const unclear = new Map<string, number>();
+
+  function rememberUnclear(key: string): void {
+    const now = Date.now();
+    for (const [k, at] of unclear) if (now - at > uploadedTtlMs) unclear.delete(k);
+    if (unclear.size < maxUploadedEntries) unclear.set(key, now);
+  }
+
+  /** The account's recent post with this text, when X already created it during an attempt we lost the answer of. */
+  async function findRecentPost(
+    account: PlatformAccount,
+    token: XAccessToken,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    const url = `${config.apiUrl}/2/users/${encodeURIComponent(account.platformAccountId)}/tweets?max_results=5`;
+    try {
+      const { data } = await xFetch<{ data?: { id?: string; text?: string }[] }>(
+        token,
+        url,
+        { method: 'GET', signal, what: 'the recent posts lookup' },
+        config.maxRateLimitWaitMs,
+      );
+      const wanted = comparable(text);
+      return data?.data?.find((candidate) => comparable(candidate.text ?? '') === wanted)?.id;
+    } catch {
+      return undefined;
+    }
+  }
+
+  function tokenFor(
+    account: PlatformAccount,
+    context: Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'logger'>> | undefined,
+  ): XAccessToken {
+    return new XAccessToken({
+      account,
+      credentials: credentialsOf(account),
+      config,
+      locks,
+      signal: context?.signal,
+      onRefreshed: context?.onCredentialsRefreshed,
+      logger: context?.logger,
+    });
+  }
+
+  async function mediaIds(
+    files: readonly MediaFile[],
+    token: XAccessToken,
+    context: PublishContext,
+  ): Promise<string[]> {
+    const now = Date.now();
+    for (const [key, entry] of uploaded) {
+      if (entry.expires < now || uploaded.size > maxUploadedEntries) uploaded.delete(key);
+    }
+    const ids: string[] = [];
+    // One at a time: X's upload rate limit is per user, and order is the post's image order.
+    for (const file of files) {
+      const key = `${context.idempotencyKey}\n${file.key}`;
+      const known = uploaded.get(key);
+      if (known) {
+        ids.push(known.id);
+        continue;
+      }
+      const id = await uploadXMedia(file, token, config, context.signal);
+      uploaded.set(key, { id, expires: Date.now() + uploadedTtlMs });
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  return {
+    id: 'x',
+    displayName: 'X',
+    optionsSchema: xOptionsSchema,
+    credentialsSchema: xCredentialsSchema,
+    concurrency: 4,
+    credentialConcurrency: 1,
+    concurrencyKey: (account) => `x:${account.platformAccountId}`,
+
+    async validate(post, account, media, options) {
+      const outcome = validateXPost(post, media, options);
+      if (!xCredentialsSchema.safeParse(account.credentials).success) {
+        outcome.errors.push({ code: 'credentials_invalid', message: 'X credentials need an accessToken' });
+      }
+      return outcome;
+    },
+
+    async publish(post, account, media, options, context): Promise<PublishResult> {
+      const token = tokenFor(account, context);
+      const ids = await mediaIds(media, token, context);
+      // A media-only post has no text at all: X refuses an empty `text`.
+      const body: Record<string, unknown> = post.message === '' ? {} : { text: post.message };
+      if (ids.length > 0) body.media = { media_ids: ids };
+      if (options.replyToPostId) body.reply = { in_reply_to_tweet_id: options.replyToPostId };
+      if (options.quotePostId) body.quote_tweet_id = options.quotePostId;
+      if (options.replySettings && options.replySettings !== 'everyone')
+        body.reply_settings = options.replySettings;
+      let id: string | undefined;
+      try {
+        const { data } = await xFetch<{ data?: { id?: string } }>(
+          token,
+          `${config.apiUrl}/2/tweets`,
+          { method: 'POST', json: body, signal: context.signal, what: 'the post' },
+          config.maxRateLimitWaitMs,
+        );
+        id = data?.data?.id;
+      } catch (error) {
+        const classified = error instanceof PlatformError ? error : undefined;
+        // After an answer we never got, X may hold the post: its duplicate refusal then means "already posted".
+        if (
+          classified?.code === 'content_rejected' &&
+          classified.status === 403 &&
+          unclear.has(context.idempotencyKey)
+        ) {
+          const found = await findRecentPost(account, token, post.message, context.signal);
+          if (found) id = found;
+        }
+        if (!id) {
+          if (classified && unclearOutcome(classified)) rememberUnclear(context.idempotencyKey);
+          throw error;
+        }
+      }
+      unclear.delete(context.idempotencyKey);
+      if (!id) throw new PlatformError('platform_unavailable', 'X answered the post without an id');
+      for (const file of media) uploaded.delete(`${context.idempotencyKey}\n${file.key}`);
+      const handle = account.username?.replace(/^@/, '');
+      return { platformPostId: id, url: `https://x.com/${handle || 'i/web'}/status/${id}` };
+    },
+
+    async verifyCredentials(account, context): Promise<AccountProfile> {
+      const token = tokenFor(account, context);
+      const url = `${config.apiUrl}/2/users/me?user.fields=profile_image_url`;
+      const { data } = await xFetch<UserAnswer>(
+        token,
+        url,
+        { method: 'GET', ...(context?.signal ? { signal: context.signal } : {}), what: 'the account lookup' },
+        config.maxRateLimitWaitMs,
+      );
+      return profileOf(data);
+    },
+  };
+}
+
+export function profileOf(answer: UserAnswer | undefined): AccountProfile {
+  const user = answer?.data;
+  if (!user?.id)
+    throw new PlatformError('platform_unavailable', 'X answered the account lookup without a user');
+  return {
+    name: user.name || user.username || user.id,
+    ...(user.username ? { username: user.username } : {}),
+    ...(user.profile_image_url ? { avatarUrl: user.profile_image_url } : {}),
+    platformAccountId: user.id,
+  };
+}
+
+function credentialsOf(account: PlatformAccount): XCredentials {
+  const parsed = xCredentialsSchema.safeParse(account.credentials);
+  if (!parsed.success) throw new PlatformError('credentials_invalid', 'X credentials need an accessToken');
+  return parsed.data;
+}
+
+/** X answers with links shortened to t.co and HTML entities escaped; compare without them. */
+function comparable(text: string): string {
+  return text
+    .replace(/https?:\/\/\S+/g, 'URL')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .trim();
+}
+
+/** Failures after which the post may exist at X all the same. */
+function unclearOutcome(error: PlatformError): boolean {
+  return error.code === 'timeout' || error.code === 'network_error' || error.code === 'platform_unavailable';
+}
