@@ -1,6 +1,6 @@
 /**
  * Next.js calls this once per server process: the peer hook, graceful shutdown, the due-posts gauge and
- * in-process dispatcher start here.
+ * the in-process dispatcher start here.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
