@@ -14,6 +14,7 @@ import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
+import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
 import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
 import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
 import {
@@ -186,6 +187,7 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
     await announceDue(ctx, when);
     return toPostView(row, []);
   }
+  assertAcceptingWork();
   const prepared = await validateForPublishing(ctx, userId, content);
   const owner = leaseOwner();
   const leaseUntil = new Date(now.getTime() + ctx.config.dispatcher.leaseMs);
@@ -330,6 +332,7 @@ export async function actOnPost(
     await announceDue(ctx, when);
     return loadView(ctx, scheduled);
   }
+  assertAcceptingWork();
   const prepared = remaining.length
     ? await validateForPublishing(ctx, userId, content, remaining)
     : undefined;
