@@ -1,7 +1,11 @@
 /**
- * Profiling aid: N due posts over 50 accounts, one dispatch run, timed per phase.
- * `node --cpu-prof --cpu-prof-dir=/tmp/prof bench/support/profile-dispatch.ts [pglite|postgres]`.
+ * Profiling aid: BENCH_POSTS due posts (default 2000) over 50 accounts, one dispatch run against a
+ * zero-latency fake. With PROFILE_OUT set, writes a CPU profile of the dispatch run alone (not the
+ * setup) there, for Chrome DevTools or any .cpuprofile viewer:
+ * `PROFILE_OUT=/tmp/dispatch.cpuprofile node bench/support/profile-dispatch.ts [pglite|postgres]`.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { posts } from '../../web/server/db/schema.ts';
 import { dispatchDuePosts, dispatchOptions } from '../../web/server/dispatch/service.ts';
 import { setUp, startFakePlatform } from './dispatch-setup.ts';
@@ -27,9 +31,20 @@ try {
   }));
   for (let i = 0; i < rows.length; i += 1000)
     await setup.ctx.db.insert(posts).values(rows.slice(i, i + 1000));
+  const session = new Session();
+  if (process.env.PROFILE_OUT) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
   const started = performance.now();
   const summary = await dispatchDuePosts(setup.ctx, { ...dispatchOptions(setup.ctx), timeBudgetMs: 120_000 });
   const seconds = (performance.now() - started) / 1000;
+  if (process.env.PROFILE_OUT) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
+    session.disconnect();
+  }
   console.log(
     `${backend}: ${summary.posted} posted in ${seconds.toFixed(2)} s → ${(summary.posted / seconds).toFixed(0)}/s`,
   );

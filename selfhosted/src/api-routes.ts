@@ -1,5 +1,7 @@
 import {
   AccountsResponse,
+  idempotencyKeyParameter,
+  idempotencyProblems,
   MediaKey,
   PostRequest,
   PresignRequest,
@@ -9,7 +11,13 @@ import {
   ValidationRequest,
   ValidationResponse,
 } from '@postwave/shared';
-import { defineRoutes, expressPath, problemResponses, type RouteSpec } from '@postwave/shared/openapi/index';
+import {
+  defineRoutes,
+  expressPath,
+  operationsRoutes,
+  problemResponses,
+  type RouteSpec,
+} from '@postwave/shared/openapi/index';
 import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
 
@@ -63,22 +71,13 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
       summary: 'The Scalar bundle the docs page loads',
       responses: { 200: { description: 'JavaScript.' } },
     },
-    getHealth: {
-      method: 'get',
-      path: '/health',
-      auth: 'public',
-      operationId: 'getHealth',
-      summary: 'Health check',
-      description: 'No authentication. 503 with `status: "degraded"` when media storage cannot be reached.',
+    ...operationsRoutes<ApiAuth>('public', {
+      checks: 'media storage answers (`storage`) and it is not shutting down (`shutdown`)',
+      metrics:
+        '`postwave_publish_total{platform,outcome}` (`posted`, `failed`, `unknown`), ' +
+        '`postwave_publish_duration_seconds{platform}` (histogram)',
       tags: ['Service'],
-      responses: {
-        200: { description: 'Healthy.', content: { 'application/json': HealthResponse } },
-        503: {
-          description: 'Media storage is unreachable.',
-          content: { 'application/json': HealthResponse },
-        },
-      },
-    },
+    }),
 
     listAccounts: {
       method: 'get',
@@ -199,20 +198,14 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
         '(timeouts, 5xx, 429) are retried with backoff within `PUBLISH_TIMEOUT_MS`, permanent ones are not.',
         '200 when every target posted, 207 with `status: "partial"` when some failed, 502 when all failed.',
         accountOptionsNote,
-        '\n\n**Idempotency-Key**: a repeat with the same key and the same body within 24 hours returns the first',
-        'response (with `Idempotent-Replayed: true`) and publishes nothing again; a duplicate sent while the first is',
-        'still publishing waits for it. The same key with a different body is 422. Keys are kept in memory (bounded,',
-        'least recently used first out, lost on restart); a request refused before publishing (400, 422, 501) does not',
-        'use up its key.',
+        '\n\n**Idempotency-Key**: see the header below (the same protocol as the Scheduler).',
       ].join(' '),
       tags: ['Publishing'],
       parameters: [
-        {
-          name: 'Idempotency-Key',
-          in: 'header',
-          description: '1 to 255 visible ASCII characters, e.g. a UUID.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
-        },
+        idempotencyKeyParameter(
+          'the API key',
+          'Keys live in this process’s memory (at most `IDEMPOTENCY_MAX_ENTRIES` answers, least recently used dropped first); a restart forgets them.',
+        ),
       ],
       requestBody: { content: { 'application/json': PostRequest } },
       responses: {
@@ -225,7 +218,8 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
           invalid_request: 'malformed JSON, wrong field types, or a malformed Idempotency-Key',
           ...unauthorized,
           validation_failed:
-            'an unknown `postingMode`, a target that fails validation (`errors` name the account), or an Idempotency-Key reused with another body; nothing was published',
+            'an unknown `postingMode`, or a target that fails validation (`errors` name the account); nothing was published',
+          ...idempotencyProblems,
           not_supported: '`postingMode` `schedule` or `draft`: use the Postwave Scheduler',
           publish_failed: 'every target failed; `results` says why for each',
           ...internal,
@@ -329,14 +323,6 @@ const mediaGet = (method: 'get' | 'head'): RouteSpec<ApiAuth> => ({
     416: { description: 'The range is outside the file.' },
   },
 });
-
-const HealthResponse = z
-  .object({
-    status: z.enum(['ok', 'degraded']),
-    version: z.string(),
-    storage: z.object({ kind: z.enum(['local', 's3']), reachable: z.boolean() }),
-  })
-  .meta({ id: 'HealthResponse' });
 
 export function pascal(id: string): string {
   return id.replace(/(^|[-_])([a-z0-9])/g, (_, _sep, c: string) => c.toUpperCase());

@@ -1,3 +1,11 @@
+import {
+  apiContentSecurityPolicy,
+  baselineSecurityHeaders,
+  malformedRequestTarget,
+  ProblemError,
+  problem,
+  unsafeJsonReason,
+} from '@postwave/shared';
 import express, { type Express } from 'express';
 import { apiRoutes } from './api-routes.ts';
 import type { Config } from './config.ts';
@@ -8,6 +16,7 @@ import { accountsRouter } from './routes/accounts.ts';
 import { docsRouter } from './routes/docs.ts';
 import { healthRouter } from './routes/health.ts';
 import { mediaRouter } from './routes/media.ts';
+import { metricsRouter } from './routes/metrics.ts';
 import { postsRouter } from './routes/posts.ts';
 import { uploadRouter } from './routes/upload.ts';
 import type { Services } from './services.ts';
@@ -27,15 +36,29 @@ export function createApp(config: Config, services: Services): Express {
     platformIds: services.publishers.list().map((publisher) => publisher.id),
   });
 
+  // Section D: every response; pages and /media set their own Content-Security-Policy over this one.
+  app.use((req, res, next) => {
+    res.set(baselineSecurityHeaders).set('Content-Security-Policy', apiContentSecurityPolicy);
+    if (malformedRequestTarget(req.originalUrl))
+      return next(
+        new ProblemError(problem('invalid_request', 'The URL has malformed percent-encoding or a NUL')),
+      );
+    next();
+  });
+
   // The API first, its busiest routes first: every router a request passes costs it route matching.
-  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }));
+  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }), (req, _res, next) => {
+    const unsafe = unsafeJsonReason(req.body);
+    next(unsafe ? new ProblemError(problem('invalid_request', unsafe)) : undefined);
+  });
   app.use(postsRouter(routes, services.publishing, services.idempotency));
   app.use(accountsRouter(routes, services.accounts));
   app.use(uploadRouter(routes, services.storage, config.maxUploadBytes));
 
-  // Public: health, media (keys are unguessable; uploads carry their own signature), API description.
+  // Public: health, metrics (its own token), media (keys are unguessable; uploads carry their own signature), API description.
   // None of these paths is under /api, so the key check above never applies to them.
-  app.use(healthRouter(routes, services.storage, version));
+  app.use(healthRouter(routes, services.storage, services.publishing, version));
+  app.use(metricsRouter(routes, config.metricsToken));
   app.use(mediaRouter(routes, services.storage));
   app.use(docsRouter(routes, config, services.publishers));
 

@@ -6,6 +6,23 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+export const defaultShutdownGraceMs = 25_000;
+
+/** A duration in milliseconds (0 allowed), or undefined when unset. */
+const optionalMs = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value === '') return undefined;
+    const parsed = Number(value);
+    if (!Number.isSafeInteger(parsed) || parsed < 0) {
+      ctx.addIssue({ code: 'custom', message: `must be a whole number of milliseconds, got "${value}"` });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
 const positiveInt = (fallback: number) =>
   z
     .string()
@@ -27,12 +44,19 @@ const httpUrl = z
   .refine((value) => /^https?:\/\/[^/\s]+/i.test(value) && URL.canParse(value), 'must be an http(s) URL')
   .transform((value) => value.replace(/\/+$/, ''));
 
+export const minApiKeyLength = 32;
+
 /** Environment variables this server reads itself; platform modules and object storage read theirs. */
 const EnvSchema = z.object({
   SERVICE_API_KEY: z
     .string({ error: 'is required: set it to the shared API key clients send in x-api-key' })
     .trim()
-    .min(1, 'is required: set it to the shared API key clients send in x-api-key'),
+    .min(1, 'is required: set it to the shared API key clients send in x-api-key')
+    // The key also keys the presign HMAC: a short one can be guessed offline from one signed URL.
+    .min(
+      minApiKeyLength,
+      `is too short: use at least ${minApiKeyLength} characters (generate one with \`openssl rand -hex 32\`)`,
+    ),
   SERVICE_ACCOUNTS_FILE: z
     .string()
     .trim()
@@ -59,6 +83,7 @@ const EnvSchema = z.object({
     }),
   HOST: z.string().trim().optional(),
   MAX_UPLOAD_BYTES: positiveInt(512 * 1024 * 1024),
+  MAX_REPLY_BYTES: positiveInt(8 * 1024 * 1024),
   LOG_LEVEL: z
     .string()
     .trim()
@@ -70,7 +95,17 @@ const EnvSchema = z.object({
   PUBLISH_RETRY_BASE_MS: positiveInt(500),
   PUBLISH_RETRY_MAX_MS: positiveInt(8_000),
   IDEMPOTENCY_MAX_ENTRIES: positiveInt(10_000),
-  SHUTDOWN_TIMEOUT_MS: positiveInt(30_000),
+  SHUTDOWN_GRACE_MS: optionalMs,
+  /** Deprecated name of SHUTDOWN_GRACE_MS, still read when the new one is unset. */
+  SHUTDOWN_TIMEOUT_MS: optionalMs,
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined)
+    .refine((value) => value === undefined || value.length >= 16, {
+      message: 'must be at least 16 characters (generate one with `openssl rand -hex 32`)',
+    }),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -96,10 +131,15 @@ export interface Config {
   port: number;
   host: string | undefined;
   maxUploadBytes: number;
+  /** Cap on every reply body read from a platform (MAX_REPLY_BYTES, default 8 MiB). */
+  maxReplyBytes: number;
   logLevel: (typeof logLevels)[number];
   publish: PublishTiming;
   idempotencyMaxEntries: number;
-  shutdownTimeoutMs: number;
+  /** How long SIGTERM waits for in-flight publishes (SHUTDOWN_GRACE_MS, default 25 s). */
+  shutdownGraceMs: number;
+  /** Bearer token for `/metrics`; unset turns the endpoint off (404). */
+  metricsToken: string | undefined;
   trustProxy: boolean | number | string;
   /** The whole environment, for platform modules and object storage, which read their own variables. */
   env: Env;
@@ -126,6 +166,7 @@ export function loadConfig(env: Env): Config {
     port: e.PORT,
     host: e.HOST || undefined,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    maxReplyBytes: e.MAX_REPLY_BYTES,
     logLevel: e.LOG_LEVEL,
     publish: {
       timeoutMs: e.PUBLISH_TIMEOUT_MS,
@@ -134,7 +175,8 @@ export function loadConfig(env: Env): Config {
       retryMaxMs: e.PUBLISH_RETRY_MAX_MS,
     },
     idempotencyMaxEntries: e.IDEMPOTENCY_MAX_ENTRIES,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? e.SHUTDOWN_TIMEOUT_MS ?? defaultShutdownGraceMs,
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,
     env,
   };

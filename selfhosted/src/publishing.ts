@@ -1,6 +1,7 @@
 import {
   type NormalizedPost,
   normalizeMedia,
+  type OperationResult,
   type PostingService,
   ProblemError,
   type ProblemIssue,
@@ -8,10 +9,10 @@ import {
   type TargetResult,
   type ValidationRequest,
   type ValidationResponse,
+  withDeadline,
 } from '@postwave/shared';
 import type { AccountsStore } from './accounts.ts';
 import type { PublishTiming } from './config.ts';
-import type { StoredResponse } from './idempotency.ts';
 
 /**
  * Validate-then-publish for this deployment: accounts come from the accounts file, and every
@@ -22,6 +23,7 @@ export class Publishing {
   readonly #accounts: AccountsStore;
   readonly #timing: PublishTiming;
   readonly #inFlight = new Set<Promise<unknown>>();
+  #accepting = true;
 
   constructor(posting: PostingService, accounts: AccountsStore, timing: PublishTiming) {
     this.#posting = posting;
@@ -43,7 +45,8 @@ export class Publishing {
   }
 
   /** Publishes a `now` post; answers the contract's 200 / 207 / 502 (422 when anything is invalid). */
-  async publishNow(post: NormalizedPost, idempotencyKey?: string): Promise<StoredResponse> {
+  async publishNow(post: NormalizedPost, idempotencyKey?: string): Promise<OperationResult> {
+    this.assertAccepting();
     const prepared = await this.#posting.prepare(post, this.#lookup);
     if (!prepared.targets) {
       throw new ProblemError(
@@ -53,9 +56,11 @@ export class Publishing {
       );
     }
     const { timeoutMs, maxAttempts, retryBaseMs, retryMaxMs } = this.#timing;
+    // Cleared as soon as the publish ends (AbortSignal.timeout would live on for timeoutMs).
+    const deadline = withDeadline(undefined, timeoutMs);
     const run = this.#posting.publish(prepared, {
       ...(idempotencyKey ? { idempotencyKey } : {}),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: deadline.signal,
       retryPolicy: {
         maxAttempts,
         baseDelayMs: retryBaseMs,
@@ -67,7 +72,22 @@ export class Publishing {
     try {
       return publishResponse(await run);
     } finally {
+      deadline.dispose();
       this.#inFlight.delete(run);
+    }
+  }
+
+  /** Shutdown has begun: publishes already running finish, new ones are refused with 503. */
+  stopAccepting(): void {
+    this.#accepting = false;
+  }
+
+  assertAccepting(): void {
+    if (!this.#accepting) {
+      throw new ProblemError(
+        problem('unavailable', 'The server is shutting down; send the request again in a moment'),
+        { 'retry-after': '5' },
+      );
     }
   }
 
@@ -89,7 +109,7 @@ function validationIssues(validation: ValidationResponse): ProblemIssue[] {
   );
 }
 
-function publishResponse(results: TargetResult[]): StoredResponse {
+function publishResponse(results: TargetResult[]): OperationResult {
   const posted = results.filter((r) => r.status === 'posted').length;
   if (posted === results.length) return { status: 200, body: { status: 'posted', results } };
   if (posted > 0) return { status: 207, body: { status: 'partial', results } };

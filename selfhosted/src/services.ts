@@ -1,4 +1,5 @@
 import {
+  accountNotFound,
   type EnvRate,
   envPlatformOverrides,
   envPlatformRates,
@@ -11,9 +12,9 @@ import {
   type Storage,
 } from '@postwave/shared';
 import type { Logger } from 'pino';
-import { AccountsStore } from './accounts.ts';
+import { AccountsStore, accountsNotConfigured } from './accounts.ts';
 import { type Config, ConfigError, type Env } from './config.ts';
-import { IdempotencyStore } from './idempotency.ts';
+import { Idempotency } from './idempotency.ts';
 import { Publishing } from './publishing.ts';
 
 export interface Services {
@@ -22,7 +23,7 @@ export interface Services {
   publishers: PublisherRegistry;
   accounts: AccountsStore;
   publishing: Publishing;
-  idempotency: IdempotencyStore;
+  idempotency: Idempotency;
 }
 
 /**
@@ -44,7 +45,7 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
       rateLimits: rateOverrides(config.env),
       rateMarginMs: envNonNegativeInt(config.env, 'PUBLISH_LIMITS_RATE_MARGIN_MS', 100),
     }),
-    unknownAccountCode: () => (accounts.configured ? 'account_not_found' : 'accounts_not_configured'),
+    unknownAccount: (accountId) => (accounts.configured ? accountNotFound(accountId) : accountsNotConfigured),
   });
   return {
     logger,
@@ -52,7 +53,7 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
     publishers,
     accounts,
     publishing: overrides.publishing ?? new Publishing(posting, accounts, config.publish),
-    idempotency: overrides.idempotency ?? new IdempotencyStore(config.idempotencyMaxEntries),
+    idempotency: overrides.idempotency ?? new Idempotency(config.apiKey, config.idempotencyMaxEntries),
   };
 }
 

@@ -10,7 +10,7 @@ import { createLogger } from '../src/logging.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { createServices, type Services } from '../src/services.ts';
 
-export const apiKey = 'test-api-key-0123456789';
+export const apiKey = 'test-api-key-0123456789abcdef0123456789';
 export const botToken = '111111:AAAbbbCCCdddEEE';
 export const otherBotToken = '222222:ZZZyyyXXXwwwVVV';
 
@@ -82,7 +82,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     PUBLISH_TIMEOUT_MS: '5000',
     PUBLISH_RETRY_BASE_MS: '5',
     PUBLISH_RETRY_MAX_MS: '20',
-    SHUTDOWN_TIMEOUT_MS: '2000',
+    SHUTDOWN_GRACE_MS: '2000',
     ...(accountsFile ? { SERVICE_ACCOUNTS_FILE: accountsFile } : {}),
     ...(options.telegram ? { TELEGRAM_API_URL: options.telegram.url } : {}),
     ...options.env,

@@ -143,13 +143,16 @@ describe('media on local storage', () => {
       `/media/.tmp`,
       `/media/${media.key}%2f..`,
       '/media/C:%5cWindows',
-      '/media/%00',
     ];
     for (const path of attempts) {
       const response = await fetch(server.url + path);
       assert.equal(response.status, 404, path);
       assert.match(response.headers.get('content-type') ?? '', /problem\+json/, path);
     }
+    // An encoded NUL is refused before routing (section D: 400 invalid_request).
+    const nul = await fetch(`${server.url}/media/%00`);
+    assert.equal(nul.status, 400);
+    assert.match(nul.headers.get('content-type') ?? '', /problem\+json/);
     for (const path of ['/media/../accounts.json', '/media/..\\accounts.json']) {
       const response = await fetch(server.url + path);
       assert.equal(response.status, 404, path);
@@ -305,9 +308,12 @@ describe('media on object storage (s3rver)', () => {
     await telegram.close();
   });
 
-  it('reports S3 in /health', async () => {
-    const health = (await (await fetch(`${server.url}/health`)).json()) as { storage: unknown };
-    assert.deepEqual(health.storage, { kind: 's3', reachable: true });
+  it('reports S3 in /ready', async () => {
+    const ready = await fetch(`${server.url}/ready`);
+    assert.equal(ready.status, 200);
+    const body = (await ready.json()) as { storage: unknown; checks: unknown };
+    assert.equal(body.storage, 's3');
+    assert.deepEqual(body.checks, { storage: 'ok', shutdown: 'ok' });
   });
 
   it('uploads into the bucket and publishes from it', async () => {

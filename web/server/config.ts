@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { type EnvRate, envPlatformOverrides, envPlatformRates } from '@postwave/shared';
+import { join, resolve } from 'node:path';
+import {
+  type AllowedHost,
+  type EnvRate,
+  envPlatformOverrides,
+  envPlatformRates,
+  parseAllowedPrivateHosts,
+} from '@postwave/shared';
 import { z } from 'zod';
 import { type EncryptionKey, parseEncryptionKey } from './security/encryption.ts';
 import { persistedSecret } from './security/persisted-secret.ts';
@@ -13,6 +19,10 @@ export interface SchedulerConfig {
   /** Public base URL without a trailing slash; media URLs and OAuth redirects are built from it. */
   appUrl: string;
   dataDir: string;
+  /** Where generated secrets are kept (SECRETS_DIR, default DATA_DIR/secrets). */
+  secretsDir: string;
+  /** How many reverse proxies in front of us to trust for X-Forwarded-For (TRUST_PROXY, default 0). */
+  trustProxyHops: number;
   /** PostgreSQL when set; otherwise the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -32,6 +42,10 @@ export interface SchedulerConfig {
     retryBaseMs: number;
   };
   maxUploadBytes: number;
+  /** `MAX_REPLY_BYTES`: the cap on any reply body read from a platform or a user-chosen host. */
+  maxReplyBytes: number;
+  /** `ALLOW_PRIVATE_HOSTS`: private hosts user-chosen URLs may reach anyway (operators, tests). */
+  allowPrivateHosts: AllowedHost[];
   /** MCP OAuth token lifetimes. */
   oauth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number };
   /** `PUBLISH_CONCURRENCY_<PLATFORM>`: per-platform limits of concurrent publishes in this process. */
@@ -45,12 +59,19 @@ export interface SchedulerConfig {
   /** `PUBLISH_LIMITS_RATE_MARGIN_MS`: added to every rate window, for the jitter between a grant and the platform's receipt. */
   publishRateMarginMs: number;
   google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
-  github: OAuthClientConfig;
+  /** GitHub sign-in; `baseUrl` is https://github.com or a GitHub Enterprise Server. */
+  github: OAuthClientConfig & { baseUrl: string | undefined };
   /** Outgoing e-mail (password reset links); undefined when no SMTP server is configured. */
   mail: MailConfig | undefined;
   /** How long a password reset link works. */
   passwordResetTtlSeconds: number;
+  /** How long an e-mail verification link works. */
+  emailVerificationTtlSeconds: number;
   logLevel: string;
+  /** How long SIGTERM waits for in-flight publishes before exiting (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
+  /** Bearer token for `/metrics`; unset turns the endpoint off (404). */
+  metricsToken: string | undefined;
   /** The raw environment, for the SDK's own readers (platform base URLs, OBJECT_STORAGE_*). */
   env: Env;
 }
@@ -79,6 +100,14 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   APP_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().default('./data'),
+  SECRETS_DIR: optionalString,
+  TRUST_PROXY: z.coerce
+    .number({ message: 'must be a number of proxy hops (0 = trust none)' })
+    .int('must be a whole number of proxy hops')
+    .min(0)
+    .max(10)
+    .default(0),
+  NODE_ENV: optionalString,
   DATABASE_URL: optionalString,
   DATABASE_POOL_SIZE: positiveInt.default(10),
   MIGRATIONS_DIR: optionalString,
@@ -96,7 +125,12 @@ const EnvSchema = z.object({
   DISPATCH_RETRY_BASE_MS: positiveInt.default(60_000),
   PUBLISH_LIMITS_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   PUBLISH_LIMITS_RATE_MARGIN_MS: z.coerce.number().int().min(0).default(100),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, 'must be at least 16 characters (openssl rand -hex 32)').optional(),
+  ),
   MAX_UPLOAD_BYTES: positiveInt.default(512 * 1024 * 1024),
+  MAX_REPLY_BYTES: positiveInt.default(8 * 1024 * 1024),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(30 * 24 * 60 * 60),
   GOOGLE_CLIENT_ID: optionalString,
@@ -105,6 +139,7 @@ const EnvSchema = z.object({
   GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
+  GITHUB_BASE_URL: optionalString.pipe(z.url().optional()),
   SMTP_URL: optionalString.pipe(
     z
       .string()
@@ -118,6 +153,7 @@ const EnvSchema = z.object({
   SMTP_PASSWORD: optionalString,
   MAIL_FROM: optionalString,
   PASSWORD_RESET_TTL_SECONDS: positiveInt.default(30 * 60),
+  EMAIL_VERIFICATION_TTL_SECONDS: positiveInt.default(48 * 60 * 60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -127,8 +163,10 @@ export class ConfigError extends Error {
 
 /**
  * Reads and validates the environment. Secrets that are unset (AUTH_SECRET,
- * CREDENTIALS_ENCRYPTION_KEY) are generated once and kept under DATA_DIR, with a warning, so the
- * embedded default works out of the box while production can pin its own.
+ * CREDENTIALS_ENCRYPTION_KEY) are generated once and kept under SECRETS_DIR (default
+ * DATA_DIR/secrets), so the embedded default works out of the box. In production
+ * (NODE_ENV=production) every start warns while a generated secret is in use: a backup of the
+ * data directory then holds the keys beside the data they protect.
  */
 export function loadConfig(env: Env, warn: (message: string) => void = console.warn): SchedulerConfig {
   const parsed = EnvSchema.safeParse(env);
@@ -138,22 +176,39 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
   }
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
+  const secretsDir = e.SECRETS_DIR ? resolve(e.SECRETS_DIR) : join(dataDir, 'secrets');
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if (env.POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK)
+    warn(
+      'POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK is no longer read: list the hosts in ALLOW_PRIVATE_HOSTS instead.',
+    );
+  const production = e.NODE_ENV === 'production';
 
+  const generated = (variable: string, name: string, bytes: number, consequence: string): string => {
+    let created = false;
+    const value = persistedSecret(secretsDir, name, bytes, () => {
+      created = true;
+    });
+    if (created || production) {
+      warn(
+        `${variable} is not set: ${created ? 'generated one' : 'using the one generated'} in ${join(secretsDir, name)}. ` +
+          `${consequence}${production ? ` In production set ${variable}, or at least point SECRETS_DIR at storage that is not backed up with DATA_DIR.` : ''}`,
+      );
+    }
+    return value;
+  };
   const authSecret =
     e.AUTH_SECRET ??
-    persistedSecret(dataDir, 'auth-secret', 48, () =>
-      warn(`AUTH_SECRET is not set: generated one under ${dataDir}. Set AUTH_SECRET in production.`),
-    );
+    generated('AUTH_SECRET', 'auth-secret', 48, 'Whoever reads it can forge sign-in sessions.');
   let current: EncryptionKey;
   try {
     current = parseEncryptionKey(
       e.CREDENTIALS_ENCRYPTION_KEY ??
-        persistedSecret(dataDir, 'credentials-encryption-key', 32, () =>
-          warn(
-            `CREDENTIALS_ENCRYPTION_KEY is not set: generated one under ${dataDir}. ` +
-              'Set it in production and keep it safe: without it stored account credentials cannot be read.',
-          ),
+        generated(
+          'CREDENTIALS_ENCRYPTION_KEY',
+          'credentials-encryption-key',
+          32,
+          'Keep it safe: without it stored account credentials cannot be read, and with it they can.',
         ),
     );
   } catch (error) {
@@ -174,6 +229,8 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     port: e.PORT,
     appUrl,
     dataDir,
+    secretsDir,
+    trustProxyHops: e.TRUST_PROXY,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     migrationsDir: e.MIGRATIONS_DIR ? resolve(e.MIGRATIONS_DIR) : findMigrationsDir(),
@@ -191,6 +248,8 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       retryBaseMs: e.DISPATCH_RETRY_BASE_MS,
     },
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    maxReplyBytes: e.MAX_REPLY_BYTES,
+    allowPrivateHosts: allowedPrivateHosts(env.ALLOW_PRIVATE_HOSTS),
     oauth: {
       accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: e.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
@@ -206,12 +265,27 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       authorizeUrl: e.GOOGLE_OAUTH_AUTHORIZE_URL,
       tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
     },
-    github: { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET },
+    github: {
+      clientId: e.GITHUB_CLIENT_ID,
+      clientSecret: e.GITHUB_CLIENT_SECRET,
+      baseUrl: e.GITHUB_BASE_URL?.replace(/\/+$/, ''),
+    },
     mail: mailConfig(e, appUrl),
     passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
+    emailVerificationTtlSeconds: e.EMAIL_VERIFICATION_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    metricsToken: e.METRICS_TOKEN,
     env,
   };
+}
+
+function allowedPrivateHosts(value: string | undefined): AllowedHost[] {
+  try {
+    return parseAllowedPrivateHosts(value);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
 }
 
 /** SMTP_URL wins over SMTP_HOST/PORT/USER/PASSWORD; neither means no outgoing mail. */

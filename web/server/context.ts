@@ -1,9 +1,12 @@
 import {
+  createSafeFetch,
+  type FetchLike,
   type LimitStore,
   MemoryLimitStore,
   PlatformLimiter,
   PublisherRegistry,
   type Storage,
+  setDefaultMaxReplyBytes,
 } from '@postwave/shared';
 import { ConfigError, loadConfig, type SchedulerConfig } from './config.ts';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.ts';
@@ -23,6 +26,11 @@ export interface AppContext {
   publishers: PublisherRegistry;
   /** Shared by every publish in the process, so per-platform concurrency limits hold globally. */
   limiter: PlatformLimiter;
+  /**
+   * The SSRF-safe fetch (ALLOW_PRIVATE_HOSTS applied) for every URL a user chose: account hosts
+   * (Mastodon instance, Bluesky service), media from a URL, OAuth client metadata documents.
+   */
+  userUrlFetch: FetchLike;
 }
 
 export interface ContextOverrides {
@@ -83,8 +91,11 @@ function assemble(
   resources: ProcessResources,
   overrides: ContextOverrides,
 ): AppContext {
+  // Per bundle: each Next bundle has its own copy of the SDK module that holds the default.
+  setDefaultMaxReplyBytes(config.maxReplyBytes);
   return {
     config,
+    userUrlFetch: createSafeFetch({ allowPrivateHosts: config.allowPrivateHosts }),
     ...resources,
     db: resources.database.db,
     cipher: new CredentialCipher(config.credentialsKeys),

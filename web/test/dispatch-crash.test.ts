@@ -42,7 +42,10 @@ for (const backend of backends().filter((b) => b === 'postgres')) {
         chats: { '@news': { id: -1001, title: 'News' } },
       });
       mastodon = await startFakeMastodon({ tokens: { 'crash-token': { username: 'poster' } } });
-      harness = await startServices(backend, { TELEGRAM_API_URL: telegram.url });
+      harness = await startServices(backend, {
+        TELEGRAM_API_URL: telegram.url,
+        ALLOW_PRIVATE_HOSTS: new URL(mastodon.url).host,
+      });
       ctx = harness.ctx;
     });
     after(async () => {
@@ -60,6 +63,7 @@ for (const backend of backends().filter((b) => b === 'postgres')) {
           DATABASE_URL: ctx.config.databaseUrl!,
           MIGRATIONS_DIR: ctx.config.migrationsDir,
           TELEGRAM_API_URL: telegram.url,
+          ALLOW_PRIVATE_HOSTS: new URL(mastodon.url).host,
           LOG_LEVEL: 'silent',
           DISPATCH_LEASE_MS: '4000',
           DISPATCHER_INTERVAL_MS: '500',

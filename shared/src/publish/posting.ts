@@ -1,6 +1,8 @@
 import { toPlatformError } from '../errors.ts';
+import type { FetchLike } from '../http/fetch-like.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
+import { publishOutcome, recordPublish } from '../metrics/registry.ts';
 import type { PublisherRegistry } from '../platforms/registry.ts';
 import type { AnyPublisher, PlatformAccount } from '../platforms/types.ts';
 import type { MediaReference } from '../schemas/media.ts';
@@ -63,10 +65,16 @@ export interface PostingServiceOptions {
   storage: Storage;
   logger?: Logger;
   limiter?: PlatformLimiter;
-  /** Issue code for ids that match no account; the self-hosted server without an accounts file uses `accounts_not_configured`. */
-  unknownAccountCode?: () => string;
+  /** The issue for an id that matches no account; by default `account_not_found`. Adapters may name their own reason. */
+  unknownAccount?: (accountId: string) => { code: string; message: string };
   /** Defaults to resolving URLs of `storage` itself. */
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+  /** The fetch for hosts accounts name themselves (see PublishContext.accountHostFetch). */
+  accountHostFetch?: FetchLike;
+}
+
+export function accountNotFound(accountId: string): { code: string; message: string } {
+  return { code: 'account_not_found', message: `No account with id "${accountId}"` };
 }
 
 /**
@@ -79,16 +87,18 @@ export class PostingService {
   readonly #storage: Storage;
   readonly #logger: Logger;
   readonly #limiter: PlatformLimiter;
-  readonly #unknownAccountCode: () => string;
+  readonly #unknownAccount: (accountId: string) => { code: string; message: string };
   readonly #resolveOwnMedia: ((url: string) => Promise<MediaFile | null>) | undefined;
+  readonly #accountHostFetch: FetchLike | undefined;
 
   constructor(options: PostingServiceOptions) {
     this.#publishers = options.publishers;
     this.#storage = options.storage;
     this.#logger = options.logger ?? silentLogger;
     this.#limiter = options.limiter ?? new PlatformLimiter();
-    this.#unknownAccountCode = options.unknownAccountCode ?? (() => 'account_not_found');
+    this.#unknownAccount = options.unknownAccount ?? accountNotFound;
     this.#resolveOwnMedia = options.resolveOwnMedia ?? ownMediaResolver(options.storage);
+    this.#accountHostFetch = options.accountHostFetch;
   }
 
   async prepare(post: PostInput, lookup: AccountLookup): Promise<PreparedPost> {
@@ -113,12 +123,8 @@ export class PostingService {
   ): Promise<{ result: AccountValidation; target?: PreparedTarget }> {
     const account = await lookup(accountId);
     if (!account) {
-      const code = this.#unknownAccountCode();
-      const message =
-        code === 'accounts_not_configured'
-          ? 'No accounts are configured on this server'
-          : `No account with id "${accountId}"`;
-      return { result: invalid(accountId, 'unknown', [{ code, message, path: 'accountIds' }]) };
+      const issue = this.#unknownAccount(accountId);
+      return { result: invalid(accountId, 'unknown', [{ ...issue, path: 'accountIds' }]) };
     }
     const publisher = this.#publishers.get(account.platform);
     if (!publisher) {
@@ -139,13 +145,10 @@ export class PostingService {
       return { result: invalid(accountId, account.platform, [...mediaIssues, ...errors]) };
     }
     const options = parsed.data as Record<string, unknown>;
-    const outcome = await publisher.validate(
-      { message: post.message },
-      account,
-      media,
-      options,
-      this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {},
-    );
+    const outcome = await publisher.validate({ message: post.message }, account, media, options, {
+      ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+      ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
+    });
     const errors = [...mediaIssues, ...outcome.errors];
     const result: AccountValidation = {
       accountId,
@@ -162,7 +165,12 @@ export class PostingService {
     if (!prepared.targets) throw new Error('publish() needs a post whose every target validated');
     const policy = hooks.retryPolicy ?? defaultRetryPolicy();
     return Promise.all(
-      prepared.targets.map((target) => this.#publishTarget(prepared, target, policy, hooks)),
+      prepared.targets.map(async (target) => {
+        const startedAt = performance.now();
+        const result = await this.#publishTarget(prepared, target, policy, hooks);
+        recordPublish(result.platform, publishOutcome(result), startedAt);
+        return result;
+      }),
     );
   }
 
@@ -197,6 +205,7 @@ export class PostingService {
                 await hooks.onCredentialsRefreshed?.(account.id, credentials);
               },
               ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+              ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
             });
           },
           policy,

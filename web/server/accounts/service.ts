@@ -3,14 +3,16 @@ import {
   type AnyPublisher,
   isPlatformError,
   type PlatformAccount,
-  ProblemError,
+  type ProblemError,
   problem,
+  UnsafeUrlError,
+  withDeadline,
   zodIssues,
 } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { isUniqueViolation } from '#server/db/errors.ts';
 import { isUuid } from '#server/http/ids.ts';
-import { specificProblem } from '#server/http/problems.ts';
+import { specificProblem, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
 import {
   type AccountRow,
@@ -91,7 +93,7 @@ export async function connectAccount(
 ): Promise<{ account: AccountView; created: boolean }> {
   const publisher = ctx.publishers.get(input.platform);
   if (!publisher) {
-    throw specificProblem(422, 'platform_unsupported', `Platform "${input.platform}" is not supported`, [
+    throw validationFailed(`Platform "${input.platform}" is not supported`, [
       {
         path: 'platform',
         code: 'platform_unsupported',
@@ -102,13 +104,12 @@ export async function connectAccount(
   const parsed = publisher.credentialsSchema.safeParse(input.credentials);
   if (!parsed.success) {
     throw specificProblem(
-      422,
       'credentials_invalid',
       `The credentials do not have the shape ${publisher.displayName} needs`,
       zodIssues(parsed.error).map((i) => ({ ...i, path: `credentials${i.path ? `.${i.path}` : ''}` })),
     );
   }
-  const verified = await verify(publisher, {
+  const verified = await verify(ctx, publisher, {
     id: 'unsaved',
     platform: input.platform,
     platformAccountId: input.platformAccountId ?? '',
@@ -116,7 +117,7 @@ export async function connectAccount(
   });
   const platformAccountId = verified.profile.platformAccountId ?? input.platformAccountId;
   if (!platformAccountId) {
-    throw specificProblem(422, 'target_unreachable', 'platformAccountId is required for this platform', [
+    throw specificProblem('target_unreachable', 'platformAccountId is required for this platform', [
       {
         path: 'platformAccountId',
         code: 'required',
@@ -134,13 +135,16 @@ export async function connectAccount(
 }
 
 async function verify(
+  ctx: AppContext,
   publisher: AnyPublisher,
   account: PlatformAccount,
 ): Promise<{ profile: AccountProfile; credentials: Record<string, unknown> }> {
   let credentials = account.credentials;
+  const deadline = withDeadline(undefined, 30_000);
   try {
     const profile = await publisher.verifyCredentials(account, {
-      signal: AbortSignal.timeout(30_000),
+      signal: deadline.signal,
+      accountHostFetch: ctx.userUrlFetch,
       onCredentialsRefreshed: (fresh) => {
         credentials = fresh;
       },
@@ -148,37 +152,31 @@ async function verify(
     return { profile, credentials };
   } catch (error) {
     throw verificationProblem(publisher, error);
+  } finally {
+    deadline.dispose();
   }
 }
 
+/**
+ * The answer to a failed check, in fixed words: the host may be any address a user typed, so
+ * nothing it replied is echoed, and a closed port, a timeout and a server that is not the platform
+ * all answer the same 422 (the codes must not map someone else's network). Only a host the
+ * policy refuses says why, since that reveals nothing about the host.
+ */
 export function verificationProblem(publisher: AnyPublisher, error: unknown): ProblemError {
   if (!isPlatformError(error)) throw error;
-  const issue = { code: error.code, message: error.message };
-  if (error.code === 'target_unreachable') {
-    return specificProblem(
-      422,
-      'target_unreachable',
-      `${publisher.displayName} cannot reach that target: ${error.message}`,
-      [issue],
-    );
+  const name = publisher.displayName;
+  if (error.code === 'credentials_invalid' || error.code === 'needs_reconnect') {
+    const message = `${name} rejected the credentials`;
+    return specificProblem('credentials_invalid', message, [{ code: 'credentials_invalid', message }]);
   }
-  if (error.retryable) {
-    return new ProblemError(
-      problem(
-        'publish_failed',
-        `${publisher.displayName} could not be reached to check the credentials; try again`,
-        {
-          errors: [issue],
-        },
-      ),
-    );
-  }
-  return specificProblem(
-    422,
-    'credentials_invalid',
-    `${publisher.displayName} rejected the credentials: ${error.message}`,
-    [{ ...issue, code: error.code === 'credentials_invalid' ? error.code : 'credentials_invalid' }],
-  );
+  const refused = error.cause instanceof UnsafeUrlError && error.code === 'target_unreachable';
+  const message = refused
+    ? error.message
+    : `No ${name} server could be reached at that address, or it did not answer like one`;
+  return specificProblem('target_unreachable', `${name} cannot reach that target: ${message}`, [
+    { code: 'target_unreachable', message },
+  ]);
 }
 
 export async function saveAccount(

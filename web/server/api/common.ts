@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** Problem descriptions several routes share. */
 export const unauthorized = {
   unauthorized: 'no session cookie and no valid `Authorization: Bearer` token',
+  token_expired:
+    'the bearer token has expired (personal tokens at the end of the lifetime chosen at creation, CLI tokens 90 days after their last use); `WWW-Authenticate: Bearer error="invalid_token"`',
 } as const;
 export const notFound = {
   not_found: 'no such resource for this user (another user’s ids are 404 too)',

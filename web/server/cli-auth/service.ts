@@ -5,14 +5,12 @@ import type { AppContext } from '#server/context.ts';
 import { cliAuthorizationCodes } from '#server/db/schema.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret, pkceChallenge, safeEqual } from '#server/security/tokens.ts';
-import { createToken, describeToken } from '#server/tokens/service.ts';
+import { cliTokenIdleLifetimeMs, createToken, describeToken } from '#server/tokens/service.ts';
 import { getUser } from '#server/users/service.ts';
 import type { WhoAmI } from './schema.ts';
 
 /** Codes live five minutes and are used once. */
 export const cliCodeLifetimeMs = 5 * 60 * 1000;
-/** CLI tokens live 90 days; `postwave login` again renews. */
-export const cliTokenLifetimeMs = 90 * 24 * 60 * 60 * 1000;
 
 export interface CliAuthorizeParams {
   redirectUri: string;
@@ -129,7 +127,8 @@ export async function exchangeCliCode(
   ) {
     throw invalidGrant('The code_verifier does not match the code_challenge');
   }
-  const expiresAt = new Date(now.getTime() + cliTokenLifetimeMs);
+  // 90 days from now, and from each later use (see authenticateToken).
+  const expiresAt = new Date(now.getTime() + cliTokenIdleLifetimeMs);
   const created = await createToken(ctx, row.userId, {
     name: `CLI${row.deviceName ? `: ${row.deviceName}` : ''}`,
     kind: 'cli',
@@ -142,9 +141,13 @@ function badRequest(detail: string): ProblemError {
   return new ProblemError(problem('invalid_request', detail));
 }
 
+/** OAuth's `invalid_grant` as an issue of a 400: problem codes come only from the SDK's closed map. */
 function invalidGrant(detail: string): ProblemError {
-  const base = problem('invalid_request', detail);
-  return new ProblemError({ ...base, code: 'invalid_grant' });
+  return new ProblemError(
+    problem('invalid_request', detail, {
+      errors: [{ path: 'code', code: 'invalid_grant', message: detail }],
+    }),
+  );
 }
 
 /** `postwave whoami`: the caller's user and, for a bearer token, which token it is. */

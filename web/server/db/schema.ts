@@ -42,6 +42,11 @@ export const users = pgTable('users', {
   updatedAt: ts('updated_at').notNull(),
   /** Browser sessions that began before this instant are refused (set when the password is reset). */
   sessionsValidAfter: ts('sessions_valid_after'),
+  /**
+   * When the user proved they read mail sent to `email` (verification link, password reset, or a
+   * provider that verified it). Null: an unverified password sign-up (see docs/security-scheduler.md).
+   */
+  emailVerifiedAt: ts('email_verified_at'),
 });
 
 /** The owning user: rows go when their user does. */
@@ -52,6 +57,20 @@ const ownerId = () =>
 
 /** A row of its own (random UUID) that belongs to one user. */
 const ownedRow = () => ({ id: uuid('id').primaryKey(), userId: ownerId() });
+
+/** Single-use e-mail verification links, hashed (SHA-256); the address they were sent to must still match. */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: ownerId(),
+    email: text('email').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('email_verification_tokens_user').on(t.userId, t.createdAt)],
+);
 
 /** Single-use password reset links, hashed (SHA-256), valid for a short while. */
 export const passwordResetTokens = pgTable(
@@ -183,7 +202,11 @@ export const postTargets = pgTable(
   (t) => [primaryKey({ columns: [t.postId, t.accountId] }), index('post_targets_account').on(t.accountId)],
 );
 
-/** Stored responses for `Idempotency-Key`, kept 24 hours. */
+/**
+ * `Idempotency-Key` claims and answers, one row per user and key. A row with no status is a claim
+ * still running until `expires_at` (a lease, in case its instance died); a finished row keeps the
+ * answer's exact bytes for 24 hours.
+ */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
@@ -192,10 +215,13 @@ export const idempotencyKeys = pgTable(
     requestHash: text('request_hash').notNull(),
     /** Null while the first request is still running. */
     responseStatus: integer('response_status'),
-    responseBody: jsonb('response_body'),
+    responseContentType: text('response_content_type'),
+    /** The body as sent (text, not jsonb, so a replay is byte for byte the same). */
+    responseBody: text('response_body'),
     createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull().default(sql`now() + interval '1 day'`),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_expires').on(t.expiresAt)],
 );
 
 /** Personal and CLI bearer tokens; only a SHA-256 of the secret is stored. */

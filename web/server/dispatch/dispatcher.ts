@@ -1,4 +1,5 @@
 import type { AppContext } from '#server/context.ts';
+import { isShuttingDown, trackWork } from '#server/lifecycle/shutdown.ts';
 import { earliestDueAt } from './repository.ts';
 import { type DispatchOptions, dispatchDuePosts } from './service.ts';
 import { listenForDue } from './wakeups.ts';
@@ -62,10 +63,11 @@ export class Dispatcher {
   async #run(): Promise<void> {
     const ctx = this.#ctx;
     const signal = this.#stopping.signal;
-    while (!signal.aborted) {
+    // A process shutting down (SIGTERM) claims nothing more; its run in flight is tracked work.
+    while (!signal.aborted && !isShuttingDown()) {
       this.#dirty = false;
       try {
-        await dispatchDuePosts(ctx, { ...this.#options, signal });
+        await trackWork(dispatchDuePosts(ctx, { ...this.#options, signal }));
       } catch (error) {
         ctx.logger.error({ err: error }, 'dispatch run failed');
       }
@@ -78,7 +80,7 @@ export class Dispatcher {
       } catch (error) {
         ctx.logger.warn({ err: error }, 'could not read the next due time; polling');
       }
-      if (this.#dirty || signal.aborted) continue;
+      if (this.#dirty || signal.aborted || isShuttingDown()) continue;
       await this.#sleepUntil(next);
     }
   }

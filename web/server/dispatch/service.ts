@@ -1,5 +1,7 @@
+import { recordDispatchLateness } from '@postwave/shared';
 import type { SchedulerConfig } from '#server/config.ts';
 import type { AppContext } from '#server/context.ts';
+import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import { publishLeasedPost } from '#server/posts/publishing.ts';
 import { type ClaimedPost, claimDuePosts, releasePost } from '#server/posts/repository.ts';
 import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
@@ -41,7 +43,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
     batches: { claims: targetClaimBatcher(ctx), finalizations: finalizationBatcher(ctx) },
   };
 
-  const stopped = () => options.signal?.aborted === true || Date.now() >= budgetEnd;
+  const stopped = () => options.signal?.aborted === true || Date.now() >= budgetEnd || isShuttingDown();
   const refill = async () => {
     if (exhausted || stopped()) {
       exhausted = true;
@@ -64,11 +66,13 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
         continue;
       }
       const post = queue.shift()!;
+      // Out of time, stopped, or shutting down: a claim not started goes back at once, for another instance.
       if (stopped()) {
         await releasePost(ctx, post.id, owner);
         summary.released++;
         continue;
       }
+      if (post.attempts === 1) recordDispatchLateness(post.scheduledAt);
       options.observer?.publishing?.(post, Date.now());
       try {
         const outcome = await publishLeasedPost(

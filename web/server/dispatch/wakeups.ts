@@ -8,8 +8,11 @@ import { dueChannel, notifyDue } from './repository.ts';
  * safety net for a notification lost while a listener reconnects. PGlite is one process's
  * database, so the in-process event is all it needs.
  */
-const local = new EventEmitter();
-local.setMaxListeners(0);
+// On globalThis: Next.js may load this module once per bundle (instrumentation, route handlers),
+// and the dispatcher must hear announcements from all of them.
+const holder = globalThis as typeof globalThis & { __postwaveDueEvents?: EventEmitter };
+holder.__postwaveDueEvents ??= new EventEmitter().setMaxListeners(0);
+const local = holder.__postwaveDueEvents;
 
 export type DueListener = (at: Date) => void;
 

@@ -24,8 +24,8 @@ export interface ExistingTarget {
   error: TargetRow['error'];
   claimOwner: string | null;
   dedupeHandle: string | null;
-  /** When the row last changed: for a `publishing` row, when its intent was recorded. */
-  updatedAt: string;
+  /** When the row last changed (ms since the epoch): for a `publishing` row, when its intent was recorded. */
+  updatedAt: number;
 }
 
 export type ClaimedPost = PostRow & { targets: ExistingTarget[] };
@@ -199,7 +199,7 @@ export async function postedAccountIds(ctx: AppContext, postId: string): Promise
 export async function targetStates(ctx: AppContext, postId: string): Promise<ExistingTarget[]> {
   const result = await ctx.db.execute(sql`
     SELECT account_id AS "accountId", platform, status, error, claim_owner AS "claimOwner",
-      dedupe_handle AS "dedupeHandle", updated_at::text AS "updatedAt"
+      dedupe_handle AS "dedupeHandle", (extract(epoch FROM updated_at) * 1000)::float8 AS "updatedAt"
     FROM post_targets WHERE post_id = ${postId}::uuid`);
   return rowsOf<ExistingTarget>(result);
 }
@@ -449,7 +449,8 @@ export async function claimDuePosts(
     RETURNING p.*, (
       SELECT coalesce(json_agg(json_build_object(
         'accountId', t.account_id, 'platform', t.platform, 'status', t.status, 'error', t.error,
-        'claimOwner', t.claim_owner, 'dedupeHandle', t.dedupe_handle, 'updatedAt', t.updated_at)), '[]'::json)
+        'claimOwner', t.claim_owner, 'dedupeHandle', t.dedupe_handle,
+        'updatedAt', (extract(epoch FROM t.updated_at) * 1000)::float8)), '[]'::json)
       FROM post_targets t WHERE t.post_id = p.id
     ) AS targets`);
   return rowsOf<Record<string, unknown>>(result).map(claimedPostFromRow);

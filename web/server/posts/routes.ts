@@ -1,4 +1,10 @@
-import { PostRequest, ValidationRequest, ValidationResponse } from '@postwave/shared';
+import {
+  idempotencyKeyParameter,
+  idempotencyProblems,
+  PostRequest,
+  ValidationRequest,
+  ValidationResponse,
+} from '@postwave/shared';
 import { problemResponses } from '@postwave/shared/openapi/index';
 import { z } from 'zod';
 import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
@@ -7,23 +13,21 @@ import { defineApiRoutes } from '#server/http/route.ts';
 import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
 
 /** The answer to every change of one post: the post as it now is, or why it could not change. */
-const changedPost = (invalid: string) => ({
+const changedPost = (invalid: string, idempotent = false) => ({
   200: { description: 'The post.', content: { [json]: Post } },
   ...problemResponses({
     ...unauthorized,
     ...notFound,
     invalid_status: 'posted, or being published',
     validation_failed: invalid,
+    ...(idempotent ? idempotencyProblems : {}),
   }),
 });
 
-const idempotencyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header' as const,
-  description:
-    'Optional. A repeat with the same key and body within 24 h returns the first response (header `Idempotent-Replayed: true`) and publishes nothing again; the same key with another body is 422 `idempotency_key_reused`; a repeat while the first still runs is 409 `idempotency_in_progress`. Keys are per user.',
-  schema: z.string().max(255),
-};
+const idempotencyHeader = idempotencyKeyParameter(
+  'the user',
+  'Keys live in the database: every instance sees them and a restart forgets nothing.',
+);
 
 export const postsRoutes = defineApiRoutes({
   validatePost: {
@@ -73,6 +77,7 @@ export const postsRoutes = defineApiRoutes({
         ...unauthorized,
         invalid_request: 'malformed body',
         validation_failed: 'invalid for some account, unknown mode, or scheduledAt missing/past',
+        ...idempotencyProblems,
       }),
     },
   },
@@ -108,7 +113,7 @@ export const postsRoutes = defineApiRoutes({
       'Publishing a `failed` post retries only the targets that did not post: a target is never posted twice. Targets whose result is `unknown` (a send interrupted on a platform that can neither dedupe a resend nor be checked) are left alone by `postingMode`; resolve them with `{ "resolveUnknown": "mark_posted" }` (you checked the account) or `{ "resolveUnknown": "post_again" }` (sends them now), optionally limited by `accountIds`; 409 when the post has none.',
     parameters: [idParam('post'), idempotencyHeader],
     requestBody: { content: { [json]: PostActionRequest } },
-    responses: changedPost('invalid, unknown mode, or scheduledAt missing/past'),
+    responses: changedPost('invalid, unknown mode, or scheduledAt missing/past', true),
   },
   deletePost: {
     method: 'delete',

@@ -14,6 +14,7 @@ import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
+import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
 import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
 import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
 import {
@@ -186,6 +187,7 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
     await announceDue(ctx, when);
     return toPostView(row, []);
   }
+  assertAcceptingWork();
   const prepared = await validateForPublishing(ctx, userId, content);
   const owner = leaseOwner();
   const leaseUntil = new Date(now.getTime() + ctx.config.dispatcher.leaseMs);
@@ -235,11 +237,7 @@ export async function listPosts(ctx: AppContext, userId: string, options: ListOp
 function assertEditable(row: PostRow, action: string): void {
   if (row.status === 'posted') throw invalidStatus(`A posted post cannot be ${action}`);
   if (row.leaseExpiresAt && row.leaseExpiresAt.getTime() > Date.now()) {
-    throw specificProblem(
-      409,
-      'invalid_status',
-      `The post is being published right now and cannot be ${action}`,
-    );
+    throw invalidStatus(`The post is being published right now and cannot be ${action}`);
   }
 }
 
@@ -250,12 +248,7 @@ async function updateGuarded(
   set: Partial<typeof posts.$inferInsert>,
 ): Promise<PostRow> {
   const updated = await updatePostIfUnchanged(ctx, row, set);
-  if (!updated)
-    throw specificProblem(
-      409,
-      'invalid_status',
-      'The post changed while this request ran; fetch it and try again',
-    );
+  if (!updated) throw invalidStatus('The post changed while this request ran; fetch it and try again');
   return updated;
 }
 
@@ -339,6 +332,7 @@ export async function actOnPost(
     await announceDue(ctx, when);
     return loadView(ctx, scheduled);
   }
+  assertAcceptingWork();
   const prepared = remaining.length
     ? await validateForPublishing(ctx, userId, content, remaining)
     : undefined;
@@ -372,7 +366,7 @@ async function resolveUnknown(
     (t) => t.status === 'unknown' && (!action.accountIds || action.accountIds.includes(t.accountId)),
   );
   if (unknown.length === 0) {
-    throw specificProblem(409, 'invalid_status', 'The post has no target whose outcome is unknown');
+    throw specificProblem('invalid_status', 'The post has no target whose outcome is unknown');
   }
   const ids = unknown.map((t) => t.accountId);
   if (action.resolveUnknown === 'post_again') {
@@ -394,5 +388,5 @@ export async function deletePost(ctx: AppContext, userId: string, postId: string
   const row = await ownedPost(ctx, userId, postId);
   assertEditable(row, 'deleted');
   if (!(await deleteEditablePost(ctx, row.id)))
-    throw specificProblem(409, 'invalid_status', 'The post is being published and cannot be deleted');
+    throw invalidStatus('The post is being published and cannot be deleted');
 }

@@ -21,13 +21,15 @@ export const tokensRoutes = defineApiRoutes({
     auth: 'session',
     operationId: 'createToken',
     summary: 'Create a personal API token (browser session only); the secret is shown once',
+    description:
+      'Every personal token expires: `expiresInDays` is 30, 90 (the default) or 365, so no token lives longer than a year. A password reset revokes every token of the user.',
     requestBody: { content: { [json]: CreateTokenRequest } },
     responses: {
       201: { description: 'Created.', content: { [json]: CreatedToken } },
       ...problemResponses({
         ...unauthorized,
         forbidden: 'not a same-origin browser session',
-        invalid_request: 'bad name',
+        invalid_request: 'bad name, or `expiresInDays` other than 30, 90 or 365',
       }),
     },
   },

@@ -10,9 +10,10 @@ import { eq, sql } from 'drizzle-orm';
 import { connectAccount, saveAccount } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { posts } from '#server/db/schema.ts';
+import { Dispatcher } from '#server/dispatch/dispatcher.ts';
 import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service.ts';
 import { claimDuePosts } from '#server/posts/repository.ts';
-import { actOnPost, getPost } from '#server/posts/service.ts';
+import { actOnPost, createPost, getPost } from '#server/posts/service.ts';
 import { signUp } from '#server/users/service.ts';
 import { backends } from '../helpers/databases.ts';
 import { bots } from '../helpers/fixtures.ts';
@@ -47,7 +48,12 @@ for (const backend of backends()) {
         chats: { '@news': { id: -1001, title: 'News' }, '@updates': { id: -1002, title: 'Updates' } },
       });
       mastodon = await startFakeMastodon({ tokens: { 'mastodon-token': { username: 'poster' } } });
-      harness = await startServices(backend, { TELEGRAM_API_URL: telegram.url }, 4);
+      // The Mastodon fake is on loopback, a host users may not choose unless the operator allows it.
+      harness = await startServices(
+        backend,
+        { TELEGRAM_API_URL: telegram.url, ALLOW_PRIVATE_HOSTS: new URL(mastodon.url).host },
+        4,
+      );
       ctx = harness.ctx;
       const user = await signUp(ctx, {
         email: `dispatch-${backend}@example.com`,
@@ -244,6 +250,42 @@ for (const backend of backends()) {
       telegram.server.clearInjected();
       assert.equal((await getPost(ctx, userId, doomed!)).status, 'failed');
       assert.equal(sentCount('doomed 0'), 0);
+    });
+
+    test('the dispatcher sleeps until the earliest due post and wakes when one is scheduled earlier', async () => {
+      const dispatcher = new Dispatcher(ctx, { ...options, intervalMs: 600_000 });
+      dispatcher.start();
+      try {
+        await new Promise((r) => setTimeout(r, 200));
+        // Scheduled after the dispatcher went to sleep for its 10-minute poll: only the wake-up can send it.
+        const later = new Date(Date.now() + 1500);
+        const sooner = new Date(Date.now() + 600);
+        const schedule = (message: string, at: Date) =>
+          createPost(ctx, userId, {
+            message,
+            accountIds: [news],
+            postingMode: 'schedule',
+            media: [],
+            accountOptions: {},
+            scheduledAt: at,
+          });
+        const second = await schedule('wake later', later);
+        const first = await schedule('wake sooner', sooner);
+        const end = Date.now() + 15_000;
+        while (sentCount('wake later') === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+        for (const [post, at] of [
+          [first, sooner],
+          [second, later],
+        ] as const) {
+          const done = await getPost(ctx, userId, post.id);
+          assert.equal(done.status, 'posted');
+          assert.ok(Date.parse(done.postedAt!) >= at.getTime(), 'never before scheduledAt');
+        }
+        assert.equal(sentCount('wake sooner'), 1);
+        assert.equal(sentCount('wake later'), 1);
+      } finally {
+        await dispatcher.stop();
+      }
     });
 
     test('credentials are stored encrypted: the raw column holds no bot token', async () => {

@@ -20,6 +20,7 @@ import {
   type TelegramUser,
 } from './bot-api.ts';
 import { defaultTelegramApiUrl, defaultTelegramLimits, type TelegramLimits } from './limits.ts';
+import { telegramManifest } from './manifest.ts';
 import { isPlanProblem, planMedia, sendMethodFor, type TelegramMediaType } from './media-plan.ts';
 import { type TelegramOptions, telegramCredentialsSchema, telegramOptionsSchema } from './options.ts';
 import { validateTelegramPost } from './validate.ts';
@@ -49,8 +50,8 @@ const telegramBotRate = { limit: 30, windowMs: 1000 };
 const telegramChatRate = { limit: 20, windowMs: 60_000, enabled: false };
 
 export class TelegramPublisher implements Publisher<TelegramOptions> {
-  readonly id = 'telegram';
-  readonly displayName = 'Telegram';
+  readonly id = telegramManifest.id;
+  readonly displayName = telegramManifest.name;
   readonly optionsSchema = telegramOptionsSchema;
   readonly credentialsSchema = telegramCredentialsSchema;
   readonly concurrency = telegramConcurrency;
