@@ -73,6 +73,19 @@ export interface PublishContext {
    * passes nothing and global fetch is used. Hosts from env (`<PLATFORM>_API_URL`) never use it.
    */
   accountHostFetch?: FetchLike;
+  /**
+   * The handle `Publisher.stage` returned for this target, while it is still valid: the
+   * publisher makes only the final call with it. A handle it cannot use is ignored (a normal publish).
+   */
+  staged?: string;
+}
+
+/** Media uploaded to the platform ahead of the due time (`Publisher.stage`). */
+export interface StagedMedia {
+  /** The publisher's own record (media ids, container ids), opaque to callers and stored as is. */
+  handle: string;
+  /** When the platform forgets the upload: a publish after it must not pass the handle. */
+  expiresAt: Date;
 }
 
 /** At most `limit` publishes sharing `key` start in any `windowMs`. */
@@ -145,6 +158,18 @@ export interface Publisher<Options = Record<string, unknown>> {
     options: Options,
     context?: ValidationContext,
   ): Promise<ValidationOutcome>;
+  /**
+   * Optional: uploads a scheduled post's media ahead of the due time where the platform lets an
+   * upload be published later (X media ids live 24 h), so only the final call happens on time.
+   * Failing here never blocks the due-time publish, which then uploads as usual.
+   */
+  stage?(
+    post: PostContent,
+    account: PlatformAccount,
+    media: MediaFile[],
+    options: Options,
+    context: PublishContext,
+  ): Promise<StagedMedia>;
   publish(
     post: PostContent,
     account: PlatformAccount,
