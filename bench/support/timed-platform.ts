@@ -125,7 +125,10 @@ const server = createServer(async (req, res) => {
   telegram.received++;
   const token = /^\/bot([^/]+)\//.exec(url)?.[1] ?? '?';
   let bot = bots.get(token);
-  if (!bot) bots.set(token, (bot = { arrivals: [], inFlight: 0, peak: 0 }));
+  if (!bot) {
+    bot = { arrivals: [], inFlight: 0, peak: 0 };
+    bots.set(token, bot);
+  }
   bot.arrivals.push(arrived);
   bot.peak = Math.max(bot.peak, ++bot.inFlight);
   const sending = bot;
