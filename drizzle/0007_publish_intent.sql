@@ -1,1 +1,0 @@
-ALTER TABLE "post_targets" ADD COLUMN "dedupe_handle" text;
