@@ -11,6 +11,11 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
   migrate(migrationsDir: string): Promise<void>;
+  /**
+   * Calls `onPayload` for every NOTIFY on `channel` (from any instance on PostgreSQL; from this
+   * process's own PGlite). Resolves to a function that stops listening.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -54,7 +59,54 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
         client.release();
       }
     },
+    listen: (channel, onPayload) => listenPostgres(pg, url, channel, onPayload),
     close: () => pool.end(),
+  };
+}
+
+/**
+ * LISTEN needs a connection of its own that stays open (a pooled one would be handed to other
+ * queries). A dropped connection is re-established with backoff; notifications sent while it was
+ * down are lost, which subscribers tolerate (they re-read the resource on the next change).
+ */
+async function listenPostgres(
+  pg: typeof import('pg').default,
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: import('pg').Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (attempt: number): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+    });
+    next.on('error', () => {
+      next.end().catch(() => {});
+      if (!stopped && client === next) schedule(0);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+      client = next;
+      if (stopped) await next.end();
+    } catch {
+      await next.end().catch(() => {});
+      if (attempt === 0) throw new Error(`could not LISTEN on ${channel}`);
+      schedule(attempt);
+    }
+  };
+  const schedule = (attempt: number) => {
+    retry = setTimeout(() => void connect(attempt + 1).catch(() => {}), Math.min(30_000, 500 * 2 ** attempt));
+    retry.unref();
+  };
+  await connect(0);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }
 
@@ -74,6 +126,7 @@ async function openPglite(directory: string): Promise<DatabaseHandle> {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzle(client, { schema }), { migrationsFolder: migrationsDir });
     },
+    listen: (channel, onPayload) => client.listen(channel, onPayload),
     close: () => client.close(),
   };
 }

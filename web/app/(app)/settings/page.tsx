@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import { timeZones } from '../../../components/lib/time.ts';
-import { McpClients } from '../../../components/settings/mcp-clients.tsx';
+import { AssistantConfirmSetting, McpClients } from '../../../components/settings/mcp-clients.tsx';
 import { ProfileForm } from '../../../components/settings/profile-form.tsx';
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
 import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
+import { getAssistantSettings } from '../../../server/services/assistant-settings.ts';
 import { listTokens } from '../../../server/services/tokens.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 
@@ -13,9 +14,10 @@ export const metadata: Metadata = { title: 'Settings' };
 export default async function SettingsPage() {
   const user = await requireUser();
   const ctx = await getContext();
-  const [tokens, mcpClients] = await Promise.all([
+  const [tokens, mcpClients, assistantSettings] = await Promise.all([
     listTokens(ctx, user.id),
     listMcpConnections(ctx, user.id),
+    getAssistantSettings(ctx, user.id),
   ]);
   const zones = timeZones();
   return (
@@ -56,11 +58,12 @@ export default async function SettingsPage() {
           />
         </div>
       </section>
-      <section className="card" aria-labelledby="mcp-title">
+      <section className="card" id="assistants" aria-labelledby="mcp-title">
         <div className="card-head">
           <h2 id="mcp-title">Connected AI assistants (MCP)</h2>
         </div>
-        <div className="card-body">
+        <div className="card-body stack">
+          <AssistantConfirmSetting enabled={assistantSettings.assistantsMustConfirm} />
           <McpClients clients={mcpClients} timezone={user.timezone} />
         </div>
       </section>
