@@ -33,6 +33,13 @@ function isPublicIpv6(host: string): boolean {
   if (host === '::1' || host === '::') return false;
   const mapped = host.match(/^::ffff:(\d+)\.(\d+)\.(\d+)\.(\d+)$/);
   if (mapped) return isPublicIpv4(mapped.slice(1).map(Number));
+  // WHATWG URL writes IPv4-mapped addresses in hex: ::ffff:7f00:1 is 127.0.0.1.
+  const hex = host.match(/^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/);
+  if (hex) {
+    const high = Number.parseInt(hex[1]!, 16);
+    const low = Number.parseInt(hex[2]!, 16);
+    return isPublicIpv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  }
   return !/^(fc|fd|fe[89ab]|ff)/.test(host);
 }
 
@@ -40,10 +47,14 @@ function isPublicIpv6(host: string): boolean {
  * The `media_url_not_public` warning (contract section C) for platforms that fetch media from
  * our public URL: the post still goes, but the platform will most likely fail to fetch it.
  */
-export function mediaUrlWarnings(media: readonly MediaInfo[], platformName: string): ValidationIssue[] {
+export function mediaUrlWarnings(
+  media: readonly MediaInfo[],
+  platformName: string,
+  fetchedByUrl: (file: MediaInfo) => boolean = () => true,
+): ValidationIssue[] {
   const warnings: ValidationIssue[] = [];
   for (const [index, file] of media.entries()) {
-    if (isPublicMediaUrl(file.url)) continue;
+    if (!fetchedByUrl(file) || isPublicMediaUrl(file.url)) continue;
     warnings.push({
       code: 'media_url_not_public',
       message: `${platformName} fetches media from its URL, but ${hostOf(file.url)} is not reachable from the internet: set SERVICE_PUBLIC_URL (or APP_URL, or the object-storage public URL) to a public address`,

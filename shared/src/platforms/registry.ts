@@ -1,5 +1,8 @@
 import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
+import { facebookModule } from './facebook/index.ts';
+import { instagramModule } from './instagram/index.ts';
+import { linkedInModule } from './linkedin/index.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
@@ -20,6 +23,9 @@ export const platformModules: readonly PlatformModule[] = [
   youTubeModule,
   xModule,
   threadsModule,
+  linkedInModule,
+  facebookModule,
+  instagramModule,
 ];
 
 export class PublisherRegistry {

@@ -19,6 +19,8 @@ export interface FakeResponse {
   headers?: Record<string, string>;
   json?: unknown;
   text?: string;
+  /** A binary body (media files). */
+  bytes?: Uint8Array;
   /** Hold the answer this long (to simulate slow platforms and timeouts). */
   delayMs?: number;
   /** Destroy the socket without answering (a dropped connection). */
@@ -178,8 +180,11 @@ function send(res: ServerResponse, response: FakeResponse): void {
       return;
     }
     const headers = { ...response.headers };
-    let body: string | undefined;
-    if (response.json !== undefined) {
+    let body: string | Uint8Array | undefined;
+    if (response.bytes !== undefined) {
+      body = response.bytes;
+      headers['content-type'] ??= 'application/octet-stream';
+    } else if (response.json !== undefined) {
       body = JSON.stringify(response.json);
       headers['content-type'] ??= 'application/json';
     } else if (response.text !== undefined) {

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+export const facebookOptionsSchema = z
+  .strictObject({
+    link: z.url().optional().meta({
+      description: 'A link shared with a text post (Facebook renders its preview). Ignored with media.',
+    }),
+  })
+  .meta({ id: 'FacebookOptions' });
+export type FacebookOptions = z.infer<typeof facebookOptionsSchema>;
+
+export const facebookCredentialsSchema = z
+  .object({
+    pageAccessToken: z.string().min(1).meta({
+      description:
+        'A Page access token (from /me/accounts with a long-lived user token: it does not expire).',
+    }),
+  })
+  .meta({ id: 'FacebookCredentials' });
+export type FacebookCredentials = z.infer<typeof facebookCredentialsSchema>;

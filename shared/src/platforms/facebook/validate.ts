@@ -1,0 +1,104 @@
+import type { MediaInfo } from '../../media/media-file.ts';
+import type { ValidationIssue } from '../../schemas/results.ts';
+import { mediaUrlWarnings } from '../public-media-url.ts';
+import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
+import {
+  facebookTextLength,
+  maxMessageLength,
+  maxPhotoBytes,
+  maxPhotos,
+  maxVideoBytes,
+  photoTypes,
+  videoTypes,
+} from './limits.ts';
+import { type FacebookOptions, facebookCredentialsSchema } from './options.ts';
+
+/** Everything the Pages API would refuse, found before anything is sent. */
+export function validateFacebookPost(
+  post: PostContent,
+  account: PlatformAccount,
+  media: readonly MediaInfo[],
+  options: FacebookOptions,
+  resumableVideoBytes: number,
+): ValidationOutcome {
+  const errors: ValidationIssue[] = [];
+  const warnings: ValidationIssue[] = [];
+  if (!facebookCredentialsSchema.safeParse(account.credentials).success) {
+    errors.push({ code: 'credentials_invalid', message: 'Facebook credentials need a pageAccessToken' });
+  }
+  if (!/^\d+$/.test(account.platformAccountId)) {
+    errors.push({ code: 'account_invalid', message: 'A Facebook platformAccountId is the numeric page id' });
+  }
+  const length = facebookTextLength(post.message);
+  if (length > maxMessageLength) {
+    errors.push({
+      code: 'text_too_long',
+      message: `The message is ${length} characters; Facebook allows at most ${maxMessageLength}`,
+      path: 'message',
+    });
+  }
+  if (post.message.trim() === '' && media.length === 0 && !options.link) {
+    errors.push({
+      code: 'text_required',
+      message: 'Facebook needs a message, a link or media',
+      path: 'message',
+    });
+  }
+
+  const videos = media.filter((m) => m.kind === 'video');
+  for (const [index, file] of media.entries()) {
+    const path = `media[${index}]`;
+    if (file.kind === 'video') {
+      if (!videoTypes.includes(file.contentType)) {
+        errors.push({
+          code: 'media_type_unsupported',
+          message: `Facebook does not take ${file.contentType} videos`,
+          path,
+        });
+      } else if (file.size > maxVideoBytes) {
+        errors.push({
+          code: 'media_too_large',
+          message: `${file.filename} is over Facebook's 10 GB video limit`,
+          path,
+        });
+      }
+    } else if (!photoTypes.includes(file.contentType)) {
+      errors.push({
+        code: 'media_type_unsupported',
+        message: `Facebook takes JPEG, PNG, GIF and WebP photos or a video, not ${file.contentType}`,
+        path,
+      });
+    } else if (file.size > maxPhotoBytes) {
+      errors.push({
+        code: 'media_too_large',
+        message: `${file.filename} is ${file.size} bytes; Facebook photos must be 4 MB or smaller`,
+        path,
+      });
+    }
+  }
+  if (videos.length > 0 && media.length > 1) {
+    errors.push({
+      code: 'media_mix_unsupported',
+      message: 'A Facebook post carries one video, or photos, not both',
+      path: 'media',
+    });
+  } else if (media.length > maxPhotos) {
+    errors.push({
+      code: 'too_many_media',
+      message: `Postwave posts at most ${maxPhotos} photos to Facebook at once; this post has ${media.length}`,
+      path: 'media',
+    });
+  }
+  if (options.link && media.length > 0) {
+    warnings.push({
+      code: 'option_ignored',
+      message: 'link applies only to posts without media',
+      path: `accountOptions.${account.id}.link`,
+    });
+  }
+  // Photos and smaller videos are fetched by Facebook from our public URL.
+  warnings.push(
+    ...mediaUrlWarnings(media, 'Facebook', (m) => m.kind !== 'video' || m.size <= resumableVideoBytes),
+  );
+  return { errors, warnings };
+}
