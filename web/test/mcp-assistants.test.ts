@@ -107,9 +107,8 @@ for (const backend of backends()) {
       assert.match(page, /published it/);
 
       // Decline: nothing is published, no post is created, the result says so.
-      const before = (
-        (await mcp.client.callTool({ name: 'list_posts', arguments: {} })) as Json
-      ).structuredContent.posts.length;
+      const before = ((await mcp.client.callTool({ name: 'list_posts', arguments: {} })) as Json)
+        .structuredContent.posts.length;
       mcp.answers.push({ action: 'decline' });
       const declined = (await mcp.client.callTool({
         name: 'create_post',
@@ -119,9 +118,8 @@ for (const backend of backends()) {
       assert.match(text(declined), /Nothing was published/);
       assert.equal(declined.structuredContent.published, false);
       assert.equal(env.telegram.sent.length, sent + 1);
-      const afterDecline = (
-        (await mcp.client.callTool({ name: 'list_posts', arguments: {} })) as Json
-      ).structuredContent.posts.length;
+      const afterDecline = ((await mcp.client.callTool({ name: 'list_posts', arguments: {} })) as Json)
+        .structuredContent.posts.length;
       assert.equal(afterDecline, before);
 
       // "Accept" with the box left unticked is a no.
@@ -192,7 +190,10 @@ for (const backend of backends()) {
         json: { assistantsMustConfirm: true },
       });
       assert.equal(put.status, 200);
-      assert.equal((await browser.json('/api/v1/mcp-clients/settings', { method: 'PUT', json: {} })).status, 400);
+      assert.equal(
+        (await browser.json('/api/v1/mcp-clients/settings', { method: 'PUT', json: {} })).status,
+        400,
+      );
       const settingsPage = await (await browser.fetch('/settings')).text();
       assert.match(settingsPage, /Assistants must confirm/);
       assert.match(settingsPage, /checked=""/);
@@ -201,7 +202,12 @@ for (const backend of backends()) {
       const when = new Date(Date.now() + 2 * 86_400_000).toISOString();
       const held = (await client.callTool({
         name: 'create_post',
-        arguments: { message: 'Needs a yes', accountIds: [accountId], postingMode: 'schedule', scheduledAt: when },
+        arguments: {
+          message: 'Needs a yes',
+          accountIds: [accountId],
+          postingMode: 'schedule',
+          scheduledAt: when,
+        },
       })) as Json;
       assert.equal(held.isError, undefined, text(held));
       assert.equal(held.structuredContent.outcome, 'approval_required');
@@ -228,7 +234,10 @@ for (const backend of backends()) {
       });
       assert.equal(approved.body.status, 'posted');
       assert.equal(env.telegram.sent.at(-1)!.text, 'Needs a yes');
-      await browser.json('/api/v1/mcp-clients/settings', { method: 'PUT', json: { assistantsMustConfirm: false } });
+      await browser.json('/api/v1/mcp-clients/settings', {
+        method: 'PUT',
+        json: { assistantsMustConfirm: false },
+      });
     });
 
     test('resources, templates and prompts; subscribers hear a scheduled post being dispatched', async () => {
@@ -250,7 +259,8 @@ for (const backend of backends()) {
       const { prompts } = await mcp.client.listPrompts();
       const names = prompts.map((p) => p.name);
       for (const name of ['announce', 'thread_from_text']) assert.ok(names.includes(name), name);
-      for (const prompt of prompts) assert.match(prompt.description ?? '', /Leads to: .*(validate_post|list_posts)/);
+      for (const prompt of prompts)
+        assert.match(prompt.description ?? '', /Leads to: .*(validate_post|list_posts)/);
       const announce = await mcp.client.getPrompt({
         name: 'announce',
         arguments: { topic: 'our new release', accounts: accountId },
@@ -290,7 +300,9 @@ for (const backend of backends()) {
       const done = JSON.parse(((await mcp.client.readResource({ uri })).contents[0] as Json).text);
       assert.equal(done.status, 'posted');
       assert.equal(done.results[0].status, 'posted');
-      assert.ok(done.history.some((e: Json) => e.action === 'scheduled' && e.actorName === 'Test MCP client'));
+      assert.ok(
+        done.history.some((e: Json) => e.action === 'scheduled' && e.actorName === 'Test MCP client'),
+      );
 
       // Someone else's post cannot be subscribed to (nor read).
       const other = await signUp(env.app.url, 'subscribe-other');

@@ -25,15 +25,15 @@ interface Run {
 function runInspector(home: string, args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [inspector, '--cli', ...args], {
-      env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1', MCP_CATALOG_PATH: join(home, 'mcp.json') },
+      env: { ...process.env, HOME: home, NO_COLOR: '1', MCP_CATALOG_PATH: join(home, 'mcp.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => {
+    child.stdout.on('data', (d: Buffer) => {
       stdout += d;
     });
-    child.stderr.on('data', (d) => {
+    child.stderr.on('data', (d: Buffer) => {
       stderr += d;
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
@@ -86,8 +86,15 @@ for (const backend of backends()) {
           assert.equal(typeof tool.annotations?.[hint], 'boolean', `${tool.name}.${hint}`);
       }
       const byName = new Map(tools.map((t: { name: string }) => [t.name, t]));
-      assert.equal((byName.get('list_accounts') as { annotations: { readOnlyHint: boolean } }).annotations.readOnlyHint, true);
-      assert.equal((byName.get('delete_post') as { annotations: { destructiveHint: boolean } }).annotations.destructiveHint, true);
+      assert.equal(
+        (byName.get('list_accounts') as { annotations: { readOnlyHint: boolean } }).annotations.readOnlyHint,
+        true,
+      );
+      assert.equal(
+        (byName.get('delete_post') as { annotations: { destructiveHint: boolean } }).annotations
+          .destructiveHint,
+        true,
+      );
     });
 
     test('resources/list, resources/templates/list and prompts/list', async () => {
@@ -133,7 +140,13 @@ for (const backend of backends()) {
     });
 
     test('without a token the Inspector is refused', async () => {
-      const run = await runInspector(home, [`${env.app.url}/mcp`, '--transport', 'http', '--method', 'tools/list']);
+      const run = await runInspector(home, [
+        `${env.app.url}/mcp`,
+        '--transport',
+        'http',
+        '--method',
+        'tools/list',
+      ]);
       assert.notEqual(run.code, 0);
     });
   });

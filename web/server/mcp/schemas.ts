@@ -37,9 +37,8 @@ export const McpMedia = z
   .describe('A media object as returned by upload_media_from_url or presign_upload (resolved by key)');
 
 export const McpMediaList = z
-  .array(McpMedia)
-  .max(50)
-  .describe('Media objects from upload_media_from_url or presign_upload, in order');
+  .union([z.array(McpMedia).max(50), McpMedia])
+  .describe('Media objects from upload_media_from_url or presign_upload, in order (one object or a list)');
 
 export const McpAccountIds = z.array(AccountId).min(1).max(100).describe('Account ids from list_accounts');
 export const McpMessage = z.string().max(100_000).describe('The text of the post');

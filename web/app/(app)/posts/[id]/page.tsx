@@ -185,7 +185,7 @@ export default async function PostPage({
               <div className="card-head">
                 <h2 id="history-title">History</h2>
               </div>
-              <ol className="list history" data-testid="post-history">
+              <ol className="history" data-testid="post-history">
                 {history.map((event) => (
                   <li key={event.id} className="small">
                     <strong>{event.actorName ?? (event.actor === 'user' ? 'You' : 'Postwave')}</strong>{' '}
