@@ -60,6 +60,7 @@ export class AccountsStore {
     return next.byId.size;
   }
 
+  /** Without an accounts file every account in a request is refused with this deployment's own reason. */
   get configured(): boolean {
     return this.file !== undefined;
   }
@@ -148,3 +149,9 @@ function ioReason(error: unknown): string {
   if (code === 'EISDIR') return 'it is a directory';
   return code ?? 'unknown error';
 }
+
+/** The validation issue for any account while no accounts file is configured (SERVICE_ACCOUNTS_FILE unset). */
+export const accountsNotConfigured = {
+  code: 'accounts_not_configured',
+  message: 'No accounts are configured on this server (SERVICE_ACCOUNTS_FILE is not set)',
+} as const;

@@ -1,6 +1,8 @@
 import {
   AccountsFile,
   AccountsResponse,
+  idempotencyKeyParameter,
+  idempotencyProblems,
   MediaKey,
   PostRequest,
   PresignRequest,
@@ -186,20 +188,14 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, m
       '(timeouts, 5xx, 429) are retried with backoff within `PUBLISH_TIMEOUT_MS`, permanent ones are not.',
       '200 when every target posted, 207 with `status: "partial"` when some failed, 502 when all failed.',
       accountOptionsNote,
-      '\n\n**Idempotency-Key**: a repeat with the same key and the same body within 24 hours returns the first',
-      'response (with `Idempotent-Replayed: true`) and publishes nothing again; a duplicate sent while the first is',
-      'still publishing waits for it. The same key with a different body is 422. Keys are kept in memory (bounded,',
-      'least recently used first out, lost on restart); a request refused before publishing (400, 422, 501) does not',
-      'use up its key.',
+      '\n\n**Idempotency-Key**: see the header below (the same protocol as the Scheduler).',
     ].join(' '),
     tags: ['Publishing'],
     parameters: [
-      {
-        name: 'Idempotency-Key',
-        in: 'header',
-        description: '1 to 255 visible ASCII characters, e.g. a UUID.',
-        schema: { type: 'string', minLength: 1, maxLength: 255 },
-      },
+      idempotencyKeyParameter(
+        'the API key',
+        'Keys live in this process’s memory (at most `IDEMPOTENCY_MAX_ENTRIES` answers, least recently used dropped first); a restart forgets them.',
+      ),
     ],
     requestBody: { content: { 'application/json': PostRequest } },
     responses: {
@@ -212,7 +208,8 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, m
         invalid_request: 'malformed JSON, wrong field types, or a malformed Idempotency-Key',
         ...unauthorized,
         validation_failed:
-          'an unknown `postingMode`, a target that fails validation (`errors` name the account), or an Idempotency-Key reused with another body; nothing was published',
+          'an unknown `postingMode`, or a target that fails validation (`errors` name the account); nothing was published',
+        ...idempotencyProblems,
         not_supported: '`postingMode` `schedule` or `draft`: use the Postwave Scheduler',
         publish_failed: 'every target failed; `results` says why for each',
         ...internal,

@@ -1,6 +1,7 @@
 import {
   type NormalizedPost,
   normalizeMedia,
+  type OperationResult,
   type PostingService,
   ProblemError,
   type ProblemIssue,
@@ -11,7 +12,6 @@ import {
 } from '@postwave/shared';
 import type { AccountsStore } from './accounts.ts';
 import type { PublishTiming } from './config.ts';
-import type { StoredResponse } from './idempotency.ts';
 
 /**
  * Validate-then-publish for this deployment: accounts come from the accounts file, and every
@@ -43,7 +43,7 @@ export class Publishing {
   }
 
   /** Publishes a `now` post; answers the contract's 200 / 207 / 502 (422 when anything is invalid). */
-  async publishNow(post: NormalizedPost, idempotencyKey?: string): Promise<StoredResponse> {
+  async publishNow(post: NormalizedPost, idempotencyKey?: string): Promise<OperationResult> {
     const prepared = await this.#posting.prepare(post, this.#lookup);
     if (!prepared.targets) {
       throw new ProblemError(
@@ -89,7 +89,7 @@ function validationIssues(validation: ValidationResponse): ProblemIssue[] {
   );
 }
 
-function publishResponse(results: TargetResult[]): StoredResponse {
+function publishResponse(results: TargetResult[]): OperationResult {
   const posted = results.filter((r) => r.status === 'posted').length;
   if (posted === results.length) return { status: 200, body: { status: 'posted', results } };
   if (posted > 0) return { status: 207, body: { status: 'partial', results } };

@@ -1,4 +1,5 @@
 import {
+  accountNotFound,
   envPlatformOverrides,
   LocalStorage,
   objectStorageConfigFromEnv,
@@ -9,9 +10,9 @@ import {
   type Storage,
 } from '@postwave/shared';
 import type { Logger } from 'pino';
-import { AccountsStore } from './accounts.ts';
+import { AccountsStore, accountsNotConfigured } from './accounts.ts';
 import { type Config, ConfigError, type Env } from './config.ts';
-import { IdempotencyStore } from './idempotency.ts';
+import { Idempotency } from './idempotency.ts';
 import { Publishing } from './publishing.ts';
 
 export interface Services {
@@ -20,7 +21,7 @@ export interface Services {
   publishers: PublisherRegistry;
   accounts: AccountsStore;
   publishing: Publishing;
-  idempotency: IdempotencyStore;
+  idempotency: Idempotency;
 }
 
 /**
@@ -40,7 +41,7 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
       platformLimits: concurrencyOverrides(config.env),
       credentialLimits: concurrencyOverrides(config.env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
     }),
-    unknownAccountCode: () => (accounts.configured ? 'account_not_found' : 'accounts_not_configured'),
+    unknownAccount: (accountId) => (accounts.configured ? accountNotFound(accountId) : accountsNotConfigured),
   });
   return {
     logger,
@@ -48,7 +49,7 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
     publishers,
     accounts,
     publishing: overrides.publishing ?? new Publishing(posting, accounts, config.publish),
-    idempotency: overrides.idempotency ?? new IdempotencyStore(config.idempotencyMaxEntries),
+    idempotency: overrides.idempotency ?? new Idempotency(config.apiKey, config.idempotencyMaxEntries),
   };
 }
 

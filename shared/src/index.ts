@@ -1,5 +1,6 @@
 export * from './errors.ts';
 export * from './http/fetch.ts';
+export * from './idempotency/index.ts';
 export type { Logger } from './logger.ts';
 export { silentLogger } from './logger.ts';
 export * from './media/kinds.ts';
@@ -10,7 +11,6 @@ export type * from './platforms/oauth-connector.ts';
 export * from './platforms/registry.ts';
 export type * from './platforms/types.ts';
 export * from './problems.ts';
-export * from './publish/idempotency.ts';
 export * from './publish/limiter.ts';
 export * from './publish/parse-request.ts';
 export * from './publish/posting.ts';

@@ -2,7 +2,10 @@ import type { ZodError } from 'zod';
 import type { Problem, ProblemIssue } from './schemas/problem.ts';
 import type { TargetResult } from './schemas/results.ts';
 
-/** Problem codes and the HTTP status each one answers with. */
+/**
+ * The closed set of problem codes and the HTTP status each one answers with. The first code listed
+ * for a status is its generic one; the others are the specific codes the contract names.
+ */
 export const problemStatus = {
   invalid_request: 400,
   unauthorized: 401,
@@ -10,9 +13,13 @@ export const problemStatus = {
   not_found: 404,
   invalid_status: 409,
   email_taken: 409,
+  idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
+  idempotency_key_reused: 422,
+  credentials_invalid: 422,
+  target_unreachable: 422,
   rate_limited: 429,
   internal: 500,
   not_supported: 501,
@@ -27,9 +34,13 @@ const titles: Record<ProblemCode, string> = {
   not_found: 'Not found',
   invalid_status: 'Not allowed in this status',
   email_taken: 'Email already registered',
+  idempotency_in_progress: 'Request in progress',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   validation_failed: 'Validation failed',
+  idempotency_key_reused: 'Idempotency key reused',
+  credentials_invalid: 'Credentials rejected',
+  target_unreachable: 'Target unreachable',
   rate_limited: 'Too many requests',
   internal: 'Internal error',
   not_supported: 'Not supported',
@@ -42,15 +53,17 @@ export const problemContentType = 'application/problem+json';
 export function problem(
   code: ProblemCode,
   detail: string,
-  extra: { errors?: ProblemIssue[]; results?: TargetResult[] } = {},
+  extra: { errors?: ProblemIssue[] | undefined; results?: TargetResult[] } = {},
 ): Problem {
+  const { errors, ...rest } = extra;
   return {
     type: `https://postwave.dev/problems/${code.replaceAll('_', '-')}`,
     title: titles[code],
     status: problemStatus[code],
     detail,
     code,
-    ...extra,
+    ...(errors ? { errors } : {}),
+    ...rest,
   };
 }
 

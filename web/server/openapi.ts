@@ -1,5 +1,7 @@
 import {
   AccountOptions,
+  idempotencyKeyParameter,
+  idempotencyProblems,
   MediaObject,
   PostRequest,
   PresignRequest,
@@ -66,13 +68,10 @@ const idParam = (what: string) => ({
   description: `The ${what} id.`,
   schema: z.string(),
 });
-const idempotencyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header' as const,
-  description:
-    'Optional. A repeat with the same key and body within 24 h returns the first response (header `Idempotent-Replayed: true`) and publishes nothing again; the same key with another body is 422 `idempotency_key_reused`; a repeat while the first still runs is 409 `idempotency_in_progress`. Keys are per user.',
-  schema: z.string().max(255),
-};
+const idempotencyHeader = idempotencyKeyParameter(
+  'the user',
+  'Keys live in the database: every instance sees them and a restart forgets nothing.',
+);
 
 /** The Scheduler's OpenAPI 3.1 document, from the same shared schemas the handlers parse with. */
 export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) {
@@ -315,6 +314,7 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
         ...unauthorized,
         invalid_request: 'malformed body',
         validation_failed: 'invalid for some account, unknown mode, or scheduledAt missing/past',
+        ...idempotencyProblems,
       }),
     },
   });
@@ -356,6 +356,7 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
         ...notFound,
         invalid_status: 'posted, or being published',
         validation_failed: 'invalid, unknown mode, or scheduledAt missing/past',
+        ...idempotencyProblems,
       }),
     },
   });

@@ -340,7 +340,8 @@ for (const backend of backends()) {
       anon.origin = undefined;
       const wrong = await anon.json('/api/cli/authorize', { json: { code, code_verifier: pkce().verifier } });
       assert.equal(wrong.status, 400);
-      assert.equal(wrong.body.code, 'invalid_grant');
+      assert.equal(wrong.body.code, 'invalid_request');
+      assert.equal(wrong.body.errors[0].code, 'invalid_grant');
       const burned = await anon.json('/api/cli/authorize', { json: { code, code_verifier: verifier } });
       assert.equal(burned.status, 400, 'a failed attempt burns the code');
 
@@ -352,7 +353,8 @@ for (const backend of backends()) {
       assert.ok(Date.parse(ok.body.expiresAt) > Date.now());
       const reuse = await anon.json('/api/cli/authorize', { json: { code: code2, code_verifier: verifier } });
       assert.equal(reuse.status, 400);
-      assert.equal(reuse.body.code, 'invalid_grant');
+      assert.equal(reuse.body.code, 'invalid_request');
+      assert.equal(reuse.body.errors[0].code, 'invalid_grant');
       assert.equal((await anon.withToken(ok.body.token).json('/api/v1/posts')).status, 200);
     });
 

@@ -9,7 +9,6 @@ import {
   storageErrorStatus,
 } from '@postwave/shared';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import multer from 'multer';
 
 /** The one place where anything thrown by a route becomes an HTTP answer. */
 export function toProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {
@@ -21,7 +20,6 @@ export function toProblem(error: unknown): { problem: Problem; headers: Record<s
       error.code === 'unavailable' ? 'Media storage is unavailable; try again later' : error.message;
     return { problem: problem(code, detail), headers: {} };
   }
-  if (error instanceof multer.MulterError) return { problem: multerProblem(error), headers: {} };
   const httpError = bodyParserProblem(error);
   if (httpError) return { problem: httpError, headers: {} };
   return {
@@ -50,26 +48,13 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   sendProblem(res, problem('not_found', `No route for ${req.method} ${req.path}`));
 };
 
-function multerProblem(error: multer.MulterError): Problem {
-  switch (error.code) {
-    case 'LIMIT_FILE_SIZE':
-      return problem('payload_too_large', 'The file is larger than this server accepts (MAX_UPLOAD_BYTES)');
-    case 'LIMIT_UNEXPECTED_FILE':
-      return problem('invalid_request', `Send the file in the multipart field "file", not "${error.field}"`);
-    case 'LIMIT_FILE_COUNT':
-      return problem('invalid_request', 'Send exactly one file per upload');
-    default:
-      return problem('invalid_request', `The multipart body is not acceptable (${error.code})`);
-  }
-}
-
 // The first code listed for a status is its generic one (409 → invalid_status).
 const statusCodes = new Map<number, ProblemCode>();
 for (const [code, status] of Object.entries(problemStatus)) {
   if (!statusCodes.has(status)) statusCodes.set(status, code as ProblemCode);
 }
 
-/** body-parser and busboy errors carry an HTTP status; their messages may quote the body, so we never echo them. */
+/** body-parser errors carry an HTTP status; their messages may quote the body, so we never echo them. */
 function bodyParserProblem(error: unknown): Problem | undefined {
   if (!error || typeof error !== 'object') return undefined;
   const { status, type } = error as { status?: unknown; type?: unknown };
@@ -80,15 +65,6 @@ function bodyParserProblem(error: unknown): Problem | undefined {
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return problem(statusCodes.get(status) ?? 'invalid_request', 'The request could not be read');
-  }
-  if (error instanceof Error && /^Request (aborted|closed)$/.test(error.message)) {
-    return problem('invalid_request', 'The client closed the connection before the body was complete');
-  }
-  if (
-    error instanceof Error &&
-    /Multipart|Unexpected end of form|Malformed part header/i.test(error.message)
-  ) {
-    return problem('invalid_request', 'The multipart body is malformed');
   }
   return undefined;
 }

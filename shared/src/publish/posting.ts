@@ -55,10 +55,14 @@ export interface PostingServiceOptions {
   storage: Storage;
   logger?: Logger;
   limiter?: PlatformLimiter;
-  /** Issue code for ids that match no account; the self-hosted server without an accounts file uses `accounts_not_configured`. */
-  unknownAccountCode?: () => string;
+  /** The issue for an id that matches no account; by default `account_not_found`. Adapters may name their own reason. */
+  unknownAccount?: (accountId: string) => { code: string; message: string };
   /** Defaults to resolving URLs of `storage` itself. */
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+}
+
+export function accountNotFound(accountId: string): { code: string; message: string } {
+  return { code: 'account_not_found', message: `No account with id "${accountId}"` };
 }
 
 /**
@@ -71,7 +75,7 @@ export class PostingService {
   readonly #storage: Storage;
   readonly #logger: Logger;
   readonly #limiter: PlatformLimiter;
-  readonly #unknownAccountCode: () => string;
+  readonly #unknownAccount: (accountId: string) => { code: string; message: string };
   readonly #resolveOwnMedia: ((url: string) => Promise<MediaFile | null>) | undefined;
 
   constructor(options: PostingServiceOptions) {
@@ -79,7 +83,7 @@ export class PostingService {
     this.#storage = options.storage;
     this.#logger = options.logger ?? silentLogger;
     this.#limiter = options.limiter ?? new PlatformLimiter();
-    this.#unknownAccountCode = options.unknownAccountCode ?? (() => 'account_not_found');
+    this.#unknownAccount = options.unknownAccount ?? accountNotFound;
     this.#resolveOwnMedia = options.resolveOwnMedia ?? ownMediaResolver(options.storage);
   }
 
@@ -105,12 +109,8 @@ export class PostingService {
   ): Promise<{ result: AccountValidation; target?: PreparedTarget }> {
     const account = await lookup(accountId);
     if (!account) {
-      const code = this.#unknownAccountCode();
-      const message =
-        code === 'accounts_not_configured'
-          ? 'No accounts are configured on this server'
-          : `No account with id "${accountId}"`;
-      return { result: invalid(accountId, 'unknown', [{ code, message, path: 'accountIds' }]) };
+      const issue = this.#unknownAccount(accountId);
+      return { result: invalid(accountId, 'unknown', [{ ...issue, path: 'accountIds' }]) };
     }
     const publisher = this.#publishers.get(account.platform);
     if (!publisher) {

@@ -8,3 +8,4 @@ export * from './signed-url.ts';
 export * from './sniff.ts';
 export * from './types.ts';
 export * from './upload.ts';
+export * from './upload-multipart.ts';

@@ -138,7 +138,11 @@ function badRequest(detail: string): ProblemError {
   return new ProblemError(problem('invalid_request', detail));
 }
 
+/** OAuth's `invalid_grant` as an issue of a 400: problem codes come only from the SDK's closed map. */
 function invalidGrant(detail: string): ProblemError {
-  const base = problem('invalid_request', detail);
-  return new ProblemError({ ...base, code: 'invalid_grant' });
+  return new ProblemError(
+    problem('invalid_request', detail, {
+      errors: [{ path: 'code', code: 'invalid_grant', message: detail }],
+    }),
+  );
 }

@@ -215,7 +215,11 @@ export const postEvents = pgTable(
   (t) => [index('post_events_post').on(t.postId, t.createdAt)],
 );
 
-/** Stored responses for `Idempotency-Key`, kept 24 hours. */
+/**
+ * `Idempotency-Key` claims and answers, one row per user and key. A row with no status is a claim
+ * still running until `expires_at` (a lease, in case its instance died); a finished row keeps the
+ * answer's exact bytes for 24 hours.
+ */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
@@ -226,10 +230,13 @@ export const idempotencyKeys = pgTable(
     requestHash: text('request_hash').notNull(),
     /** Null while the first request is still running. */
     responseStatus: integer('response_status'),
-    responseBody: jsonb('response_body'),
+    responseContentType: text('response_content_type'),
+    /** The body as sent (text, not jsonb, so a replay is byte for byte the same). */
+    responseBody: text('response_body'),
     createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull().default(sql`now() + interval '1 day'`),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_expires').on(t.expiresAt)],
 );
 
 export const apiTokenKinds = ['personal', 'cli'] as const;

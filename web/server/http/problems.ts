@@ -1,24 +1,11 @@
-import { type Problem, ProblemError, type ProblemIssue, problem } from '@postwave/shared';
+import { type ProblemCode, ProblemError, type ProblemIssue, problem } from '@postwave/shared';
 
 /**
- * A 422 whose `code` names the specific reason (e.g. `credentials_invalid`), for errors the
- * contract names individually rather than as a generic `validation_failed`.
+ * A problem with one of the specific codes the contract names (e.g. `credentials_invalid`); the
+ * code must come from the SDK's closed map, which also fixes its status.
  */
-export function specificProblem(
-  status: number,
-  code: string,
-  detail: string,
-  errors?: ProblemIssue[],
-): ProblemError {
-  const base = status === 422 ? problem('validation_failed', detail) : problem('invalid_status', detail);
-  const body: Problem = {
-    ...base,
-    status,
-    code,
-    type: `https://postwave.dev/problems/${code.replaceAll('_', '-')}`,
-    ...(errors ? { errors } : {}),
-  };
-  return new ProblemError(body);
+export function specificProblem(code: ProblemCode, detail: string, errors?: ProblemIssue[]): ProblemError {
+  return new ProblemError(problem(code, detail, { errors }));
 }
 
 export function validationFailed(detail: string, errors: ProblemIssue[]): ProblemError {

@@ -11,7 +11,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { type AccountStatus, accounts, posts, postTargets } from '../db/schema.ts';
 import { isUuid } from '../http/ids.ts';
-import { specificProblem } from '../http/problems.ts';
+import { specificProblem, validationFailed } from '../http/problems.ts';
 import { notFound } from '../http/respond.ts';
 import { isUniqueViolation } from './db-errors.ts';
 
@@ -107,7 +107,7 @@ export async function connectAccount(
 ): Promise<{ account: AccountView; created: boolean }> {
   const publisher = ctx.publishers.get(input.platform);
   if (!publisher) {
-    throw specificProblem(422, 'platform_unsupported', `Platform "${input.platform}" is not supported`, [
+    throw validationFailed(`Platform "${input.platform}" is not supported`, [
       {
         path: 'platform',
         code: 'platform_unsupported',
@@ -118,7 +118,6 @@ export async function connectAccount(
   const parsed = publisher.credentialsSchema.safeParse(input.credentials);
   if (!parsed.success) {
     throw specificProblem(
-      422,
       'credentials_invalid',
       `The credentials do not have the shape ${publisher.displayName} needs`,
       zodIssues(parsed.error).map((i) => ({ ...i, path: `credentials${i.path ? `.${i.path}` : ''}` })),
@@ -132,7 +131,7 @@ export async function connectAccount(
   });
   const platformAccountId = verified.profile.platformAccountId ?? input.platformAccountId;
   if (!platformAccountId) {
-    throw specificProblem(422, 'target_unreachable', 'platformAccountId is required for this platform', [
+    throw specificProblem('target_unreachable', 'platformAccountId is required for this platform', [
       {
         path: 'platformAccountId',
         code: 'required',
@@ -172,7 +171,6 @@ export function verificationProblem(publisher: AnyPublisher, error: unknown): Pr
   const issue = { code: error.code, message: error.message };
   if (error.code === 'target_unreachable') {
     return specificProblem(
-      422,
       'target_unreachable',
       `${publisher.displayName} cannot reach that target: ${error.message}`,
       [issue],
@@ -190,7 +188,6 @@ export function verificationProblem(publisher: AnyPublisher, error: unknown): Pr
     );
   }
   return specificProblem(
-    422,
     'credentials_invalid',
     `${publisher.displayName} rejected the credentials: ${error.message}`,
     [{ ...issue, code: error.code === 'credentials_invalid' ? error.code : 'credentials_invalid' }],

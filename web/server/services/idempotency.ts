@@ -1,101 +1,147 @@
 import {
-  idempotencyKeyPattern,
-  idempotencyWindowMs,
-  ProblemError,
-  problem,
-  requestFingerprint,
+  type ClaimResult,
+  type IdempotencyStore,
+  type IdempotentResponse,
+  jsonContentType,
+  type KeyRef,
+  type OperationResult,
+  problemContentType,
+  runIdempotent,
+  type StoredResponse,
 } from '@postwave/shared';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
+import type { Database } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
-import { specificProblem } from '../http/problems.ts';
-import { json, problemResponse } from '../http/respond.ts';
 
-export interface Outcome {
-  status: number;
-  body: unknown;
+/**
+ * A claim whose instance died mid-request is taken as abandoned after this long, far beyond any
+ * publish (each is bounded by its retry deadline), so its key is not refused with 409 for a day.
+ */
+const abandonedClaimMs = 15 * 60 * 1000;
+/** How often one process sweeps out every expired row (keys are otherwise cleared on reuse). */
+const sweepEveryMs = 10 * 60 * 1000;
+
+/**
+ * The Scheduler's keys in its database, so every instance sees the same claims and answers and a
+ * restart forgets nothing. Each step is one statement: the primary key on (user, key) makes the
+ * claim atomic across instances.
+ */
+export class DatabaseIdempotencyStore implements IdempotencyStore {
+  readonly #db: Database;
+  #lastSweep = 0;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async claim(ref: KeyRef, fingerprint: string, now: Date): Promise<ClaimResult> {
+    await this.#sweep(now);
+    const where = this.#where(ref);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.#db.delete(idempotencyKeys).where(and(where, lte(idempotencyKeys.expiresAt, now)));
+      const inserted = await this.#db
+        .insert(idempotencyKeys)
+        .values({
+          userId: ref.scope,
+          key: ref.key,
+          requestHash: fingerprint,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + abandonedClaimMs),
+        })
+        .onConflictDoNothing()
+        .returning({ key: idempotencyKeys.key });
+      if (inserted.length > 0) return { state: 'claimed' };
+      const [row] = await this.#db.select().from(idempotencyKeys).where(where);
+      // Gone between the insert and the select (finished and released): try to claim again.
+      if (!row) continue;
+      if (row.responseStatus === null) return { state: 'in_progress', fingerprint: row.requestHash };
+      return { state: 'completed', fingerprint: row.requestHash, response: storedResponse(row) };
+    }
+    return { state: 'in_progress', fingerprint };
+  }
+
+  async complete(ref: KeyRef, response: StoredResponse, expiresAt: Date): Promise<void> {
+    await this.#db
+      .update(idempotencyKeys)
+      .set({
+        responseStatus: response.status,
+        responseContentType: response.contentType,
+        responseBody: response.body,
+        expiresAt,
+      })
+      .where(and(this.#where(ref), isNull(idempotencyKeys.responseStatus)));
+  }
+
+  async release(ref: KeyRef): Promise<void> {
+    await this.#db
+      .delete(idempotencyKeys)
+      .where(and(this.#where(ref), isNull(idempotencyKeys.responseStatus)));
+  }
+
+  #where(ref: KeyRef) {
+    return and(eq(idempotencyKeys.userId, ref.scope), eq(idempotencyKeys.key, ref.key));
+  }
+
+  async #sweep(now: Date): Promise<void> {
+    if (now.getTime() - this.#lastSweep < sweepEveryMs) return;
+    this.#lastSweep = now.getTime();
+    await this.#db
+      .delete(idempotencyKeys)
+      .where(and(isNotNull(idempotencyKeys.responseStatus), lte(idempotencyKeys.expiresAt, now)));
+  }
+}
+
+function storedResponse(row: typeof idempotencyKeys.$inferSelect): StoredResponse {
+  const status = row.responseStatus!;
+  return {
+    status,
+    // Rows written before the exact-bytes migration carry no type.
+    contentType: row.responseContentType ?? (status >= 400 ? problemContentType : jsonContentType),
+    body: row.responseBody ?? '',
+  };
+}
+
+const stores = new WeakMap<Database, DatabaseIdempotencyStore>();
+
+function storeFor(ctx: AppContext): DatabaseIdempotencyStore {
+  let store = stores.get(ctx.db);
+  if (!store) {
+    store = new DatabaseIdempotencyStore(ctx.db);
+    stores.set(ctx.db, store);
+  }
+  return store;
 }
 
 /**
- * Runs `operation` at most once per user and `Idempotency-Key`: a repeat with the same body gets
- * the stored response, another body is 422, and a repeat while the first is still running is 409.
- * Client errors are stored like successes; server errors are not, so a retry can succeed.
+ * Runs `operation` under the SDK's Idempotency-Key protocol for this user (see runIdempotent):
+ * the route hands over the parsed body and gets the response to send.
  */
 export async function idempotent(
   ctx: AppContext,
   userId: string,
   request: Request,
   body: unknown,
-  operation: () => Promise<Outcome>,
+  operation: () => Promise<OperationResult>,
 ): Promise<Response> {
-  const key = request.headers.get('idempotency-key');
-  if (key === null) return toResponse(await capture(operation));
-  if (!idempotencyKeyPattern.test(key)) {
-    throw new ProblemError(
-      problem('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters'),
-    );
-  }
-  const requestHash = requestFingerprint(body, `${request.method} ${new URL(request.url).pathname}`);
-  const now = new Date();
-  const where = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
-  await ctx.db
-    .delete(idempotencyKeys)
-    .where(and(where, lt(idempotencyKeys.createdAt, new Date(now.getTime() - idempotencyWindowMs))));
-  const inserted = await ctx.db
-    .insert(idempotencyKeys)
-    .values({ userId, key, requestHash, createdAt: now })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-
-  if (inserted.length === 0) {
-    const [existing] = await ctx.db.select().from(idempotencyKeys).where(where);
-    if (!existing) throw specificProblem(409, 'idempotency_in_progress', 'Retry the request');
-    if (existing.requestHash !== requestHash) {
-      throw specificProblem(
-        422,
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used with a different request body',
-      );
-    }
-    if (existing.responseStatus === null) {
-      throw specificProblem(
-        409,
-        'idempotency_in_progress',
-        'A request with this Idempotency-Key is still being processed',
-      );
-    }
-    return toResponse(
-      { status: existing.responseStatus, body: existing.responseBody },
-      { 'idempotent-replayed': 'true' },
-    );
-  }
-
-  let outcome: Outcome;
-  try {
-    outcome = await capture(operation);
-  } catch (error) {
-    await ctx.db.delete(idempotencyKeys).where(where);
-    throw error;
-  }
-  if (outcome.status >= 500) await ctx.db.delete(idempotencyKeys).where(where);
-  else
-    await ctx.db
-      .update(idempotencyKeys)
-      .set({ responseStatus: outcome.status, responseBody: outcome.body })
-      .where(where);
-  return toResponse(outcome);
+  const answer = await runIdempotent(
+    {
+      store: storeFor(ctx),
+      scope: userId,
+      key: request.headers.get('idempotency-key'),
+      method: request.method,
+      path: new URL(request.url).pathname,
+      body,
+      onStoreError: (error) => ctx.logger.error({ err: error }, 'could not record an idempotent answer'),
+    },
+    operation,
+  );
+  return toResponse(answer);
 }
 
-async function capture(operation: () => Promise<Outcome>): Promise<Outcome> {
-  try {
-    return await operation();
-  } catch (error) {
-    if (error instanceof ProblemError) return { status: error.status, body: error.problem };
-    throw error;
-  }
-}
-
-function toResponse(outcome: Outcome, headers: Record<string, string> = {}): Response {
-  if (outcome.status >= 400) return problemResponse(outcome.body as never, headers);
-  return json(outcome.body, outcome.status, headers);
+function toResponse(answer: IdempotentResponse): Response {
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { 'content-type': answer.contentType, 'cache-control': 'no-store', ...answer.headers },
+  });
 }

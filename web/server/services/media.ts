@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as NodeWebStream } from 'node:stream/web';
 import {
   createPresignedUpload,
   LocalStorage,
@@ -10,13 +8,13 @@ import {
   type PresignResponse,
   ProblemError,
   problem,
+  receiveMultipartUpload,
   receiveSignedUpload,
+  requestFromWeb,
   type Storage,
   StorageError,
   storageErrorStatus,
-  storeUpload,
 } from '@postwave/shared';
-import busboy from 'busboy';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { media, type StoredMedia } from '../db/schema.ts';
@@ -60,70 +58,25 @@ async function recordMedia(ctx: AppContext, userId: string, object: MediaObject)
 }
 
 /**
- * `multipart/form-data` with one file in field `file`, streamed straight into storage: the file
- * is never held in memory, and a body over the limit is cut off as soon as it crosses it.
+ * `multipart/form-data` with one file in field `file`, through the SDK's one multipart parser:
+ * streamed straight into storage, never held in memory.
  */
 export async function uploadFromRequest(
   ctx: AppContext,
   userId: string,
   request: Request,
 ): Promise<MediaObject> {
-  const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data/i.test(contentType) || !request.body) {
-    throw new ProblemError(
-      problem('invalid_request', 'Send multipart/form-data with one file in field "file"'),
-    );
-  }
-  const declaredLength = Number(request.headers.get('content-length') ?? '0');
-  if (declaredLength > ctx.config.maxUploadBytes + 64 * 1024) {
-    throw new ProblemError(
-      problem('payload_too_large', `The file is larger than the limit of ${ctx.config.maxUploadBytes} bytes`),
-    );
-  }
-  const source = Readable.fromWeb(request.body as unknown as NodeWebStream);
-  let parser: busboy.Busboy;
+  let stored: MediaObject;
   try {
-    parser = busboy({
-      headers: { 'content-type': contentType },
-      limits: { files: 1, fields: 20, fieldSize: 64 * 1024 },
+    stored = await receiveMultipartUpload({
+      storage: ctx.storage,
+      request: requestFromWeb(request),
+      maxBytes: ctx.config.maxUploadBytes,
     });
-  } catch {
-    throw new ProblemError(problem('invalid_request', 'The multipart body has no boundary'));
+  } catch (error) {
+    throw error instanceof StorageError ? storageProblem(error) : error;
   }
-  const stored = new Promise<MediaObject>((resolve, reject) => {
-    let sawFile = false;
-    parser.on('file', (field, file, info) => {
-      if (field !== 'file' || sawFile) {
-        file.resume();
-        return;
-      }
-      sawFile = true;
-      storeUpload({
-        storage: ctx.storage,
-        body: file,
-        filename: info.filename || 'upload',
-        declaredType: info.mimeType,
-        maxBytes: ctx.config.maxUploadBytes,
-      }).then(resolve, (error: unknown) => {
-        reject(error instanceof StorageError ? storageProblem(error) : error);
-      });
-    });
-    parser.on('error', () =>
-      reject(new ProblemError(problem('invalid_request', 'The multipart body is malformed'))),
-    );
-    parser.on('close', () => {
-      if (!sawFile) reject(new ProblemError(problem('invalid_request', 'No file in field "file"')));
-    });
-  });
-  source.on('error', () => parser.destroy());
-  source.pipe(parser);
-  try {
-    return await recordMedia(ctx, userId, await stored);
-  } finally {
-    // Whatever is left of a refused body is not worth reading.
-    source.unpipe(parser);
-    source.destroy();
-  }
+  return recordMedia(ctx, userId, stored);
 }
 
 export async function presignUpload(
@@ -151,7 +104,7 @@ export async function receiveUpload(ctx: AppContext, key: string, request: Reque
     throw new ProblemError(problem('not_found', 'No such upload URL'));
   const [row] = await ctx.db.select().from(media).where(eq(media.key, key));
   if (!row) throw new ProblemError(problem('not_found', 'No such upload URL'));
-  const body = request.body ? Readable.fromWeb(request.body as unknown as NodeWebStream) : Readable.from([]);
+  const body = requestFromWeb(request);
   try {
     await receiveSignedUpload({
       storage: ctx.storage,

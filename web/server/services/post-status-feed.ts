@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AppContext } from '../context.ts';
 
-/** The channel the `posts` triggers NOTIFY on (see drizzle/0004_assistants.sql). */
+/** The channel the `posts` triggers NOTIFY on (see drizzle/0005_assistants.sql). */
 export const postStatusChannel = 'postwave_post_status';
 
 export interface PostStatusChange {

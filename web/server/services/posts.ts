@@ -11,7 +11,7 @@ import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { accounts, type PostStatus, posts, postTargets, type StoredMedia } from '../db/schema.ts';
 import { isUuid } from '../http/ids.ts';
-import { invalidStatus, specificProblem, validationFailed } from '../http/problems.ts';
+import { invalidStatus, validationFailed } from '../http/problems.ts';
 import { notFound } from '../http/respond.ts';
 import { ownedMedia, toStoredMedia } from './media.ts';
 import {
@@ -291,11 +291,7 @@ export interface PostPatch {
 function assertEditable(row: PostRow, action: string): void {
   if (row.status === 'posted') throw invalidStatus(`A posted post cannot be ${action}`);
   if (row.leaseExpiresAt && row.leaseExpiresAt.getTime() > Date.now()) {
-    throw specificProblem(
-      409,
-      'invalid_status',
-      `The post is being published right now and cannot be ${action}`,
-    );
+    throw invalidStatus(`The post is being published right now and cannot be ${action}`);
   }
 }
 
@@ -317,12 +313,7 @@ async function updateGuarded(
       ),
     )
     .returning();
-  if (!updated)
-    throw specificProblem(
-      409,
-      'invalid_status',
-      'The post changed while this request ran; fetch it and try again',
-    );
+  if (!updated) throw invalidStatus('The post changed while this request ran; fetch it and try again');
   return updated;
 }
 
@@ -447,6 +438,5 @@ export async function deletePost(ctx: AppContext, userId: string, postId: string
       ),
     )
     .returning({ id: posts.id });
-  if (deleted.length === 0)
-    throw specificProblem(409, 'invalid_status', 'The post is being published and cannot be deleted');
+  if (deleted.length === 0) throw invalidStatus('The post is being published and cannot be deleted');
 }

@@ -12,7 +12,8 @@ CREATE TABLE "post_events" (
 ALTER TABLE "users" ADD COLUMN "assistants_must_confirm" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "post_events" ADD CONSTRAINT "post_events_post_id_posts_id_fk" FOREIGN KEY ("post_id") REFERENCES "public"."posts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "post_events" ADD CONSTRAINT "post_events_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "post_events_post" ON "post_events" USING btree ("post_id","created_at");--> statement-breakpoint
+CREATE INDEX "post_events_post" ON "post_events" USING btree ("post_id","created_at");
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION postwave_notify_post_status() RETURNS trigger AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
