@@ -100,6 +100,7 @@ for (const backend of backends()) {
       assert.match(question.message, /@news/, 'accounts by label and handle');
       assert.match(question.message, /Launch day: Postwave 2 is out/);
       assert.match(question.message, /When: now/);
+      assert.match(question.message, /@news \(@news, Telegram\)/);
       assert.deepEqual(Object.keys(question.requestedSchema.properties), ['confirm']);
       assert.equal(question.requestedSchema.properties.confirm.type, 'boolean');
       const page = await history(browser, accepted.structuredContent.id);
@@ -255,6 +256,11 @@ for (const backend of backends()) {
       const accounts = await mcp.client.readResource({ uri: 'postwave://accounts' });
       assert.equal(JSON.parse((accounts.contents[0] as Json).text).accounts[0].id, accountId);
       assert.equal(mcp.client.getServerCapabilities()?.resources?.subscribe, true);
+
+      const rules = (await mcp.client.callTool({ name: 'get_platform_rules', arguments: {} })) as Json;
+      assert.equal(rules.structuredContent.accounts[0].accountId, accountId);
+      assert.equal(rules.structuredContent.accounts[0].name, 'Telegram');
+      assert.equal(rules.structuredContent.accounts[0].text.limit, 4096);
 
       const { prompts } = await mcp.client.listPrompts();
       const names = prompts.map((p) => p.name);

@@ -41,7 +41,7 @@ export function registerPrompts(server: McpServer, ctx: AppContext, userId: stri
     {
       title: 'Announce something',
       description:
-        'Write and publish an announcement about a topic to some accounts. Leads to: list_accounts → validate_post → create_post.',
+        'Write and publish an announcement about a topic to some accounts. Leads to: list_accounts → get_platform_rules → validate_post → create_post.',
       argsSchema: {
         topic: z.string().max(5000).describe('What to announce (a launch, an event, a release…)'),
         accounts: accountArg('Account ids or names, comma-separated (empty: ask me)').optional(),
@@ -56,7 +56,7 @@ export function registerPrompts(server: McpServer, ctx: AppContext, userId: stri
             ? `Post to these accounts: ${accounts}. Match names to ids with the connected accounts above (or list_accounts).`
             : 'Ask me which of the connected accounts above to post to.',
           'Steps:',
-          '1. Draft one message that fits every chosen account (respect each platform’s length limit; keep links and hashtags sensible).',
+          '1. Call get_platform_rules for the chosen accounts, then draft one message that fits every one of them (length as each platform counts it, media, required options such as a title).',
           '2. Call validate_post with the message, accountIds and any media or accountOptions. Fix every error it reports and validate again; mention warnings to me.',
           '3. Show me the final text and ask whether to publish now, schedule (ask for the time, with my time zone) or save a draft.',
           '4. Call create_post with that postingMode (and scheduledAt for "schedule"). Postwave asks me to confirm before publishing; if I decline, stop.',
@@ -70,7 +70,7 @@ export function registerPrompts(server: McpServer, ctx: AppContext, userId: stri
     {
       title: 'Turn a long text into a thread',
       description:
-        'Split a long text into a numbered series of posts that each fit one account’s limit, then publish them in order. Leads to: list_accounts → validate_post (each part) → create_post (each part, in order) → get_post.',
+        'Split a long text into a numbered series of posts that each fit one account’s limit, then publish them in order. Leads to: get_platform_rules → validate_post (each part) → create_post (each part, in order) → get_post.',
       argsSchema: {
         text: z.string().max(100_000).describe('The text to turn into a thread'),
         account: accountArg('The account id or name to post the thread to'),
@@ -82,7 +82,7 @@ export function registerPrompts(server: McpServer, ctx: AppContext, userId: stri
           `Turn the text below into a thread for the account "${account}" (find its id and platform in the connected accounts above).`,
           '',
           'Steps:',
-          '1. Split the text at sentence or paragraph boundaries into parts that each fit the platform’s limit, numbered "1/N", "2/N"… Keep the meaning and wording; do not pad.',
+          '1. Call get_platform_rules for the account to learn its limit. Split the text at sentence or paragraph boundaries into parts that each fit the platform’s limit, numbered "1/N", "2/N"… Keep the meaning and wording; do not pad.',
           '2. Call validate_post for every part with accountIds [that id]; shorten any part it rejects and validate again.',
           '3. Show me all parts and ask whether to publish them now or save them as drafts.',
           '4. Create them in order with create_post (one call per part, waiting for each to finish; Postwave asks me to confirm publishing). Stop at the first part that fails or that I decline.',

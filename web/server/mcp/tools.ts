@@ -28,6 +28,7 @@ import { preparePost, validationIssues } from '../services/publishing.ts';
 import type { McpActor } from './actor.ts';
 import { type Decision, decide, type PublishIntent } from './confirmation.ts';
 import { uploadMediaFromUrl } from './media-from-url.ts';
+import { platformRules } from './platform-rules.ts';
 import {
   McpAccountIds,
   McpAccountOptions,
@@ -165,6 +166,23 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
     tool(ctx, async () => {
       const accounts = await listAccounts(ctx, userId);
       return ok({ accounts }, `${accounts.length} connected account(s).`);
+    }),
+  );
+
+  server.registerTool(
+    'get_platform_rules',
+    {
+      title: 'Platform rules',
+      description:
+        'For each connected account (or the ones given): how its platform counts text and its limit, which media it takes, and the per-post options it accepts in accountOptions. Read it before writing a post; validate_post checks the result.',
+      inputSchema: { accountIds: McpAccountIds.optional() },
+      annotations: readOnly,
+    },
+    tool(ctx, async ({ accountIds }) => {
+      const accounts = await listAccounts(ctx, userId);
+      const chosen = accountIds ? accounts.filter((a) => accountIds.includes(a.id)) : accounts;
+      const rules = platformRules(chosen);
+      return ok({ accounts: rules }, `Rules for ${rules.length} account(s).`);
     }),
   );
 
