@@ -28,3 +28,12 @@ $$ LANGUAGE plpgsql;
 CREATE TRIGGER posts_status_notify AFTER UPDATE OF status ON "posts" FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION postwave_notify_post_status();
 --> statement-breakpoint
 CREATE TRIGGER posts_delete_notify AFTER DELETE ON "posts" FOR EACH ROW EXECUTE FUNCTION postwave_notify_post_status();
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION postwave_notify_accounts() RETURNS trigger AS $$
+BEGIN
+  PERFORM pg_notify('postwave_post_status', json_build_object('kind', 'accounts', 'userId', COALESCE(NEW.user_id, OLD.user_id))::text);
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+--> statement-breakpoint
+CREATE TRIGGER accounts_notify AFTER INSERT OR DELETE OR UPDATE OF label, username, status, profile_picture ON "accounts" FOR EACH ROW EXECUTE FUNCTION postwave_notify_accounts();

@@ -310,6 +310,15 @@ for (const backend of backends()) {
         done.history.some((e: Json) => e.action === 'scheduled' && e.actorName === 'Test MCP client'),
       );
 
+      // Accounts: connecting another one updates postwave://accounts.
+      await mcp.client.subscribeResource({ uri: 'postwave://accounts' });
+      const second = await connectTelegram(browser, '@updates');
+      await heard.waitFor('postwave://accounts');
+      const now = JSON.parse(
+        ((await mcp.client.readResource({ uri: 'postwave://accounts' })).contents[0] as Json).text,
+      );
+      assert.ok(now.accounts.some((a: Json) => a.id === second));
+
       // Someone else's post cannot be subscribed to (nor read).
       const other = await signUp(env.app.url, 'subscribe-other');
       const otherAccount = await connectTelegram(other.client, '@updates');

@@ -54,7 +54,7 @@ export function registerResources(
     {
       title: 'Connected accounts',
       description:
-        'The social accounts posts can go to (ids for accountIds, platform, label, username, status).',
+        'The social accounts posts can go to (ids for accountIds, platform, label, username, status). Subscribe to hear when one is added, removed, renamed or needs reconnecting.',
       mimeType: 'application/json',
     },
     async (uri) => json(uri.href, { accounts: await listAccounts(ctx, userId) }),
@@ -106,6 +106,11 @@ export function registerResources(
     if (!stopListening) {
       const stop = await onPostStatusChange(ctx, (change) => {
         if (change.userId !== userId) return;
+        if (change.kind === 'accounts') {
+          if (subscriptions.has(accountsUri))
+            server.server.sendResourceUpdated({ uri: accountsUri }).catch(() => {});
+          return;
+        }
         const changed = postUri(change.id);
         if (!subscriptions.has(changed)) return;
         if (change.status === 'deleted') subscriptions.delete(changed);

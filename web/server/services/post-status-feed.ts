@@ -1,15 +1,19 @@
 import { EventEmitter } from 'node:events';
 import type { AppContext } from '../context.ts';
 
-/** The channel the `posts` triggers NOTIFY on (see drizzle/0005_assistants.sql). */
+/** The channel the `posts` and `accounts` triggers NOTIFY on (see drizzle/0005_assistants.sql). */
 export const postStatusChannel = 'postwave_post_status';
 
-export interface PostStatusChange {
-  id: string;
-  userId: string;
-  /** The post's new status, or `deleted`. */
-  status: string;
-}
+export type PostStatusChange =
+  | {
+      kind: 'post';
+      id: string;
+      userId: string;
+      /** The post's new status, or `deleted`. */
+      status: string;
+    }
+  /** A connected account of the user was added, removed, renamed or changed health. */
+  | { kind: 'accounts'; userId: string };
 
 interface Feed {
   emitter: EventEmitter;
@@ -26,9 +30,11 @@ const holder = globalThis as typeof globalThis & { __postwaveStatusFeed?: Feed }
 
 function parse(payload: string): PostStatusChange | undefined {
   try {
-    const value = JSON.parse(payload) as Partial<PostStatusChange>;
-    if (typeof value.id === 'string' && typeof value.userId === 'string' && typeof value.status === 'string')
-      return { id: value.id, userId: value.userId, status: value.status };
+    const value = JSON.parse(payload) as Record<string, unknown>;
+    if (typeof value.userId !== 'string') return undefined;
+    if (value.kind === 'accounts') return { kind: 'accounts', userId: value.userId };
+    if (typeof value.id === 'string' && typeof value.status === 'string')
+      return { kind: 'post', id: value.id, userId: value.userId, status: value.status };
   } catch {}
   return undefined;
 }
