@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AppContext } from '../context.ts';
 
-/** The channel the `posts` and `accounts` triggers NOTIFY on (see drizzle/0005_assistants.sql). */
+/** The channel the `posts` and `accounts` triggers NOTIFY on (see drizzle/0007_assistants.sql). */
 export const postStatusChannel = 'postwave_post_status';
 
 export type PostStatusChange =
