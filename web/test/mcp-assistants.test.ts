@@ -169,6 +169,12 @@ for (const backend of backends()) {
       })) as Json;
       assert.equal(invalid.isError, true);
       assert.equal(invalid.structuredContent.error.code, 'validation_failed');
+      const noTime = (await mcp.client.callTool({
+        name: 'create_post',
+        arguments: { message: 'When?', accountIds: [accountId], postingMode: 'schedule' },
+      })) as Json;
+      assert.equal(noTime.structuredContent.error.code, 'validation_failed');
+      assert.match(text(noTime), /scheduledAt is required/);
       assert.equal(mcp.asked.length, asked);
     });
 

@@ -135,8 +135,13 @@ async function assertPublishable(
     );
 }
 
-function futureTime(value: string): Date {
-  const when = parseScheduledAt(value);
+/** The same refusals as `POST /api/v1/posts`, before anyone is asked to confirm. */
+function futureTime(value: string | Date | undefined): Date {
+  if (value === undefined)
+    throw validationFailed('scheduledAt is required to schedule a post', [
+      { path: 'scheduledAt', code: 'required', message: 'Give an ISO 8601 date-time with an offset' },
+    ]);
+  const when = typeof value === 'string' ? parseScheduledAt(value) : value;
   if (when.getTime() <= Date.now())
     throw validationFailed(`scheduledAt ${when.toISOString()} is in the past; choose a time in the future`, [
       { path: 'scheduledAt', code: 'scheduled_in_past', message: 'Must be in the future' },
@@ -247,7 +252,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
         scheduledAt: request.scheduledAt,
         mediaCount: request.media.length,
       };
-      if (intent.kind === 'schedule') futureTime(args.scheduledAt ?? '');
+      if (intent.kind === 'schedule') futureTime(request.scheduledAt);
       await assertPublishable(ctx, userId, {
         message: request.message,
         accountIds: request.accountIds,
@@ -357,6 +362,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
     },
     tool(ctx, async ({ id }, requestId) => {
       const current = await getPost(ctx, userId, id);
+      // A posted post: the service refuses it (409) before anything happens, as REST does.
       if (current.status === 'posted') await actOnPost(ctx, userId, id, { postingMode: 'now' });
       await assertPublishable(ctx, userId, current);
       const intent: PublishIntent = {
@@ -394,6 +400,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
     tool(ctx, async ({ id, scheduledAt }, requestId) => {
       const current = await getPost(ctx, userId, id);
       const when = futureTime(scheduledAt);
+      // A posted post: the service refuses it (409) before anything happens, as REST does.
       if (current.status === 'posted')
         await actOnPost(ctx, userId, id, { postingMode: 'schedule', scheduledAt: when });
       await assertPublishable(ctx, userId, current);
