@@ -3,7 +3,7 @@ import type { ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js
 import type { AppContext } from '../context.ts';
 import { listAccounts } from '../services/accounts.ts';
 import { getAssistantSettings } from '../services/assistant-settings.ts';
-import { manifestOf } from './platform-rules.ts';
+import { platformName } from './platform-rules.ts';
 
 /** How long the user has to answer a confirmation before it counts as cancelled. */
 const confirmationTimeoutMs = 10 * 60_000;
@@ -59,7 +59,7 @@ export async function confirmationSummary(
         : `@${account.username}`
       : account.platformAccountId;
     const name = account.label || account.username || account.platformAccountId;
-    return `- ${name} (${handle}, ${manifestOf(account.platform)?.name ?? account.platform})`;
+    return `- ${name} (${handle}, ${platformName(ctx.publishers, account.platform)})`;
   });
   const trimmed = intent.message.trim();
   const preview =

@@ -179,14 +179,14 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
     {
       title: 'Platform rules',
       description:
-        'For each connected account (or the ones given): how its platform counts text and its limit, which media it takes, and the per-post options it accepts in accountOptions. Read it before writing a post; validate_post checks the result.',
+        'For each connected account (or the ones given): the platform, how it counts text and its limit, which media it takes, and the per-post options it accepts in accountOptions (where the platform describes them). Read it before writing a post; validate_post is the authority and checks the result.',
       inputSchema: { accountIds: McpAccountIds.optional() },
       annotations: readOnly,
     },
     tool(ctx, async ({ accountIds }) => {
       const accounts = await listAccounts(ctx, userId);
       const chosen = accountIds ? accounts.filter((a) => accountIds.includes(a.id)) : accounts;
-      const rules = platformRules(chosen);
+      const rules = platformRules(ctx.publishers, chosen);
       return ok({ accounts: rules }, `Rules for ${rules.length} account(s).`);
     }),
   );
