@@ -218,7 +218,11 @@ export default async function PostPage({
   );
 }
 
-/** The assistant's pending request for approval, while the post is still waiting for the user. */
+/**
+ * The assistant's request for approval while it is still open: a draft waits for the user to
+ * publish or schedule it; a scheduled or failed post that an assistant asked to publish now waits
+ * for "Publish now" (shown when the user came through the approval link).
+ */
 function approvalRequest(
   post: PostView,
   history: PostEventView[],
@@ -226,10 +230,6 @@ function approvalRequest(
 ): PostEventView | undefined {
   const last = history.findLast((e) => e.action === 'approval_requested');
   if (!last || post.status === 'posted') return undefined;
-  // Acted on since (published, scheduled, edited by someone): the request is settled.
-  const settled = history.some(
-    (e) => e.createdAt > last.createdAt && e.action !== 'approval_requested' && e.action !== 'updated',
-  );
-  if (settled || (!asked && post.status !== 'draft')) return undefined;
-  return last;
+  if (post.status === 'draft') return last;
+  return asked && last.detail.requestedMode === 'now' ? last : undefined;
 }
