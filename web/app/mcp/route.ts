@@ -1,9 +1,9 @@
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { getContext } from '../../server/context.ts';
-import { errorResponse } from '../../server/http/route.ts';
-import { authenticateMcp, mcpChallenge } from '../../server/mcp/auth.ts';
-import { findSession, startSession, statelessTransport } from '../../server/mcp/sessions.ts';
-import { corsHeaders, preflight } from '../../server/oauth/metadata.ts';
+import { getContext } from '#server/context.ts';
+import { errorResponse } from '#server/http/route.ts';
+import { authenticateMcp, mcpChallenge } from '#server/mcp/auth.ts';
+import { findSession, startSession, statelessTransport } from '#server/mcp/sessions.ts';
+import { corsHeaders, preflight } from '#server/oauth/metadata.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -45,11 +45,11 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that errors (e.g. the server restarts) must not crash the process.
   pool.on('error', () => {});
-  const db = drizzle(pool, { schema }) as unknown as Database;
-  return {
-    db,
-    kind: 'postgres',
-    async migrate(migrationsDir) {
+  return handle(
+    'postgres',
+    drizzle(pool, { schema }),
+    () => pool.end(),
+    async (migrationsDir) => {
       const { migrate } = await import('drizzle-orm/node-postgres/migrator');
       const client = await pool.connect();
       try {
@@ -63,9 +63,8 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
         client.release();
       }
     },
-    listen: (channel, onPayload) => listenPostgres(pg, url, channel, onPayload),
-    close: () => pool.end(),
-  };
+    (channel, onPayload) => listenPostgres(pg, url, channel, onPayload),
+  );
 }
 
 /**
@@ -121,16 +120,25 @@ async function openPglite(directory: string): Promise<DatabaseHandle> {
   if (!memory) mkdirSync(directory, { recursive: true });
   const client = memory ? new PGlite() : new PGlite(directory);
   await client.waitReady;
-  const db = drizzle(client, { schema }) as unknown as Database;
-  return {
-    db,
-    kind: 'pglite',
-    async migrate(migrationsDir) {
-      // PGlite is one process's private database: there is no one else to lock out.
+  // PGlite is one process's private database: there is no one else to lock out of migrations.
+  return handle(
+    'pglite',
+    drizzle(client, { schema }),
+    () => client.close(),
+    async (migrationsDir) => {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzle(client, { schema }), { migrationsFolder: migrationsDir });
     },
-    listen: (channel, onPayload) => client.listen(channel, onPayload),
-    close: () => client.close(),
-  };
+    (channel, onPayload) => client.listen(channel, onPayload),
+  );
+}
+
+function handle(
+  kind: DatabaseHandle['kind'],
+  db: unknown,
+  close: () => Promise<void>,
+  migrate: (migrationsDir: string) => Promise<void>,
+  listen: DatabaseHandle['listen'],
+): DatabaseHandle {
+  return { db: db as Database, kind, migrate, listen, close };
 }

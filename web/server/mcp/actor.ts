@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { apiTokens, oauthClients } from '../db/schema.ts';
-import { type PostEventAction, recordPostEvent } from '../services/post-history.ts';
+import type { AppContext } from '#server/context.ts';
+import { apiTokens, oauthClients } from '#server/db/schema.ts';
+import { type PostEventAction, recordPostEvent } from '#server/posts/history.ts';
 import type { McpCaller } from './auth.ts';
 
 /** Who is acting through /mcp: the user, by way of a named client. */

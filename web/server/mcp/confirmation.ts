@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { AppContext } from '../context.ts';
-import { listAccounts } from '../services/accounts.ts';
-import { getAssistantSettings } from '../services/assistant-settings.ts';
+import { listAccounts } from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import { getAssistantSettings } from '#server/users/assistant-settings.ts';
 import { platformName } from './platform-rules.ts';
 
 /** How long the user has to answer a confirmation before it counts as cancelled. */

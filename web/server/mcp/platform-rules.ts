@@ -1,7 +1,7 @@
 import type { AnyPublisher, PlatformManifest, PublisherRegistry } from '@postwave/shared';
 import { platformModules } from '@postwave/shared/platforms/registry';
 import { z } from 'zod';
-import type { AccountView } from '../services/accounts.ts';
+import type { AccountView } from '#server/accounts/schema.ts';
 
 /** The browser-safe manifest of a platform, when it has one. */
 export function manifestOf(platform: string): PlatformManifest | undefined {

@@ -2,8 +2,8 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { listAccounts } from '../services/accounts.ts';
+import { listAccounts } from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
 import { accountsUri } from './resources.ts';
 
 /**

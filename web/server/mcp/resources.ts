@@ -5,11 +5,11 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { AppContext } from '../context.ts';
-import { listAccounts } from '../services/accounts.ts';
-import { listPostEvents } from '../services/post-history.ts';
-import { onPostStatusChange } from '../services/post-status-feed.ts';
-import { getPost, listPosts } from '../services/posts.ts';
+import { listAccounts } from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import { listPostEvents } from '#server/posts/history.ts';
+import { getPost, listPosts } from '#server/posts/service.ts';
+import { onPostStatusChange } from '#server/posts/status-feed.ts';
 
 export const accountsUri = 'postwave://accounts';
 const postUriPattern = /^postwave:\/\/posts\/([^/?#]+)$/;

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '#server/context.ts';
 import { createActor } from './actor.ts';
 import type { McpCaller } from './auth.ts';
 import { registerPrompts } from './prompts.ts';

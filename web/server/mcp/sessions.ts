@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '#server/context.ts';
 import type { McpCaller } from './auth.ts';
 import { createMcpServer } from './server.ts';
 

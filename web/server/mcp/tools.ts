@@ -8,26 +8,20 @@ import {
   parsePostRequest,
 } from '@postwave/shared';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { postStatuses } from '../db/schema.ts';
-import { parseScheduledAt, toPostAction } from '../http/post-fields.ts';
-import { validationFailed } from '../http/problems.ts';
-import { listAccounts } from '../services/accounts.ts';
-import { presignUpload } from '../services/media.ts';
-import type { PostEventAction } from '../services/post-history.ts';
-import {
-  actOnPost,
-  createPost,
-  deletePost,
-  getPost,
-  listPosts,
-  type PostView,
-  updatePost,
-} from '../services/posts.ts';
-import { preparePost, validationIssues } from '../services/publishing.ts';
+import { listAccounts } from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import { isInvalidInputError } from '#server/db/errors.ts';
+import { postStatuses } from '#server/db/schema.ts';
+import { validationFailed } from '#server/http/problems.ts';
+import { uploadMediaFromUrl } from '#server/media/from-url.ts';
+import { presignUpload } from '#server/media/service.ts';
+import type { PostEventAction } from '#server/posts/history.ts';
+import { preparePost, validationIssues } from '#server/posts/publishing.ts';
+import type { PostView } from '#server/posts/schema.ts';
+import { parseScheduledAt, toPostAction } from '#server/posts/schema.ts';
+import { actOnPost, createPost, deletePost, getPost, listPosts, updatePost } from '#server/posts/service.ts';
 import type { McpActor } from './actor.ts';
 import { type Decision, decide, type PublishIntent } from './confirmation.ts';
-import { uploadMediaFromUrl } from './media-from-url.ts';
 import { platformRules } from './platform-rules.ts';
 import {
   McpAccountIds,
@@ -54,6 +48,12 @@ function failure(error: unknown, ctx: AppContext): CallToolResult {
   let body: Record<string, unknown>;
   if (error instanceof ProblemError) body = { ...error.problem };
   else if (isPlatformError(error)) body = { status: 422, code: error.code, detail: error.message };
+  else if (isInvalidInputError(error))
+    body = {
+      status: 400,
+      code: 'invalid_request',
+      detail: 'The request contains a value that cannot be stored',
+    };
   else {
     ctx.logger.error({ err: error }, 'unhandled error in MCP tool');
     body = { status: 500, code: 'internal', detail: 'Something went wrong on our side' };

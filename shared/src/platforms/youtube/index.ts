@@ -1,8 +1,10 @@
 import type { PlatformModule } from '../types.ts';
 import { youTubeConfigFromEnv } from './config.ts';
+import { youTubeManifest } from './manifest.ts';
 import { createYouTubePublisher } from './publisher.ts';
 
 export type { YouTubeConfig } from './config.ts';
+export { youTubeManifest } from './manifest.ts';
 export { exchangeGoogleAuthorizationCode, type GoogleTokens, refreshGoogleToken } from './oauth.ts';
 export type { YouTubeCredentials, YouTubeOptions } from './options.ts';
 export { createYouTubePublisher };
@@ -12,6 +14,7 @@ export { createYouTubePublisher };
  * YOUTUBE_UPLOAD_URL, GOOGLE_OAUTH_TOKEN_URL, YOUTUBE_UPLOAD_CHUNK_BYTES.
  */
 export const youTubeModule: PlatformModule = {
-  id: 'youtube',
+  id: youTubeManifest.id,
+  manifest: youTubeManifest,
   create: (env) => createYouTubePublisher(youTubeConfigFromEnv(env)),
 };

@@ -1,26 +1,17 @@
-import { z } from 'zod';
-import { requireCaller } from '../../../../../server/auth/caller.ts';
-import { readBody } from '../../../../../server/http/body.ts';
-import { json } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import {
-  getAssistantSettings,
-  updateAssistantSettings,
-} from '../../../../../server/services/assistant-settings.ts';
+import { readBody } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { AssistantSettings, mcpRoutes } from '#server/mcp/routes.ts';
+import { getAssistantSettings, updateAssistantSettings } from '#server/users/assistant-settings.ts';
 
 export const runtime = 'nodejs';
 
-const AssistantSettingsRequest = z.object({ assistantsMustConfirm: z.boolean() });
-
-/** How assistants (MCP clients) may act: `assistantsMustConfirm` (browser session only). */
-export const GET = route(async (request, ctx) => {
-  const caller = await requireCaller(request, ctx, { sessionOnly: true });
+export const GET = route(mcpRoutes.getAssistantSettings, async ({ ctx, caller }) => {
   const { assistantsMustConfirm } = await getAssistantSettings(ctx, caller.userId);
   return json({ assistantsMustConfirm });
 });
 
-export const PUT = route(async (request, ctx) => {
-  const caller = await requireCaller(request, ctx, { sessionOnly: true });
-  const body = await readBody(request, AssistantSettingsRequest);
+export const PUT = route(mcpRoutes.updateAssistantSettings, async ({ request, ctx, caller }) => {
+  const body = await readBody(request, AssistantSettings);
   return json(await updateAssistantSettings(ctx, caller.userId, body));
 });

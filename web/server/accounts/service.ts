@@ -1,0 +1,273 @@
+import {
+  type AccountProfile,
+  type AnyPublisher,
+  isPlatformError,
+  type PlatformAccount,
+  type ProblemError,
+  UnsafeUrlError,
+  zodIssues,
+} from '@postwave/shared';
+import type { AppContext } from '#server/context.ts';
+import { isUniqueViolation } from '#server/db/errors.ts';
+import { isUuid } from '#server/http/ids.ts';
+import { specificProblem, validationFailed } from '#server/http/problems.ts';
+import { notFound } from '#server/http/respond.ts';
+import {
+  type AccountRow,
+  accountsOf,
+  deleteAccount,
+  findAccount,
+  findConnectedId,
+  insertAccount,
+  updateAccount,
+} from './repository.ts';
+import type { AccountView } from './schema.ts';
+
+/** Credentials are bound to their row: a ciphertext copied onto another account will not decrypt. */
+const credentialsAad = (accountId: string) => `account:${accountId}`;
+
+export async function listAccounts(ctx: AppContext, userId: string): Promise<AccountView[]> {
+  return (await accountsOf(ctx, userId)).map(toView);
+}
+
+export async function getAccountRow(
+  ctx: AppContext,
+  userId: string,
+  accountId: string,
+): Promise<AccountRow | undefined> {
+  return isUuid(accountId) ? findAccount(ctx, userId, accountId) : undefined;
+}
+
+/** An account with decrypted credentials, as the SDK's publishers expect it. */
+export function toPlatformAccount(ctx: AppContext, row: AccountRow): PlatformAccount {
+  return {
+    id: row.id,
+    platform: row.platform,
+    platformAccountId: row.platformAccountId,
+    credentials: ctx.cipher.decryptJson<Record<string, unknown>>(row.credentials, credentialsAad(row.id)),
+    ...(row.label ? { label: row.label } : {}),
+    ...(row.username ? { username: row.username } : {}),
+    ...(row.profilePicture ? { profilePicture: row.profilePicture } : {}),
+  };
+}
+
+/** Decrypted accounts by id, kept for one dispatch run only. */
+export type AccountCache = Map<string, Promise<PlatformAccount | undefined>>;
+
+/** The AccountLookup the PostingService uses: only this user's accounts exist. */
+export function accountLookup(ctx: AppContext, userId: string, cache?: AccountCache) {
+  const load = async (accountId: string): Promise<PlatformAccount | undefined> => {
+    const row = await getAccountRow(ctx, userId, accountId);
+    return row ? toPlatformAccount(ctx, row) : undefined;
+  };
+  if (!cache) return load;
+  return (accountId: string): Promise<PlatformAccount | undefined> => {
+    // Keyed by user too: a cache shared by a run never answers one user with another's account.
+    const key = `${userId}:${accountId}`;
+    let found = cache.get(key);
+    if (!found) {
+      found = load(accountId);
+      cache.set(key, found);
+    }
+    return found;
+  };
+}
+
+export interface ConnectInput {
+  platform: string;
+  platformAccountId?: string | undefined;
+  credentials: Record<string, unknown>;
+  label?: string | undefined;
+}
+
+/**
+ * Connects (or reconnects) an account after the platform confirmed the credentials. One account
+ * per user, platform and platform account: connecting the same one again replaces its credentials.
+ */
+export async function connectAccount(
+  ctx: AppContext,
+  userId: string,
+  input: ConnectInput,
+): Promise<{ account: AccountView; created: boolean }> {
+  const publisher = ctx.publishers.get(input.platform);
+  if (!publisher) {
+    throw validationFailed(`Platform "${input.platform}" is not supported`, [
+      {
+        path: 'platform',
+        code: 'platform_unsupported',
+        message: `Supported: ${ctx.publishers.ids().join(', ')}`,
+      },
+    ]);
+  }
+  const parsed = publisher.credentialsSchema.safeParse(input.credentials);
+  if (!parsed.success) {
+    throw specificProblem(
+      'credentials_invalid',
+      `The credentials do not have the shape ${publisher.displayName} needs`,
+      zodIssues(parsed.error).map((i) => ({ ...i, path: `credentials${i.path ? `.${i.path}` : ''}` })),
+    );
+  }
+  const verified = await verify(ctx, publisher, {
+    id: 'unsaved',
+    platform: input.platform,
+    platformAccountId: input.platformAccountId ?? '',
+    credentials: parsed.data,
+  });
+  const platformAccountId = verified.profile.platformAccountId ?? input.platformAccountId;
+  if (!platformAccountId) {
+    throw specificProblem('target_unreachable', 'platformAccountId is required for this platform', [
+      {
+        path: 'platformAccountId',
+        code: 'required',
+        message: 'Name the chat, channel or account to post to',
+      },
+    ]);
+  }
+  return saveAccount(ctx, userId, {
+    platform: input.platform,
+    platformAccountId,
+    credentials: verified.credentials,
+    label: input.label,
+    profile: verified.profile,
+  });
+}
+
+async function verify(
+  ctx: AppContext,
+  publisher: AnyPublisher,
+  account: PlatformAccount,
+): Promise<{ profile: AccountProfile; credentials: Record<string, unknown> }> {
+  let credentials = account.credentials;
+  try {
+    const profile = await publisher.verifyCredentials(account, {
+      signal: AbortSignal.timeout(30_000),
+      accountHostFetch: ctx.userUrlFetch,
+      onCredentialsRefreshed: (fresh) => {
+        credentials = fresh;
+      },
+    });
+    return { profile, credentials };
+  } catch (error) {
+    throw verificationProblem(publisher, error);
+  }
+}
+
+/**
+ * The answer to a failed check, in fixed words: the host may be any address a user typed, so
+ * nothing it replied is echoed, and a closed port, a timeout and a server that is not the platform
+ * all answer the same 422 (the codes must not map someone else's network). Only a host the
+ * policy refuses says why, since that reveals nothing about the host.
+ */
+export function verificationProblem(publisher: AnyPublisher, error: unknown): ProblemError {
+  if (!isPlatformError(error)) throw error;
+  const name = publisher.displayName;
+  if (error.code === 'credentials_invalid' || error.code === 'needs_reconnect') {
+    const message = `${name} rejected the credentials`;
+    return specificProblem('credentials_invalid', message, [{ code: 'credentials_invalid', message }]);
+  }
+  const refused = error.cause instanceof UnsafeUrlError && error.code === 'target_unreachable';
+  const message = refused
+    ? error.message
+    : `No ${name} server could be reached at that address, or it did not answer like one`;
+  return specificProblem('target_unreachable', `${name} cannot reach that target: ${message}`, [
+    { code: 'target_unreachable', message },
+  ]);
+}
+
+export async function saveAccount(
+  ctx: AppContext,
+  userId: string,
+  input: {
+    platform: string;
+    platformAccountId: string;
+    credentials: Record<string, unknown>;
+    label?: string | undefined;
+    profile: AccountProfile;
+  },
+): Promise<{ account: AccountView; created: boolean }> {
+  const profileColumns = {
+    username: input.profile.username ?? null,
+    profilePicture: input.profile.avatarUrl ?? null,
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const now = new Date();
+    const existing = await findConnectedId(ctx, userId, input.platform, input.platformAccountId);
+    if (existing) {
+      const row = await updateAccount(ctx, existing, {
+        ...profileColumns,
+        ...(input.label !== undefined ? { label: input.label } : {}),
+        credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(existing)),
+        status: 'active',
+      });
+      return { account: toView(row!), created: false };
+    }
+    const id = crypto.randomUUID();
+    try {
+      const row = await insertAccount(ctx, {
+        id,
+        userId,
+        platform: input.platform,
+        platformAccountId: input.platformAccountId,
+        label: input.label ?? input.profile.name ?? null,
+        ...profileColumns,
+        credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(id)),
+        status: 'active',
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { account: toView(row), created: true };
+    } catch (error) {
+      // Someone connected the same account at the same moment: update theirs instead.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  throw new Error('Could not save the account');
+}
+
+export async function renameAccount(
+  ctx: AppContext,
+  userId: string,
+  accountId: string,
+  label: string | null,
+): Promise<AccountView> {
+  if (!isUuid(accountId)) throw notFound('account');
+  const row = await updateAccount(ctx, accountId, { label }, userId);
+  if (!row) throw notFound('account');
+  return toView(row);
+}
+
+/**
+ * Removes an account. Posts not yet posted lose it as a target (its unposted results go too);
+ * one left without targets becomes a draft. Posted history keeps its results.
+ */
+export async function disconnectAccount(ctx: AppContext, userId: string, accountId: string): Promise<void> {
+  if (!isUuid(accountId)) throw notFound('account');
+  if (!(await deleteAccount(ctx, userId, accountId))) throw notFound('account');
+}
+
+export async function saveRefreshedCredentials(
+  ctx: AppContext,
+  accountId: string,
+  credentials: Record<string, unknown>,
+): Promise<void> {
+  await updateAccount(ctx, accountId, {
+    credentials: ctx.cipher.encryptJson(credentials, credentialsAad(accountId)),
+  });
+}
+
+export async function markNeedsReconnect(ctx: AppContext, accountId: string): Promise<void> {
+  await updateAccount(ctx, accountId, { status: 'needs_reconnect' });
+}
+
+export function toView(row: AccountRow): AccountView {
+  return {
+    id: row.id,
+    platform: row.platform,
+    platformAccountId: row.platformAccountId,
+    ...(row.label ? { label: row.label } : {}),
+    ...(row.username ? { username: row.username } : {}),
+    ...(row.profilePicture ? { profilePicture: row.profilePicture } : {}),
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

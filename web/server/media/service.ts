@@ -1,0 +1,155 @@
+import {
+  createPresignedUpload,
+  LocalStorage,
+  type MediaFile,
+  type MediaObject,
+  mediaFileFromStorage,
+  type PresignRequest,
+  type PresignResponse,
+  ProblemError,
+  problem,
+  receiveMultipartUpload,
+  receiveSignedUpload,
+  requestFromWeb,
+  type Storage,
+  StorageError,
+  storageErrorStatus,
+} from '@postwave/shared';
+import type { AppContext } from '#server/context.ts';
+import type { StoredMedia } from '#server/db/schema.ts';
+import { insertMedia, type MediaRow, mediaByKey, ownedMedia } from './repository.ts';
+
+export { ownedMedia };
+
+export function toMediaObject(ctx: AppContext, row: MediaRow): MediaObject {
+  return {
+    id: row.id,
+    key: row.key,
+    url: ctx.storage.publicUrl(row.key),
+    filename: row.filename,
+    contentType: row.contentType,
+    size: row.size,
+    storage: row.storage,
+  };
+}
+
+/** A StorageError as the contract's problem (413, 415, 400 ...). */
+export function storageProblem(error: unknown): ProblemError {
+  if (!(error instanceof StorageError)) throw error;
+  const { code } = storageErrorStatus(error);
+  return new ProblemError(problem(code, error.message));
+}
+
+export async function recordMedia(
+  ctx: AppContext,
+  userId: string,
+  object: MediaObject,
+): Promise<MediaObject> {
+  return toMediaObject(ctx, await insertMedia(ctx, userId, object));
+}
+
+/**
+ * `multipart/form-data` with one file in field `file`, through the SDK's one multipart parser:
+ * streamed straight into storage, never held in memory.
+ */
+export async function uploadFromRequest(
+  ctx: AppContext,
+  userId: string,
+  request: Request,
+): Promise<MediaObject> {
+  let stored: MediaObject;
+  try {
+    stored = await receiveMultipartUpload({
+      storage: ctx.storage,
+      request: requestFromWeb(request),
+      maxBytes: ctx.config.maxUploadBytes,
+    });
+  } catch (error) {
+    throw error instanceof StorageError ? storageProblem(error) : error;
+  }
+  return recordMedia(ctx, userId, stored);
+}
+
+export async function presignUpload(
+  ctx: AppContext,
+  userId: string,
+  request: PresignRequest,
+): Promise<PresignResponse> {
+  let presigned: PresignResponse;
+  try {
+    presigned = await createPresignedUpload({
+      storage: ctx.storage,
+      request,
+      maxBytes: ctx.config.maxUploadBytes,
+    });
+  } catch (error) {
+    throw storageProblem(error);
+  }
+  // The key is reserved for this user now; it resolves once the PUT has stored the bytes.
+  return { ...presigned, media: await recordMedia(ctx, userId, presigned.media) };
+}
+
+/** `PUT /media/:key` of a self-signed upload URL (local storage only). */
+export async function receiveUpload(ctx: AppContext, key: string, request: Request): Promise<MediaObject> {
+  if (!(ctx.storage instanceof LocalStorage))
+    throw new ProblemError(problem('not_found', 'No such upload URL'));
+  const row = await mediaByKey(ctx, key);
+  if (!row) throw new ProblemError(problem('not_found', 'No such upload URL'));
+  const body = requestFromWeb(request);
+  try {
+    await receiveSignedUpload({
+      storage: ctx.storage,
+      key,
+      query: new URL(request.url).searchParams,
+      body,
+      contentType: request.headers.get('content-type') ?? undefined,
+      contentLength: request.headers.get('content-length') ?? undefined,
+    });
+    return toMediaObject(ctx, row);
+  } catch (error) {
+    throw storageProblem(error);
+  } finally {
+    body.destroy();
+  }
+}
+
+export function toStoredMedia(ctx: AppContext, row: MediaRow): StoredMedia {
+  return toMediaObject(ctx, row);
+}
+
+/**
+ * The storage as one user sees it: another user's keys do not exist. Handing this to the
+ * PostingService makes a foreign key fail validation as `media_not_found`.
+ */
+export function userStorage(ctx: AppContext, userId: string): Storage {
+  const base = ctx.storage;
+  const owns = async (key: string) => (await ownedMedia(ctx, userId, [key])).has(key);
+  return new Proxy(base, {
+    get(target, property, receiver) {
+      if (property === 'head') {
+        return async (key: string) => ((await owns(key)) ? target.head(key) : null);
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Resolves one of this user's own media files by its public URL (YouTube thumbnails). */
+export function ownMediaResolver(ctx: AppContext, userId: string) {
+  return async (url: string): Promise<MediaFile | null> => {
+    const prefix = ctx.storage.publicUrl('');
+    if (!url.startsWith(prefix)) return null;
+    const key = url.slice(prefix.length);
+    const row = (await ownedMedia(ctx, userId, [key])).get(key);
+    if (!row) return null;
+    const stored = await ctx.storage.head(key);
+    if (!stored) return null;
+    return mediaFileFromStorage(ctx.storage, {
+      key,
+      filename: row.filename,
+      contentType: stored.contentType,
+      size: stored.size,
+    });
+  };
+}

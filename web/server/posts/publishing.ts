@@ -1,0 +1,297 @@
+import {
+  type MediaReference,
+  PostingService,
+  type PreparedPost,
+  type ProblemIssue,
+  type TargetResult,
+  type ValidationResponse,
+} from '@postwave/shared';
+import {
+  type AccountCache,
+  accountLookup,
+  markNeedsReconnect,
+  saveRefreshedCredentials,
+} from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import type { MicroBatcher } from '#server/dispatch/batches.ts';
+import { ownMediaResolver, userStorage } from '#server/media/service.ts';
+import {
+  claimTargets,
+  type ExistingTarget,
+  failAbandonedTargets,
+  finalizePosts,
+  type PostFinalization,
+  type PostRow,
+  recordFailedTargets,
+  recordResults,
+  type TargetClaim,
+  type TargetRow,
+  targetStates,
+  targetsOf,
+} from './repository.ts';
+
+/** The SDK's posting service as one user sees it: their accounts, their media. */
+export function postingServiceFor(ctx: AppContext, userId: string): PostingService {
+  return new PostingService({
+    publishers: ctx.publishers,
+    storage: userStorage(ctx, userId),
+    limiter: ctx.limiter,
+    logger: ctx.logger,
+    resolveOwnMedia: ownMediaResolver(ctx, userId),
+    // Scheduler users choose their accounts' hosts: those are reached through the SSRF-safe fetch.
+    accountHostFetch: ctx.userUrlFetch,
+  });
+}
+
+export interface PostContentInput {
+  message: string;
+  accountIds: readonly string[];
+  media: readonly MediaReference[];
+  accountOptions: Record<string, Record<string, unknown>>;
+}
+
+export async function preparePost(
+  ctx: AppContext,
+  userId: string,
+  input: PostContentInput,
+): Promise<PreparedPost> {
+  return postingServiceFor(ctx, userId).prepare(input, accountLookup(ctx, userId));
+}
+
+/** Per-account validation errors flattened into problem issues. */
+export function validationIssues(validation: ValidationResponse): ProblemIssue[] {
+  return validation.results.flatMap((r) =>
+    r.errors.map((e) => ({
+      accountId: r.accountId,
+      code: e.code,
+      message: e.message,
+      ...(e.path ? { path: e.path } : {}),
+    })),
+  );
+}
+
+export type PublishMode =
+  /** Publish now: whatever fails is final; the caller gets the finished post. */
+  | { kind: 'now' }
+  /** Dispatch: retryable failures go back to `scheduled` with backoff until attempts run out. */
+  | { kind: 'dispatch'; maxAttempts: number; retryBaseMs: number; deadline: number };
+
+export interface PublishOutcome {
+  status: PostRow['status'] | 'lost_lease';
+}
+
+const interrupted = {
+  code: 'interrupted',
+  message:
+    'Publishing was interrupted before its outcome was recorded; it may or may not have been posted. Check the account before retrying.',
+  retryable: false,
+};
+
+/** What is known about each target of a post while it is being published. */
+type TargetState = Map<string, Pick<TargetRow, 'status' | 'error'>>;
+
+export interface PublishRun {
+  /** Accounts looked up during one dispatch run, shared by its posts (many posts use few accounts). */
+  accounts?: AccountCache;
+  /** Dispatch shares statements between the posts it publishes at once. */
+  batches?: {
+    claims: MicroBatcher<TargetClaim, boolean>;
+    finalizations: MicroBatcher<PostFinalization, PostRow['status'] | null>;
+  };
+}
+
+/**
+ * Publishes a post whose lease `owner` holds. Each target is claimed in the database before it is
+ * sent (a guarded upsert: only a missing or failed target can be claimed), so no two publishers
+ * ever send the same target, and each result is written as soon as that target finishes.
+ */
+export async function publishLeasedPost(
+  ctx: AppContext,
+  post: PostRow & { targets?: ExistingTarget[] },
+  owner: string,
+  mode: PublishMode,
+  preparedAhead?: PreparedPost,
+  run: PublishRun = {},
+): Promise<PublishOutcome> {
+  const existing = post.targets ?? (await targetStates(ctx, post.id));
+  const state: TargetState = new Map(existing.map((t) => [t.accountId, t]));
+
+  // A target left `publishing` by a previous lease holder never reported back: it fails for good
+  // here, since only a person who checked the account should resend it.
+  const abandoned = existing
+    .filter((t) => t.status === 'publishing' && t.claimOwner !== owner)
+    .map((t) => t.accountId);
+  if (abandoned.length) {
+    await failAbandonedTargets(ctx, post.id, abandoned, owner, interrupted);
+    for (const accountId of abandoned) state.set(accountId, { status: 'failed', error: interrupted });
+  }
+
+  const skip = new Set([
+    ...existing.filter((t) => t.status === 'posted').map((t) => t.accountId),
+    ...abandoned,
+  ]);
+  const remaining = post.accountIds.filter((id) => !skip.has(id));
+  let deferred: TargetResult | undefined;
+  if (remaining.length > 0) {
+    const prepared =
+      preparedAhead ??
+      (await postingServiceFor(ctx, post.userId).prepare(
+        {
+          message: post.message,
+          accountIds: remaining,
+          media: post.media,
+          accountOptions: post.accountOptions,
+        },
+        accountLookup(ctx, post.userId, run.accounts),
+      ));
+    if (!prepared.targets) {
+      await recordInvalidTargets(ctx, post.id, owner, prepared.validation, state);
+    } else {
+      deferred = await publishTargets(ctx, post, owner, prepared, mode, state, run);
+    }
+  }
+  return finalize(ctx, post, owner, mode, state, deferred, run);
+}
+
+async function publishTargets(
+  ctx: AppContext,
+  post: PostRow,
+  owner: string,
+  prepared: PreparedPost,
+  mode: PublishMode,
+  state: TargetState,
+  run: PublishRun,
+): Promise<TargetResult | undefined> {
+  const targets = prepared.targets!;
+  const claims = targets.map((t) => ({
+    postId: post.id,
+    accountId: t.account.id,
+    platform: t.account.platform,
+    owner,
+  }));
+  const batches = run.batches;
+  const won = batches
+    ? await Promise.all(claims.map((c) => batches.claims.add(c)))
+    : await claimTargets(ctx, claims);
+  const mine = new Set(claims.filter((_, i) => won[i]).map((c) => c.accountId));
+  // Targets another publisher holds are not ours to report on: finalize reads them back.
+  for (const target of targets) if (!mine.has(target.account.id)) state.delete(target.account.id);
+  const service = postingServiceFor(ctx, post.userId);
+  const retryPolicy =
+    mode.kind === 'dispatch'
+      ? { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 5_000, deadline: mode.deadline }
+      : undefined;
+  const mineTargets = targets.filter((t) => mine.has(t.account.id));
+  let outstanding = mineTargets.length;
+  // The last result is written together with the post's own update (one round trip less per post).
+  let deferred: TargetResult | undefined;
+  await Promise.all(
+    mineTargets.map(async (target) => {
+      const [result] = await service.publish(
+        { ...prepared, targets: [target] },
+        {
+          idempotencyKey: post.id,
+          ...(retryPolicy ? { retryPolicy } : {}),
+          onCredentialsRefreshed: (accountId, credentials) =>
+            saveRefreshedCredentials(ctx, accountId, credentials),
+        },
+      );
+      state.set(result!.accountId, { status: result!.status, error: result!.error ?? null });
+      if (--outstanding === 0) deferred = result;
+      else await recordResult(ctx, post.id, owner, result!);
+    }),
+  );
+  return deferred;
+}
+
+async function recordResult(
+  ctx: AppContext,
+  postId: string,
+  owner: string,
+  result: TargetResult,
+): Promise<void> {
+  await recordResults(ctx, [{ postId, owner, result }]);
+  await flagReconnect(ctx, result);
+}
+
+async function flagReconnect(ctx: AppContext, result: TargetResult): Promise<void> {
+  if (
+    result.error &&
+    (result.error.code === 'needs_reconnect' || result.error.code === 'credentials_invalid')
+  ) {
+    await markNeedsReconnect(ctx, result.accountId);
+  }
+}
+
+/** A post that no longer validates at dispatch time fails as a whole, saying why per target. */
+async function recordInvalidTargets(
+  ctx: AppContext,
+  postId: string,
+  owner: string,
+  validation: ValidationResponse,
+  state: TargetState,
+) {
+  const now = new Date();
+  const rows = validation.results.map((r) => {
+    const first = r.errors[0];
+    return {
+      postId,
+      accountId: r.accountId,
+      platform: r.platform,
+      status: 'failed' as const,
+      claimOwner: owner,
+      attempts: 0,
+      updatedAt: now,
+      error: first
+        ? { code: first.code, message: first.message, retryable: false }
+        : {
+            code: 'not_published',
+            message: 'Not published because another target failed validation',
+            retryable: false,
+          },
+    };
+  });
+  await recordFailedTargets(ctx, rows, owner);
+  for (const row of rows) state.set(row.accountId, { status: 'failed', error: row.error });
+}
+
+/** Decides the post's status from its targets and gives up the lease. */
+async function finalize(
+  ctx: AppContext,
+  post: PostRow,
+  owner: string,
+  mode: PublishMode,
+  state: TargetState,
+  deferred: TargetResult | undefined,
+  run: PublishRun,
+): Promise<PublishOutcome> {
+  if (post.accountIds.some((id) => !state.has(id))) {
+    // Some target's outcome is not known here (held elsewhere): read the recorded truth.
+    for (const row of await targetsOf(ctx, post.id)) state.set(row.accountId, row);
+  }
+  const outcomes = post.accountIds.map((id) => state.get(id));
+  const now = new Date();
+  let status: PostRow['status'];
+  let nextAttemptAt: Date | null = null;
+  if (outcomes.every((t) => t?.status === 'posted')) {
+    status = 'posted';
+  } else if (
+    outcomes.some((t) => t?.status === 'failed' && t.error?.retryable === false) ||
+    mode.kind === 'now'
+  ) {
+    status = 'failed';
+  } else if (post.attempts >= mode.maxAttempts) {
+    status = 'failed';
+  } else {
+    status = 'scheduled';
+    const backoff = mode.retryBaseMs * 2 ** Math.max(0, post.attempts - 1);
+    nextAttemptAt = new Date(now.getTime() + backoff);
+  }
+  // Dispatch shares the statement with the other posts it finishes at once; publish-now runs it alone.
+  const finalization = { postId: post.id, owner, status, nextAttemptAt, deferred };
+  const updated = run.batches
+    ? await run.batches.finalizations.add(finalization)
+    : (await finalizePosts(ctx, [finalization]))[0];
+  if (deferred) await flagReconnect(ctx, deferred);
+  return { status: updated ?? 'lost_lease' };
+}

@@ -1,0 +1,124 @@
+import {
+  AccountId,
+  AccountOptions,
+  MediaObject,
+  MediaReference,
+  normalizeMedia,
+  PostingMode,
+  ProblemError,
+  parseOffsetDateTime,
+  postingModes,
+  problem,
+  TargetResult,
+} from '@postwave/shared';
+import { z } from 'zod';
+import { postStatuses } from '#server/db/schema.ts';
+
+/** A stored post as the API answers it, with one result per target that finished. */
+export const Post = z
+  .object({
+    id: z.string(),
+    status: z.enum(postStatuses),
+    message: z.string(),
+    accountIds: z.array(z.string()),
+    media: z.array(MediaObject),
+    accountOptions: AccountOptions,
+    scheduledAt: z.string().nullable(),
+    postedAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    results: z.array(TargetResult),
+  })
+  .meta({ id: 'Post' });
+export type PostView = z.infer<typeof Post>;
+
+export const ListPostsQuery = z.object({
+  status: z.enum(postStatuses).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+export const PostPage = z
+  .object({ posts: z.array(Post), nextCursor: z.string().nullable() })
+  .meta({ id: 'PostPage' });
+
+/** A well-formed but unusable date is 422 (as for post creation), a wrong type 400. */
+export function parseScheduledAt(value: string): Date {
+  const when = parseOffsetDateTime(value);
+  if (!when) {
+    throw new ProblemError(
+      problem('validation_failed', 'scheduledAt must be an ISO 8601 date-time with an offset', {
+        errors: [
+          { path: 'scheduledAt', code: 'invalid_datetime', message: 'Use e.g. 2026-12-01T09:30:00+01:00' },
+        ],
+      }),
+    );
+  }
+  return when;
+}
+
+export interface PostPatch {
+  message?: string | undefined;
+  accountIds?: string[] | undefined;
+  media?: MediaReference[] | undefined;
+  accountOptions?: AccountOptions | undefined;
+  scheduledAt?: Date | null | undefined;
+}
+
+export const PostPatchRequest = z
+  .object({
+    message: z.string().max(100_000).optional(),
+    accountIds: z.array(AccountId).min(1).max(100).optional(),
+    media: z
+      .union([MediaReference, z.array(MediaReference).max(50)])
+      .nullable()
+      .optional(),
+    accountOptions: AccountOptions.optional(),
+    scheduledAt: z.string().nullable().optional(),
+  })
+  .meta({ id: 'PostPatchRequest' });
+
+export function toPostPatch(body: z.infer<typeof PostPatchRequest>): PostPatch {
+  return {
+    message: body.message,
+    accountIds: body.accountIds,
+    media: body.media === undefined ? undefined : normalizeMedia(body.media ?? undefined),
+    accountOptions: body.accountOptions,
+    scheduledAt:
+      body.scheduledAt === undefined
+        ? undefined
+        : body.scheduledAt === null
+          ? null
+          : parseScheduledAt(body.scheduledAt),
+  };
+}
+
+export interface PostAction {
+  postingMode: 'now' | 'schedule' | 'draft';
+  scheduledAt?: Date | undefined;
+}
+
+export const PostActionRequest = z
+  .object({ postingMode: z.string().meta({ enum: [...postingModes] }), scheduledAt: z.string().optional() })
+  .meta({ id: 'PostActionRequest' });
+
+export function toPostAction(body: z.infer<typeof PostActionRequest>): PostAction {
+  const mode = PostingMode.safeParse(body.postingMode);
+  if (!mode.success) {
+    throw new ProblemError(
+      problem('validation_failed', `Unknown postingMode "${body.postingMode}"`, {
+        errors: [
+          {
+            path: 'postingMode',
+            code: 'invalid_posting_mode',
+            message: 'Must be one of now, schedule, draft',
+          },
+        ],
+      }),
+    );
+  }
+  return {
+    postingMode: mode.data,
+    scheduledAt: body.scheduledAt ? parseScheduledAt(body.scheduledAt) : undefined,
+  };
+}

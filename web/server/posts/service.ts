@@ -1,0 +1,350 @@
+import {
+  type AccountOptions,
+  type MediaReference,
+  type NormalizedPost,
+  ProblemError,
+  parseOffsetDateTime,
+  problem,
+  type TargetResult,
+} from '@postwave/shared';
+import { ownedAccountIds } from '#server/accounts/repository.ts';
+import type { AppContext } from '#server/context.ts';
+import type { PostStatus, posts, StoredMedia } from '#server/db/schema.ts';
+import { isUuid } from '#server/http/ids.ts';
+import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
+import { notFound } from '#server/http/respond.ts';
+import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
+import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
+import {
+  deleteDroppedTargets,
+  deleteEditablePost,
+  findPost,
+  insertPost,
+  listPostPage,
+  type PostRow,
+  postedAccountIds,
+  type TargetView,
+  targetsOf,
+  updatePostIfUnchanged,
+} from './repository.ts';
+import type { PostAction, PostPatch, PostView } from './schema.ts';
+
+export function toPostView(row: PostRow, targets: TargetView[]): PostView {
+  const byAccount = new Map(targets.map((t) => [t.accountId, t]));
+  const results: TargetResult[] = [];
+  for (const accountId of new Set([...row.accountIds, ...byAccount.keys()])) {
+    const t = byAccount.get(accountId);
+    if (!t || t.status === 'publishing') continue;
+    results.push({
+      accountId,
+      platform: t.platform,
+      status: t.status,
+      ...(t.platformPostId ? { platformPostId: t.platformPostId } : {}),
+      ...(t.url ? { url: t.url } : {}),
+      ...(t.error ? { error: t.error } : {}),
+    });
+  }
+  return {
+    id: row.id,
+    status: row.status,
+    message: row.message,
+    accountIds: row.accountIds,
+    media: row.media,
+    accountOptions: row.accountOptions,
+    scheduledAt: row.scheduledAt?.toISOString() ?? null,
+    postedAt: row.postedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    results,
+  };
+}
+
+async function loadView(ctx: AppContext, row: PostRow): Promise<PostView> {
+  return toPostView(row, await targetsOf(ctx, row.id));
+}
+
+async function ownedPost(ctx: AppContext, userId: string, postId: string): Promise<PostRow> {
+  const row = isUuid(postId) ? await findPost(ctx, userId, postId) : undefined;
+  if (!row) throw notFound('post');
+  return row;
+}
+
+export async function getPost(ctx: AppContext, userId: string, postId: string): Promise<PostView> {
+  return loadView(ctx, await ownedPost(ctx, userId, postId));
+}
+
+/** Media references resolved to this user's stored media; anyone else's key is `media_not_found`. */
+async function resolveOwnedMedia(
+  ctx: AppContext,
+  userId: string,
+  refs: readonly MediaReference[],
+): Promise<StoredMedia[]> {
+  const owned = await ownedMedia(
+    ctx,
+    userId,
+    refs.map((r) => r.key),
+  );
+  const missing = refs.flatMap((ref, index) =>
+    owned.has(ref.key)
+      ? []
+      : [{ path: `media[${index}]`, code: 'media_not_found', message: `No media with key "${ref.key}"` }],
+  );
+  if (missing.length) throw validationFailed('Some media do not exist', missing);
+  return refs.map((ref) => toStoredMedia(ctx, owned.get(ref.key)!));
+}
+
+/** Drafts skip platform validation but may still only name this user's accounts. */
+async function assertOwnedAccounts(
+  ctx: AppContext,
+  userId: string,
+  accountIds: readonly string[],
+): Promise<void> {
+  const found = await ownedAccountIds(ctx, userId, accountIds.filter(isUuid));
+  const missing = accountIds.filter((id) => !found.has(id));
+  if (missing.length) {
+    throw validationFailed(
+      'Some accounts do not exist',
+      missing.map((id) => ({
+        accountId: id,
+        path: 'accountIds',
+        code: 'account_not_found',
+        message: `No account with id "${id}"`,
+      })),
+    );
+  }
+}
+
+function assertFuture(when: Date | undefined): Date {
+  if (!when) {
+    throw validationFailed('scheduledAt is required to schedule a post', [
+      { path: 'scheduledAt', code: 'required', message: 'Give an ISO 8601 date-time with an offset' },
+    ]);
+  }
+  if (when.getTime() <= Date.now()) {
+    throw validationFailed(`scheduledAt ${when.toISOString()} is in the past; choose a time in the future`, [
+      { path: 'scheduledAt', code: 'scheduled_in_past', message: 'Must be in the future' },
+    ]);
+  }
+  return when;
+}
+
+interface Content {
+  message: string;
+  accountIds: string[];
+  media: StoredMedia[];
+  accountOptions: AccountOptions;
+}
+
+/** Validates content against every target as the SDK sees it; 422 with per-account errors when invalid. */
+async function validateForPublishing(
+  ctx: AppContext,
+  userId: string,
+  content: Content,
+  accountIds = content.accountIds,
+) {
+  const prepared = await preparePost(ctx, userId, { ...content, accountIds });
+  if (!prepared.targets)
+    throw validationFailed(
+      'The post is not valid for some of its accounts',
+      validationIssues(prepared.validation),
+    );
+  return prepared;
+}
+
+function leaseOwner(): string {
+  return `request:${crypto.randomUUID()}`;
+}
+
+/** `POST /api/v1/posts`: save a draft, schedule, or publish now. */
+export async function createPost(ctx: AppContext, userId: string, input: NormalizedPost): Promise<PostView> {
+  const media = await resolveOwnedMedia(ctx, userId, input.media);
+  const content: Content = {
+    message: input.message,
+    accountIds: input.accountIds,
+    media,
+    accountOptions: input.accountOptions,
+  };
+  const now = new Date();
+  const base = { id: crypto.randomUUID(), userId, ...content, createdAt: now, updatedAt: now };
+
+  if (input.postingMode === 'draft') {
+    await assertOwnedAccounts(ctx, userId, content.accountIds);
+    const row = await insertPost(ctx, { ...base, status: 'draft', scheduledAt: input.scheduledAt ?? null });
+    return toPostView(row, []);
+  }
+  if (input.postingMode === 'schedule') {
+    const when = assertFuture(input.scheduledAt);
+    await validateForPublishing(ctx, userId, content);
+    const row = await insertPost(ctx, {
+      ...base,
+      status: 'scheduled',
+      scheduledAt: when,
+      nextAttemptAt: when,
+    });
+    return toPostView(row, []);
+  }
+  const prepared = await validateForPublishing(ctx, userId, content);
+  const owner = leaseOwner();
+  const leaseUntil = new Date(now.getTime() + ctx.config.dispatcher.leaseMs);
+  // Stored as a leased `scheduled` post: if this process dies mid-publish, dispatch finishes it.
+  const row = await insertPost(ctx, {
+    ...base,
+    status: 'scheduled',
+    nextAttemptAt: leaseUntil,
+    leaseOwner: owner,
+    leaseExpiresAt: leaseUntil,
+    attempts: 1,
+  });
+  await publishLeasedPost(ctx, row, owner, { kind: 'now' }, prepared);
+  return getPost(ctx, userId, row.id);
+}
+
+export interface ListOptions {
+  status?: PostStatus | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export function encodeCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = iso ? parseOffsetDateTime(iso) : undefined;
+  if (!createdAt || !id || !isUuid(id))
+    throw new ProblemError(problem('invalid_request', 'The cursor is not valid'));
+  return { createdAt, id };
+}
+
+/** Newest first, a page at a time; `nextCursor` continues after the page's last post. */
+export async function listPosts(ctx: AppContext, userId: string, options: ListOptions) {
+  const after = options.cursor ? decodeCursor(options.cursor) : undefined;
+  const rows = await listPostPage(ctx, userId, { status: options.status, limit: options.limit + 1, after });
+  const page = rows.slice(0, options.limit);
+  return {
+    posts: page.map((row) => toPostView(row.post, row.targets)),
+    nextCursor: rows.length > options.limit ? encodeCursor(page.at(-1)!.post) : null,
+  };
+}
+
+/** A post that is being published right now cannot change under the publisher's feet. */
+function assertEditable(row: PostRow, action: string): void {
+  if (row.status === 'posted') throw invalidStatus(`A posted post cannot be ${action}`);
+  if (row.leaseExpiresAt && row.leaseExpiresAt.getTime() > Date.now()) {
+    throw invalidStatus(`The post is being published right now and cannot be ${action}`);
+  }
+}
+
+/** Updates the row only if nobody published or edited it since it was read (optimistic lock). */
+async function updateGuarded(
+  ctx: AppContext,
+  row: PostRow,
+  set: Partial<typeof posts.$inferInsert>,
+): Promise<PostRow> {
+  const updated = await updatePostIfUnchanged(ctx, row, set);
+  if (!updated) throw invalidStatus('The post changed while this request ran; fetch it and try again');
+  return updated;
+}
+
+export async function updatePost(
+  ctx: AppContext,
+  userId: string,
+  postId: string,
+  patch: PostPatch,
+): Promise<PostView> {
+  const row = await ownedPost(ctx, userId, postId);
+  assertEditable(row, 'updated');
+  const content: Content = {
+    message: patch.message ?? row.message,
+    accountIds: patch.accountIds ? [...new Set(patch.accountIds)] : row.accountIds,
+    media: patch.media ? await resolveOwnedMedia(ctx, userId, patch.media) : row.media,
+    accountOptions: patch.accountOptions ?? row.accountOptions,
+  };
+  const scheduledAt = patch.scheduledAt === undefined ? row.scheduledAt : patch.scheduledAt;
+  const set: Partial<typeof posts.$inferInsert> = { ...content, scheduledAt };
+  if (row.status === 'scheduled') {
+    // A scheduled post must stay publishable and in the future.
+    const when = assertFuture(scheduledAt ?? undefined);
+    await validateForPublishing(ctx, userId, content);
+    set.nextAttemptAt = when;
+  } else {
+    await assertOwnedAccounts(ctx, userId, content.accountIds);
+  }
+  const updated = await updateGuarded(ctx, row, set);
+  if (patch.accountIds) {
+    // Results of targets that were dropped and never posted no longer mean anything.
+    await deleteDroppedTargets(ctx, row.id, content.accountIds);
+  }
+  return loadView(ctx, updated);
+}
+
+/** `POST /api/v1/posts/{id}`: publish now, schedule, or move back to draft. */
+export async function actOnPost(
+  ctx: AppContext,
+  userId: string,
+  postId: string,
+  action: PostAction,
+): Promise<PostView> {
+  const row = await ownedPost(ctx, userId, postId);
+  assertEditable(row, action.postingMode === 'now' ? 'published again' : 'changed');
+  const content: Content = {
+    message: row.message,
+    accountIds: row.accountIds,
+    media: row.media,
+    accountOptions: row.accountOptions,
+  };
+
+  if (action.postingMode === 'draft') {
+    return loadView(
+      ctx,
+      await updateGuarded(ctx, row, {
+        status: 'draft',
+        nextAttemptAt: null,
+        ...(action.scheduledAt ? { scheduledAt: action.scheduledAt } : {}),
+      }),
+    );
+  }
+  if (content.accountIds.length === 0) {
+    throw validationFailed('The post has no accounts', [
+      { path: 'accountIds', code: 'required', message: 'Add at least one account' },
+    ]);
+  }
+  const posted = await postedAccountIds(ctx, row.id);
+  const remaining = content.accountIds.filter((id) => !posted.has(id));
+
+  if (action.postingMode === 'schedule') {
+    const when = assertFuture(action.scheduledAt ?? row.scheduledAt ?? undefined);
+    await validateForPublishing(ctx, userId, content, remaining);
+    return loadView(
+      ctx,
+      await updateGuarded(ctx, row, {
+        status: 'scheduled',
+        scheduledAt: when,
+        nextAttemptAt: when,
+        attempts: 0,
+      }),
+    );
+  }
+  const prepared = remaining.length
+    ? await validateForPublishing(ctx, userId, content, remaining)
+    : undefined;
+  const owner = leaseOwner();
+  const leaseUntil = new Date(Date.now() + ctx.config.dispatcher.leaseMs);
+  const leased = await updateGuarded(ctx, row, {
+    status: 'scheduled',
+    leaseOwner: owner,
+    leaseExpiresAt: leaseUntil,
+    nextAttemptAt: leaseUntil,
+    attempts: row.attempts + 1,
+  });
+  await publishLeasedPost(ctx, leased, owner, { kind: 'now' }, prepared);
+  return getPost(ctx, userId, row.id);
+}
+
+export async function deletePost(ctx: AppContext, userId: string, postId: string): Promise<void> {
+  const row = await ownedPost(ctx, userId, postId);
+  assertEditable(row, 'deleted');
+  if (!(await deleteEditablePost(ctx, row.id)))
+    throw invalidStatus('The post is being published and cannot be deleted');
+}
