@@ -1,4 +1,4 @@
-import { ProblemError, problem, readJsonCapped } from '@postwave/shared';
+import { ProblemError, platformFetch, problem, readJsonCapped, withDeadline } from '@postwave/shared';
 import { and, eq, gt } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { connectStates } from '#server/db/schema.ts';
@@ -115,7 +115,7 @@ export async function finishYouTubeConnect(
 
   const { clientId, clientSecret } = googleClient(ctx);
   const verifier = ctx.cipher.decrypt(row.codeVerifier, `connect:${stateHash}`);
-  const response = await fetch(ctx.config.google.tokenUrl, {
+  const response = await platformFetch(ctx.config.google.tokenUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams({
@@ -126,7 +126,7 @@ export async function finishYouTubeConnect(
       client_secret: clientSecret,
       code_verifier: verifier,
     }),
-    signal: AbortSignal.timeout(20_000),
+    timeoutMs: 20_000,
   }).catch(() => undefined);
   // Capped like every reply we read (MAX_REPLY_BYTES); a huge or broken body counts as no tokens.
   const tokens = (response ? await readJsonCapped(response).catch(() => undefined) : undefined) as
@@ -155,11 +155,12 @@ export async function finishYouTubeConnect(
   if (!publisher) throw new ConnectError('platform_unsupported', 'YouTube is not available on this server');
   let current = credentials;
   let profile: Awaited<ReturnType<typeof publisher.verifyCredentials>>;
+  const deadline = withDeadline(undefined, 30_000);
   try {
     profile = await publisher.verifyCredentials(
       { id: 'unsaved', platform: 'youtube', platformAccountId: '', credentials },
       {
-        signal: AbortSignal.timeout(30_000),
+        signal: deadline.signal,
         onCredentialsRefreshed: (fresh) => {
           current = fresh;
         },
@@ -167,6 +168,8 @@ export async function finishYouTubeConnect(
     );
   } catch (error) {
     throw new ConnectError('credentials_invalid', verificationProblem(publisher, error).problem.detail);
+  } finally {
+    deadline.dispose();
   }
   if (!profile.platformAccountId)
     throw new ConnectError('target_unreachable', 'This Google account has no YouTube channel');

@@ -1,0 +1,14 @@
+import { setScheduledDueCounter } from '@postwave/shared';
+import { getConfig, getContext } from '../context.ts';
+import { startInProcessDispatcher } from '../dispatch/in-process.ts';
+import { createLogger } from '../logger.ts';
+import { countScheduledDue } from '../metrics/scheduled-due.ts';
+import { installShutdownHandler } from './shutdown.ts';
+
+/** What one Scheduler process runs besides serving requests; called from instrumentation.ts. */
+export async function startProcess(): Promise<void> {
+  const config = getConfig();
+  installShutdownHandler({ graceMs: config.shutdownGraceMs, logger: createLogger(config.logLevel) });
+  setScheduledDueCounter(async () => countScheduledDue(await getContext()));
+  await startInProcessDispatcher();
+}
