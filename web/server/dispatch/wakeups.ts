@@ -30,56 +30,21 @@ export async function announceDue(ctx: AppContext, at: Date): Promise<void> {
 /** Calls `listener` for every announcement, here and (on PostgreSQL) from other instances. */
 export function listenForDue(ctx: AppContext, listener: DueListener): () => Promise<void> {
   local.on('due', listener);
+  // PGlite's own NOTIFY would repeat the local event: only PostgreSQL needs the listening connection.
   const remote =
-    ctx.database.kind === 'postgres' && ctx.config.databaseUrl
-      ? listenOnPostgres(ctx, ctx.config.databaseUrl, listener)
+    ctx.database.kind === 'postgres'
+      ? ctx.database
+          .listen(dueChannel, (payload) => {
+            const at = Number(payload);
+            if (Number.isFinite(at)) listener(new Date(at));
+          })
+          .catch((error: unknown) => {
+            ctx.logger.warn({ err: error }, 'LISTEN for due posts failed; the safety-net poll covers it');
+            return undefined;
+          })
       : undefined;
   return async () => {
     local.off('due', listener);
-    await remote?.();
-  };
-}
-
-/** A dedicated connection LISTENing on the due channel; it reconnects after errors. */
-function listenOnPostgres(ctx: AppContext, url: string, listener: DueListener): () => Promise<void> {
-  let stopped = false;
-  let client: import('pg').Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  const connect = async () => {
-    const { default: pg } = await import('pg');
-    const next = new pg.Client({ connectionString: url });
-    next.on('notification', (message) => {
-      const at = Number(message.payload);
-      if (Number.isFinite(at)) listener(new Date(at));
-    });
-    next.on('error', () => reconnect());
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${dueChannel}`);
-      if (stopped) return void next.end().catch(() => {});
-      client = next;
-      // Whatever was announced while this connection was down: look again now.
-      listener(new Date());
-    } catch (error) {
-      ctx.logger.warn({ err: error }, 'LISTEN for due posts failed; retrying (the poll covers the gap)');
-      next.end().catch(() => {});
-      reconnect();
-    }
-  };
-  const reconnect = () => {
-    client?.end().catch(() => {});
-    client = undefined;
-    if (stopped || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, 1000);
-    retry.unref();
-  };
-  void connect();
-  return async () => {
-    stopped = true;
-    clearTimeout(retry);
-    await client?.end().catch(() => {});
+    await (await remote)?.();
   };
 }
