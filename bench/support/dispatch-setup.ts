@@ -19,6 +19,8 @@ export interface PlatformStats {
   telegram: { received: number; distinct: number; duplicates: number; replayed: number };
   mastodon: { received: number; distinct: number; duplicates: number; replayed: number };
   lateness: number[];
+  /** Per Telegram bot token: sends received, most in flight at once, most within any second. */
+  bots: Record<string, { sent: number; peakConcurrent: number; maxPerSecond: number }>;
 }
 
 export interface FakePlatform {
@@ -57,7 +59,8 @@ export interface Setup {
 export async function setUp(
   backend: 'pglite' | 'postgres',
   platformUrl: string,
-  accounts: { telegram: number; mastodon?: number },
+  /** `bots`: how many bot tokens the Telegram accounts share (default one each). */
+  accounts: { telegram: number; mastodon?: number; bots?: number },
   extraEnv: Record<string, string> = {},
 ): Promise<Setup> {
   const dataDir = mkdtempSync(join(tmpdir(), 'postwave-bench-'));
@@ -78,7 +81,7 @@ export async function setUp(
   });
   const telegram = [];
   for (let i = 0; i < accounts.telegram; i++) {
-    const botToken = `${100000 + i}:benchTokenForDispatch`;
+    const botToken = `${100000 + (i % (accounts.bots ?? accounts.telegram))}:benchTokenForDispatch`;
     const chat = `@bench${i}`;
     const { account } = await saveAccount(ctx, user.id, {
       platform: 'telegram',

@@ -5,7 +5,9 @@
  * due time on its first receipt. Answers after BENCH_PLATFORM_DELAY_MS, or a random delay up to
  * BENCH_PLATFORM_JITTER_MS more. Prints its URL.
  * `GET /stats` → per platform `{ received, created, distinct, duplicates, replayed }` and the
- * lateness samples (ms, first receipt); `POST /reset` clears everything.
+ * lateness samples (ms, first receipt), and per Telegram bot what a rate-limiting platform would
+ * watch: `bots: { [token]: { sent, peakConcurrent, maxPerSecond } }` (most sends in flight at
+ * once, most received within any 1,000 ms); `POST /reset` clears everything.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +25,22 @@ const fresh = (): Tally => ({ received: 0, posts: new Map(), replayed: 0 });
 let telegram = fresh();
 let mastodon = fresh();
 let lateness: number[] = [];
+/** Per Telegram bot token: receipt times and sends in flight. */
+let bots = new Map<string, { arrivals: number[]; inFlight: number; peak: number }>();
+
+function botStats() {
+  const out: Record<string, { sent: number; peakConcurrent: number; maxPerSecond: number }> = {};
+  for (const [token, bot] of bots) {
+    const times = [...bot.arrivals].sort((a, b) => a - b);
+    let maxPerSecond = 0;
+    for (let i = 0, j = 0; i < times.length; i++) {
+      while (times[i]! - times[j]! >= 1000) j++;
+      maxPerSecond = Math.max(maxPerSecond, i - j + 1);
+    }
+    out[token] = { sent: times.length, peakConcurrent: bot.peak, maxPerSecond };
+  }
+  return out;
+}
 const idempotent = new Map<string, { id: number; text: string }>();
 let nextId = 1;
 
@@ -47,16 +65,25 @@ const answerAfter = (fn: () => void) => {
 
 const server = createServer(async (req, res) => {
   const at = Date.now();
+  const arrived = performance.now();
   const url = req.url ?? '/';
   if (req.method === 'GET' && url === '/stats') {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ telegram: summary(telegram), mastodon: summary(mastodon), lateness }));
+    res.end(
+      JSON.stringify({
+        telegram: summary(telegram),
+        mastodon: summary(mastodon),
+        lateness,
+        bots: botStats(),
+      }),
+    );
     return;
   }
   if (req.method === 'POST' && url === '/reset') {
     telegram = fresh();
     mastodon = fresh();
     lateness = [];
+    bots = new Map();
     res.writeHead(204).end();
     return;
   }
@@ -96,6 +123,16 @@ const server = createServer(async (req, res) => {
   }
   // Telegram Bot API: /bot<token>/sendMessage
   telegram.received++;
+  const token = /^\/bot([^/]+)\//.exec(url)?.[1] ?? '?';
+  let bot = bots.get(token);
+  if (!bot) {
+    bot = { arrivals: [], inFlight: 0, peak: 0 };
+    bots.set(token, bot);
+  }
+  bot.arrivals.push(arrived);
+  bot.peak = Math.max(bot.peak, ++bot.inFlight);
+  const sending = bot;
+  res.on('finish', () => sending.inFlight--);
   const text = String(body.text ?? '');
   created(telegram, text, at);
   const result = {

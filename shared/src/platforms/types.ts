@@ -73,6 +73,34 @@ export interface PublishContext {
    * passes nothing and global fetch is used. Hosts from env (`<PLATFORM>_API_URL`) never use it.
    */
   accountHostFetch?: FetchLike;
+  /**
+   * The handle `Publisher.stage` returned for this target, while it is still valid: the
+   * publisher makes only the final call with it. A handle it cannot use is ignored (a normal publish).
+   */
+  staged?: string;
+}
+
+/** Media uploaded to the platform ahead of the due time (`Publisher.stage`). */
+export interface StagedMedia {
+  /** The publisher's own record (media ids, container ids), opaque to callers and stored as is. */
+  handle: string;
+  /** When the platform forgets the upload: a publish after it must not pass the handle. */
+  expiresAt: Date;
+}
+
+/** At most `limit` publishes sharing `key` start in any `windowMs`. */
+export interface PublishRateLimit {
+  /** What shares the rate, one lower-case word (`bot`, `chat`, `webhook`): `PUBLISH_RATE_<PLATFORM>_<SCOPE>`. */
+  scope: string;
+  /** Who shares it: an opaque id, never a secret (a digest of a token, a webhook id). */
+  key: string;
+  limit: number;
+  windowMs: number;
+  /**
+   * False for a documented rate that is not applied unless its variable sets it (its numbers
+   * are then the documented values): where the platform's 429 is the better judge by default.
+   */
+  enabled?: boolean;
 }
 
 /**
@@ -108,6 +136,13 @@ export interface Publisher<Options = Record<string, unknown>> {
    * accounts sharing it share `credentialConcurrency`. Undefined: only the platform limit applies.
    */
   concurrencyKey?(account: PlatformAccount): string | undefined;
+  /**
+   * The platform's documented rates that this account's publishes count against (Telegram: about
+   * 30 messages a second per bot; 20 a minute per group, off unless configured), each replaceable, turned on or off with
+   * `PUBLISH_RATE_<PLATFORM>_<SCOPE>`. A publish counts once, whatever number of calls it makes;
+   * the platform's 429 and its retry-after remain the safety net.
+   */
+  rateLimits?(account: PlatformAccount): readonly PublishRateLimit[];
   /** How a lost send is completed without posting twice; undefined means `none`. */
   readonly dedupe?: DedupeCapability;
   /**
@@ -123,6 +158,18 @@ export interface Publisher<Options = Record<string, unknown>> {
     options: Options,
     context?: ValidationContext,
   ): Promise<ValidationOutcome>;
+  /**
+   * Optional: uploads a scheduled post's media ahead of the due time where the platform lets an
+   * upload be published later (X media ids live 24 h), so only the final call happens on time.
+   * Failing here never blocks the due-time publish, which then uploads as usual.
+   */
+  stage?(
+    post: PostContent,
+    account: PlatformAccount,
+    media: MediaFile[],
+    options: Options,
+    context: PublishContext,
+  ): Promise<StagedMedia>;
   publish(
     post: PostContent,
     account: PlatformAccount,
