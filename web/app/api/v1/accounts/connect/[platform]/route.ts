@@ -1,14 +1,16 @@
 import { requireCaller } from '../../../../../../server/auth/caller.ts';
-import { notFound } from '../../../../../../server/http/respond.ts';
 import { route } from '../../../../../../server/http/route.ts';
-import { startYouTubeConnect } from '../../../../../../server/services/oauth-connect.ts';
+import { startConnect } from '../../../../../../server/services/oauth-connect.ts';
 
 export const runtime = 'nodejs';
 
-/** Redirects the signed-in browser to the platform's consent screen. */
+/**
+ * Redirects the signed-in browser to the platform's consent screen. `?accountId=` reconnects that
+ * account: the flow then updates it and accepts no other platform account.
+ */
 export const GET = route<{ platform: string }>(async (request, ctx, { platform }) => {
   const caller = await requireCaller(request, ctx);
-  if (platform !== 'youtube') throw notFound('OAuth platform');
-  const location = await startYouTubeConnect(ctx, caller.userId);
+  const accountId = new URL(request.url).searchParams.get('accountId');
+  const location = await startConnect(ctx, caller.userId, platform, { accountId });
   return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
 });
