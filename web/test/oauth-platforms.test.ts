@@ -109,7 +109,13 @@ for (const backend of backends()) {
     });
     after(async () => {
       await app?.stop();
-      await Promise.all([x?.close(), threads?.close(), linkedin?.close(), facebook?.close(), instagram?.close()]);
+      await Promise.all([
+        x?.close(),
+        threads?.close(),
+        linkedin?.close(),
+        facebook?.close(),
+        instagram?.close(),
+      ]);
     });
 
     test('X: PKCE consent, one account, a post reaches the fake; the connection is reused', async () => {
@@ -153,7 +159,8 @@ for (const backend of backends()) {
       const refreshes = () =>
         x
           .requestsTo('POST', /^\/2\/oauth2\/token$/)
-          .filter((r) => (r.body as Record<string, unknown> | undefined)?.grant_type === 'refresh_token').length;
+          .filter((r) => (r.body as Record<string, unknown> | undefined)?.grant_type === 'refresh_token')
+          .length;
       const before = refreshes();
       const first = await publish(client, [account.id], 'Refreshed ahead of expiry');
       assert.equal(first.body.status, 'posted', JSON.stringify(first.body.results));
@@ -197,7 +204,10 @@ for (const backend of backends()) {
 
       // A reconnect may only start for one's own account on that platform.
       const other = await signUp(app.url, 'x-other');
-      assert.equal((await other.client.fetch(`/api/v1/accounts/connect/x?accountId=${account.id}`)).status, 404);
+      assert.equal(
+        (await other.client.fetch(`/api/v1/accounts/connect/x?accountId=${account.id}`)).status,
+        404,
+      );
       assert.equal(
         (await client.fetch(`/api/v1/accounts/connect/threads?accountId=${account.id}`)).status,
         404,

@@ -2,8 +2,8 @@ import {
   type ConnectableAccount,
   isPlatformError,
   type OAuthConnector,
-  platformModules,
   ProblemError,
+  platformModules,
   problem,
 } from '@postwave/shared';
 import { and, eq, gt } from 'drizzle-orm';
@@ -137,7 +137,8 @@ export async function finishConnect(
   if (!connector) throw notFound('OAuth platform');
   const name = displayName(ctx, platform);
   const state = query.get('state');
-  if (!state) throw new ConnectError('invalid_state', 'The connection link is missing its state; start again');
+  if (!state)
+    throw new ConnectError('invalid_state', 'The connection link is missing its state; start again');
   const stateHash = hashSecret(state);
   const [row] = await ctx.db
     .delete(connectStates)
@@ -257,7 +258,9 @@ async function loadPending(
   ctx: AppContext,
   userId: string,
   token: string,
-): Promise<{ tokenHash: string; platform: string; reached: ConnectableAccount[]; expiresAt: Date } | undefined> {
+): Promise<
+  { tokenHash: string; platform: string; reached: ConnectableAccount[]; expiresAt: Date } | undefined
+> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
   const tokenHash = hashSecret(token);
   const [row] = await ctx.db
@@ -328,7 +331,11 @@ export async function pickAccounts(
   if (unknown.length > 0) {
     throw new ProblemError(
       problem('validation_failed', 'Some chosen accounts were not offered by this login', {
-        errors: unknown.map((id) => ({ path: 'accountIds', code: 'unknown_account', message: id.slice(0, 200) })),
+        errors: unknown.map((id) => ({
+          path: 'accountIds',
+          code: 'unknown_account',
+          message: id.slice(0, 200),
+        })),
       }),
     );
   }

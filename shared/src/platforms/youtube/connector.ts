@@ -1,7 +1,7 @@
 import { PlatformError } from '../../errors.ts';
+import { envBaseUrl } from '../env.ts';
 import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
 import type { AnyPublisher, Env } from '../types.ts';
-import { envBaseUrl } from '../env.ts';
 import type { YouTubeConfig } from './config.ts';
 import { exchangeGoogleAuthorizationCode } from './oauth.ts';
 
@@ -61,7 +61,10 @@ export function createYouTubeConnector(
 
     async exchangeCode({ code, redirectUri, codeVerifier, signal }): Promise<ConnectableAccount[]> {
       if (!client.clientId || !client.clientSecret) {
-        throw new PlatformError('credentials_invalid', 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are not set');
+        throw new PlatformError(
+          'credentials_invalid',
+          'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are not set',
+        );
       }
       const tokens = await exchangeGoogleAuthorizationCode(
         config.tokenUrl,
@@ -76,7 +79,10 @@ export function createYouTubeConnector(
       ).catch((error: unknown) => {
         // A refused code is a failed sign-in, not a connection to repair.
         if (error instanceof PlatformError && error.code === 'needs_reconnect')
-          throw new PlatformError('credentials_invalid', 'Google did not accept the authorization code; try again');
+          throw new PlatformError(
+            'credentials_invalid',
+            'Google did not accept the authorization code; try again',
+          );
         throw error;
       });
       if (!tokens.refreshToken) {

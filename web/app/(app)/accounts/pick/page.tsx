@@ -37,7 +37,10 @@ export default async function PickAccountsPage({
       <div className="page-head">
         <div>
           <h1>Choose {pending.platformName} accounts</h1>
-          <p>Your {pending.platformName} login can publish to several accounts. Each one you choose is connected separately.</p>
+          <p>
+            Your {pending.platformName} login can publish to several accounts. Each one you choose is
+            connected separately.
+          </p>
         </div>
       </div>
       {params.error === 'nothing_chosen' && (

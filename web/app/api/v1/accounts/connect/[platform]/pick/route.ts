@@ -32,7 +32,10 @@ export const POST = route<{ platform: string }>(async (request, ctx, { platform 
         back.searchParams.set('message', 'The choice expired or was already made; connect again');
       }
     }
-    return new Response(null, { status: 303, headers: { location: back.toString(), 'cache-control': 'no-store' } });
+    return new Response(null, {
+      status: 303,
+      headers: { location: back.toString(), 'cache-control': 'no-store' },
+    });
   }
   if (!/^application\/json/i.test(type))
     throw new ProblemError(problem('unsupported_media_type', 'Send the picker form or JSON'));
