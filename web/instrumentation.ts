@@ -1,6 +1,9 @@
 /** Next.js calls this once per server process: start the in-process dispatcher there. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // First, so that the client address of every request is known (TRUST_PROXY, sign-in limits).
+  const { installPeerHook } = await import('./server/security/peer-hook.ts');
+  installPeerHook();
   const { startInProcessDispatcher } = await import('./server/dispatch/in-process.ts');
   await startInProcessDispatcher();
 }

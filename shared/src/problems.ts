@@ -9,6 +9,7 @@ import type { TargetResult } from './schemas/results.ts';
 export const problemStatus = {
   invalid_request: 400,
   unauthorized: 401,
+  token_expired: 401,
   forbidden: 403,
   not_found: 404,
   invalid_status: 409,
@@ -30,6 +31,7 @@ export type ProblemCode = keyof typeof problemStatus;
 const titles: Record<ProblemCode, string> = {
   invalid_request: 'Invalid request',
   unauthorized: 'Unauthorized',
+  token_expired: 'Token expired',
   forbidden: 'Forbidden',
   not_found: 'Not found',
   invalid_status: 'Not allowed in this status',

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { envPlatformOverrides } from '@postwave/shared';
 import { z } from 'zod';
 import { type EncryptionKey, parseEncryptionKey } from './security/encryption.ts';
@@ -13,6 +13,10 @@ export interface SchedulerConfig {
   /** Public base URL without a trailing slash; media URLs and OAuth redirects are built from it. */
   appUrl: string;
   dataDir: string;
+  /** Where generated secrets are kept (SECRETS_DIR, default DATA_DIR/secrets). */
+  secretsDir: string;
+  /** How many reverse proxies in front of us to trust for X-Forwarded-For (TRUST_PROXY, default 0). */
+  trustProxyHops: number;
   /** PostgreSQL when set; otherwise the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -39,11 +43,14 @@ export interface SchedulerConfig {
   /** `PUBLISH_CREDENTIAL_CONCURRENCY_<PLATFORM>`: per-bot/per-webhook limits under the platform's. */
   publishCredentialConcurrency: Map<string, number>;
   google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
-  github: OAuthClientConfig;
+  /** GitHub sign-in; `baseUrl` is https://github.com or a GitHub Enterprise Server. */
+  github: OAuthClientConfig & { baseUrl: string | undefined };
   /** Outgoing e-mail (password reset links); undefined when no SMTP server is configured. */
   mail: MailConfig | undefined;
   /** How long a password reset link works. */
   passwordResetTtlSeconds: number;
+  /** How long an e-mail verification link works. */
+  emailVerificationTtlSeconds: number;
   logLevel: string;
   /** The raw environment, for the SDK's own readers (platform base URLs, OBJECT_STORAGE_*). */
   env: Env;
@@ -73,6 +80,14 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   APP_URL: optionalString.pipe(z.url().optional()),
   DATA_DIR: z.string().default('./data'),
+  SECRETS_DIR: optionalString,
+  TRUST_PROXY: z.coerce
+    .number({ message: 'must be a number of proxy hops (0 = trust none)' })
+    .int('must be a whole number of proxy hops')
+    .min(0)
+    .max(10)
+    .default(0),
+  NODE_ENV: optionalString,
   DATABASE_URL: optionalString,
   DATABASE_POOL_SIZE: positiveInt.default(10),
   MIGRATIONS_DIR: optionalString,
@@ -97,6 +112,7 @@ const EnvSchema = z.object({
   GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
+  GITHUB_BASE_URL: optionalString.pipe(z.url().optional()),
   SMTP_URL: optionalString.pipe(
     z
       .string()
@@ -110,6 +126,7 @@ const EnvSchema = z.object({
   SMTP_PASSWORD: optionalString,
   MAIL_FROM: optionalString,
   PASSWORD_RESET_TTL_SECONDS: positiveInt.default(30 * 60),
+  EMAIL_VERIFICATION_TTL_SECONDS: positiveInt.default(48 * 60 * 60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -119,8 +136,10 @@ export class ConfigError extends Error {
 
 /**
  * Reads and validates the environment. Secrets that are unset (AUTH_SECRET,
- * CREDENTIALS_ENCRYPTION_KEY) are generated once and kept under DATA_DIR, with a warning, so the
- * embedded default works out of the box while production can pin its own.
+ * CREDENTIALS_ENCRYPTION_KEY) are generated once and kept under SECRETS_DIR (default
+ * DATA_DIR/secrets), so the embedded default works out of the box. In production
+ * (NODE_ENV=production) every start warns while a generated secret is in use: a backup of the
+ * data directory then holds the keys beside the data they protect.
  */
 export function loadConfig(env: Env, warn: (message: string) => void = console.warn): SchedulerConfig {
   const parsed = EnvSchema.safeParse(env);
@@ -130,22 +149,35 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
   }
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
+  const secretsDir = e.SECRETS_DIR ? resolve(e.SECRETS_DIR) : join(dataDir, 'secrets');
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const production = e.NODE_ENV === 'production';
 
+  const generated = (variable: string, name: string, bytes: number, consequence: string): string => {
+    let created = false;
+    const value = persistedSecret(secretsDir, name, bytes, () => {
+      created = true;
+    });
+    if (created || production) {
+      warn(
+        `${variable} is not set: ${created ? 'generated one' : 'using the one generated'} in ${join(secretsDir, name)}. ` +
+          `${consequence}${production ? ` In production set ${variable}, or at least point SECRETS_DIR at storage that is not backed up with DATA_DIR.` : ''}`,
+      );
+    }
+    return value;
+  };
   const authSecret =
     e.AUTH_SECRET ??
-    persistedSecret(dataDir, 'auth-secret', 48, () =>
-      warn(`AUTH_SECRET is not set: generated one under ${dataDir}. Set AUTH_SECRET in production.`),
-    );
+    generated('AUTH_SECRET', 'auth-secret', 48, 'Whoever reads it can forge sign-in sessions.');
   let current: EncryptionKey;
   try {
     current = parseEncryptionKey(
       e.CREDENTIALS_ENCRYPTION_KEY ??
-        persistedSecret(dataDir, 'credentials-encryption-key', 32, () =>
-          warn(
-            `CREDENTIALS_ENCRYPTION_KEY is not set: generated one under ${dataDir}. ` +
-              'Set it in production and keep it safe: without it stored account credentials cannot be read.',
-          ),
+        generated(
+          'CREDENTIALS_ENCRYPTION_KEY',
+          'credentials-encryption-key',
+          32,
+          'Keep it safe: without it stored account credentials cannot be read, and with it they can.',
         ),
     );
   } catch (error) {
@@ -166,6 +198,8 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     port: e.PORT,
     appUrl,
     dataDir,
+    secretsDir,
+    trustProxyHops: e.TRUST_PROXY,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     migrationsDir: e.MIGRATIONS_DIR ? resolve(e.MIGRATIONS_DIR) : findMigrationsDir(),
@@ -195,9 +229,14 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       authorizeUrl: e.GOOGLE_OAUTH_AUTHORIZE_URL,
       tokenUrl: e.GOOGLE_OAUTH_TOKEN_URL,
     },
-    github: { clientId: e.GITHUB_CLIENT_ID, clientSecret: e.GITHUB_CLIENT_SECRET },
+    github: {
+      clientId: e.GITHUB_CLIENT_ID,
+      clientSecret: e.GITHUB_CLIENT_SECRET,
+      baseUrl: e.GITHUB_BASE_URL?.replace(/\/+$/, ''),
+    },
     mail: mailConfig(e, appUrl),
     passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
+    emailVerificationTtlSeconds: e.EMAIL_VERIFICATION_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
     env,
   };

@@ -19,6 +19,8 @@ import { PostActionRequest, PostPatchRequest } from './http/post-fields.ts';
 const json = 'application/json';
 const unauthorized = {
   unauthorized: 'no session cookie and no valid `Authorization: Bearer` token',
+  token_expired:
+    'the bearer token has expired (personal tokens at the end of the lifetime chosen at creation, CLI tokens 90 days after their last use); `WWW-Authenticate: Bearer error="invalid_token"`',
 } as const;
 const notFound = { not_found: 'no such resource for this user (another user’s ids are 404 too)' } as const;
 
@@ -58,7 +60,10 @@ const Token = z
     kind: z.enum(['personal', 'cli']),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable(),
-    expiresAt: z.string().nullable(),
+    expiresAt: z.string().nullable().meta({
+      description:
+        'When the token stops working (401 `token_expired`). Personal tokens: fixed at creation. CLI tokens: 90 days after the last use, moved on by each use. Null only for tokens from before expiry existed that were never migrated.',
+    }),
   })
   .meta({ id: 'ApiToken' });
 
@@ -103,6 +108,8 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
   doc.operation('post', '/api/auth/signup', {
     operationId: 'signUp',
     summary: 'Create a user with email and password; sets the session cookie',
+    description:
+      'The new user can use the app at once. A single-use e-mail verification link is sent (or logged without SMTP); until it is followed `emailVerifiedAt` is null and the user cannot link GitHub or Google sign-in.',
     security: [],
     requestBody: {
       content: { [json]: z.object({ email: z.string(), password: z.string(), name: z.string().optional() }) },
@@ -112,7 +119,12 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
         description: 'Created; `Set-Cookie` carries the session.',
         content: {
           [json]: z.object({
-            user: z.object({ id: z.string(), email: z.string(), name: z.string().nullable() }),
+            user: z.object({
+              id: z.string(),
+              email: z.string(),
+              name: z.string().nullable(),
+              emailVerifiedAt: z.string().nullable(),
+            }),
           }),
         },
       },
@@ -120,6 +132,84 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
         invalid_request: 'wrong types',
         email_taken: 'the email is registered',
         validation_failed: 'password under 10 characters or malformed email',
+      }),
+    },
+  });
+  doc.operation('post', '/api/auth/verify-email', {
+    operationId: 'verifyEmail',
+    summary:
+      'Use an e-mail verification link (`{ token }`); a form post is answered with a redirect to /verify-email',
+    security: [],
+    requestBody: { content: { [json]: z.object({ token: z.string() }) } },
+    responses: {
+      204: { description: 'Verified.' },
+      ...problemResponses({
+        invalid_request: 'wrong types',
+        validation_failed: '`invalid_verification_token`: unknown, expired or used link',
+      }),
+    },
+  });
+  doc.operation('post', '/api/auth/verify-email/resend', {
+    operationId: 'resendVerificationEmail',
+    summary:
+      'Send a new verification link to the signed-in user (browser session; at most three per 15 minutes)',
+    responses: {
+      202: { description: 'Sent unless verified already or asked too often.' },
+      ...problemResponses({ unauthorized: 'no session', forbidden: 'not a same-origin browser session' }),
+    },
+  });
+  doc.operation('get', '/api/auth/sign-in-methods', {
+    operationId: 'listSignInMethods',
+    summary:
+      'How the signed-in user can sign in (password, linked GitHub/Google) and which providers are configured',
+    responses: {
+      200: {
+        description: 'Sign-in methods.',
+        content: {
+          [json]: z.object({
+            password: z.boolean(),
+            identities: z.array(z.object({ provider: z.string(), createdAt: z.string() })),
+            providers: z.array(z.object({ id: z.string(), name: z.string() })),
+          }),
+        },
+      },
+      ...problemResponses({ unauthorized: 'no session', forbidden: 'a bearer token instead of a session' }),
+    },
+  });
+  doc.operation('post', '/api/auth/sign-in-methods/{provider}', {
+    operationId: 'linkSignInMethod',
+    summary:
+      'Start linking a provider to the signed-in user: 303 to the provider; its callback links the identity to this user only. Never linked by e-mail alone.',
+    parameters: [
+      {
+        name: 'provider',
+        in: 'path' as const,
+        description: 'github or google',
+        schema: z.enum(['github', 'google']),
+      },
+    ],
+    responses: {
+      303: { description: 'To the provider’s consent page.' },
+      ...problemResponses({
+        unauthorized: 'no session',
+        forbidden: 'not a same-origin browser session, or the e-mail address is not verified yet',
+        not_found: 'provider not configured',
+      }),
+    },
+  });
+  doc.operation('delete', '/api/auth/sign-in-methods/{provider}', {
+    operationId: 'unlinkSignInMethod',
+    summary: 'Unlink a provider; the last way to sign in cannot be removed',
+    parameters: [
+      { name: 'provider', in: 'path' as const, description: 'github or google', schema: z.string() },
+    ],
+    responses: {
+      204: { description: 'Unlinked.' },
+      ...problemResponses({
+        unauthorized: 'no session',
+        forbidden: 'not a same-origin browser session',
+        not_found: 'that provider is not linked',
+        invalid_status: 'it is the only way to sign in',
       }),
     },
   });
@@ -134,16 +224,37 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
   doc.operation('post', '/api/v1/tokens', {
     operationId: 'createToken',
     summary: 'Create a personal API token (browser session only); the secret is shown once',
-    requestBody: { content: { [json]: z.object({ name: z.string().min(1).max(100) }) } },
+    description:
+      'Every personal token expires: `expiresInDays` is 30, 90 (the default) or 365, so no token lives longer than a year. A password reset revokes every token of the user.',
+    requestBody: {
+      content: {
+        [json]: z.object({
+          name: z.string().min(1).max(100),
+          expiresInDays: z
+            .union([z.literal(30), z.literal(90), z.literal(365)])
+            .optional()
+            .meta({
+              description: 'Lifetime in days: 30, 90 (default) or 365. Any other value is 400.',
+            }),
+        }),
+      },
+    },
     responses: {
       201: {
         description: 'Created.',
-        content: { [json]: z.object({ id: z.string(), name: z.string(), token: z.string() }) },
+        content: {
+          [json]: z.object({
+            id: z.string(),
+            name: z.string(),
+            token: z.string(),
+            expiresAt: z.string(),
+          }),
+        },
       },
       ...problemResponses({
         ...unauthorized,
         forbidden: 'not a same-origin browser session',
-        invalid_request: 'bad name',
+        invalid_request: 'bad name, or `expiresInDays` other than 30, 90 or 365',
       }),
     },
   });

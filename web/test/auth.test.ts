@@ -229,5 +229,32 @@ for (const backend of backends()) {
       const bList = await b.session.json('/api/v1/tokens');
       assert.ok(!bList.body.tokens.some((t: { id: string }) => t.id === tokenId));
     });
+
+    // Last in this suite: it uses up the sign-in failures allowed from the tests' own address.
+    test('without TRUST_PROXY, X-Forwarded-For cannot dodge the per-address sign-in limit', async () => {
+      const email = `spoof-target-${Date.now()}@example.com`;
+      await new Client(app.url).json('/api/auth/signup', { json: { email, password: 'my long password' } });
+      const attempt = async (who: string, password: string, forwardedFor: string) => {
+        const browser = new Client(app.url);
+        const csrf = (await browser.json('/api/auth/csrf')).body.csrfToken as string;
+        await browser.fetch('/api/auth/callback/credentials', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': forwardedFor },
+          body: new URLSearchParams({ email: who, password, csrfToken: csrf, callbackUrl: `${app.url}/` }),
+        });
+        return browser.cookies.has('authjs.session-token');
+      };
+      for (let i = 0; i < 50; i++) {
+        assert.equal(
+          await attempt(`spray-${i}-${Date.now()}@example.com`, 'wrong password!', `198.18.${i}.1`),
+          false,
+        );
+      }
+      assert.equal(
+        await attempt(email, 'my long password', '198.18.200.1'),
+        false,
+        'every attempt came from the same peer, whatever X-Forwarded-For claimed',
+      );
+    });
   });
 }

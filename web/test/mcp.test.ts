@@ -298,13 +298,63 @@ for (const backend of backends()) {
         `/api/oauth/authorize?${new URLSearchParams({ ...base, ...o })}`;
       const prefix = await browser.fetch(q({ redirect_uri: 'https://app.example/cb/extra' }));
       assert.equal(prefix.status, 400, 'no redirect to an unregistered URI');
-      const plain = await browser.fetch(q({ code_challenge_method: 'plain' }));
-      assert.equal(plain.status, 303);
-      assert.equal(new URL(plain.headers.get('location')!).searchParams.get('error'), 'invalid_request');
-      const audience = await browser.fetch(q({ resource: 'https://other.example/mcp' }));
-      assert.equal(new URL(audience.headers.get('location')!).searchParams.get('error'), 'invalid_target');
       const denied = await decide(browser, q({}), 'deny');
       assert.equal(new URL(denied.location).searchParams.get('error'), 'access_denied');
+      assert.equal(new URL(denied.location).host, 'app.example', 'after consent the client hears the answer');
+    });
+
+    test('authorization errors before consent are shown on a page, never redirected (RFC 9700 §4.11.2)', async () => {
+      const { client: browser } = await signUp(env.app.url, 'mcp-open-redirect');
+      const anonymous = new Client(env.app.url);
+      // Registration is open: an attacker registers their own page as the redirect URI.
+      const reg = await (
+        await fetch(`${env.app.url}/api/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_name: 'Phish', redirect_uris: ['https://attacker.example/landing'] }),
+        })
+      ).json();
+      const base = {
+        response_type: 'code',
+        client_id: reg.client_id,
+        redirect_uri: 'https://attacker.example/landing',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        scope: 'mcp',
+        state: 's',
+      };
+      const q = (o: Record<string, string>) =>
+        `/api/oauth/authorize?${new URLSearchParams({ ...base, ...o })}`;
+      const cases: Record<string, string> = {
+        'unknown client': q({ client_id: 'pwclient_unknown' }),
+        'bad redirect URI': q({ redirect_uri: 'https://attacker.example/other' }),
+        'plain PKCE': q({ code_challenge_method: 'plain' }),
+        'malformed challenge': q({ code_challenge: 'short' }),
+        'bad scope': q({ scope: 'admin' }),
+        'other resource': q({ resource: 'https://other.example/mcp' }),
+        'unsupported response_type': q({ response_type: 'token' }),
+      };
+      for (const [name, path] of Object.entries(cases)) {
+        for (const who of [browser, anonymous]) {
+          const res = await who.fetch(path);
+          assert.equal(res.status, 400, name);
+          assert.equal(res.headers.get('location'), null, `${name}: no redirect`);
+          assert.match(res.headers.get('content-type') ?? '', /text\/html/, name);
+          const html = await res.text();
+          assert.match(html, /cannot continue/, name);
+          assert.doesNotMatch(html, /attacker\.example\/landing\?/, name);
+        }
+        const consent = await browser.fetch(path.replace('/api/oauth/authorize', '/oauth/consent'));
+        assert.doesNotMatch(await consent.text(), /name="decision"/, `${name}: no consent form`);
+      }
+      // A valid request reaches the consent page, which names the client and its redirect host.
+      const ok = await browser.fetch(q({}));
+      assert.equal(ok.status, 303);
+      const consentPath = new URL(ok.headers.get('location')!, env.app.url);
+      assert.equal(consentPath.pathname, '/oauth/consent');
+      const page = await (await browser.fetch(`${consentPath.pathname}${consentPath.search}`)).text();
+      assert.match(page, /Phish/);
+      assert.match(page, /attacker\.example/);
     });
   });
 }

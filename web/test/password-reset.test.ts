@@ -65,8 +65,9 @@ for (const backend of backends()) {
     let shortLived: RunningApp;
     before(async () => {
       [app, shortLived] = await Promise.all([
-        startApp(backend, { LOG_LEVEL: 'info' }),
-        startApp(backend, { LOG_LEVEL: 'info', PASSWORD_RESET_TTL_SECONDS: '1' }),
+        // The tests play clients behind one proxy: X-Forwarded-For names each test's own address.
+        startApp(backend, { LOG_LEVEL: 'info', TRUST_PROXY: '1' }),
+        startApp(backend, { LOG_LEVEL: 'info', TRUST_PROXY: '1', PASSWORD_RESET_TTL_SECONDS: '1' }),
       ]);
     });
     after(async () => {
@@ -88,6 +89,11 @@ for (const backend of backends()) {
       assert.equal(unknown.status, 202);
 
       const link = new URL(await waitForLink(app, user.id, 1));
+      assert.match(
+        await (await anonymous.fetch(`${link.pathname}${link.search}`)).text(),
+        /every API and CLI token/,
+        'the page says what a reset ends',
+      );
       assert.equal(link.origin, app.url);
       assert.equal(link.pathname, '/reset-password');
       const token = link.searchParams.get('token')!;

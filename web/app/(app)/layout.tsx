@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { AppNav } from '../../components/app-nav.tsx';
 import { Brand } from '../../components/brand.tsx';
-import { signOutAction } from '../../server/ui/actions.ts';
+import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
 import { requireUser } from '../../server/ui/session.ts';
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
@@ -36,6 +36,19 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </details>
       </aside>
       <main id="main" className="main">
+        {!user.emailVerified && (
+          <section className="alert alert-info verify-banner" aria-label="E-mail verification">
+            <p>
+              Confirm your e-mail address: we sent a link to <strong>{user.email}</strong>. Until then you
+              cannot link GitHub or Google sign-in.
+            </p>
+            <form action={resendVerificationAction}>
+              <button type="submit" className="btn btn-sm">
+                Send a new link
+              </button>
+            </form>
+          </section>
+        )}
         {children}
       </main>
     </div>

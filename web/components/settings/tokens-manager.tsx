@@ -19,6 +19,7 @@ export interface TokenRow {
 export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezone: string }) {
   const router = useRouter();
   const [name, setName] = useState('');
+  const [lifetime, setLifetime] = useState('90');
   const [created, setCreated] = useState<{ name: string; token: string }>();
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<string>();
@@ -35,6 +36,7 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
     try {
       const result = await api<{ name: string; token: string }>('POST', '/api/v1/tokens', {
         name: name.trim(),
+        expiresInDays: Number(lifetime),
       });
       setCreated(result);
       setCopied(false);
@@ -61,6 +63,19 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
             onChange={(e) => setName(e.target.value)}
             aria-invalid={error ? true : undefined}
           />
+        </div>
+        <div className="field">
+          <label htmlFor="token-lifetime">Expires after</label>
+          <select
+            id="token-lifetime"
+            className="input"
+            value={lifetime}
+            onChange={(e) => setLifetime(e.target.value)}
+          >
+            <option value="30">30 days</option>
+            <option value="90">90 days</option>
+            <option value="365">1 year</option>
+          </select>
         </div>
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create token'}
@@ -90,7 +105,7 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
       {tokens.length === 0 ? (
         <EmptyState icon="⌘" title="No tokens">
           Tokens let the Postwave CLI and your scripts call the API as you. Signing in from the CLI adds one
-          here too.
+          here too. Every token expires; CLI tokens 90 days after their last use.
         </EmptyState>
       ) : (
         <table className="table">
@@ -99,6 +114,7 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
               <th>Name</th>
               <th className="hide-sm">Created</th>
               <th>Last used</th>
+              <th>Expires</th>
               <th>
                 <span className="sr-only">Actions</span>
               </th>
@@ -114,6 +130,16 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
                 <td>
                   {t.lastUsedAt ? (
                     formatDateTime(t.lastUsedAt, timezone)
+                  ) : (
+                    <span className="muted">Never</span>
+                  )}
+                </td>
+                <td>
+                  {t.expiresAt ? (
+                    <span title={t.kind === 'cli' ? '90 days after the last use' : undefined}>
+                      {new Date(t.expiresAt).getTime() <= Date.now() ? 'Expired ' : ''}
+                      {formatDateTime(t.expiresAt, timezone)}
+                    </span>
                   ) : (
                     <span className="muted">Never</span>
                   )}

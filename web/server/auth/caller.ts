@@ -32,7 +32,8 @@ export async function requireCaller(
     if (options.sessionOnly) throw forbidden('This action needs a signed-in browser session');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const found = match ? await authenticateToken(ctx, match[1]!) : undefined;
-    if (!found) throw unauthorized('The bearer token is invalid, expired or revoked', 'invalid_token');
+    if (found?.ok === false && found.reason === 'expired') throw expired();
+    if (!found?.ok) throw unauthorized('The bearer token is invalid or revoked', 'invalid_token');
     return { userId: found.userId, via: 'token', tokenId: found.tokenId };
   }
   const claims = await sessionClaims(request, ctx.config);
@@ -59,6 +60,19 @@ async function sessionAccepted(
 function unauthorized(detail: string, error?: string): ProblemError {
   const challenge = error ? `Bearer realm="postwave", error="${error}"` : 'Bearer realm="postwave"';
   return new ProblemError(problem('unauthorized', detail), { 'WWW-Authenticate': challenge });
+}
+
+function expired(): ProblemError {
+  return new ProblemError(
+    problem(
+      'token_expired',
+      'The bearer token has expired: create a new one in Settings, or run `postwave login` again',
+    ),
+    {
+      'WWW-Authenticate':
+        'Bearer realm="postwave", error="invalid_token", error_description="The token expired"',
+    },
+  );
 }
 
 function forbidden(detail: string): ProblemError {

@@ -1,45 +1,96 @@
+import { eq } from 'drizzle-orm';
 import NextAuth, { type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';
+import type { SchedulerConfig } from '../config.ts';
 import { getConfig, getContext } from '../context.ts';
-import { AttemptLimiter, clientAddress } from '../security/attempt-limiter.ts';
-import { normalizeEmail, userForIdentity, verifyCredentials } from '../services/users.ts';
-import { secureCookiesFor, sessionMaxAgeSeconds } from './session.ts';
+import { users } from '../db/schema.ts';
+import { AttemptLimiter, BackoffThrottle, processWide } from '../security/attempt-limiter.ts';
+import { clientAddress } from '../security/client-address.ts';
+import { linkIntentCookie, readLinkIntent } from '../services/sign-in-methods.ts';
+import {
+  linkedUser,
+  normalizeEmail,
+  type ProviderIdentity,
+  signInWithIdentity,
+  verifyCredentials,
+} from '../services/users.ts';
+import { secureCookiesFor, sessionClaims, sessionIsCurrent, sessionMaxAgeSeconds } from './session.ts';
 
-/** Failed sign-ins per account and per client address in 15 minutes before sign-in is refused for a while. */
-const failedByAccount = new AttemptLimiter(10, 15 * 60 * 1000);
-const failedByAddress = new AttemptLimiter(50, 15 * 60 * 1000);
+/**
+ * Failed sign-ins per (e-mail, client address): five are free, then each failure blocks that pair
+ * for 30 s, doubling up to 15 minutes. Keyed on the pair so that nobody can lock a user out from
+ * their own address by guessing from another one.
+ */
+const failedByAccountAndAddress = processWide(
+  'sign-in:account+address',
+  () => new BackoffThrottle({ freeFailures: 5, baseDelayMs: 30_000, maxDelayMs: 15 * 60 * 1000 }),
+);
+/** Failed sign-ins per client address, whatever the e-mail: a brake on spraying many accounts. */
+const failedByAddress = processWide('sign-in:address', () => new AttemptLimiter(50, 15 * 60 * 1000));
 
-function authConfig(): NextAuthConfig {
+type ForwardedRequest = { headers: Headers } | undefined;
+
+/** GitHub's profile with the primary verified address only (an unverified one proves nothing). */
+function gitHubProvider(config: SchedulerConfig['github']) {
+  const apiBase = config.baseUrl ? `${config.baseUrl}/api/v3` : 'https://api.github.com';
+  return GitHub({
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    ...(config.baseUrl ? { enterprise: { baseUrl: config.baseUrl } } : {}),
+    userinfo: {
+      url: `${apiBase}/user`,
+      async request({ tokens }: { tokens: { access_token?: string } }) {
+        const headers = { authorization: `Bearer ${tokens.access_token}`, 'user-agent': 'postwave' };
+        const profile = (await (await fetch(`${apiBase}/user`, { headers })).json()) as Record<
+          string,
+          unknown
+        >;
+        const response = await fetch(`${apiBase}/user/emails`, { headers });
+        const emails = response.ok
+          ? ((await response.json()) as { email: string; primary?: boolean; verified?: boolean }[])
+          : [];
+        const verified = emails.filter((e) => e.verified === true);
+        const chosen = verified.find((e) => e.primary) ?? verified[0];
+        return { ...profile, email: chosen?.email ?? null, email_verified: chosen !== undefined };
+      },
+    },
+  } as Parameters<typeof GitHub>[0]);
+}
+
+function authConfig(request: ForwardedRequest): NextAuthConfig {
   const config = getConfig();
+  // Auth.js builds OAuth callback URLs from AUTH_URL, else from whatever host a request names
+  // (behind a proxy, Next.js's own host); they must be APP_URL's (the one registered at
+  // GitHub/Google) on every path, including sign-ins started from server code (Settings linking).
+  process.env.AUTH_URL ??= config.appUrl;
   const providers: NextAuthConfig['providers'] = [
     Credentials({
       credentials: {
         email: { label: 'Email', type: 'email' },
         password: { label: 'Password', type: 'password' },
       },
-      async authorize(credentials, request) {
+      async authorize(credentials, signInRequest) {
         const { email, password } = credentials ?? {};
         if (typeof email !== 'string' || typeof password !== 'string') return null;
-        const accountKey = normalizeEmail(email);
-        const addressKey = clientAddress(request);
+        const address = clientAddress(signInRequest, config.trustProxyHops);
+        const pair = `${normalizeEmail(email)}\n${address}`;
         // Refused like a wrong password, so the limit reveals nothing about the account.
-        if (failedByAccount.isBlocked(accountKey) || failedByAddress.isBlocked(addressKey)) return null;
+        if (failedByAccountAndAddress.retryAfterMs(pair) > 0 || failedByAddress.isBlocked(address))
+          return null;
         const user = await verifyCredentials(await getContext(), email, password);
         if (!user) {
-          failedByAccount.record(accountKey);
-          failedByAddress.record(addressKey);
+          failedByAccountAndAddress.fail(pair);
+          failedByAddress.record(address);
           return null;
         }
-        failedByAccount.reset(accountKey);
+        failedByAccountAndAddress.succeed(pair);
         return { id: user.id, email: user.email, name: user.name };
       },
     }),
   ];
-  if (config.github.clientId && config.github.clientSecret) {
-    providers.push(GitHub({ clientId: config.github.clientId, clientSecret: config.github.clientSecret }));
-  }
+  if (config.github.clientId && config.github.clientSecret) providers.push(gitHubProvider(config.github));
   if (config.google.clientId && config.google.clientSecret) {
     providers.push(Google({ clientId: config.google.clientId, clientSecret: config.google.clientSecret }));
   }
@@ -52,17 +103,26 @@ function authConfig(): NextAuthConfig {
     callbacks: {
       async signIn({ account, profile }) {
         if (!account || account.provider === 'credentials') return true;
-        return (await oauthUser(account.provider, account.providerAccountId, profile)) !== undefined;
+        const linkTo = await linkingUser(request, config, account.provider);
+        const outcome = await signInWithIdentity(
+          await getContext(),
+          providerIdentity(account.provider, account.providerAccountId, profile),
+          linkTo,
+        );
+        if ('user' in outcome) return true;
+        const page = linkTo ? '/settings?link_error=' : '/signin?error=';
+        return `${page}${outcome.refused}&provider=${encodeURIComponent(account.provider)}`;
       },
-      async jwt({ token, user, account, profile }) {
+      async jwt({ token, user, account }) {
         if (account && account.provider !== 'credentials') {
-          const ours = await oauthUser(account.provider, account.providerAccountId, profile);
-          if (ours) {
-            token.sub = ours.id;
-            token.email = ours.email;
-            token.name = ours.name;
-            token.authTime = Date.now();
-          }
+          // signIn above has linked or created the identity's user, or refused the sign-in.
+          const ours = await linkedUser(await getContext(), account.provider, account.providerAccountId);
+          if (!ours) return null;
+          token.sub = ours.id;
+          token.email = ours.email;
+          token.name = ours.name;
+          token.picture = undefined;
+          token.authTime = Date.now();
         } else if (user?.id) {
           token.sub = user.id;
           token.authTime = Date.now();
@@ -78,16 +138,43 @@ function authConfig(): NextAuthConfig {
   };
 }
 
-async function oauthUser(
+function providerIdentity(
   provider: string,
   providerAccountId: string,
   profile: Record<string, unknown> | undefined,
-) {
+): ProviderIdentity {
   const email = typeof profile?.email === 'string' ? profile.email : undefined;
-  // Google says whether it verified the address; GitHub only exposes verified addresses.
-  const emailVerified = provider === 'google' ? profile?.email_verified === true : provider === 'github';
+  // Google says whether it verified the address; our GitHub userinfo keeps only verified ones.
+  const emailVerified = profile?.email_verified === true;
   const name = typeof profile?.name === 'string' ? profile.name : null;
-  return userForIdentity(await getContext(), { provider, providerAccountId, email, emailVerified, name });
+  return { provider, providerAccountId, email, emailVerified, name };
 }
 
-export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);
+/**
+ * The user who asked, in Settings, to link this provider: a link-intent cookie signed by us,
+ * naming the provider, and a current session of that same user. Anything else is a plain sign-in.
+ */
+async function linkingUser(
+  request: ForwardedRequest,
+  config: SchedulerConfig,
+  provider: string,
+): Promise<string | undefined> {
+  if (!request) return undefined;
+  const cookie = (request.headers.get('cookie') ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith(`${linkIntentCookie}=`))
+    ?.slice(linkIntentCookie.length + 1);
+  const intent = readLinkIntent(config.authSecret, cookie ? decodeURIComponent(cookie) : undefined);
+  if (!intent || intent.provider !== provider) return undefined;
+  const claims = await sessionClaims(request as Request, config);
+  if (claims?.userId !== intent.userId) return undefined;
+  const ctx = await getContext();
+  const [row] = await ctx.db
+    .select({ validAfter: users.sessionsValidAfter })
+    .from(users)
+    .where(eq(users.id, intent.userId));
+  return row && sessionIsCurrent(claims.authTime, row.validAfter) ? intent.userId : undefined;
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth((request) => authConfig(request));

@@ -3,12 +3,10 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { cliAuthorizationCodes } from '../db/schema.ts';
 import { hashSecret, newSecret, pkceChallenge, safeEqual } from '../security/tokens.ts';
-import { createToken } from '../services/tokens.ts';
+import { cliTokenIdleLifetimeMs, createToken } from '../services/tokens.ts';
 
 /** Codes live five minutes and are used once. */
 export const cliCodeLifetimeMs = 5 * 60 * 1000;
-/** CLI tokens live 90 days; `postwave login` again renews. */
-export const cliTokenLifetimeMs = 90 * 24 * 60 * 60 * 1000;
 
 export interface CliAuthorizeParams {
   redirectUri: string;
@@ -125,7 +123,8 @@ export async function exchangeCliCode(
   ) {
     throw invalidGrant('The code_verifier does not match the code_challenge');
   }
-  const expiresAt = new Date(now.getTime() + cliTokenLifetimeMs);
+  // 90 days from now, and from each later use (see authenticateToken).
+  const expiresAt = new Date(now.getTime() + cliTokenIdleLifetimeMs);
   const created = await createToken(ctx, row.userId, {
     name: `CLI${row.deviceName ? `: ${row.deviceName}` : ''}`,
     kind: 'cli',

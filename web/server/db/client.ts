@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { installParameterFreeQueryErrors } from './errors.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -19,6 +20,9 @@ export interface DatabaseOptions {
   dataDir: string;
   poolSize?: number;
 }
+
+// Query errors must never carry bound parameters into logs (see errors.ts).
+installParameterFreeQueryErrors();
 
 /** Arbitrary but fixed: every instance takes this advisory lock around migrations. */
 const migrationLockKey = 7_402_231_117;

@@ -29,7 +29,28 @@ export const users = pgTable('users', {
   updatedAt: ts('updated_at').notNull(),
   /** Browser sessions that began before this instant are refused (set when the password is reset). */
   sessionsValidAfter: ts('sessions_valid_after'),
+  /**
+   * When the user proved they read mail sent to `email` (verification link, password reset, or a
+   * provider that verified it). Null: an unverified password sign-up (see docs/security-scheduler.md).
+   */
+  emailVerifiedAt: ts('email_verified_at'),
 });
+
+/** Single-use e-mail verification links, hashed (SHA-256); the address they were sent to must still match. */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('email_verification_tokens_user').on(t.userId, t.createdAt)],
+);
 
 /** Single-use password reset links, hashed (SHA-256), valid for a short while. */
 export const passwordResetTokens = pgTable(

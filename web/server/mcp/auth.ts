@@ -34,7 +34,9 @@ export async function authenticateMcp(ctx: AppContext, request: Request): Promis
     );
   }
   const api = await authenticateToken(ctx, token);
-  return api && { userId: api.userId, token, clientId: `api-token:${api.tokenId}`, scopes: ['mcp'] };
+  return api.ok
+    ? { userId: api.userId, token, clientId: `api-token:${api.tokenId}`, scopes: ['mcp'] }
+    : undefined;
 }
 
 /** RFC 9728 §5.1 challenge pointing at the protected resource metadata. */

@@ -10,16 +10,14 @@ export const codeLifetimeMs = 5 * 60 * 1000;
 export const accessTokenPrefix = 'pwo_';
 const refreshTokenPrefix = 'pwr_';
 
-/** An error the client sees (RFC 6749 codes). `redirect` says whether it may go back to the client. */
+/** An error the client sees (RFC 6749 codes). */
 export class OAuthError extends Error {
   override name = 'OAuthError';
   readonly error: string;
-  readonly redirect: boolean;
   readonly status: number;
-  constructor(error: string, message: string, options: { redirect?: boolean; status?: number } = {}) {
+  constructor(error: string, message: string, options: { status?: number } = {}) {
     super(message);
     this.error = error;
-    this.redirect = options.redirect ?? false;
     this.status = options.status ?? 400;
   }
 }
@@ -34,8 +32,10 @@ export interface AuthorizeRequest {
 }
 
 /**
- * Checks an authorization request. Errors about the client or its redirect URI must never
- * redirect (the URI is not trusted yet); the rest go back to the client with `error`.
+ * Checks an authorization request. Every error found here is shown on our own error page and
+ * never sent to the redirect URI: registration is open, so anyone can register a client whose
+ * redirect URI is a page of theirs, and a redirect before the user acted on the consent page
+ * would make this endpoint an open redirector (RFC 9700 §4.11.2).
  */
 export async function parseAuthorizeRequest(ctx: AppContext, q: URLSearchParams): Promise<AuthorizeRequest> {
   const clientId = q.get('client_id') ?? '';
@@ -56,7 +56,7 @@ export async function parseAuthorizeRequest(ctx: AppContext, q: URLSearchParams)
   const state = q.get('state') ?? undefined;
   if (state !== undefined && state.length > 1000)
     throw new OAuthError('invalid_request', 'state is too long');
-  const fail = (error: string, message: string) => new OAuthError(error, message, { redirect: true });
+  const fail = (error: string, message: string) => new OAuthError(error, message);
   if (q.get('response_type') !== 'code')
     throw fail('unsupported_response_type', 'response_type must be code');
   if (q.get('code_challenge_method') !== 'S256')

@@ -3,11 +3,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * A random secret kept in `<dataDir>/secrets/<name>`, created on first use. Creation uses an
+ * A random secret kept in `<secretsDir>/<name>`, created on first use. Creation uses an
  * exclusive write so several processes starting at once agree on one value.
  */
-export function persistedSecret(dataDir: string, name: string, bytes: number, onCreate: () => void): string {
-  const dir = join(dataDir, 'secrets');
+export function persistedSecret(dir: string, name: string, bytes: number, onCreate: () => void): string {
   const file = join(dir, name);
   try {
     return readFileSync(file, 'utf8').trim();

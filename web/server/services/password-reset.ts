@@ -2,15 +2,28 @@ import { ProblemError, problem } from '@postwave/shared';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { passwordResetTokens, users } from '../db/schema.ts';
+import {
+  cliAuthorizationCodes,
+  oauthAuthorizationCodes,
+  oauthTokens,
+  passwordResetTokens,
+  users,
+} from '../db/schema.ts';
 import { escapeHtml, sendMail } from '../mail.ts';
-import { AttemptLimiter } from '../security/attempt-limiter.ts';
+import { AttemptLimiter, processWide } from '../security/attempt-limiter.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { hashSecret, newSecret } from '../security/tokens.ts';
+import { revokeAllTokens } from './tokens.ts';
 import { minPasswordLength, normalizeEmail } from './users.ts';
 
-/** At most this many links per account per window; further requests are answered the same but send nothing. */
-const perUserLimit = 3;
+/**
+ * At most this many links per (account, client address) per window; further requests are
+ * answered the same but send nothing. Keyed on the pair so that a stranger asking for links
+ * cannot use up the allowance of the account's owner.
+ */
+const perUserAndAddressLimit = 3;
+/** At most this many links per account per hour from all addresses together: a brake on mail bombing. */
+const perUserHourlyLimit = 10;
 /** At most this many requests per client address per window (answered 429). */
 const perAddressLimit = 10;
 const limitWindowMs = 15 * 60 * 1000;
@@ -23,7 +36,14 @@ export const PasswordResetConfirm = z.object({
 });
 
 /** Requests per client address, in this process: a modest brake on scripted requests. */
-const requestsByAddress = new AttemptLimiter(perAddressLimit, limitWindowMs);
+const requestsByAddress = processWide(
+  'password-reset:address',
+  () => new AttemptLimiter(perAddressLimit, limitWindowMs),
+);
+const linksByUserAndAddress = processWide(
+  'password-reset:account+address',
+  () => new AttemptLimiter(perUserAndAddressLimit, limitWindowMs),
+);
 
 /**
  * Starts a password reset. The answer never depends on whether the email belongs to an account:
@@ -50,10 +70,13 @@ export async function requestPasswordReset(ctx: AppContext, email: string, addre
     .where(
       and(
         eq(passwordResetTokens.userId, user.id),
-        gt(passwordResetTokens.createdAt, new Date(now - limitWindowMs)),
+        gt(passwordResetTokens.createdAt, new Date(now - 3_600_000)),
       ),
     );
-  if ((recent?.n ?? 0) >= perUserLimit) {
+  if (
+    (recent?.n ?? 0) >= perUserHourlyLimit ||
+    !linksByUserAndAddress.tryAttempt(`${user.id}\n${address}`, now)
+  ) {
     ctx.logger.info(
       { userId: user.id },
       'password reset not sent: too many recent requests for this account',
@@ -86,10 +109,14 @@ export async function requestPasswordReset(ctx: AppContext, email: string, addre
     text:
       `Someone (hopefully you) asked to reset the password of your Postwave account.\n\n` +
       `Choose a new password here within ${minutes} minutes:\n${link}\n\n` +
+      `Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
+      `you will create or connect them again.\n\n` +
       `If you did not ask for this, ignore this e-mail: your password stays the same.\n`,
     html:
       `<p>Someone (hopefully you) asked to reset the password of your Postwave account.</p>` +
       `<p><a href="${escapeHtml(link)}">Choose a new password</a> within ${minutes} minutes.</p>` +
+      `<p>Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
+      `you will create or connect them again.</p>` +
       `<p>If you did not ask for this, ignore this e-mail: your password stays the same.</p>`,
   }).then(
     () => ctx.logger.info({ userId: user.id }, 'password reset e-mail sent'),
@@ -135,7 +162,10 @@ export async function resetTokenIsUsable(ctx: AppContext, token: string): Promis
 
 /**
  * Sets a new password with a reset link. The link is used up, every other outstanding link of
- * the account is too, and browser sessions that began before now stop working.
+ * the account is too, and everything that could act as the user ends: browser sessions that began
+ * before now, every API and CLI token, every MCP grant (access and refresh tokens) and pending
+ * authorization codes. Following the link proves the user reads the account's mail, so the
+ * address counts as verified.
  */
 export async function resetPassword(ctx: AppContext, token: string, password: string): Promise<void> {
   if (password.length < minPasswordLength) {
@@ -171,10 +201,20 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
       .update(passwordResetTokens)
       .set({ usedAt: now })
       .where(and(eq(passwordResetTokens.userId, row.userId), isNull(passwordResetTokens.usedAt)));
-    await tx
+    const [user] = await tx
       .update(users)
       .set({ passwordHash, sessionsValidAfter: now, updatedAt: now })
-      .where(eq(users.id, row.userId));
+      .where(eq(users.id, row.userId))
+      .returning({ verifiedAt: users.emailVerifiedAt });
+    if (!user?.verifiedAt)
+      await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, row.userId));
+    await revokeAllTokens({ db: tx as unknown as AppContext['db'] }, row.userId, now);
+    await tx
+      .update(oauthTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(oauthTokens.userId, row.userId), isNull(oauthTokens.revokedAt)));
+    await tx.delete(oauthAuthorizationCodes).where(eq(oauthAuthorizationCodes.userId, row.userId));
+    await tx.delete(cliAuthorizationCodes).where(eq(cliAuthorizationCodes.userId, row.userId));
   });
   ctx.logger.info('password reset completed');
 }

@@ -20,6 +20,8 @@ export interface PublicUser {
   name: string | null;
   timezone: string;
   createdAt: string;
+  /** Null until the user followed the verification link (password sign-ups). */
+  emailVerifiedAt: string | null;
 }
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -80,59 +82,108 @@ export async function verifyCredentials(
   return (await verifyPassword(password, row.passwordHash)) ? toPublicUser(row) : undefined;
 }
 
-/**
- * The user behind an OAuth sign-in (GitHub, Google): the linked identity, else the user with the
- * same verified email, else a new user. Only providers that verify email addresses may link by email.
- */
-export async function userForIdentity(
+export interface ProviderIdentity {
+  provider: string;
+  providerAccountId: string;
+  email: string | undefined;
+  /** The provider says it verified the address (Google `email_verified`, a verified GitHub address). */
+  emailVerified: boolean;
+  name?: string | null;
+}
+
+/** Why a provider sign-in was refused; each has its own message on the sign-in page. */
+export type IdentityRefusal =
+  /** A user with that e-mail exists and has not linked this identity: it never links by e-mail alone. */
+  | 'email_in_use'
+  /** No e-mail the provider verified, so no new account can be made from it. */
+  | 'email_unverified'
+  /** Linking: the identity already belongs to another user. */
+  | 'linked_elsewhere'
+  /** Linking: the signed-in user has not verified their own e-mail address yet. */
+  | 'verify_email_first';
+
+export type IdentityOutcome = { user: PublicUser } | { refused: IdentityRefusal };
+
+/** The user an identity is linked to, if any. */
+export async function linkedUser(
   ctx: AppContext,
-  identity: {
-    provider: string;
-    providerAccountId: string;
-    email: string | undefined;
-    emailVerified: boolean;
-    name?: string | null;
-  },
+  provider: string,
+  providerAccountId: string,
 ): Promise<PublicUser | undefined> {
   const [linked] = await ctx.db
     .select({ user: users })
     .from(userIdentities)
     .innerJoin(users, eq(users.id, userIdentities.userId))
     .where(
-      and(
-        eq(userIdentities.provider, identity.provider),
-        eq(userIdentities.providerAccountId, identity.providerAccountId),
-      ),
+      and(eq(userIdentities.provider, provider), eq(userIdentities.providerAccountId, providerAccountId)),
     );
-  if (linked) return toPublicUser(linked.user);
-  if (!identity.email || !identity.emailVerified) return undefined;
-  const email = normalizeEmail(identity.email);
+  return linked ? toPublicUser(linked.user) : undefined;
+}
+
+/**
+ * The user behind an OAuth sign-in (GitHub, Google). An identity signs in to the user it is
+ * linked to. An unlinked one creates a new user, unless the e-mail already belongs to a user:
+ * then it is refused, never attached by e-mail (the existing user may be someone else's
+ * unverified sign-up, or the provider account may not be theirs). With `linkTo` (the signed-in
+ * user who asked to link this provider in Settings) the identity is linked to that user instead.
+ */
+export async function signInWithIdentity(
+  ctx: AppContext,
+  identity: ProviderIdentity,
+  linkTo?: string,
+): Promise<IdentityOutcome> {
+  const linked = await linkedUser(ctx, identity.provider, identity.providerAccountId);
+  if (linked) {
+    if (linkTo && linked.id !== linkTo) return { refused: 'linked_elsewhere' };
+    return { user: linked };
+  }
   const now = new Date();
-  return ctx.db.transaction(async (tx) => {
-    let [user] = await tx.select().from(users).where(eq(users.email, email));
-    if (!user) {
-      [user] = await tx
+  if (linkTo) {
+    const [owner] = await ctx.db.select().from(users).where(eq(users.id, linkTo));
+    if (!owner) return { refused: 'linked_elsewhere' };
+    if (!owner.emailVerifiedAt) return { refused: 'verify_email_first' };
+    try {
+      await ctx.db.insert(userIdentities).values({
+        provider: identity.provider,
+        providerAccountId: identity.providerAccountId,
+        userId: owner.id,
+        createdAt: now,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return { refused: 'linked_elsewhere' };
+      throw error;
+    }
+    return { user: toPublicUser(owner) };
+  }
+  if (!identity.email || !identity.emailVerified) return { refused: 'email_unverified' };
+  const email = normalizeEmail(identity.email);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const [user] = await tx
         .insert(users)
         .values({
           id: crypto.randomUUID(),
           email,
           name: identity.name ?? null,
+          emailVerifiedAt: now,
           createdAt: now,
           updatedAt: now,
         })
         .returning();
-    }
-    await tx
-      .insert(userIdentities)
-      .values({
+      await tx.insert(userIdentities).values({
         provider: identity.provider,
         providerAccountId: identity.providerAccountId,
         userId: user!.id,
         createdAt: now,
-      })
-      .onConflictDoNothing();
-    return toPublicUser(user!);
-  });
+      });
+      return { user: toPublicUser(user!) };
+    });
+  } catch (error) {
+    // The e-mail is taken (or a concurrent sign-in with the same identity just created it).
+    if (!isUniqueViolation(error)) throw error;
+    const again = await linkedUser(ctx, identity.provider, identity.providerAccountId);
+    return again ? { user: again } : { refused: 'email_in_use' };
+  }
 }
 
 export async function getUser(ctx: AppContext, userId: string): Promise<PublicUser | undefined> {
@@ -147,5 +198,6 @@ function toPublicUser(row: typeof users.$inferSelect): PublicUser {
     name: row.name,
     timezone: row.timezone,
     createdAt: row.createdAt.toISOString(),
+    emailVerifiedAt: row.emailVerifiedAt?.toISOString() ?? null,
   };
 }

@@ -3,11 +3,14 @@
 import { ProblemError } from '@postwave/shared';
 import { eq } from 'drizzle-orm';
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
 import { isTimeZone } from '../../components/lib/time.ts';
 import { signIn, signOut } from '../auth/next-auth.ts';
 import { getContext } from '../context.ts';
 import { users } from '../db/schema.ts';
+import { sendVerificationLink } from '../services/email-verification.ts';
+import { configuredProviders } from '../services/providers.ts';
 import { signUp } from '../services/users.ts';
 import { requireUser } from './session.ts';
 
@@ -48,6 +51,7 @@ export async function signUpAction(_state: FormState, form: FormData): Promise<F
   const ctx = await getContext();
   try {
     const user = await signUp(ctx, { email, password, ...(name ? { name } : {}) });
+    await sendVerificationLink(ctx, user.id);
     if (isTimeZone(timezone)) {
       await ctx.db.update(users).set({ timezone, updatedAt: new Date() }).where(eq(users.id, user.id));
     }
@@ -83,4 +87,20 @@ export async function updateProfileAction(_state: FormState, form: FormData): Pr
     .where(eq(users.id, user.id));
   revalidatePath('/', 'layout');
   return { ok: 'Profile saved.' };
+}
+
+/** The banner's "Send a new link" button (at most three links per 15 minutes). */
+export async function resendVerificationAction(): Promise<void> {
+  const user = await requireUser();
+  if (user.emailVerified) return;
+  await sendVerificationLink(await getContext(), user.id);
+  redirect('/settings?verification=sent');
+}
+
+/** "Continue with GitHub/Google" on the sign-in page. */
+export async function providerSignInAction(form: FormData): Promise<void> {
+  const provider = field(form, 'provider');
+  const ctx = await getContext();
+  if (!configuredProviders(ctx.config).some((p) => p.id === provider)) redirect('/signin');
+  await signIn(provider, { redirectTo: safeNext(field(form, 'next')) });
 }

@@ -10,6 +10,8 @@ export interface UiUser {
   email: string;
   name: string | null;
   timezone: string;
+  /** False until a password sign-up followed its verification link (see docs/security-scheduler.md). */
+  emailVerified: boolean;
 }
 
 /** The signed-in user for a server component, or undefined. */
@@ -25,12 +27,19 @@ export async function currentUser(): Promise<UiUser | undefined> {
       name: users.name,
       timezone: users.timezone,
       validAfter: users.sessionsValidAfter,
+      emailVerifiedAt: users.emailVerifiedAt,
     })
     .from(users)
     .where(eq(users.id, id));
   if (!row || !sessionIsCurrent((session as { authTime?: unknown }).authTime, row.validAfter))
     return undefined;
-  return { id: row.id, email: row.email, name: row.name, timezone: row.timezone };
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    timezone: row.timezone,
+    emailVerified: row.emailVerifiedAt !== null,
+  };
 }
 
 /** The signed-in user, or a redirect to the sign-in page. */

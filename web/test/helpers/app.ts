@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nextBin, webDir } from '../../scripts/next-build.ts';
+import { type DatabaseHandle, openDatabase } from '../../server/db/client.ts';
 import { type Backend, createPostgresDatabase, type TestDatabase } from './databases.ts';
 
 export const dispatchSecret = 'test-dispatch-secret-0123456789';
@@ -31,12 +32,34 @@ export function freePort(): Promise<number> {
  * Starts the production build (`next start`) on a free port with its own data directory and,
  * for PostgreSQL, its own database. The in-process dispatcher is off: tests call the endpoint.
  */
-export async function startApp(backend: Backend, env: Record<string, string> = {}): Promise<RunningApp> {
+export async function startApp(
+  backend: Backend,
+  env: Record<string, string> = {},
+  options: {
+    /** Runs on the migrated database before the app starts (e.g. to install a test trigger). */
+    prepareDatabase?: (db: DatabaseHandle['db']) => Promise<void>;
+    /**
+     * The host name of APP_URL (the server listens on 127.0.0.1 either way). Next.js spells
+     * loopback IPs as `localhost` in route handlers' URLs, so OAuth sign-in round trips need
+     * `localhost` to build the same redirect URI everywhere.
+     */
+    host?: '127.0.0.1' | 'localhost';
+  } = {},
+): Promise<RunningApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'postwave-web-'));
   let database: TestDatabase | undefined;
   if (backend === 'postgres') database = await createPostgresDatabase();
-  const url = `http://127.0.0.1:${port}`;
+  if (options.prepareDatabase) {
+    const handle = await openDatabase({ databaseUrl: database?.url, dataDir: env.DATA_DIR ?? dataDir });
+    try {
+      await handle.migrate(join(webDir, '..', 'drizzle'));
+      await options.prepareDatabase(handle.db);
+    } finally {
+      await handle.close();
+    }
+  }
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

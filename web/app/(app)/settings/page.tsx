@@ -2,20 +2,27 @@ import type { Metadata } from 'next';
 import { timeZones } from '../../../components/lib/time.ts';
 import { McpClients } from '../../../components/settings/mcp-clients.tsx';
 import { ProfileForm } from '../../../components/settings/profile-form.tsx';
+import { SignInMethods } from '../../../components/settings/sign-in-methods.tsx';
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
 import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
+import { configuredProviders } from '../../../server/services/providers.ts';
+import { listSignInMethods } from '../../../server/services/sign-in-methods.ts';
 import { listTokens } from '../../../server/services/tokens.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Settings' };
 
-export default async function SettingsPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function SettingsPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await requireUser();
   const ctx = await getContext();
-  const [tokens, mcpClients] = await Promise.all([
+  const params = await searchParams;
+  const [tokens, mcpClients, methods] = await Promise.all([
     listTokens(ctx, user.id),
     listMcpConnections(ctx, user.id),
+    listSignInMethods(ctx, user.id),
   ]);
   const zones = timeZones();
   return (
@@ -39,6 +46,20 @@ export default async function SettingsPage() {
           />
         </div>
       </section>
+      <section className="card" aria-labelledby="sign-in-methods-title" id="sign-in-methods">
+        <div className="card-head">
+          <h2 id="sign-in-methods-title">Sign-in methods</h2>
+        </div>
+        <div className="card-body">
+          <SignInMethods
+            methods={methods}
+            providers={configuredProviders(ctx.config)}
+            emailVerified={user.emailVerified}
+            linked={typeof params.linked === 'string' ? params.linked : undefined}
+            linkError={typeof params.link_error === 'string' ? params.link_error : undefined}
+          />
+        </div>
+      </section>
       <section className="card" aria-labelledby="tokens-title">
         <div className="card-head">
           <h2 id="tokens-title">CLI and API tokens</h2>
@@ -52,6 +73,7 @@ export default async function SettingsPage() {
               kind: t.kind,
               createdAt: new Date(t.createdAt).toISOString(),
               lastUsedAt: t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : null,
+              expiresAt: t.expiresAt,
             }))}
           />
         </div>

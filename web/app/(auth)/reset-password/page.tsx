@@ -39,7 +39,10 @@ export default async function ResetPasswordPage({
     <CenteredCard>
       <header>
         <h1>Choose a new password</h1>
-        <p className="muted">After this, you will be signed out everywhere else.</p>
+        <p className="muted">
+          After this you will be signed out everywhere else, and every API and CLI token and every connected
+          AI assistant (MCP) of your account stops working: you will create or connect them again.
+        </p>
       </header>
       <ResetPasswordForm token={token} />
     </CenteredCard>

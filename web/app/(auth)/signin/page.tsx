@@ -3,6 +3,8 @@ import { redirect } from 'next/navigation';
 import { SignInForm } from '../../../components/auth/auth-forms.tsx';
 import { CenteredCard } from '../../../components/consent-card.tsx';
 import { getConfig } from '../../../server/context.ts';
+import { configuredProviders } from '../../../server/services/providers.ts';
+import { providerSignInAction } from '../../../server/ui/actions.ts';
 import { currentUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -22,6 +24,15 @@ function returnPath(next: string | undefined, callbackUrl: string | undefined): 
   const path = `${url.pathname}${url.search}${url.hash}`;
   return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : undefined;
 }
+
+/** Why a GitHub/Google sign-in was refused (server/auth/next-auth.ts). */
+const providerErrors: Record<string, string> = {
+  email_in_use:
+    'An account with this e-mail address already exists. Sign in with your password, then link this provider under Settings → Sign-in methods.',
+  email_unverified:
+    'The provider did not confirm an e-mail address for this account, so we cannot sign you in with it.',
+  linked_elsewhere: 'That account is linked to another Postwave user.',
+};
 
 export default async function SignInPage({
   searchParams,
@@ -44,7 +55,21 @@ export default async function SignInPage({
             : 'Sign in to schedule and publish your posts.'}
         </p>
       </header>
+      {typeof params.error === 'string' && providerErrors[params.error] && (
+        <p className="alert alert-error" role="alert">
+          {providerErrors[params.error]}
+        </p>
+      )}
       <SignInForm next={next} />
+      {configuredProviders(getConfig()).map((provider) => (
+        <form key={provider.id} action={providerSignInAction}>
+          <input type="hidden" name="provider" value={provider.id} />
+          <input type="hidden" name="next" value={next ?? '/compose'} />
+          <button type="submit" className="btn btn-block">
+            Continue with {provider.name}
+          </button>
+        </form>
+      ))}
     </CenteredCard>
   );
 }

@@ -56,6 +56,10 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
         signedInAs={user.email}
       >
         <p className="consent-note">
+          Anyone can register an application under any name: approve only if you started this connection
+          yourself and you expect to be sent back to <strong>{redirectHost}</strong>.
+        </p>
+        <p className="consent-note">
           Access tokens last one hour and are refreshed. You can disconnect the application at any time under
           Settings → Connected AI assistants.
         </p>

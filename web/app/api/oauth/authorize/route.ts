@@ -1,17 +1,16 @@
 import { browserUser, redirect, signInRedirect } from '../../../../server/cli-auth/session.ts';
 import { getContext } from '../../../../server/context.ts';
 import { errorPage } from '../../../../server/oauth/error-page.ts';
-import {
-  authorizeQuery,
-  clientRedirect,
-  OAuthError,
-  parseAuthorizeRequest,
-} from '../../../../server/oauth/service.ts';
+import { authorizeQuery, OAuthError, parseAuthorizeRequest } from '../../../../server/oauth/service.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** The authorization endpoint: checks the request, then the consent page (after sign-in). */
+/**
+ * The authorization endpoint: checks the request, then the consent page (after sign-in). Errors
+ * are shown here, never redirected: the browser goes to the client only after the user approved
+ * or denied on the consent page.
+ */
 export async function GET(request: Request): Promise<Response> {
   const ctx = await getContext();
   const query = new URL(request.url).searchParams;
@@ -22,18 +21,6 @@ export async function GET(request: Request): Promise<Response> {
     return redirect(page);
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    if (error.redirect) {
-      return redirect(
-        clientRedirect(
-          ctx,
-          { redirectUri: query.get('redirect_uri')!, state: query.get('state') ?? undefined },
-          {
-            error: error.error,
-            error_description: error.message,
-          },
-        ),
-      );
-    }
     return errorPage(error.message);
   }
 }

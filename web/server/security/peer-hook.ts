@@ -1,0 +1,34 @@
+import type { IncomingMessage } from 'node:http';
+import http from 'node:http';
+import https from 'node:https';
+import { forwardedChainHeader } from './client-address.ts';
+
+const installed = Symbol.for('postwave.peerHook');
+
+/**
+ * Next.js does not give route handlers the TCP peer address, and only fills X-Forwarded-For when
+ * the client sent none (so a client's own header passes through unchanged). This records, before
+ * Next.js sees the request, the client's X-Forwarded-For chain plus the real peer address under
+ * a header of our own, overwriting any value the client sent under that name.
+ */
+export function installPeerHook(): void {
+  for (const proto of [http.Server.prototype, https.Server.prototype] as unknown as Record<
+    PropertyKey,
+    unknown
+  >[]) {
+    if (proto[installed]) continue;
+    const emit = proto.emit as (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
+    proto.emit = function (this: unknown, event: string | symbol, ...args: unknown[]) {
+      if (event === 'request') recordChain(args[0] as IncomingMessage);
+      return emit.call(this, event, ...args);
+    };
+    proto[installed] = true;
+  }
+}
+
+function recordChain(request: IncomingMessage): void {
+  const peer = request.socket?.remoteAddress ?? 'unknown';
+  const forwarded = request.headers['x-forwarded-for'];
+  const chain = Array.isArray(forwarded) ? forwarded.join(', ') : forwarded;
+  request.headers[forwardedChainHeader] = chain ? `${chain}, ${peer}` : peer;
+}
