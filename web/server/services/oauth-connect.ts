@@ -38,11 +38,6 @@ function connectors(ctx: AppContext): Map<string, OAuthConnector> {
   return found;
 }
 
-/** Ids of the platforms this server can start an OAuth connect flow for right now. */
-export function configuredOAuthPlatforms(ctx: AppContext): string[] {
-  return [...connectors(ctx).values()].filter((c) => c.configured).map((c) => c.platform);
-}
-
 export function callbackUrl(ctx: AppContext, platform: string): string {
   return `${ctx.config.appUrl}/api/v1/accounts/connect/${platform}/callback`;
 }
