@@ -6,12 +6,18 @@ import {
   platformModules,
   problem,
 } from '@postwave/shared';
-import { and, eq, gt } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { accounts, connectPending, connectStates } from '../db/schema.ts';
 import { notFound } from '../http/respond.ts';
 import { hashSecret, newSecret, pkceChallenge } from '../security/tokens.ts';
 import { type AccountView, getAccountRow, saveAccount } from './accounts.ts';
+import {
+  connectedPlatformAccountIds,
+  deletePendingConnection,
+  findPendingConnection,
+  insertConnectState,
+  insertPendingConnection,
+  takeConnectState,
+} from './connect-repository.ts';
 
 /*
  * The Scheduler's side of "Connect with <platform>", the same for every OAuth platform: the
@@ -96,7 +102,7 @@ export async function startConnect(
   const verifier = connector.pkce ? newSecret('', 48) : '';
   const stateHash = hashSecret(state);
   const now = new Date();
-  await ctx.db.insert(connectStates).values({
+  await insertConnectState(ctx, {
     stateHash,
     userId,
     platform,
@@ -135,17 +141,7 @@ export async function finishConnect(
   if (!state)
     throw new ConnectError('invalid_state', 'The connection link is missing its state; start again');
   const stateHash = hashSecret(state);
-  const [row] = await ctx.db
-    .delete(connectStates)
-    .where(
-      and(
-        eq(connectStates.stateHash, stateHash),
-        eq(connectStates.userId, userId),
-        eq(connectStates.platform, platform),
-        gt(connectStates.expiresAt, new Date()),
-      ),
-    )
-    .returning();
+  const row = await takeConnectState(ctx, { stateHash, userId, platform });
   if (!row)
     throw new ConnectError(
       'invalid_state',
@@ -205,7 +201,7 @@ export async function finishConnect(
   const token = newSecret('', 32);
   const tokenHash = hashSecret(token);
   const now = new Date();
-  await ctx.db.insert(connectPending).values({
+  await insertPendingConnection(ctx, {
     tokenHash,
     userId,
     platform,
@@ -258,16 +254,7 @@ async function loadPending(
 > {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
   const tokenHash = hashSecret(token);
-  const [row] = await ctx.db
-    .select()
-    .from(connectPending)
-    .where(
-      and(
-        eq(connectPending.tokenHash, tokenHash),
-        eq(connectPending.userId, userId),
-        gt(connectPending.expiresAt, new Date()),
-      ),
-    );
+  const row = await findPendingConnection(ctx, { tokenHash, userId });
   if (!row) return undefined;
   const reached = ctx.cipher.decryptJson<ConnectableAccount[]>(row.accounts, `connect-pending:${tokenHash}`);
   return { tokenHash, platform: row.platform, reached, expiresAt: row.expiresAt };
@@ -281,11 +268,7 @@ export async function getPendingConnection(
 ): Promise<PendingConnection | undefined> {
   const pending = await loadPending(ctx, userId, token);
   if (!pending) return undefined;
-  const existing = await ctx.db
-    .select({ platformAccountId: accounts.platformAccountId })
-    .from(accounts)
-    .where(and(eq(accounts.userId, userId), eq(accounts.platform, pending.platform)));
-  const connected = new Set(existing.map((a) => a.platformAccountId));
+  const connected = await connectedPlatformAccountIds(ctx, userId, pending.platform);
   return {
     platform: pending.platform,
     platformName: displayName(ctx, pending.platform),
@@ -334,11 +317,8 @@ export async function pickAccounts(
       }),
     );
   }
-  const [claimed] = await ctx.db
-    .delete(connectPending)
-    .where(and(eq(connectPending.tokenHash, pending.tokenHash), eq(connectPending.userId, userId)))
-    .returning({ tokenHash: connectPending.tokenHash });
-  if (!claimed) throw notFound('pending connection');
+  if (!(await deletePendingConnection(ctx, { tokenHash: pending.tokenHash, userId })))
+    throw notFound('pending connection');
   const saved: AccountView[] = [];
   for (const reached of pending.reached) {
     if (chosen.includes(reached.platformAccountId)) saved.push(await save(ctx, userId, platform, reached));
