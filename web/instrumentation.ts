@@ -6,4 +6,10 @@ export async function register(): Promise<void> {
   installPeerHook();
   const { startInProcessDispatcher } = await import('./server/dispatch/in-process.ts');
   await startInProcessDispatcher();
+  // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.
+  const [{ getContext }, { startCredentialKeeper }] = await Promise.all([
+    import('./server/context.ts'),
+    import('./server/services/credential-keeper.ts'),
+  ]);
+  startCredentialKeeper(await getContext());
 }

@@ -2,7 +2,7 @@ import { and, eq, gt } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { accounts, connectPending, connectStates } from '../db/schema.ts';
 
-/** The only SQL of the OAuth connect flow: consent states and pending picker choices. */
+/** The only SQL of connecting by OAuth (consent states, picker choices) and of keeping connections alive. */
 
 export type ConnectStateRow = typeof connectStates.$inferSelect;
 export type ConnectPendingRow = typeof connectPending.$inferSelect;
@@ -61,6 +61,11 @@ export async function deletePendingConnection(
     .where(and(eq(connectPending.tokenHash, input.tokenHash), eq(connectPending.userId, input.userId)))
     .returning({ tokenHash: connectPending.tokenHash });
   return deleted.length > 0;
+}
+
+/** Every account still working, of every user: the connections the keeper renews. */
+export async function activeAccountRows(ctx: AppContext): Promise<(typeof accounts.$inferSelect)[]> {
+  return ctx.db.select().from(accounts).where(eq(accounts.status, 'active'));
 }
 
 /** Platform account ids this user already connected on a platform. */
