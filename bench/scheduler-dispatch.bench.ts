@@ -8,13 +8,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { saveAccount } from '../web/server/accounts/service.ts';
 import { loadConfig } from '../web/server/config.ts';
 import { type AppContext, createContext } from '../web/server/context.ts';
 import { openDatabase } from '../web/server/db/client.ts';
 import { posts } from '../web/server/db/schema.ts';
-import { dispatchDuePosts } from '../web/server/dispatch/dispatch.ts';
-import { saveAccount } from '../web/server/services/accounts.ts';
-import { signUp } from '../web/server/services/users.ts';
+import { dispatchDuePosts } from '../web/server/dispatch/service.ts';
+import { signUp } from '../web/server/users/service.ts';
 import { freshPostgres } from './support/postgres.ts';
 
 const postCount = Number(process.env.BENCH_POSTS ?? 10_000);

@@ -9,7 +9,7 @@ export async function register(): Promise<void> {
   // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.
   const [{ getContext }, { startCredentialKeeper }] = await Promise.all([
     import('./server/context.ts'),
-    import('./server/services/credential-keeper.ts'),
+    import('./server/accounts/credential-keeper.ts'),
   ]);
   startCredentialKeeper(await getContext());
 }

@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { apiRoutes } from './api-routes.ts';
 import type { Config } from './config.ts';
 import { requireApiKey } from './http/auth.ts';
 import { notFoundHandler, problemHandler } from './http/errors.ts';
@@ -21,18 +22,22 @@ export function createApp(config: Config, services: Services): Express {
   app.set('query parser', 'simple');
 
   installRequestLogging(app, services.logger);
+  const routes = apiRoutes({
+    maxUploadBytes: config.maxUploadBytes,
+    platformIds: services.publishers.list().map((publisher) => publisher.id),
+  });
 
   // The API first, its busiest routes first: every router a request passes costs it route matching.
   app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }));
-  app.use(postsRouter(services.publishing, services.idempotency));
-  app.use(accountsRouter(services.accounts));
-  app.use(uploadRouter(services.storage, config.maxUploadBytes));
+  app.use(postsRouter(routes, services.publishing, services.idempotency));
+  app.use(accountsRouter(routes, services.accounts));
+  app.use(uploadRouter(routes, services.storage, config.maxUploadBytes));
 
   // Public: health, media (keys are unguessable; uploads carry their own signature), API description.
   // None of these paths is under /api, so the key check above never applies to them.
-  app.use(healthRouter(services.storage, version));
-  app.use(mediaRouter(services.storage));
-  app.use(docsRouter(config, services.publishers));
+  app.use(healthRouter(routes, services.storage, version));
+  app.use(mediaRouter(routes, services.storage));
+  app.use(docsRouter(routes, config, services.publishers));
 
   app.use(notFoundHandler);
   app.use(problemHandler);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { AccountEntry } from '@postwave/shared';
 import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
-import { loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logging.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { createServices, type Services } from '../src/services.ts';
@@ -46,6 +46,7 @@ export async function fakeTelegram(): Promise<FakeTelegram> {
 export interface TestServer {
   url: string;
   running: RunningServer;
+  config: Config;
   services: Services;
   storageDir: string;
   accountsFile: string | undefined;
@@ -99,6 +100,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url,
     running,
+    config,
     services,
     storageDir,
     accountsFile,

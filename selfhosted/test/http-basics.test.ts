@@ -96,6 +96,7 @@ describe('HTTP basics', () => {
       '/api/v1/upload',
       '/api/v1/upload/presign',
       '/api/v1/validation',
+      '/docs',
       '/health',
       '/media/{key}',
       '/openapi.json',
@@ -129,7 +130,15 @@ describe('HTTP basics', () => {
     assert.equal(docs.status, 200);
     const html = await docs.text();
     assert.match(html, /<title>Postwave self-hosted API/);
-    assert.match(html, /\/api\/v1\/upload\/presign/);
-    assert.doesNotMatch(html, /<script/);
+    assert.match(html, /data-url="\/openapi.json"/);
+    assert.match(docs.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+    // Scalar comes from our own node_modules: no CDN, works without internet.
+    const src = html.match(/<script src="([^"]+)"/)?.[1];
+    assert.equal(src, '/docs/scalar.js');
+    assert.doesNotMatch(html, /https?:\/\//);
+    const script = await fetch(`${server.url}${src}`);
+    assert.equal(script.status, 200);
+    assert.match(script.headers.get('content-type') ?? '', /javascript/);
+    assert.ok((await script.arrayBuffer()).byteLength > 100_000);
   });
 });

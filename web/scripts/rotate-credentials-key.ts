@@ -6,10 +6,10 @@
  *   node web/scripts/rotate-credentials-key.ts
  */
 import { eq } from 'drizzle-orm';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/client.ts';
-import { accounts, connectStates } from '../server/db/schema.ts';
-import { CredentialCipher } from '../server/security/encryption.ts';
+import { ConfigError, loadConfig } from '#server/config.ts';
+import { openDatabase } from '#server/db/client.ts';
+import { accounts, connectStates } from '#server/db/schema.ts';
+import { CredentialCipher } from '#server/security/encryption.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {

@@ -3,8 +3,8 @@
  * Everything comes from the environment (see docs/scheduler.md); nothing else is required.
  */
 import { spawn } from 'node:child_process';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/client.ts';
+import { ConfigError, loadConfig } from '#server/config.ts';
+import { openDatabase } from '#server/db/client.ts';
 import { buildIfStale, nextBin, webDir } from './next-build.ts';
 
 let config: ReturnType<typeof loadConfig>;

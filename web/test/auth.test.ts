@@ -212,10 +212,24 @@ for (const backend of backends()) {
         '/api/v1/posts/{id}',
         '/api/v1/accounts',
         '/api/internal/scheduled-posts/dispatch',
+        '/api/v1/mcp-clients',
+        '/api/cli/whoami',
       ]) {
         assert.ok(res.body.paths[path], path);
       }
       assert.ok(res.body.components.schemas.PostRequest);
+      assert.ok(res.body.components.schemas.ConnectedAccount);
+
+      // Interactive docs: Scalar from our own server (no CDN), pointed at /openapi.json.
+      const docs = await fetch(`${app.url}/docs`);
+      assert.equal(docs.status, 200);
+      const html = await docs.text();
+      assert.match(html, /data-url="\/openapi.json"/);
+      assert.doesNotMatch(html, /https?:\/\//);
+      const script = await fetch(`${app.url}/docs/scalar.js`);
+      assert.equal(script.status, 200);
+      assert.match(script.headers.get('content-type') ?? '', /javascript/);
+      assert.ok((await script.arrayBuffer()).byteLength > 100_000);
     });
 
     test("one user's token is another user's 404", async () => {

@@ -1,10 +1,10 @@
 import { after, before, describe } from 'node:test';
 import { eq } from 'drizzle-orm';
+import { DatabaseIdempotencyStore } from '#server/idempotency/idempotency.ts';
 import { type IdempotencyTarget, idempotencyConformance } from '../../shared/test/idempotency/conformance.ts';
 import { storeConformance } from '../../shared/test/idempotency/store-conformance.ts';
 import { telegramHooks } from '../../shared/test/idempotency/telegram-target.ts';
 import { users } from '../server/db/schema.ts';
-import { DatabaseIdempotencyStore } from '../server/services/idempotency.ts';
 import { userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 import { bots, connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';

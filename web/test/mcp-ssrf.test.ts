@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { blockedReason, readSmallBody, safeFetch, UnsafeUrlError } from '../server/oauth/safe-fetch.ts';
+import { blockedReason, readSmallBody, safeFetch, UnsafeUrlError } from '#server/oauth/safe-fetch.ts';
 
 describe('SSRF guard: address classification', () => {
   const refused = [

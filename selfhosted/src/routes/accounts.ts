@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import type { AccountsStore } from '../accounts.ts';
+import { type ApiRoutes, on } from '../api-routes.ts';
 
-export function accountsRouter(accounts: AccountsStore): Router {
+export function accountsRouter(routes: ApiRoutes, accounts: AccountsStore): Router {
   const router = Router();
-  router.get('/api/v1/accounts', (_req, res) => {
+  on(router, routes.listAccounts, (_req, res) => {
     res.json({ accounts: accounts.list() });
   });
   return router;

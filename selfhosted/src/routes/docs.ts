@@ -1,23 +1,23 @@
 import type { PublisherRegistry } from '@postwave/shared';
+import { docsPageCsp, docsPageHtml, scalarBundle } from '@postwave/shared/openapi/index';
 import { Router } from 'express';
+import { type ApiRoutes, on } from '../api-routes.ts';
 import type { Config } from '../config.ts';
-import { renderDocsPage } from '../docs-page.ts';
 import { buildOpenApi } from '../openapi.ts';
 
-/** `/openapi.json` and its readable rendering at `/docs`, both built once at start. */
-export function docsRouter(config: Config, publishers: PublisherRegistry): Router {
-  const document = buildOpenApi(config.publicUrl, publishers, config.maxUploadBytes);
-  const json = JSON.stringify(document);
-  const html = renderDocsPage(document);
+/** `/openapi.json` and its interactive rendering at `/docs` (Scalar, served from node_modules). */
+export function docsRouter(routes: ApiRoutes, config: Config, publishers: PublisherRegistry): Router {
+  const json = JSON.stringify(buildOpenApi(config.publicUrl, publishers, routes));
+  const html = docsPageHtml('Postwave self-hosted API');
   const router = Router();
-  router.get('/openapi.json', (_req, res) => {
+  on(router, routes.getOpenApi, (_req, res) => {
     res.type('application/json').set('cache-control', 'no-cache').send(json);
   });
-  router.get('/docs', (_req, res) => {
-    res
-      .type('html')
-      .set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:")
-      .send(html);
+  on(router, routes.getDocs, (_req, res) => {
+    res.type('html').set('content-security-policy', docsPageCsp).send(html);
+  });
+  on(router, routes.getDocsScript, (_req, res) => {
+    res.type('text/javascript').set('cache-control', 'public, max-age=3600').send(scalarBundle());
   });
   return router;
 }

@@ -1,11 +1,12 @@
 import type { Storage } from '@postwave/shared';
 import { Router } from 'express';
+import { type ApiRoutes, on } from '../api-routes.ts';
 
 const storageCheckTimeoutMs = 3_000;
 
-export function healthRouter(storage: Storage, version: string): Router {
+export function healthRouter(routes: ApiRoutes, storage: Storage, version: string): Router {
   const router = Router();
-  router.get('/health', async (req, res) => {
+  on(router, routes.getHealth, async (req, res) => {
     const reachable = await storageReachable(storage, req.log);
     res
       .status(reachable ? 200 : 503)

@@ -8,6 +8,7 @@ import {
   serveMedia,
 } from '@postwave/shared';
 import { type Request, Router } from 'express';
+import { type ApiRoutes, on } from '../api-routes.ts';
 import { sendProblem } from '../http/errors.ts';
 
 /**
@@ -15,7 +16,7 @@ import { sendProblem } from '../http/errors.ts';
  * credential, so no API key). Express has already percent-decoded the key, and anything that is
  * not a plain key (`..`, slashes, backslashes, absolute paths) fails the key pattern: 404.
  */
-export function mediaRouter(storage: Storage): Router {
+export function mediaRouter(routes: ApiRoutes, storage: Storage): Router {
   const router = Router();
 
   const serve = async (req: Request, res: import('express').Response) => {
@@ -37,10 +38,10 @@ export function mediaRouter(storage: Storage): Router {
     res.on('close', () => media.body?.destroy());
     media.body.pipe(res);
   };
-  router.get('/media/:key', serve);
-  router.head('/media/:key', serve);
+  on(router, routes.getMedia, serve);
+  on(router, routes.headMedia, serve);
 
-  router.put('/media/:key', async (req, res) => {
+  on(router, routes.putSignedUpload, async (req, res) => {
     if (storage.kind !== 'local') {
       throw new ProblemError(problem('not_found', 'Uploads go straight to object storage on this server'));
     }

@@ -1,18 +1,19 @@
 import { invalidRequest, ProblemError, parsePostRequest, problem, ValidationRequest } from '@postwave/shared';
 import { Router } from 'express';
+import { type ApiRoutes, on } from '../api-routes.ts';
 import type { Idempotency } from '../idempotency.ts';
 import type { Publishing } from '../publishing.ts';
 
-export function postsRouter(publishing: Publishing, idempotency: Idempotency): Router {
+export function postsRouter(routes: ApiRoutes, publishing: Publishing, idempotency: Idempotency): Router {
   const router = Router();
 
-  router.post('/api/v1/validation', async (req, res) => {
+  on(router, routes.validatePost, async (req, res) => {
     const parsed = ValidationRequest.safeParse(req.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
     res.json(await publishing.validate(parsed.data));
   });
 
-  router.post('/api/v1/posts', (req, res) =>
+  on(router, routes.publishPost, (req, res) =>
     idempotency.respond(req, res, async () => {
       const post = parsePostRequest(req.body);
       if (post.postingMode !== 'now') {

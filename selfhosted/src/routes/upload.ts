@@ -7,18 +7,19 @@ import {
   type Storage,
 } from '@postwave/shared';
 import { Router } from 'express';
+import { type ApiRoutes, on } from '../api-routes.ts';
 
-export function uploadRouter(storage: Storage, maxUploadBytes: number): Router {
+export function uploadRouter(routes: ApiRoutes, storage: Storage, maxUploadBytes: number): Router {
   const router = Router();
 
-  router.post('/api/v1/upload', async (req, res) => {
+  on(router, routes.uploadMedia, async (req, res) => {
     // Refused unread: close the connection rather than receive (and discard) the whole body first.
     if (declaredTooLarge(req.headers, maxUploadBytes)) res.set('connection', 'close');
     const media = await receiveMultipartUpload({ storage, request: req, maxBytes: maxUploadBytes });
     res.status(201).json({ media });
   });
 
-  router.post('/api/v1/upload/presign', async (req, res) => {
+  on(router, routes.presignUpload, async (req, res) => {
     const parsed = PresignRequest.safeParse(req.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
     const presigned = await createPresignedUpload({

@@ -1,2 +1,4 @@
+export * from './docs-page.ts';
 export * from './document.ts';
 export * from './json-schema.ts';
+export * from './routes.ts';

@@ -1,9 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { getContext } from '../../server/context.ts';
-import { errorResponse } from '../../server/http/route.ts';
-import { authenticateMcp, mcpChallenge } from '../../server/mcp/auth.ts';
-import { createMcpServer } from '../../server/mcp/tools.ts';
-import { corsHeaders, preflight } from '../../server/oauth/metadata.ts';
+import { getContext } from '#server/context.ts';
+import { errorResponse } from '#server/http/route.ts';
+import { authenticateMcp, mcpChallenge } from '#server/mcp/auth.ts';
+import { createMcpServer } from '#server/mcp/tools.ts';
+import { corsHeaders, preflight } from '#server/oauth/metadata.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -5,17 +5,10 @@
 import { mastodonLength } from '@postwave/shared/platforms/mastodon/count';
 import { visibleLength } from '@postwave/shared/platforms/telegram/visible-text';
 import { codePointLength, graphemeLength } from '@postwave/shared/text';
+import type { AccountView } from '#server/accounts/schema.ts';
 
-export interface AccountSummary {
-  id: string;
-  platform: string;
-  platformAccountId: string;
-  label?: string;
-  username?: string;
-  profilePicture?: string;
-  status: 'active' | 'needs_reconnect';
-  createdAt: string;
-}
+/** The API's connected account, declared once in the accounts schema. */
+export type AccountSummary = AccountView;
 
 export interface PlatformMeta {
   id: string;

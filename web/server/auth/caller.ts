@@ -1,8 +1,8 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { users } from '../db/schema.ts';
-import { authenticateToken } from '../services/tokens.ts';
+import type { AppContext } from '#server/context.ts';
+import { users } from '#server/db/schema.ts';
+import { authenticateToken } from '#server/tokens/service.ts';
 import { assertSameOrigin } from './same-origin.ts';
 import { sessionClaims, sessionIsCurrent } from './session.ts';
 

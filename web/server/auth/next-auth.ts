@@ -3,19 +3,19 @@ import NextAuth, { type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';
-import type { SchedulerConfig } from '../config.ts';
-import { getConfig, getContext } from '../context.ts';
-import { users } from '../db/schema.ts';
-import { AttemptLimiter, BackoffThrottle, processWide } from '../security/attempt-limiter.ts';
-import { clientAddress } from '../security/client-address.ts';
-import { linkIntentCookie, readLinkIntent } from '../services/sign-in-methods.ts';
+import type { SchedulerConfig } from '#server/config.ts';
+import { getConfig, getContext } from '#server/context.ts';
+import { users } from '#server/db/schema.ts';
+import { AttemptLimiter, BackoffThrottle, processWide } from '#server/security/attempt-limiter.ts';
+import { clientAddress } from '#server/security/client-address.ts';
 import {
   linkedUser,
   normalizeEmail,
   type ProviderIdentity,
   signInWithIdentity,
   verifyCredentials,
-} from '../services/users.ts';
+} from '#server/users/service.ts';
+import { linkIntentCookie, readLinkIntent } from '#server/users/sign-in-methods.ts';
 import { secureCookiesFor, sessionClaims, sessionIsCurrent, sessionMaxAgeSeconds } from './session.ts';
 
 /**

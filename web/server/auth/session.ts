@@ -1,5 +1,5 @@
 import { encode, getToken } from 'next-auth/jwt';
-import type { SchedulerConfig } from '../config.ts';
+import type { SchedulerConfig } from '#server/config.ts';
 
 /** Auth.js's own session lifetime, which the sign-up cookie matches. */
 export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60;

@@ -1,9 +1,13 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { cliAuthorizationCodes } from '../db/schema.ts';
-import { hashSecret, newSecret, pkceChallenge, safeEqual } from '../security/tokens.ts';
-import { cliTokenIdleLifetimeMs, createToken } from '../services/tokens.ts';
+import type { Caller } from '#server/auth/caller.ts';
+import type { AppContext } from '#server/context.ts';
+import { cliAuthorizationCodes } from '#server/db/schema.ts';
+import { notFound } from '#server/http/respond.ts';
+import { hashSecret, newSecret, pkceChallenge, safeEqual } from '#server/security/tokens.ts';
+import { cliTokenIdleLifetimeMs, createToken, describeToken } from '#server/tokens/service.ts';
+import { getUser } from '#server/users/service.ts';
+import type { WhoAmI } from './schema.ts';
 
 /** Codes live five minutes and are used once. */
 export const cliCodeLifetimeMs = 5 * 60 * 1000;
@@ -144,4 +148,12 @@ function invalidGrant(detail: string): ProblemError {
       errors: [{ path: 'code', code: 'invalid_grant', message: detail }],
     }),
   );
+}
+
+/** `postwave whoami`: the caller's user and, for a bearer token, which token it is. */
+export async function whoAmI(ctx: AppContext, caller: Caller): Promise<WhoAmI> {
+  const user = await getUser(ctx, caller.userId);
+  if (!user) throw notFound('user');
+  const token = caller.tokenId ? await describeToken(ctx, caller.userId, caller.tokenId) : undefined;
+  return { user: { id: user.id, email: user.email, name: user.name }, token: token ?? null };
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { sessionClaims, sessionIsCurrent } from '../auth/session.ts';
-import type { AppContext } from '../context.ts';
-import { users } from '../db/schema.ts';
+import { sessionClaims, sessionIsCurrent } from '#server/auth/session.ts';
+import type { AppContext } from '#server/context.ts';
+import { users } from '#server/db/schema.ts';
 
 /** The signed-in browser user (cookie session), if the user still exists. */
 export async function browserUser(

@@ -40,11 +40,11 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that errors (e.g. the server restarts) must not crash the process.
   pool.on('error', () => {});
-  const db = drizzle(pool, { schema }) as unknown as Database;
-  return {
-    db,
-    kind: 'postgres',
-    async migrate(migrationsDir) {
+  return handle(
+    'postgres',
+    drizzle(pool, { schema }),
+    () => pool.end(),
+    async (migrationsDir) => {
       const { migrate } = await import('drizzle-orm/node-postgres/migrator');
       const client = await pool.connect();
       try {
@@ -58,8 +58,7 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
         client.release();
       }
     },
-    close: () => pool.end(),
-  };
+  );
 }
 
 async function openPglite(directory: string): Promise<DatabaseHandle> {
@@ -69,15 +68,23 @@ async function openPglite(directory: string): Promise<DatabaseHandle> {
   if (!memory) mkdirSync(directory, { recursive: true });
   const client = memory ? new PGlite() : new PGlite(directory);
   await client.waitReady;
-  const db = drizzle(client, { schema }) as unknown as Database;
-  return {
-    db,
-    kind: 'pglite',
-    async migrate(migrationsDir) {
-      // PGlite is one process's private database: there is no one else to lock out.
+  // PGlite is one process's private database: there is no one else to lock out of migrations.
+  return handle(
+    'pglite',
+    drizzle(client, { schema }),
+    () => client.close(),
+    async (migrationsDir) => {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzle(client, { schema }), { migrationsFolder: migrationsDir });
     },
-    close: () => client.close(),
-  };
+  );
+}
+
+function handle(
+  kind: DatabaseHandle['kind'],
+  db: unknown,
+  close: () => Promise<void>,
+  migrate: (migrationsDir: string) => Promise<void>,
+): DatabaseHandle {
+  return { db: db as Database, kind, migrate, close };
 }

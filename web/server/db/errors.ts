@@ -69,3 +69,11 @@ export function installParameterFreeQueryErrors(): void {
   };
   proto[installed] = true;
 }
+
+/** PostgreSQL's unique_violation, as both node-postgres and PGlite report it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

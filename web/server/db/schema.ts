@@ -18,6 +18,15 @@ import {
  */
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+export const accountStatuses = ['active', 'needs_reconnect'] as const;
+export type AccountStatus = (typeof accountStatuses)[number];
+export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
+export type PostStatus = (typeof postStatuses)[number];
+export const targetStatuses = ['publishing', 'posted', 'failed'] as const;
+export type TargetStatus = (typeof targetStatuses)[number];
+export const apiTokenKinds = ['personal', 'cli'] as const;
+export type ApiTokenKind = (typeof apiTokenKinds)[number];
+
 export const users = pgTable('users', {
   id: uuid('id').primaryKey(),
   email: text('email').notNull().unique(),
@@ -36,14 +45,21 @@ export const users = pgTable('users', {
   emailVerifiedAt: ts('email_verified_at'),
 });
 
+/** The owning user: rows go when their user does. */
+const ownerId = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
+/** A row of its own (random UUID) that belongs to one user. */
+const ownedRow = () => ({ id: uuid('id').primaryKey(), userId: ownerId() });
+
 /** Single-use e-mail verification links, hashed (SHA-256); the address they were sent to must still match. */
 export const emailVerificationTokens = pgTable(
   'email_verification_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     email: text('email').notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
@@ -57,9 +73,7 @@ export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: ts('created_at').notNull(),
@@ -73,9 +87,7 @@ export const userIdentities = pgTable(
   {
     provider: text('provider').notNull(),
     providerAccountId: text('provider_account_id').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
@@ -84,17 +96,11 @@ export const userIdentities = pgTable(
   ],
 );
 
-export const accountStatuses = ['active', 'needs_reconnect'] as const;
-export type AccountStatus = (typeof accountStatuses)[number];
-
 /** Connected social accounts. `credentials` is AES-256-GCM ciphertext that names its key id. */
 export const accounts = pgTable(
   'accounts',
   {
-    id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...ownedRow(),
     platform: text('platform').notNull(),
     platformAccountId: text('platform_account_id').notNull(),
     label: text('label'),
@@ -115,10 +121,7 @@ export const accounts = pgTable(
 export const media = pgTable(
   'media',
   {
-    id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...ownedRow(),
     key: text('key').notNull().unique(),
     filename: text('filename').notNull(),
     contentType: text('content_type').notNull(),
@@ -128,9 +131,6 @@ export const media = pgTable(
   },
   (t) => [index('media_user').on(t.userId)],
 );
-
-export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
-export type PostStatus = (typeof postStatuses)[number];
 
 /** A type alias (not an interface) so it is assignable to the SDK's loose MediaReference. */
 export type StoredMedia = {
@@ -146,10 +146,7 @@ export type StoredMedia = {
 export const posts = pgTable(
   'posts',
   {
-    id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...ownedRow(),
     status: text('status').$type<PostStatus>().notNull(),
     message: text('message').notNull(),
     accountIds: jsonb('account_ids').$type<string[]>().notNull(),
@@ -175,9 +172,6 @@ export const posts = pgTable(
     index('posts_due').on(t.status, t.nextAttemptAt).where(sql`${t.status} = 'scheduled'`),
   ],
 );
-
-export const targetStatuses = ['publishing', 'posted', 'failed'] as const;
-export type TargetStatus = (typeof targetStatuses)[number];
 
 /**
  * One row per post and account once publishing to it starts. The primary key, and the guarded
@@ -210,9 +204,7 @@ export const postTargets = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerId(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     /** Null while the first request is still running. */
@@ -226,17 +218,11 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_expires').on(t.expiresAt)],
 );
 
-export const apiTokenKinds = ['personal', 'cli'] as const;
-export type ApiTokenKind = (typeof apiTokenKinds)[number];
-
 /** Personal and CLI bearer tokens; only a SHA-256 of the secret is stored. */
 export const apiTokens = pgTable(
   'api_tokens',
   {
-    id: uuid('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...ownedRow(),
     name: text('name').notNull(),
     kind: text('kind').$type<ApiTokenKind>().notNull().default('personal'),
     tokenHash: text('token_hash').notNull().unique(),
@@ -251,9 +237,7 @@ export const apiTokens = pgTable(
 /** Single-use codes of the CLI loopback flow (PKCE), hashed. */
 export const cliAuthorizationCodes = pgTable('cli_authorization_codes', {
   codeHash: text('code_hash').primaryKey(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: ownerId(),
   redirectUri: text('redirect_uri').notNull(),
   codeChallenge: text('code_challenge').notNull(),
   deviceName: text('device_name'),
@@ -273,14 +257,16 @@ export const oauthClients = pgTable('oauth_clients', {
   createdAt: ts('created_at').notNull(),
 });
 
+/** The OAuth client a row was issued to: rows go when the client does. */
+const clientRef = () =>
+  text('client_id')
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: 'cascade' });
+
 export const oauthAuthorizationCodes = pgTable('oauth_authorization_codes', {
   codeHash: text('code_hash').primaryKey(),
-  clientId: text('client_id')
-    .notNull()
-    .references(() => oauthClients.id, { onDelete: 'cascade' }),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  clientId: clientRef(),
+  userId: ownerId(),
   redirectUri: text('redirect_uri').notNull(),
   codeChallenge: text('code_challenge').notNull(),
   scope: text('scope'),
@@ -300,12 +286,8 @@ export const oauthTokens = pgTable(
   'oauth_tokens',
   {
     id: uuid('id').primaryKey(),
-    clientId: text('client_id')
-      .notNull()
-      .references(() => oauthClients.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    clientId: clientRef(),
+    userId: ownerId(),
     accessTokenHash: text('access_token_hash').notNull().unique(),
     refreshTokenHash: text('refresh_token_hash').unique(),
     scope: text('scope'),
@@ -325,9 +307,7 @@ export const oauthTokens = pgTable(
 /** Short-lived state of an OAuth account connection (e.g. YouTube), bound to the user who started it. */
 export const connectStates = pgTable('connect_states', {
   stateHash: text('state_hash').primaryKey(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: ownerId(),
   platform: text('platform').notNull(),
   /** PKCE verifier, encrypted like credentials (an empty secret for platforms without PKCE). */
   codeVerifier: text('code_verifier').notNull(),
@@ -344,9 +324,7 @@ export const connectStates = pgTable('connect_states', {
  */
 export const connectPending = pgTable('connect_pending', {
   tokenHash: text('token_hash').primaryKey(),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: ownerId(),
   platform: text('platform').notNull(),
   accounts: text('accounts').notNull(),
   expiresAt: ts('expires_at').notNull(),

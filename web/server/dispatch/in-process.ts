@@ -1,5 +1,5 @@
-import { getContext } from '../context.ts';
-import { dispatchDuePosts, dispatchOptions } from './dispatch.ts';
+import { getContext } from '#server/context.ts';
+import { dispatchDuePosts, dispatchOptions } from './service.ts';
 
 const holder = globalThis as typeof globalThis & { __postwaveDispatcher?: NodeJS.Timeout };
 

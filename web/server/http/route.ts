@@ -1,27 +1,65 @@
 import { isPlatformError, ProblemError, problem } from '@postwave/shared';
-import { type AppContext, getContext } from '../context.ts';
+import type { RouteSpec } from '@postwave/shared/openapi/index';
+import { type Caller, requireCaller } from '#server/auth/caller.ts';
+import { type AppContext, getContext } from '#server/context.ts';
 import { problemResponse } from './respond.ts';
+
+/**
+ * How a route's caller proves who they are. `caller`: a bearer token or a browser session;
+ * `session`: a browser session only; `public`: nobody; `dispatchSecret`, `oauthClient` and
+ * `mcpToken`: the endpoint checks its own credential (dispatch secret, OAuth client, MCP token).
+ */
+export type ApiAuth = 'caller' | 'session' | 'public' | 'dispatchSecret' | 'oauthClient' | 'mcpToken';
+export type ApiRoute = RouteSpec<ApiAuth>;
+
+/** Declares a resource's routes; each entry keeps its literal method, path and auth. */
+export function defineApiRoutes<const T extends Record<string, ApiRoute>>(routes: T): T {
+  return routes;
+}
 
 export interface RouteContext<P> {
   params: Promise<P>;
 }
 
-type Handler<P> = (request: Request, ctx: AppContext, params: P) => Promise<Response>;
+/** `/posts/{id}` → `{ id: string }`: a handler's params follow from its route's path. */
+export type PathParams<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? { [K in Name]: string } & PathParams<Rest>
+  : Record<never, never>;
+
+type CallerFor<S extends ApiRoute> = S['auth'] extends 'caller' | 'session' ? Caller : undefined;
+
+export interface RouteCall<S extends ApiRoute, P> {
+  request: Request;
+  ctx: AppContext;
+  params: P;
+  /** The authenticated caller, for `caller` and `session` routes. */
+  caller: CallerFor<S>;
+}
 
 /**
- * Wraps a route handler: gives it the app context, and turns every thrown error into a problem
- * response. Unexpected errors are logged and answered with a bare 500, never a stack trace.
+ * Wires a route handler from its registry entry: authenticates as the entry's `auth` says, gives
+ * the handler the app context, and turns every thrown error into a problem response. Unexpected
+ * errors are logged and answered with a bare 500, never a stack trace.
  */
-export function route<P = Record<string, never>>(handler: Handler<P>) {
-  return async (request: Request, routeContext: RouteContext<P>): Promise<Response> => {
+export function route<S extends ApiRoute>(
+  spec: S,
+  handler: (call: RouteCall<S, PathParams<S['path']>>) => Promise<Response>,
+) {
+  type P = PathParams<S['path']>;
+  const sessionOnly = spec.auth === 'session';
+  const authenticated = sessionOnly || spec.auth === 'caller';
+  const wired = async (request: Request, routeContext: RouteContext<P>): Promise<Response> => {
     let ctx: AppContext | undefined;
     try {
       ctx = await getContext();
-      return await handler(request, ctx, await routeContext.params);
+      const caller = authenticated ? await requireCaller(request, ctx, { sessionOnly }) : undefined;
+      const params = await routeContext.params;
+      return await handler({ request, ctx, params, caller: caller as CallerFor<S> });
     } catch (error) {
       return errorResponse(error, ctx);
     }
   };
+  return wired;
 }
 
 export function errorResponse(error: unknown, ctx: AppContext | undefined): Response {

@@ -1,7 +1,7 @@
-import type { AppContext } from '../context.ts';
-import { mcpResource, protectedResourceMetadataUrl } from '../oauth/metadata.ts';
-import { accessTokenPrefix, verifyAccessToken } from '../oauth/service.ts';
-import { authenticateToken } from '../services/tokens.ts';
+import type { AppContext } from '#server/context.ts';
+import { mcpResource, protectedResourceMetadataUrl } from '#server/oauth/metadata.ts';
+import { accessTokenPrefix, verifyAccessToken } from '#server/oauth/service.ts';
+import { authenticateToken } from '#server/tokens/service.ts';
 
 export interface McpCaller {
   userId: string;

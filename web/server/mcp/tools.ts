@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import {
   AccountId,
   AccountOptions,
@@ -12,14 +12,14 @@ import {
   parsePostRequest,
 } from '@postwave/shared';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { postStatuses } from '../db/schema.ts';
-import { PostPatchRequest, toPostAction, toPostPatch } from '../http/post-fields.ts';
-import { listAccounts } from '../services/accounts.ts';
-import { presignUpload } from '../services/media.ts';
-import { actOnPost, createPost, deletePost, getPost, listPosts, updatePost } from '../services/posts.ts';
-import { preparePost } from '../services/publishing.ts';
-import { uploadMediaFromUrl } from './media-from-url.ts';
+import { listAccounts } from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import { postStatuses } from '#server/db/schema.ts';
+import { uploadMediaFromUrl } from '#server/media/from-url.ts';
+import { presignUpload } from '#server/media/service.ts';
+import { preparePost } from '#server/posts/publishing.ts';
+import { PostPatchRequest, toPostAction, toPostPatch } from '#server/posts/schema.ts';
+import { actOnPost, createPost, deletePost, getPost, listPosts, updatePost } from '#server/posts/service.ts';
 
 const Media = z
   .union([MediaReference, z.array(MediaReference).max(50)])
@@ -166,18 +166,29 @@ export function createMcpServer(ctx: AppContext, userId: string): McpServer {
     }),
   );
 
-  server.registerTool(
+  /** A tool that acts on one post, named by its id. */
+  const postTool = (
+    name: string,
+    about: { title: string; description: string; annotations: ToolAnnotations },
+    run: (id: string) => Promise<CallToolResult>,
+  ) =>
+    server.registerTool(
+      name,
+      { ...about, inputSchema: { id: PostId } },
+      tool(ctx, ({ id }) => run(id)),
+    );
+
+  postTool(
     'get_post',
     {
       title: 'Get a post',
       description: 'One post with its per-account results.',
-      inputSchema: { id: PostId },
       annotations: { readOnlyHint: true },
     },
-    tool(ctx, async ({ id }) => {
+    async (id) => {
       const post = await getPost(ctx, userId, id);
       return ok(post, `Post ${post.id} is ${post.status}.`);
-    }),
+    },
   );
 
   server.registerTool(
@@ -193,19 +204,18 @@ export function createMcpServer(ctx: AppContext, userId: string): McpServer {
     }),
   );
 
-  server.registerTool(
+  postTool(
     'publish_post',
     {
       title: 'Publish a post now',
       description:
         'Publishes a draft, scheduled or failed post now (a failed post retries only the targets that did not post).',
-      inputSchema: { id: PostId },
       annotations: { openWorldHint: true },
     },
-    tool(ctx, async ({ id }) => {
+    async (id) => {
       const post = await actOnPost(ctx, userId, id, toPostAction({ postingMode: 'now' }));
       return ok(post, `Post ${post.id} is ${post.status}.`);
-    }),
+    },
   );
 
   server.registerTool(
@@ -221,18 +231,17 @@ export function createMcpServer(ctx: AppContext, userId: string): McpServer {
     }),
   );
 
-  server.registerTool(
+  postTool(
     'delete_post',
     {
       title: 'Delete a post',
       description: 'Deletes a draft, scheduled or failed post.',
-      inputSchema: { id: PostId },
       annotations: { destructiveHint: true },
     },
-    tool(ctx, async ({ id }) => {
+    async (id) => {
       await deletePost(ctx, userId, id);
       return ok({ deleted: id }, `Post ${id} deleted.`);
-    }),
+    },
   );
 
   server.registerTool(

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { oauthClients } from '../db/schema.ts';
+import type { AppContext } from '#server/context.ts';
+import { oauthClients } from '#server/db/schema.ts';
 import { readSmallBody, safeFetch, UnsafeUrlError } from './safe-fetch.ts';
 
 export interface OAuthClient {

@@ -1,18 +1,7 @@
 import { and, desc, eq, gt, isNull, max, min, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { oauthAuthorizationCodes, oauthClients, oauthTokens } from '../db/schema.ts';
-
-/** An MCP client (AI assistant) that holds live tokens for a user. */
-export interface McpConnection {
-  clientId: string;
-  name: string | null;
-  /** Where the authorization sent the user back: the client's host (or scheme for native apps). */
-  redirectHost: string | null;
-  /** The first token the client still holds history for. */
-  connectedAt: string;
-  /** The latest token issue (authorization or refresh) or recorded access token use. */
-  lastUsedAt: string;
-}
+import type { AppContext } from '#server/context.ts';
+import { oauthAuthorizationCodes, oauthClients, oauthTokens } from '#server/db/schema.ts';
+import type { McpConnection } from './schema.ts';
 
 function hostOf(uri: string | undefined): string | null {
   if (!uri) return null;

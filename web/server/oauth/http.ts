@@ -1,4 +1,4 @@
-import { type AppContext, getContext } from '../context.ts';
+import { type AppContext, getContext } from '#server/context.ts';
 import { ClientMetadataError } from './clients.ts';
 import { oauthError } from './metadata.ts';
 import { readSmallText } from './read.ts';

@@ -1,4 +1,4 @@
-import { readLimitedText } from '../http/body.ts';
+import { readLimitedText } from '#server/http/body.ts';
 import { OAuthError } from './service.ts';
 
 /** A small OAuth request body; too large is an OAuth `invalid_request` with status 413. */

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { oauthAuthorizationCodes, oauthTokens } from '../db/schema.ts';
-import { hashSecret, newSecret, pkceChallenge, safeEqual } from '../security/tokens.ts';
+import type { AppContext } from '#server/context.ts';
+import { oauthAuthorizationCodes, oauthTokens } from '#server/db/schema.ts';
+import { hashSecret, newSecret, pkceChallenge, safeEqual } from '#server/security/tokens.ts';
 import { ClientMetadataError, findClient, type OAuthClient } from './clients.ts';
 import { noteAccessTokenUse } from './connections.ts';
 import { mcpResource, mcpScope } from './metadata.ts';

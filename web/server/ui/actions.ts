@@ -5,13 +5,13 @@ import { eq } from 'drizzle-orm';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
+import { signIn, signOut } from '#server/auth/next-auth.ts';
+import { getContext } from '#server/context.ts';
+import { users } from '#server/db/schema.ts';
+import { sendVerificationLink } from '#server/users/email-verification.ts';
+import { configuredProviders } from '#server/users/providers.ts';
+import { signUp } from '#server/users/service.ts';
 import { isTimeZone } from '../../components/lib/time.ts';
-import { signIn, signOut } from '../auth/next-auth.ts';
-import { getContext } from '../context.ts';
-import { users } from '../db/schema.ts';
-import { sendVerificationLink } from '../services/email-verification.ts';
-import { configuredProviders } from '../services/providers.ts';
-import { signUp } from '../services/users.ts';
 import { requireUser } from './session.ts';
 
 export interface FormState {

@@ -1,6 +1,5 @@
-import { and, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
-import { getContext } from '../context.ts';
-import { posts } from '../db/schema.ts';
+import { getContext } from '#server/context.ts';
+import { postsInWindow } from '#server/posts/repository.ts';
 
 export interface CalendarEntry {
   id: string;
@@ -13,29 +12,7 @@ export interface CalendarEntry {
 /** The user's scheduled, posted and failed posts whose time falls in [from, to). */
 export async function calendarEntries(userId: string, from: Date, to: Date): Promise<CalendarEntry[]> {
   const ctx = await getContext();
-  const at = sql<Date>`coalesce(${posts.postedAt}, ${posts.scheduledAt})`;
-  const rows = await ctx.db
-    .select({
-      id: posts.id,
-      status: posts.status,
-      message: posts.message,
-      accountIds: posts.accountIds,
-      postedAt: posts.postedAt,
-      scheduledAt: posts.scheduledAt,
-    })
-    .from(posts)
-    .where(
-      and(
-        eq(posts.userId, userId),
-        inArray(posts.status, ['scheduled', 'posted', 'failed']),
-        or(
-          and(gte(posts.scheduledAt, from), lt(posts.scheduledAt, to)),
-          and(gte(posts.postedAt, from), lt(posts.postedAt, to)),
-        ),
-      ),
-    )
-    .orderBy(at)
-    .limit(1000);
+  const rows = await postsInWindow(ctx, userId, from, to);
   return rows.flatMap((r) => {
     const when = r.postedAt ?? r.scheduledAt;
     if (!when || r.status === 'draft') return [];

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { redirect } from 'next/navigation';
-import { auth } from '../auth/next-auth.ts';
-import { sessionIsCurrent } from '../auth/session.ts';
-import { getContext } from '../context.ts';
-import { users } from '../db/schema.ts';
+import { auth } from '#server/auth/next-auth.ts';
+import { sessionIsCurrent } from '#server/auth/session.ts';
+import { getContext } from '#server/context.ts';
+import { users } from '#server/db/schema.ts';
 
 export interface UiUser {
   id: string;

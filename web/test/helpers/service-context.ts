@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../server/config.ts';
-import { type AppContext, createContext } from '../../server/context.ts';
-import { openDatabase } from '../../server/db/client.ts';
+import { loadConfig } from '#server/config.ts';
+import { type AppContext, createContext } from '#server/context.ts';
+import { openDatabase } from '#server/db/client.ts';
 import { type Backend, createPostgresDatabase } from './databases.ts';
 
 export interface ServiceHarness {

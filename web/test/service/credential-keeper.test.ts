@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FakeThreads, startFakeThreads } from '@postwave/shared/testing';
-import type { AppContext } from '../../server/context.ts';
-import { getAccountRow, saveAccount, toPlatformAccount } from '../../server/services/accounts.ts';
-import { refreshExpiringConnections } from '../../server/services/credential-keeper.ts';
-import { signUp } from '../../server/services/users.ts';
+import { refreshExpiringConnections } from '#server/accounts/credential-keeper.ts';
+import { getAccountRow, saveAccount, toPlatformAccount } from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import { signUp } from '#server/users/service.ts';
 import { backends } from '../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../helpers/service-context.ts';
 

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../../server/config.ts';
-import { createContext } from '../../server/context.ts';
-import { saveAccount, toPlatformAccount } from '../../server/services/accounts.ts';
-import { signUp } from '../../server/services/users.ts';
+import { saveAccount, toPlatformAccount } from '#server/accounts/service.ts';
+import { loadConfig } from '#server/config.ts';
+import { createContext } from '#server/context.ts';
+import { signUp } from '#server/users/service.ts';
 
 const migrations = join(import.meta.dirname, '..', '..', '..', 'drizzle');
 

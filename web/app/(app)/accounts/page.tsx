@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { AccountsManager } from '../../../components/accounts/accounts-manager.tsx';
+import { listAccounts } from '../../../server/accounts/service.ts';
 import { getContext } from '../../../server/context.ts';
-import { listAccounts } from '../../../server/services/accounts.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Accounts' };

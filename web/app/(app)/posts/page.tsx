@@ -4,10 +4,10 @@ import { PlatformMark } from '../../../components/account-avatar.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { formatDateTime } from '../../../components/lib/time.ts';
 import { StatusBadge } from '../../../components/posts/status.tsx';
+import { listAccounts } from '../../../server/accounts/service.ts';
 import { getContext } from '../../../server/context.ts';
 import { type PostStatus, postStatuses } from '../../../server/db/schema.ts';
-import { listAccounts } from '../../../server/services/accounts.ts';
-import { listPosts } from '../../../server/services/posts.ts';
+import { listPosts } from '../../../server/posts/service.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Posts' };

@@ -6,10 +6,10 @@ import { SignInMethods } from '../../../components/settings/sign-in-methods.tsx'
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
 import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
-import { configuredProviders } from '../../../server/services/providers.ts';
-import { listSignInMethods } from '../../../server/services/sign-in-methods.ts';
-import { listTokens } from '../../../server/services/tokens.ts';
+import { listTokens } from '../../../server/tokens/service.ts';
 import { requireUser } from '../../../server/ui/session.ts';
+import { configuredProviders } from '../../../server/users/providers.ts';
+import { listSignInMethods } from '../../../server/users/sign-in-methods.ts';
 
 export const metadata: Metadata = { title: 'Settings' };
 

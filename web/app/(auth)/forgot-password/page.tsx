@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { ForgotPasswordForm } from '../../../components/auth/auth-forms.tsx';
 import { CenteredCard } from '../../../components/consent-card.tsx';
 import { getContext } from '../../../server/context.ts';
-import { resetLinkLifetime } from '../../../server/services/password-reset.ts';
+import { resetLinkLifetime } from '../../../server/users/password-reset.ts';
 
 export const metadata: Metadata = { title: 'Reset your password' };
 

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { ResetPasswordForm } from '../../../components/auth/auth-forms.tsx';
 import { CenteredCard } from '../../../components/consent-card.tsx';
 import { getContext } from '../../../server/context.ts';
-import { resetLinkLifetime, resetTokenIsUsable } from '../../../server/services/password-reset.ts';
+import { resetLinkLifetime, resetTokenIsUsable } from '../../../server/users/password-reset.ts';
 
 export const metadata: Metadata = { title: 'Choose a new password', referrer: 'no-referrer' };
 export const dynamic = 'force-dynamic';

@@ -3,9 +3,9 @@ import { redirect } from 'next/navigation';
 import { SignInForm } from '../../../components/auth/auth-forms.tsx';
 import { CenteredCard } from '../../../components/consent-card.tsx';
 import { getConfig } from '../../../server/context.ts';
-import { configuredProviders } from '../../../server/services/providers.ts';
 import { providerSignInAction } from '../../../server/ui/actions.ts';
 import { currentUser } from '../../../server/ui/session.ts';
+import { configuredProviders } from '../../../server/users/providers.ts';
 
 export const metadata: Metadata = { title: 'Sign in' };
 

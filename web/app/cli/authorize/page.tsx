@@ -1,14 +1,14 @@
 import { ProblemError } from '@postwave/shared';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
 import {
   type CliAuthorizeParams,
   cliParamsQuery,
   parseCliAuthorizeParams,
-} from '../../../server/cli-auth/service.ts';
-import { browserUser, signInLocation } from '../../../server/cli-auth/session.ts';
-import { getContext } from '../../../server/context.ts';
+} from '#server/cli-auth/service.ts';
+import { browserUser, signInLocation } from '#server/cli-auth/session.ts';
+import { getContext } from '#server/context.ts';
+import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Connect the Postwave CLI' };

@@ -1,19 +1,14 @@
 import { Readable } from 'node:stream';
 import { serveMedia } from '@postwave/shared';
-import { json } from '../../../server/http/respond.ts';
-import { route } from '../../../server/http/route.ts';
-import { receiveUpload } from '../../../server/services/media.ts';
+import type { AppContext } from '#server/context.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { mediaRoutes } from '#server/media/routes.ts';
+import { receiveUpload } from '#server/media/service.ts';
 
 export const runtime = 'nodejs';
 
-type Params = { key: string };
-
-async function serve(
-  request: Request,
-  key: string,
-  method: 'GET' | 'HEAD',
-  ctx: Parameters<Parameters<typeof route>[0]>[1],
-) {
+async function serve(request: Request, key: string, method: 'GET' | 'HEAD', ctx: AppContext) {
   const result = await serveMedia({
     storage: ctx.storage,
     key,
@@ -26,10 +21,14 @@ async function serve(
   return new Response(body, { status: result.status, headers: result.headers });
 }
 
-export const GET = route<Params>((request, ctx, { key }) => serve(request, key, 'GET', ctx));
-export const HEAD = route<Params>((request, ctx, { key }) => serve(request, key, 'HEAD', ctx));
+export const GET = route(mediaRoutes.getMedia, ({ request, ctx, params }) =>
+  serve(request, params.key, 'GET', ctx),
+);
+export const HEAD = route(mediaRoutes.headMedia, ({ request, ctx, params }) =>
+  serve(request, params.key, 'HEAD', ctx),
+);
 
 /** The self-signed upload URL from presign (local storage): the signature is the authorisation. */
-export const PUT = route<Params>(async (request, ctx, { key }) =>
-  json({ media: await receiveUpload(ctx, key, request) }),
+export const PUT = route(mediaRoutes.putSignedUpload, async ({ request, ctx, params }) =>
+  json({ media: await receiveUpload(ctx, params.key, request) }),
 );

@@ -1,14 +1,14 @@
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
-import { browserUser, signInLocation } from '../../../server/cli-auth/session.ts';
-import { getContext } from '../../../server/context.ts';
+import { browserUser, signInLocation } from '#server/cli-auth/session.ts';
+import { getContext } from '#server/context.ts';
 import {
   type AuthorizeRequest,
   authorizeQuery,
   OAuthError,
   parseAuthorizeRequest,
-} from '../../../server/oauth/service.ts';
+} from '#server/oauth/service.ts';
+import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Authorize an application' };

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { AccountAvatar } from '../../../../components/account-avatar.tsx';
-import { getContext } from '../../../../server/context.ts';
-import { getPendingConnection } from '../../../../server/services/oauth-connect.ts';
-import { requireUser } from '../../../../server/ui/session.ts';
+import { AccountAvatar } from '#components/account-avatar.tsx';
+import { getPendingConnection } from '#server/accounts/oauth-connect.ts';
+import { getContext } from '#server/context.ts';
+import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Choose accounts', referrer: 'no-referrer' };
 

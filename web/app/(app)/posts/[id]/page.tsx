@@ -6,9 +6,10 @@ import { accountHandle, accountName, platformMeta } from '../../../../components
 import { formatDateTime } from '../../../../components/lib/time.ts';
 import { PostActions } from '../../../../components/posts/post-actions.tsx';
 import { plainError, StatusBadge } from '../../../../components/posts/status.tsx';
+import { listAccounts } from '../../../../server/accounts/service.ts';
 import { getContext } from '../../../../server/context.ts';
-import { listAccounts } from '../../../../server/services/accounts.ts';
-import { getPost, type PostView } from '../../../../server/services/posts.ts';
+import type { PostView } from '../../../../server/posts/schema.ts';
+import { getPost } from '../../../../server/posts/service.ts';
 import { requireUser } from '../../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Post' };

@@ -1,5 +1,5 @@
-import { getConfig } from '../../../../server/context.ts';
-import { jsonWithCors, preflight, protectedResourceMetadata } from '../../../../server/oauth/metadata.ts';
+import { getConfig } from '#server/context.ts';
+import { jsonWithCors, preflight, protectedResourceMetadata } from '#server/oauth/metadata.ts';
 
 export const dynamic = 'force-dynamic';
 

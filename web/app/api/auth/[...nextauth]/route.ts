@@ -1,4 +1,4 @@
-import { handlers } from '../../../../server/auth/next-auth.ts';
+import { handlers } from '#server/auth/next-auth.ts';
 
 export const runtime = 'nodejs';
 export const { GET, POST } = handlers;

@@ -1,14 +1,16 @@
-import { assertNotCrossSite } from '../../../../server/auth/same-origin.ts';
-import { sessionCookie } from '../../../../server/auth/session.ts';
-import { readBody } from '../../../../server/http/body.ts';
-import { json } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
-import { sendVerificationLink } from '../../../../server/services/email-verification.ts';
-import { SignupRequest, signUp } from '../../../../server/services/users.ts';
+import { assertNotCrossSite } from '#server/auth/same-origin.ts';
+import { sessionCookie } from '#server/auth/session.ts';
+import { readBody } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { sendVerificationLink } from '#server/users/email-verification.ts';
+import { usersRoutes } from '#server/users/routes.ts';
+import { SignupRequest } from '#server/users/schema.ts';
+import { signUp } from '#server/users/service.ts';
 
 export const runtime = 'nodejs';
 
-export const POST = route(async (request, ctx) => {
+export const POST = route(usersRoutes.signUp, async ({ request, ctx }) => {
   assertNotCrossSite(request, ctx.config.appUrl);
   const user = await signUp(ctx, await readBody(request, SignupRequest));
   await sendVerificationLink(ctx, user.id);

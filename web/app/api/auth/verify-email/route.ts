@@ -1,19 +1,18 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { z } from 'zod';
-import { readBody } from '../../../../server/http/body.ts';
-import { route } from '../../../../server/http/route.ts';
-import { verifyEmail } from '../../../../server/services/email-verification.ts';
+import { readBody } from '#server/http/body.ts';
+import { route } from '#server/http/route.ts';
+import { verifyEmail } from '#server/users/email-verification.ts';
+import { usersRoutes } from '#server/users/routes.ts';
+import { VerifyEmailRequest } from '#server/users/schema.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-
-const VerifyRequest = z.object({ token: z.string().max(200) });
 
 /**
  * Uses an e-mail verification link. The page at /verify-email posts here as a plain form (then the
  * answer is a redirect back to the page); JSON clients get 204, or 422 for a dead link.
  */
-export const POST = route(async (request, ctx) => {
+export const POST = route(usersRoutes.verifyEmail, async ({ request, ctx }) => {
   const isForm = /^application\/x-www-form-urlencoded/i.test(request.headers.get('content-type') ?? '');
   if (isForm) {
     const form = new URLSearchParams((await request.text()).slice(0, 4096));
@@ -23,7 +22,7 @@ export const POST = route(async (request, ctx) => {
       headers: { location: `${ctx.config.appUrl}/verify-email?status=${ok ? 'verified' : 'invalid'}` },
     });
   }
-  const { token } = await readBody(request, VerifyRequest);
+  const { token } = await readBody(request, VerifyEmailRequest);
   if (!(await verifyEmail(ctx, token))) {
     throw new ProblemError(
       problem('validation_failed', 'This verification link is invalid, expired or already used', {

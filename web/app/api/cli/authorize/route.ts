@@ -1,33 +1,25 @@
-import { z } from 'zod';
-import {
-  cliParamsQuery,
-  exchangeCliCode,
-  parseCliAuthorizeParams,
-} from '../../../../server/cli-auth/service.ts';
-import { browserUser, redirect, signInRedirect } from '../../../../server/cli-auth/session.ts';
-import { readBody } from '../../../../server/http/body.ts';
-import { json } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
+import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
+import { CliExchangeRequest } from '#server/cli-auth/schema.ts';
+import { cliParamsQuery, exchangeCliCode, parseCliAuthorizeParams } from '#server/cli-auth/service.ts';
+import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
+import { readBody } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Step 1 (browser): check the CLI's parameters, then show the approval page (after sign-in). */
-export const GET = route(async (request, ctx) => {
+export const GET = route(cliAuthRoutes.startCliAuthorization, async ({ request, ctx }) => {
   const params = parseCliAuthorizeParams(new URL(request.url).searchParams);
   const page = `/cli/authorize?${cliParamsQuery(params)}`;
   if (!(await browserUser(ctx, request.headers.get('cookie')))) return signInRedirect(ctx, page);
   return redirect(page);
 });
 
-const ExchangeRequest = z.object({
-  code: z.string().min(1).max(200),
-  code_verifier: z.string().min(1).max(200),
-});
-
 /** Step 3 (CLI): trade the single-use code and the PKCE verifier for a CLI token. */
-export const POST = route(async (request, ctx) => {
-  const body = await readBody(request, ExchangeRequest);
+export const POST = route(cliAuthRoutes.exchangeCliCode, async ({ request, ctx }) => {
+  const body = await readBody(request, CliExchangeRequest);
   const { token, expiresAt } = await exchangeCliCode(ctx, body.code, body.code_verifier);
   return json({ token, expiresAt });
 });

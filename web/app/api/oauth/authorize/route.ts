@@ -1,7 +1,7 @@
-import { browserUser, redirect, signInRedirect } from '../../../../server/cli-auth/session.ts';
-import { getContext } from '../../../../server/context.ts';
-import { errorPage } from '../../../../server/oauth/error-page.ts';
-import { authorizeQuery, OAuthError, parseAuthorizeRequest } from '../../../../server/oauth/service.ts';
+import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
+import { getContext } from '#server/context.ts';
+import { errorPage } from '#server/oauth/error-page.ts';
+import { authorizeQuery, OAuthError, parseAuthorizeRequest } from '#server/oauth/service.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

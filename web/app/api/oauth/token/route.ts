@@ -1,6 +1,6 @@
-import { oauthRoute, readForm } from '../../../../server/oauth/http.ts';
-import { jsonWithCors, preflight } from '../../../../server/oauth/metadata.ts';
-import { exchangeAuthorizationCode, OAuthError, refreshTokens } from '../../../../server/oauth/service.ts';
+import { oauthRoute, readForm } from '#server/oauth/http.ts';
+import { jsonWithCors, preflight } from '#server/oauth/metadata.ts';
+import { exchangeAuthorizationCode, OAuthError, refreshTokens } from '#server/oauth/service.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,14 +1,13 @@
 import { normalizeMedia, ValidationRequest } from '@postwave/shared';
-import { requireCaller } from '../../../../server/auth/caller.ts';
-import { readBody } from '../../../../server/http/body.ts';
-import { json } from '../../../../server/http/respond.ts';
-import { route } from '../../../../server/http/route.ts';
-import { preparePost } from '../../../../server/services/publishing.ts';
+import { readBody } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { preparePost } from '#server/posts/publishing.ts';
+import { postsRoutes } from '#server/posts/routes.ts';
 
 export const runtime = 'nodejs';
 
-export const POST = route(async (request, ctx) => {
-  const caller = await requireCaller(request, ctx);
+export const POST = route(postsRoutes.validatePost, async ({ request, ctx, caller }) => {
   const body = await readBody(request, ValidationRequest);
   const prepared = await preparePost(ctx, caller.userId, {
     message: body.message,

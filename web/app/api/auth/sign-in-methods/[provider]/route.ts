@@ -1,18 +1,18 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { cookies } from 'next/headers';
-import { requireCaller } from '../../../../../server/auth/caller.ts';
-import { signIn } from '../../../../../server/auth/next-auth.ts';
-import { secureCookiesFor } from '../../../../../server/auth/session.ts';
-import { notFound } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import { configuredProviders } from '../../../../../server/services/providers.ts';
+import { signIn } from '#server/auth/next-auth.ts';
+import { secureCookiesFor } from '#server/auth/session.ts';
+import { notFound } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { configuredProviders } from '#server/users/providers.ts';
+import { usersRoutes } from '#server/users/routes.ts';
+import { getUser } from '#server/users/service.ts';
 import {
   linkIntentCookie,
   linkIntentMaxAgeSeconds,
   linkIntentValue,
   unlinkProvider,
-} from '../../../../../server/services/sign-in-methods.ts';
-import { getUser } from '../../../../../server/services/users.ts';
+} from '#server/users/sign-in-methods.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -23,8 +23,7 @@ export const dynamic = 'force-dynamic';
  * The OAuth callback links the identity only for that user with a current session. Only users
  * who verified their e-mail address may link (see docs/security-scheduler.md).
  */
-export const POST = route<{ provider: string }>(async (request, ctx, { provider }) => {
-  const caller = await requireCaller(request, ctx, { sessionOnly: true });
+export const POST = route(usersRoutes.linkSignInMethod, async ({ ctx, caller, params: { provider } }) => {
   if (!configuredProviders(ctx.config).some((p) => p.id === provider)) throw notFound('sign-in provider');
   const user = await getUser(ctx, caller.userId);
   if (!user?.emailVerifiedAt) {
@@ -47,8 +46,7 @@ export const POST = route<{ provider: string }>(async (request, ctx, { provider 
 });
 
 /** Unlinks a provider; 409 when it is the last way to sign in. */
-export const DELETE = route<{ provider: string }>(async (request, ctx, { provider }) => {
-  const caller = await requireCaller(request, ctx, { sessionOnly: true });
+export const DELETE = route(usersRoutes.unlinkSignInMethod, async ({ ctx, caller, params: { provider } }) => {
   await unlinkProvider(ctx, caller.userId, provider);
   return new Response(null, { status: 204 });
 });

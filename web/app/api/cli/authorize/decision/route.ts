@@ -1,19 +1,20 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { assertSameOrigin } from '../../../../../server/auth/same-origin.ts';
+import { assertSameOrigin } from '#server/auth/same-origin.ts';
+import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import {
   cliParamsQuery,
   issueCliCode,
   loopbackRedirect,
   parseCliAuthorizeParams,
-} from '../../../../../server/cli-auth/service.ts';
-import { browserUser, redirect, signInRedirect } from '../../../../../server/cli-auth/session.ts';
-import { route } from '../../../../../server/http/route.ts';
+} from '#server/cli-auth/service.ts';
+import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
+import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** Step 2 (browser): the approval form. Approve → loopback URL with a code; deny → access_denied. */
-export const POST = route(async (request, ctx) => {
+export const POST = route(cliAuthRoutes.decideCliAuthorization, async ({ request, ctx }) => {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/x-www-form-urlencoded/i.test(contentType)) {
     throw new ProblemError(problem('unsupported_media_type', 'Send the approval form'));

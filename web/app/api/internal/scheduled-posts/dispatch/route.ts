@@ -1,13 +1,14 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { dispatchDuePosts, dispatchOptions } from '../../../../../server/dispatch/dispatch.ts';
-import { json } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import { safeEqual } from '../../../../../server/security/tokens.ts';
+import { dispatchRoutes } from '#server/dispatch/routes.ts';
+import { dispatchDuePosts, dispatchOptions } from '#server/dispatch/service.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { safeEqual } from '#server/security/tokens.ts';
 
 export const runtime = 'nodejs';
 export const maxDuration = 60;
 
-export const POST = route(async (request, ctx) => {
+export const POST = route(dispatchRoutes.dispatchScheduledPosts, async ({ request, ctx }) => {
   const secret = ctx.config.dispatchSecret;
   // Without DISPATCH_SECRET the endpoint does not exist (the in-process dispatcher does the work).
   if (!secret) throw new ProblemError(problem('not_found', 'Not found'));

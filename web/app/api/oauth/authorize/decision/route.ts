@@ -1,16 +1,16 @@
-import { assertSameOrigin } from '../../../../../server/auth/same-origin.ts';
-import { browserUser, redirect, signInRedirect } from '../../../../../server/cli-auth/session.ts';
-import { getContext } from '../../../../../server/context.ts';
-import { errorResponse } from '../../../../../server/http/route.ts';
-import { errorPage } from '../../../../../server/oauth/error-page.ts';
-import { readForm } from '../../../../../server/oauth/http.ts';
+import { assertSameOrigin } from '#server/auth/same-origin.ts';
+import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
+import { getContext } from '#server/context.ts';
+import { errorResponse } from '#server/http/route.ts';
+import { errorPage } from '#server/oauth/error-page.ts';
+import { readForm } from '#server/oauth/http.ts';
 import {
   authorizeQuery,
   clientRedirect,
   issueAuthorizationCode,
   OAuthError,
   parseAuthorizeRequest,
-} from '../../../../../server/oauth/service.ts';
+} from '#server/oauth/service.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

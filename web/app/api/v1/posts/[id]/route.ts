@@ -1,44 +1,33 @@
 import { invalidRequest } from '@postwave/shared';
-import { requireCaller } from '../../../../../server/auth/caller.ts';
-import { readBody, readJson } from '../../../../../server/http/body.ts';
-import {
-  PostActionRequest,
-  PostPatchRequest,
-  toPostAction,
-  toPostPatch,
-} from '../../../../../server/http/post-fields.ts';
-import { json, noContent } from '../../../../../server/http/respond.ts';
-import { route } from '../../../../../server/http/route.ts';
-import { idempotent } from '../../../../../server/services/idempotency.ts';
-import { actOnPost, deletePost, getPost, updatePost } from '../../../../../server/services/posts.ts';
+import { readBody, readJson } from '#server/http/body.ts';
+import { json, noContent } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { idempotent } from '#server/idempotency/idempotency.ts';
+import { postsRoutes } from '#server/posts/routes.ts';
+import { PostActionRequest, PostPatchRequest, toPostAction, toPostPatch } from '#server/posts/schema.ts';
+import { actOnPost, deletePost, getPost, updatePost } from '#server/posts/service.ts';
 
 export const runtime = 'nodejs';
 
-type Params = { id: string };
+export const GET = route(postsRoutes.getPost, async ({ ctx, caller, params }) =>
+  json(await getPost(ctx, caller.userId, params.id)),
+);
 
-export const GET = route<Params>(async (request, ctx, { id }) => {
-  const caller = await requireCaller(request, ctx);
-  return json(await getPost(ctx, caller.userId, id));
-});
-
-export const PATCH = route<Params>(async (request, ctx, { id }) => {
-  const caller = await requireCaller(request, ctx);
+export const PATCH = route(postsRoutes.updatePost, async ({ request, ctx, caller, params }) => {
   const patch = toPostPatch(await readBody(request, PostPatchRequest));
-  return json(await updatePost(ctx, caller.userId, id, patch));
+  return json(await updatePost(ctx, caller.userId, params.id, patch));
 });
 
-export const POST = route<Params>(async (request, ctx, { id }) => {
-  const caller = await requireCaller(request, ctx);
+export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, params }) => {
   const body = await readJson(request);
   return idempotent(ctx, caller.userId, request, body, async () => {
     const parsed = PostActionRequest.safeParse(body);
     if (!parsed.success) throw invalidRequest(parsed.error);
-    return { status: 200, body: await actOnPost(ctx, caller.userId, id, toPostAction(parsed.data)) };
+    return { status: 200, body: await actOnPost(ctx, caller.userId, params.id, toPostAction(parsed.data)) };
   });
 });
 
-export const DELETE = route<Params>(async (request, ctx, { id }) => {
-  const caller = await requireCaller(request, ctx);
-  await deletePost(ctx, caller.userId, id);
+export const DELETE = route(postsRoutes.deletePost, async ({ ctx, caller, params }) => {
+  await deletePost(ctx, caller.userId, params.id);
   return noContent();
 });

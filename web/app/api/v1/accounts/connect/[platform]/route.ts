@@ -1,6 +1,6 @@
-import { requireCaller } from '../../../../../../server/auth/caller.ts';
-import { route } from '../../../../../../server/http/route.ts';
-import { startConnect } from '../../../../../../server/services/oauth-connect.ts';
+import { startConnect } from '#server/accounts/oauth-connect.ts';
+import { accountsRoutes } from '#server/accounts/routes.ts';
+import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 
@@ -8,9 +8,11 @@ export const runtime = 'nodejs';
  * Redirects the signed-in browser to the platform's consent screen. `?accountId=` reconnects that
  * account: the flow then updates it and accepts no other platform account.
  */
-export const GET = route<{ platform: string }>(async (request, ctx, { platform }) => {
-  const caller = await requireCaller(request, ctx);
-  const accountId = new URL(request.url).searchParams.get('accountId');
-  const location = await startConnect(ctx, caller.userId, platform, { accountId });
-  return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
-});
+export const GET = route(
+  accountsRoutes.startOAuthConnect,
+  async ({ request, ctx, caller, params: { platform } }) => {
+    const accountId = new URL(request.url).searchParams.get('accountId');
+    const location = await startConnect(ctx, caller.userId, platform, { accountId });
+    return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
+  },
+);

@@ -1,6 +1,6 @@
-import { requireCaller } from '../../../../../../../server/auth/caller.ts';
-import { route } from '../../../../../../../server/http/route.ts';
-import { ConnectError, finishConnect } from '../../../../../../../server/services/oauth-connect.ts';
+import { ConnectError, finishConnect } from '#server/accounts/oauth-connect.ts';
+import { accountsRoutes } from '#server/accounts/routes.ts';
+import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 
@@ -8,24 +8,26 @@ export const runtime = 'nodejs';
  * The platform sends the browser back here. One account: saved, and the accounts page says so.
  * Several (pages, organizations): the picker page. A failure: the accounts page explains it.
  */
-export const GET = route<{ platform: string }>(async (request, ctx, { platform }) => {
-  const caller = await requireCaller(request, ctx);
-  const back = new URL('/accounts', ctx.config.appUrl);
-  try {
-    const outcome = await finishConnect(ctx, caller.userId, platform, new URL(request.url).searchParams);
-    if (outcome.kind === 'pick') {
-      back.pathname = '/accounts/pick';
-      back.searchParams.set('pending', outcome.token);
-    } else {
-      for (const account of outcome.accounts) back.searchParams.append('connected', account.id);
+export const GET = route(
+  accountsRoutes.finishOAuthConnect,
+  async ({ request, ctx, caller, params: { platform } }) => {
+    const back = new URL('/accounts', ctx.config.appUrl);
+    try {
+      const outcome = await finishConnect(ctx, caller.userId, platform, new URL(request.url).searchParams);
+      if (outcome.kind === 'pick') {
+        back.pathname = '/accounts/pick';
+        back.searchParams.set('pending', outcome.token);
+      } else {
+        for (const account of outcome.accounts) back.searchParams.append('connected', account.id);
+      }
+    } catch (error) {
+      if (!(error instanceof ConnectError)) throw error;
+      back.searchParams.set('error', error.code);
+      back.searchParams.set('message', error.message);
     }
-  } catch (error) {
-    if (!(error instanceof ConnectError)) throw error;
-    back.searchParams.set('error', error.code);
-    back.searchParams.set('message', error.message);
-  }
-  return new Response(null, {
-    status: 302,
-    headers: { location: back.toString(), 'cache-control': 'no-store' },
-  });
-});
+    return new Response(null, {
+      status: 302,
+      headers: { location: back.toString(), 'cache-control': 'no-store' },
+    });
+  },
+);

@@ -1,20 +1,20 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '#server/context.ts';
 import {
   cliAuthorizationCodes,
   oauthAuthorizationCodes,
   oauthTokens,
   passwordResetTokens,
   users,
-} from '../db/schema.ts';
-import { escapeHtml, sendMail } from '../mail.ts';
-import { AttemptLimiter, processWide } from '../security/attempt-limiter.ts';
-import { hashPassword } from '../security/passwords.ts';
-import { hashSecret, newSecret } from '../security/tokens.ts';
-import { revokeAllTokens } from './tokens.ts';
-import { minPasswordLength, normalizeEmail } from './users.ts';
+} from '#server/db/schema.ts';
+import { escapeHtml, sendMail } from '#server/mail.ts';
+import { AttemptLimiter, processWide } from '#server/security/attempt-limiter.ts';
+import { hashPassword } from '#server/security/passwords.ts';
+import { hashSecret, newSecret } from '#server/security/tokens.ts';
+import { revokeAllTokens } from '#server/tokens/service.ts';
+import { minPasswordLength, normalizeEmail } from './service.ts';
 
 /**
  * At most this many links per (account, client address) per window; further requests are

@@ -6,10 +6,9 @@ import {
   platformModules,
   problem,
 } from '@postwave/shared';
-import type { AppContext } from '../context.ts';
-import { notFound } from '../http/respond.ts';
-import { hashSecret, newSecret, pkceChallenge } from '../security/tokens.ts';
-import { type AccountView, getAccountRow, saveAccount } from './accounts.ts';
+import type { AppContext } from '#server/context.ts';
+import { notFound } from '#server/http/respond.ts';
+import { hashSecret, newSecret, pkceChallenge } from '#server/security/tokens.ts';
 import {
   connectedPlatformAccountIds,
   deletePendingConnection,
@@ -18,6 +17,8 @@ import {
   insertPendingConnection,
   takeConnectState,
 } from './connect-repository.ts';
+import type { AccountView } from './schema.ts';
+import { getAccountRow, saveAccount } from './service.ts';
 
 /*
  * The Scheduler's side of "Connect with <platform>", the same for every OAuth platform: the

@@ -7,42 +7,29 @@ import {
   problem,
   type TargetResult,
 } from '@postwave/shared';
-import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { accounts, type PostStatus, posts, postTargets, type StoredMedia } from '../db/schema.ts';
-import { isUuid } from '../http/ids.ts';
-import { invalidStatus, validationFailed } from '../http/problems.ts';
-import { notFound } from '../http/respond.ts';
-import { ownedMedia, toStoredMedia } from './media.ts';
+import { ownedAccountIds } from '#server/accounts/repository.ts';
+import type { AppContext } from '#server/context.ts';
+import type { PostStatus, posts, StoredMedia } from '#server/db/schema.ts';
+import { isUuid } from '#server/http/ids.ts';
+import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
+import { notFound } from '#server/http/respond.ts';
+import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
+import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
 import {
+  deleteDroppedTargets,
+  deleteEditablePost,
+  findPost,
+  insertPost,
+  listPostPage,
   type PostRow,
   postedAccountIds,
-  preparePost,
-  publishLeasedPost,
-  type TargetRow,
-  validationIssues,
-} from './publishing.ts';
+  type TargetView,
+  targetsOf,
+  updatePostIfUnchanged,
+} from './repository.ts';
+import type { PostAction, PostPatch, PostView } from './schema.ts';
 
-export interface PostView {
-  id: string;
-  status: PostStatus;
-  message: string;
-  accountIds: string[];
-  media: StoredMedia[];
-  accountOptions: AccountOptions;
-  scheduledAt: string | null;
-  postedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  results: TargetResult[];
-}
-
-const editableStatuses: PostStatus[] = ['draft', 'scheduled', 'failed'];
-
-export function toPostView(
-  row: PostRow,
-  targets: Pick<TargetRow, 'accountId' | 'platform' | 'status' | 'platformPostId' | 'url' | 'error'>[],
-): PostView {
+export function toPostView(row: PostRow, targets: TargetView[]): PostView {
   const byAccount = new Map(targets.map((t) => [t.accountId, t]));
   const results: TargetResult[] = [];
   for (const accountId of new Set([...row.accountIds, ...byAccount.keys()])) {
@@ -73,22 +60,17 @@ export function toPostView(
 }
 
 async function loadView(ctx: AppContext, row: PostRow): Promise<PostView> {
-  const targets = await ctx.db.select().from(postTargets).where(eq(postTargets.postId, row.id));
-  return toPostView(row, targets);
+  return toPostView(row, await targetsOf(ctx, row.id));
 }
 
-async function findPost(ctx: AppContext, userId: string, postId: string): Promise<PostRow> {
-  if (!isUuid(postId)) throw notFound('post');
-  const [row] = await ctx.db
-    .select()
-    .from(posts)
-    .where(and(eq(posts.id, postId), eq(posts.userId, userId)));
+async function ownedPost(ctx: AppContext, userId: string, postId: string): Promise<PostRow> {
+  const row = isUuid(postId) ? await findPost(ctx, userId, postId) : undefined;
   if (!row) throw notFound('post');
   return row;
 }
 
 export async function getPost(ctx: AppContext, userId: string, postId: string): Promise<PostView> {
-  return loadView(ctx, await findPost(ctx, userId, postId));
+  return loadView(ctx, await ownedPost(ctx, userId, postId));
 }
 
 /** Media references resolved to this user's stored media; anyone else's key is `media_not_found`. */
@@ -117,14 +99,7 @@ async function assertOwnedAccounts(
   userId: string,
   accountIds: readonly string[],
 ): Promise<void> {
-  const valid = accountIds.filter(isUuid);
-  const rows = valid.length
-    ? await ctx.db
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(and(eq(accounts.userId, userId), inArray(accounts.id, valid)))
-    : [];
-  const found = new Set(rows.map((r) => r.id));
+  const found = await ownedAccountIds(ctx, userId, accountIds.filter(isUuid));
   const missing = accountIds.filter((id) => !found.has(id));
   if (missing.length) {
     throw validationFailed(
@@ -194,38 +169,34 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
 
   if (input.postingMode === 'draft') {
     await assertOwnedAccounts(ctx, userId, content.accountIds);
-    const [row] = await ctx.db
-      .insert(posts)
-      .values({ ...base, status: 'draft', scheduledAt: input.scheduledAt ?? null })
-      .returning();
-    return toPostView(row!, []);
+    const row = await insertPost(ctx, { ...base, status: 'draft', scheduledAt: input.scheduledAt ?? null });
+    return toPostView(row, []);
   }
   if (input.postingMode === 'schedule') {
     const when = assertFuture(input.scheduledAt);
     await validateForPublishing(ctx, userId, content);
-    const [row] = await ctx.db
-      .insert(posts)
-      .values({ ...base, status: 'scheduled', scheduledAt: when, nextAttemptAt: when })
-      .returning();
-    return toPostView(row!, []);
+    const row = await insertPost(ctx, {
+      ...base,
+      status: 'scheduled',
+      scheduledAt: when,
+      nextAttemptAt: when,
+    });
+    return toPostView(row, []);
   }
   const prepared = await validateForPublishing(ctx, userId, content);
   const owner = leaseOwner();
   const leaseUntil = new Date(now.getTime() + ctx.config.dispatcher.leaseMs);
   // Stored as a leased `scheduled` post: if this process dies mid-publish, dispatch finishes it.
-  const [row] = await ctx.db
-    .insert(posts)
-    .values({
-      ...base,
-      status: 'scheduled',
-      nextAttemptAt: leaseUntil,
-      leaseOwner: owner,
-      leaseExpiresAt: leaseUntil,
-      attempts: 1,
-    })
-    .returning();
-  await publishLeasedPost(ctx, row!, owner, { kind: 'now' }, prepared);
-  return getPost(ctx, userId, row!.id);
+  const row = await insertPost(ctx, {
+    ...base,
+    status: 'scheduled',
+    nextAttemptAt: leaseUntil,
+    leaseOwner: owner,
+    leaseExpiresAt: leaseUntil,
+    attempts: 1,
+  });
+  await publishLeasedPost(ctx, row, owner, { kind: 'now' }, prepared);
+  return getPost(ctx, userId, row.id);
 }
 
 export interface ListOptions {
@@ -246,45 +217,15 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt, id };
 }
 
-/** Each post's target results as JSON, fetched with the page in the same statement. */
-const targetsJson = sql<TargetView[]>`(
-  SELECT coalesce(json_agg(json_build_object(
-    'accountId', t.account_id, 'platform', t.platform, 'status', t.status,
-    'platformPostId', t.platform_post_id, 'url', t.url, 'error', t.error)), '[]'::json)
-  FROM post_targets t WHERE t.post_id = ${posts.id})`;
-
-type TargetView = Pick<TargetRow, 'accountId' | 'platform' | 'status' | 'platformPostId' | 'url' | 'error'>;
-
-/** Newest first, keyset-paginated on (createdAt, id): one backward index range scan per page. */
+/** Newest first, a page at a time; `nextCursor` continues after the page's last post. */
 export async function listPosts(ctx: AppContext, userId: string, options: ListOptions) {
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
-  const rows = await ctx.db
-    .select({ post: posts, targets: targetsJson })
-    .from(posts)
-    .where(
-      and(
-        eq(posts.userId, userId),
-        options.status ? eq(posts.status, options.status) : undefined,
-        after
-          ? sql`(${posts.createdAt}, ${posts.id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
-          : undefined,
-      ),
-    )
-    .orderBy(desc(posts.createdAt), desc(posts.id))
-    .limit(options.limit + 1);
+  const rows = await listPostPage(ctx, userId, { status: options.status, limit: options.limit + 1, after });
   const page = rows.slice(0, options.limit);
   return {
     posts: page.map((row) => toPostView(row.post, row.targets)),
     nextCursor: rows.length > options.limit ? encodeCursor(page.at(-1)!.post) : null,
   };
-}
-
-export interface PostPatch {
-  message?: string | undefined;
-  accountIds?: string[] | undefined;
-  media?: MediaReference[] | undefined;
-  accountOptions?: AccountOptions | undefined;
-  scheduledAt?: Date | null | undefined;
 }
 
 /** A post that is being published right now cannot change under the publisher's feet. */
@@ -301,18 +242,7 @@ async function updateGuarded(
   row: PostRow,
   set: Partial<typeof posts.$inferInsert>,
 ): Promise<PostRow> {
-  const [updated] = await ctx.db
-    .update(posts)
-    .set({ ...set, updatedAt: new Date() })
-    .where(
-      and(
-        eq(posts.id, row.id),
-        eq(posts.updatedAt, row.updatedAt),
-        inArray(posts.status, editableStatuses),
-        or(isNull(posts.leaseExpiresAt), lt(posts.leaseExpiresAt, new Date())),
-      ),
-    )
-    .returning();
+  const updated = await updatePostIfUnchanged(ctx, row, set);
   if (!updated) throw invalidStatus('The post changed while this request ran; fetch it and try again');
   return updated;
 }
@@ -323,7 +253,7 @@ export async function updatePost(
   postId: string,
   patch: PostPatch,
 ): Promise<PostView> {
-  const row = await findPost(ctx, userId, postId);
+  const row = await ownedPost(ctx, userId, postId);
   assertEditable(row, 'updated');
   const content: Content = {
     message: patch.message ?? row.message,
@@ -344,22 +274,9 @@ export async function updatePost(
   const updated = await updateGuarded(ctx, row, set);
   if (patch.accountIds) {
     // Results of targets that were dropped and never posted no longer mean anything.
-    await ctx.db
-      .delete(postTargets)
-      .where(
-        and(
-          eq(postTargets.postId, row.id),
-          sql`${postTargets.status} <> 'posted'`,
-          sql`NOT (${postTargets.accountId} = ANY(${sql.param(content.accountIds)}::text[]))`,
-        ),
-      );
+    await deleteDroppedTargets(ctx, row.id, content.accountIds);
   }
   return loadView(ctx, updated);
-}
-
-export interface PostAction {
-  postingMode: 'now' | 'schedule' | 'draft';
-  scheduledAt?: Date | undefined;
 }
 
 /** `POST /api/v1/posts/{id}`: publish now, schedule, or move back to draft. */
@@ -369,7 +286,7 @@ export async function actOnPost(
   postId: string,
   action: PostAction,
 ): Promise<PostView> {
-  const row = await findPost(ctx, userId, postId);
+  const row = await ownedPost(ctx, userId, postId);
   assertEditable(row, action.postingMode === 'now' ? 'published again' : 'changed');
   const content: Content = {
     message: row.message,
@@ -426,17 +343,8 @@ export async function actOnPost(
 }
 
 export async function deletePost(ctx: AppContext, userId: string, postId: string): Promise<void> {
-  const row = await findPost(ctx, userId, postId);
+  const row = await ownedPost(ctx, userId, postId);
   assertEditable(row, 'deleted');
-  const deleted = await ctx.db
-    .delete(posts)
-    .where(
-      and(
-        eq(posts.id, row.id),
-        inArray(posts.status, editableStatuses),
-        or(isNull(posts.leaseExpiresAt), lt(posts.leaseExpiresAt, new Date())),
-      ),
-    )
-    .returning({ id: posts.id });
-  if (deleted.length === 0) throw invalidStatus('The post is being published and cannot be deleted');
+  if (!(await deleteEditablePost(ctx, row.id)))
+    throw invalidStatus('The post is being published and cannot be deleted');
 }

@@ -1,9 +1,8 @@
 import { type MediaObject, ProblemError, problem, StorageError, storeUpload } from '@postwave/shared';
-import type { AppContext } from '../context.ts';
-import { media } from '../db/schema.ts';
-import { allowLoopbackFetch } from '../oauth/clients.ts';
-import { safeFetch, UnsafeUrlError } from '../oauth/safe-fetch.ts';
-import { storageProblem, toMediaObject } from '../services/media.ts';
+import type { AppContext } from '#server/context.ts';
+import { allowLoopbackFetch } from '#server/oauth/clients.ts';
+import { safeFetch, UnsafeUrlError } from '#server/oauth/safe-fetch.ts';
+import { recordMedia, storageProblem } from './service.ts';
 
 /**
  * `upload_media_from_url`: fetches the URL through the SSRF guard and streams the body into
@@ -46,18 +45,5 @@ export async function uploadMediaFromUrl(
   } finally {
     response.body.destroy();
   }
-  const [row] = await ctx.db
-    .insert(media)
-    .values({
-      id: crypto.randomUUID(),
-      userId,
-      key: stored.key,
-      filename: stored.filename,
-      contentType: stored.contentType,
-      size: stored.size,
-      storage: stored.storage,
-      createdAt: new Date(),
-    })
-    .returning();
-  return toMediaObject(ctx, row!);
+  return recordMedia(ctx, userId, stored);
 }

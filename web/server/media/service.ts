@@ -15,11 +15,11 @@ import {
   StorageError,
   storageErrorStatus,
 } from '@postwave/shared';
-import { and, eq, inArray } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { media, type StoredMedia } from '../db/schema.ts';
+import type { AppContext } from '#server/context.ts';
+import type { StoredMedia } from '#server/db/schema.ts';
+import { insertMedia, type MediaRow, mediaByKey, ownedMedia } from './repository.ts';
 
-type MediaRow = typeof media.$inferSelect;
+export { ownedMedia };
 
 export function toMediaObject(ctx: AppContext, row: MediaRow): MediaObject {
   return {
@@ -40,21 +40,12 @@ export function storageProblem(error: unknown): ProblemError {
   return new ProblemError(problem(code, error.message));
 }
 
-async function recordMedia(ctx: AppContext, userId: string, object: MediaObject): Promise<MediaObject> {
-  const [row] = await ctx.db
-    .insert(media)
-    .values({
-      id: crypto.randomUUID(),
-      userId,
-      key: object.key,
-      filename: object.filename,
-      contentType: object.contentType,
-      size: object.size,
-      storage: object.storage,
-      createdAt: new Date(),
-    })
-    .returning();
-  return toMediaObject(ctx, row!);
+export async function recordMedia(
+  ctx: AppContext,
+  userId: string,
+  object: MediaObject,
+): Promise<MediaObject> {
+  return toMediaObject(ctx, await insertMedia(ctx, userId, object));
 }
 
 /**
@@ -102,7 +93,7 @@ export async function presignUpload(
 export async function receiveUpload(ctx: AppContext, key: string, request: Request): Promise<MediaObject> {
   if (!(ctx.storage instanceof LocalStorage))
     throw new ProblemError(problem('not_found', 'No such upload URL'));
-  const [row] = await ctx.db.select().from(media).where(eq(media.key, key));
+  const row = await mediaByKey(ctx, key);
   if (!row) throw new ProblemError(problem('not_found', 'No such upload URL'));
   const body = requestFromWeb(request);
   try {
@@ -120,20 +111,6 @@ export async function receiveUpload(ctx: AppContext, key: string, request: Reque
   } finally {
     body.destroy();
   }
-}
-
-/** This user's media rows for the given keys. */
-export async function ownedMedia(
-  ctx: AppContext,
-  userId: string,
-  keys: string[],
-): Promise<Map<string, MediaRow>> {
-  if (keys.length === 0) return new Map();
-  const rows = await ctx.db
-    .select()
-    .from(media)
-    .where(and(eq(media.userId, userId), inArray(media.key, keys)));
-  return new Map(rows.map((r) => [r.key, r]));
 }
 
 export function toStoredMedia(ctx: AppContext, row: MediaRow): StoredMedia {

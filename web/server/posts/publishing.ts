@@ -6,20 +6,29 @@ import {
   type TargetResult,
   type ValidationResponse,
 } from '@postwave/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { type posts, postTargets } from '../db/schema.ts';
-import type { MicroBatcher, PostFinalization, TargetClaim } from '../dispatch/batches.ts';
 import {
   type AccountCache,
   accountLookup,
   markNeedsReconnect,
   saveRefreshedCredentials,
-} from './accounts.ts';
-import { ownMediaResolver, userStorage } from './media.ts';
-
-export type PostRow = typeof posts.$inferSelect;
-export type TargetRow = typeof postTargets.$inferSelect;
+} from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import type { MicroBatcher } from '#server/dispatch/batches.ts';
+import { ownMediaResolver, userStorage } from '#server/media/service.ts';
+import {
+  claimTargets,
+  type ExistingTarget,
+  failAbandonedTargets,
+  finalizePosts,
+  type PostFinalization,
+  type PostRow,
+  recordFailedTargets,
+  recordResults,
+  type TargetClaim,
+  type TargetRow,
+  targetStates,
+  targetsOf,
+} from './repository.ts';
 
 /** The SDK's posting service as one user sees it: their accounts, their media. */
 export function postingServiceFor(ctx: AppContext, userId: string): PostingService {
@@ -59,15 +68,6 @@ export function validationIssues(validation: ValidationResponse): ProblemIssue[]
   );
 }
 
-/** Targets a stored post still has to publish (never one that already posted). */
-export async function postedAccountIds(ctx: AppContext, postId: string): Promise<Set<string>> {
-  const rows = await ctx.db
-    .select({ accountId: postTargets.accountId })
-    .from(postTargets)
-    .where(and(eq(postTargets.postId, postId), eq(postTargets.status, 'posted')));
-  return new Set(rows.map((r) => r.accountId));
-}
-
 export type PublishMode =
   /** Publish now: whatever fails is final; the caller gets the finished post. */
   | { kind: 'now' }
@@ -84,57 +84,6 @@ const interrupted = {
     'Publishing was interrupted before its outcome was recorded; it may or may not have been posted. Check the account before retrying.',
   retryable: false,
 };
-
-/*
- * The statements below run for every published post, so they are written as SQL: drizzle's query
- * builder costs more CPU per statement than the database does to run them.
- */
-
-/** `execute()` results: node-postgres and PGlite both expose `rows`. */
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
-export interface ExistingTarget {
-  accountId: string;
-  status: TargetRow['status'];
-  error: TargetRow['error'];
-  claimOwner: string | null;
-}
-
-async function targetStates(ctx: AppContext, postId: string): Promise<ExistingTarget[]> {
-  const result = await ctx.db.execute(sql`
-    SELECT account_id AS "accountId", status, error, claim_owner AS "claimOwner"
-    FROM post_targets WHERE post_id = ${postId}::uuid`);
-  return rowsOf<ExistingTarget>(result);
-}
-
-/** Claims targets for `owner`: new ones, or ones that failed before; never posted or in-flight ones. */
-async function claimTargets(
-  ctx: AppContext,
-  postId: string,
-  owner: string,
-  targets: { accountId: string; platform: string }[],
-  now: Date,
-): Promise<{ accountId: string }[]> {
-  const at = now.toISOString();
-  const values = sql.join(
-    targets.map(
-      (t) =>
-        sql`(${postId}::uuid, ${t.accountId}, ${t.platform}, 'publishing', ${owner}, 1, ${at}::timestamptz)`,
-    ),
-    sql`, `,
-  );
-  const result = await ctx.db.execute(sql`
-    INSERT INTO post_targets (post_id, account_id, platform, status, claim_owner, attempts, updated_at)
-    VALUES ${values}
-    ON CONFLICT (post_id, account_id) DO UPDATE
-      SET status = 'publishing', claim_owner = excluded.claim_owner, error = NULL,
-        attempts = post_targets.attempts + 1, updated_at = excluded.updated_at
-      WHERE post_targets.status = 'failed'
-    RETURNING account_id AS "accountId"`);
-  return rowsOf<{ accountId: string }>(result);
-}
 
 /** What is known about each target of a post while it is being published. */
 type TargetState = Map<string, Pick<TargetRow, 'status' | 'error'>>;
@@ -171,17 +120,7 @@ export async function publishLeasedPost(
     .filter((t) => t.status === 'publishing' && t.claimOwner !== owner)
     .map((t) => t.accountId);
   if (abandoned.length) {
-    await ctx.db
-      .update(postTargets)
-      .set({ status: 'failed', error: interrupted, updatedAt: new Date() })
-      .where(
-        and(
-          eq(postTargets.postId, post.id),
-          inArray(postTargets.accountId, abandoned),
-          eq(postTargets.status, 'publishing'),
-          sql`${postTargets.claimOwner} <> ${owner}`,
-        ),
-      );
+    await failAbandonedTargets(ctx, post.id, abandoned, owner, interrupted);
     for (const accountId of abandoned) state.set(accountId, { status: 'failed', error: interrupted });
   }
 
@@ -222,31 +161,17 @@ async function publishTargets(
   run: PublishRun,
 ): Promise<TargetResult | undefined> {
   const targets = prepared.targets!;
-  const now = new Date();
+  const claims = targets.map((t) => ({
+    postId: post.id,
+    accountId: t.account.id,
+    platform: t.account.platform,
+    owner,
+  }));
   const batches = run.batches;
-  const claimed = batches
-    ? (
-        await Promise.all(
-          targets.map(async (t) =>
-            (await batches.claims.add({
-              postId: post.id,
-              accountId: t.account.id,
-              platform: t.account.platform,
-              owner,
-            }))
-              ? [{ accountId: t.account.id }]
-              : [],
-          ),
-        )
-      ).flat()
-    : await claimTargets(
-        ctx,
-        post.id,
-        owner,
-        targets.map((t) => ({ accountId: t.account.id, platform: t.account.platform })),
-        now,
-      );
-  const mine = new Set(claimed.map((c) => c.accountId));
+  const won = batches
+    ? await Promise.all(claims.map((c) => batches.claims.add(c)))
+    : await claimTargets(ctx, claims);
+  const mine = new Set(claims.filter((_, i) => won[i]).map((c) => c.accountId));
   // Targets another publisher holds are not ours to report on: finalize reads them back.
   for (const target of targets) if (!mine.has(target.account.id)) state.delete(target.account.id);
   const service = postingServiceFor(ctx, post.userId);
@@ -277,21 +202,13 @@ async function publishTargets(
   return deferred;
 }
 
-function resultUpdate(postId: string, owner: string, result: TargetResult) {
-  return sql`
-    UPDATE post_targets
-    SET status = ${result.status}, platform_post_id = ${result.platformPostId ?? null}, url = ${result.url ?? null},
-      error = ${result.error ? JSON.stringify(result.error) : null}::jsonb, updated_at = ${new Date().toISOString()}::timestamptz
-    WHERE post_id = ${postId}::uuid AND account_id = ${result.accountId} AND claim_owner = ${owner}`;
-}
-
 async function recordResult(
   ctx: AppContext,
   postId: string,
   owner: string,
   result: TargetResult,
 ): Promise<void> {
-  await ctx.db.execute(resultUpdate(postId, owner, result));
+  await recordResults(ctx, [{ postId, owner, result }]);
   await flagReconnect(ctx, result);
 }
 
@@ -332,15 +249,7 @@ async function recordInvalidTargets(
           },
     };
   });
-  if (rows.length === 0) return;
-  await ctx.db
-    .insert(postTargets)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [postTargets.postId, postTargets.accountId],
-      set: { status: 'failed', error: sql`excluded.error`, claimOwner: owner, updatedAt: now },
-      setWhere: sql`${postTargets.status} = 'failed'`,
-    });
+  await recordFailedTargets(ctx, rows, owner);
   for (const row of rows) state.set(row.accountId, { status: 'failed', error: row.error });
 }
 
@@ -356,8 +265,7 @@ async function finalize(
 ): Promise<PublishOutcome> {
   if (post.accountIds.some((id) => !state.has(id))) {
     // Some target's outcome is not known here (held elsewhere): read the recorded truth.
-    const rows = await ctx.db.select().from(postTargets).where(eq(postTargets.postId, post.id));
-    for (const row of rows) state.set(row.accountId, row);
+    for (const row of await targetsOf(ctx, post.id)) state.set(row.accountId, row);
   }
   const outcomes = post.accountIds.map((id) => state.get(id));
   const now = new Date();
@@ -377,29 +285,11 @@ async function finalize(
     const backoff = mode.retryBaseMs * 2 ** Math.max(0, post.attempts - 1);
     nextAttemptAt = new Date(now.getTime() + backoff);
   }
-  // A data-modifying CTE always runs: the deferred target result is written whatever the lease says.
-  if (run.batches) {
-    const updated = await run.batches.finalizations.add({
-      postId: post.id,
-      owner,
-      status,
-      nextAttemptAt,
-      deferred,
-    });
-    if (deferred) await flagReconnect(ctx, deferred);
-    return { status: updated ?? 'lost_lease' };
-  }
-  const recordDeferred = deferred
-    ? sql`WITH recorded AS (${resultUpdate(post.id, owner, deferred)}) `
-    : sql``;
-  const result = await ctx.db.execute(sql`
-    ${recordDeferred}UPDATE posts
-    SET status = ${status}, next_attempt_at = ${nextAttemptAt?.toISOString() ?? null}::timestamptz,
-      lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now.toISOString()}::timestamptz,
-      posted_at = ${status === 'posted' ? now.toISOString() : null}::timestamptz
-    WHERE id = ${post.id}::uuid AND lease_owner = ${owner}
-    RETURNING status`);
-  const [updated] = rowsOf<{ status: PostRow['status'] }>(result);
+  // Dispatch shares the statement with the other posts it finishes at once; publish-now runs it alone.
+  const finalization = { postId: post.id, owner, status, nextAttemptAt, deferred };
+  const updated = run.batches
+    ? await run.batches.finalizations.add(finalization)
+    : (await finalizePosts(ctx, [finalization]))[0];
   if (deferred) await flagReconnect(ctx, deferred);
-  return { status: updated ? updated.status : 'lost_lease' };
+  return { status: updated ?? 'lost_lease' };
 }

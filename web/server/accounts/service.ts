@@ -7,38 +7,27 @@ import {
   problem,
   zodIssues,
 } from '@postwave/shared';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { type AccountStatus, accounts, posts, postTargets } from '../db/schema.ts';
-import { isUuid } from '../http/ids.ts';
-import { specificProblem, validationFailed } from '../http/problems.ts';
-import { notFound } from '../http/respond.ts';
-import { isUniqueViolation } from './db-errors.ts';
-
-export interface AccountView {
-  id: string;
-  platform: string;
-  platformAccountId: string;
-  label?: string;
-  username?: string;
-  profilePicture?: string;
-  /** `needs_reconnect` once the platform refused the stored credentials for good. */
-  status: AccountStatus;
-  createdAt: string;
-}
-
-type AccountRow = typeof accounts.$inferSelect;
+import type { AppContext } from '#server/context.ts';
+import { isUniqueViolation } from '#server/db/errors.ts';
+import { isUuid } from '#server/http/ids.ts';
+import { specificProblem, validationFailed } from '#server/http/problems.ts';
+import { notFound } from '#server/http/respond.ts';
+import {
+  type AccountRow,
+  accountsOf,
+  deleteAccount,
+  findAccount,
+  findConnectedId,
+  insertAccount,
+  updateAccount,
+} from './repository.ts';
+import type { AccountView } from './schema.ts';
 
 /** Credentials are bound to their row: a ciphertext copied onto another account will not decrypt. */
 const credentialsAad = (accountId: string) => `account:${accountId}`;
 
 export async function listAccounts(ctx: AppContext, userId: string): Promise<AccountView[]> {
-  const rows = await ctx.db
-    .select()
-    .from(accounts)
-    .where(eq(accounts.userId, userId))
-    .orderBy(asc(accounts.createdAt), asc(accounts.id));
-  return rows.map(toView);
+  return (await accountsOf(ctx, userId)).map(toView);
 }
 
 export async function getAccountRow(
@@ -46,12 +35,7 @@ export async function getAccountRow(
   userId: string,
   accountId: string,
 ): Promise<AccountRow | undefined> {
-  if (!isUuid(accountId)) return undefined;
-  const [row] = await ctx.db
-    .select()
-    .from(accounts)
-    .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)));
-  return row;
+  return isUuid(accountId) ? findAccount(ctx, userId, accountId) : undefined;
 }
 
 /** An account with decrypted credentials, as the SDK's publishers expect it. */
@@ -211,48 +195,31 @@ export async function saveAccount(
   };
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = new Date();
-    const [existing] = await ctx.db
-      .select({ id: accounts.id })
-      .from(accounts)
-      .where(
-        and(
-          eq(accounts.userId, userId),
-          eq(accounts.platform, input.platform),
-          eq(accounts.platformAccountId, input.platformAccountId),
-        ),
-      );
+    const existing = await findConnectedId(ctx, userId, input.platform, input.platformAccountId);
     if (existing) {
-      const [row] = await ctx.db
-        .update(accounts)
-        .set({
-          ...profileColumns,
-          ...(input.label !== undefined ? { label: input.label } : {}),
-          credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(existing.id)),
-          status: 'active',
-          updatedAt: now,
-        })
-        .where(eq(accounts.id, existing.id))
-        .returning();
+      const row = await updateAccount(ctx, existing, {
+        ...profileColumns,
+        ...(input.label !== undefined ? { label: input.label } : {}),
+        credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(existing)),
+        status: 'active',
+      });
       return { account: toView(row!), created: false };
     }
     const id = crypto.randomUUID();
     try {
-      const [row] = await ctx.db
-        .insert(accounts)
-        .values({
-          id,
-          userId,
-          platform: input.platform,
-          platformAccountId: input.platformAccountId,
-          label: input.label ?? input.profile.name ?? null,
-          ...profileColumns,
-          credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(id)),
-          status: 'active',
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return { account: toView(row!), created: true };
+      const row = await insertAccount(ctx, {
+        id,
+        userId,
+        platform: input.platform,
+        platformAccountId: input.platformAccountId,
+        label: input.label ?? input.profile.name ?? null,
+        ...profileColumns,
+        credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(id)),
+        status: 'active',
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { account: toView(row), created: true };
     } catch (error) {
       // Someone connected the same account at the same moment: update theirs instead.
       if (!isUniqueViolation(error)) throw error;
@@ -268,11 +235,7 @@ export async function renameAccount(
   label: string | null,
 ): Promise<AccountView> {
   if (!isUuid(accountId)) throw notFound('account');
-  const [row] = await ctx.db
-    .update(accounts)
-    .set({ label, updatedAt: new Date() })
-    .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)))
-    .returning();
+  const row = await updateAccount(ctx, accountId, { label }, userId);
   if (!row) throw notFound('account');
   return toView(row);
 }
@@ -283,46 +246,7 @@ export async function renameAccount(
  */
 export async function disconnectAccount(ctx: AppContext, userId: string, accountId: string): Promise<void> {
   if (!isUuid(accountId)) throw notFound('account');
-  await ctx.db.transaction(async (tx) => {
-    const [deleted] = await tx
-      .delete(accounts)
-      .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)))
-      .returning({ id: accounts.id });
-    if (!deleted) throw notFound('account');
-    const affected = await tx
-      .select({ id: posts.id, accountIds: posts.accountIds, status: posts.status })
-      .from(posts)
-      .where(
-        and(
-          eq(posts.userId, userId),
-          inArray(posts.status, ['draft', 'scheduled', 'failed']),
-          sql`${posts.accountIds} @> ${JSON.stringify([accountId])}::jsonb`,
-        ),
-      );
-    if (affected.length === 0) return;
-    const ids = affected.map((p) => p.id);
-    await tx
-      .delete(postTargets)
-      .where(
-        and(
-          inArray(postTargets.postId, ids),
-          eq(postTargets.accountId, accountId),
-          sql`${postTargets.status} <> 'posted'`,
-        ),
-      );
-    const now = new Date();
-    for (const post of affected) {
-      const remaining = post.accountIds.filter((id) => id !== accountId);
-      await tx
-        .update(posts)
-        .set({
-          accountIds: remaining,
-          updatedAt: now,
-          ...(remaining.length === 0 ? { status: 'draft' as const, nextAttemptAt: null } : {}),
-        })
-        .where(eq(posts.id, post.id));
-    }
-  });
+  if (!(await deleteAccount(ctx, userId, accountId))) throw notFound('account');
 }
 
 export async function saveRefreshedCredentials(
@@ -330,20 +254,13 @@ export async function saveRefreshedCredentials(
   accountId: string,
   credentials: Record<string, unknown>,
 ): Promise<void> {
-  await ctx.db
-    .update(accounts)
-    .set({
-      credentials: ctx.cipher.encryptJson(credentials, credentialsAad(accountId)),
-      updatedAt: new Date(),
-    })
-    .where(eq(accounts.id, accountId));
+  await updateAccount(ctx, accountId, {
+    credentials: ctx.cipher.encryptJson(credentials, credentialsAad(accountId)),
+  });
 }
 
 export async function markNeedsReconnect(ctx: AppContext, accountId: string): Promise<void> {
-  await ctx.db
-    .update(accounts)
-    .set({ status: 'needs_reconnect', updatedAt: new Date() })
-    .where(eq(accounts.id, accountId));
+  await updateAccount(ctx, accountId, { status: 'needs_reconnect' });
 }
 
 export function toView(row: AccountRow): AccountView {

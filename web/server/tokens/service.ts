@@ -1,19 +1,11 @@
 import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { type ApiTokenKind, apiTokens } from '../db/schema.ts';
-import { notFound } from '../http/respond.ts';
-import { hashSecret, newSecret } from '../security/tokens.ts';
+import type { AppContext } from '#server/context.ts';
+import { type ApiTokenKind, apiTokens } from '#server/db/schema.ts';
+import { notFound } from '#server/http/respond.ts';
+import { hashSecret, newSecret } from '#server/security/tokens.ts';
+import type { TokenSummary } from './schema.ts';
 
 export const apiTokenPrefix = 'pw_';
-
-export interface TokenSummary {
-  id: string;
-  name: string;
-  kind: ApiTokenKind;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-}
 
 /** Writing last-used on every request would make each API call a write; once a minute is enough. */
 const lastUsedResolutionMs = 60_000;
@@ -136,4 +128,13 @@ function toSummary(row: typeof apiTokens.$inferSelect): TokenSummary {
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,
   };
+}
+
+/** Which token a bearer caller used (never its secret); undefined when it is not this user's. */
+export async function describeToken(ctx: AppContext, userId: string, tokenId: string) {
+  const [row] = await ctx.db
+    .select({ id: apiTokens.id, kind: apiTokens.kind, name: apiTokens.name, expiresAt: apiTokens.expiresAt })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId)));
+  return row && { ...row, expiresAt: row.expiresAt?.toISOString() ?? null };
 }

@@ -1,6 +1,7 @@
 import {
   AccountId,
   AccountOptions,
+  MediaObject,
   MediaReference,
   normalizeMedia,
   PostingMode,
@@ -8,9 +9,38 @@ import {
   parseOffsetDateTime,
   postingModes,
   problem,
+  TargetResult,
 } from '@postwave/shared';
 import { z } from 'zod';
-import type { PostAction, PostPatch } from '../services/posts.ts';
+import { postStatuses } from '#server/db/schema.ts';
+
+/** A stored post as the API answers it, with one result per target that finished. */
+export const Post = z
+  .object({
+    id: z.string(),
+    status: z.enum(postStatuses),
+    message: z.string(),
+    accountIds: z.array(z.string()),
+    media: z.array(MediaObject),
+    accountOptions: AccountOptions,
+    scheduledAt: z.string().nullable(),
+    postedAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    results: z.array(TargetResult),
+  })
+  .meta({ id: 'Post' });
+export type PostView = z.infer<typeof Post>;
+
+export const ListPostsQuery = z.object({
+  status: z.enum(postStatuses).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+export const PostPage = z
+  .object({ posts: z.array(Post), nextCursor: z.string().nullable() })
+  .meta({ id: 'PostPage' });
 
 /** A well-formed but unusable date is 422 (as for post creation), a wrong type 400. */
 export function parseScheduledAt(value: string): Date {
@@ -25,6 +55,14 @@ export function parseScheduledAt(value: string): Date {
     );
   }
   return when;
+}
+
+export interface PostPatch {
+  message?: string | undefined;
+  accountIds?: string[] | undefined;
+  media?: MediaReference[] | undefined;
+  accountOptions?: AccountOptions | undefined;
+  scheduledAt?: Date | null | undefined;
 }
 
 export const PostPatchRequest = z
@@ -53,6 +91,11 @@ export function toPostPatch(body: z.infer<typeof PostPatchRequest>): PostPatch {
           ? null
           : parseScheduledAt(body.scheduledAt),
   };
+}
+
+export interface PostAction {
+  postingMode: 'now' | 'schedule' | 'draft';
+  scheduledAt?: Date | undefined;
 }
 
 export const PostActionRequest = z

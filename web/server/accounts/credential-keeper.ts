@@ -1,7 +1,7 @@
 import { isPlatformError } from '@postwave/shared';
-import type { AppContext } from '../context.ts';
-import { markNeedsReconnect, saveRefreshedCredentials, toPlatformAccount } from './accounts.ts';
+import type { AppContext } from '#server/context.ts';
 import { activeAccountRows } from './connect-repository.ts';
+import { markNeedsReconnect, saveRefreshedCredentials, toPlatformAccount } from './service.ts';
 
 /*
  * Publishers renew a token when a publish finds it close to expiry. An account that posts

@@ -1,28 +1,13 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { userIdentities, users } from '../db/schema.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../security/passwords.ts';
-import { isUniqueViolation } from './db-errors.ts';
+import type { z } from 'zod';
+import type { AppContext } from '#server/context.ts';
+import { isUniqueViolation } from '#server/db/errors.ts';
+import { userIdentities, users } from '#server/db/schema.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '#server/security/passwords.ts';
+import type { PublicUser, SignupRequest } from './schema.ts';
 
 export const minPasswordLength = 10;
-
-export const SignupRequest = z.object({
-  email: z.string().max(320),
-  password: z.string().max(1024),
-  name: z.string().max(200).optional(),
-});
-
-export interface PublicUser {
-  id: string;
-  email: string;
-  name: string | null;
-  timezone: string;
-  createdAt: string;
-  /** Null until the user followed the verification link (password sign-ups). */
-  emailVerifiedAt: string | null;
-}
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

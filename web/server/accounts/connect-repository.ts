@@ -1,6 +1,6 @@
 import { and, eq, gt } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { accounts, connectPending, connectStates } from '../db/schema.ts';
+import type { AppContext } from '#server/context.ts';
+import { accounts, connectPending, connectStates } from '#server/db/schema.ts';
 
 /** The only SQL of connecting by OAuth (consent states, picker choices) and of keeping connections alive. */
 

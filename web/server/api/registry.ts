@@ -1,0 +1,28 @@
+import { accountsRoutes } from '#server/accounts/routes.ts';
+import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
+import { dispatchRoutes } from '#server/dispatch/routes.ts';
+import { mcpRoutes } from '#server/mcp/routes.ts';
+import { mediaRoutes } from '#server/media/routes.ts';
+import { oauthRoutes } from '#server/oauth/routes.ts';
+import { postsRoutes } from '#server/posts/routes.ts';
+import { tokensRoutes } from '#server/tokens/routes.ts';
+import { usersRoutes } from '#server/users/routes.ts';
+import { apiDocsRoutes } from './routes.ts';
+
+/**
+ * Every HTTP route of the Scheduler, declared once. Route handlers under `app/` are wired from
+ * these entries (`route(apiRoutes.x, …)`), `/openapi.json` lists them, and a test fails when a
+ * `route.ts` exports a method that has no entry here (or an entry has no handler).
+ */
+export const apiRoutes = {
+  ...postsRoutes,
+  ...accountsRoutes,
+  ...mediaRoutes,
+  ...tokensRoutes,
+  ...usersRoutes,
+  ...cliAuthRoutes,
+  ...mcpRoutes,
+  ...oauthRoutes,
+  ...dispatchRoutes,
+  ...apiDocsRoutes,
+};

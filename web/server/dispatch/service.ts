@@ -1,0 +1,92 @@
+import type { SchedulerConfig } from '#server/config.ts';
+import type { AppContext } from '#server/context.ts';
+import { publishLeasedPost } from '#server/posts/publishing.ts';
+import { type ClaimedPost, claimDuePosts, releasePost } from '#server/posts/repository.ts';
+import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
+import type { DispatchSummary } from './schema.ts';
+
+/** The dispatcher's configuration (without the in-process timer's own settings). */
+export type DispatchOptions = Omit<SchedulerConfig['dispatcher'], 'enabled' | 'intervalMs'> & {
+  /** Identifies this dispatcher in lease columns (logs, debugging). */
+  owner?: string;
+};
+
+export function dispatchOptions(ctx: AppContext): DispatchOptions {
+  return { ...ctx.config.dispatcher };
+}
+
+/**
+ * One dispatch run: claim due posts batch by batch and publish them with bounded concurrency,
+ * until nothing is due or the time budget is spent. Posts claimed but not started by then are
+ * released; posts in flight finish (their publish deadline is the budget's end).
+ */
+export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions): Promise<DispatchSummary> {
+  const owner = options.owner ?? `dispatch:${crypto.randomUUID()}`;
+  const started = Date.now();
+  const budgetEnd = started + options.timeBudgetMs;
+  const summary: DispatchSummary = { claimed: 0, posted: 0, failed: 0, rescheduled: 0, released: 0 };
+  const queue: ClaimedPost[] = [];
+  let exhausted = false;
+  let claiming: Promise<void> | undefined;
+  const run = {
+    accounts: new Map(),
+    batches: { claims: targetClaimBatcher(ctx), finalizations: finalizationBatcher(ctx) },
+  };
+
+  const refill = async () => {
+    if (exhausted || Date.now() >= budgetEnd) {
+      exhausted = true;
+      return;
+    }
+    const batch = await claimDuePosts(ctx, owner, options.batchSize, options.leaseMs);
+    summary.claimed += batch.length;
+    queue.push(...batch);
+    if (batch.length < options.batchSize) exhausted = true;
+  };
+
+  const worker = async () => {
+    for (;;) {
+      if (queue.length === 0) {
+        if (exhausted) return;
+        claiming ??= refill().finally(() => {
+          claiming = undefined;
+        });
+        await claiming;
+        continue;
+      }
+      const post = queue.shift()!;
+      if (Date.now() >= budgetEnd) {
+        await releasePost(ctx, post.id, owner);
+        summary.released++;
+        continue;
+      }
+      try {
+        const outcome = await publishLeasedPost(
+          ctx,
+          post,
+          owner,
+          {
+            kind: 'dispatch',
+            maxAttempts: options.maxAttempts,
+            retryBaseMs: options.retryBaseMs,
+            deadline: Math.max(budgetEnd, Date.now() + 10_000),
+          },
+          undefined,
+          run,
+        );
+        if (outcome.status === 'posted') summary.posted++;
+        else if (outcome.status === 'failed') summary.failed++;
+        else if (outcome.status === 'scheduled') summary.rescheduled++;
+      } catch (error) {
+        // The lease stays: the post becomes due again when it expires, and the next run retries it.
+        ctx.logger.error({ err: error, postId: post.id }, 'dispatching a post failed unexpectedly');
+      }
+    }
+  };
+
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  // An idle run every 15 s is not news: log runs that did something at info, the rest at debug.
+  const level = summary.claimed > 0 ? 'info' : 'debug';
+  ctx.logger[level]({ ...summary, ms: Date.now() - started }, 'dispatch run finished');
+  return summary;
+}

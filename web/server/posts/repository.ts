@@ -1,0 +1,387 @@
+import type { TargetResult } from '@postwave/shared';
+import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { AppContext } from '#server/context.ts';
+import { type PostStatus, posts, postTargets } from '#server/db/schema.ts';
+
+/*
+ * The only SQL for posts and their targets. Each operation is one statement that runs on PGlite
+ * and PostgreSQL alike. The statements that run for every published post are written as SQL:
+ * drizzle's query builder costs more CPU per statement than the database does to run them.
+ */
+
+export type PostRow = typeof posts.$inferSelect;
+export type TargetRow = typeof postTargets.$inferSelect;
+export type TargetView = Pick<
+  TargetRow,
+  'accountId' | 'platform' | 'status' | 'platformPostId' | 'url' | 'error'
+>;
+
+/** What a publisher needs to know about a target it may (re)claim. */
+export interface ExistingTarget {
+  accountId: string;
+  status: TargetRow['status'];
+  error: TargetRow['error'];
+  claimOwner: string | null;
+}
+
+export type ClaimedPost = PostRow & { targets: ExistingTarget[] };
+
+export interface TargetClaim {
+  postId: string;
+  accountId: string;
+  platform: string;
+  owner: string;
+}
+
+export interface RecordedResult {
+  postId: string;
+  owner: string;
+  result: TargetResult;
+}
+
+export interface PostFinalization {
+  postId: string;
+  owner: string;
+  status: PostStatus;
+  nextAttemptAt: Date | null;
+  /** A target result not yet written: written in the same statement. */
+  deferred: TargetResult | undefined;
+}
+
+/** Posts that nobody is publishing right now and that may still change. */
+const editableStatuses: PostStatus[] = ['draft', 'scheduled', 'failed'];
+const notLeased = () => or(isNull(posts.leaseExpiresAt), lt(posts.leaseExpiresAt, new Date()));
+
+/** `execute()` results: node-postgres and PGlite both expose `rows`. */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+export async function findPost(
+  ctx: AppContext,
+  userId: string,
+  postId: string,
+): Promise<PostRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(posts)
+    .where(and(eq(posts.id, postId), eq(posts.userId, userId)));
+  return row;
+}
+
+export async function insertPost(ctx: AppContext, values: typeof posts.$inferInsert): Promise<PostRow> {
+  const [row] = await ctx.db.insert(posts).values(values).returning();
+  return row!;
+}
+
+/** Each post's target results as JSON, fetched with the page in the same statement. */
+const targetsJson = sql<TargetView[]>`(
+  SELECT coalesce(json_agg(json_build_object(
+    'accountId', t.account_id, 'platform', t.platform, 'status', t.status,
+    'platformPostId', t.platform_post_id, 'url', t.url, 'error', t.error)), '[]'::json)
+  FROM post_targets t WHERE t.post_id = ${posts.id})`;
+
+/** Newest first, keyset-paginated on (createdAt, id): one backward index range scan per page. */
+export async function listPostPage(
+  ctx: AppContext,
+  userId: string,
+  page: {
+    status?: PostStatus | undefined;
+    limit: number;
+    after?: { createdAt: Date; id: string } | undefined;
+  },
+): Promise<{ post: PostRow; targets: TargetView[] }[]> {
+  const { after } = page;
+  return ctx.db
+    .select({ post: posts, targets: targetsJson })
+    .from(posts)
+    .where(
+      and(
+        eq(posts.userId, userId),
+        page.status ? eq(posts.status, page.status) : undefined,
+        after
+          ? sql`(${posts.createdAt}, ${posts.id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(posts.createdAt), desc(posts.id))
+    .limit(page.limit);
+}
+
+/** Scheduled, posted and failed posts whose time falls in [from, to), earliest first (at most 1000). */
+export async function postsInWindow(ctx: AppContext, userId: string, from: Date, to: Date) {
+  return ctx.db
+    .select({
+      id: posts.id,
+      status: posts.status,
+      message: posts.message,
+      accountIds: posts.accountIds,
+      postedAt: posts.postedAt,
+      scheduledAt: posts.scheduledAt,
+    })
+    .from(posts)
+    .where(
+      and(
+        eq(posts.userId, userId),
+        inArray(posts.status, ['scheduled', 'posted', 'failed']),
+        or(
+          and(gte(posts.scheduledAt, from), lt(posts.scheduledAt, to)),
+          and(gte(posts.postedAt, from), lt(posts.postedAt, to)),
+        ),
+      ),
+    )
+    .orderBy(sql`coalesce(${posts.postedAt}, ${posts.scheduledAt})`)
+    .limit(1000);
+}
+
+/** Updates the row only if nobody published or edited it since it was read (optimistic lock). */
+export async function updatePostIfUnchanged(
+  ctx: AppContext,
+  row: PostRow,
+  set: Partial<typeof posts.$inferInsert>,
+): Promise<PostRow | undefined> {
+  const [updated] = await ctx.db
+    .update(posts)
+    .set({ ...set, updatedAt: new Date() })
+    .where(
+      and(
+        eq(posts.id, row.id),
+        eq(posts.updatedAt, row.updatedAt),
+        inArray(posts.status, editableStatuses),
+        notLeased(),
+      ),
+    )
+    .returning();
+  return updated;
+}
+
+/** Deletes an editable post nobody is publishing; false when it could not. */
+export async function deleteEditablePost(ctx: AppContext, postId: string): Promise<boolean> {
+  const deleted = await ctx.db
+    .delete(posts)
+    .where(and(eq(posts.id, postId), inArray(posts.status, editableStatuses), notLeased()))
+    .returning({ id: posts.id });
+  return deleted.length > 0;
+}
+
+export async function targetsOf(ctx: AppContext, postId: string): Promise<TargetRow[]> {
+  return ctx.db.select().from(postTargets).where(eq(postTargets.postId, postId));
+}
+
+/** Results of targets that were dropped and never posted no longer mean anything. */
+export async function deleteDroppedTargets(ctx: AppContext, postId: string, keep: string[]): Promise<void> {
+  await ctx.db
+    .delete(postTargets)
+    .where(
+      and(
+        eq(postTargets.postId, postId),
+        sql`${postTargets.status} <> 'posted'`,
+        sql`NOT (${postTargets.accountId} = ANY(${sql.param(keep)}::text[]))`,
+      ),
+    );
+}
+
+export async function postedAccountIds(ctx: AppContext, postId: string): Promise<Set<string>> {
+  const rows = await ctx.db
+    .select({ accountId: postTargets.accountId })
+    .from(postTargets)
+    .where(and(eq(postTargets.postId, postId), eq(postTargets.status, 'posted')));
+  return new Set(rows.map((r) => r.accountId));
+}
+
+export async function targetStates(ctx: AppContext, postId: string): Promise<ExistingTarget[]> {
+  const result = await ctx.db.execute(sql`
+    SELECT account_id AS "accountId", status, error, claim_owner AS "claimOwner"
+    FROM post_targets WHERE post_id = ${postId}::uuid`);
+  return rowsOf<ExistingTarget>(result);
+}
+
+/** Fails targets another lease holder left `publishing` (they never reported back). */
+export async function failAbandonedTargets(
+  ctx: AppContext,
+  postId: string,
+  accountIds: string[],
+  owner: string,
+  error: NonNullable<TargetRow['error']>,
+): Promise<void> {
+  await ctx.db
+    .update(postTargets)
+    .set({ status: 'failed', error, updatedAt: new Date() })
+    .where(
+      and(
+        eq(postTargets.postId, postId),
+        inArray(postTargets.accountId, accountIds),
+        eq(postTargets.status, 'publishing'),
+        sql`${postTargets.claimOwner} <> ${owner}`,
+      ),
+    );
+}
+
+/**
+ * Claims targets, of one post or many: new ones, or ones that failed before; never posted or
+ * in-flight ones (a guarded upsert). Answers, per claim, whether it is the caller's to send.
+ */
+export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim[]): Promise<boolean[]> {
+  const at = new Date().toISOString();
+  const values = sql.join(
+    claims.map(
+      (c) =>
+        sql`(${c.postId}::uuid, ${c.accountId}, ${c.platform}, 'publishing', ${c.owner}, 1, ${at}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  const result = await ctx.db.execute(sql`
+    INSERT INTO post_targets (post_id, account_id, platform, status, claim_owner, attempts, updated_at)
+    VALUES ${values}
+    ON CONFLICT (post_id, account_id) DO UPDATE
+      SET status = 'publishing', claim_owner = excluded.claim_owner, error = NULL,
+        attempts = post_targets.attempts + 1, updated_at = excluded.updated_at
+      WHERE post_targets.status = 'failed'
+    RETURNING post_id::text AS "postId", account_id AS "accountId"`);
+  const won = new Set(
+    rowsOf<{ postId: string; accountId: string }>(result).map((r) => `${r.postId}|${r.accountId}`),
+  );
+  return claims.map((c) => won.has(`${c.postId}|${c.accountId}`));
+}
+
+/** The UPDATE that writes target results (only where the writer still holds the claim). */
+function resultsUpdate(results: readonly RecordedResult[], at: string) {
+  const values = sql.join(
+    results.map(
+      ({
+        postId,
+        owner,
+        result: r,
+      }) => sql`(${postId}::uuid, ${r.accountId}::text, ${owner}::text, ${r.status}::text,
+        ${r.platformPostId ?? null}::text, ${r.url ?? null}::text,
+        ${r.error ? JSON.stringify(r.error) : null}::jsonb, ${at}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  return sql`UPDATE post_targets AS t
+    SET status = r.status, platform_post_id = r.platform_post_id, url = r.url, error = r.error, updated_at = r.at
+    FROM (VALUES ${values}) AS r(post_id, account_id, owner, status, platform_post_id, url, error, at)
+    WHERE t.post_id = r.post_id AND t.account_id = r.account_id AND t.claim_owner = r.owner`;
+}
+
+export async function recordResults(ctx: AppContext, results: readonly RecordedResult[]): Promise<void> {
+  if (results.length) await ctx.db.execute(resultsUpdate(results, new Date().toISOString()));
+}
+
+/** A post that no longer validates fails per target, saying why; only missing or failed targets change. */
+export async function recordFailedTargets(
+  ctx: AppContext,
+  rows: (typeof postTargets.$inferInsert)[],
+  owner: string,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const now = new Date();
+  await ctx.db
+    .insert(postTargets)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [postTargets.postId, postTargets.accountId],
+      set: { status: 'failed', error: sql`excluded.error`, claimOwner: owner, updatedAt: now },
+      setWhere: sql`${postTargets.status} = 'failed'`,
+    });
+}
+
+/**
+ * Writes posts' final status and gives up their leases, together with each post's last target
+ * result, in one statement; answers each post's status, or null where the lease was lost. A
+ * data-modifying CTE always runs: the deferred result is written whatever the lease says.
+ */
+export async function finalizePosts(
+  ctx: AppContext,
+  items: readonly PostFinalization[],
+): Promise<(PostStatus | null)[]> {
+  const now = new Date().toISOString();
+  const deferred = items.flatMap((i) =>
+    i.deferred ? [{ postId: i.postId, owner: i.owner, result: i.deferred }] : [],
+  );
+  const recorded = deferred.length ? sql`recorded AS (${resultsUpdate(deferred, now)}), ` : sql``;
+  const values = sql.join(
+    items.map(
+      (i) => sql`(${i.postId}::uuid, ${i.owner}::text, ${i.status}::text,
+        ${i.nextAttemptAt?.toISOString() ?? null}::timestamptz,
+        ${i.status === 'posted' ? now : null}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  const result = await ctx.db.execute(sql`
+    WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (VALUES ${values})
+    UPDATE posts AS p
+    SET status = v.status, next_attempt_at = v.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL,
+      updated_at = ${now}::timestamptz, posted_at = coalesce(v.posted_at, p.posted_at)
+    FROM v
+    WHERE p.id = v.id AND p.lease_owner = v.owner
+    RETURNING p.id::text AS id, p.status`);
+  const statuses = new Map(rowsOf<{ id: string; status: PostStatus }>(result).map((r) => [r.id, r.status]));
+  return items.map((i) => statuses.get(i.postId) ?? null);
+}
+
+const toDate = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value));
+
+/** A raw `posts` row (snake_case, as `execute()` returns it) as the drizzle row type. */
+function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
+  return {
+    id: String(row.id),
+    userId: String(row.user_id),
+    status: row.status as PostRow['status'],
+    message: String(row.message),
+    accountIds: row.account_ids as string[],
+    media: row.media as PostRow['media'],
+    accountOptions: row.account_options as PostRow['accountOptions'],
+    scheduledAt: toDate(row.scheduled_at),
+    postedAt: toDate(row.posted_at),
+    createdAt: toDate(row.created_at)!,
+    updatedAt: toDate(row.updated_at)!,
+    nextAttemptAt: toDate(row.next_attempt_at),
+    leaseOwner: (row.lease_owner as string | null) ?? null,
+    leaseExpiresAt: toDate(row.lease_expires_at),
+    attempts: Number(row.attempts),
+    targets: (row.targets as ExistingTarget[] | null) ?? [],
+  };
+}
+
+/**
+ * Claims due posts with a lease and marks them taken in one statement, returning each post with
+ * its targets' states. SKIP LOCKED lets concurrent dispatchers claim disjoint sets; pushing
+ * `next_attempt_at` to the lease expiry means a post whose dispatcher died becomes due again
+ * exactly when its lease runs out.
+ */
+export async function claimDuePosts(
+  ctx: AppContext,
+  owner: string,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedPost[]> {
+  const now = new Date();
+  const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+  const result = await ctx.db.execute(sql`
+    WITH due AS (
+      SELECT id FROM posts
+      WHERE status = 'scheduled' AND next_attempt_at <= ${now.toISOString()}::timestamptz
+      ORDER BY next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE posts AS p
+    SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}::timestamptz,
+      next_attempt_at = ${leaseUntil}::timestamptz, attempts = p.attempts + 1
+    FROM due
+    WHERE p.id = due.id
+    RETURNING p.*, (
+      SELECT coalesce(json_agg(json_build_object(
+        'accountId', t.account_id, 'status', t.status, 'error', t.error, 'claimOwner', t.claim_owner)), '[]'::json)
+      FROM post_targets t WHERE t.post_id = p.id
+    ) AS targets`);
+  return rowsOf<Record<string, unknown>>(result).map(claimedPostFromRow);
+}
+
+/** Gives a claimed but untouched post back so the next dispatcher takes it without waiting for the lease. */
+export async function releasePost(ctx: AppContext, postId: string, owner: string): Promise<void> {
+  await ctx.db.execute(sql`
+    UPDATE posts SET lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = ${new Date().toISOString()}::timestamptz,
+      attempts = attempts - 1
+    WHERE id = ${postId} AND lease_owner = ${owner}`);
+}

@@ -1,0 +1,130 @@
+import {
+  idempotencyKeyParameter,
+  idempotencyProblems,
+  PostRequest,
+  ValidationRequest,
+  ValidationResponse,
+} from '@postwave/shared';
+import { problemResponses } from '@postwave/shared/openapi/index';
+import { z } from 'zod';
+import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
+import { postStatuses } from '#server/db/schema.ts';
+import { defineApiRoutes } from '#server/http/route.ts';
+import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
+
+/** The answer to every change of one post: the post as it now is, or why it could not change. */
+const changedPost = (invalid: string, idempotent = false) => ({
+  200: { description: 'The post.', content: { [json]: Post } },
+  ...problemResponses({
+    ...unauthorized,
+    ...notFound,
+    invalid_status: 'posted, or being published',
+    validation_failed: invalid,
+    ...(idempotent ? idempotencyProblems : {}),
+  }),
+});
+
+const idempotencyHeader = idempotencyKeyParameter(
+  'the user',
+  'Keys live in the database: every instance sees them and a restart forgets nothing.',
+);
+
+export const postsRoutes = defineApiRoutes({
+  validatePost: {
+    method: 'post',
+    path: '/api/v1/validation',
+    auth: 'caller',
+    operationId: 'validatePost',
+    summary: 'Validate a post against each of its accounts (never publishes)',
+    requestBody: { content: { [json]: ValidationRequest } },
+    responses: {
+      200: {
+        description: 'Per-account results; `valid: false` is still 200.',
+        content: { [json]: ValidationResponse },
+      },
+      ...problemResponses({ ...unauthorized, invalid_request: 'malformed body' }),
+    },
+  },
+  listPosts: {
+    method: 'get',
+    path: '/api/v1/posts',
+    auth: 'caller',
+    operationId: 'listPosts',
+    summary: 'Posts, newest first, keyset-paginated',
+    parameters: [
+      { name: 'status', in: 'query', schema: z.enum(postStatuses) },
+      { name: 'limit', in: 'query', description: '1–200, default 50.', schema: z.number().int() },
+      { name: 'cursor', in: 'query', description: '`nextCursor` of the previous page.', schema: z.string() },
+    ],
+    responses: {
+      200: { description: 'A page.', content: { [json]: PostPage } },
+      ...problemResponses({ ...unauthorized, invalid_request: 'bad status, limit or cursor' }),
+    },
+  },
+  createPost: {
+    method: 'post',
+    path: '/api/v1/posts',
+    auth: 'caller',
+    operationId: 'createPost',
+    summary: 'Publish now, schedule, or save a draft',
+    description:
+      '`now` validates every target first (422 and nothing published if any is invalid) and returns the finished post, `posted` or `failed`. `schedule` needs a future `scheduledAt` and validates up front.',
+    parameters: [idempotencyHeader],
+    requestBody: { content: { [json]: PostRequest } },
+    responses: {
+      201: { description: 'The post.', content: { [json]: Post } },
+      ...problemResponses({
+        ...unauthorized,
+        invalid_request: 'malformed body',
+        validation_failed: 'invalid for some account, unknown mode, or scheduledAt missing/past',
+        ...idempotencyProblems,
+      }),
+    },
+  },
+  getPost: {
+    method: 'get',
+    path: '/api/v1/posts/{id}',
+    auth: 'caller',
+    operationId: 'getPost',
+    summary: 'One post with its per-target results',
+    parameters: [idParam('post')],
+    responses: {
+      200: { description: 'The post.', content: { [json]: Post } },
+      ...problemResponses({ ...unauthorized, ...notFound }),
+    },
+  },
+  updatePost: {
+    method: 'patch',
+    path: '/api/v1/posts/{id}',
+    auth: 'caller',
+    operationId: 'updatePost',
+    summary: 'Edit a draft, scheduled or failed post (a scheduled one is re-validated)',
+    parameters: [idParam('post')],
+    requestBody: { content: { [json]: PostPatchRequest } },
+    responses: changedPost('no longer valid'),
+  },
+  actOnPost: {
+    method: 'post',
+    path: '/api/v1/posts/{id}',
+    auth: 'caller',
+    operationId: 'actOnPost',
+    summary: 'Publish now, schedule, or move back to draft',
+    description:
+      'Publishing a `failed` post retries only the targets that did not post: a target is never posted twice.',
+    parameters: [idParam('post'), idempotencyHeader],
+    requestBody: { content: { [json]: PostActionRequest } },
+    responses: changedPost('invalid, unknown mode, or scheduledAt missing/past', true),
+  },
+  deletePost: {
+    method: 'delete',
+    path: '/api/v1/posts/{id}',
+    auth: 'caller',
+    operationId: 'deletePost',
+    summary: 'Delete a draft, scheduled or failed post',
+    parameters: [idParam('post')],
+    responses: {
+      204: { description: 'Deleted.' },
+      ...problemResponses({ ...unauthorized, ...notFound, invalid_status: 'posted, or being published' }),
+    },
+  },
+});

@@ -1,0 +1,45 @@
+import { problemResponses } from '@postwave/shared/openapi/index';
+import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
+import { defineApiRoutes } from '#server/http/route.ts';
+import { CreatedToken, CreateTokenRequest, TokenList } from './schema.ts';
+
+export const tokensRoutes = defineApiRoutes({
+  listTokens: {
+    method: 'get',
+    path: '/api/v1/tokens',
+    auth: 'caller',
+    operationId: 'listTokens',
+    summary: 'List personal and CLI tokens (never the secrets)',
+    responses: {
+      200: { description: 'Tokens.', content: { [json]: TokenList } },
+      ...problemResponses(unauthorized),
+    },
+  },
+  createToken: {
+    method: 'post',
+    path: '/api/v1/tokens',
+    auth: 'session',
+    operationId: 'createToken',
+    summary: 'Create a personal API token (browser session only); the secret is shown once',
+    description:
+      'Every personal token expires: `expiresInDays` is 30, 90 (the default) or 365, so no token lives longer than a year. A password reset revokes every token of the user.',
+    requestBody: { content: { [json]: CreateTokenRequest } },
+    responses: {
+      201: { description: 'Created.', content: { [json]: CreatedToken } },
+      ...problemResponses({
+        ...unauthorized,
+        forbidden: 'not a same-origin browser session',
+        invalid_request: 'bad name, or `expiresInDays` other than 30, 90 or 365',
+      }),
+    },
+  },
+  revokeToken: {
+    method: 'delete',
+    path: '/api/v1/tokens/{id}',
+    auth: 'caller',
+    operationId: 'revokeToken',
+    summary: 'Revoke a token',
+    parameters: [idParam('token')],
+    responses: { 204: { description: 'Revoked.' }, ...problemResponses({ ...unauthorized, ...notFound }) },
+  },
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { apiTokenKinds } from '#server/db/schema.ts';
+
+/** A personal or CLI token as listed: never its secret. */
+export const ApiToken = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(apiTokenKinds),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    expiresAt: z.string().nullable().meta({
+      description:
+        'When the token stops working (401 `token_expired`). Personal tokens: fixed at creation. CLI tokens: 90 days after the last use, moved on by each use. Null only for tokens from before expiry existed that were never migrated.',
+    }),
+  })
+  .meta({ id: 'ApiToken' });
+export type TokenSummary = z.infer<typeof ApiToken>;
+
+export const TokenList = z.object({ tokens: z.array(ApiToken) });
+
+/** Lifetimes a personal token may be given at creation (days); 90 when none is chosen. */
+export const CreateTokenRequest = z.object({
+  name: z.string().trim().min(1).max(100),
+  expiresInDays: z
+    .union([z.literal(30), z.literal(90), z.literal(365)])
+    .default(90)
+    .meta({ description: 'Lifetime in days: 30, 90 (default) or 365. Any other value is 400.' }),
+});
+
+/** The only answer that carries the secret, once. */
+export const CreatedToken = ApiToken.extend({ token: z.string() }).meta({ id: 'CreatedApiToken' });
