@@ -343,6 +343,9 @@ for (const backend of backends()) {
       assert.match(unconfigured.body.detail, /not set up on this server/);
       const anonymous = await fetch(`${app.url}/api/v1/accounts/connect/x`, { redirect: 'manual' });
       assert.equal(anonymous.status, 401);
+      const openapi = await client.json('/openapi.json');
+      for (const path of ['', '/callback', '/pick'])
+        assert.ok(openapi.body.paths[`/api/v1/accounts/connect/{platform}${path}`], path);
     });
   });
 }
