@@ -17,7 +17,7 @@ import { createServices } from '../selfhosted/src/services.ts';
 
 const accountsCount = 50;
 const platformDelayMs = Number(process.env.BENCH_PLATFORM_DELAY_MS ?? 200);
-const apiKey = 'bench-key';
+const apiKey = 'bench-key-0123456789abcdef0123456789abcdef';
 const botCount = 5;
 const botTokens = Array.from({ length: botCount }, (_, i) => `12345${i}:benchToken${i}`);
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { samplePng } from '@postwave/shared/testing';
 
 const totalBytes = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
-const apiKey = 'bench-key';
+const apiKey = 'bench-key-0123456789abcdef0123456789abcdef';
 const root = new URL('..', import.meta.url).pathname;
 const dir = await mkdtemp(join(tmpdir(), 'postwave-upload-bench-'));
 

@@ -15,7 +15,7 @@ import { runLoad } from './load.ts';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const connections = 32;
-const apiKey = 'bench-key';
+const apiKey = 'bench-key-0123456789abcdef0123456789abcdef';
 const body = JSON.stringify({
   message: 'Benchmarking the validation endpoint with a realistic message ✨ https://example.com',
   accountIds: ['tg1', 'tg2'],

@@ -1,3 +1,11 @@
+import {
+  apiContentSecurityPolicy,
+  baselineSecurityHeaders,
+  malformedRequestTarget,
+  ProblemError,
+  problem,
+  unsafeJsonReason,
+} from '@postwave/shared';
 import express, { type Express } from 'express';
 import { apiRoutes } from './api-routes.ts';
 import type { Config } from './config.ts';
@@ -27,8 +35,21 @@ export function createApp(config: Config, services: Services): Express {
     platformIds: services.publishers.list().map((publisher) => publisher.id),
   });
 
+  // Section D: every response; pages and /media set their own Content-Security-Policy over this one.
+  app.use((req, res, next) => {
+    res.set(baselineSecurityHeaders).set('Content-Security-Policy', apiContentSecurityPolicy);
+    if (malformedRequestTarget(req.originalUrl))
+      return next(
+        new ProblemError(problem('invalid_request', 'The URL has malformed percent-encoding or a NUL')),
+      );
+    next();
+  });
+
   // The API first, its busiest routes first: every router a request passes costs it route matching.
-  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }));
+  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: '2mb' }), (req, _res, next) => {
+    const unsafe = unsafeJsonReason(req.body);
+    next(unsafe ? new ProblemError(problem('invalid_request', unsafe)) : undefined);
+  });
   app.use(postsRouter(routes, services.publishing, services.idempotency));
   app.use(accountsRouter(routes, services.accounts));
   app.use(uploadRouter(routes, services.storage, config.maxUploadBytes));

@@ -27,12 +27,19 @@ const httpUrl = z
   .refine((value) => /^https?:\/\/[^/\s]+/i.test(value) && URL.canParse(value), 'must be an http(s) URL')
   .transform((value) => value.replace(/\/+$/, ''));
 
+export const minApiKeyLength = 32;
+
 /** Environment variables this server reads itself; platform modules and object storage read theirs. */
 const EnvSchema = z.object({
   SERVICE_API_KEY: z
     .string({ error: 'is required: set it to the shared API key clients send in x-api-key' })
     .trim()
-    .min(1, 'is required: set it to the shared API key clients send in x-api-key'),
+    .min(1, 'is required: set it to the shared API key clients send in x-api-key')
+    // The key also keys the presign HMAC: a short one can be guessed offline from one signed URL.
+    .min(
+      minApiKeyLength,
+      `is too short: use at least ${minApiKeyLength} characters (generate one with \`openssl rand -hex 32\`)`,
+    ),
   SERVICE_ACCOUNTS_FILE: z
     .string()
     .trim()
@@ -59,6 +66,7 @@ const EnvSchema = z.object({
     }),
   HOST: z.string().trim().optional(),
   MAX_UPLOAD_BYTES: positiveInt(512 * 1024 * 1024),
+  MAX_REPLY_BYTES: positiveInt(8 * 1024 * 1024),
   LOG_LEVEL: z
     .string()
     .trim()
@@ -96,6 +104,8 @@ export interface Config {
   port: number;
   host: string | undefined;
   maxUploadBytes: number;
+  /** Cap on every reply body read from a platform (MAX_REPLY_BYTES, default 8 MiB). */
+  maxReplyBytes: number;
   logLevel: (typeof logLevels)[number];
   publish: PublishTiming;
   idempotencyMaxEntries: number;
@@ -126,6 +136,7 @@ export function loadConfig(env: Env): Config {
     port: e.PORT,
     host: e.HOST || undefined,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    maxReplyBytes: e.MAX_REPLY_BYTES,
     logLevel: e.LOG_LEVEL,
     publish: {
       timeoutMs: e.PUBLISH_TIMEOUT_MS,

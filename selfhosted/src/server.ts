@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setDefaultMaxReplyBytes } from '@postwave/shared';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -15,6 +16,7 @@ export interface RunningServer {
 
 /** Starts the HTTP server; `port: 0` picks a free port (tests). */
 export async function startServer(config: Config, services: Services): Promise<RunningServer> {
+  setDefaultMaxReplyBytes(config.maxReplyBytes);
   const app = createApp(config, services);
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {

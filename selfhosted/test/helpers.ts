@@ -10,7 +10,7 @@ import { createLogger } from '../src/logging.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { createServices, type Services } from '../src/services.ts';
 
-export const apiKey = 'test-api-key-0123456789';
+export const apiKey = 'test-api-key-0123456789abcdef0123456789';
 export const botToken = '111111:AAAbbbCCCdddEEE';
 export const otherBotToken = '222222:ZZZyyyXXXwwwVVV';
 

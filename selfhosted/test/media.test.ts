@@ -143,13 +143,16 @@ describe('media on local storage', () => {
       `/media/.tmp`,
       `/media/${media.key}%2f..`,
       '/media/C:%5cWindows',
-      '/media/%00',
     ];
     for (const path of attempts) {
       const response = await fetch(server.url + path);
       assert.equal(response.status, 404, path);
       assert.match(response.headers.get('content-type') ?? '', /problem\+json/, path);
     }
+    // An encoded NUL is refused before routing (section D: 400 invalid_request).
+    const nul = await fetch(`${server.url}/media/%00`);
+    assert.equal(nul.status, 400);
+    assert.match(nul.headers.get('content-type') ?? '', /problem\+json/);
     for (const path of ['/media/../accounts.json', '/media/..\\accounts.json']) {
       const response = await fetch(server.url + path);
       assert.equal(response.status, 404, path);

@@ -61,6 +61,13 @@ describe('the server process', () => {
     assert.match(started.output(), /SERVICE_API_KEY is required/);
   });
 
+  it('refuses a SERVICE_API_KEY under 32 characters, naming the variable and how to generate one', async () => {
+    const started = run({ SERVICE_API_KEY: 'x'.repeat(31), SERVICE_STORAGE_DIR: join(dir, 'media') });
+    assert.equal(await started.exited, 1);
+    assert.match(started.output(), /SERVICE_API_KEY is too short: use at least 32 characters/);
+    assert.match(started.output(), /openssl rand -hex 32/);
+  });
+
   it('refuses a malformed accounts file, naming the file, the account and the field', async () => {
     const file = join(dir, 'bad-accounts.json');
     await writeFile(

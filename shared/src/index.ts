@@ -1,5 +1,5 @@
 export * from './errors.ts';
-export * from './http/fetch.ts';
+export * from './http/index.ts';
 export * from './idempotency/index.ts';
 export type { Logger } from './logger.ts';
 export { silentLogger } from './logger.ts';
@@ -7,6 +7,7 @@ export * from './media/kinds.ts';
 export type * from './media/media-file.ts';
 export { envPlatformOverrides } from './platforms/env.ts';
 export type * from './platforms/manifest.ts';
+export { manifestFor, platformManifests } from './platforms/manifests.ts';
 export type * from './platforms/oauth-connector.ts';
 export * from './platforms/registry.ts';
 export type * from './platforms/types.ts';

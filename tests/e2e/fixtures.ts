@@ -69,6 +69,15 @@ export const test = base.extend<{ shot: (page: Page, name: string) => Promise<vo
     { scope: 'worker', timeout: 90_000 },
   ],
   baseURL: async ({ app }, use) => use(app.url),
+  // Every journey also proves the page CSP blocks nothing the app needs (Next's scripts carry the nonce).
+  page: async ({ page }, use) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content[ -]Security[ -]Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await use(page);
+    expect(violations, 'CSP violations').toEqual([]);
+  },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument
   shot: async ({}, use) => {
     mkdirSync('test-results/screenshots', { recursive: true });

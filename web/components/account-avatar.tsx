@@ -1,11 +1,24 @@
-import { type AccountSummary, accountName, platformMeta } from './lib/platforms.ts';
+import { type AccountSummary, accountName, manifestFor } from '#components/lib/platforms.ts';
 
+/** The platform's icon on its brand colour; decorative, so the surrounding text names the platform. */
 export function PlatformMark({ platform }: { platform: string }) {
-  const meta = platformMeta(platform);
+  const manifest = manifestFor(platform);
+  if (!manifest) {
+    return (
+      <span className="platform-mark" style={{ background: '#64748b' }} title={platform} aria-hidden="true">
+        {platform.slice(0, 2).toUpperCase()}
+      </span>
+    );
+  }
   return (
-    <span className="platform-mark" style={{ background: meta.color }} title={meta.name} aria-hidden="true">
-      {meta.mark}
-    </span>
+    <span
+      className="platform-mark"
+      style={{ background: manifest.color }}
+      title={manifest.name}
+      aria-hidden="true"
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: the icon is a constant of the SDK's manifest, not user input
+      dangerouslySetInnerHTML={{ __html: manifest.icon }}
+    />
   );
 }
 

@@ -18,6 +18,7 @@ const sourceRoots = [
   join(webDir, 'server'),
   join(webDir, 'components'),
   join(webDir, 'instrumentation.ts'),
+  join(webDir, 'proxy.ts'),
   join(webDir, 'next.config.ts'),
   join(webDir, 'package.json'),
   join(webDir, 'tsconfig.json'),

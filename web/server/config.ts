@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { envPlatformOverrides } from '@postwave/shared';
+import { type AllowedHost, envPlatformOverrides, parseAllowedPrivateHosts } from '@postwave/shared';
 import { z } from 'zod';
 import { type EncryptionKey, parseEncryptionKey } from './security/encryption.ts';
 import { persistedSecret } from './security/persisted-secret.ts';
@@ -38,6 +38,10 @@ export interface SchedulerConfig {
     retryBaseMs: number;
   };
   maxUploadBytes: number;
+  /** `MAX_REPLY_BYTES`: the cap on any reply body read from a platform or a user-chosen host. */
+  maxReplyBytes: number;
+  /** `ALLOW_PRIVATE_HOSTS`: private hosts user-chosen URLs may reach anyway (operators, tests). */
+  allowPrivateHosts: AllowedHost[];
   /** MCP OAuth token lifetimes. */
   oauth: { accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number };
   /** `PUBLISH_CONCURRENCY_<PLATFORM>`: per-platform limits of concurrent publishes in this process. */
@@ -111,6 +115,7 @@ const EnvSchema = z.object({
   DISPATCH_MAX_ATTEMPTS: positiveInt.default(5),
   DISPATCH_RETRY_BASE_MS: positiveInt.default(60_000),
   MAX_UPLOAD_BYTES: positiveInt.default(512 * 1024 * 1024),
+  MAX_REPLY_BYTES: positiveInt.default(8 * 1024 * 1024),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: positiveInt.default(30 * 24 * 60 * 60),
   GOOGLE_CLIENT_ID: optionalString,
@@ -158,6 +163,10 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
   const dataDir = resolve(e.DATA_DIR);
   const secretsDir = e.SECRETS_DIR ? resolve(e.SECRETS_DIR) : join(dataDir, 'secrets');
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if (env.POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK)
+    warn(
+      'POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK is no longer read: list the hosts in ALLOW_PRIVATE_HOSTS instead.',
+    );
   const production = e.NODE_ENV === 'production';
 
   const generated = (variable: string, name: string, bytes: number, consequence: string): string => {
@@ -225,6 +234,8 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       retryBaseMs: e.DISPATCH_RETRY_BASE_MS,
     },
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    maxReplyBytes: e.MAX_REPLY_BYTES,
+    allowPrivateHosts: allowedPrivateHosts(env.ALLOW_PRIVATE_HOSTS),
     oauth: {
       accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: e.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
@@ -248,6 +259,14 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     logLevel: e.LOG_LEVEL,
     env,
   };
+}
+
+function allowedPrivateHosts(value: string | undefined): AllowedHost[] {
+  try {
+    return parseAllowedPrivateHosts(value);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
 }
 
 /** SMTP_URL wins over SMTP_HOST/PORT/USER/PASSWORD; neither means no outgoing mail. */

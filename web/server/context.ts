@@ -1,4 +1,11 @@
-import { PlatformLimiter, PublisherRegistry, type Storage } from '@postwave/shared';
+import {
+  createSafeFetch,
+  type FetchLike,
+  PlatformLimiter,
+  PublisherRegistry,
+  type Storage,
+  setDefaultMaxReplyBytes,
+} from '@postwave/shared';
 import { ConfigError, loadConfig, type SchedulerConfig } from './config.ts';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.ts';
 import { type AppLogger, createLogger } from './logger.ts';
@@ -16,6 +23,11 @@ export interface AppContext {
   publishers: PublisherRegistry;
   /** Shared by every publish in the process, so per-platform concurrency limits hold globally. */
   limiter: PlatformLimiter;
+  /**
+   * The SSRF-safe fetch (ALLOW_PRIVATE_HOSTS applied) for every URL a user chose: account hosts
+   * (Mastodon instance, Bluesky service), media from a URL, OAuth client metadata documents.
+   */
+  userUrlFetch: FetchLike;
 }
 
 export interface ContextOverrides {
@@ -60,8 +72,11 @@ function assemble(
   resources: ProcessResources,
   overrides: ContextOverrides,
 ): AppContext {
+  // Per bundle: each Next bundle has its own copy of the SDK module that holds the default.
+  setDefaultMaxReplyBytes(config.maxReplyBytes);
   return {
     config,
+    userUrlFetch: createSafeFetch({ allowPrivateHosts: config.allowPrivateHosts }),
     ...resources,
     db: resources.database.db,
     cipher: new CredentialCipher(config.credentialsKeys),

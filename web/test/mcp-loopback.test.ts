@@ -15,7 +15,7 @@ import { connect, loopbackRedirect, rawMcp, TestProvider } from './oauth.helpers
  * The app fetches client ID metadata documents and media from an HTTPS fake on 127.0.0.1. Two
  * test-only settings make that reachable; the code path is the production one (https, TLS
  * verification, the SSRF guard's checks, pinning, redirects):
- * - POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK=true lets the guard connect to a loopback address on any port;
+ * - ALLOW_PRIVATE_HOSTS=127.0.0.1 lets the guard connect to the loopback fake on any port;
  * - NODE_EXTRA_CA_CERTS makes Node trust the fake's self-signed certificate, made here with openssl.
  */
 const accessTtlSeconds = 2;
@@ -76,6 +76,8 @@ async function startHttpsFake(tls: { key: Buffer; cert: Buffer }): Promise<Https
       json({ client_id: `${url}/clients/someone-else.json`, redirect_uris: [loopbackRedirect] });
     } else if (path === '/media/photo.png') {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+    } else if (path === '/media/odd%ZZ.png') {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
     } else if (path === '/media/moved.png') {
       res.writeHead(302, { location: '/media/photo.png' }).end();
     } else if (path === '/media/huge.png') {
@@ -118,7 +120,7 @@ for (const backend of backends()) {
       const tls = selfSignedCertificate(dir);
       fake = await startHttpsFake(tls);
       env = await startTelegramApp(backend, {
-        POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK: 'true',
+        ALLOW_PRIVATE_HOSTS: '127.0.0.1',
         NODE_EXTRA_CA_CERTS: tls.certPath,
         OAUTH_ACCESS_TOKEN_TTL_SECONDS: String(accessTtlSeconds),
         MAX_UPLOAD_BYTES: String(maxUploadBytes),
@@ -219,6 +221,20 @@ for (const backend of backends()) {
       assert.equal(sent.method, 'sendPhoto');
       assert.equal(sent.caption, 'Fetched photo');
       assert.deepEqual(sent.files[0]!.bytes, png);
+    });
+
+    test('upload_media_from_url takes a URL with malformed percent-encoding (%ZZ) without throwing', async () => {
+      const { client: browser } = await signUp(env.app.url, 'from-url-odd');
+      const { client } = await connect(env.app.url, browser);
+      const uploaded = await client.callTool({
+        name: 'upload_media_from_url',
+        arguments: { url: `${fake.url}/media/odd%ZZ.png` },
+      });
+      assert.equal(uploaded.isError, undefined, JSON.stringify(uploaded.content));
+      // biome-ignore lint/suspicious/noExplicitAny: JSON
+      const media = (uploaded.structuredContent as any).media;
+      assert.equal(media.contentType, 'image/png');
+      assert.match(media.filename, /^odd.zz\.png$/i);
     });
 
     test('upload_media_from_url refusals are tool errors with the REST codes', async () => {

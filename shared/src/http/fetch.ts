@@ -1,23 +1,41 @@
 import { PlatformError } from '../errors.ts';
+import { capResponse, defaultMaxReplyBytes, ReplyTooLargeError, readTextCapped } from './capped-body.ts';
+import { type FetchLike, plainFetch } from './fetch-like.ts';
+import { UnsafeUrlError } from './safe-fetch.ts';
 
 export interface RequestOptions extends RequestInit {
   /** Per-request timeout; the caller's signal still applies. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * The fetch to send with: the SSRF-safe one for hosts a Scheduler user chose, global fetch for
+   * hosts the operator configured (the default).
+   */
+  fetch?: FetchLike | undefined;
+  /** Cap on the reply body (default `MAX_REPLY_BYTES`, 8 MiB); reading past it fails. */
+  maxReplyBytes?: number;
 }
 
 export const defaultRequestTimeoutMs = 30_000;
 
 /**
- * `fetch` with a timeout, turning transport failures into retryable PlatformErrors so every
- * publisher classifies them the same way.
+ * `fetch` with a timeout and a capped reply body, turning transport failures into retryable
+ * PlatformErrors so every publisher classifies them the same way. A URL the safe fetch refuses
+ * is a permanent `target_unreachable`: nothing was sent.
  */
 export async function platformFetch(url: string | URL, options: RequestOptions = {}): Promise<Response> {
-  const { timeoutMs = defaultRequestTimeoutMs, signal, ...init } = options;
+  const {
+    timeoutMs = defaultRequestTimeoutMs,
+    signal,
+    fetch: send = plainFetch,
+    maxReplyBytes = defaultMaxReplyBytes(),
+    ...init
+  } = options;
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  let response: Response;
   try {
-    return await fetch(url, { ...init, signal: combined });
+    response = await send(url, { ...init, signal: combined });
   } catch (error) {
     if (signal?.aborted)
       throw new PlatformError('timeout', 'Publishing was cancelled or ran out of time', {
@@ -28,8 +46,24 @@ export async function platformFetch(url: string | URL, options: RequestOptions =
       throw new PlatformError('timeout', `No answer from ${hostOf(url)} within ${timeoutMs} ms`, {
         cause: error,
       });
+    if (error instanceof UnsafeUrlError && error.code !== 'fetch_failed' && error.code !== 'host_not_found')
+      throw new PlatformError('target_unreachable', error.message, { cause: error, retryable: false });
     throw new PlatformError('network_error', `Could not reach ${hostOf(url)}`, { cause: error });
   }
+  try {
+    return capResponse(response, maxReplyBytes);
+  } catch (error) {
+    throw tooLarge(url, error);
+  }
+}
+
+function tooLarge(url: string | URL, error: unknown): unknown {
+  if (!(error instanceof ReplyTooLargeError)) return error;
+  return new PlatformError(
+    'platform_unavailable',
+    `${hostOf(url)} sent a reply larger than ${error.limit} bytes (MAX_REPLY_BYTES); it was not read`,
+    { cause: error, retryable: false },
+  );
 }
 
 function hostOf(url: string | URL): string {
@@ -49,9 +83,18 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Reads a JSON body without throwing; platforms sometimes answer HTML on errors. */
-export async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
+/**
+ * Reads a JSON body without throwing on bad JSON (platforms sometimes answer HTML on errors), at
+ * most `limit` bytes: a bigger reply is a permanent PlatformError and the stream is cancelled.
+ */
+export async function readJson(response: Response, limit = defaultMaxReplyBytes()): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readTextCapped(response, limit);
+  } catch (error) {
+    if (error instanceof ReplyTooLargeError) throw tooLarge(response.url || 'the platform', error);
+    throw new PlatformError('network_error', 'The reply was cut off', { cause: error });
+  }
   if (!text) return undefined;
   try {
     return JSON.parse(text);

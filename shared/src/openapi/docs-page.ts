@@ -60,4 +60,4 @@ export function docsPageHtml(title: string, specUrl = '/openapi.json'): string {
 
 /** The content security policy the docs page needs: our own script, Scalar's inline styles, our API. */
 export const docsPageCsp =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'";
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

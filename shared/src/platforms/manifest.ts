@@ -54,6 +54,8 @@ export interface OptionField {
   choices?: { value: string; label: string }[];
   /** For `media`: the media kinds accepted (a YouTube thumbnail takes images). */
   accept?: MediaKind[];
+  /** For `media`: the exact content types the platform takes, narrowing `accept` in the file picker. */
+  contentTypes?: string[];
   required?: boolean;
   placeholder?: string;
 }
@@ -89,6 +91,8 @@ export interface OAuthConnect {
   /** The env variables an operator sets to enable it (shown when they are missing). */
   requiredEnv: string[];
   intro: string;
+  /** The connect button's text when it should not be the platform name ("Connect with Google"). */
+  buttonLabel?: string;
 }
 
 export interface PlatformManifest {
@@ -102,6 +106,11 @@ export interface PlatformManifest {
   media: MediaRules;
   options: OptionField[];
   connect: CredentialsConnect | OAuthConnect;
-  /** The platform's page in our docs (path under `docs/platforms/`). */
+  /** The platform's page in our docs, as a repository path (`docs/platforms/<id>.md`). */
   docs: string;
+}
+
+/** The icon markup for one SVG path drawn on the 24×24 grid in the current text colour. */
+export function svgIcon(path: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false"><path d="${path}"/></svg>`;
 }

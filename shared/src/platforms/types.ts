@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { FetchLike } from '../http/fetch-like.ts';
 import type { Logger } from '../logger.ts';
 import type { MediaFile, MediaInfo } from '../media/media-file.ts';
 import type { AccountEntry } from '../schemas/account.ts';
@@ -20,6 +21,8 @@ export interface PostContent {
 export interface ValidationContext {
   /** Resolves media from our own storage by public URL; null when the URL is not ours. */
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+  /** See `PublishContext.accountHostFetch`. */
+  accountHostFetch?: FetchLike;
 }
 
 export interface ValidationOutcome {
@@ -52,6 +55,13 @@ export interface PublishContext {
   onCredentialsRefreshed?: (credentials: Record<string, unknown>) => void | Promise<void>;
   /** Resolves another media file from our own storage by public URL (YouTube thumbnails). */
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+  /**
+   * The fetch for hosts the account itself names (a Mastodon `instanceUrl`, a Bluesky `service`,
+   * a later platform's instance or site URL). The Scheduler passes the SSRF-safe fetch, because its
+   * users choose those hosts; the self-hosted server's accounts file is the operator's, so it
+   * passes nothing and global fetch is used. Hosts from env (`<PLATFORM>_API_URL`) never use it.
+   */
+  accountHostFetch?: FetchLike;
 }
 
 /**
@@ -94,7 +104,7 @@ export interface Publisher<Options = Record<string, unknown>> {
   ): Promise<PublishResult>;
   verifyCredentials(
     account: PlatformAccount,
-    context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
+    context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'accountHostFetch'>,
   ): Promise<AccountProfile>;
 }
 
@@ -109,8 +119,8 @@ export type AnyPublisher = Publisher<any>;
  */
 export interface PlatformModule {
   readonly id: string;
-  /** Browser-safe description (name, icon, counting, options, connect method). TODO(#11): required. */
-  readonly manifest?: PlatformManifest;
+  /** Browser-safe description (name, icon, counting, options, connect method); also in `manifests.ts`. */
+  readonly manifest: PlatformManifest;
   create(env: Env): AnyPublisher;
   /** OAuth platforms only: the consent URL, code exchange and account listing. */
   createConnector?(env: Env): OAuthConnector;

@@ -1,4 +1,5 @@
 import { toPlatformError } from '../errors.ts';
+import type { FetchLike } from '../http/fetch-like.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
 import type { PublisherRegistry } from '../platforms/registry.ts';
@@ -59,6 +60,8 @@ export interface PostingServiceOptions {
   unknownAccount?: (accountId: string) => { code: string; message: string };
   /** Defaults to resolving URLs of `storage` itself. */
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
+  /** The fetch for hosts accounts name themselves (see PublishContext.accountHostFetch). */
+  accountHostFetch?: FetchLike;
 }
 
 export function accountNotFound(accountId: string): { code: string; message: string } {
@@ -77,6 +80,7 @@ export class PostingService {
   readonly #limiter: PlatformLimiter;
   readonly #unknownAccount: (accountId: string) => { code: string; message: string };
   readonly #resolveOwnMedia: ((url: string) => Promise<MediaFile | null>) | undefined;
+  readonly #accountHostFetch: FetchLike | undefined;
 
   constructor(options: PostingServiceOptions) {
     this.#publishers = options.publishers;
@@ -85,6 +89,7 @@ export class PostingService {
     this.#limiter = options.limiter ?? new PlatformLimiter();
     this.#unknownAccount = options.unknownAccount ?? accountNotFound;
     this.#resolveOwnMedia = options.resolveOwnMedia ?? ownMediaResolver(options.storage);
+    this.#accountHostFetch = options.accountHostFetch;
   }
 
   async prepare(post: PostInput, lookup: AccountLookup): Promise<PreparedPost> {
@@ -131,13 +136,10 @@ export class PostingService {
       return { result: invalid(accountId, account.platform, [...mediaIssues, ...errors]) };
     }
     const options = parsed.data as Record<string, unknown>;
-    const outcome = await publisher.validate(
-      { message: post.message },
-      account,
-      media,
-      options,
-      this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {},
-    );
+    const outcome = await publisher.validate({ message: post.message }, account, media, options, {
+      ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+      ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
+    });
     const errors = [...mediaIssues, ...outcome.errors];
     const result: AccountValidation = {
       accountId,
@@ -186,6 +188,7 @@ export class PostingService {
                 await hooks.onCredentialsRefreshed?.(account.id, credentials);
               },
               ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+              ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
             });
           },
           policy,

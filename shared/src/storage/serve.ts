@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { mediaSecurityHeaders } from '../http/security-headers.ts';
 import { isValidMediaKey } from './keys.ts';
 import type { ByteRange, Storage, StoredObject } from './types.ts';
 
@@ -39,8 +40,8 @@ export async function serveMedia(options: ServeMediaOptions): Promise<MediaRespo
     ETag: etag,
     'Last-Modified': object.lastModified.toUTCString(),
     'Cache-Control': cacheControl,
-    'X-Content-Type-Options': 'nosniff',
     'Accept-Ranges': 'bytes',
+    ...mediaSecurityHeaders(object.contentType),
   };
   if (notModified(object, etag, options)) return { status: 304, headers: common };
 
@@ -69,7 +70,7 @@ export async function serveMedia(options: ServeMediaOptions): Promise<MediaRespo
 }
 
 function notFound(): MediaResponse {
-  return { status: 404, headers: { 'X-Content-Type-Options': 'nosniff' } };
+  return { status: 404, headers: mediaSecurityHeaders(undefined) };
 }
 
 /** RFC 9110 §13.1: If-None-Match (weak comparison) wins; If-Modified-Since only without it. */

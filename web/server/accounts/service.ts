@@ -3,8 +3,8 @@ import {
   type AnyPublisher,
   isPlatformError,
   type PlatformAccount,
-  ProblemError,
-  problem,
+  type ProblemError,
+  UnsafeUrlError,
   zodIssues,
 } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
@@ -107,7 +107,7 @@ export async function connectAccount(
       zodIssues(parsed.error).map((i) => ({ ...i, path: `credentials${i.path ? `.${i.path}` : ''}` })),
     );
   }
-  const verified = await verify(publisher, {
+  const verified = await verify(ctx, publisher, {
     id: 'unsaved',
     platform: input.platform,
     platformAccountId: input.platformAccountId ?? '',
@@ -133,6 +133,7 @@ export async function connectAccount(
 }
 
 async function verify(
+  ctx: AppContext,
   publisher: AnyPublisher,
   account: PlatformAccount,
 ): Promise<{ profile: AccountProfile; credentials: Record<string, unknown> }> {
@@ -140,6 +141,7 @@ async function verify(
   try {
     const profile = await publisher.verifyCredentials(account, {
       signal: AbortSignal.timeout(30_000),
+      accountHostFetch: ctx.userUrlFetch,
       onCredentialsRefreshed: (fresh) => {
         credentials = fresh;
       },
@@ -150,32 +152,26 @@ async function verify(
   }
 }
 
+/**
+ * The answer to a failed check, in fixed words: the host may be any address a user typed, so
+ * nothing it replied is echoed, and a closed port, a timeout and a server that is not the platform
+ * all answer the same 422 (the codes must not map someone else's network). Only a host the
+ * policy refuses says why, since that reveals nothing about the host.
+ */
 export function verificationProblem(publisher: AnyPublisher, error: unknown): ProblemError {
   if (!isPlatformError(error)) throw error;
-  const issue = { code: error.code, message: error.message };
-  if (error.code === 'target_unreachable') {
-    return specificProblem(
-      'target_unreachable',
-      `${publisher.displayName} cannot reach that target: ${error.message}`,
-      [issue],
-    );
+  const name = publisher.displayName;
+  if (error.code === 'credentials_invalid' || error.code === 'needs_reconnect') {
+    const message = `${name} rejected the credentials`;
+    return specificProblem('credentials_invalid', message, [{ code: 'credentials_invalid', message }]);
   }
-  if (error.retryable) {
-    return new ProblemError(
-      problem(
-        'publish_failed',
-        `${publisher.displayName} could not be reached to check the credentials; try again`,
-        {
-          errors: [issue],
-        },
-      ),
-    );
-  }
-  return specificProblem(
-    'credentials_invalid',
-    `${publisher.displayName} rejected the credentials: ${error.message}`,
-    [{ ...issue, code: error.code === 'credentials_invalid' ? error.code : 'credentials_invalid' }],
-  );
+  const refused = error.cause instanceof UnsafeUrlError && error.code === 'target_unreachable';
+  const message = refused
+    ? error.message
+    : `No ${name} server could be reached at that address, or it did not answer like one`;
+  return specificProblem('target_unreachable', `${name} cannot reach that target: ${message}`, [
+    { code: 'target_unreachable', message },
+  ]);
 }
 
 export async function saveAccount(

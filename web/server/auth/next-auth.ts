@@ -74,6 +74,8 @@ function authConfig(request: ForwardedRequest): NextAuthConfig {
       async authorize(credentials, signInRequest) {
         const { email, password } = credentials ?? {};
         if (typeof email !== 'string' || typeof password !== 'string') return null;
+        // NUL cannot be stored or looked up in PostgreSQL text; no account can match it.
+        if (email.includes('\u0000') || password.includes('\u0000')) return null;
         const address = clientAddress(signInRequest, config.trustProxyHops);
         const pair = `${normalizeEmail(email)}\n${address}`;
         // Refused like a wrong password, so the limit reveals nothing about the account.

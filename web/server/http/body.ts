@@ -1,4 +1,4 @@
-import { invalidRequest, ProblemError, problem } from '@postwave/shared';
+import { invalidRequest, ProblemError, problem, unsafeJsonReason } from '@postwave/shared';
 import type { z } from 'zod';
 
 /** JSON bodies are small; anything bigger than this is refused before parsing. */
@@ -12,11 +12,15 @@ export async function readJson(request: Request): Promise<unknown> {
     () => new ProblemError(problem('payload_too_large', 'The JSON body is too large')),
   );
   if (text.trim() === '') throw new ProblemError(problem('invalid_request', 'A JSON body is required'));
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ProblemError(problem('invalid_request', 'The body is not valid JSON'));
   }
+  const unsafe = unsafeJsonReason(value);
+  if (unsafe) throw new ProblemError(problem('invalid_request', unsafe));
+  return value;
 }
 
 export async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {

@@ -2,6 +2,7 @@ import { isPlatformError, ProblemError, problem } from '@postwave/shared';
 import type { RouteSpec } from '@postwave/shared/openapi/index';
 import { type Caller, requireCaller } from '#server/auth/caller.ts';
 import { type AppContext, getContext } from '#server/context.ts';
+import { isInvalidInputError } from '#server/db/errors.ts';
 import { problemResponse } from './respond.ts';
 
 /**
@@ -69,6 +70,8 @@ export function errorResponse(error: unknown, ctx: AppContext | undefined): Resp
       problem('validation_failed', error.message, { errors: [{ code: error.code, message: error.message }] }),
     );
   }
+  if (isInvalidInputError(error))
+    return problemResponse(problem('invalid_request', 'The request contains a value that cannot be stored'));
   const log = ctx?.logger;
   if (log) log.error({ err: error }, 'unhandled error in route');
   else console.error('unhandled error in route', error);

@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import { listAccounts } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
+import { isInvalidInputError } from '#server/db/errors.ts';
 import { postStatuses } from '#server/db/schema.ts';
 import { uploadMediaFromUrl } from '#server/media/from-url.ts';
 import { presignUpload } from '#server/media/service.ts';
@@ -42,6 +43,12 @@ function failure(error: unknown, ctx: AppContext): CallToolResult {
   let body: Record<string, unknown>;
   if (error instanceof ProblemError) body = { ...error.problem };
   else if (isPlatformError(error)) body = { status: 422, code: error.code, detail: error.message };
+  else if (isInvalidInputError(error))
+    body = {
+      status: 400,
+      code: 'invalid_request',
+      detail: 'The request contains a value that cannot be stored',
+    };
   else {
     ctx.logger.error({ err: error }, 'unhandled error in MCP tool');
     body = { status: 500, code: 'internal', detail: 'Something went wrong on our side' };

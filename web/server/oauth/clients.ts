@@ -1,8 +1,8 @@
+import { ReplyTooLargeError, readTextCapped, UnsafeUrlError } from '@postwave/shared';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
 import { oauthClients } from '#server/db/schema.ts';
-import { readSmallBody, safeFetch, UnsafeUrlError } from './safe-fetch.ts';
 
 export interface OAuthClient {
   id: string;
@@ -151,15 +151,21 @@ export async function findClient(ctx: AppContext, clientId: string): Promise<OAu
 async function fetchMetadataDocument(ctx: AppContext, clientId: string) {
   let text: string;
   try {
-    const response = await safeFetch(clientId, {
-      maxBytes: 64 * 1024,
-      maxRedirects: 0,
-      timeoutMs: 10_000,
-      accept: 'application/json',
-      allowLoopback: allowLoopbackFetch(ctx),
+    const response = await ctx.userUrlFetch(clientId, {
+      headers: { accept: 'application/json' },
+      redirect: 'error',
+      signal: AbortSignal.timeout(10_000),
     });
-    text = await readSmallBody(response.body, 64 * 1024);
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new UnsafeUrlError('fetch_failed', `The URL answered ${response.status}`);
+    }
+    text = await readTextCapped(response, 64 * 1024);
   } catch (error) {
+    if (error instanceof ReplyTooLargeError)
+      throw new ClientMetadataError('invalid_client', 'The client metadata document is too large');
+    if ((error as Error)?.name === 'TimeoutError')
+      throw new ClientMetadataError('invalid_client', 'The client metadata document did not arrive in time');
     if (error instanceof UnsafeUrlError)
       throw new ClientMetadataError(
         'invalid_client',
@@ -183,9 +189,4 @@ async function fetchMetadataDocument(ctx: AppContext, clientId: string) {
       'The metadata document lists a redirect URI we do not accept',
     );
   return parsed;
-}
-
-/** Tests only: POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK=true lets outbound fetches reach a loopback fake over http. */
-export function allowLoopbackFetch(ctx: AppContext): boolean {
-  return ctx.config.env.POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK === 'true';
 }

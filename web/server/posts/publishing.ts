@@ -38,6 +38,8 @@ export function postingServiceFor(ctx: AppContext, userId: string): PostingServi
     limiter: ctx.limiter,
     logger: ctx.logger,
     resolveOwnMedia: ownMediaResolver(ctx, userId),
+    // Scheduler users choose their accounts' hosts: those are reached through the SSRF-safe fetch.
+    accountHostFetch: ctx.userUrlFetch,
   });
 }
 

@@ -1,4 +1,5 @@
 import { PlatformError } from '../../errors.ts';
+import type { FetchLike } from '../../http/fetch-like.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import type {
   AccountProfile,
@@ -11,6 +12,7 @@ import type {
 } from '../types.ts';
 import { type BlueskyConfig, normalizeServiceUrl } from './config.ts';
 import { detectFacets, resolveFacets } from './facets.ts';
+import { blueskyManifest } from './manifest.ts';
 import {
   type BlueskyCredentials,
   type BlueskyOptions,
@@ -39,8 +41,8 @@ const plannedKeyTtlMs = 60 * 60_000;
  * upload blobs, then create one `app.bsky.feed.post` record with facets and embeds.
  */
 export class BlueskyPublisher implements Publisher<BlueskyOptions> {
-  readonly id = 'bluesky';
-  readonly displayName = 'Bluesky';
+  readonly id = blueskyManifest.id;
+  readonly displayName = blueskyManifest.name;
   readonly optionsSchema = blueskyOptionsSchema;
   readonly credentialsSchema = blueskyCredentialsSchema;
   readonly concurrency: number;
@@ -70,7 +72,7 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
     options: BlueskyOptions,
     context: PublishContext,
   ): Promise<PublishResult> {
-    const client = this.#client(account, context.signal);
+    const client = this.#client(account, context.signal, context.accountHostFetch);
     const planned = this.#plan(context.idempotencyKey);
     const session = await client.session();
     if (planned.retry) {
@@ -103,9 +105,9 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
 
   async verifyCredentials(
     account: PlatformAccount,
-    context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
+    context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'accountHostFetch'>,
   ): Promise<AccountProfile> {
-    const client = this.#client(account, context?.signal);
+    const client = this.#client(account, context?.signal, context?.accountHostFetch);
     const session = await client.session();
     const profile = await client
       .call<{ displayName?: string; avatar?: string; handle?: string }>((token, did) => ({
@@ -119,11 +121,15 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
         if (error instanceof PlatformError && error.code === 'credentials_invalid') throw error;
         return undefined;
       });
+    // Only well-formed profile fields are kept: the service may be any host a user named.
+    const displayName =
+      typeof profile?.displayName === 'string' ? profile.displayName.trim().slice(0, 64) : '';
+    const avatar = typeof profile?.avatar === 'string' && /^https:\/\/\S{1,2000}$/.test(profile.avatar);
     return {
-      name: profile?.displayName || session.handle,
+      name: displayName || session.handle,
       username: session.handle,
       platformAccountId: session.did,
-      ...(profile?.avatar ? { avatarUrl: profile.avatar } : {}),
+      ...(avatar ? { avatarUrl: profile!.avatar! } : {}),
     };
   }
 
@@ -155,7 +161,11 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
     };
   }
 
-  #client(account: PlatformAccount, signal: AbortSignal | undefined): BlueskyClient {
+  #client(
+    account: PlatformAccount,
+    signal: AbortSignal | undefined,
+    accountHostFetch: FetchLike | undefined,
+  ): BlueskyClient {
     const parsed = blueskyCredentialsSchema.safeParse(account.credentials);
     if (!parsed.success) {
       throw new PlatformError(
@@ -163,7 +173,9 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
         `Bluesky credentials need ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`,
       );
     }
-    return new BlueskyClient(this.#sessions, this.#sessionKey(parsed.data), signal);
+    // The default service comes from env (the operator's); an account's own `service` is user-chosen.
+    const fetch = parsed.data.service ? accountHostFetch : undefined;
+    return new BlueskyClient(this.#sessions, this.#sessionKey(parsed.data), signal, fetch);
   }
 
   #sessionKey(credentials: BlueskyCredentials): SessionKey {
@@ -181,11 +193,18 @@ class BlueskyClient {
   readonly #sessions: SessionStore;
   readonly #key: SessionKey;
   readonly #signal: AbortSignal | undefined;
+  readonly #fetch: FetchLike | undefined;
 
-  constructor(sessions: SessionStore, key: SessionKey, signal: AbortSignal | undefined) {
+  constructor(
+    sessions: SessionStore,
+    key: SessionKey,
+    signal: AbortSignal | undefined,
+    fetch: FetchLike | undefined,
+  ) {
     this.#sessions = sessions;
     this.#key = key;
     this.#signal = signal;
+    this.#fetch = fetch;
   }
 
   session(): Promise<BlueskySession> {
@@ -258,8 +277,11 @@ class BlueskyClient {
     }
   }
 
-  #options(): { signal?: AbortSignal } {
-    return this.#signal ? { signal: this.#signal } : {};
+  #options(): { signal?: AbortSignal; fetch?: FetchLike } {
+    return {
+      ...(this.#signal ? { signal: this.#signal } : {}),
+      ...(this.#fetch ? { fetch: this.#fetch } : {}),
+    };
   }
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PlatformError } from '../../errors.ts';
+import type { FetchLike } from '../../http/fetch-like.ts';
 import { classifyXrpcError, XrpcError, xrpc } from './xrpc.ts';
 
 export interface BlueskySession {
@@ -17,6 +18,7 @@ export interface SessionKey {
 
 interface CallOptions {
   signal?: AbortSignal;
+  fetch?: FetchLike | undefined;
 }
 
 /**
@@ -125,9 +127,26 @@ function classifySessionError(error: XrpcError): PlatformError {
   });
 }
 
+const didPattern = /^did:[a-z]+:[A-Za-z0-9._:%-]{1,512}$/;
+const handlePattern = /^[A-Za-z0-9.-]{1,253}$/;
+
+/** A reply that is not a session (a non-Bluesky server at that address) is refused, never copied. */
 function toSession(answer: SessionAnswer): BlueskySession {
-  if (!answer?.did || !answer.accessJwt || !answer.refreshJwt) {
-    throw new PlatformError('platform_unavailable', 'Bluesky answered the login without a session');
+  const valid =
+    answer &&
+    typeof answer.did === 'string' &&
+    didPattern.test(answer.did) &&
+    typeof answer.handle === 'string' &&
+    handlePattern.test(answer.handle) &&
+    typeof answer.accessJwt === 'string' &&
+    answer.accessJwt.length > 0 &&
+    typeof answer.refreshJwt === 'string' &&
+    answer.refreshJwt.length > 0;
+  if (!valid) {
+    throw new PlatformError(
+      'platform_unavailable',
+      'The service did not answer the login like a Bluesky server',
+    );
   }
   return {
     did: answer.did,

@@ -1,5 +1,7 @@
 import { PlatformError } from '../../errors.ts';
 import { parseRetryAfter, platformFetch, readJson } from '../../http/fetch.ts';
+import type { FetchLike } from '../../http/fetch-like.ts';
+import { remoteText } from '../../http/remote-text.ts';
 
 /** The error body every XRPC endpoint answers with. */
 export interface XrpcErrorBody {
@@ -14,7 +16,7 @@ export class XrpcError extends Error {
   readonly headers: Headers;
 
   constructor(status: number, body: XrpcErrorBody | undefined, headers: Headers) {
-    super(body?.message || body?.error || `HTTP ${status}`);
+    super(remoteText(body?.message) || body?.error || `HTTP ${status}`);
     this.name = 'XrpcError';
     this.status = status;
     this.error = body?.error;
@@ -33,6 +35,8 @@ export interface XrpcRequest {
   contentType?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The account's service is user-chosen on the Scheduler: its safe fetch, when given. */
+  fetch?: FetchLike | undefined;
 }
 
 /** Calls `/xrpc/<nsid>` on a PDS; throws XrpcError on an error answer, PlatformError on transport failure. */
@@ -55,6 +59,7 @@ export async function xrpc<T>(serviceUrl: string, request: XrpcRequest): Promise
     body,
     ...(request.signal ? { signal: request.signal } : {}),
     ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+    ...(request.fetch ? { fetch: request.fetch } : {}),
   });
   const parsed = (await readJson(response)) as Record<string, unknown> | undefined;
   if (!response.ok) throw new XrpcError(response.status, asErrorBody(parsed), response.headers);
@@ -64,7 +69,9 @@ export async function xrpc<T>(serviceUrl: string, request: XrpcRequest): Promise
 function asErrorBody(value: Record<string, unknown> | undefined): XrpcErrorBody | undefined {
   if (!value || typeof value !== 'object') return undefined;
   return {
-    ...(typeof value.error === 'string' ? { error: value.error } : {}),
+    ...(typeof value.error === 'string' && /^[A-Za-z][A-Za-z0-9]{0,63}$/.test(value.error)
+      ? { error: value.error }
+      : {}),
     ...(typeof value.message === 'string' ? { message: value.message } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type { MediaFile } from '../../media/media-file.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { DiscordConfig } from './config.ts';
 import { discordError } from './errors.ts';
+import { discordManifest } from './manifest.ts';
 import { type DiscordOptions, discordCredentialsSchema, discordOptionsSchema } from './options.ts';
 import { validateDiscordPost } from './validate.ts';
 import { parseWebhookUrl, type WebhookRef, webhookEndpoint, webhookUrlHint } from './webhook-url.ts';
@@ -45,7 +46,7 @@ export function createDiscordPublisher(config: DiscordConfig): Publisher<Discord
   async function getWebhook(webhook: WebhookRef, signal?: AbortSignal): Promise<DiscordWebhook> {
     const response = await platformFetch(webhookEndpoint(config.apiUrl, webhook), { signal });
     if (!response.ok) throw await discordError(response);
-    return (await response.json()) as DiscordWebhook;
+    return (await readJson(response)) as DiscordWebhook;
   }
 
   async function guildIdFor(webhook: WebhookRef, signal: AbortSignal): Promise<string | null> {
@@ -63,8 +64,8 @@ export function createDiscordPublisher(config: DiscordConfig): Publisher<Discord
   }
 
   return {
-    id: 'discord',
-    displayName: 'Discord',
+    id: discordManifest.id,
+    displayName: discordManifest.name,
     optionsSchema: discordOptionsSchema,
     credentialsSchema: discordCredentialsSchema(config.apiUrl),
     // Discord limits each webhook to about 5 requests per 2 seconds (and an IP to 50 a second):

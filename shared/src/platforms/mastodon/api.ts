@@ -1,5 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import { platformFetch, readJson } from '../../http/fetch.ts';
+import type { FetchLike } from '../../http/fetch-like.ts';
 import { type MastodonOperation, mastodonError } from './errors.ts';
 
 export interface MastodonRequest {
@@ -22,11 +23,14 @@ export class MastodonApi {
   readonly origin: string;
   readonly #accessToken: string | undefined;
   readonly #signal: AbortSignal | undefined;
+  readonly #fetch: FetchLike | undefined;
 
-  constructor(origin: string, accessToken: string | undefined, signal?: AbortSignal) {
+  /** `fetch`: the instance is user-chosen on the Scheduler, which passes its SSRF-safe fetch. */
+  constructor(origin: string, accessToken: string | undefined, signal?: AbortSignal, fetch?: FetchLike) {
     this.origin = origin;
     this.#accessToken = accessToken;
     this.#signal = signal;
+    this.#fetch = fetch;
   }
 
   async request<T>(request: MastodonRequest): Promise<MastodonAnswer<T>> {
@@ -44,13 +48,18 @@ export class MastodonApi {
       body,
       ...(this.#signal ? { signal: this.#signal } : {}),
       ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      ...(this.#fetch ? { fetch: this.#fetch } : {}),
     });
     const parsed = await readJson(response);
     if (!response.ok) throw mastodonError(response.status, parsed, response.headers, request.operation);
     if (parsed === undefined || parsed === null || typeof parsed !== 'object' || 'nonJsonBody' in parsed) {
-      throw new PlatformError('platform_unavailable', `Mastodon answered ${request.path} without JSON`, {
-        status: response.status,
-      });
+      throw new PlatformError(
+        'platform_unavailable',
+        `${new URL(this.origin).host} did not answer like a Mastodon server`,
+        {
+          status: response.status,
+        },
+      );
     }
     return { status: response.status, body: parsed as T };
   }

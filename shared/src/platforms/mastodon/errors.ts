@@ -1,24 +1,28 @@
 import { PlatformError } from '../../errors.ts';
 import { parseRetryAfter } from '../../http/fetch.ts';
+import { remoteText } from '../../http/remote-text.ts';
 
 /** What the request was doing, so a 422 lands on the right side: the text or the media. */
 export type MastodonOperation = 'status' | 'media' | 'account' | 'instance';
 
-/** Maps a Mastodon error answer (`{ error }`, or HTML from a proxy) to our codes, keeping Mastodon's message. */
+/**
+ * Maps a Mastodon error answer to our codes, keeping Mastodon's `error` text (cleaned and cut
+ * short by remoteText; account connection on the Scheduler replaces it with fixed wording).
+ */
 export function mastodonError(
   status: number,
   body: unknown,
   headers: Headers,
   operation: MastodonOperation,
 ): PlatformError {
-  const detail = errorText(body) ?? `HTTP ${status}`;
+  const detail = remoteText(errorText(body)) ?? `HTTP ${status}`;
   const init = { status };
   if (status === 401) {
     return new PlatformError('credentials_invalid', `Mastodon refused the access token: ${detail}`, init);
   }
   if (status === 403) {
     // A token without write scopes is fixed by a new token; a disabled or suspended login is not.
-    if (/scope/i.test(detail)) {
+    if (/scope/i.test(errorText(body) ?? '')) {
       return new PlatformError(
         'credentials_invalid',
         `The Mastodon token lacks a needed scope: ${detail}`,

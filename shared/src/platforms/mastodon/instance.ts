@@ -1,40 +1,9 @@
 import { isPlatformError } from '../../errors.ts';
+import type { FetchLike } from '../../http/fetch-like.ts';
 import { MastodonApi } from './api.ts';
+import { defaultInstanceLimits, type InstanceLimits } from './limits.ts';
 
-/** What an instance allows; every Mastodon server can configure these. */
-export interface InstanceLimits {
-  maxCharacters: number;
-  maxMediaAttachments: number;
-  charactersReservedPerUrl: number;
-  imageSizeLimit: number;
-  videoSizeLimit: number;
-  /** Alt text length; absent on servers older than 4.4, which allowed 1500. */
-  descriptionLimit: number;
-  supportedMimeTypes: readonly string[];
-}
-
-/** Mastodon's own defaults, used for whatever an instance does not say. */
-export const defaultInstanceLimits: InstanceLimits = {
-  maxCharacters: 500,
-  maxMediaAttachments: 4,
-  charactersReservedPerUrl: 23,
-  imageSizeLimit: 16 * 1024 * 1024,
-  videoSizeLimit: 99 * 1024 * 1024,
-  descriptionLimit: 1500,
-  supportedMimeTypes: [
-    'image/jpeg',
-    'image/png',
-    'image/gif',
-    'image/heic',
-    'image/heif',
-    'image/webp',
-    'image/avif',
-    'video/webm',
-    'video/mp4',
-    'video/quicktime',
-    'video/ogg',
-  ],
-};
+export { defaultInstanceLimits, type InstanceLimits } from './limits.ts';
 
 interface InstanceConfiguration {
   configuration?: {
@@ -70,11 +39,14 @@ export class InstanceLimitsCache {
     this.#ttlMs = ttlMs;
   }
 
-  async get(origin: string, signal?: AbortSignal): Promise<LimitsLookup> {
+  async get(origin: string, signal?: AbortSignal, fetch?: FetchLike): Promise<LimitsLookup> {
     const now = Date.now();
     let entry = this.#entries.get(origin);
     if (!entry || entry.expires <= now) {
-      entry = { limits: fetchLimits(new MastodonApi(origin, undefined, signal)), expires: now + this.#ttlMs };
+      entry = {
+        limits: fetchLimits(new MastodonApi(origin, undefined, signal, fetch)),
+        expires: now + this.#ttlMs,
+      };
       this.#entries.set(origin, entry);
     }
     try {
@@ -119,7 +91,7 @@ async function fetchLimits(api: MastodonApi): Promise<InstanceLimits> {
     videoSizeLimit: positive(media?.video_size_limit) ?? d.videoSizeLimit,
     descriptionLimit: positive(media?.description_limit) ?? d.descriptionLimit,
     supportedMimeTypes: Array.isArray(media?.supported_mime_types)
-      ? media.supported_mime_types
+      ? media.supported_mime_types.filter((t): t is string => typeof t === 'string' && t.length <= 100)
       : d.supportedMimeTypes,
   };
 }

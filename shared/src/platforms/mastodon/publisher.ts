@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { PlatformError } from '../../errors.ts';
+import type { FetchLike } from '../../http/fetch-like.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import type {
   AccountProfile,
@@ -7,11 +9,13 @@ import type {
   PublishContext,
   Publisher,
   PublishResult,
+  ValidationContext,
   ValidationOutcome,
 } from '../types.ts';
 import { MastodonApi } from './api.ts';
 import type { MastodonConfig } from './config.ts';
 import { InstanceLimitsCache } from './instance.ts';
+import { mastodonManifest } from './manifest.ts';
 import { uploadMedia } from './media.ts';
 import {
   instanceOrigin,
@@ -28,6 +32,13 @@ interface Status {
   uri: string;
 }
 
+const verifiedAccountSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  username: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/),
+  display_name: z.string().optional(),
+  avatar: z.string().optional(),
+});
+
 interface Account {
   id: string;
   username: string;
@@ -38,8 +49,8 @@ interface Account {
 
 /** Publishes to any Mastodon server with an access token: upload media, wait for processing, post a status. */
 export class MastodonPublisher implements Publisher<MastodonOptions> {
-  readonly id = 'mastodon';
-  readonly displayName = 'Mastodon';
+  readonly id = mastodonManifest.id;
+  readonly displayName = mastodonManifest.name;
   readonly optionsSchema = mastodonOptionsSchema;
   readonly credentialsSchema = mastodonCredentialsSchema;
   readonly concurrency: number;
@@ -57,6 +68,7 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
     account: PlatformAccount,
     media: MediaInfo[],
     options: MastodonOptions,
+    context?: ValidationContext,
   ): Promise<ValidationOutcome> {
     const parsed = mastodonCredentialsSchema.safeParse(account.credentials);
     if (!parsed.success) {
@@ -71,7 +83,11 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
         warnings: [],
       };
     }
-    const { limits, fromInstance } = await this.#limits.get(instanceOrigin(parsed.data.instanceUrl));
+    const { limits, fromInstance } = await this.#limits.get(
+      instanceOrigin(parsed.data.instanceUrl),
+      undefined,
+      context?.accountHostFetch,
+    );
     const outcome = validateMastodonPost(post, media, options, limits);
     if (!fromInstance) {
       outcome.warnings.push({
@@ -89,7 +105,7 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
     options: MastodonOptions,
     context: PublishContext,
   ): Promise<PublishResult> {
-    const api = this.#api(account, context.signal);
+    const api = this.#api(account, context.signal, context.accountHostFetch);
     const mediaIds: string[] = [];
     // In order, one at a time: attachment order is the order of media_ids, and instances throttle uploads.
     for (const [index, file] of media.entries()) {
@@ -122,29 +138,36 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
 
   async verifyCredentials(
     account: PlatformAccount,
-    context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
+    context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'accountHostFetch'>,
   ): Promise<AccountProfile> {
-    const api = this.#api(account, context?.signal);
+    const api = this.#api(account, context?.signal, context?.accountHostFetch);
     const { body } = await api.request<Account>({
       method: 'GET',
       path: '/api/v1/accounts/verify_credentials',
       operation: 'account',
     });
     const host = new URL(api.origin).host;
+    // The instance is whatever host the user named: keep only fields shaped like Mastodon's, never
+    // copy anything else of the reply into the account.
+    const account_ = verifiedAccountSchema.safeParse(body);
+    if (!account_.success)
+      throw new PlatformError('platform_unavailable', `${host} did not answer like a Mastodon server`);
+    const { id, username, display_name: displayName, avatar } = account_.data;
+    const name = displayName?.trim().slice(0, 64);
     return {
-      name: body.display_name || body.username,
-      username: `@${body.username}@${host}`,
-      platformAccountId: body.id,
-      ...(body.avatar ? { avatarUrl: body.avatar } : {}),
+      name: name || username,
+      username: `@${username}@${host}`,
+      platformAccountId: id,
+      ...(avatar && /^https?:\/\/\S{1,2000}$/.test(avatar) ? { avatarUrl: avatar } : {}),
     };
   }
 
-  #api(account: PlatformAccount, signal: AbortSignal | undefined): MastodonApi {
+  #api(account: PlatformAccount, signal: AbortSignal | undefined, fetch?: FetchLike): MastodonApi {
     const parsed = mastodonCredentialsSchema.safeParse(account.credentials);
     if (!parsed.success)
       throw new PlatformError('credentials_invalid', credentialsProblem(parsed.error.issues));
     const credentials: MastodonCredentials = parsed.data;
-    return new MastodonApi(instanceOrigin(credentials.instanceUrl), credentials.accessToken, signal);
+    return new MastodonApi(instanceOrigin(credentials.instanceUrl), credentials.accessToken, signal, fetch);
   }
 }
 

@@ -19,6 +19,7 @@ import {
   type TelegramUser,
 } from './bot-api.ts';
 import { defaultTelegramApiUrl, defaultTelegramLimits, type TelegramLimits } from './limits.ts';
+import { telegramManifest } from './manifest.ts';
 import { isPlanProblem, planMedia, sendMethodFor, type TelegramMediaType } from './media-plan.ts';
 import { type TelegramOptions, telegramCredentialsSchema, telegramOptionsSchema } from './options.ts';
 import { validateTelegramPost } from './validate.ts';
@@ -39,8 +40,8 @@ const telegramConcurrency = 100;
 const telegramBotConcurrency = 30;
 
 export class TelegramPublisher implements Publisher<TelegramOptions> {
-  readonly id = 'telegram';
-  readonly displayName = 'Telegram';
+  readonly id = telegramManifest.id;
+  readonly displayName = telegramManifest.name;
   readonly optionsSchema = telegramOptionsSchema;
   readonly credentialsSchema = telegramCredentialsSchema;
   readonly concurrency = telegramConcurrency;

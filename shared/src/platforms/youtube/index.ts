@@ -1,9 +1,11 @@
 import type { PlatformModule } from '../types.ts';
 import { youTubeConfigFromEnv } from './config.ts';
 import { createYouTubeConnector, googleClientFromEnv } from './connector.ts';
+import { youTubeManifest } from './manifest.ts';
 import { createYouTubePublisher } from './publisher.ts';
 
 export type { YouTubeConfig } from './config.ts';
+export { youTubeManifest } from './manifest.ts';
 export { exchangeGoogleAuthorizationCode, type GoogleTokens, refreshGoogleToken } from './oauth.ts';
 export type { YouTubeCredentials, YouTubeOptions } from './options.ts';
 export { createYouTubeConnector, createYouTubePublisher };
@@ -14,7 +16,8 @@ export { createYouTubeConnector, createYouTubePublisher };
  * Scheduler also GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and GOOGLE_OAUTH_AUTHORIZE_URL.
  */
 export const youTubeModule: PlatformModule = {
-  id: 'youtube',
+  id: youTubeManifest.id,
+  manifest: youTubeManifest,
   create: (env) => createYouTubePublisher(youTubeConfigFromEnv(env)),
   createConnector: (env) => {
     const config = youTubeConfigFromEnv(env);

@@ -3,6 +3,7 @@ import { readJson } from '../../http/fetch.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { YouTubeConfig } from './config.ts';
 import { failure, googleFetch } from './google-fetch.ts';
+import { youTubeManifest } from './manifest.ts';
 import { videoMetadata } from './metadata.ts';
 import { GoogleAccessToken } from './oauth.ts';
 import {
@@ -62,8 +63,8 @@ export function createYouTubePublisher(config: YouTubeConfig): Publisher<YouTube
   }
 
   return {
-    id: 'youtube',
-    displayName: 'YouTube',
+    id: youTubeManifest.id,
+    displayName: youTubeManifest.name,
     optionsSchema: youTubeOptionsSchema,
     credentialsSchema: youTubeCredentialsSchema,
     // Uploads are long and heavy; the API quota (about 6 uploads a day by default) is the real limit.

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { Composer } from '../../../components/compose/composer.tsx';
-import { listAccounts } from '../../../server/accounts/service.ts';
-import { getContext } from '../../../server/context.ts';
-import { requireUser } from '../../../server/ui/session.ts';
+import { Composer } from '#components/compose/composer.tsx';
+import { listAccounts } from '#server/accounts/service.ts';
+import { getContext } from '#server/context.ts';
+import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Compose' };
 

@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { AccountAvatar } from '../../../../components/account-avatar.tsx';
-import { accountHandle, accountName, platformMeta } from '../../../../components/lib/platforms.ts';
-import { formatDateTime } from '../../../../components/lib/time.ts';
-import { PostActions } from '../../../../components/posts/post-actions.tsx';
-import { plainError, StatusBadge } from '../../../../components/posts/status.tsx';
-import { listAccounts } from '../../../../server/accounts/service.ts';
-import { getContext } from '../../../../server/context.ts';
-import type { PostView } from '../../../../server/posts/schema.ts';
-import { getPost } from '../../../../server/posts/service.ts';
-import { requireUser } from '../../../../server/ui/session.ts';
+import { AccountAvatar } from '#components/account-avatar.tsx';
+import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
+import { formatDateTime } from '#components/lib/time.ts';
+import { PostActions } from '#components/posts/post-actions.tsx';
+import { plainError, StatusBadge } from '#components/posts/status.tsx';
+import { listAccounts } from '#server/accounts/service.ts';
+import { getContext } from '#server/context.ts';
+import type { PostView } from '#server/posts/schema.ts';
+import { getPost } from '#server/posts/service.ts';
+import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Post' };
 
@@ -119,13 +119,13 @@ export default async function PostPage({
                         <strong>{account ? accountName(account) : 'Disconnected account'}</strong>
                         <p className="muted small">
                           {account
-                            ? `${platformMeta(account.platform).name} · ${accountHandle(account)}`
+                            ? `${platformName(account.platform)} · ${accountHandle(account)}`
                             : result?.platform}
                         </p>
                         {result?.status === 'posted' && result.url && (
                           <p className="small">
                             <a href={result.url} target="_blank" rel="noreferrer">
-                              View on {platformMeta(result.platform).name} ↗
+                              View on {platformName(result.platform)} ↗
                             </a>
                           </p>
                         )}

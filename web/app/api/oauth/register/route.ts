@@ -1,3 +1,4 @@
+import { unsafeJsonReason } from '@postwave/shared';
 import { registerClient } from '#server/oauth/clients.ts';
 import { oauthRoute } from '#server/oauth/http.ts';
 import { jsonWithCors, preflight } from '#server/oauth/metadata.ts';
@@ -16,6 +17,8 @@ export const POST = oauthRoute(async (request, ctx) => {
     if (error instanceof OAuthError) throw error;
     throw new OAuthError('invalid_client_metadata', 'The body must be a JSON object');
   }
+  const unsafe = unsafeJsonReason(body);
+  if (unsafe) throw new OAuthError('invalid_client_metadata', unsafe);
   return jsonWithCors(await registerClient(ctx, body), 201);
 });
 

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
-import { Composer } from '../../../../../components/compose/composer.tsx';
-import { listAccounts } from '../../../../../server/accounts/service.ts';
-import { getContext } from '../../../../../server/context.ts';
-import type { PostView } from '../../../../../server/posts/schema.ts';
-import { getPost } from '../../../../../server/posts/service.ts';
-import { requireUser } from '../../../../../server/ui/session.ts';
+import { Composer } from '#components/compose/composer.tsx';
+import { listAccounts } from '#server/accounts/service.ts';
+import { getContext } from '#server/context.ts';
+import type { PostView } from '#server/posts/schema.ts';
+import { getPost } from '#server/posts/service.ts';
+import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Edit post' };
 

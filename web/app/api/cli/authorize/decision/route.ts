@@ -1,4 +1,4 @@
-import { ProblemError, problem } from '@postwave/shared';
+import { hasNul, ProblemError, problem } from '@postwave/shared';
 import { assertSameOrigin } from '#server/auth/same-origin.ts';
 import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import {
@@ -8,6 +8,7 @@ import {
   parseCliAuthorizeParams,
 } from '#server/cli-auth/service.ts';
 import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
+import { readLimitedText } from '#server/http/body.ts';
 import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
@@ -19,7 +20,15 @@ export const POST = route(cliAuthRoutes.decideCliAuthorization, async ({ request
   if (!/^application\/x-www-form-urlencoded/i.test(contentType)) {
     throw new ProblemError(problem('unsupported_media_type', 'Send the approval form'));
   }
-  const form = new URLSearchParams(await request.text());
+  const form = new URLSearchParams(
+    await readLimitedText(
+      request,
+      64 * 1024,
+      () => new ProblemError(problem('payload_too_large', 'The form is too large')),
+    ),
+  );
+  if (hasNul([...form.keys(), ...form.values()]))
+    throw new ProblemError(problem('invalid_request', 'Form fields may not contain NUL characters'));
   const params = parseCliAuthorizeParams(form);
   const user = await browserUser(ctx, request.headers.get('cookie'));
   if (!user) return signInRedirect(ctx, `/cli/authorize?${cliParamsQuery(params)}`);

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { send } from '../../shared/test/support/http-fuzz.ts';
+import { apiKey, fakeTelegram, startTestServer, type TestServer } from './helpers.ts';
+
+/** Section D: hostile input is a 4xx problem, never a 5xx (issue #12, finding 6). */
+describe('self-hosted: hostile input', () => {
+  let server: TestServer;
+  let telegram: Awaited<ReturnType<typeof fakeTelegram>>;
+  before(async () => {
+    telegram = await fakeTelegram();
+    server = await startTestServer({ telegram });
+  });
+  after(async () => {
+    await server?.close();
+    await telegram?.close();
+  });
+
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    send(server.url, {
+      method: 'POST',
+      path: '/api/v1/posts',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json', ...headers },
+      body: Buffer.from(body),
+    });
+
+  test('JSON nested deeper than 32 levels is 400 invalid_request, with or without an Idempotency-Key', async () => {
+    const deep = `{"message":"hi","accountIds":["tg-main"],"postingMode":"now","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    for (const headers of [{}, { 'idempotency-key': 'deep-1' }] as Record<string, string>[]) {
+      const answer = await post(deep, headers);
+      assert.equal(answer.status, 400, answer.body);
+      assert.equal(JSON.parse(answer.body).code, 'invalid_request');
+    }
+    assert.equal(telegram.sent.length, 0);
+  });
+
+  test('NUL in any text field is 400 invalid_request and nothing is published', async () => {
+    const answer = await post(
+      JSON.stringify({ message: 'a\u0000b', accountIds: ['tg-main'], postingMode: 'now' }),
+    );
+    assert.equal(answer.status, 400, answer.body);
+    assert.equal(JSON.parse(answer.body).code, 'invalid_request');
+  });
+
+  test('malformed percent-encoding in paths and queries is a 4xx', async () => {
+    for (const path of ['/media/%ZZ', '/media/%', '/api/v1/accounts?x=%ZZ', '/%E0%A4%A', '/api/v1/%ZZ']) {
+      const answer = await send(server.url, {
+        method: 'GET',
+        path,
+        headers: { 'x-api-key': apiKey },
+        body: undefined,
+      });
+      assert.equal(answer.status, 400, `${path}: ${answer.status} ${answer.body}`);
+      assert.equal(JSON.parse(answer.body).code, 'invalid_request');
+    }
+  });
+
+  test('an oversize header is a 4xx', async () => {
+    const answer = await send(server.url, {
+      method: 'GET',
+      path: '/api/v1/accounts',
+      headers: { 'x-api-key': apiKey, 'x-big': 'a'.repeat(20 * 1024) },
+      body: undefined,
+    });
+    assert.equal(answer.status, 431);
+  });
+});

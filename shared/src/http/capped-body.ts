@@ -1,0 +1,114 @@
+/**
+ * Every reply body read from a platform or a user-chosen host goes through a byte cap, so a
+ * hostile or broken server cannot grow the process by sending gigabytes: the stream is aborted
+ * as soon as the cap is passed.
+ */
+
+export const defaultMaxReplyBytesFallback = 8 * 1024 * 1024;
+
+let defaultLimit = defaultMaxReplyBytesFallback;
+
+/** The cap applied when a caller names none (env `MAX_REPLY_BYTES`, set once at start). */
+export function defaultMaxReplyBytes(): number {
+  return defaultLimit;
+}
+
+/** Servers call this once at start from their validated configuration. */
+export function setDefaultMaxReplyBytes(bytes: number): void {
+  if (!Number.isSafeInteger(bytes) || bytes <= 0)
+    throw new RangeError('MAX_REPLY_BYTES must be a positive integer');
+  defaultLimit = bytes;
+}
+
+/** Parses `MAX_REPLY_BYTES`-style values; undefined or empty means the default. */
+export function parseMaxReplyBytes(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return defaultMaxReplyBytesFallback;
+  const parsed = Number(value.trim());
+  if (!Number.isSafeInteger(parsed) || parsed <= 0)
+    throw new RangeError(`MAX_REPLY_BYTES must be a positive whole number of bytes, got "${value}"`);
+  return parsed;
+}
+
+export class ReplyTooLargeError extends Error {
+  override name = 'ReplyTooLargeError';
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`The reply was larger than ${limit} bytes and was not read`);
+    this.limit = limit;
+  }
+}
+
+/**
+ * The same response with a body that errors (ReplyTooLargeError) once more than `limit` bytes
+ * arrived, cancelling the underlying stream. A declared Content-Length over the cap fails at once.
+ */
+export function capResponse(response: Response, limit = defaultMaxReplyBytes()): Response {
+  const declared = response.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+    response.body?.cancel().catch(() => {});
+    throw new ReplyTooLargeError(limit);
+  }
+  if (!response.body) return response;
+  let seen = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > limit) controller.error(new ReplyTooLargeError(limit));
+      else controller.enqueue(chunk);
+    },
+  });
+  const capped = new Response(response.body.pipeThrough(counter), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  Object.defineProperty(capped, 'url', { value: response.url });
+  Object.defineProperty(capped, 'redirected', { value: response.redirected });
+  return capped;
+}
+
+/** Reads the whole body, at most `limit` bytes; past it the stream is cancelled and ReplyTooLargeError thrown. */
+export async function readBytesCapped(
+  response: Response,
+  limit = defaultMaxReplyBytes(),
+): Promise<Uint8Array> {
+  const declared = response.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+    await response.body?.cancel().catch(() => {});
+    throw new ReplyTooLargeError(limit);
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      length += value.byteLength;
+      if (length > limit) {
+        await reader.cancel().catch(() => {});
+        throw new ReplyTooLargeError(limit);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    // A capped stream (capResponse) errors with the same error: keep it recognisable.
+    if (error instanceof ReplyTooLargeError) throw error;
+    if ((error as { cause?: unknown })?.cause instanceof ReplyTooLargeError)
+      throw (error as { cause: Error }).cause;
+    throw error;
+  } finally {
+    reader.releaseLock();
+  }
+  return Buffer.concat(chunks, length);
+}
+
+export async function readTextCapped(response: Response, limit = defaultMaxReplyBytes()): Promise<string> {
+  return new TextDecoder().decode(await readBytesCapped(response, limit));
+}
+
+/** Parses a JSON reply of at most `limit` bytes (8 MiB by default); throws SyntaxError on bad JSON. */
+export async function readJsonCapped(response: Response, limit = defaultMaxReplyBytes()): Promise<unknown> {
+  return JSON.parse(await readTextCapped(response, limit));
+}

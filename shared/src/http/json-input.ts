@@ -1,0 +1,61 @@
+import { jsonDepthExceeds, maxJsonDepth } from '../idempotency/fingerprint.ts';
+
+/**
+ * Checks every parsed JSON body once, on both servers, before anything else sees it: nesting
+ * deeper than 32 levels (the same rule and function the Idempotency-Key fingerprint uses) and NUL
+ * characters (PostgreSQL text and jsonb refuse them) are a client error. Iterative, so a hostile
+ * depth cannot overflow this check either.
+ */
+export function unsafeJsonReason(value: unknown, maxDepth = maxJsonDepth): string | undefined {
+  if (jsonDepthExceeds(value, maxDepth)) return `The JSON body is nested deeper than ${maxDepth} levels`;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return 'Text may not contain NUL characters (\\u0000)';
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (Array.isArray(current)) {
+      stack.push(...current);
+      continue;
+    }
+    for (const [key, item] of Object.entries(current)) {
+      if (key.includes('\u0000')) return 'Field names may not contain NUL characters (\\u0000)';
+      stack.push(item);
+    }
+  }
+  return undefined;
+}
+
+/** NUL in form fields or query values (decoded), the same rule as for JSON text. */
+export function hasNul(values: Iterable<string>): boolean {
+  for (const value of values) if (value.includes('\u0000')) return true;
+  return false;
+}
+
+/**
+ * Whether a raw request target (`/path?query`) has a malformed percent-escape (`%ZZ`, a lone `%`,
+ * bytes that are not UTF-8) or an encoded NUL in its path or query. Both servers answer such a
+ * target with 400 before routing, so no handler ever meets a string it cannot decode.
+ */
+export function malformedRequestTarget(target: string): boolean {
+  const [path = '', query = ''] = splitOnce(target, '?');
+  const pieces = [path, ...query.split(/[&;]/).flatMap((pair) => splitOnce(pair.replace(/\+/g, ' '), '='))];
+  for (const piece of pieces) {
+    if (!piece.includes('%')) continue;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(piece);
+    } catch {
+      return true;
+    }
+    if (decoded.includes('\u0000')) return true;
+  }
+  return false;
+}
+
+function splitOnce(text: string, separator: string): [string, string] {
+  const at = text.indexOf(separator);
+  return at === -1 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
+}

@@ -1,0 +1,38 @@
+import { blueskyManifest } from './bluesky/manifest.ts';
+import { discordManifest } from './discord/manifest.ts';
+import { facebookManifest } from './facebook/manifest.ts';
+import { instagramManifest } from './instagram/manifest.ts';
+import { linkedInManifest } from './linkedin/manifest.ts';
+import type { PlatformManifest } from './manifest.ts';
+import { mastodonManifest } from './mastodon/manifest.ts';
+import { telegramManifest } from './telegram/manifest.ts';
+import { threadsManifest } from './threads/manifest.ts';
+import { xManifest } from './x/manifest.ts';
+import { youTubeManifest } from './youtube/manifest.ts';
+
+export type { PlatformManifest } from './manifest.ts';
+
+/**
+ * Every platform's browser-safe manifest, in the registry's order (a test holds the two lists
+ * together). Browsers import this module, never `registry.ts`, so no publisher code reaches a
+ * client bundle.
+ */
+export const platformManifests: readonly PlatformManifest[] = [
+  telegramManifest,
+  discordManifest,
+  blueskyManifest,
+  mastodonManifest,
+  youTubeManifest,
+  xManifest,
+  threadsManifest,
+  linkedInManifest,
+  facebookManifest,
+  instagramManifest,
+];
+
+const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));
+
+/** The manifest of a platform id, or undefined for a platform this build does not know. */
+export function manifestFor(platform: string): PlatformManifest | undefined {
+  return byId.get(platform);
+}

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { hasNul, unsafeJsonReason } from '../../src/http/json-input.ts';
+
+const nest = (depth: number): unknown => {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
+  return value;
+};
+
+test('accepts ordinary JSON up to 32 levels', () => {
+  assert.equal(unsafeJsonReason({ message: 'hi', accountIds: ['a'], n: 1, ok: true, x: null }), undefined);
+  assert.equal(unsafeJsonReason(nest(32)), undefined);
+});
+
+test('refuses nesting over 32 levels, even 100,000 deep, without recursion', () => {
+  assert.match(unsafeJsonReason(nest(33))!, /deeper than 32/);
+  assert.match(unsafeJsonReason(JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`))!, /deeper/);
+});
+
+test('refuses NUL in any string or key', () => {
+  assert.match(unsafeJsonReason({ message: 'a\u0000b' })!, /NUL/);
+  assert.match(unsafeJsonReason({ deep: [{ x: ['\u0000'] }] })!, /NUL/);
+  assert.match(unsafeJsonReason({ 'k\u0000': 1 })!, /NUL/);
+  assert.equal(hasNul(['a', 'b']), false);
+  assert.equal(hasNul(['a', '\u0000']), true);
+});
+
+test('malformed percent-encoding and encoded NUL in a request target', async () => {
+  const { malformedRequestTarget } = await import('../../src/http/json-input.ts');
+  for (const bad of ['/media/%ZZ', '/a%', '/x?q=%ZZ', '/x?%E0%A4=1', '/x?a=b&c=%00', '/%00', '/x?q=%C0%AF'])
+    assert.equal(malformedRequestTarget(bad), true, bad);
+  for (const good of [
+    '/',
+    '/media/a.png',
+    '/x?q=%20%F0%9F%92%A5',
+    '/x?a=b+c&d',
+    '/api/v1/posts?status=draft',
+  ])
+    assert.equal(malformedRequestTarget(good), false, good);
+});

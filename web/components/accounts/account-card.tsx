@@ -1,0 +1,115 @@
+'use client';
+
+import { type FormEvent, useState } from 'react';
+import { AccountAvatar } from '#components/account-avatar.tsx';
+import { ConfirmButton } from '#components/confirm-button.tsx';
+import { api, describeError } from '#components/lib/api.ts';
+import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
+
+/** One connected account: its health, rename, reconnect and disconnect. */
+export function AccountCard({
+  account,
+  onReconnect,
+  onChanged,
+}: {
+  account: AccountSummary;
+  /** Undefined for a platform this build does not know. */
+  onReconnect: (() => void) | undefined;
+  onChanged: (message: string) => void;
+}) {
+  const [renaming, setRenaming] = useState(false);
+  const [label, setLabel] = useState(account.label ?? '');
+  const [error, setError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const name = accountName(account);
+  const healthy = account.status === 'active';
+
+  const rename = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setError(undefined);
+    try {
+      await api('PATCH', `/api/v1/accounts/${account.id}`, { label: label.trim() || null });
+      setRenaming(false);
+      onChanged(`Renamed to ${label.trim() || account.username || account.platformAccountId}.`);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <li
+      className="card account-card"
+      data-testid="account-card"
+      aria-label={`${name} on ${platformName(account.platform)}`}
+    >
+      <div className="account-top">
+        <AccountAvatar account={account} />
+        <div className="meta">
+          <strong>{name}</strong>
+          <span>
+            {platformName(account.platform)} · {accountHandle(account)}
+          </span>
+        </div>
+        {healthy ? (
+          <span className="badge badge-ok">Working</span>
+        ) : (
+          <span className="badge badge-needs">Needs reconnect</span>
+        )}
+      </div>
+      {renaming ? (
+        <form onSubmit={rename} className="stack" style={{ gap: 8 }}>
+          <div className="field">
+            <label htmlFor={`label-${account.id}`}>Display name</label>
+            <input
+              id={`label-${account.id}`}
+              className="input"
+              value={label}
+              maxLength={100}
+              onChange={(e) => setLabel(e.target.value)}
+            />
+          </div>
+          {error && <p className="field-error">{error}</p>}
+          <div className="row">
+            <button type="submit" className="btn btn-primary btn-sm" disabled={saving}>
+              Save
+            </button>
+            <button type="button" className="btn btn-sm" onClick={() => setRenaming(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="account-actions">
+          {!healthy && onReconnect && (
+            <button type="button" className="btn btn-primary btn-sm" onClick={onReconnect}>
+              Reconnect
+            </button>
+          )}
+          <button type="button" className="btn btn-sm" onClick={() => setRenaming(true)}>
+            Rename
+          </button>
+          {healthy && onReconnect && (
+            <button type="button" className="btn btn-sm btn-ghost" onClick={onReconnect}>
+              Update credentials
+            </button>
+          )}
+          <span className="spacer" />
+          <ConfirmButton
+            label="Disconnect"
+            className="btn btn-sm btn-ghost"
+            title={`Disconnect ${name}?`}
+            body="Scheduled posts lose this account as a target; a post left with no account becomes a draft. Posts already published stay where they are."
+            confirmLabel="Disconnect"
+            onConfirm={async () => {
+              await api('DELETE', `/api/v1/accounts/${account.id}`);
+              onChanged(`Disconnected ${name}.`);
+            }}
+          />
+        </div>
+      )}
+    </li>
+  );
+}

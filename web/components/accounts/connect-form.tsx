@@ -1,0 +1,117 @@
+'use client';
+
+import type { CredentialsConnect } from '@postwave/shared/platforms/manifest';
+import { type FormEvent, useState } from 'react';
+import { PlatformMark } from '#components/account-avatar.tsx';
+import { ApiError, api, describeError } from '#components/lib/api.ts';
+import { type AccountSummary, accountName, type PlatformManifest } from '#components/lib/platforms.ts';
+import { connectBody, fieldForIssue, reconnectValues } from './connect-body.ts';
+
+/** The credentials form of one platform, rendered from its manifest's field descriptors. */
+export function ConnectForm({
+  manifest,
+  connect,
+  reconnect,
+  onCancel,
+  onConnected,
+}: {
+  manifest: PlatformManifest;
+  connect: CredentialsConnect;
+  reconnect: AccountSummary | undefined;
+  onCancel: () => void;
+  onConnected: (account: AccountSummary, reconnected: boolean) => void;
+}) {
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    reconnect ? reconnectValues(connect, reconnect.platformAccountId) : {},
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const missing: Record<string, string> = {};
+    for (const f of connect.fields)
+      if (f.required && !values[f.name]?.trim()) missing[f.name] = `Enter the ${f.label.toLowerCase()}.`;
+    setErrors(missing);
+    setFormError(undefined);
+    if (Object.keys(missing).length) return;
+    setBusy(true);
+    try {
+      const account = await api<AccountSummary>('POST', '/api/v1/accounts', {
+        ...connectBody(manifest.id, connect, values),
+        ...(reconnect?.label ? { label: reconnect.label } : {}),
+      });
+      onConnected(account, Boolean(reconnect));
+    } catch (e) {
+      if (e instanceof ApiError) {
+        const byField: Record<string, string> = {};
+        for (const issue of e.errors) {
+          const field = fieldForIssue(connect, issue.path);
+          if (field) byField[field.name] = issue.message;
+        }
+        setErrors(byField);
+        setFormError(e.message);
+      } else {
+        setFormError(describeError(e));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      onSubmit={submit}
+      className="card card-body stack"
+      aria-label={`Connect ${manifest.name}`}
+      noValidate
+    >
+      <div className="row">
+        <PlatformMark platform={manifest.id} />
+        <h3>{reconnect ? `Reconnect ${accountName(reconnect)}` : `Connect ${manifest.name}`}</h3>
+      </div>
+      <p className="muted small">{connect.intro}</p>
+      {formError && (
+        <p className="alert alert-error" role="alert">
+          {formError}
+        </p>
+      )}
+      {connect.fields.map((f) => {
+        const id = `connect-${manifest.id}-${f.name}`;
+        const note = errors[f.name] ?? f.help;
+        return (
+          <div className="field" key={f.name}>
+            <label htmlFor={id}>{f.label}</label>
+            <input
+              id={id}
+              className="input"
+              type={f.type}
+              placeholder={f.placeholder}
+              autoComplete="off"
+              spellCheck={false}
+              required={f.required}
+              value={values[f.name] ?? ''}
+              onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
+              aria-invalid={errors[f.name] ? true : undefined}
+              aria-describedby={note ? `${id}-note` : undefined}
+            />
+            {note && (
+              <p className={errors[f.name] ? 'field-error' : 'hint'} id={`${id}-note`}>
+                {note}
+              </p>
+            )}
+          </div>
+        );
+      })}
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? `Checking with ${manifest.name}…` : reconnect ? 'Reconnect' : 'Connect'}
+        </button>
+        <button type="button" className="btn" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+import type { Dispatch } from 'react';
+import { utcToZonedInput } from '#components/lib/time.ts';
+import type { ComposerAction, ComposerState, SubmitMode } from './composer-state.ts';
+
+/** Save draft, schedule (with its date picker) and publish now, with the reason when blocked. */
+export function ActionBar({
+  state,
+  timezone,
+  canPublish,
+  uploading,
+  blockReason,
+  dispatch,
+  submit,
+}: {
+  state: ComposerState;
+  timezone: string;
+  canPublish: boolean;
+  uploading: boolean;
+  blockReason: string | undefined;
+  dispatch: Dispatch<ComposerAction>;
+  submit: (mode: SubmitMode) => void;
+}) {
+  const { busy, showSchedule, scheduleAt } = state;
+  return (
+    <div className="action-bar">
+      {blockReason && (
+        <span className="muted small" style={{ marginRight: 'auto' }}>
+          {blockReason}
+        </span>
+      )}
+      <button
+        type="button"
+        className="btn"
+        onClick={() => submit('draft')}
+        disabled={Boolean(busy) || uploading}
+      >
+        {busy === 'draft' ? 'Saving…' : 'Save draft'}
+      </button>
+      {showSchedule ? (
+        <div className="schedule-box">
+          <div className="field">
+            <label htmlFor="schedule-at" className="small">
+              Date and time ({timezone})
+            </label>
+            <input
+              id="schedule-at"
+              type="datetime-local"
+              className="input"
+              value={scheduleAt}
+              min={utcToZonedInput(new Date(), timezone)}
+              onChange={(e) => dispatch({ type: 'scheduleAt', value: e.target.value })}
+            />
+          </div>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => submit('schedule')}
+            disabled={!canPublish || !scheduleAt}
+          >
+            {busy === 'schedule' ? 'Scheduling…' : 'Schedule'}
+          </button>
+        </div>
+      ) : (
+        <button
+          type="button"
+          className="btn"
+          onClick={() =>
+            dispatch({
+              type: 'scheduleOpened',
+              defaultAt: utcToZonedInput(new Date(Date.now() + 60 * 60 * 1000), timezone),
+            })
+          }
+        >
+          Schedule…
+        </button>
+      )}
+      <button type="button" className="btn btn-primary" onClick={() => submit('now')} disabled={!canPublish}>
+        {busy === 'now' ? 'Publishing…' : 'Publish now'}
+      </button>
+    </div>
+  );
+}

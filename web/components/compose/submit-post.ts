@@ -1,0 +1,48 @@
+import { api } from '#components/lib/api.ts';
+import { zonedToUtc } from '#components/lib/time.ts';
+import type { requestBody } from './composer-selectors.ts';
+import type { EditablePost, SubmitMode } from './composer-state.ts';
+
+/** A refusal found before any request is sent. */
+export class SubmitRefused extends Error {}
+
+/** The UTC time to schedule at, from the picker's local value in the user's time zone. */
+export function scheduledTime(local: string, timezone: string, now = Date.now()): string {
+  const when = zonedToUtc(local, timezone);
+  if (!when) throw new SubmitRefused('Pick a date and time to schedule the post.');
+  if (when.getTime() < now - 30_000)
+    throw new SubmitRefused('That time has passed. Pick a time in the future.');
+  return when.toISOString();
+}
+
+/**
+ * Saves the post (creating it, or updating the one being edited) and hands it to the chosen
+ * posting mode. Returns the post id; throws `ApiError` when the server refuses.
+ */
+export async function submitPost(
+  mode: SubmitMode,
+  body: ReturnType<typeof requestBody>,
+  post: EditablePost | undefined,
+  scheduledAt: string | undefined,
+): Promise<string> {
+  const timing = scheduledAt ? { scheduledAt } : {};
+  if (!post) {
+    const created = await api<{ id: string }>('POST', '/api/v1/posts', {
+      ...body,
+      postingMode: mode,
+      ...timing,
+    });
+    return created.id;
+  }
+  await api('PATCH', `/api/v1/posts/${post.id}`, {
+    message: body.message,
+    ...(body.accountIds.length ? { accountIds: body.accountIds } : {}),
+    media: body.media,
+    accountOptions: body.accountOptions,
+  });
+  // Saving a draft as a draft needs no transition.
+  if (!(mode === 'draft' && post.status === 'draft')) {
+    await api('POST', `/api/v1/posts/${post.id}`, { postingMode: mode, ...timing });
+  }
+  return post.id;
+}

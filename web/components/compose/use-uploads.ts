@@ -1,0 +1,62 @@
+import { type Dispatch, useCallback } from 'react';
+import { type ComposerAction, type MediaItem, nextLocalId, optionKey } from './composer-state.ts';
+import { uploadFile } from './upload.ts';
+
+/** Starts uploads and reports their progress as composer actions. */
+export function useUploads(dispatch: Dispatch<ComposerAction>) {
+  const addFiles = useCallback(
+    (files: FileList | File[]) => {
+      for (const file of Array.from(files)) {
+        const localId = nextLocalId();
+        const abort = new AbortController();
+        const preview =
+          file.type.startsWith('image/') || file.type.startsWith('video/')
+            ? URL.createObjectURL(file)
+            : undefined;
+        dispatch({
+          type: 'mediaAdded',
+          item: { localId, filename: file.name, contentType: file.type, preview, progress: 0, abort },
+        });
+        const update = (patch: Partial<MediaItem>) => dispatch({ type: 'mediaUpdated', localId, patch });
+        uploadFile(file, (progress) => update({ progress }), abort.signal).then(
+          (stored) => update({ media: stored, progress: 1 }),
+          (e: Error) => {
+            if (e.name !== 'AbortError') update({ error: e.message });
+          },
+        );
+      }
+    },
+    [dispatch],
+  );
+
+  const removeMedia = useCallback(
+    (item: MediaItem) => {
+      item.abort?.abort();
+      if (item.preview?.startsWith('blob:')) URL.revokeObjectURL(item.preview);
+      dispatch({ type: 'mediaRemoved', localId: item.localId });
+    },
+    [dispatch],
+  );
+
+  /** Uploads the file of a `media` option field and stores its public URL as the option's value. */
+  const uploadOption = useCallback(
+    (accountId: string, name: string, file: File) => {
+      const key = optionKey(accountId, name);
+      dispatch({ type: 'optionUpload', key, upload: { progress: 0 } });
+      uploadFile(
+        file,
+        (progress) => dispatch({ type: 'optionUpload', key, upload: { progress } }),
+        new AbortController().signal,
+      ).then(
+        (stored) => {
+          dispatch({ type: 'optionUpload', key, upload: undefined });
+          dispatch({ type: 'option', accountId, name, value: stored.url });
+        },
+        (e: Error) => dispatch({ type: 'optionUpload', key, upload: { progress: 0, error: e.message } }),
+      );
+    },
+    [dispatch],
+  );
+
+  return { addFiles, removeMedia, uploadOption };
+}

@@ -1,0 +1,90 @@
+import { malformedRequestTarget } from '@postwave/shared/http/json-input';
+import {
+  apiContentSecurityPolicy,
+  baselineSecurityHeaders,
+  pageContentSecurityPolicy,
+} from '@postwave/shared/http/security-headers';
+import { problem } from '@postwave/shared/problems';
+import { type NextRequest, NextResponse } from 'next/server';
+
+/**
+ * Runs before every route but static assets:
+ * - a URL with malformed percent-encoding or an encoded NUL is 400 before any handler decodes it;
+ * - section D's headers. Pages get a fresh nonce per request: Next reads it from the request's
+ *   Content-Security-Policy and puts it on its inline scripts (the root layout renders per request
+ *   for that reason). API answers get a policy under which nothing loads. /media sends its own
+ *   sandbox policy.
+ */
+export function proxy(request: NextRequest): NextResponse {
+  const target = request.url.slice(request.nextUrl.origin.length);
+  if (malformedRequestTarget(target))
+    return problemResponse(
+      problem('invalid_request', 'The URL has malformed percent-encoding or a NUL'),
+      400,
+    );
+  const { pathname } = request.nextUrl;
+  if (pathname.startsWith('/media/')) return NextResponse.next();
+  const isApi = pathname.startsWith('/api/') || pathname === '/mcp' || pathname.startsWith('/.well-known/');
+  // Pages only read, except the forms' server actions (POST with a Next-Action header). Next takes
+  // any other POST to a page for a malformed action and answers 500, so it is refused here.
+  const isServerAction = request.method === 'POST' && request.headers.has('next-action');
+  // Next refuses a server action from another origin by throwing (a 500): refuse it here as a 403.
+  if (isServerAction && !sameOriginAction(request)) {
+    return problemResponse(problem('forbidden', 'Forms can only be submitted from this site'), 403);
+  }
+  if (!isApi && request.method !== 'GET' && request.method !== 'HEAD' && !isServerAction) {
+    return problemResponse(
+      {
+        type: 'https://postwave.dev/problems/method-not-allowed',
+        title: 'Method not allowed',
+        detail: `${request.method} is not allowed on ${pathname}`,
+        code: 'method_not_allowed',
+      },
+      405,
+      { allow: 'GET, HEAD' },
+    );
+  }
+  let policy = apiContentSecurityPolicy;
+  const requestHeaders = new Headers(request.headers);
+  if (!isApi) {
+    const nonce = btoa(crypto.randomUUID());
+    policy = pageContentSecurityPolicy(nonce);
+    requestHeaders.set('x-nonce', nonce);
+    requestHeaders.set('content-security-policy', policy);
+  }
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  for (const [name, value] of Object.entries(baselineSecurityHeaders)) response.headers.set(name, value);
+  response.headers.set('content-security-policy', policy);
+  return response;
+}
+
+export const config = {
+  matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico).*)' }],
+};
+
+function problemResponse(body: object, status: number, headers: Record<string, string> = {}): NextResponse {
+  return new NextResponse(JSON.stringify({ ...body, status }), {
+    status,
+    headers: {
+      'content-type': 'application/problem+json',
+      'content-security-policy': apiContentSecurityPolicy,
+      ...baselineSecurityHeaders,
+      ...headers,
+    },
+  });
+}
+
+/** Next's own rule for server actions: the Origin's host must be the request's (forwarded) host. */
+function sameOriginAction(request: NextRequest): boolean {
+  const origin = request.headers.get('origin');
+  if (origin === null) return true;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const expected =
+    request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() || request.headers.get('host');
+  return host === expected;
+}
