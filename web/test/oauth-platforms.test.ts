@@ -188,8 +188,10 @@ for (const backend of backends()) {
       const broken = await client.json(`/api/v1/accounts/${account.id}`);
       assert.equal(broken.body.status, 'needs_reconnect');
 
-      const page = await client.fetch('/accounts');
-      assert.match(await page.text(), /Needs reconnect/);
+      const page = await (await client.fetch('/accounts')).text();
+      assert.match(page, /Needs reconnect/);
+      assert.match(page, /no longer accepts this connection/);
+      assert.match(page, /Reconnect/);
 
       const { url, authorize } = await connect(client, 'x', `?accountId=${account.id}`);
       assert.equal(authorize.origin, x.url);
