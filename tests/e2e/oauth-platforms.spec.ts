@@ -25,7 +25,11 @@ test('connect X and Instagram through their OAuth consent, then publish one post
 
   await page.getByRole('link', { name: 'Compose' }).click();
   await expect(page.getByRole('heading', { name: 'Compose' })).toBeVisible();
-  for (const chip of await page.locator('.account-chip[aria-pressed="false"]').all()) await chip.click();
+  const chips = page.locator('.account-chip');
+  await expect(chips).toHaveCount(2);
+  for (let i = 0; i < 2; i++) {
+    if ((await chips.nth(i).getAttribute('aria-pressed')) !== 'true') await chips.nth(i).click();
+  }
   await expect(page.locator('.account-chip[aria-pressed="true"]')).toHaveCount(2);
   const message = 'Two networks, one post 🚀';
   await page.getByRole('textbox', { name: 'Message' }).fill(message);
