@@ -1,15 +1,13 @@
-/** Next.js calls this once per server process: start the in-process dispatcher there. */
+/**
+ * Next.js calls this once per server process: the peer hook, graceful shutdown, the due-posts gauge and
+ * the in-process dispatcher start here.
+ */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // First, so that the client address of every request is known (TRUST_PROXY, sign-in limits).
   const { installPeerHook } = await import('./server/security/peer-hook.ts');
   installPeerHook();
-  const { startInProcessDispatcher } = await import('./server/dispatch/in-process.ts');
-  await startInProcessDispatcher();
-  // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.
-  const [{ getContext }, { startCredentialKeeper }] = await Promise.all([
-    import('./server/context.ts'),
-    import('./server/accounts/credential-keeper.ts'),
-  ]);
-  startCredentialKeeper(await getContext());
+  // Graceful shutdown, the due-posts gauge, then the in-process dispatcher.
+  const { startProcess } = await import('./server/lifecycle/process.ts');
+  await startProcess();
 }

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { Api, ApiError, hintFor } from './api.ts';
+import { completionScript } from './completion.ts';
 import { deleteConfig, type Env, readConfig, resolveServer, writeConfig } from './config.ts';
 import { login } from './login.ts';
 import { uploadFile } from './upload.ts';
+import { version } from './version.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -31,11 +33,13 @@ Commands:
   posts list            list posts (newest first)
   posts show <id>       show one post with its per-account results
   posts delete <id>     delete a draft, scheduled or failed post
+  completion bash|zsh   print a shell completion script (source <(postwave completion bash))
 
 Global options:
   --server <url>        the Scheduler (default: POSTWAVE_URL, then the server you logged in to)
   --json                print machine-readable JSON
   -h, --help            help for any command (e.g. postwave post --help)
+  -v, --version         print the version
 
 Environment: POSTWAVE_URL, POSTWAVE_TOKEN (use a token instead of the stored one),
 POSTWAVE_CONFIG_DIR (default: $XDG_CONFIG_HOME/postwave or ~/.config/postwave).
@@ -88,6 +92,14 @@ Examples:
 Checks the post against every account (text length, media count and types) and
 publishes nothing. Exits 1 when the post is invalid.
 `,
+  completion: `Usage: postwave completion <bash|zsh>
+
+Prints a completion script for commands, options and --status values.
+
+  bash:  source <(postwave completion bash)     (or save it in
+         ~/.local/share/bash-completion/completions/postwave)
+  zsh:   source <(postwave completion zsh)      (or save it as _postwave on your $fpath)
+`,
   posts: `Usage: postwave posts <list|show|delete>
   postwave posts list [--status draft|scheduled|posted|failed] [--limit n] [--cursor c] [--json]
   postwave posts show <id> [--json]
@@ -99,6 +111,7 @@ const options = {
   server: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
   'no-browser': { type: 'boolean' },
   device: { type: 'string' },
   account: { type: 'string', short: 'a', multiple: true },
@@ -126,6 +139,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
+  if (values.version || command === 'version') {
+    io.stdout(`${version}\n`);
+    return 0;
+  }
   if (!command) {
     (values.help ? io.stdout : io.stderr)(globalHelp);
     return values.help ? 0 : 2;
@@ -165,6 +182,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return await validateCommand(values, rest, io);
       case 'posts':
         return await postsCommand(values, rest, io);
+      case 'completion': {
+        const script = completionScript(rest[0]);
+        if (!script) throw new UsageError('Usage: postwave completion <bash|zsh>');
+        io.stdout(script);
+        return 0;
+      }
       default:
         io.stderr(`Unknown command "${command}".\n\n${globalHelp}`);
         return 2;

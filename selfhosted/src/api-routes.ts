@@ -11,7 +11,13 @@ import {
   ValidationRequest,
   ValidationResponse,
 } from '@postwave/shared';
-import { defineRoutes, expressPath, problemResponses, type RouteSpec } from '@postwave/shared/openapi/index';
+import {
+  defineRoutes,
+  expressPath,
+  operationsRoutes,
+  problemResponses,
+  type RouteSpec,
+} from '@postwave/shared/openapi/index';
 import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
 
@@ -65,22 +71,13 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
       summary: 'The Scalar bundle the docs page loads',
       responses: { 200: { description: 'JavaScript.' } },
     },
-    getHealth: {
-      method: 'get',
-      path: '/health',
-      auth: 'public',
-      operationId: 'getHealth',
-      summary: 'Health check',
-      description: 'No authentication. 503 with `status: "degraded"` when media storage cannot be reached.',
+    ...operationsRoutes<ApiAuth>('public', {
+      checks: 'media storage answers (`storage`) and it is not shutting down (`shutdown`)',
+      metrics:
+        '`postwave_publish_total{platform,outcome}` (`posted`, `failed`, `unknown`), ' +
+        '`postwave_publish_duration_seconds{platform}` (histogram)',
       tags: ['Service'],
-      responses: {
-        200: { description: 'Healthy.', content: { 'application/json': HealthResponse } },
-        503: {
-          description: 'Media storage is unreachable.',
-          content: { 'application/json': HealthResponse },
-        },
-      },
-    },
+    }),
 
     listAccounts: {
       method: 'get',
@@ -326,14 +323,6 @@ const mediaGet = (method: 'get' | 'head'): RouteSpec<ApiAuth> => ({
     416: { description: 'The range is outside the file.' },
   },
 });
-
-const HealthResponse = z
-  .object({
-    status: z.enum(['ok', 'degraded']),
-    version: z.string(),
-    storage: z.object({ kind: z.enum(['local', 's3']), reachable: z.boolean() }),
-  })
-  .meta({ id: 'HealthResponse' });
 
 export function pascal(id: string): string {
   return id.replace(/(^|[-_])([a-z0-9])/g, (_, _sep, c: string) => c.toUpperCase());

@@ -16,6 +16,7 @@ import { accountsRouter } from './routes/accounts.ts';
 import { docsRouter } from './routes/docs.ts';
 import { healthRouter } from './routes/health.ts';
 import { mediaRouter } from './routes/media.ts';
+import { metricsRouter } from './routes/metrics.ts';
 import { postsRouter } from './routes/posts.ts';
 import { uploadRouter } from './routes/upload.ts';
 import type { Services } from './services.ts';
@@ -54,9 +55,10 @@ export function createApp(config: Config, services: Services): Express {
   app.use(accountsRouter(routes, services.accounts));
   app.use(uploadRouter(routes, services.storage, config.maxUploadBytes));
 
-  // Public: health, media (keys are unguessable; uploads carry their own signature), API description.
+  // Public: health, metrics (its own token), media (keys are unguessable; uploads carry their own signature), API description.
   // None of these paths is under /api, so the key check above never applies to them.
-  app.use(healthRouter(routes, services.storage, version));
+  app.use(healthRouter(routes, services.storage, services.publishing, version));
+  app.use(metricsRouter(routes, config.metricsToken));
   app.use(mediaRouter(routes, services.storage));
   app.use(docsRouter(routes, config, services.publishers));
 

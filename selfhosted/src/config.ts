@@ -6,6 +6,23 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+export const defaultShutdownGraceMs = 25_000;
+
+/** A duration in milliseconds (0 allowed), or undefined when unset. */
+const optionalMs = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value === '') return undefined;
+    const parsed = Number(value);
+    if (!Number.isSafeInteger(parsed) || parsed < 0) {
+      ctx.addIssue({ code: 'custom', message: `must be a whole number of milliseconds, got "${value}"` });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
 const positiveInt = (fallback: number) =>
   z
     .string()
@@ -78,7 +95,17 @@ const EnvSchema = z.object({
   PUBLISH_RETRY_BASE_MS: positiveInt(500),
   PUBLISH_RETRY_MAX_MS: positiveInt(8_000),
   IDEMPOTENCY_MAX_ENTRIES: positiveInt(10_000),
-  SHUTDOWN_TIMEOUT_MS: positiveInt(30_000),
+  SHUTDOWN_GRACE_MS: optionalMs,
+  /** Deprecated name of SHUTDOWN_GRACE_MS, still read when the new one is unset. */
+  SHUTDOWN_TIMEOUT_MS: optionalMs,
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined)
+    .refine((value) => value === undefined || value.length >= 16, {
+      message: 'must be at least 16 characters (generate one with `openssl rand -hex 32`)',
+    }),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -109,7 +136,10 @@ export interface Config {
   logLevel: (typeof logLevels)[number];
   publish: PublishTiming;
   idempotencyMaxEntries: number;
-  shutdownTimeoutMs: number;
+  /** How long SIGTERM waits for in-flight publishes (SHUTDOWN_GRACE_MS, default 25 s). */
+  shutdownGraceMs: number;
+  /** Bearer token for `/metrics`; unset turns the endpoint off (404). */
+  metricsToken: string | undefined;
   trustProxy: boolean | number | string;
   /** The whole environment, for platform modules and object storage, which read their own variables. */
   env: Env;
@@ -145,7 +175,8 @@ export function loadConfig(env: Env): Config {
       retryMaxMs: e.PUBLISH_RETRY_MAX_MS,
     },
     idempotencyMaxEntries: e.IDEMPOTENCY_MAX_ENTRIES,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? e.SHUTDOWN_TIMEOUT_MS ?? defaultShutdownGraceMs,
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,
     env,
   };

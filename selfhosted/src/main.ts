@@ -19,6 +19,9 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(error);
   }
+  if (config.env.SHUTDOWN_TIMEOUT_MS && !config.env.SHUTDOWN_GRACE_MS) {
+    logger.warn('SHUTDOWN_TIMEOUT_MS is deprecated: rename it SHUTDOWN_GRACE_MS');
+  }
   const running = await startServer(config, services);
   logger.info(
     {
@@ -44,11 +47,15 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator does not want to wait.
+      logger.warn({ signal, inFlight: services.publishing.inFlight }, 'second signal: exiting now');
+      process.exit(1);
+    }
     stopping = true;
     logger.info(
-      { signal, inFlight: services.publishing.inFlight },
-      'shutting down: finishing in-flight requests',
+      { signal, inFlight: services.publishing.inFlight, graceMs: config.shutdownGraceMs },
+      'shutting down: finishing in-flight publishes',
     );
     running.close().then(
       () => {

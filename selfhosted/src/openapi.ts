@@ -1,5 +1,5 @@
 import { AccountsFile, type PublisherRegistry } from '@postwave/shared';
-import { addRoutes, OpenApiDocument } from '@postwave/shared/openapi/index';
+import { addRoutes, metricsSecurityScheme, OpenApiDocument } from '@postwave/shared/openapi/index';
 import { type ApiRoutes, pascal } from './api-routes.ts';
 import { version } from './version.ts';
 
@@ -26,13 +26,14 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, r
         name: 'x-api-key',
         description: 'Must equal `SERVICE_API_KEY` (compared in constant time).',
       },
+      metricsToken: metricsSecurityScheme,
     },
     security: [{ apiKey: [] }],
     tags: [
       { name: 'Publishing', description: 'Validate and publish posts.' },
       { name: 'Media', description: 'Upload media for posts, and serve it publicly by key.' },
       { name: 'Accounts', description: 'The accounts from the accounts file.' },
-      { name: 'Service', description: 'Health, this description and its interactive rendering.' },
+      { name: 'Service', description: 'Health, readiness, metrics and this description.' },
     ],
   });
   for (const publisher of publishers.list()) {

@@ -9,6 +9,7 @@ import {
   type TargetResult,
   type ValidationRequest,
   type ValidationResponse,
+  withDeadline,
 } from '@postwave/shared';
 import type { AccountsStore } from './accounts.ts';
 import type { PublishTiming } from './config.ts';
@@ -22,6 +23,7 @@ export class Publishing {
   readonly #accounts: AccountsStore;
   readonly #timing: PublishTiming;
   readonly #inFlight = new Set<Promise<unknown>>();
+  #accepting = true;
 
   constructor(posting: PostingService, accounts: AccountsStore, timing: PublishTiming) {
     this.#posting = posting;
@@ -44,6 +46,7 @@ export class Publishing {
 
   /** Publishes a `now` post; answers the contract's 200 / 207 / 502 (422 when anything is invalid). */
   async publishNow(post: NormalizedPost, idempotencyKey?: string): Promise<OperationResult> {
+    this.assertAccepting();
     const prepared = await this.#posting.prepare(post, this.#lookup);
     if (!prepared.targets) {
       throw new ProblemError(
@@ -53,9 +56,11 @@ export class Publishing {
       );
     }
     const { timeoutMs, maxAttempts, retryBaseMs, retryMaxMs } = this.#timing;
+    // Cleared as soon as the publish ends (AbortSignal.timeout would live on for timeoutMs).
+    const deadline = withDeadline(undefined, timeoutMs);
     const run = this.#posting.publish(prepared, {
       ...(idempotencyKey ? { idempotencyKey } : {}),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: deadline.signal,
       retryPolicy: {
         maxAttempts,
         baseDelayMs: retryBaseMs,
@@ -67,7 +72,22 @@ export class Publishing {
     try {
       return publishResponse(await run);
     } finally {
+      deadline.dispose();
       this.#inFlight.delete(run);
+    }
+  }
+
+  /** Shutdown has begun: publishes already running finish, new ones are refused with 503. */
+  stopAccepting(): void {
+    this.#accepting = false;
+  }
+
+  assertAccepting(): void {
+    if (!this.#accepting) {
+      throw new ProblemError(
+        problem('unavailable', 'The server is shutting down; send the request again in a moment'),
+        { 'retry-after': '5' },
+      );
     }
   }
 

@@ -10,7 +10,7 @@ export interface RunningServer {
   server: Server;
   url: string;
   port: number;
-  /** Stops accepting, lets in-flight requests (and publishes) finish, bounded by `shutdownTimeoutMs`. */
+  /** Stops accepting, lets in-flight requests (and publishes) finish, bounded by `shutdownGraceMs`. */
   close(): Promise<void>;
 }
 
@@ -35,11 +35,13 @@ export async function startServer(config: Config, services: Services): Promise<R
     server,
     port,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () => closeGracefully(server, services, config.shutdownTimeoutMs, services.logger),
+    close: () => closeGracefully(server, services, config.shutdownGraceMs, services.logger),
   };
 }
 
 async function closeGracefully(server: Server, services: Services, timeoutMs: number, logger: Logger) {
+  // New publishes on connections still open are refused (503) from here on; running ones finish.
+  services.publishing.stopAccepting();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Keep-alive connections become idle as their last response goes out: close them as they do.
   server.closeIdleConnections();

@@ -82,7 +82,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     PUBLISH_TIMEOUT_MS: '5000',
     PUBLISH_RETRY_BASE_MS: '5',
     PUBLISH_RETRY_MAX_MS: '20',
-    SHUTDOWN_TIMEOUT_MS: '2000',
+    SHUTDOWN_GRACE_MS: '2000',
     ...(accountsFile ? { SERVICE_ACCOUNTS_FILE: accountsFile } : {}),
     ...(options.telegram ? { TELEGRAM_API_URL: options.telegram.url } : {}),
     ...options.env,

@@ -308,9 +308,12 @@ describe('media on object storage (s3rver)', () => {
     await telegram.close();
   });
 
-  it('reports S3 in /health', async () => {
-    const health = (await (await fetch(`${server.url}/health`)).json()) as { storage: unknown };
-    assert.deepEqual(health.storage, { kind: 's3', reachable: true });
+  it('reports S3 in /ready', async () => {
+    const ready = await fetch(`${server.url}/ready`);
+    assert.equal(ready.status, 200);
+    const body = (await ready.json()) as { storage: unknown; checks: unknown };
+    assert.equal(body.storage, 's3');
+    assert.deepEqual(body.checks, { storage: 'ok', shutdown: 'ok' });
   });
 
   it('uploads into the bucket and publishes from it', async () => {

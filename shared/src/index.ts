@@ -1,10 +1,13 @@
 export * from './errors.ts';
+export * from './health/readiness.ts';
+export * from './health/schemas.ts';
 export * from './http/index.ts';
 export * from './idempotency/index.ts';
 export type { Logger } from './logger.ts';
 export { silentLogger } from './logger.ts';
 export * from './media/kinds.ts';
 export type * from './media/media-file.ts';
+export * from './metrics/index.ts';
 export { envPlatformOverrides } from './platforms/env.ts';
 export type * from './platforms/manifest.ts';
 export { manifestFor, platformManifests } from './platforms/manifests.ts';

@@ -25,6 +25,7 @@ export const problemStatus = {
   internal: 500,
   not_supported: 501,
   publish_failed: 502,
+  unavailable: 503,
 } as const;
 export type ProblemCode = keyof typeof problemStatus;
 
@@ -47,6 +48,7 @@ const titles: Record<ProblemCode, string> = {
   internal: 'Internal error',
   not_supported: 'Not supported',
   publish_failed: 'Publishing failed',
+  unavailable: 'Service unavailable',
 };
 
 export const problemContentType = 'application/problem+json';

@@ -18,7 +18,8 @@ try {
   throw error;
 }
 
-await buildIfStale();
+// Container images build at image build time and start with --no-build (no dev dependencies there).
+if (!process.argv.includes('--no-build')) await buildIfStale();
 
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,
@@ -44,5 +45,6 @@ const child = spawn(process.execPath, [nextBin(), 'start', '--port', String(conf
   },
   stdio: 'inherit',
 });
+// The server drains on the first signal and exits at once on a second (web/server/lifecycle/shutdown.ts).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -58,6 +58,10 @@ export interface SchedulerConfig {
   /** How long an e-mail verification link works. */
   emailVerificationTtlSeconds: number;
   logLevel: string;
+  /** How long SIGTERM waits for in-flight publishes before exiting (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
+  /** Bearer token for `/metrics`; unset turns the endpoint off (404). */
+  metricsToken: string | undefined;
   /** The raw environment, for the SDK's own readers (platform base URLs, OBJECT_STORAGE_*). */
   env: Env;
 }
@@ -114,6 +118,10 @@ const EnvSchema = z.object({
   DISPATCH_LEASE_MS: positiveInt.default(300_000),
   DISPATCH_MAX_ATTEMPTS: positiveInt.default(5),
   DISPATCH_RETRY_BASE_MS: positiveInt.default(60_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, 'must be at least 16 characters (openssl rand -hex 32)').optional(),
+  ),
   MAX_UPLOAD_BYTES: positiveInt.default(512 * 1024 * 1024),
   MAX_REPLY_BYTES: positiveInt.default(8 * 1024 * 1024),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
@@ -257,6 +265,8 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     passwordResetTtlSeconds: e.PASSWORD_RESET_TTL_SECONDS,
     emailVerificationTtlSeconds: e.EMAIL_VERIFICATION_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    metricsToken: e.METRICS_TOKEN,
     env,
   };
 }

@@ -1,35 +1,31 @@
-import type { Storage } from '@postwave/shared';
+import { livenessBody, runReadiness, type Storage } from '@postwave/shared';
 import { Router } from 'express';
 import { type ApiRoutes, on } from '../api-routes.ts';
+import type { Publishing } from '../publishing.ts';
 
-const storageCheckTimeoutMs = 3_000;
-
-export function healthRouter(routes: ApiRoutes, storage: Storage, version: string): Router {
+/**
+ * `/health`: liveness, 200 while the process serves. `/ready`: 200 when it can do its work
+ * (media storage answers and it is not shutting down), else 503 naming the failing check.
+ */
+export function healthRouter(
+  routes: ApiRoutes,
+  storage: Storage,
+  publishing: Publishing,
+  version: string,
+): Router {
   const router = Router();
-  on(router, routes.getHealth, async (req, res) => {
-    const reachable = await storageReachable(storage, req.log);
+  on(router, routes.getHealth, (_req, res) => {
+    res.set('cache-control', 'no-store').json({ ...livenessBody, version });
+  });
+  on(router, routes.getReadiness, async (_req, res) => {
+    const report = await runReadiness([
+      ['storage', () => storage.check()],
+      ['shutdown', async () => publishing.assertAccepting()],
+    ]);
     res
-      .status(reachable ? 200 : 503)
+      .status(report.status)
       .set('cache-control', 'no-store')
-      .json({ status: reachable ? 'ok' : 'degraded', version, storage: { kind: storage.kind, reachable } });
+      .json({ ...report.body, storage: storage.kind });
   });
   return router;
-}
-
-async function storageReachable(storage: Storage, log?: { warn(obj: object, msg?: string): void }) {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      storage.check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('storage check timed out')), storageCheckTimeoutMs);
-      }),
-    ]);
-    return true;
-  } catch (error) {
-    log?.warn({ err: error }, 'storage unreachable');
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,5 +1,6 @@
 import { PlatformError } from '../errors.ts';
 import { capResponse, defaultMaxReplyBytes, ReplyTooLargeError, readTextCapped } from './capped-body.ts';
+import { type Deadline, withDeadline } from './deadline.ts';
 import { type FetchLike, plainFetch } from './fetch-like.ts';
 import { UnsafeUrlError } from './safe-fetch.ts';
 
@@ -31,18 +32,18 @@ export async function platformFetch(url: string | URL, options: RequestOptions =
     maxReplyBytes = defaultMaxReplyBytes(),
     ...init
   } = options;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const deadline = withDeadline(signal, timeoutMs);
   let response: Response;
   try {
-    response = await send(url, { ...init, signal: combined });
+    response = await send(url, { ...init, signal: deadline.signal });
   } catch (error) {
+    deadline.dispose();
     if (signal?.aborted)
       throw new PlatformError('timeout', 'Publishing was cancelled or ran out of time', {
         cause: error,
         retryable: false,
       });
-    if (timeout.aborted)
+    if (deadline.timedOut)
       throw new PlatformError('timeout', `No answer from ${hostOf(url)} within ${timeoutMs} ms`, {
         cause: error,
       });
@@ -50,11 +51,14 @@ export async function platformFetch(url: string | URL, options: RequestOptions =
       throw new PlatformError('target_unreachable', error.message, { cause: error, retryable: false });
     throw new PlatformError('network_error', `Could not reach ${hostOf(url)}`, { cause: error });
   }
+  let capped: Response;
   try {
-    return capResponse(response, maxReplyBytes);
+    capped = capResponse(response, maxReplyBytes);
   } catch (error) {
+    deadline.dispose();
     throw tooLarge(url, error);
   }
+  return releasedWithBody(capped, deadline);
 }
 
 function tooLarge(url: string | URL, error: unknown): unknown {
@@ -64,6 +68,31 @@ function tooLarge(url: string | URL, error: unknown): unknown {
     `${hostOf(url)} sent a reply larger than ${error.limit} bytes (MAX_REPLY_BYTES); it was not read`,
     { cause: error, retryable: false },
   );
+}
+
+/**
+ * The deadline still bounds reading the body, and is let go of as soon as the body has been read
+ * (or cancelled), not when its timer would have fired.
+ */
+function releasedWithBody(response: Response, deadline: Deadline): Response {
+  if (!response.body) {
+    deadline.dispose();
+    return response;
+  }
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      flush: () => deadline.dispose(),
+      cancel: () => deadline.dispose(),
+    } as Transformer<Uint8Array, Uint8Array>),
+  );
+  const released = new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  Object.defineProperty(released, 'url', { value: response.url });
+  Object.defineProperty(released, 'redirected', { value: response.redirected });
+  return released;
 }
 
 function hostOf(url: string | URL): string {

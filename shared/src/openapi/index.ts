@@ -1,3 +1,4 @@
+export * from '../health/openapi.ts';
 export * from './docs-page.ts';
 export * from './document.ts';
 export * from './json-schema.ts';

@@ -2,6 +2,7 @@ import { toPlatformError } from '../errors.ts';
 import type { FetchLike } from '../http/fetch-like.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
+import { publishOutcome, recordPublish } from '../metrics/registry.ts';
 import type { PublisherRegistry } from '../platforms/registry.ts';
 import type { AnyPublisher, PlatformAccount } from '../platforms/types.ts';
 import type { MediaReference } from '../schemas/media.ts';
@@ -156,7 +157,12 @@ export class PostingService {
     if (!prepared.targets) throw new Error('publish() needs a post whose every target validated');
     const policy = hooks.retryPolicy ?? defaultRetryPolicy();
     return Promise.all(
-      prepared.targets.map((target) => this.#publishTarget(prepared, target, policy, hooks)),
+      prepared.targets.map(async (target) => {
+        const startedAt = performance.now();
+        const result = await this.#publishTarget(prepared, target, policy, hooks);
+        recordPublish(result.platform, publishOutcome(result), startedAt);
+        return result;
+      }),
     );
   }
 

@@ -90,6 +90,7 @@ export class FakeTelegram {
   readonly #maxPhotoBytes: number;
   readonly #maxFileBytes: number;
   readonly #nextMessageId = new Map<number, number>();
+  readonly #slow: { times: number; delayMs: number; method: string | undefined }[] = [];
 
   constructor(options: FakeTelegramOptions) {
     this.#bots = options.bots;
@@ -141,6 +142,12 @@ export class FakeTelegram {
     return this.inject({ ...init, status, json: failure(status, description) });
   }
 
+  /** Answer the next matching call(s) for real (and record them), but only after `delayMs`: a slow platform. */
+  answerSlowly(delayMs: number, init: { times?: number; method?: string } = {}): this {
+    this.#slow.push({ delayMs, times: init.times ?? 1, method: init.method });
+    return this;
+  }
+
   clearInjected(): void {
     this.server.clearInjected();
   }
@@ -155,6 +162,14 @@ export class FakeTelegram {
   }
 
   async #handle(request: RecordedRequest, token: string, method: string): Promise<FakeResponse> {
+    const slow = this.#slow.findIndex((s) => !s.method || s.method === method);
+    if (slow < 0) return this.#answer(request, token, method);
+    const entry = this.#slow[slow]!;
+    if (--entry.times <= 0) this.#slow.splice(slow, 1);
+    return { ...(await this.#answer(request, token, method)), delayMs: entry.delayMs };
+  }
+
+  async #answer(request: RecordedRequest, token: string, method: string): Promise<FakeResponse> {
     try {
       if (!/^\d+:[A-Za-z0-9_-]+$/.test(token)) throw new TelegramApiError(404, 'Not Found');
       const bot = this.#bots[token];

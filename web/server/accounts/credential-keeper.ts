@@ -1,4 +1,4 @@
-import { isPlatformError } from '@postwave/shared';
+import { isPlatformError, withDeadline } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { activeAccountRows } from './connect-repository.ts';
 import { markNeedsReconnect, saveRefreshedCredentials, toPlatformAccount } from './service.ts';
@@ -48,9 +48,10 @@ export async function refreshExpiringConnections(ctx: AppContext, now = Date.now
     const expiresAt = expiryOf(account.credentials);
     if (expiresAt === undefined || expiresAt - now < floorMs || expiresAt - now > horizonMs) continue;
     run.checked++;
+    const deadline = withDeadline(undefined, 30_000);
     try {
       await publisher.verifyCredentials(account, {
-        signal: AbortSignal.timeout(30_000),
+        signal: deadline.signal,
         onCredentialsRefreshed: async (fresh) => {
           await saveRefreshedCredentials(ctx, row.id, fresh);
           run.refreshed++;
@@ -73,6 +74,8 @@ export async function refreshExpiringConnections(ctx: AppContext, now = Date.now
           'renewing a connection failed; the next sweep or publish tries again',
         );
       }
+    } finally {
+      deadline.dispose();
     }
   }
   return run;

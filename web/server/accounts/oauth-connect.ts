@@ -5,6 +5,7 @@ import {
   ProblemError,
   platformModules,
   problem,
+  withDeadline,
 } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
@@ -163,12 +164,13 @@ export async function finishConnect(
 
   const verifier = ctx.cipher.decrypt(row.codeVerifier, `connect:${stateHash}`);
   let reached: ConnectableAccount[];
+  const deadline = withDeadline(undefined, exchangeTimeoutMs);
   try {
     reached = await connector.exchangeCode({
       code,
       redirectUri: callbackUrl(ctx, platform),
       ...(verifier ? { codeVerifier: verifier } : {}),
-      signal: AbortSignal.timeout(exchangeTimeoutMs),
+      signal: deadline.signal,
     });
   } catch (error) {
     if (!isPlatformError(error)) {
@@ -181,6 +183,8 @@ export async function finishConnect(
       error.code === 'target_unreachable' ? 'no_accounts' : 'credentials_invalid',
       error.message,
     );
+  } finally {
+    deadline.dispose();
   }
   if (reached.length === 0)
     throw new ConnectError('no_accounts', `This ${name} login has no account Postwave can publish to`);

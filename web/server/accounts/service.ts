@@ -4,7 +4,9 @@ import {
   isPlatformError,
   type PlatformAccount,
   type ProblemError,
+  problem,
   UnsafeUrlError,
+  withDeadline,
   zodIssues,
 } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
@@ -138,9 +140,10 @@ async function verify(
   account: PlatformAccount,
 ): Promise<{ profile: AccountProfile; credentials: Record<string, unknown> }> {
   let credentials = account.credentials;
+  const deadline = withDeadline(undefined, 30_000);
   try {
     const profile = await publisher.verifyCredentials(account, {
-      signal: AbortSignal.timeout(30_000),
+      signal: deadline.signal,
       accountHostFetch: ctx.userUrlFetch,
       onCredentialsRefreshed: (fresh) => {
         credentials = fresh;
@@ -149,6 +152,8 @@ async function verify(
     return { profile, credentials };
   } catch (error) {
     throw verificationProblem(publisher, error);
+  } finally {
+    deadline.dispose();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { PublisherRegistry } from '@postwave/shared';
-import { addRoutes, OpenApiDocument } from '@postwave/shared/openapi/index';
+import { addRoutes, metricsSecurityScheme, OpenApiDocument } from '@postwave/shared/openapi/index';
 import type { ApiAuth } from '#server/http/route.ts';
 import { apiRoutes } from './registry.ts';
 
@@ -31,6 +31,7 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
       bearer: { type: 'http', scheme: 'bearer', description: 'Personal or CLI token (`pw_…`).' },
       session: { type: 'apiKey', in: 'cookie', name: 'authjs.session-token' },
       dispatchSecret: { type: 'http', scheme: 'bearer', description: 'The `DISPATCH_SECRET`.' },
+      metricsToken: metricsSecurityScheme,
       mcpOAuth: {
         type: 'oauth2',
         description: 'OAuth 2.1 with PKCE, from this server’s own authorization server.',

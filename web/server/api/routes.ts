@@ -1,7 +1,19 @@
-import { defineApiRoutes } from '#server/http/route.ts';
+import { operationsRoutes } from '@postwave/shared/openapi/index';
+import { type ApiAuth, defineApiRoutes } from '#server/http/route.ts';
 import { json } from './common.ts';
 
 export const apiDocsRoutes = defineApiRoutes({
+  ...operationsRoutes<ApiAuth>('public', {
+    checks:
+      'the database answers (`database`), every migration of this build is applied (`migrations`), media ' +
+      'storage answers (`storage`), and it is not shutting down (`shutdown`)',
+    metrics:
+      '`postwave_publish_total{platform,outcome}` (`posted`, `failed`, `unknown`), ' +
+      '`postwave_publish_duration_seconds{platform}` (histogram), `postwave_dispatch_lateness_seconds` ' +
+      '(histogram: scheduled time to the start of its first publish) and `postwave_scheduled_due` (gauge: due ' +
+      'posts no dispatcher holds)',
+    tags: ['Service'],
+  }),
   getOpenApi: {
     method: 'get',
     path: '/openapi.json',

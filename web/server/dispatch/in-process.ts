@@ -1,4 +1,5 @@
 import { getContext } from '#server/context.ts';
+import { isShuttingDown, trackWork } from '#server/lifecycle/shutdown.ts';
 import { dispatchDuePosts, dispatchOptions } from './service.ts';
 
 const holder = globalThis as typeof globalThis & { __postwaveDispatcher?: NodeJS.Timeout };
@@ -19,10 +20,10 @@ export async function startInProcessDispatcher(): Promise<void> {
   }
   let running = false;
   const tick = async () => {
-    if (running) return;
+    if (running || isShuttingDown()) return;
     running = true;
     try {
-      await dispatchDuePosts(ctx, dispatchOptions(ctx));
+      await trackWork(dispatchDuePosts(ctx, dispatchOptions(ctx)));
     } catch (error) {
       ctx.logger.error({ err: error }, 'in-process dispatch failed');
     } finally {

@@ -1,5 +1,7 @@
+import { recordDispatchLateness } from '@postwave/shared';
 import type { SchedulerConfig } from '#server/config.ts';
 import type { AppContext } from '#server/context.ts';
+import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import { publishLeasedPost } from '#server/posts/publishing.ts';
 import { type ClaimedPost, claimDuePosts, releasePost } from '#server/posts/repository.ts';
 import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
@@ -34,7 +36,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
   };
 
   const refill = async () => {
-    if (exhausted || Date.now() >= budgetEnd) {
+    if (exhausted || Date.now() >= budgetEnd || isShuttingDown()) {
       exhausted = true;
       return;
     }
@@ -55,11 +57,13 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
         continue;
       }
       const post = queue.shift()!;
-      if (Date.now() >= budgetEnd) {
+      // Out of time, or shutting down: a claim not started goes back at once, for another instance.
+      if (Date.now() >= budgetEnd || isShuttingDown()) {
         await releasePost(ctx, post.id, owner);
         summary.released++;
         continue;
       }
+      if (post.attempts === 1) recordDispatchLateness(post.scheduledAt);
       try {
         const outcome = await publishLeasedPost(
           ctx,

@@ -14,6 +14,7 @@ import {
 } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import type { MicroBatcher } from '#server/dispatch/batches.ts';
+import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { ownMediaResolver, userStorage } from '#server/media/service.ts';
 import {
   claimTargets,
@@ -105,13 +106,25 @@ export interface PublishRun {
  * sent (a guarded upsert: only a missing or failed target can be claimed), so no two publishers
  * ever send the same target, and each result is written as soon as that target finishes.
  */
-export async function publishLeasedPost(
+export function publishLeasedPost(
   ctx: AppContext,
   post: PostRow & { targets?: ExistingTarget[] },
   owner: string,
   mode: PublishMode,
   preparedAhead?: PreparedPost,
   run: PublishRun = {},
+): Promise<PublishOutcome> {
+  // Graceful shutdown waits for every publish in flight.
+  return trackWork(publishLeased(ctx, post, owner, mode, preparedAhead, run));
+}
+
+async function publishLeased(
+  ctx: AppContext,
+  post: PostRow & { targets?: ExistingTarget[] },
+  owner: string,
+  mode: PublishMode,
+  preparedAhead: PreparedPost | undefined,
+  run: PublishRun,
 ): Promise<PublishOutcome> {
   const existing = post.targets ?? (await targetStates(ctx, post.id));
   const state: TargetState = new Map(existing.map((t) => [t.accountId, t]));

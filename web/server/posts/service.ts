@@ -13,6 +13,7 @@ import type { PostStatus, posts, StoredMedia } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
+import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
 import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
 import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
 import {
@@ -183,6 +184,7 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
     });
     return toPostView(row, []);
   }
+  assertAcceptingWork();
   const prepared = await validateForPublishing(ctx, userId, content);
   const owner = leaseOwner();
   const leaseUntil = new Date(now.getTime() + ctx.config.dispatcher.leaseMs);
@@ -326,6 +328,7 @@ export async function actOnPost(
       }),
     );
   }
+  assertAcceptingWork();
   const prepared = remaining.length
     ? await validateForPublishing(ctx, userId, content, remaining)
     : undefined;

@@ -14,6 +14,10 @@ export interface RunningApp {
   dataDir: string;
   databaseUrl: string | undefined;
   output: () => string;
+  /** The `next start` process (tests that signal it). */
+  child: ChildProcess;
+  /** Resolves with the exit code when the process ends. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -85,6 +89,7 @@ export async function startApp(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stdout?.on('data', (d) => {
     output += d;
   });
@@ -118,5 +123,5 @@ export async function startApp(
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, dataDir, databaseUrl: database?.url, output: () => output, stop };
+  return { url, dataDir, databaseUrl: database?.url, output: () => output, child, exited, stop };
 }

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type ReadinessReport, runReadiness, type Storage } from '@postwave/shared';
+import { sql } from 'drizzle-orm';
+import { type AppContext, getConfig, getContext } from '../context.ts';
+import { isShuttingDown } from '../lifecycle/shutdown.ts';
+import { createStorage } from '../storage.ts';
+
+const holder = globalThis as typeof globalThis & { __postwaveReadyStorage?: Storage };
+
+/**
+ * The Scheduler can work when its database answers, every migration in the build is applied,
+ * media storage answers, and it is not shutting down. Each failing check is named.
+ */
+export async function schedulerReadiness(): Promise<ReadinessReport> {
+  let ctx: AppContext | undefined;
+  return runReadiness([
+    [
+      'database',
+      async () => {
+        ctx = await getContext();
+        await ctx.db.execute(sql`SELECT 1`);
+      },
+    ],
+    [
+      'migrations',
+      async () => {
+        if (!ctx) throw new Error('not checked: the database is unavailable');
+        await assertMigrated(ctx);
+      },
+    ],
+    [
+      'storage',
+      async () => {
+        // Built from configuration alone, so storage is checked even when the database is down.
+        holder.__postwaveReadyStorage ??= createStorage(getConfig());
+        await holder.__postwaveReadyStorage.check();
+      },
+    ],
+    [
+      'shutdown',
+      async () => {
+        if (isShuttingDown()) throw new Error('shutting down');
+      },
+    ],
+  ]);
+}
+
+/** drizzle records each applied migration with its journal time; the newest must be applied. */
+async function assertMigrated(ctx: AppContext): Promise<void> {
+  const journal = JSON.parse(
+    await readFile(join(ctx.config.migrationsDir, 'meta', '_journal.json'), 'utf8'),
+  ) as {
+    entries: { when: number; tag: string }[];
+  };
+  const newest = journal.entries.at(-1);
+  if (!newest) return;
+  const result = await ctx.db.execute(
+    sql`SELECT coalesce(max(created_at), 0)::bigint AS applied FROM drizzle.__drizzle_migrations`,
+  );
+  const applied = Number(
+    (result as unknown as { rows: { applied: string | number }[] }).rows[0]?.applied ?? 0,
+  );
+  if (applied < newest.when) throw new Error(`migration ${newest.tag} is not applied`);
+}

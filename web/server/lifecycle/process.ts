@@ -1,0 +1,17 @@
+import { setScheduledDueCounter } from '@postwave/shared';
+import { startCredentialKeeper } from '../accounts/credential-keeper.ts';
+import { getConfig, getContext } from '../context.ts';
+import { startInProcessDispatcher } from '../dispatch/in-process.ts';
+import { createLogger } from '../logger.ts';
+import { countScheduledDue } from '../metrics/scheduled-due.ts';
+import { installShutdownHandler } from './shutdown.ts';
+
+/** What one Scheduler process runs besides serving requests; called from instrumentation.ts. */
+export async function startProcess(): Promise<void> {
+  const config = getConfig();
+  installShutdownHandler({ graceMs: config.shutdownGraceMs, logger: createLogger(config.logLevel) });
+  setScheduledDueCounter(async () => countScheduledDue(await getContext()));
+  await startInProcessDispatcher();
+  // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.
+  startCredentialKeeper(await getContext());
+}
