@@ -1,6 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
-import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
+import {
+  type FakeInstagram,
+  type FakeTelegram,
+  type FakeX,
+  startFakeInstagram,
+  startFakeTelegram,
+  startFakeX,
+} from '@postwave/shared/testing';
 import { type RunningApp, startApp } from '../../web/test/helpers/app.ts';
 
 export const botToken = '123456:AAE2eTestTokenForPostwaveE2e_abcdefg';
@@ -8,6 +15,9 @@ export const chat = { handle: '@news', id: -1001234567890, title: 'Postwave News
 
 interface WorkerFixtures {
   telegram: FakeTelegram;
+  /** OAuth platforms: their consent screens approve at once and send the browser back. */
+  x: FakeX;
+  instagram: FakeInstagram;
   app: RunningApp;
 }
 
@@ -24,9 +34,29 @@ export const test = base.extend<{ shot: (page: Page, name: string) => Promise<vo
     },
     { scope: 'worker' },
   ],
+  x: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument
+    async ({}, use) => {
+      const x = await startFakeX();
+      await use(x);
+      await x.close();
+    },
+    { scope: 'worker' },
+  ],
+  instagram: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument
+    async ({}, use) => {
+      const instagram = await startFakeInstagram();
+      await use(instagram);
+      await instagram.close();
+    },
+    { scope: 'worker' },
+  ],
   app: [
-    async ({ telegram }, use) => {
+    async ({ telegram, x, instagram }, use) => {
       const app = await startApp('pglite', {
+        ...x.env(),
+        ...instagram.env(),
         TELEGRAM_API_URL: telegram.url,
         DISPATCHER_ENABLED: 'true',
         DISPATCHER_INTERVAL_MS: '2000',

@@ -31,6 +31,8 @@ export interface SchedulerConfig {
   credentialsKeys: { current: EncryptionKey; previous: EncryptionKey[] };
   /** Unset disables the dispatch endpoint (404). */
   dispatchSecret: string | undefined;
+  /** How often idle OAuth connections are renewed ahead of expiry; 0 turns the sweep off. */
+  credentialRefreshIntervalMs: number;
   dispatcher: {
     enabled: boolean;
     intervalMs: number;
@@ -117,6 +119,11 @@ const EnvSchema = z.object({
   DISPATCH_SECRET: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   DISPATCHER_ENABLED: boolean.default(true),
   DISPATCHER_INTERVAL_MS: positiveInt.default(15_000),
+  CREDENTIAL_REFRESH_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(6 * 60 * 60 * 1000),
   DISPATCH_BATCH_SIZE: positiveInt.default(200),
   DISPATCH_CONCURRENCY: positiveInt.default(32),
   DISPATCH_TIME_BUDGET_MS: positiveInt.default(25_000),
@@ -237,6 +244,7 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     authSecret,
     credentialsKeys: { current, previous },
     dispatchSecret: e.DISPATCH_SECRET,
+    credentialRefreshIntervalMs: e.CREDENTIAL_REFRESH_INTERVAL_MS,
     dispatcher: {
       enabled: e.DISPATCHER_ENABLED,
       intervalMs: e.DISPATCHER_INTERVAL_MS,

@@ -59,6 +59,13 @@ export function AccountCard({
           <span className="badge badge-needs">Needs reconnect</span>
         )}
       </div>
+      {!healthy && (
+        <p className="hint small" data-testid="reconnect-hint">
+          {platformName(account.platform)} no longer accepts this connection (access was revoked, expired or
+          the password changed). Posts to it fail until you reconnect: choose Reconnect and sign in as {name}{' '}
+          again. Its posts and schedule stay as they are.
+        </p>
+      )}
       {renaming ? (
         <form onSubmit={rename} className="stack" style={{ gap: 8 }}>
           <div className="field">

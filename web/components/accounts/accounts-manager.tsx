@@ -39,7 +39,13 @@ export function AccountsManager({
   const start = (manifest: PlatformManifest, reconnect?: AccountSummary) => {
     const { connect } = manifest;
     if (connect.method === 'oauth') {
-      if (oauthConfigured.includes(manifest.id)) window.location.assign(connect.startPath);
+      // A reconnect runs the same flow bound to the account, which it then updates in place.
+      if (oauthConfigured.includes(manifest.id))
+        window.location.assign(
+          reconnect
+            ? `${connect.startPath}?accountId=${encodeURIComponent(reconnect.id)}`
+            : connect.startPath,
+        );
       else
         setMessage({
           kind: 'error',

@@ -2,7 +2,13 @@ import { problemResponses } from '@postwave/shared/openapi/index';
 import { z } from 'zod';
 import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
-import { AccountList, ConnectAccountRequest, ConnectedAccount, RenameAccountRequest } from './schema.ts';
+import {
+  AccountList,
+  ConnectAccountRequest,
+  ConnectedAccount,
+  PickAccountsRequest,
+  RenameAccountRequest,
+} from './schema.ts';
 
 const platformParam = {
   name: 'platform',
@@ -90,12 +96,23 @@ export const accountsRoutes = defineApiRoutes({
     auth: 'caller',
     operationId: 'startOAuthConnect',
     summary: 'Browser redirect to the platform’s consent screen',
-    parameters: [platformParam],
+    description:
+      'Starts the OAuth connect flow of any platform whose SDK module has a connector: a one-time `state` bound to the user (stored hashed, 10 minutes) and a PKCE S256 challenge where the platform supports PKCE. With `accountId` the flow reconnects that account: it is updated in place, and a login as another platform account is refused (`error=account_mismatch`).',
+    parameters: [
+      platformParam,
+      {
+        name: 'accountId',
+        in: 'query',
+        required: false,
+        description: 'Reconnect this account (one of the caller’s, on this platform).',
+        schema: z.string(),
+      },
+    ],
     responses: {
-      302: { description: 'To the platform’s consent screen (state bound to the user, PKCE S256).' },
+      302: { description: 'To the platform’s consent screen.' },
       ...problemResponses({
         ...unauthorized,
-        not_found: 'no OAuth connector for this platform',
+        not_found: 'no OAuth connector for this platform, or `accountId` is not the caller’s account on it',
         not_supported: 'the platform’s OAuth client is not configured on this server',
       }),
     },
@@ -107,15 +124,37 @@ export const accountsRoutes = defineApiRoutes({
     operationId: 'finishOAuthConnect',
     summary: 'Where the platform sends the browser back; saves the account',
     description:
-      'Always redirects to `/accounts`: with `connected=<account id>` on success, or `error` and `message`.',
+      'Redirects to `/accounts` with `connected=<account id>` (one per saved account) on success, or `error` (`access_denied`, `invalid_state`, `credentials_invalid`, `no_accounts`, `account_mismatch`, `provider_error`) and `message`. When the login reaches several accounts (pages, organizations, profiles) it redirects to the picker page `/accounts/pick?pending=<token>` instead: nothing is saved until the user picks (`pickOAuthAccounts`).',
     parameters: [
       platformParam,
       { name: 'code', in: 'query', schema: z.string() },
       { name: 'state', in: 'query', schema: z.string() },
     ],
     responses: {
-      302: { description: 'Back to the accounts page with the outcome.' },
+      302: { description: 'Back to the accounts page with the outcome, or on to the picker page.' },
       ...problemResponses({ ...unauthorized, not_found: 'no OAuth connector for this platform' }),
+    },
+  },
+  pickOAuthAccounts: {
+    method: 'post',
+    path: '/api/v1/accounts/connect/{platform}/pick',
+    auth: 'session',
+    operationId: 'pickOAuthAccounts',
+    summary: 'Connect the accounts picked among those one login reached',
+    description:
+      'The picker page’s answer: `pending` (its token: bound to the user, single use, 10 minutes) and `accountIds` (platform account ids among those offered); each becomes one connected account (an already connected one is updated). As the page’s form (`application/x-www-form-urlencoded`) it answers 303 to `/accounts?connected=…` (back to the picker with `error=nothing_chosen` when none was ticked); as JSON it answers 201.',
+    parameters: [platformParam],
+    requestBody: { content: { [json]: PickAccountsRequest } },
+    responses: {
+      201: { description: 'Connected.', content: { [json]: AccountList } },
+      303: { description: 'The form was answered: to the accounts page, or back to the picker.' },
+      ...problemResponses({
+        ...unauthorized,
+        not_found: 'the choice expired, was already made, or is another user’s',
+        invalid_request: 'wrong types',
+        unsupported_media_type: 'neither the form nor JSON',
+        validation_failed: 'nothing chosen, or an account the login did not offer',
+      }),
     },
   },
 });

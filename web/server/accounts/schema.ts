@@ -19,3 +19,11 @@ export const ConnectAccountRequest = z.object({
 });
 
 export const RenameAccountRequest = z.object({ label: z.string().trim().max(200).nullable() });
+
+/** The picker's answer as JSON (the page itself posts the same fields as a form). */
+export const PickAccountsRequest = z
+  .object({
+    pending: z.string().min(1).max(200),
+    accountIds: z.array(z.string().min(1).max(500)).max(500),
+  })
+  .meta({ id: 'PickAccountsRequest' });

@@ -349,8 +349,24 @@ export const connectStates = pgTable('connect_states', {
   stateHash: text('state_hash').primaryKey(),
   userId: ownerId(),
   platform: text('platform').notNull(),
-  /** PKCE verifier, encrypted like credentials. */
+  /** PKCE verifier, encrypted like credentials (an empty secret for platforms without PKCE). */
   codeVerifier: text('code_verifier').notNull(),
+  /** Set when the flow reconnects this account: only the same platform account may answer. */
+  accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+  expiresAt: ts('expires_at').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
+
+/**
+ * The accounts one login reached (several pages, organizations or profiles), waiting for the user
+ * to pick which to connect. Bound to the user, single use, 10 minutes; the list is encrypted
+ * because it carries each account's credentials.
+ */
+export const connectPending = pgTable('connect_pending', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: ownerId(),
+  platform: text('platform').notNull(),
+  accounts: text('accounts').notNull(),
   expiresAt: ts('expires_at').notNull(),
   createdAt: ts('created_at').notNull(),
 });

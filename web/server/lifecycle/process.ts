@@ -1,4 +1,5 @@
 import { setScheduledDueCounter } from '@postwave/shared';
+import { startCredentialKeeper } from '../accounts/credential-keeper.ts';
 import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
 import { createLogger } from '../logger.ts';
@@ -11,4 +12,6 @@ export async function startProcess(): Promise<void> {
   installShutdownHandler({ graceMs: config.shutdownGraceMs, logger: createLogger(config.logLevel) });
   setScheduledDueCounter(async () => countScheduledDue(await getContext()));
   await startInProcessDispatcher();
+  // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.
+  startCredentialKeeper(await getContext());
 }

@@ -3,6 +3,7 @@ import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
 import { xFetch } from './api.ts';
 import type { XConfig } from './config.ts';
 import { requestXTokens } from './oauth.ts';
+import type { XCredentials } from './options.ts';
 import { profileOf } from './publisher.ts';
 import { XAccessToken, XRefreshLocks } from './token.ts';
 
@@ -51,7 +52,7 @@ export function createXConnector(config: XConfig): OAuthConnector {
         }
         throw error;
       });
-      const credentials = {
+      let credentials: XCredentials = {
         accessToken: tokens.accessToken,
         ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
         expiresAt: tokens.expiresAt,
@@ -62,6 +63,11 @@ export function createXConnector(config: XConfig): OAuthConnector {
         config,
         locks: new XRefreshLocks(),
         signal,
+        // A short-lived first token is refreshed by the profile lookup: X rotates the refresh
+        // token then, so only the refreshed pair is worth storing.
+        onRefreshed: (fresh) => {
+          credentials = fresh as XCredentials;
+        },
       });
       const { data } = await xFetch<Parameters<typeof profileOf>[0]>(
         token,

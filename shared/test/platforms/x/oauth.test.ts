@@ -211,6 +211,40 @@ describe('X OAuth 2.0 connect (PKCE)', () => {
     assert.ok(result.platformPostId);
   });
 
+  it('a first token already inside the refresh margin is refreshed by the lookup, and the rotated pair returned', async () => {
+    const connector = createXConnector(xTestConfig(fake));
+    fake.accessTokenTtlSeconds = 30;
+    let accounts: Awaited<ReturnType<typeof connector.exchangeCode>>;
+    try {
+      const consent = await fetch(
+        connector.authorizeUrl({ state: 's2b', redirectUri, codeChallenge: challenge }),
+        { redirect: 'manual' },
+      );
+      accounts = await connector.exchangeCode({
+        code: new URL(consent.headers.get('location')!).searchParams.get('code')!,
+        redirectUri,
+        codeVerifier: verifier,
+        signal: AbortSignal.timeout(5_000),
+      });
+    } finally {
+      fake.accessTokenTtlSeconds = 7200;
+    }
+    assert.equal(
+      tokenRequests().filter((r) => (r.body as { grant_type?: string }).grant_type === 'refresh_token')
+        .length,
+      1,
+    );
+    const credentials = accounts[0]!.credentials;
+    // The returned refresh token is the live one: using it works (a spent one would be refused).
+    const again = await publisher.verifyCredentials({
+      id: 'x10',
+      platform: 'x',
+      platformAccountId: fake.user.id,
+      credentials: { ...credentials, expiresAt: new Date(Date.now() - 1000).toISOString() },
+    });
+    assert.equal(again.platformAccountId, fake.user.id);
+  });
+
   it('refuses a wrong code verifier as a failed sign-in', async () => {
     const connector = createXConnector(xTestConfig(fake));
     const consent = await fetch(

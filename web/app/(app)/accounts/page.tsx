@@ -8,32 +8,48 @@ import { configuredOAuthPlatforms } from './oauth-availability.ts';
 
 export const metadata: Metadata = { title: 'Accounts' };
 
+/*
+ * What the connect flow's outcome codes mean for the user. The `message` parameter is not shown:
+ * anyone can craft a link to this page, so the text comes from here only.
+ */
 const connectErrors: Record<string, string> = {
   access_denied: 'Sign-in with the platform was cancelled, so no account was connected.',
+  invalid_state:
+    'That connection link expired, was already used, or was started by someone else. Start connecting again.',
+  credentials_invalid:
+    'The platform refused the sign-in. Try again; if it keeps failing, the server’s app settings for this platform may be wrong.',
+  no_accounts:
+    'That login has no account Postwave can publish to (for example no page you manage, or no professional account).',
+  account_mismatch:
+    'You signed in as a different account than the one you are reconnecting. Sign in as that account and reconnect again.',
+  provider_error: 'The platform could not be reached or answered with an error. Try again in a moment.',
 };
 
 export default async function AccountsPage({
   searchParams,
 }: {
-  searchParams: Promise<Record<string, string | undefined>>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const user = await requireUser();
   const params = await searchParams;
   const ctx = await getContext();
   const accounts = await listAccounts(ctx, user.id);
   let notice: { kind: 'ok' | 'error' | 'info'; text: string } | undefined;
-  if (params.error)
+  const error = [params.error].flat()[0];
+  const connected = [params.connected ?? []].flat();
+  if (error)
     notice = {
       kind: 'error',
-      text: connectErrors[params.error] ?? `The account could not be connected (${params.error}).`,
+      text: connectErrors[error] ?? 'The account could not be connected. Try again.',
     };
-  else if (params.connected) {
-    const account = accounts.find((a) => a.id === params.connected);
+  else if (connected.length > 0) {
+    const named = connected.flatMap((id) => accounts.filter((a) => a.id === id));
     notice = {
       kind: 'ok',
-      text: account
-        ? `Connected ${accountName(account)} on ${platformName(account.platform)}.`
-        : 'The account is connected.',
+      text:
+        named.length > 0
+          ? `Connected ${named.map((a) => `${accountName(a)} on ${platformName(a.platform)}`).join(', ')}.`
+          : 'The account is connected.',
     };
   } else if (params.welcome && accounts.length === 0)
     notice = {

@@ -1,16 +1,18 @@
-import { startYouTubeConnect } from '#server/accounts/oauth-connect.ts';
+import { startConnect } from '#server/accounts/oauth-connect.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
-import { notFound } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 
-/** Redirects the signed-in browser to the platform's consent screen. */
+/**
+ * Redirects the signed-in browser to the platform's consent screen. `?accountId=` reconnects that
+ * account: the flow then updates it and accepts no other platform account.
+ */
 export const GET = route(
   accountsRoutes.startOAuthConnect,
   async ({ request, ctx, caller, params: { platform } }) => {
-    if (platform !== 'youtube') throw notFound('OAuth platform');
-    const location = await startYouTubeConnect(ctx, caller.userId);
+    const accountId = new URL(request.url).searchParams.get('accountId');
+    const location = await startConnect(ctx, caller.userId, platform, { accountId });
     return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
   },
 );

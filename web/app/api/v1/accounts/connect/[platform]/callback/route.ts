@@ -1,19 +1,25 @@
-import { ConnectError, finishYouTubeConnect } from '#server/accounts/oauth-connect.ts';
+import { ConnectError, finishConnect } from '#server/accounts/oauth-connect.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
-import { notFound } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
 
-/** Google sends the browser back here; the outcome is shown on the accounts page. */
+/**
+ * The platform sends the browser back here. One account: saved, and the accounts page says so.
+ * Several (pages, organizations): the picker page. A failure: the accounts page explains it.
+ */
 export const GET = route(
   accountsRoutes.finishOAuthConnect,
   async ({ request, ctx, caller, params: { platform } }) => {
-    if (platform !== 'youtube') throw notFound('OAuth platform');
     const back = new URL('/accounts', ctx.config.appUrl);
     try {
-      const account = await finishYouTubeConnect(ctx, caller.userId, new URL(request.url).searchParams);
-      back.searchParams.set('connected', account.id);
+      const outcome = await finishConnect(ctx, caller.userId, platform, new URL(request.url).searchParams);
+      if (outcome.kind === 'pick') {
+        back.pathname = '/accounts/pick';
+        back.searchParams.set('pending', outcome.token);
+      } else {
+        for (const account of outcome.accounts) back.searchParams.append('connected', account.id);
+      }
     } catch (error) {
       if (!(error instanceof ConnectError)) throw error;
       back.searchParams.set('error', error.code);
