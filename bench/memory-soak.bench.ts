@@ -131,7 +131,7 @@ function report(
   console.log(
     `${label}: ${rate}; RSS ${mib(before.rss)} before, ${mib(peak)} peak, ${mib(after.rss)} after, ` +
       `${mib(collected.rss)} after GC (heap used ${mib(before.heapUsed)} → ${mib(collected.heapUsed)}, ` +
-      `heap total ${mib(collected.heapTotal)}, external ${mib(collected.external)}); growth ${mib(growth)} ` +
+      `heap total ${mib(before.heapTotal)} → ${mib(collected.heapTotal)}, external ${mib(collected.external)}); growth ${mib(growth)} ` +
       `(goal < 100 MiB: ${growth < 100 * 1024 * 1024 ? 'met' : 'NOT met'})${steady}`,
   );
 }
