@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -22,7 +23,11 @@ export const accountStatuses = ['active', 'needs_reconnect'] as const;
 export type AccountStatus = (typeof accountStatuses)[number];
 export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
 export type PostStatus = (typeof postStatuses)[number];
-export const targetStatuses = ['publishing', 'posted', 'failed'] as const;
+/**
+ * `publishing` is the publish intent, written before the platform is called; `unknown` is an
+ * intent whose outcome was lost on a platform that can neither dedupe a resend nor look it up.
+ */
+export const targetStatuses = ['publishing', 'posted', 'failed', 'unknown'] as const;
 export type TargetStatus = (typeof targetStatuses)[number];
 export const apiTokenKinds = ['personal', 'cli'] as const;
 export type ApiTokenKind = (typeof apiTokenKinds)[number];
@@ -38,6 +43,11 @@ export const users = pgTable('users', {
   updatedAt: ts('updated_at').notNull(),
   /** Browser sessions that began before this instant are refused (set when the password is reset). */
   sessionsValidAfter: ts('sessions_valid_after'),
+  /**
+   * "Assistants must confirm": an MCP client that cannot ask the user (no elicitation) saves a
+   * draft and returns an approval link instead of publishing or scheduling.
+   */
+  assistantsMustConfirm: boolean('assistants_must_confirm').notNull().default(false),
   /**
    * When the user proved they read mail sent to `email` (verification link, password reset, or a
    * provider that verified it). Null: an unverified password sign-up (see docs/security-scheduler.md).
@@ -190,10 +200,40 @@ export const postTargets = pgTable(
     url: text('url'),
     error: jsonb('error').$type<{ code: string; message: string; retryable: boolean }>(),
     claimOwner: text('claim_owner'),
+    /** The platform's dedupe handle chosen before the send (Bluesky record key), for a safe resume. */
+    dedupeHandle: text('dedupe_handle'),
     attempts: integer('attempts').notNull().default(0),
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.postId, t.accountId] }), index('post_targets_account').on(t.accountId)],
+);
+
+export const postEventActors = ['user', 'assistant', 'api', 'system'] as const;
+export type PostEventActor = (typeof postEventActors)[number];
+
+/**
+ * A post's history: who did what to it, e.g. an assistant (named by its MCP client) that created,
+ * scheduled or published it, or asked for approval. Status changes made by dispatch are recorded
+ * by the posts themselves (status, results); this log is about actions people and assistants took.
+ */
+export const postEvents = pgTable(
+  'post_events',
+  {
+    id: uuid('id').primaryKey(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actor: text('actor').$type<PostEventActor>().notNull(),
+    /** The MCP client's name (or the API token's) that acted; null for the user in the browser. */
+    actorName: text('actor_name'),
+    action: text('action').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('post_events_post').on(t.postId, t.createdAt)],
 );
 
 /**
@@ -314,3 +354,26 @@ export const connectStates = pgTable('connect_states', {
   expiresAt: ts('expires_at').notNull(),
   createdAt: ts('created_at').notNull(),
 });
+
+export const limitGrantKinds = ['slot', 'rate'] as const;
+export type LimitGrantKind = (typeof limitGrantKinds)[number];
+
+/**
+ * Publish limits shared by every instance on PostgreSQL (issue #17): one row per key of a live
+ * grant. A `slot` lives until released or until its lease runs out (renewed while held, so a dead
+ * instance's slots free themselves); a `rate` row lives its window. `postwave_acquire_limits()`
+ * (in the migration) checks and takes a batch of grants in one round trip.
+ */
+export const publishLimitGrants = pgTable(
+  'publish_limit_grants',
+  {
+    grantId: uuid('grant_id').notNull(),
+    key: text('key').notNull(),
+    kind: text('kind').$type<LimitGrantKind>().notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.grantId, t.key] }),
+    index('publish_limit_grants_key').on(t.key, t.expiresAt),
+  ],
+);
