@@ -10,6 +10,7 @@
  *   BENCH_SOAK_SECONDS=15 node bench/memory-soak.bench.ts selfhosted
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { runLoad } from './load.ts';
 import { freshPostgres } from './support/postgres.ts';
 
@@ -39,10 +40,29 @@ interface Memory {
   external: number;
 }
 
-function startTarget(target: 'selfhosted' | 'scheduler', env: Record<string, string | undefined>) {
+/**
+ * The Node flags the self-hosted server runs with: those of its start script (the Dockerfile's CMD
+ * carries the same, selfhosted/test/node-flags.test.ts checks it). The Scheduler's `next start`
+ * runs with none.
+ */
+function selfhostedNodeFlags(): string[] {
+  const manifest = readFileSync(new URL('../selfhosted/package.json', import.meta.url), 'utf8');
+  const { scripts } = JSON.parse(manifest) as { scripts: { start: string } };
+  return scripts.start
+    .split(/\s+/)
+    .slice(1)
+    .filter((word) => word.startsWith('--'));
+}
+
+function startTarget(
+  target: 'selfhosted' | 'scheduler',
+  productFlags: string[],
+  env: Record<string, string | undefined>,
+) {
+  // BENCH_NODE_FLAGS replaces the product's flags, to compare (e.g. an empty value: V8's defaults).
+  const flags = process.env.BENCH_NODE_FLAGS ?? productFlags.join(' ');
   const child = fork(new URL('./support/soak-target.ts', import.meta.url).pathname, [], {
-    // BENCH_NODE_FLAGS: e.g. --max-semi-space-size=16 to see how much is V8's young generation.
-    execArgv: ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)],
+    execArgv: ['--expose-gc', ...flags.split(' ').filter(Boolean)],
     env: {
       ...process.env,
       BENCH_TARGET: target,
@@ -72,7 +92,7 @@ function startTarget(target: 'selfhosted' | 'scheduler', env: Record<string, str
     };
     child.on('message', onMessage);
   });
-  return { child, ready, ask };
+  return { child, ready, ask, flags: flags || 'none' };
 }
 
 /** Samples RSS every 5 s while `work` runs; returns the peak and the 10 s sample (warm, steady). */
@@ -111,7 +131,7 @@ function report(
   console.log(
     `${label}: ${rate}; RSS ${mib(before.rss)} before, ${mib(peak)} peak, ${mib(after.rss)} after, ` +
       `${mib(collected.rss)} after GC (heap used ${mib(before.heapUsed)} → ${mib(collected.heapUsed)}, ` +
-      `heap total ${mib(collected.heapTotal)}, external ${mib(collected.external)}); growth ${mib(growth)} ` +
+      `heap total ${mib(before.heapTotal)} → ${mib(collected.heapTotal)}, external ${mib(collected.external)}); growth ${mib(growth)} ` +
       `(goal < 100 MiB: ${growth < 100 * 1024 * 1024 ? 'met' : 'NOT met'})${steady}`,
   );
 }
@@ -122,12 +142,12 @@ async function stop(child: ChildProcess) {
 }
 
 if (wanted('selfhosted')) {
-  const target = startTarget('selfhosted', {});
+  const target = startTarget('selfhosted', selfhostedNodeFlags(), {});
   const { url } = await target.ready;
   // Warm up (JIT, pools), then measure from a collected baseline.
   await runLoad({ url: `${url}/api/v1/posts`, ...request(), connections, durationMs: 3_000 });
   const before = await target.ask<Memory>('gc');
-  console.log(`self-hosted: ${connections} connections for ${seconds} s`);
+  console.log(`self-hosted (node flags: ${target.flags}): ${connections} connections for ${seconds} s`);
   const load = runLoad({ url: `${url}/api/v1/posts`, ...request(), connections, durationMs: seconds * 1000 });
   const peak = await sampled(target.ask, load);
   const result = await load;
@@ -151,7 +171,7 @@ if (wanted('scheduler')) {
   } catch {
     console.log('scheduler: no PostgreSQL answers; using PGlite');
   }
-  const target = startTarget('scheduler', {
+  const target = startTarget('scheduler', [], {
     BENCH_DATABASE_URL: database?.url,
     BENCH_CONNECTIONS: String(connections),
   });
@@ -160,7 +180,8 @@ if (wanted('scheduler')) {
     await target.ask('run', { durationMs: 3_000 });
     const before = await target.ask<Memory>('gc');
     console.log(
-      `scheduler publish-now (${database ? 'PostgreSQL' : 'PGlite'}): ${connections} concurrent for ${seconds} s`,
+      `scheduler publish-now (${database ? 'PostgreSQL' : 'PGlite'}, node flags: ${target.flags}): ` +
+        `${connections} concurrent for ${seconds} s`,
     );
     const run = target.ask<{ requests: number; errors: number }>('run', { durationMs: seconds * 1000 });
     const peak = await sampled(target.ask, run);
