@@ -1,8 +1,7 @@
-import { and, count, eq, gt, isNull } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { emailVerificationTokens, users } from '../db/schema.ts';
-import { escapeHtml, sendMail } from '../mail.ts';
-import { hashSecret, newSecret } from '../security/tokens.ts';
+import type { AppContext } from '#server/context.ts';
+import { escapeHtml, sendMail } from '#server/mail.ts';
+import { hashSecret, newSecret } from '#server/security/tokens.ts';
+import * as repo from './repository.ts';
 
 const tokenPrefix = 'pwv_';
 /** At most this many verification links per user in 15 minutes (resend button, sign-up). */
@@ -15,25 +14,14 @@ const limitWindowMs = 15 * 60 * 1000;
  * already or asked too often.
  */
 export async function sendVerificationLink(ctx: AppContext, userId: string): Promise<boolean> {
-  const [user] = await ctx.db
-    .select({ id: users.id, email: users.email, verifiedAt: users.emailVerifiedAt })
-    .from(users)
-    .where(eq(users.id, userId));
-  if (!user || user.verifiedAt) return false;
+  const user = await repo.findUser(ctx, userId);
+  if (!user || user.emailVerifiedAt) return false;
   const now = Date.now();
-  const [recent] = await ctx.db
-    .select({ n: count() })
-    .from(emailVerificationTokens)
-    .where(
-      and(
-        eq(emailVerificationTokens.userId, user.id),
-        gt(emailVerificationTokens.createdAt, new Date(now - limitWindowMs)),
-      ),
-    );
-  if ((recent?.n ?? 0) >= perUserLimit) return false;
+  if ((await repo.countVerificationLinksSince(ctx, user.id, new Date(now - limitWindowMs))) >= perUserLimit)
+    return false;
   const token = newSecret(tokenPrefix);
   const lifetimeMs = ctx.config.emailVerificationTtlSeconds * 1000;
-  await ctx.db.insert(emailVerificationTokens).values({
+  await repo.insertVerificationLink(ctx, {
     tokenHash: hashSecret(token),
     userId: user.id,
     email: user.email,
@@ -74,24 +62,5 @@ export async function sendVerificationLink(ctx: AppContext, userId: string): Pro
 export async function verifyEmail(ctx: AppContext, token: string): Promise<boolean> {
   if (!token.startsWith(tokenPrefix) || token.length > 200) return false;
   const now = new Date();
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(emailVerificationTokens)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(emailVerificationTokens.tokenHash, hashSecret(token)),
-          isNull(emailVerificationTokens.usedAt),
-          gt(emailVerificationTokens.expiresAt, now),
-        ),
-      )
-      .returning({ userId: emailVerificationTokens.userId, email: emailVerificationTokens.email });
-    if (!row) return false;
-    const updated = await tx
-      .update(users)
-      .set({ emailVerifiedAt: now, updatedAt: now })
-      .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
-      .returning({ id: users.id });
-    return updated.length > 0;
-  });
+  return repo.consumeVerificationLink(ctx, hashSecret(token), now);
 }

@@ -1,19 +1,11 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
-import {
-  cliAuthorizationCodes,
-  oauthAuthorizationCodes,
-  oauthTokens,
-  passwordResetTokens,
-  users,
-} from '#server/db/schema.ts';
 import { escapeHtml, sendMail } from '#server/mail.ts';
 import { AttemptLimiter, processWide } from '#server/security/attempt-limiter.ts';
 import { hashPassword } from '#server/security/passwords.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
-import { revokeAllTokens } from '#server/tokens/service.ts';
+import * as repo from './repository.ts';
 import { minPasswordLength, normalizeEmail } from './service.ts';
 
 /**
@@ -59,22 +51,10 @@ export async function requestPasswordReset(ctx: AppContext, email: string, addre
       { 'retry-after': String(limitWindowMs / 1000) },
     );
   }
-  const [user] = await ctx.db
-    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.email, normalizeEmail(email)));
+  const user = await repo.findUserByEmail(ctx, normalizeEmail(email));
   if (!user) return;
-  const [recent] = await ctx.db
-    .select({ n: count() })
-    .from(passwordResetTokens)
-    .where(
-      and(
-        eq(passwordResetTokens.userId, user.id),
-        gt(passwordResetTokens.createdAt, new Date(now - 3_600_000)),
-      ),
-    );
   if (
-    (recent?.n ?? 0) >= perUserHourlyLimit ||
+    (await repo.countResetLinksSince(ctx, user.id, new Date(now - 3_600_000))) >= perUserHourlyLimit ||
     !linksByUserAndAddress.tryAttempt(`${user.id}\n${address}`, now)
   ) {
     ctx.logger.info(
@@ -85,7 +65,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, addre
   }
   const lifetimeMs = ctx.config.passwordResetTtlSeconds * 1000;
   const token = newSecret(tokenPrefix);
-  await ctx.db.insert(passwordResetTokens).values({
+  await repo.insertResetLink(ctx, {
     tokenHash: hashSecret(token),
     userId: user.id,
     expiresAt: new Date(now + lifetimeMs),
@@ -147,17 +127,7 @@ export function resetLinkLifetime(ctx: AppContext): string {
 
 export async function resetTokenIsUsable(ctx: AppContext, token: string): Promise<boolean> {
   if (!token.startsWith(tokenPrefix) || token.length > 200) return false;
-  const [row] = await ctx.db
-    .select({ userId: passwordResetTokens.userId })
-    .from(passwordResetTokens)
-    .where(
-      and(
-        eq(passwordResetTokens.tokenHash, hashSecret(token)),
-        isNull(passwordResetTokens.usedAt),
-        gt(passwordResetTokens.expiresAt, new Date()),
-      ),
-    );
-  return row !== undefined;
+  return repo.resetLinkIsLive(ctx, hashSecret(token), new Date());
 }
 
 /**
@@ -184,37 +154,6 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
   if (!token.startsWith(tokenPrefix) || token.length > 200) throw invalidLink();
   const passwordHash = await hashPassword(password);
   const now = new Date();
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(passwordResetTokens.tokenHash, hashSecret(token)),
-          isNull(passwordResetTokens.usedAt),
-          gt(passwordResetTokens.expiresAt, now),
-        ),
-      )
-      .returning({ userId: passwordResetTokens.userId });
-    if (!row) throw invalidLink();
-    await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: now })
-      .where(and(eq(passwordResetTokens.userId, row.userId), isNull(passwordResetTokens.usedAt)));
-    const [user] = await tx
-      .update(users)
-      .set({ passwordHash, sessionsValidAfter: now, updatedAt: now })
-      .where(eq(users.id, row.userId))
-      .returning({ verifiedAt: users.emailVerifiedAt });
-    if (!user?.verifiedAt)
-      await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, row.userId));
-    await revokeAllTokens({ db: tx as unknown as AppContext['db'] }, row.userId, now);
-    await tx
-      .update(oauthTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(oauthTokens.userId, row.userId), isNull(oauthTokens.revokedAt)));
-    await tx.delete(oauthAuthorizationCodes).where(eq(oauthAuthorizationCodes.userId, row.userId));
-    await tx.delete(cliAuthorizationCodes).where(eq(cliAuthorizationCodes.userId, row.userId));
-  });
+  if (!(await repo.resetPasswordWithLink(ctx, hashSecret(token), passwordHash, now))) throw invalidLink();
   ctx.logger.info('password reset completed');
 }
