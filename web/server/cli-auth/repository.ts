@@ -1,5 +1,6 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
+import { liveSecret } from '#server/db/live-secret.ts';
 import { cliAuthorizationCodes } from '#server/db/schema.ts';
 
 /** The only SQL of `postwave login`: single-use CLI authorization codes, stored hashed. */
@@ -20,10 +21,12 @@ export async function consumeCliCode(ctx: Db, codeHash: string, now: Date) {
     .update(cliAuthorizationCodes)
     .set({ usedAt: now })
     .where(
-      and(
-        eq(cliAuthorizationCodes.codeHash, codeHash),
-        isNull(cliAuthorizationCodes.usedAt),
-        gt(cliAuthorizationCodes.expiresAt, now),
+      liveSecret(
+        cliAuthorizationCodes.codeHash,
+        cliAuthorizationCodes.usedAt,
+        cliAuthorizationCodes.expiresAt,
+        codeHash,
+        now,
       ),
     )
     .returning();

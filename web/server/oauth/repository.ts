@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, max, min, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
+import { liveSecret } from '#server/db/live-secret.ts';
 import { oauthAuthorizationCodes, oauthClients, oauthTokens } from '#server/db/schema.ts';
 
 /** The only SQL of the MCP OAuth server: clients, authorization codes and token pairs. Secrets arrive hashed. */
@@ -47,10 +48,12 @@ export async function consumeAuthorizationCode(ctx: Db, codeHash: string, family
     .update(oauthAuthorizationCodes)
     .set({ usedAt: now, familyId })
     .where(
-      and(
-        eq(oauthAuthorizationCodes.codeHash, codeHash),
-        isNull(oauthAuthorizationCodes.usedAt),
-        gt(oauthAuthorizationCodes.expiresAt, now),
+      liveSecret(
+        oauthAuthorizationCodes.codeHash,
+        oauthAuthorizationCodes.usedAt,
+        oauthAuthorizationCodes.expiresAt,
+        codeHash,
+        now,
       ),
     )
     .returning();
@@ -82,10 +85,12 @@ export async function revokeLiveRefreshToken(
     .update(oauthTokens)
     .set({ revokedAt: now })
     .where(
-      and(
-        eq(oauthTokens.refreshTokenHash, refreshTokenHash),
-        isNull(oauthTokens.revokedAt),
-        gt(oauthTokens.refreshExpiresAt, now),
+      liveSecret(
+        oauthTokens.refreshTokenHash,
+        oauthTokens.revokedAt,
+        oauthTokens.refreshExpiresAt,
+        refreshTokenHash,
+        now,
       ),
     )
     .returning();
@@ -111,10 +116,12 @@ export async function findLiveAccessToken(
     .select()
     .from(oauthTokens)
     .where(
-      and(
-        eq(oauthTokens.accessTokenHash, accessTokenHash),
-        isNull(oauthTokens.revokedAt),
-        gt(oauthTokens.accessExpiresAt, now),
+      liveSecret(
+        oauthTokens.accessTokenHash,
+        oauthTokens.revokedAt,
+        oauthTokens.accessExpiresAt,
+        accessTokenHash,
+        now,
       ),
     );
   return row;

@@ -1,6 +1,7 @@
 import type { AppContext } from '#server/context.ts';
-import { escapeHtml, sendMail } from '#server/mail.ts';
+import { escapeHtml } from '#server/mail.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
+import { deliverLink } from './link-mail.ts';
 import * as repo from './repository.ts';
 
 const tokenPrefix = 'pwv_';
@@ -17,7 +18,9 @@ export async function sendVerificationLink(ctx: AppContext, userId: string): Pro
   const user = await repo.findUser(ctx, userId);
   if (!user || user.emailVerifiedAt) return false;
   const now = Date.now();
-  if ((await repo.countVerificationLinksSince(ctx, user.id, new Date(now - limitWindowMs))) >= perUserLimit)
+  if (
+    (await repo.countLinksSince(ctx, 'verification', user.id, new Date(now - limitWindowMs))) >= perUserLimit
+  )
     return false;
   const token = newSecret(tokenPrefix);
   const lifetimeMs = ctx.config.emailVerificationTtlSeconds * 1000;
@@ -29,32 +32,25 @@ export async function sendVerificationLink(ctx: AppContext, userId: string): Pro
     createdAt: new Date(now),
   });
   const link = `${ctx.config.appUrl}/verify-email?${new URLSearchParams({ token })}`;
-  const mail = ctx.config.mail;
-  if (!mail) {
-    ctx.logger.info(
-      { userId: user.id, verifyLink: link },
-      'e-mail verification link; SMTP is not configured, so it is logged instead of e-mailed',
-    );
-    return true;
-  }
   const hours = Math.max(1, Math.round(lifetimeMs / 3_600_000));
-  sendMail(mail, {
+  deliverLink(ctx, {
+    userId: user.id,
     to: user.email,
-    subject: 'Confirm your e-mail address for Postwave',
-    text:
-      `Confirm that this address belongs to your Postwave account within ${hours} hours:\n${link}\n\n` +
-      `If you did not sign up for Postwave, ignore this e-mail.\n`,
-    html:
-      `<p><a href="${escapeHtml(link)}">Confirm that this address belongs to your Postwave account</a> ` +
-      `within ${hours} hours.</p><p>If you did not sign up for Postwave, ignore this e-mail.</p>`,
-  }).then(
-    () => ctx.logger.info({ userId: user.id }, 'e-mail verification link sent'),
-    (error: unknown) =>
-      ctx.logger.error(
-        { userId: user.id, error: error instanceof Error ? error.message : String(error) },
-        'e-mail verification link could not be sent',
-      ),
-  );
+    link,
+    logField: 'verifyLink',
+    unconfiguredMessage:
+      'e-mail verification link; SMTP is not configured, so it is logged instead of e-mailed',
+    what: 'e-mail verification link',
+    message: {
+      subject: 'Confirm your e-mail address for Postwave',
+      text:
+        `Confirm that this address belongs to your Postwave account within ${hours} hours:\n${link}\n\n` +
+        `If you did not sign up for Postwave, ignore this e-mail.\n`,
+      html:
+        `<p><a href="${escapeHtml(link)}">Confirm that this address belongs to your Postwave account</a> ` +
+        `within ${hours} hours.</p><p>If you did not sign up for Postwave, ignore this e-mail.</p>`,
+    },
+  });
   return true;
 }
 

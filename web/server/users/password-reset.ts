@@ -1,10 +1,11 @@
 import { ProblemError, problem } from '@postwave/shared';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
-import { escapeHtml, sendMail } from '#server/mail.ts';
+import { escapeHtml } from '#server/mail.ts';
 import { AttemptLimiter, processWide } from '#server/security/attempt-limiter.ts';
 import { hashPassword } from '#server/security/passwords.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
+import { deliverLink } from './link-mail.ts';
 import * as repo from './repository.ts';
 import { minPasswordLength, normalizeEmail } from './service.ts';
 
@@ -54,7 +55,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, addre
   const user = await repo.findUserByEmail(ctx, normalizeEmail(email));
   if (!user) return;
   if (
-    (await repo.countResetLinksSince(ctx, user.id, new Date(now - 3_600_000))) >= perUserHourlyLimit ||
+    (await repo.countLinksSince(ctx, 'reset', user.id, new Date(now - 3_600_000))) >= perUserHourlyLimit ||
     !linksByUserAndAddress.tryAttempt(`${user.id}\n${address}`, now)
   ) {
     ctx.logger.info(
@@ -72,40 +73,32 @@ export async function requestPasswordReset(ctx: AppContext, email: string, addre
     createdAt: new Date(now),
   });
   const link = `${ctx.config.appUrl}/reset-password?${new URLSearchParams({ token })}`;
-  const mail = ctx.config.mail;
-  if (!mail) {
-    // Deliberately the one secret the log carries, and only without SMTP: the operator passes it on.
-    ctx.logger.info(
-      { userId: user.id, resetLink: link },
-      'password reset requested; SMTP is not configured, so the reset link is logged instead of e-mailed',
-    );
-    return;
-  }
   const minutes = Math.max(1, Math.round(lifetimeMs / 60_000));
-  // Not awaited: the answer must not take longer for a known email than for an unknown one.
-  sendMail(mail, {
+  // Delivered in the background: the answer must not take longer for a known email than for an unknown one.
+  deliverLink(ctx, {
+    userId: user.id,
     to: user.email,
-    subject: 'Reset your Postwave password',
-    text:
-      `Someone (hopefully you) asked to reset the password of your Postwave account.\n\n` +
-      `Choose a new password here within ${minutes} minutes:\n${link}\n\n` +
-      `Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
-      `you will create or connect them again.\n\n` +
-      `If you did not ask for this, ignore this e-mail: your password stays the same.\n`,
-    html:
-      `<p>Someone (hopefully you) asked to reset the password of your Postwave account.</p>` +
-      `<p><a href="${escapeHtml(link)}">Choose a new password</a> within ${minutes} minutes.</p>` +
-      `<p>Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
-      `you will create or connect them again.</p>` +
-      `<p>If you did not ask for this, ignore this e-mail: your password stays the same.</p>`,
-  }).then(
-    () => ctx.logger.info({ userId: user.id }, 'password reset e-mail sent'),
-    (error: unknown) =>
-      ctx.logger.error(
-        { userId: user.id, error: error instanceof Error ? error.message : String(error) },
-        'password reset e-mail could not be sent',
-      ),
-  );
+    link,
+    logField: 'resetLink',
+    unconfiguredMessage:
+      'password reset requested; SMTP is not configured, so the reset link is logged instead of e-mailed',
+    what: 'password reset e-mail',
+    message: {
+      subject: 'Reset your Postwave password',
+      text:
+        `Someone (hopefully you) asked to reset the password of your Postwave account.\n\n` +
+        `Choose a new password here within ${minutes} minutes:\n${link}\n\n` +
+        `Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
+        `you will create or connect them again.\n\n` +
+        `If you did not ask for this, ignore this e-mail: your password stays the same.\n`,
+      html:
+        `<p>Someone (hopefully you) asked to reset the password of your Postwave account.</p>` +
+        `<p><a href="${escapeHtml(link)}">Choose a new password</a> within ${minutes} minutes.</p>` +
+        `<p>Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
+        `you will create or connect them again.</p>` +
+        `<p>If you did not ask for this, ignore this e-mail: your password stays the same.</p>`,
+    },
+  });
 }
 
 function invalidLink(): ProblemError {

@@ -1,6 +1,7 @@
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { deleteCliCodesOf } from '#server/cli-auth/repository.ts';
 import type { AppContext } from '#server/context.ts';
+import { liveSecret } from '#server/db/live-secret.ts';
 import { emailVerificationTokens, passwordResetTokens, userIdentities, users } from '#server/db/schema.ts';
 import { revokeOAuthGrantsOf } from '#server/oauth/repository.ts';
 import { revokeAllTokensOf } from '#server/tokens/repository.ts';
@@ -107,15 +108,27 @@ export async function deleteIdentityUnlessLast(
   });
 }
 
-export async function countVerificationLinksSince(
+/** The two tables of single-use links e-mailed to a user; they share their columns. */
+const linkTables = { verification: emailVerificationTokens, reset: passwordResetTokens };
+export type LinkKind = keyof typeof linkTables;
+
+/** The link with this hash that still works. */
+function liveLink(table: (typeof linkTables)[LinkKind], tokenHash: string, now: Date) {
+  return liveSecret(table.tokenHash, table.usedAt, table.expiresAt, tokenHash, now);
+}
+
+/** How many links of this kind the user was sent since then (rate limits). */
+export async function countLinksSince(
   ctx: AppContext,
+  kind: LinkKind,
   userId: string,
   since: Date,
 ): Promise<number> {
+  const table: (typeof linkTables)[LinkKind] = linkTables[kind];
   const [recent] = await ctx.db
     .select({ n: count() })
-    .from(emailVerificationTokens)
-    .where(and(eq(emailVerificationTokens.userId, userId), gt(emailVerificationTokens.createdAt, since)));
+    .from(table)
+    .where(and(eq(table.userId, userId), gt(table.createdAt, since)));
   return recent?.n ?? 0;
 }
 
@@ -136,13 +149,7 @@ export async function consumeVerificationLink(
     const [row] = await tx
       .update(emailVerificationTokens)
       .set({ usedAt: now })
-      .where(
-        and(
-          eq(emailVerificationTokens.tokenHash, tokenHash),
-          isNull(emailVerificationTokens.usedAt),
-          gt(emailVerificationTokens.expiresAt, now),
-        ),
-      )
+      .where(liveLink(emailVerificationTokens, tokenHash, now))
       .returning({ userId: emailVerificationTokens.userId, email: emailVerificationTokens.email });
     if (!row) return false;
     const updated = await tx
@@ -152,14 +159,6 @@ export async function consumeVerificationLink(
       .returning({ id: users.id });
     return updated.length > 0;
   });
-}
-
-export async function countResetLinksSince(ctx: AppContext, userId: string, since: Date): Promise<number> {
-  const [recent] = await ctx.db
-    .select({ n: count() })
-    .from(passwordResetTokens)
-    .where(and(eq(passwordResetTokens.userId, userId), gt(passwordResetTokens.createdAt, since)));
-  return recent?.n ?? 0;
 }
 
 export async function insertResetLink(
@@ -173,13 +172,7 @@ export async function resetLinkIsLive(ctx: AppContext, tokenHash: string, now: D
   const [row] = await ctx.db
     .select({ userId: passwordResetTokens.userId })
     .from(passwordResetTokens)
-    .where(
-      and(
-        eq(passwordResetTokens.tokenHash, tokenHash),
-        isNull(passwordResetTokens.usedAt),
-        gt(passwordResetTokens.expiresAt, now),
-      ),
-    );
+    .where(liveLink(passwordResetTokens, tokenHash, now));
   return row !== undefined;
 }
 
@@ -199,13 +192,7 @@ export async function resetPasswordWithLink(
     const [row] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: now })
-      .where(
-        and(
-          eq(passwordResetTokens.tokenHash, tokenHash),
-          isNull(passwordResetTokens.usedAt),
-          gt(passwordResetTokens.expiresAt, now),
-        ),
-      )
+      .where(liveLink(passwordResetTokens, tokenHash, now))
       .returning({ userId: passwordResetTokens.userId });
     if (!row) return false;
     await tx
