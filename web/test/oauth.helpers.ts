@@ -139,7 +139,12 @@ export class TestProvider implements OAuthClientProvider {
 }
 
 /** Runs the whole OAuth dance with the SDK's client; the test plays the browser on the consent page. */
-export async function connect(app: string, browser: Client, provider = new TestProvider()) {
+export async function connect(
+  app: string,
+  browser: Client,
+  provider = new TestProvider(),
+  clientOptions?: ConstructorParameters<typeof McpClient>[1],
+) {
   const url = new URL(`${app}/mcp`);
   const first = new McpClient({ name: 'test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
@@ -149,7 +154,7 @@ export async function connect(app: string, browser: Client, provider = new TestP
   const { page, location } = await decide(browser, provider.authorizationUrl.toString(), 'approve');
   const code = new URL(location).searchParams.get('code')!;
   await transport.finishAuth(code);
-  const client = new McpClient({ name: 'test', version: '1.0.0' });
+  const client = new McpClient({ name: 'test', version: '1.0.0' }, clientOptions);
   await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
   return { client, provider, page };
 }

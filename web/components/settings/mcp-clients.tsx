@@ -1,6 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { useId, useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
 import { api, describeError } from '../lib/api.ts';
@@ -73,5 +74,61 @@ export function McpClients({ clients, timezone }: { clients: McpClientRow[]; tim
         })}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * "Assistants must confirm": assistants whose app cannot ask you in the conversation (no MCP
+ * elicitation) save a draft and give you a link to approve it, instead of publishing.
+ */
+export function AssistantConfirmSetting({ enabled }: { enabled: boolean }) {
+  const router = useRouter();
+  const [value, setValue] = useState(enabled);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const hintId = useId();
+  return (
+    <div className="stack" style={{ gap: 6 }}>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={value}
+          disabled={saving}
+          aria-describedby={hintId}
+          onChange={async (event) => {
+            const next = event.currentTarget.checked;
+            setValue(next);
+            setSaving(true);
+            setError(null);
+            setSaved(false);
+            try {
+              await api('PUT', '/api/v1/mcp-clients/settings', { assistantsMustConfirm: next });
+              setSaved(true);
+              router.refresh();
+            } catch (e) {
+              setValue(!next);
+              setError(describeError(e));
+            } finally {
+              setSaving(false);
+            }
+          }}
+        />
+        <strong>Assistants must confirm</strong>
+      </label>
+      <p id={hintId} className="muted small">
+        Assistants always ask you before publishing or scheduling when their app can show you a question. With
+        this on, an assistant whose app cannot ask saves a draft instead and gives you a link to review and
+        approve it.
+      </p>
+      <p className="small" role="status" aria-live="polite">
+        {saved ? (value ? 'Assistants now need your approval.' : 'Assistants can publish as asked.') : ''}
+      </p>
+      {error && (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -12,6 +12,11 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
   migrate(migrationsDir: string): Promise<void>;
+  /**
+   * Calls `onPayload` for every NOTIFY on `channel` (from any instance on PostgreSQL; from this
+   * process's own PGlite). Resolves to a function that stops listening.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -58,7 +63,54 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
         client.release();
       }
     },
+    (channel, onPayload) => listenPostgres(pg, url, channel, onPayload),
   );
+}
+
+/**
+ * LISTEN needs a connection of its own that stays open (a pooled one would be handed to other
+ * queries). A dropped connection is re-established with backoff; notifications sent while it was
+ * down are lost, which subscribers tolerate (they re-read the resource on the next change).
+ */
+async function listenPostgres(
+  pg: typeof import('pg').default,
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: import('pg').Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (attempt: number): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+    });
+    next.on('error', () => {
+      next.end().catch(() => {});
+      if (!stopped && client === next) schedule(0);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+      client = next;
+      if (stopped) await next.end();
+    } catch {
+      await next.end().catch(() => {});
+      if (attempt === 0) throw new Error(`could not LISTEN on ${channel}`);
+      schedule(attempt);
+    }
+  };
+  const schedule = (attempt: number) => {
+    retry = setTimeout(() => void connect(attempt + 1).catch(() => {}), Math.min(30_000, 500 * 2 ** attempt));
+    retry.unref();
+  };
+  await connect(0);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
 }
 
 async function openPglite(directory: string): Promise<DatabaseHandle> {
@@ -77,6 +129,7 @@ async function openPglite(directory: string): Promise<DatabaseHandle> {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzle(client, { schema }), { migrationsFolder: migrationsDir });
     },
+    (channel, onPayload) => client.listen(channel, onPayload),
   );
 }
 
@@ -85,6 +138,7 @@ function handle(
   db: unknown,
   close: () => Promise<void>,
   migrate: (migrationsDir: string) => Promise<void>,
+  listen: DatabaseHandle['listen'],
 ): DatabaseHandle {
-  return { db: db as Database, kind, migrate, close };
+  return { db: db as Database, kind, migrate, listen, close };
 }

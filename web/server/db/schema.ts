@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -38,6 +39,11 @@ export const users = pgTable('users', {
   updatedAt: ts('updated_at').notNull(),
   /** Browser sessions that began before this instant are refused (set when the password is reset). */
   sessionsValidAfter: ts('sessions_valid_after'),
+  /**
+   * "Assistants must confirm": an MCP client that cannot ask the user (no elicitation) saves a
+   * draft and returns an approval link instead of publishing or scheduling.
+   */
+  assistantsMustConfirm: boolean('assistants_must_confirm').notNull().default(false),
   /**
    * When the user proved they read mail sent to `email` (verification link, password reset, or a
    * provider that verified it). Null: an unverified password sign-up (see docs/security-scheduler.md).
@@ -194,6 +200,34 @@ export const postTargets = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.postId, t.accountId] }), index('post_targets_account').on(t.accountId)],
+);
+
+export const postEventActors = ['user', 'assistant', 'api', 'system'] as const;
+export type PostEventActor = (typeof postEventActors)[number];
+
+/**
+ * A post's history: who did what to it, e.g. an assistant (named by its MCP client) that created,
+ * scheduled or published it, or asked for approval. Status changes made by dispatch are recorded
+ * by the posts themselves (status, results); this log is about actions people and assistants took.
+ */
+export const postEvents = pgTable(
+  'post_events',
+  {
+    id: uuid('id').primaryKey(),
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    actor: text('actor').$type<PostEventActor>().notNull(),
+    /** The MCP client's name (or the API token's) that acted; null for the user in the browser. */
+    actorName: text('actor_name'),
+    action: text('action').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('post_events_post').on(t.postId, t.createdAt)],
 );
 
 /**

@@ -11,7 +11,7 @@ const mcpEndpoint = (method: 'get' | 'post' | 'delete', operationId: string, sum
   operationId,
   summary,
   description:
-    'MCP Streamable HTTP, stateless, JSON responses. Needs an OAuth access token from this server’s authorization server (`/.well-known/oauth-protected-resource/mcp`).',
+    'MCP Streamable HTTP. `initialize` starts a session (`Mcp-Session-Id`, SSE responses, a GET stream for `notifications/resources/updated`, DELETE to end it); a POST without a session that is not `initialize` is answered statelessly (JSON). Publishing tools ask the user to confirm by elicitation when the client declares it. Needs an OAuth access token from this server’s authorization server (`/.well-known/oauth-protected-resource/mcp`) or a personal API token. See docs/mcp.md.',
   tags: ['MCP'],
   responses: {
     200: { description: 'JSON-RPC response.', content: { [json]: { type: 'object' } } },
@@ -19,10 +19,52 @@ const mcpEndpoint = (method: 'get' | 'post' | 'delete', operationId: string, sum
   },
 });
 
+/** How assistants may act for the user. */
+export const AssistantSettings = z
+  .object({
+    assistantsMustConfirm: z
+      .boolean()
+      .describe(
+        'When an MCP client cannot ask the user (no elicitation), publishing tools save a draft and return an approval link instead of publishing or scheduling.',
+      ),
+  })
+  .meta({ id: 'AssistantSettings' });
+
 export const mcpRoutes = defineApiRoutes({
-  mcpPost: mcpEndpoint('post', 'mcpPost', 'MCP JSON-RPC messages (tools: posts, accounts, media)'),
-  mcpGet: mcpEndpoint('get', 'mcpGet', 'MCP server-to-client stream (not offered: 405)'),
-  mcpDelete: mcpEndpoint('delete', 'mcpDelete', 'MCP session end (stateless: nothing to end)'),
+  getAssistantSettings: {
+    method: 'get',
+    path: '/api/v1/mcp-clients/settings',
+    auth: 'session',
+    operationId: 'getAssistantSettings',
+    summary: 'How assistants (MCP clients) may act: "assistants must confirm"',
+    responses: {
+      200: { description: 'Settings.', content: { [json]: AssistantSettings } },
+      ...problemResponses({ ...unauthorized, forbidden: 'not a browser session' }),
+    },
+  },
+  updateAssistantSettings: {
+    method: 'put',
+    path: '/api/v1/mcp-clients/settings',
+    auth: 'session',
+    operationId: 'updateAssistantSettings',
+    summary: 'Turn "assistants must confirm" on or off',
+    requestBody: { content: { [json]: AssistantSettings } },
+    responses: {
+      200: { description: 'Saved.', content: { [json]: AssistantSettings } },
+      ...problemResponses({
+        ...unauthorized,
+        forbidden: 'not a same-origin browser session',
+        invalid_request: 'assistantsMustConfirm missing or not a boolean',
+      }),
+    },
+  },
+  mcpPost: mcpEndpoint('post', 'mcpPost', 'MCP JSON-RPC messages (tools, resources, prompts)'),
+  mcpGet: mcpEndpoint(
+    'get',
+    'mcpGet',
+    'MCP server-to-client stream of a session (405 without `Mcp-Session-Id`, 404 for an unknown session)',
+  ),
+  mcpDelete: mcpEndpoint('delete', 'mcpDelete', 'End an MCP session'),
   mcpPreflight: preflightRoute('/mcp', 'mcpPreflight'),
   listMcpClients: {
     method: 'get',

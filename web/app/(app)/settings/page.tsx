@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { timeZones } from '../../../components/lib/time.ts';
-import { McpClients } from '../../../components/settings/mcp-clients.tsx';
+import { AssistantConfirmSetting, McpClients } from '../../../components/settings/mcp-clients.tsx';
 import { ProfileForm } from '../../../components/settings/profile-form.tsx';
 import { SignInMethods } from '../../../components/settings/sign-in-methods.tsx';
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
@@ -8,6 +8,7 @@ import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
 import { listTokens } from '../../../server/tokens/service.ts';
 import { requireUser } from '../../../server/ui/session.ts';
+import { getAssistantSettings } from '../../../server/users/assistant-settings.ts';
 import { configuredProviders } from '../../../server/users/providers.ts';
 import { listSignInMethods } from '../../../server/users/sign-in-methods.ts';
 
@@ -19,10 +20,11 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
   const user = await requireUser();
   const ctx = await getContext();
   const params = await searchParams;
-  const [tokens, mcpClients, methods] = await Promise.all([
+  const [tokens, mcpClients, methods, assistantSettings] = await Promise.all([
     listTokens(ctx, user.id),
     listMcpConnections(ctx, user.id),
     listSignInMethods(ctx, user.id),
+    getAssistantSettings(ctx, user.id),
   ]);
   const zones = timeZones();
   return (
@@ -78,11 +80,12 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
           />
         </div>
       </section>
-      <section className="card" aria-labelledby="mcp-title">
+      <section className="card" id="assistants" aria-labelledby="mcp-title">
         <div className="card-head">
           <h2 id="mcp-title">Connected AI assistants (MCP)</h2>
         </div>
-        <div className="card-body">
+        <div className="card-body stack">
+          <AssistantConfirmSetting enabled={assistantSettings.assistantsMustConfirm} />
           <McpClients clients={mcpClients} timezone={user.timezone} />
         </div>
       </section>

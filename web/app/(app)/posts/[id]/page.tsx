@@ -8,6 +8,7 @@ import { PostActions } from '#components/posts/post-actions.tsx';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
+import { listPostEvents, type PostEventView } from '#server/posts/history.ts';
 import type { PostView } from '#server/posts/schema.ts';
 import { getPost } from '#server/posts/service.ts';
 import { requireUser } from '#server/ui/session.ts';
@@ -25,11 +26,11 @@ export default async function PostPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ done?: string }>;
+  searchParams: Promise<{ done?: string; approve?: string }>;
 }) {
   const user = await requireUser();
   const { id } = await params;
-  const { done } = await searchParams;
+  const { done, approve } = await searchParams;
   const ctx = await getContext();
   let post: PostView;
   try {
@@ -37,7 +38,12 @@ export default async function PostPage({
   } catch {
     notFound();
   }
-  const accounts = new Map((await listAccounts(ctx, user.id)).map((a) => [a.id, a]));
+  const [accountList, history] = await Promise.all([
+    listAccounts(ctx, user.id),
+    listPostEvents(ctx, user.id, post.id),
+  ]);
+  const accounts = new Map(accountList.map((a) => [a.id, a]));
+  const approval = approvalRequest(post, history, approve === '1');
   const tz = user.timezone;
   const failedTargets = post.results.filter((r) => r.status === 'failed');
   let note = done ? doneNotes[done] : undefined;
@@ -59,6 +65,15 @@ export default async function PostPage({
       {note && (
         <p className="alert alert-ok" role="status">
           {note}
+        </p>
+      )}
+      {approval && (
+        <p className="alert alert-warn" role="status" data-testid="approval-request">
+          <strong>{approval.actorName ?? 'An assistant'}</strong> asks you to approve this post:{' '}
+          {approval.detail.requestedMode === 'schedule' && typeof approval.detail.scheduledAt === 'string'
+            ? `schedule it for ${formatDateTime(approval.detail.scheduledAt, tz)}.`
+            : 'publish it now.'}{' '}
+          Review it, then use Publish or Schedule below — or leave it as a draft.
         </p>
       )}
       {post.status === 'failed' && (
@@ -166,6 +181,27 @@ export default async function PostPage({
               <dd>{tz}</dd>
             </dl>
           </section>
+          {history.length > 0 && (
+            <section className="card" aria-labelledby="history-title">
+              <div className="card-head">
+                <h2 id="history-title">History</h2>
+              </div>
+              <ol className="history" data-testid="post-history">
+                {history.map((event) => (
+                  <li key={event.id} className="small">
+                    <strong>{event.actorName ?? (event.actor === 'user' ? 'You' : 'Postwave')}</strong>{' '}
+                    {event.actor === 'assistant' && <span className="muted">(assistant) </span>}
+                    {event.description}
+                    {event.detail.confirmedBy === 'elicitation' && ' after you confirmed'}
+                    <br />
+                    <time className="muted" dateTime={event.createdAt}>
+                      {formatDateTime(event.createdAt, tz)}
+                    </time>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          )}
           {post.status !== 'posted' && (
             <section className="card card-body" aria-label="Actions">
               <PostActions
@@ -181,4 +217,20 @@ export default async function PostPage({
       </div>
     </div>
   );
+}
+
+/**
+ * The assistant's request for approval while it is still open: a draft waits for the user to
+ * publish or schedule it; a scheduled or failed post that an assistant asked to publish now waits
+ * for "Publish now" (shown when the user came through the approval link).
+ */
+function approvalRequest(
+  post: PostView,
+  history: PostEventView[],
+  asked: boolean,
+): PostEventView | undefined {
+  const last = history.findLast((e) => e.action === 'approval_requested');
+  if (!last || post.status === 'posted') return undefined;
+  if (post.status === 'draft') return last;
+  return asked && last.detail.requestedMode === 'now' ? last : undefined;
 }

@@ -1,0 +1,52 @@
+import { AccountId, MediaKey, postingModes } from '@postwave/shared';
+import { z } from 'zod';
+
+/*
+ * Tool input schemas written for portability (the MCP Inspector's `--strict` check, clients that
+ * map tool schemas onto a single-`type` dialect): every node carries a `type`, no type arrays, no
+ * bare `{}` (so no `z.unknown()` and no loose objects). The services re-validate everything with
+ * the shared schemas and the platforms' option schemas.
+ */
+
+// Described members keep zod from folding the union into a `type` array (which --strict flags).
+const Primitive = z.union([
+  z.string().describe('text'),
+  z.number().describe('number'),
+  z.boolean().describe('flag'),
+]);
+const FlatObject = z.record(z.string(), z.union([Primitive, z.array(Primitive)]));
+const OptionValue = z.union([Primitive, z.array(z.union([Primitive, FlatObject])), FlatObject]);
+
+export const McpAccountOptions = z
+  .record(z.string(), z.record(z.string(), OptionValue))
+  .describe(
+    'Per-account platform options keyed by account id, e.g. {"<youtube account id>": {"title": "…", "privacyStatus": "unlisted"}}. validate_post reports unknown or invalid options.',
+  );
+
+export const McpMedia = z
+  .object({
+    key: MediaKey.describe('The media key from upload_media_from_url or presign_upload'),
+    id: z.string().max(200).optional(),
+    url: z.string().max(4000).optional(),
+    filename: z.string().max(255).optional(),
+    contentType: z.string().max(255).optional(),
+    size: z.number().optional(),
+    storage: z.string().max(20).optional(),
+    altText: z.string().max(5000).optional().describe('Description of the image for screen readers'),
+  })
+  .describe('A media object as returned by upload_media_from_url or presign_upload (resolved by key)');
+
+export const McpMediaList = z
+  .union([z.array(McpMedia).max(50), McpMedia])
+  .describe('Media objects from upload_media_from_url or presign_upload, in order (one object or a list)');
+
+export const McpAccountIds = z.array(AccountId).min(1).max(100).describe('Account ids from list_accounts');
+export const McpMessage = z.string().max(100_000).describe('The text of the post');
+export const McpPostId = z.string().max(100).describe('The post id');
+export const McpScheduledAt = z
+  .string()
+  .max(100)
+  .describe('ISO 8601 date-time with an offset, in the future, e.g. 2026-12-01T09:30:00+01:00');
+export const McpPostingMode = z
+  .enum(postingModes)
+  .describe('"now" publishes at once, "schedule" at scheduledAt, "draft" saves it unpublished');
