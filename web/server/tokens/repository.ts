@@ -87,3 +87,12 @@ export async function findTokenOf(ctx: Db, userId: string, tokenId: string) {
     .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId)));
   return row;
 }
+
+/** A token's name by id alone (to name the API token an MCP caller used). */
+export async function tokenName(ctx: Db, tokenId: string): Promise<string | undefined> {
+  const [row] = await ctx.db
+    .select({ name: apiTokens.name })
+    .from(apiTokens)
+    .where(eq(apiTokens.id, tokenId));
+  return row?.name;
+}

@@ -213,3 +213,14 @@ export async function resetPasswordWithLink(
     return true;
   });
 }
+
+export async function setAssistantsMustConfirm(
+  ctx: AppContext,
+  userId: string,
+  value: boolean,
+): Promise<void> {
+  await ctx.db
+    .update(users)
+    .set({ assistantsMustConfirm: value, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
