@@ -1,6 +1,8 @@
 import {
   accountNotFound,
+  type EnvRate,
   envPlatformOverrides,
+  envPlatformRates,
   LocalStorage,
   objectStorageConfigFromEnv,
   PlatformLimiter,
@@ -40,6 +42,8 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
     limiter: new PlatformLimiter({
       platformLimits: concurrencyOverrides(config.env),
       credentialLimits: concurrencyOverrides(config.env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
+      rateLimits: rateOverrides(config.env),
+      rateMarginMs: envNonNegativeInt(config.env, 'PUBLISH_LIMITS_RATE_MARGIN_MS', 100),
     }),
     unknownAccount: (accountId) => (accounts.configured ? accountNotFound(accountId) : accountsNotConfigured),
   });
@@ -76,6 +80,24 @@ function configured<T>(build: () => T): T {
  * publishes; `PUBLISH_CREDENTIAL_CONCURRENCY_<PLATFORM>=n` its limit per credential (one Telegram
  * bot, one Discord webhook). Without the latter, an overall override applies to one credential too.
  */
+/** `PUBLISH_RATE_<PLATFORM>_<SCOPE>=30/1s` (or `off`): the platforms' documented rates, replaced. */
+export function rateOverrides(env: Env): Map<string, EnvRate | null> {
+  try {
+    return envPlatformRates(env);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+  }
+}
+
+function envNonNegativeInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new ConfigError(`Invalid configuration: ${name} must be a whole number of ms, got "${raw}"`);
+  return value;
+}
+
 export function concurrencyOverrides(env: Env, prefix = 'PUBLISH_CONCURRENCY_'): Map<string, number> {
   try {
     return envPlatformOverrides(env, prefix);

@@ -8,7 +8,7 @@ export { silentLogger } from './logger.ts';
 export * from './media/kinds.ts';
 export type * from './media/media-file.ts';
 export * from './metrics/index.ts';
-export { envPlatformOverrides } from './platforms/env.ts';
+export { type EnvRate, envPlatformOverrides, envPlatformRates } from './platforms/env.ts';
 export type * from './platforms/manifest.ts';
 export { manifestFor, platformManifests } from './platforms/manifests.ts';
 export type * from './platforms/oauth-connector.ts';

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type AllowedHost, envPlatformOverrides, parseAllowedPrivateHosts } from '@postwave/shared';
+import {
+  type AllowedHost,
+  type EnvRate,
+  envPlatformOverrides,
+  envPlatformRates,
+  parseAllowedPrivateHosts,
+} from '@postwave/shared';
 import { z } from 'zod';
 import { type EncryptionKey, parseEncryptionKey } from './security/encryption.ts';
 import { persistedSecret } from './security/persisted-secret.ts';
@@ -46,6 +52,12 @@ export interface SchedulerConfig {
   publishConcurrency: Map<string, number>;
   /** `PUBLISH_CREDENTIAL_CONCURRENCY_<PLATFORM>`: per-bot/per-webhook limits under the platform's. */
   publishCredentialConcurrency: Map<string, number>;
+  /** `PUBLISH_RATE_<PLATFORM>_<SCOPE>`: the platforms' documented rates replaced (`30/1s`) or turned off (`off`). */
+  publishRates: Map<string, EnvRate | null>;
+  /** `PUBLISH_LIMITS_LEASE_MS`: on PostgreSQL, how soon a dead instance's publish slots free themselves. */
+  publishLimitsLeaseMs: number;
+  /** `PUBLISH_LIMITS_RATE_MARGIN_MS`: added to every rate window, for the jitter between a grant and the platform's receipt. */
+  publishRateMarginMs: number;
   google: OAuthClientConfig & { authorizeUrl: string; tokenUrl: string };
   /** GitHub sign-in; `baseUrl` is https://github.com or a GitHub Enterprise Server. */
   github: OAuthClientConfig & { baseUrl: string | undefined };
@@ -111,6 +123,8 @@ const EnvSchema = z.object({
   DISPATCH_LEASE_MS: positiveInt.default(300_000),
   DISPATCH_MAX_ATTEMPTS: positiveInt.default(5),
   DISPATCH_RETRY_BASE_MS: positiveInt.default(60_000),
+  PUBLISH_LIMITS_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
+  PUBLISH_LIMITS_RATE_MARGIN_MS: z.coerce.number().int().min(0).default(100),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
   METRICS_TOKEN: optionalString.pipe(
     z.string().min(16, 'must be at least 16 characters (openssl rand -hex 32)').optional(),
@@ -242,6 +256,9 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     },
     publishConcurrency: concurrencyOverrides(env, 'PUBLISH_CONCURRENCY_'),
     publishCredentialConcurrency: concurrencyOverrides(env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
+    publishRates: rateOverrides(env),
+    publishLimitsLeaseMs: e.PUBLISH_LIMITS_LEASE_MS,
+    publishRateMarginMs: e.PUBLISH_LIMITS_RATE_MARGIN_MS,
     google: {
       clientId: e.GOOGLE_CLIENT_ID,
       clientSecret: e.GOOGLE_CLIENT_SECRET,
@@ -296,6 +313,15 @@ function mailConfig(e: z.infer<typeof EnvSchema>, appUrl: string): MailConfig | 
 function concurrencyOverrides(env: Env, prefix: string): Map<string, number> {
   try {
     return envPlatformOverrides(env, prefix);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
+}
+
+/** `PUBLISH_RATE_TELEGRAM_BOT=30/1s`, `PUBLISH_RATE_TELEGRAM_CHAT=off` and the like. */
+function rateOverrides(env: Env): Map<string, EnvRate | null> {
+  try {
+    return envPlatformRates(env);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }

@@ -1,6 +1,8 @@
 import {
   createSafeFetch,
   type FetchLike,
+  type LimitStore,
+  MemoryLimitStore,
   PlatformLimiter,
   PublisherRegistry,
   type Storage,
@@ -8,6 +10,7 @@ import {
 } from '@postwave/shared';
 import { ConfigError, loadConfig, type SchedulerConfig } from './config.ts';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.ts';
+import { DatabaseLimitStore } from './limits/store.ts';
 import { type AppLogger, createLogger } from './logger.ts';
 import { CredentialCipher } from './security/encryption.ts';
 import { createStorage } from './storage.ts';
@@ -57,12 +60,28 @@ async function openResources(
       poolSize: config.databasePoolSize,
     }));
   await database.migrate(config.migrationsDir);
+  // On PostgreSQL the limits live in the database, so every instance shares one count per bot,
+  // chat and platform; PGlite is one process's database, so this process's memory is the truth.
+  const store: LimitStore =
+    database.kind === 'postgres'
+      ? new DatabaseLimitStore(database.db, { leaseMs: config.publishLimitsLeaseMs, logger })
+      : new MemoryLimitStore();
   return {
     logger,
-    database,
+    database: {
+      ...database,
+      // Slots still held go back before the pool closes (a dead process's run out with their lease).
+      close: async () => {
+        await store.close?.();
+        await database.close();
+      },
+    },
     limiter: new PlatformLimiter({
       platformLimits: config.publishConcurrency,
       credentialLimits: config.publishCredentialConcurrency,
+      rateLimits: config.publishRates,
+      rateMarginMs: config.publishRateMarginMs,
+      store,
     }),
   };
 }

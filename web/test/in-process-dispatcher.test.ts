@@ -12,12 +12,13 @@ for (const backend of backends()) {
       env = await startTelegramApp(backend, {
         DISPATCH_SECRET: '',
         DISPATCHER_ENABLED: 'true',
-        DISPATCHER_INTERVAL_MS: '300',
+        // A safety-net poll far longer than the test: only the wake-up at the due time can publish.
+        DISPATCHER_INTERVAL_MS: '600000',
       });
     });
     after(() => env?.stop());
 
-    test('publishes a scheduled post when it is due, with nothing else running', async () => {
+    test('publishes a scheduled post at its time (woken by the schedule, not a poll), never before', async () => {
       const { api } = await userWithToken(env.app.url);
       const news = await connectTelegram(api);
       const at = new Date(Date.now() + 1500).toISOString();
@@ -33,6 +34,8 @@ for (const backend of backends()) {
       }
       assert.equal(status, 'posted');
       assert.equal(env.telegram.sent.filter((m) => m.text === 'on the timer').length, 1);
+      const done = (await api.json(`/api/v1/posts/${post.body.id}`)).body;
+      assert.ok(Date.parse(done.postedAt) >= Date.parse(at), 'not published before scheduledAt');
     });
 
     test('the dispatch endpoint does not exist without DISPATCH_SECRET', async () => {

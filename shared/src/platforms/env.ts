@@ -44,3 +44,40 @@ export function envPlatformOverrides(env: Env, prefix: string): Map<string, numb
   }
   return overrides;
 }
+
+/** A rate from the environment: `30/1s`, `20/60s`, `5/2s`, `100/500ms`, `1000/1m`; `off` turns a rate off. */
+export interface EnvRate {
+  limit: number;
+  windowMs: number;
+}
+
+const rateUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * Rate overrides from variables named `PUBLISH_RATE_<PLATFORM>_<SCOPE>` (e.g.
+ * `PUBLISH_RATE_TELEGRAM_BOT=30/1s`), keyed `<platform>:<scope>` in lower case; the scope is the
+ * name's last word, so platform ids with underscores work. `off` maps to null (no limit). A
+ * malformed value throws at start, naming the variable.
+ */
+export function envPlatformRates(env: Env, prefix = 'PUBLISH_RATE_'): Map<string, EnvRate | null> {
+  const rates = new Map<string, EnvRate | null>();
+  for (const [name, raw] of Object.entries(env)) {
+    if (!name.startsWith(prefix) || raw === undefined || raw.trim() === '') continue;
+    const match = /^([A-Z0-9_]+)_([A-Z0-9]+)$/.exec(name.slice(prefix.length));
+    if (!match) continue;
+    const key = `${match[1]!.toLowerCase()}:${match[2]!.toLowerCase()}`;
+    const value = raw.trim().toLowerCase();
+    if (value === 'off') {
+      rates.set(key, null);
+      continue;
+    }
+    const parsed = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)$/.exec(value);
+    const limit = parsed ? Number(parsed[1]) : 0;
+    const windowMs = parsed ? Number(parsed[2] ?? 1) * rateUnits[parsed[3]!]! : 0;
+    if (!parsed || !Number.isSafeInteger(limit) || limit <= 0 || !(windowMs >= 1)) {
+      throw new Error(`${name} must look like 30/1s, 20/60s or 500/1m (or be "off"), got "${raw}"`);
+    }
+    rates.set(key, { limit, windowMs: Math.round(windowMs) });
+  }
+  return rates;
+}

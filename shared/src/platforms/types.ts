@@ -56,13 +56,62 @@ export interface PublishContext {
   /** Resolves another media file from our own storage by public URL (YouTube thumbnails). */
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
   /**
+   * The handle from `Publisher.dedupeHandle`, stored with the publish intent before the first
+   * send; the publisher sends with it instead of choosing a new one (e.g. Bluesky's record key).
+   */
+  dedupeHandle?: string;
+  /**
+   * Set when an earlier run (perhaps a process that crashed) may already have sent this target
+   * with the same key and handle: a `lookup` publisher looks for that post before sending.
+   * `since` is when that earlier intent was recorded.
+   */
+  resumed?: { since: Date };
+  /**
    * The fetch for hosts the account itself names (a Mastodon `instanceUrl`, a Bluesky `service`,
    * a later platform's instance or site URL). The Scheduler passes the SSRF-safe fetch, because its
    * users choose those hosts; the self-hosted server's accounts file is the operator's, so it
    * passes nothing and global fetch is used. Hosts from env (`<PLATFORM>_API_URL`) never use it.
    */
   accountHostFetch?: FetchLike;
+  /**
+   * The handle `Publisher.stage` returned for this target, while it is still valid: the
+   * publisher makes only the final call with it. A handle it cannot use is ignored (a normal publish).
+   */
+  staged?: string;
 }
+
+/** Media uploaded to the platform ahead of the due time (`Publisher.stage`). */
+export interface StagedMedia {
+  /** The publisher's own record (media ids, container ids), opaque to callers and stored as is. */
+  handle: string;
+  /** When the platform forgets the upload: a publish after it must not pass the handle. */
+  expiresAt: Date;
+}
+
+/** At most `limit` publishes sharing `key` start in any `windowMs`. */
+export interface PublishRateLimit {
+  /** What shares the rate, one lower-case word (`bot`, `chat`, `webhook`): `PUBLISH_RATE_<PLATFORM>_<SCOPE>`. */
+  scope: string;
+  /** Who shares it: an opaque id, never a secret (a digest of a token, a webhook id). */
+  key: string;
+  limit: number;
+  windowMs: number;
+  /**
+   * False for a documented rate that is not applied unless its variable sets it (its numbers
+   * are then the documented values): where the platform's 429 is the better judge by default.
+   */
+  enabled?: boolean;
+}
+
+/**
+ * What a publisher can do when a send's outcome was lost (a crash, a cut connection):
+ * - `idempotent-resend`: sending again with the same key is safe, the platform answers the
+ *   first post (Mastodon's `Idempotency-Key`);
+ * - `lookup`: the publisher finds the post of the earlier attempt first (by a client-chosen
+ *   handle, or the platform's duplicate refusal plus a search) and sends only when it is absent;
+ * - `none`: nothing identifies the earlier send; the outcome is `unknown` until a person decides.
+ */
+export type DedupeCapability = 'idempotent-resend' | 'lookup' | 'none';
 
 /**
  * One social platform. Implementations live in `platforms/<id>/` and are listed once in
@@ -87,6 +136,20 @@ export interface Publisher<Options = Record<string, unknown>> {
    * accounts sharing it share `credentialConcurrency`. Undefined: only the platform limit applies.
    */
   concurrencyKey?(account: PlatformAccount): string | undefined;
+  /**
+   * The platform's documented rates that this account's publishes count against (Telegram: about
+   * 30 messages a second per bot; 20 a minute per group, off unless configured), each replaceable, turned on or off with
+   * `PUBLISH_RATE_<PLATFORM>_<SCOPE>`. A publish counts once, whatever number of calls it makes;
+   * the platform's 429 and its retry-after remain the safety net.
+   */
+  rateLimits?(account: PlatformAccount): readonly PublishRateLimit[];
+  /** How a lost send is completed without posting twice; undefined means `none`. */
+  readonly dedupe?: DedupeCapability;
+  /**
+   * A handle for the platform to dedupe or look up on, chosen before the first send so it can be
+   * stored with the publish intent (a Bluesky record key). Undefined: the idempotency key serves.
+   */
+  dedupeHandle?(idempotencyKey: string): string;
 
   validate(
     post: PostContent,
@@ -95,6 +158,18 @@ export interface Publisher<Options = Record<string, unknown>> {
     options: Options,
     context?: ValidationContext,
   ): Promise<ValidationOutcome>;
+  /**
+   * Optional: uploads a scheduled post's media ahead of the due time where the platform lets an
+   * upload be published later (X media ids live 24 h), so only the final call happens on time.
+   * Failing here never blocks the due-time publish, which then uploads as usual.
+   */
+  stage?(
+    post: PostContent,
+    account: PlatformAccount,
+    media: MediaFile[],
+    options: Options,
+    context: PublishContext,
+  ): Promise<StagedMedia>;
   publish(
     post: PostContent,
     account: PlatformAccount,

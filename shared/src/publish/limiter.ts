@@ -1,40 +1,19 @@
 import type { AnyPublisher, PlatformAccount } from '../platforms/types.ts';
+import { type LimitGrant, type LimitRequest, type LimitStore, MemoryLimitStore } from './limit-store.ts';
 
-/** A counting semaphore with a FIFO queue. */
-class Semaphore {
-  #active = 0;
-  readonly #waiting: (() => void)[] = [];
-  readonly limit: number;
-
-  constructor(limit: number) {
-    this.limit = limit;
-  }
-
-  get idle(): boolean {
-    return this.#active === 0 && this.#waiting.length === 0;
-  }
-
-  acquire(): Promise<void> | undefined {
-    if (this.#active < this.limit) {
-      this.#active++;
-      return undefined;
-    }
-    return new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-
-  /** Hands the slot straight to the next waiter, if any. */
-  release(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#active--;
-  }
-}
+export * from './limit-store.ts';
 
 export interface KeyedConcurrency {
   /** Who shares the limit (one bot, one webhook, one instance login). An opaque id, never a secret. */
   key: string;
   /** How many tasks with this key may run at once. */
   concurrency: number;
+}
+
+/** `PUBLISH_RATE_<PLATFORM>_<SCOPE>`: a rate in place of the publisher's, or null to turn it off. */
+export interface RateOverride {
+  limit: number;
+  windowMs: number;
 }
 
 export interface PlatformLimiterOptions {
@@ -45,23 +24,57 @@ export interface PlatformLimiterOptions {
    * When a platform's overall limit is overridden but this is not, one credential may use all of it.
    */
   credentialLimits?: ReadonlyMap<string, number>;
+  /** Overrides of publishers' rate limits, keyed `<platform>:<scope>` (`PUBLISH_RATE_TELEGRAM_BOT`). */
+  rateLimits?: ReadonlyMap<string, RateOverride | null>;
+  /** Where the limits' state lives (default: this process's memory). */
+  store?: LimitStore;
+  /**
+   * Added to every rate window (default 100 ms, `PUBLISH_LIMITS_RATE_MARGIN_MS`): a grant is taken before
+   * the request leaves, requests reach the platform with some jitter (tens of ms on a loaded
+   * machine), and the platform counts on receipt.
+   */
+  rateMarginMs?: number;
+}
+
+interface Waiter {
+  wake: () => void;
 }
 
 /**
- * Concurrency limits shared by every post this process publishes: an overall limit per platform
- * and, for publishers that name one, a limit per credential (Telegram bot, Discord webhook...),
- * since that is where platforms enforce their rate limits. A task first waits for its credential's
- * slot, then for the platform's, so a busy credential never holds platform slots it cannot use.
+ * Limits shared by every post this limiter publishes: an overall number of concurrent publishes
+ * per platform, per credential for publishers that name one (Telegram bot, Discord webhook...),
+ * and the platforms' documented rates (`Publisher.rateLimits`). A publish takes all of its grants
+ * at once or none, so a busy credential never holds platform slots it cannot use. With a shared
+ * store the limits hold across every instance that uses it.
+ *
+ * Waiting is local and orderly: tasks blocked on a key queue behind it in arrival order, and only
+ * the first of them asks the store again (when a rate grant runs out, when a slot is released
+ * here, or every `store.pollMs`), so a burst of a thousand posts on one bot costs a thousand
+ * acquisitions, not a thousand polls.
  */
 export class PlatformLimiter {
-  readonly #platforms = new Map<string, Semaphore>();
-  readonly #keys = new Map<string, Semaphore>();
+  readonly #store: LimitStore;
+  /** The limit asked for first holds for the life of the limiter. */
+  readonly #platformLimitsSeen = new Map<string, number>();
   readonly #platformLimits: ReadonlyMap<string, number>;
   readonly #credentialLimits: ReadonlyMap<string, number>;
+  readonly #rateLimits: ReadonlyMap<string, RateOverride | null>;
+  readonly #rateMarginMs: number;
+  /** Tasks waiting on a key; the first one is the one that asks the store. */
+  readonly #queues = new Map<string, Waiter[]>();
+  /** Counts releases here: a refusal that raced a release is retried at once. */
+  #releases = 0;
 
   constructor(options: PlatformLimiterOptions = {}) {
     this.#platformLimits = options.platformLimits ?? new Map();
     this.#credentialLimits = options.credentialLimits ?? new Map();
+    this.#rateLimits = options.rateLimits ?? new Map();
+    this.#store = options.store ?? new MemoryLimitStore();
+    this.#rateMarginMs = options.rateMarginMs ?? 100;
+  }
+
+  get store(): LimitStore {
+    return this.#store;
   }
 
   /** Runs one publish of `account` under `publisher`'s limits (and the configured overrides). */
@@ -71,57 +84,123 @@ export class PlatformLimiter {
       key !== undefined && publisher.credentialConcurrency !== undefined
         ? { key, concurrency: publisher.credentialConcurrency }
         : undefined;
-    return this.run(publisher.id, publisher.concurrency, task, keyed);
+    const rates: LimitRequest[] = [];
+    for (const rate of publisher.rateLimits?.(account) ?? []) {
+      const override = this.#rateLimits.get(`${publisher.id}:${rate.scope}`);
+      if (override === null || (override === undefined && rate.enabled === false)) continue;
+      rates.push({
+        key: `rate/${publisher.id}/${rate.scope}/${rate.key}`,
+        limit: override?.limit ?? rate.limit,
+        windowMs: (override?.windowMs ?? rate.windowMs) + this.#rateMarginMs,
+      });
+    }
+    return this.run(publisher.id, publisher.concurrency, task, keyed, rates);
   }
 
   /**
    * Runs `task` once fewer than `concurrency` tasks of `platform` (and, with `keyed`, fewer than
-   * `keyed.concurrency` tasks with the same key) are running. Configured overrides win over both.
+   * `keyed.concurrency` tasks with the same key) are running and every rate in `rates` allows one
+   * more. Configured overrides win over the publisher's numbers.
    */
   async run<T>(
     platform: string,
     concurrency: number,
     task: () => Promise<T>,
     keyed?: KeyedConcurrency,
+    rates: readonly LimitRequest[] = [],
   ): Promise<T> {
     const platformOverride = this.#platformLimits.get(platform);
-    const platformLimit = platformOverride ?? concurrency;
-    let keySlot: Semaphore | undefined;
-    let keyId: string | undefined;
+    let platformLimit = this.#platformLimitsSeen.get(platform);
+    if (platformLimit === undefined) {
+      platformLimit = platformOverride ?? concurrency;
+      this.#platformLimitsSeen.set(platform, platformLimit);
+    }
+    // The narrowest limits first: a refusal names the key worth waiting on.
+    const requests: LimitRequest[] = [...rates];
     if (keyed) {
       const keyLimit =
         this.#credentialLimits.get(platform) ??
         (platformOverride !== undefined ? platformLimit : keyed.concurrency);
       // A key limit at or above the platform's adds nothing.
-      if (keyLimit < platformLimit) {
-        keyId = `${platform}\u0000${keyed.key}\u0000${keyLimit}`;
-        keySlot = this.#keys.get(keyId);
-        if (!keySlot) {
-          keySlot = new Semaphore(keyLimit);
-          this.#keys.set(keyId, keySlot);
-        }
-      }
+      if (keyLimit < platformLimit) requests.push({ key: `key/${platform}/${keyed.key}`, limit: keyLimit });
     }
-    // The limit asked for first holds for the life of the limiter.
-    let platformSlot = this.#platforms.get(platform);
-    if (!platformSlot) {
-      platformSlot = new Semaphore(platformLimit);
-      this.#platforms.set(platform, platformSlot);
-    }
-    if (keySlot) await keySlot.acquire();
+    requests.push({ key: `platform/${platform}`, limit: platformLimit });
+    const grant = await this.#acquire(requests);
     try {
-      await platformSlot.acquire();
-      try {
-        return await task();
-      } finally {
-        platformSlot.release();
+      return await task();
+    } finally {
+      this.#release(grant, requests);
+    }
+  }
+
+  async #acquire(requests: readonly LimitRequest[]): Promise<LimitGrant> {
+    // Someone here already waits on one of these keys: queue behind them rather than ask.
+    let queued = requests.find((r) => this.#queues.has(r.key))?.key;
+    let waiter = queued !== undefined ? this.#enqueue(queued) : undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      for (;;) {
+        if (waiter && this.#queues.get(queued!)![0] !== waiter) {
+          // Behind others: sleep until the one ahead moves on.
+          await new Promise<void>((resolve) => (waiter!.wake = resolve));
+          continue;
+        }
+        const releasesBefore = this.#releases;
+        const attempt = await this.#store.tryAcquire(requests);
+        if (attempt.granted) return attempt.grant;
+        if (waiter && queued !== attempt.blockedKey) {
+          this.#leave(queued!, waiter);
+          waiter = undefined;
+        }
+        if (!waiter) {
+          queued = attempt.blockedKey;
+          waiter = this.#enqueue(queued);
+          if (this.#queues.get(queued)![0] !== waiter) continue;
+        }
+        // A slot released while we asked: ask again at once.
+        if (attempt.retryInMs === undefined && this.#releases !== releasesBefore) continue;
+        // First in line: sleep until the grant it needs can exist (a rate grant runs out, a slot
+        // is released here) or, with a shared store, until it is time to look again. The memory
+        // store sees every release; its second is only a safety net.
+        const wait = attempt.retryInMs ?? this.#store.pollMs ?? 1000;
+        await new Promise<void>((resolve) => {
+          waiter!.wake = resolve;
+          timer = setTimeout(resolve, wait);
+        });
+        clearTimeout(timer);
       }
     } finally {
-      if (keySlot) {
-        keySlot.release();
-        // Keys come and go with accounts: forget idle ones so the map stays small.
-        if (keySlot.idle && keyId !== undefined) this.#keys.delete(keyId);
-      }
+      clearTimeout(timer);
+      if (waiter) this.#leave(queued!, waiter);
     }
+  }
+
+  #enqueue(key: string): Waiter {
+    const waiter: Waiter = { wake: () => {} };
+    const queue = this.#queues.get(key);
+    if (queue) queue.push(waiter);
+    else this.#queues.set(key, [waiter]);
+    return waiter;
+  }
+
+  /** Takes `waiter` out of `key`'s line; the next one in line asks the store now. */
+  #leave(key: string, waiter: Waiter): void {
+    const queue = this.#queues.get(key);
+    if (!queue) return;
+    const index = queue.indexOf(waiter);
+    if (index < 0) return;
+    queue.splice(index, 1);
+    if (queue.length === 0) this.#queues.delete(key);
+    else if (index === 0) queue[0]!.wake();
+  }
+
+  #release(grant: LimitGrant, requests: readonly LimitRequest[]): void {
+    const wakeSlotWaiters = () => {
+      this.#releases++;
+      for (const r of requests) if (r.windowMs === undefined) this.#queues.get(r.key)?.[0]?.wake();
+    };
+    const releasing = grant.release();
+    if (releasing) releasing.then(wakeSlotWaiters, wakeSlotWaiters);
+    else wakeSlotWaiters();
   }
 }

@@ -50,6 +50,14 @@ export interface PublishHooks {
   onCredentialsRefreshed?: (accountId: string, credentials: Record<string, unknown>) => void | Promise<void>;
   signal?: AbortSignal;
   retryPolicy?: RetryPolicy;
+  /** Per account id: the publish intent stored before sending (see `PublishContext.dedupeHandle`, `resumed`). */
+  intents?: ReadonlyMap<string, TargetIntent>;
+}
+
+/** What a caller stored about a target before sending it. */
+export interface TargetIntent {
+  dedupeHandle?: string;
+  resumed?: { since: Date };
 }
 
 export interface PostingServiceOptions {
@@ -180,6 +188,7 @@ export class PostingService {
     let currentAccount = account;
     // One key for every attempt: a retry must look like the same request to the platform.
     const idempotencyKey = `${hooks.idempotencyKey ?? crypto.randomUUID()}:${account.id}`;
+    const intent = hooks.intents?.get(account.id);
     try {
       const result = await this.#limiter.runFor(publisher, account, () =>
         withRetry(
@@ -189,6 +198,8 @@ export class PostingService {
               signal,
               idempotencyKey,
               logger,
+              ...(intent?.dedupeHandle ? { dedupeHandle: intent.dedupeHandle } : {}),
+              ...(intent?.resumed ? { resumed: intent.resumed } : {}),
               onCredentialsRefreshed: async (credentials) => {
                 currentAccount = { ...currentAccount, credentials };
                 await hooks.onCredentialsRefreshed?.(account.id, credentials);

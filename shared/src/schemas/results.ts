@@ -16,6 +16,19 @@ export const TargetResult = z
   .meta({ id: 'TargetResult', description: 'The outcome of publishing to one account.' });
 export type TargetResult = z.infer<typeof TargetResult>;
 
+/**
+ * A target's result as the Scheduler stores it: `unknown` when a send was cut off (a crash) on a
+ * platform that can neither dedupe a resend nor find the earlier post; a person decides.
+ */
+export const StoredTargetResult = TargetResult.extend({
+  status: z.enum(['posted', 'failed', 'unknown']),
+}).meta({
+  id: 'StoredTargetResult',
+  description:
+    'The outcome of publishing to one account. `unknown`: the send was interrupted (the server stopped mid-publish) on a platform where it cannot be checked or safely repeated; it may or may not have been posted. Resolve it with `POST /api/v1/posts/{id}` `{ "resolveUnknown": "mark_posted" | "post_again" }`.',
+});
+export type StoredTargetResult = z.infer<typeof StoredTargetResult>;
+
 export const PublishResponse = z
   .object({ status: z.enum(['posted', 'partial']), results: z.array(TargetResult) })
   .meta({ id: 'PublishResponse' });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import type { AnyPublisher, PlatformAccount } from '../../src/platforms/types.ts';
-import { PlatformLimiter } from '../../src/publish/limiter.ts';
+import { type LimitRequest, MemoryLimitStore, PlatformLimiter } from '../../src/publish/limiter.ts';
 
 /** Starts `count` tasks that each hold their slot until released; reports how many run at once. */
 function harness() {
@@ -154,5 +154,94 @@ describe('PlatformLimiter', () => {
     assert.equal(h.running, 4);
     await h.releaseAll();
     await Promise.all(runs);
+  });
+
+  it('holds a publisher rate in every window, across accounts sharing the key', async () => {
+    const limiter = new PlatformLimiter();
+    const p = publisher({
+      concurrency: 50,
+      credentialConcurrency: 50,
+      rateLimits: (a) => [{ scope: 'bot', key: String(a.credentials.bot), limit: 4, windowMs: 250 }],
+    });
+    const starts: number[] = [];
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        limiter.runFor(p, account('A', i), async () => {
+          starts.push(performance.now() - t0);
+        }),
+      ),
+    );
+    starts.sort((a, b) => a - b);
+    // Sliding window: the (i+4)th start is at least a window after the ith.
+    for (let i = 0; i + 4 < starts.length; i++) assert.ok(starts[i + 4]! - starts[i]! >= 249, `${starts}`);
+    assert.ok(starts.at(-1)! < 350 * 2 + 200, 'no needless waiting (window + 100 ms margin)');
+  });
+
+  it('turns a rate off or replaces it from the configuration', async () => {
+    const p = publisher({
+      concurrency: 50,
+      credentialConcurrency: 50,
+      rateLimits: () => [{ scope: 'bot', key: 'A', limit: 1, windowMs: 60_000 }],
+    });
+    const off = new PlatformLimiter({ rateLimits: new Map([['bots:bot', null]]) });
+    await Promise.all(Array.from({ length: 5 }, (_, i) => off.runFor(p, account('A', i), async () => {})));
+    const raised = new PlatformLimiter({
+      rateLimits: new Map([['bots:bot', { limit: 5, windowMs: 60_000 }]]),
+    });
+    await Promise.all(Array.from({ length: 5 }, (_, i) => raised.runFor(p, account('A', i), async () => {})));
+  });
+
+  it('applies a rate documented as off only when the configuration sets it', async () => {
+    const p = publisher({
+      concurrency: 50,
+      credentialConcurrency: 50,
+      rateLimits: () => [{ scope: 'chat', key: 'c', limit: 1, windowMs: 60_000, enabled: false }],
+    });
+    const byDefault = new PlatformLimiter();
+    await Promise.all(
+      Array.from({ length: 3 }, (_, i) => byDefault.runFor(p, account('A', i), async () => {})),
+    );
+    const configured = new PlatformLimiter({
+      rateLimits: new Map([['bots:chat', { limit: 2, windowMs: 60_000 }]]),
+    });
+    const started: number[] = [];
+    const runs = Array.from({ length: 3 }, (_, i) =>
+      configured.runFor(p, account('A', i), async () => void started.push(i)),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(started, [0, 1], 'the third waits for the window');
+    void runs;
+  });
+
+  it('queues waiters on a key in order and asks the store once per grant, not once per waiter', async () => {
+    const inner = new MemoryLimitStore();
+    let asked = 0;
+    const store = {
+      pollMs: 20,
+      tryAcquire: (requests: readonly LimitRequest[]) => {
+        asked++;
+        return inner.tryAcquire(requests);
+      },
+    };
+    const limiter = new PlatformLimiter({ store });
+    const order: number[] = [];
+    const h = harness();
+    const runs = Array.from({ length: 20 }, (_, i) =>
+      limiter.run('p', 2, async () => {
+        order.push(i);
+        return h.task()();
+      }),
+    );
+    await h.settle();
+    assert.equal(h.running, 2);
+    await h.releaseAll();
+    await Promise.all(runs);
+    assert.deepEqual(
+      order,
+      [...order].sort((a, b) => a - b),
+      'first come, first served',
+    );
+    assert.ok(asked < 20 * 3, `asked the store ${asked} times for 20 grants`);
   });
 });

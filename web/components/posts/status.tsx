@@ -4,6 +4,7 @@ const labels: Record<string, string> = {
   posted: 'Posted',
   failed: 'Failed',
   publishing: 'Publishing',
+  unknown: 'Unknown',
 };
 
 export function StatusBadge({ status }: { status: string }) {
@@ -22,6 +23,8 @@ const plain: Record<string, string> = {
   timeout: 'The platform did not answer in time.',
   network_error: 'The platform could not be reached.',
   account_not_found: 'This account was disconnected.',
+  outcome_unknown:
+    'Publishing was interrupted (the server stopped mid-send) and this platform cannot tell us whether it arrived. Check the account, then mark it posted or post it again.',
 };
 
 /** A sentence a person understands for a per-account failure, keeping the platform's own words. */

@@ -23,7 +23,11 @@ export const accountStatuses = ['active', 'needs_reconnect'] as const;
 export type AccountStatus = (typeof accountStatuses)[number];
 export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
 export type PostStatus = (typeof postStatuses)[number];
-export const targetStatuses = ['publishing', 'posted', 'failed'] as const;
+/**
+ * `publishing` is the publish intent, written before the platform is called; `unknown` is an
+ * intent whose outcome was lost on a platform that can neither dedupe a resend nor look it up.
+ */
+export const targetStatuses = ['publishing', 'posted', 'failed', 'unknown'] as const;
 export type TargetStatus = (typeof targetStatuses)[number];
 export const apiTokenKinds = ['personal', 'cli'] as const;
 export type ApiTokenKind = (typeof apiTokenKinds)[number];
@@ -196,6 +200,8 @@ export const postTargets = pgTable(
     url: text('url'),
     error: jsonb('error').$type<{ code: string; message: string; retryable: boolean }>(),
     claimOwner: text('claim_owner'),
+    /** The platform's dedupe handle chosen before the send (Bluesky record key), for a safe resume. */
+    dedupeHandle: text('dedupe_handle'),
     attempts: integer('attempts').notNull().default(0),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -348,3 +354,26 @@ export const connectStates = pgTable('connect_states', {
   expiresAt: ts('expires_at').notNull(),
   createdAt: ts('created_at').notNull(),
 });
+
+export const limitGrantKinds = ['slot', 'rate'] as const;
+export type LimitGrantKind = (typeof limitGrantKinds)[number];
+
+/**
+ * Publish limits shared by every instance on PostgreSQL (issue #17): one row per key of a live
+ * grant. A `slot` lives until released or until its lease runs out (renewed while held, so a dead
+ * instance's slots free themselves); a `rate` row lives its window. `postwave_acquire_limits()`
+ * (in the migration) checks and takes a batch of grants in one round trip.
+ */
+export const publishLimitGrants = pgTable(
+  'publish_limit_grants',
+  {
+    grantId: uuid('grant_id').notNull(),
+    key: text('key').notNull(),
+    kind: text('kind').$type<LimitGrantKind>().notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.grantId, t.key] }),
+    index('publish_limit_grants_key').on(t.key, t.expiresAt),
+  ],
+);

@@ -1,6 +1,7 @@
 import type { AppContext } from '#server/context.ts';
 import type { PostStatus } from '#server/db/schema.ts';
 import {
+  type ClaimAnswer,
   claimTargets,
   finalizePosts,
   type PostFinalization,
@@ -53,8 +54,8 @@ export class MicroBatcher<I, O> {
   }
 }
 
-/** One INSERT claims the targets of many posts; each caller learns whether its target is its to send. */
-export function targetClaimBatcher(ctx: AppContext): MicroBatcher<TargetClaim, boolean> {
+/** One INSERT records the publish intents of many posts; each caller learns whether its target is its to send. */
+export function targetClaimBatcher(ctx: AppContext): MicroBatcher<TargetClaim, ClaimAnswer> {
   return new MicroBatcher((claims) => claimTargets(ctx, claims));
 }
 

@@ -1,37 +1,31 @@
 import { getContext } from '#server/context.ts';
-import { isShuttingDown, trackWork } from '#server/lifecycle/shutdown.ts';
-import { dispatchDuePosts, dispatchOptions } from './service.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { dispatchOptions } from './service.ts';
 
-const holder = globalThis as typeof globalThis & { __postwaveDispatcher?: NodeJS.Timeout };
+const holder = globalThis as typeof globalThis & { __postwaveDispatcher?: Dispatcher };
 
 /**
- * The embedded scheduler: every DISPATCHER_INTERVAL_MS, the same dispatch the cron endpoint runs.
- * Runs never overlap within a process; across processes the database leases keep them apart.
+ * The embedded scheduler (DISPATCHER_ENABLED, the default): a dispatcher that wakes at the
+ * earliest due post, on announcements, and at least every DISPATCHER_INTERVAL_MS.
  */
-export async function startInProcessDispatcher(): Promise<void> {
-  if (holder.__postwaveDispatcher) return;
+export async function startInProcessDispatcher(): Promise<Dispatcher | undefined> {
+  if (holder.__postwaveDispatcher) return holder.__postwaveDispatcher;
   const ctx = await getContext();
   const { enabled, intervalMs } = ctx.config.dispatcher;
   if (!enabled) {
     ctx.logger.info(
       'in-process dispatcher is off (DISPATCHER_ENABLED=false); call the dispatch endpoint from cron',
     );
-    return;
+    return undefined;
   }
-  let running = false;
-  const tick = async () => {
-    if (running || isShuttingDown()) return;
-    running = true;
-    try {
-      await trackWork(dispatchDuePosts(ctx, dispatchOptions(ctx)));
-    } catch (error) {
-      ctx.logger.error({ err: error }, 'in-process dispatch failed');
-    } finally {
-      running = false;
-    }
-  };
-  holder.__postwaveDispatcher = setInterval(tick, intervalMs);
-  holder.__postwaveDispatcher.unref();
-  ctx.logger.info({ intervalMs }, 'in-process dispatcher started');
-  void tick();
+  const dispatcher = new Dispatcher(ctx, { ...dispatchOptions(ctx), intervalMs });
+  holder.__postwaveDispatcher = dispatcher;
+  dispatcher.start();
+  ctx.logger.info({ safetyNetPollMs: intervalMs }, 'in-process dispatcher started');
+  return dispatcher;
+}
+
+/** The running in-process dispatcher, if any (for graceful shutdown). */
+export function inProcessDispatcher(): Dispatcher | undefined {
+  return holder.__postwaveDispatcher;
 }

@@ -11,7 +11,15 @@ import type { DispatchSummary } from './schema.ts';
 export type DispatchOptions = Omit<SchedulerConfig['dispatcher'], 'enabled' | 'intervalMs'> & {
   /** Identifies this dispatcher in lease columns (logs, debugging). */
   owner?: string;
+  /** Aborted: claim nothing more and hand back claimed posts not yet started (graceful shutdown). */
+  signal?: AbortSignal;
+  /** Told about each claimed post as its publishing starts (metrics: lateness = now - scheduledAt). */
+  observer?: DispatchObserver;
 };
+
+export interface DispatchObserver {
+  publishing?(post: ClaimedPost, startedAt: number): void;
+}
 
 export function dispatchOptions(ctx: AppContext): DispatchOptions {
   return { ...ctx.config.dispatcher };
@@ -35,8 +43,9 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
     batches: { claims: targetClaimBatcher(ctx), finalizations: finalizationBatcher(ctx) },
   };
 
+  const stopped = () => options.signal?.aborted === true || Date.now() >= budgetEnd || isShuttingDown();
   const refill = async () => {
-    if (exhausted || Date.now() >= budgetEnd || isShuttingDown()) {
+    if (exhausted || stopped()) {
       exhausted = true;
       return;
     }
@@ -57,13 +66,14 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
         continue;
       }
       const post = queue.shift()!;
-      // Out of time, or shutting down: a claim not started goes back at once, for another instance.
-      if (Date.now() >= budgetEnd || isShuttingDown()) {
+      // Out of time, stopped, or shutting down: a claim not started goes back at once, for another instance.
+      if (stopped()) {
         await releasePost(ctx, post.id, owner);
         summary.released++;
         continue;
       }
       if (post.attempts === 1) recordDispatchLateness(post.scheduledAt);
+      options.observer?.publishing?.(post, Date.now());
       try {
         const outcome = await publishLeasedPost(
           ctx,

@@ -454,6 +454,66 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
   );
 
   server.registerTool(
+    'resolve_unknown_targets',
+    {
+      title: 'Resolve targets whose outcome is unknown',
+      description:
+        'A target is `unknown` when publishing was interrupted on a platform that can neither dedupe a resend nor be checked. After the user checked the account: `mark_posted` records it as posted; `post_again` sends it again now (it appears twice if the interrupted send did arrive; asks the user to confirm first when the client supports it). Without accountIds, every unknown target of the post.',
+      inputSchema: {
+        id: McpPostId,
+        resolution: z.enum(['mark_posted', 'post_again']),
+        accountIds: z.array(z.string()).max(100).optional(),
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    tool(ctx, async ({ id, resolution, accountIds }, requestId) => {
+      const action = { resolveUnknown: resolution, accountIds } as const;
+      if (resolution === 'mark_posted') {
+        const post = await actOnPost(ctx, userId, id, action);
+        return ok(post, `Post ${post.id} is ${post.status}.`);
+      }
+      const current = await getPost(ctx, userId, id);
+      const targets = current.results
+        .filter((r) => r.status === 'unknown' && (!accountIds || accountIds.includes(r.accountId)))
+        .map((r) => r.accountId);
+      // Nothing to resolve: the service answers 409 before anyone is asked.
+      if (targets.length === 0) await actOnPost(ctx, userId, id, action);
+      const intent: PublishIntent = {
+        kind: 'now',
+        message: current.message,
+        accountIds: targets,
+        mediaCount: current.media.length,
+      };
+      const decision = await ask(intent, requestId);
+      if (decision.outcome === 'declined' || decision.outcome === 'cancelled') {
+        await log(id, decision.outcome === 'declined' ? 'confirmation_declined' : 'confirmation_cancelled', {
+          requestedMode: 'post_again',
+        });
+        return notConfirmed(decision.outcome, intent, current);
+      }
+      if (decision.outcome === 'approval') {
+        const text = `The user asks assistants to get their approval first, and this client cannot ask them directly. Nothing was sent; the user can choose "Post again" on ${ctx.config.appUrl}/posts/${id}`;
+        return {
+          content: [{ type: 'text', text }],
+          structuredContent: { outcome: 'approval_required', published: false, post: current },
+        };
+      }
+      const post = await actOnPost(ctx, userId, id, action);
+      await log(post.id, 'published', {
+        confirmedBy: decision.confirmedBy,
+        status: post.status,
+        postAgain: targets,
+      });
+      return ok(post, `Post ${post.id} is ${post.status}.`);
+    }),
+  );
+
+  server.registerTool(
     'delete_post',
     {
       title: 'Delete a post',

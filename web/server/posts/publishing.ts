@@ -3,6 +3,7 @@ import {
   PostingService,
   type PreparedPost,
   type ProblemIssue,
+  type TargetIntent,
   type TargetResult,
   type ValidationResponse,
 } from '@postwave/shared';
@@ -17,14 +18,16 @@ import type { MicroBatcher } from '#server/dispatch/batches.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { ownMediaResolver, userStorage } from '#server/media/service.ts';
 import {
+  type ClaimAnswer,
   claimTargets,
   type ExistingTarget,
-  failAbandonedTargets,
   finalizePosts,
+  markTargetsUnknown,
   type PostFinalization,
   type PostRow,
   recordFailedTargets,
   recordResults,
+  resumeTargets,
   type TargetClaim,
   type TargetRow,
   targetStates,
@@ -81,10 +84,10 @@ export interface PublishOutcome {
   status: PostRow['status'] | 'lost_lease';
 }
 
-const interrupted = {
-  code: 'interrupted',
+const outcomeUnknown = {
+  code: 'outcome_unknown',
   message:
-    'Publishing was interrupted before its outcome was recorded; it may or may not have been posted. Check the account before retrying.',
+    'Publishing was interrupted before its outcome was recorded, and this platform offers no way to check or to resend safely: it may or may not have been posted. Check the account, then mark it posted or post it again.',
   retryable: false,
 };
 
@@ -96,7 +99,7 @@ export interface PublishRun {
   accounts?: AccountCache;
   /** Dispatch shares statements between the posts it publishes at once. */
   batches?: {
-    claims: MicroBatcher<TargetClaim, boolean>;
+    claims: MicroBatcher<TargetClaim, ClaimAnswer>;
     finalizations: MicroBatcher<PostFinalization, PostRow['status'] | null>;
   };
 }
@@ -129,20 +132,45 @@ async function publishLeased(
   const existing = post.targets ?? (await targetStates(ctx, post.id));
   const state: TargetState = new Map(existing.map((t) => [t.accountId, t]));
 
-  // A target left `publishing` by a previous lease holder never reported back: it fails for good
-  // here, since only a person who checked the account should resend it.
-  const abandoned = existing
-    .filter((t) => t.status === 'publishing' && t.claimOwner !== owner)
-    .map((t) => t.accountId);
-  if (abandoned.length) {
-    await failAbandonedTargets(ctx, post.id, abandoned, owner, interrupted);
-    for (const accountId of abandoned) state.set(accountId, { status: 'failed', error: interrupted });
+  // An intent left `publishing` by a previous lease holder never reported back. Where the
+  // platform dedupes a resend or lets us find the earlier post, it is resumed (claimed again with
+  // its stored handle); elsewhere its outcome is unknown and only a person can decide.
+  const abandoned = existing.filter((t) => t.status === 'publishing' && t.claimOwner !== owner);
+  const resumable: ExistingTarget[] = [];
+  const lost: string[] = [];
+  for (const t of abandoned) {
+    if ((ctx.publishers.get(t.platform)?.dedupe ?? 'none') === 'none') lost.push(t.accountId);
+    else resumable.push(t);
+  }
+  if (lost.length) {
+    await markTargetsUnknown(ctx, post.id, lost, owner, outcomeUnknown);
+    for (const accountId of lost) state.set(accountId, { status: 'unknown', error: outcomeUnknown });
   }
 
   const skip = new Set([
-    ...existing.filter((t) => t.status === 'posted').map((t) => t.accountId),
-    ...abandoned,
+    ...existing.filter((t) => t.status === 'posted' || t.status === 'unknown').map((t) => t.accountId),
+    ...abandoned.map((t) => t.accountId),
   ]);
+  // Resumed intents are taken over in one statement (a crash's rare path), with their stored handles.
+  const taken = await resumeTargets(
+    ctx,
+    post.id,
+    resumable.map((t) => ({ accountId: t.accountId, previousOwner: t.claimOwner ?? '' })),
+    owner,
+  );
+  const resumed = new Map<string, TargetIntent>();
+  for (const t of resumable) {
+    if (!taken.has(t.accountId)) {
+      state.delete(t.accountId);
+      continue;
+    }
+    const handle = taken.get(t.accountId);
+    resumed.set(t.accountId, {
+      resumed: { since: new Date(Number(t.updatedAt)) },
+      ...(handle ? { dedupeHandle: handle } : {}),
+    });
+    skip.delete(t.accountId);
+  }
   const remaining = post.accountIds.filter((id) => !skip.has(id));
   let deferred: TargetResult | undefined;
   if (remaining.length > 0) {
@@ -160,7 +188,7 @@ async function publishLeased(
     if (!prepared.targets) {
       await recordInvalidTargets(ctx, post.id, owner, prepared.validation, state);
     } else {
-      deferred = await publishTargets(ctx, post, owner, prepared, mode, state, run);
+      deferred = await publishTargets(ctx, post, owner, prepared, mode, state, run, resumed);
     }
   }
   return finalize(ctx, post, owner, mode, state, deferred, run);
@@ -174,19 +202,29 @@ async function publishTargets(
   mode: PublishMode,
   state: TargetState,
   run: PublishRun,
+  resumed: ReadonlyMap<string, TargetIntent>,
 ): Promise<TargetResult | undefined> {
   const targets = prepared.targets!;
-  const claims = targets.map((t) => ({
-    postId: post.id,
-    accountId: t.account.id,
-    platform: t.account.platform,
-    owner,
-  }));
+  const claims: TargetClaim[] = targets
+    .filter((t) => !resumed.has(t.account.id))
+    .map((t) => ({
+      postId: post.id,
+      accountId: t.account.id,
+      platform: t.account.platform,
+      owner,
+      dedupeHandle: t.publisher.dedupeHandle?.(`${post.id}:${t.account.id}`) ?? null,
+    }));
   const batches = run.batches;
   const won = batches
     ? await Promise.all(claims.map((c) => batches.claims.add(c)))
     : await claimTargets(ctx, claims);
-  const mine = new Set(claims.filter((_, i) => won[i]).map((c) => c.accountId));
+  const intents = new Map<string, TargetIntent>(resumed);
+  for (const [i, claim] of claims.entries()) {
+    const answer = won[i];
+    if (answer)
+      intents.set(claim.accountId, answer.dedupeHandle ? { dedupeHandle: answer.dedupeHandle } : {});
+  }
+  const mine = new Set(intents.keys());
   // Targets another publisher holds are not ours to report on: finalize reads them back.
   for (const target of targets) if (!mine.has(target.account.id)) state.delete(target.account.id);
   const service = postingServiceFor(ctx, post.userId);
@@ -204,6 +242,7 @@ async function publishTargets(
         { ...prepared, targets: [target] },
         {
           idempotencyKey: post.id,
+          intents,
           ...(retryPolicy ? { retryPolicy } : {}),
           onCredentialsRefreshed: (accountId, credentials) =>
             saveRefreshedCredentials(ctx, accountId, credentials),
@@ -289,7 +328,9 @@ async function finalize(
   if (outcomes.every((t) => t?.status === 'posted')) {
     status = 'posted';
   } else if (
-    outcomes.some((t) => t?.status === 'failed' && t.error?.retryable === false) ||
+    outcomes.some(
+      (t) => t?.status === 'unknown' || (t?.status === 'failed' && t.error?.retryable === false),
+    ) ||
     mode.kind === 'now'
   ) {
     status = 'failed';

@@ -19,9 +19,13 @@ export type TargetView = Pick<
 /** What a publisher needs to know about a target it may (re)claim. */
 export interface ExistingTarget {
   accountId: string;
+  platform: string;
   status: TargetRow['status'];
   error: TargetRow['error'];
   claimOwner: string | null;
+  dedupeHandle: string | null;
+  /** When the row last changed (ms since the epoch): for a `publishing` row, when its intent was recorded. */
+  updatedAt: number;
 }
 
 export type ClaimedPost = PostRow & { targets: ExistingTarget[] };
@@ -31,7 +35,12 @@ export interface TargetClaim {
   accountId: string;
   platform: string;
   owner: string;
+  /** The platform's dedupe handle for a first send; a handle stored by an earlier intent wins. */
+  dedupeHandle: string | null;
 }
+
+/** Undefined: not the caller's to send. Otherwise the intent as stored. */
+export type ClaimAnswer = { dedupeHandle: string | null } | undefined;
 
 export interface RecordedResult {
   postId: string;
@@ -189,13 +198,14 @@ export async function postedAccountIds(ctx: AppContext, postId: string): Promise
 
 export async function targetStates(ctx: AppContext, postId: string): Promise<ExistingTarget[]> {
   const result = await ctx.db.execute(sql`
-    SELECT account_id AS "accountId", status, error, claim_owner AS "claimOwner"
+    SELECT account_id AS "accountId", platform, status, error, claim_owner AS "claimOwner",
+      dedupe_handle AS "dedupeHandle", (extract(epoch FROM updated_at) * 1000)::float8 AS "updatedAt"
     FROM post_targets WHERE post_id = ${postId}::uuid`);
   return rowsOf<ExistingTarget>(result);
 }
 
-/** Fails targets another lease holder left `publishing` (they never reported back). */
-export async function failAbandonedTargets(
+/** Marks `unknown` the intents another lease holder left `publishing` (they never reported back). */
+export async function markTargetsUnknown(
   ctx: AppContext,
   postId: string,
   accountIds: string[],
@@ -204,7 +214,7 @@ export async function failAbandonedTargets(
 ): Promise<void> {
   await ctx.db
     .update(postTargets)
-    .set({ status: 'failed', error, updatedAt: new Date() })
+    .set({ status: 'unknown', error, claimOwner: owner, updatedAt: new Date() })
     .where(
       and(
         eq(postTargets.postId, postId),
@@ -216,30 +226,96 @@ export async function failAbandonedTargets(
 }
 
 /**
- * Claims targets, of one post or many: new ones, or ones that failed before; never posted or
- * in-flight ones (a guarded upsert). Answers, per claim, whether it is the caller's to send.
+ * Records publish intents, of one post or many, in one statement: a `publishing` row holding the
+ * claimer and the platform's dedupe handle, written before the platform is called. New targets
+ * and failed ones may be claimed, never posted or in-flight ones (a guarded upsert). A handle
+ * already stored is kept, so every send of a target carries the same one. Answers, per claim,
+ * the stored intent, or undefined when the target is not the caller's to send.
  */
-export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim[]): Promise<boolean[]> {
+export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim[]): Promise<ClaimAnswer[]> {
   const at = new Date().toISOString();
   const values = sql.join(
     claims.map(
       (c) =>
-        sql`(${c.postId}::uuid, ${c.accountId}, ${c.platform}, 'publishing', ${c.owner}, 1, ${at}::timestamptz)`,
+        sql`(${c.postId}::uuid, ${c.accountId}, ${c.platform}, 'publishing', ${c.owner}, ${c.dedupeHandle}::text, 1, ${at}::timestamptz)`,
     ),
     sql`, `,
   );
   const result = await ctx.db.execute(sql`
-    INSERT INTO post_targets (post_id, account_id, platform, status, claim_owner, attempts, updated_at)
+    INSERT INTO post_targets (post_id, account_id, platform, status, claim_owner, dedupe_handle, attempts, updated_at)
     VALUES ${values}
     ON CONFLICT (post_id, account_id) DO UPDATE
       SET status = 'publishing', claim_owner = excluded.claim_owner, error = NULL,
+        dedupe_handle = coalesce(post_targets.dedupe_handle, excluded.dedupe_handle),
         attempts = post_targets.attempts + 1, updated_at = excluded.updated_at
       WHERE post_targets.status = 'failed'
-    RETURNING post_id::text AS "postId", account_id AS "accountId"`);
-  const won = new Set(
-    rowsOf<{ postId: string; accountId: string }>(result).map((r) => `${r.postId}|${r.accountId}`),
+    RETURNING post_id::text AS "postId", account_id AS "accountId", dedupe_handle AS "dedupeHandle"`);
+  const won = new Map(
+    rowsOf<{ postId: string; accountId: string; dedupeHandle: string | null }>(result).map((r) => [
+      `${r.postId}|${r.accountId}`,
+      { dedupeHandle: r.dedupeHandle },
+    ]),
   );
-  return claims.map((c) => won.has(`${c.postId}|${c.accountId}`));
+  return claims.map((c) => won.get(`${c.postId}|${c.accountId}`));
+}
+
+/**
+ * Takes over intents that `previousOwner` left `publishing` (it died or lost its lease), to resume
+ * them where the platform makes a resend safe. Only the holder of the post's lease may, and only
+ * from the owner it saw: a live claimer that raced in since keeps its intent. Answers the stored
+ * dedupe handle per account taken over.
+ */
+export async function resumeTargets(
+  ctx: AppContext,
+  postId: string,
+  targets: readonly { accountId: string; previousOwner: string }[],
+  owner: string,
+): Promise<Map<string, string | null>> {
+  if (targets.length === 0) return new Map();
+  const values = sql.join(
+    targets.map((t) => sql`(${t.accountId}::text, ${t.previousOwner}::text)`),
+    sql`, `,
+  );
+  const result = await ctx.db.execute(sql`
+    UPDATE post_targets AS t
+    SET claim_owner = ${owner}, attempts = t.attempts + 1
+    FROM (VALUES ${values}) AS v(account_id, previous_owner)
+    WHERE t.post_id = ${postId}::uuid AND t.account_id = v.account_id AND t.status = 'publishing'
+      AND t.claim_owner = v.previous_owner
+      AND EXISTS (SELECT 1 FROM posts p WHERE p.id = t.post_id AND p.lease_owner = ${owner})
+    RETURNING t.account_id AS "accountId", t.dedupe_handle AS "dedupeHandle"`);
+  return new Map(
+    rowsOf<{ accountId: string; dedupeHandle: string | null }>(result).map((r) => [
+      r.accountId,
+      r.dedupeHandle,
+    ]),
+  );
+}
+
+/**
+ * A person's answer to `unknown` targets: `posted` (they checked the account) or `failed` (to be
+ * sent again). Only `unknown` targets change; answers the account ids that changed.
+ */
+export async function resolveUnknownTargets(
+  ctx: AppContext,
+  postId: string,
+  accountIds: readonly string[] | undefined,
+  status: 'posted' | 'failed',
+): Promise<string[]> {
+  const error =
+    status === 'failed'
+      ? JSON.stringify({
+          code: 'outcome_unknown',
+          message: 'The outcome of an interrupted send was unknown; sent again on request',
+          retryable: true,
+        })
+      : null;
+  const result = await ctx.db.execute(sql`
+    UPDATE post_targets SET status = ${status}, error = ${error}::jsonb, updated_at = ${new Date().toISOString()}::timestamptz
+    WHERE post_id = ${postId}::uuid AND status = 'unknown'
+      ${accountIds ? sql`AND account_id = ANY(${sql.param([...accountIds])}::text[])` : sql``}
+    RETURNING account_id AS "accountId"`);
+  return rowsOf<{ accountId: string }>(result).map((r) => r.accountId);
 }
 
 /** The UPDATE that writes target results (only where the writer still holds the claim). */
@@ -372,7 +448,9 @@ export async function claimDuePosts(
     WHERE p.id = due.id
     RETURNING p.*, (
       SELECT coalesce(json_agg(json_build_object(
-        'accountId', t.account_id, 'status', t.status, 'error', t.error, 'claimOwner', t.claim_owner)), '[]'::json)
+        'accountId', t.account_id, 'platform', t.platform, 'status', t.status, 'error', t.error,
+        'claimOwner', t.claim_owner, 'dedupeHandle', t.dedupe_handle,
+        'updatedAt', (extract(epoch FROM t.updated_at) * 1000)::float8)), '[]'::json)
       FROM post_targets t WHERE t.post_id = p.id
     ) AS targets`);
   return rowsOf<Record<string, unknown>>(result).map(claimedPostFromRow);

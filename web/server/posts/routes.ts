@@ -108,9 +108,9 @@ export const postsRoutes = defineApiRoutes({
     path: '/api/v1/posts/{id}',
     auth: 'caller',
     operationId: 'actOnPost',
-    summary: 'Publish now, schedule, or move back to draft',
+    summary: 'Publish now, schedule, move back to draft, or resolve unknown targets',
     description:
-      'Publishing a `failed` post retries only the targets that did not post: a target is never posted twice.',
+      'Publishing a `failed` post retries only the targets that did not post: a target is never posted twice. Targets whose result is `unknown` (a send interrupted on a platform that can neither dedupe a resend nor be checked) are left alone by `postingMode`; resolve them with `{ "resolveUnknown": "mark_posted" }` (you checked the account) or `{ "resolveUnknown": "post_again" }` (sends them now), optionally limited by `accountIds`; 409 when the post has none.',
     parameters: [idParam('post'), idempotencyHeader],
     requestBody: { content: { [json]: PostActionRequest } },
     responses: changedPost('invalid, unknown mode, or scheduledAt missing/past', true),

@@ -9,7 +9,7 @@ import {
   parseOffsetDateTime,
   postingModes,
   problem,
-  TargetResult,
+  StoredTargetResult,
 } from '@postwave/shared';
 import { z } from 'zod';
 import { postStatuses } from '#server/db/schema.ts';
@@ -27,7 +27,7 @@ export const Post = z
     postedAt: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    results: z.array(TargetResult),
+    results: z.array(StoredTargetResult),
   })
   .meta({ id: 'Post' });
 export type PostView = z.infer<typeof Post>;
@@ -93,20 +93,39 @@ export function toPostPatch(body: z.infer<typeof PostPatchRequest>): PostPatch {
   };
 }
 
-export interface PostAction {
-  postingMode: 'now' | 'schedule' | 'draft';
-  scheduledAt?: Date | undefined;
-}
+export const unknownResolutions = ['mark_posted', 'post_again'] as const;
+export type UnknownResolution = (typeof unknownResolutions)[number];
+
+export type PostAction =
+  | { postingMode: 'now' | 'schedule' | 'draft'; scheduledAt?: Date | undefined }
+  /** A person's answer to targets whose outcome is `unknown`. */
+  | { resolveUnknown: UnknownResolution; accountIds?: string[] | undefined };
 
 export const PostActionRequest = z
-  .object({ postingMode: z.string().meta({ enum: [...postingModes] }), scheduledAt: z.string().optional() })
+  .object({
+    postingMode: z
+      .string()
+      .meta({ enum: [...postingModes], description: 'Required unless `resolveUnknown` is given.' })
+      .optional(),
+    scheduledAt: z.string().optional(),
+    resolveUnknown: z.enum(unknownResolutions).optional().meta({
+      description:
+        'Resolves targets whose result is `unknown` (a send interrupted on a platform that can neither dedupe nor be checked): `mark_posted` records them as posted (you checked the account); `post_again` sends them again now, and the answer is the finished post. Only `unknown` targets change; `postingMode` is then not needed.',
+    }),
+    accountIds: z
+      .array(AccountId)
+      .max(100)
+      .optional()
+      .meta({ description: 'With `resolveUnknown`: only these targets (default: every `unknown` one).' }),
+  })
   .meta({ id: 'PostActionRequest' });
 
 export function toPostAction(body: z.infer<typeof PostActionRequest>): PostAction {
+  if (body.resolveUnknown) return { resolveUnknown: body.resolveUnknown, accountIds: body.accountIds };
   const mode = PostingMode.safeParse(body.postingMode);
   if (!mode.success) {
     throw new ProblemError(
-      problem('validation_failed', `Unknown postingMode "${body.postingMode}"`, {
+      problem('validation_failed', `Unknown postingMode "${body.postingMode ?? ''}"`, {
         errors: [
           {
             path: 'postingMode',

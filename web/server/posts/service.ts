@@ -5,11 +5,12 @@ import {
   ProblemError,
   parseOffsetDateTime,
   problem,
-  type TargetResult,
+  type StoredTargetResult,
 } from '@postwave/shared';
 import { ownedAccountIds } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import type { PostStatus, posts, StoredMedia } from '#server/db/schema.ts';
+import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
@@ -24,6 +25,7 @@ import {
   listPostPage,
   type PostRow,
   postedAccountIds,
+  resolveUnknownTargets,
   type TargetView,
   targetsOf,
   updatePostIfUnchanged,
@@ -32,7 +34,7 @@ import type { PostAction, PostPatch, PostView } from './schema.ts';
 
 export function toPostView(row: PostRow, targets: TargetView[]): PostView {
   const byAccount = new Map(targets.map((t) => [t.accountId, t]));
-  const results: TargetResult[] = [];
+  const results: StoredTargetResult[] = [];
   for (const accountId of new Set([...row.accountIds, ...byAccount.keys()])) {
     const t = byAccount.get(accountId);
     if (!t || t.status === 'publishing') continue;
@@ -182,6 +184,7 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
       scheduledAt: when,
       nextAttemptAt: when,
     });
+    await announceDue(ctx, when);
     return toPostView(row, []);
   }
   assertAcceptingWork();
@@ -274,6 +277,7 @@ export async function updatePost(
     await assertOwnedAccounts(ctx, userId, content.accountIds);
   }
   const updated = await updateGuarded(ctx, row, set);
+  if (set.nextAttemptAt) await announceDue(ctx, set.nextAttemptAt);
   if (patch.accountIds) {
     // Results of targets that were dropped and never posted no longer mean anything.
     await deleteDroppedTargets(ctx, row.id, content.accountIds);
@@ -289,6 +293,7 @@ export async function actOnPost(
   action: PostAction,
 ): Promise<PostView> {
   const row = await ownedPost(ctx, userId, postId);
+  if ('resolveUnknown' in action) return resolveUnknown(ctx, userId, row, action);
   assertEditable(row, action.postingMode === 'now' ? 'published again' : 'changed');
   const content: Content = {
     message: row.message,
@@ -318,15 +323,14 @@ export async function actOnPost(
   if (action.postingMode === 'schedule') {
     const when = assertFuture(action.scheduledAt ?? row.scheduledAt ?? undefined);
     await validateForPublishing(ctx, userId, content, remaining);
-    return loadView(
-      ctx,
-      await updateGuarded(ctx, row, {
-        status: 'scheduled',
-        scheduledAt: when,
-        nextAttemptAt: when,
-        attempts: 0,
-      }),
-    );
+    const scheduled = await updateGuarded(ctx, row, {
+      status: 'scheduled',
+      scheduledAt: when,
+      nextAttemptAt: when,
+      attempts: 0,
+    });
+    await announceDue(ctx, when);
+    return loadView(ctx, scheduled);
   }
   assertAcceptingWork();
   const prepared = remaining.length
@@ -342,6 +346,41 @@ export async function actOnPost(
     attempts: row.attempts + 1,
   });
   await publishLeasedPost(ctx, leased, owner, { kind: 'now' }, prepared);
+  return getPost(ctx, userId, row.id);
+}
+
+/**
+ * A person's answer to `unknown` targets. `mark_posted`: they checked the account; the post is
+ * `posted` once every target is. `post_again`: the targets become failed-retryable and the post
+ * is published now, which sends exactly those (and any other target that did not post).
+ */
+async function resolveUnknown(
+  ctx: AppContext,
+  userId: string,
+  row: PostRow,
+  action: Extract<PostAction, { resolveUnknown: unknown }>,
+): Promise<PostView> {
+  assertEditable(row, 'changed');
+  const targets = await targetsOf(ctx, row.id);
+  const unknown = targets.filter(
+    (t) => t.status === 'unknown' && (!action.accountIds || action.accountIds.includes(t.accountId)),
+  );
+  if (unknown.length === 0) {
+    throw specificProblem('invalid_status', 'The post has no target whose outcome is unknown');
+  }
+  const ids = unknown.map((t) => t.accountId);
+  if (action.resolveUnknown === 'post_again') {
+    await resolveUnknownTargets(ctx, row.id, ids, 'failed');
+    return actOnPost(ctx, userId, row.id, { postingMode: 'now' });
+  }
+  await resolveUnknownTargets(ctx, row.id, ids, 'posted');
+  const posted = await postedAccountIds(ctx, row.id);
+  if (row.accountIds.every((id) => posted.has(id))) {
+    return loadView(
+      ctx,
+      await updateGuarded(ctx, row, { status: 'posted', postedAt: new Date(), nextAttemptAt: null }),
+    );
+  }
   return getPost(ctx, userId, row.id);
 }
 

@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
+import {
+  type FakeMastodon,
+  type FakeTelegram,
+  startFakeMastodon,
+  startFakeTelegram,
+} from '@postwave/shared/testing';
 import { eq, sql } from 'drizzle-orm';
-import { connectAccount } from '#server/accounts/service.ts';
+import { connectAccount, saveAccount } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { posts } from '#server/db/schema.ts';
+import { Dispatcher } from '#server/dispatch/dispatcher.ts';
 import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service.ts';
 import { claimDuePosts } from '#server/posts/repository.ts';
-import { getPost } from '#server/posts/service.ts';
+import { actOnPost, createPost, getPost } from '#server/posts/service.ts';
 import { signUp } from '#server/users/service.ts';
 import { backends } from '../helpers/databases.ts';
 import { bots } from '../helpers/fixtures.ts';
@@ -25,6 +31,8 @@ const options: DispatchOptions = {
 for (const backend of backends()) {
   describe(`dispatch (${backend})`, () => {
     let telegram: FakeTelegram;
+    let mastodon: FakeMastodon;
+    let toot: string;
     let harness: ServiceHarness;
     let ctx: AppContext;
     let userId: string;
@@ -39,7 +47,13 @@ for (const backend of backends()) {
         },
         chats: { '@news': { id: -1001, title: 'News' }, '@updates': { id: -1002, title: 'Updates' } },
       });
-      harness = await startServices(backend, { TELEGRAM_API_URL: telegram.url }, 4);
+      mastodon = await startFakeMastodon({ tokens: { 'mastodon-token': { username: 'poster' } } });
+      // The Mastodon fake is on loopback, a host users may not choose unless the operator allows it.
+      harness = await startServices(
+        backend,
+        { TELEGRAM_API_URL: telegram.url, ALLOW_PRIVATE_HOSTS: new URL(mastodon.url).host },
+        4,
+      );
       ctx = harness.ctx;
       const user = await signUp(ctx, {
         email: `dispatch-${backend}@example.com`,
@@ -64,6 +78,7 @@ for (const backend of backends()) {
     after(async () => {
       await harness?.stop();
       await telegram?.close();
+      await mastodon?.server.close();
     });
 
     /** Inserts due scheduled posts directly (scheduling through the API refuses past times). */
@@ -131,7 +146,7 @@ for (const backend of backends()) {
       assert.equal((await getPost(ctx, userId, ids[0]!)).status, 'posted');
     });
 
-    test('a target left mid-publish by a dead dispatcher is not sent again', async () => {
+    test('a target left mid-publish by a dead dispatcher on a platform without dedupe becomes unknown, never sent twice', async () => {
       const [id] = await insertDuePosts(1, 'mid-publish');
       await claimDuePosts(ctx, 'crashed', 1, options.leaseMs);
       await ctx.db.execute(sql`
@@ -145,9 +160,70 @@ for (const backend of backends()) {
       const post = await getPost(ctx, userId, id!);
       assert.equal(post.status, 'failed');
       const byAccount = Object.fromEntries(post.results.map((r) => [r.accountId, r]));
-      assert.equal(byAccount[news]!.error!.code, 'interrupted');
+      assert.equal(byAccount[news]!.status, 'unknown');
+      assert.equal(byAccount[news]!.error!.code, 'outcome_unknown');
       assert.equal(byAccount[updates]!.status, 'posted');
       assert.equal(sentCount('mid-publish 0'), 1, 'only the target that never started was sent');
+    });
+
+    test('a Mastodon send whose answer was lost in a crash is resumed with the same Idempotency-Key: posted once', async () => {
+      toot ??= (
+        await saveAccount(ctx, userId, {
+          platform: 'mastodon',
+          platformAccountId: 'poster',
+          credentials: { instanceUrl: mastodon.server.url, accessToken: 'mastodon-token' },
+          profile: { name: 'Poster' },
+        })
+      ).account.id;
+      const [id] = await insertDuePosts(1, 'resumed', [toot, news]);
+      await claimDuePosts(ctx, 'crashed', 1, options.leaseMs);
+      // The crashed dispatcher recorded its intent, and the platform got the status; the answer was lost.
+      await ctx.db.execute(sql`
+        INSERT INTO post_targets (post_id, account_id, platform, status, claim_owner, attempts, updated_at)
+        VALUES (${id}, ${toot}, 'mastodon', 'publishing', 'crashed', 1, now())`);
+      const earlier = await fetch(`${mastodon.server.url}/api/v1/statuses`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer mastodon-token',
+          'content-type': 'application/json',
+          'idempotency-key': `${id}:${toot}`,
+        },
+        body: JSON.stringify({ status: 'resumed 0' }),
+      }).then((r) => r.json() as Promise<{ id: string }>);
+      await ctx.db
+        .update(posts)
+        .set({ leaseExpiresAt: new Date(Date.now() - 1000), nextAttemptAt: new Date(Date.now() - 1000) })
+        .where(eq(posts.id, id!));
+      await dispatchDuePosts(ctx, options);
+      const post = await getPost(ctx, userId, id!);
+      assert.equal(post.status, 'posted');
+      const result = post.results.find((r) => r.accountId === toot)!;
+      assert.equal(result.status, 'posted');
+      assert.equal(result.platformPostId, earlier.id, 'the status of the lost answer, not a new one');
+      assert.equal(mastodon.statuses.filter((s) => s.text === 'resumed 0').length, 1);
+      assert.equal(sentCount('resumed 0'), 1);
+    });
+
+    test('unknown targets: "mark posted" settles the post, "post again" sends once more', async () => {
+      const [first, second] = await insertDuePosts(2, 'unsure', [news]);
+      for (const id of [first!, second!]) {
+        await ctx.db.execute(sql`
+          INSERT INTO post_targets (post_id, account_id, platform, status, claim_owner, attempts, updated_at)
+          VALUES (${id}, ${news}, 'telegram', 'unknown', 'crashed', 1, now())`);
+        await ctx.db.update(posts).set({ status: 'failed', nextAttemptAt: null }).where(eq(posts.id, id));
+      }
+      // Publishing a failed post again leaves unknown targets alone.
+      const retried = await actOnPost(ctx, userId, first!, { postingMode: 'now' });
+      assert.equal(retried.results[0]!.status, 'unknown');
+      assert.equal(sentCount('unsure 0'), 0);
+      const marked = await actOnPost(ctx, userId, first!, { resolveUnknown: 'mark_posted' });
+      assert.equal(marked.status, 'posted');
+      assert.equal(marked.results[0]!.status, 'posted');
+      assert.equal(sentCount('unsure 0'), 0);
+      const again = await actOnPost(ctx, userId, second!, { resolveUnknown: 'post_again' });
+      assert.equal(again.status, 'posted');
+      assert.equal(sentCount('unsure 1'), 1);
+      await assert.rejects(actOnPost(ctx, userId, second!, { resolveUnknown: 'mark_posted' }), /409|posted/);
     });
 
     test('transient failures are retried on later dispatches with backoff, then the post fails', async () => {
@@ -174,6 +250,42 @@ for (const backend of backends()) {
       telegram.server.clearInjected();
       assert.equal((await getPost(ctx, userId, doomed!)).status, 'failed');
       assert.equal(sentCount('doomed 0'), 0);
+    });
+
+    test('the dispatcher sleeps until the earliest due post and wakes when one is scheduled earlier', async () => {
+      const dispatcher = new Dispatcher(ctx, { ...options, intervalMs: 600_000 });
+      dispatcher.start();
+      try {
+        await new Promise((r) => setTimeout(r, 200));
+        // Scheduled after the dispatcher went to sleep for its 10-minute poll: only the wake-up can send it.
+        const later = new Date(Date.now() + 1500);
+        const sooner = new Date(Date.now() + 600);
+        const schedule = (message: string, at: Date) =>
+          createPost(ctx, userId, {
+            message,
+            accountIds: [news],
+            postingMode: 'schedule',
+            media: [],
+            accountOptions: {},
+            scheduledAt: at,
+          });
+        const second = await schedule('wake later', later);
+        const first = await schedule('wake sooner', sooner);
+        const end = Date.now() + 15_000;
+        while (sentCount('wake later') === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+        for (const [post, at] of [
+          [first, sooner],
+          [second, later],
+        ] as const) {
+          const done = await getPost(ctx, userId, post.id);
+          assert.equal(done.status, 'posted');
+          assert.ok(Date.parse(done.postedAt!) >= at.getTime(), 'never before scheduledAt');
+        }
+        assert.equal(sentCount('wake sooner'), 1);
+        assert.equal(sentCount('wake later'), 1);
+      } finally {
+        await dispatcher.stop();
+      }
     });
 
     test('credentials are stored encrypted: the raw column holds no bot token', async () => {

@@ -46,6 +46,8 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
   readonly optionsSchema = blueskyOptionsSchema;
   readonly credentialsSchema = blueskyCredentialsSchema;
   readonly concurrency: number;
+  /** The record key is chosen before the first send and stored; `getRecord` finds an earlier send. */
+  readonly dedupe = 'lookup' as const;
   readonly #config: BlueskyConfig;
   readonly #sessions = new SessionStore();
   /** Record keys chosen per idempotency key, so a retry after an unclear failure finds the post instead of duplicating it. */
@@ -73,9 +75,9 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
     context: PublishContext,
   ): Promise<PublishResult> {
     const client = this.#client(account, context.signal, context.accountHostFetch);
-    const planned = this.#plan(context.idempotencyKey);
+    const planned = this.#plan(context.idempotencyKey, context.dedupeHandle);
     const session = await client.session();
-    if (planned.retry) {
+    if (planned.retry || context.resumed) {
       const existing = await client.findRecord(session.did, planned.rkey);
       if (existing) return resultFor(existing, session);
     }
@@ -133,12 +135,17 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
     };
   }
 
-  #plan(idempotencyKey: string): { rkey: string; retry: boolean } {
+  /** A fresh record key (a TID), for the caller to store with its publish intent. */
+  dedupeHandle(): string {
+    return nextTid(Date.now());
+  }
+
+  #plan(idempotencyKey: string, stored: string | undefined): { rkey: string; retry: boolean } {
     const now = Date.now();
     for (const [key, entry] of this.#plannedKeys) if (entry.expires < now) this.#plannedKeys.delete(key);
     const known = this.#plannedKeys.get(idempotencyKey);
     if (known) return { ...known, retry: true };
-    const entry = { rkey: nextTid(now), expires: now + plannedKeyTtlMs };
+    const entry = { rkey: stored ?? nextTid(now), expires: now + plannedKeyTtlMs };
     this.#plannedKeys.set(idempotencyKey, entry);
     return { ...entry, retry: false };
   }

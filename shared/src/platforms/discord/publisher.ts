@@ -77,6 +77,13 @@ export function createDiscordPublisher(config: DiscordConfig): Publisher<Discord
       const url = account.credentials.webhookUrl;
       return typeof url === 'string' ? parseWebhookUrl(url, config.apiUrl)?.id : undefined;
     },
+    // Discord documents its limits only through response headers; a webhook's bucket is 5
+    // requests per 2 seconds (PUBLISH_RATE_DISCORD_WEBHOOK replaces it).
+    rateLimits: (account) => {
+      const url = account.credentials.webhookUrl;
+      const id = typeof url === 'string' ? parseWebhookUrl(url, config.apiUrl)?.id : undefined;
+      return id === undefined ? [] : [{ scope: 'webhook', key: id, limit: 5, windowMs: 2000 }];
+    },
 
     async validate(post, account, media) {
       return validateDiscordPost(config, post, account, media);

@@ -117,6 +117,8 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
     optionsSchema: facebookOptionsSchema,
     credentialsSchema: facebookCredentialsSchema,
     concurrency: 10,
+    // A resend refused as a duplicate (code 506) is resolved from the page's recent posts.
+    dedupe: 'lookup',
 
     async validate(post, account, media, options) {
       return validateFacebookPost(post, account, media, options, config.resumableVideoBytes);
@@ -157,7 +159,7 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
         if (!photo.id) throw new PlatformError('internal', 'Facebook accepted a photo but returned no id');
         attached[`attached_media[${index}]`] = JSON.stringify({ media_fbid: photo.id });
       }
-      const retry = sentPosts.get(context.idempotencyKey) === true;
+      const retry = sentPosts.get(context.idempotencyKey) === true || context.resumed !== undefined;
       sentPosts.set(context.idempotencyKey, true);
       let created: Created;
       try {

@@ -61,6 +61,8 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
     optionsSchema: linkedInOptionsSchema,
     credentialsSchema: linkedInCredentialsSchema,
     concurrency: 10,
+    // A resend refused as a duplicate (422) names the earlier post.
+    dedupe: 'lookup',
 
     async validate(post, account, media, options) {
       return validateLinkedInPost(post, account, media, options);
@@ -70,7 +72,7 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       const author = authorOf(account);
       const client = api(account, context);
       const content = await mediaContent(client, author, media, context.signal);
-      const retry = sentPosts.get(context.idempotencyKey) === true;
+      const retry = sentPosts.get(context.idempotencyKey) === true || context.resumed !== undefined;
       sentPosts.set(context.idempotencyKey, true);
       let response: Response;
       try {

@@ -54,6 +54,8 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
   readonly optionsSchema = mastodonOptionsSchema;
   readonly credentialsSchema = mastodonCredentialsSchema;
   readonly concurrency: number;
+  /** Mastodon answers a repeated `Idempotency-Key` (kept an hour) with the first status. */
+  readonly dedupe = 'idempotent-resend' as const;
   readonly #config: MastodonConfig;
   readonly #limits: InstanceLimitsCache;
 

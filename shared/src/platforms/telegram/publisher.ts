@@ -8,6 +8,7 @@ import type {
   PostContent,
   PublishContext,
   Publisher,
+  PublishRateLimit,
   PublishResult,
   ValidationOutcome,
 } from '../types.ts';
@@ -38,6 +39,15 @@ export interface TelegramPublisherOptions {
  */
 const telegramConcurrency = 100;
 const telegramBotConcurrency = 30;
+/**
+ * Telegram's FAQ: "no more than 30 messages per second or so" per bot in bulk, and "not more than
+ * 20 messages per minute to the same group". The bot rate holds by default. The group rate is
+ * documented for groups only (channels are not named, and a channel is where a scheduler mostly
+ * posts), so it applies only when PUBLISH_RATE_TELEGRAM_CHAT sets it (e.g. `20/60s`); by default
+ * Telegram's own 429 and retry_after pace a chat. PUBLISH_RATE_TELEGRAM_BOT replaces the bot rate.
+ */
+const telegramBotRate = { limit: 30, windowMs: 1000 };
+const telegramChatRate = { limit: 20, windowMs: 60_000, enabled: false };
 
 export class TelegramPublisher implements Publisher<TelegramOptions> {
   readonly id = telegramManifest.id;
@@ -60,6 +70,15 @@ export class TelegramPublisher implements Publisher<TelegramOptions> {
   concurrencyKey(account: PlatformAccount): string | undefined {
     const token = account.credentials.botToken;
     return typeof token === 'string' ? hash('sha256', token, 'base64url') : undefined;
+  }
+
+  rateLimits(account: PlatformAccount): PublishRateLimit[] {
+    const bot = this.concurrencyKey(account);
+    if (bot === undefined) return [];
+    return [
+      { scope: 'bot', key: bot, ...telegramBotRate },
+      { scope: 'chat', key: `${bot}:${account.platformAccountId}`, ...telegramChatRate },
+    ];
   }
 
   async validate(

@@ -1,7 +1,15 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
 import { sleep } from '../../publish/retry.ts';
-import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
+import type {
+  AccountProfile,
+  PlatformAccount,
+  PostContent,
+  PublishContext,
+  Publisher,
+  PublishResult,
+  StagedMedia,
+} from '../types.ts';
 import { threadsCall } from './api.ts';
 import type { ThreadsConfig } from './config.ts';
 import { defaultDailyQuota } from './limits.ts';
@@ -205,12 +213,72 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
       ? { media_type: 'VIDEO', video_url: file.url }
       : { media_type: 'IMAGE', image_url: file.url };
 
+  /** The post's container (text, one medium, or a carousel of FINISHED items), not yet waited on. */
+  async function buildPostContainer(
+    userId: string,
+    token: string,
+    post: PostContent,
+    media: readonly MediaFile[],
+    options: ThreadsOptions,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const common = {
+      text: post.message === '' ? undefined : post.message,
+      reply_control: options.replyControl,
+      reply_to_id: options.replyToId,
+      quote_post_id: options.quotePostId,
+      topic_tag: options.topicTag,
+    };
+    const build = async (): Promise<string> => {
+      if (media.length === 0) {
+        return createContainer(userId, token, { media_type: 'TEXT', ...common }, 'the post', signal);
+      }
+      if (media.length === 1) {
+        return createContainer(userId, token, { ...mediaParams(media[0]!), ...common }, 'the post', signal);
+      }
+      const children: string[] = [];
+      for (const [index, file] of media.entries()) {
+        const what = `carousel item ${index + 1} ("${file.filename}")`;
+        children.push(
+          await createContainer(
+            userId,
+            token,
+            { ...mediaParams(file), is_carousel_item: 'true' },
+            what,
+            signal,
+          ),
+        );
+      }
+      // Items must be FINISHED before the carousel container can reference them.
+      await Promise.all(
+        children.map((id, index) =>
+          waitUntilFinished(id, token, `carousel item ${index + 1} ("${media[index]!.filename}")`, signal),
+        ),
+      );
+      return createContainer(
+        userId,
+        token,
+        { media_type: 'CAROUSEL', children: children.join(','), ...common },
+        'the carousel',
+        signal,
+      );
+    };
+    return build();
+  }
+
+  /** What a staged container was built from: a publish of anything else builds its own. */
+  function stageFingerprint(post: PostContent, media: readonly MediaFile[], options: ThreadsOptions): string {
+    return JSON.stringify([post.message, media.map((f) => f.key), options]);
+  }
+
   return {
     id: 'threads',
     displayName: 'Threads',
     optionsSchema: threadsOptionsSchema,
     credentialsSchema: threadsCredentialsSchema,
     concurrency: 4,
+    // A resumed publish first looks for the post among the profile's latest ones.
+    dedupe: 'lookup',
     credentialConcurrency: 2,
     concurrencyKey: (account) => `threads:${account.platformAccountId}`,
 
@@ -225,52 +293,43 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
       return outcome;
     },
 
+    // A container Threads has FINISHED stays publishable for 24 hours: stage builds it (the video
+    // fetched and processed) ahead of the due time; publish then only calls threads_publish.
+    async stage(post, account, media, options, context): Promise<StagedMedia> {
+      const token = await accessTokenFor(account, context);
+      const container = await buildPostContainer(
+        account.platformAccountId,
+        token,
+        post,
+        media,
+        options,
+        context.signal,
+      );
+      await waitUntilFinished(container, token, 'the post', context.signal);
+      const handle = { container, of: stageFingerprint(post, media, options) };
+      return { handle: JSON.stringify(handle), expiresAt: new Date(Date.now() + 23 * 3_600_000) };
+    },
+
     async publish(post, account, media, options, context): Promise<PublishResult> {
       const { signal } = context;
       const userId = account.platformAccountId;
       const token = await accessTokenFor(account, context);
 
-      const common = {
-        text: post.message === '' ? undefined : post.message,
-        reply_control: options.replyControl,
-        reply_to_id: options.replyToId,
-        quote_post_id: options.quotePostId,
-        topic_tag: options.topicTag,
-      };
-      const buildContainer = async (): Promise<string> => {
-        if (media.length === 0) {
-          return createContainer(userId, token, { media_type: 'TEXT', ...common }, 'the post', signal);
-        }
-        if (media.length === 1) {
-          return createContainer(userId, token, { ...mediaParams(media[0]!), ...common }, 'the post', signal);
-        }
-        const children: string[] = [];
-        for (const [index, file] of media.entries()) {
-          const what = `carousel item ${index + 1} ("${file.filename}")`;
-          children.push(
-            await createContainer(
-              userId,
-              token,
-              { ...mediaParams(file), is_carousel_item: 'true' },
-              what,
-              signal,
-            ),
-          );
-        }
-        // Items must be FINISHED before the carousel container can reference them.
-        await Promise.all(
-          children.map((id, index) =>
-            waitUntilFinished(id, token, `carousel item ${index + 1} ("${media[index]!.filename}")`, signal),
-          ),
-        );
-        return createContainer(
+      const buildContainer = () => buildPostContainer(userId, token, post, media, options, signal);
+      if (!containers.get(context.idempotencyKey) && context.resumed) {
+        // An earlier process may have published it: its post would be among the latest ones.
+        const found = await findRecentPost(
           userId,
           token,
-          { media_type: 'CAROUSEL', children: children.join(','), ...common },
-          'the carousel',
+          post.message,
+          context.resumed.since.getTime(),
           signal,
         );
-      };
+        if (found) return found;
+      }
+      const staged = stagedContainer(context.staged, stageFingerprint(post, media, options));
+      if (staged && !containers.get(context.idempotencyKey))
+        rememberContainer(context.idempotencyKey, staged);
       const previous = containers.get(context.idempotencyKey);
       const state = previous ? await containerState(previous.id, token, signal) : undefined;
       if (previous && state === 'PUBLISHED') {
@@ -321,6 +380,18 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
       return threadsProfile(config.apiUrl, token, context?.signal);
     },
   };
+}
+
+/** The staged container id, when the handle was made from exactly this post. */
+function stagedContainer(staged: string | undefined, fingerprint: string): string | undefined {
+  if (!staged) return undefined;
+  try {
+    const parsed = JSON.parse(staged) as { container?: unknown; of?: unknown };
+    if (typeof parsed.container === 'string' && parsed.of === fingerprint) return parsed.container;
+  } catch {
+    // Not a handle of ours: publish as usual.
+  }
+  return undefined;
 }
 
 function credentialsOf(account: PlatformAccount): ThreadsCredentials {

@@ -1,6 +1,13 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
-import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
+import type {
+  AccountProfile,
+  PlatformAccount,
+  PublishContext,
+  Publisher,
+  PublishResult,
+  StagedMedia,
+} from '../types.ts';
 import { xFetch } from './api.ts';
 import type { XConfig } from './config.ts';
 import { uploadXMedia } from './media.ts';
@@ -18,6 +25,8 @@ interface UploadedMedia {
   expires: number;
 }
 const uploadedTtlMs = 60 * 60_000;
+/** X keeps uploaded media 24 h; an hour less leaves room for a late dispatch. */
+const stagedTtlMs = 23 * 60 * 60_000;
 const maxUploadedEntries = 2_000;
 
 /**
@@ -105,6 +114,8 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
     optionsSchema: xOptionsSchema,
     credentialsSchema: xCredentialsSchema,
     concurrency: 4,
+    // X refuses a resent duplicate (403); the earlier tweet is then found among the latest ones.
+    dedupe: 'lookup',
     credentialConcurrency: 1,
     concurrencyKey: (account) => `x:${account.platformAccountId}`,
 
@@ -116,9 +127,18 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
       return outcome;
     },
 
-    async publish(post, account, media, options, context): Promise<PublishResult> {
+    // Media upload v2 ids stay valid for 24 hours: stage uploads them (video processing included)
+    // ahead of the due time, and publish then only creates the post.
+    async stage(_post, account, media, _options, context): Promise<StagedMedia> {
       const token = tokenFor(account, context);
       const ids = await mediaIds(media, token, context);
+      const handle: XStaged = { keys: media.map((f) => f.key), ids };
+      return { handle: JSON.stringify(handle), expiresAt: new Date(Date.now() + stagedTtlMs) };
+    },
+
+    async publish(post, account, media, options, context): Promise<PublishResult> {
+      const token = tokenFor(account, context);
+      const ids = stagedIds(context.staged, media) ?? (await mediaIds(media, token, context));
       // A media-only post has no text at all: X refuses an empty `text`.
       const body: Record<string, unknown> = post.message === '' ? {} : { text: post.message };
       if (ids.length > 0) body.media = { media_ids: ids };
@@ -141,7 +161,7 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
         if (
           classified?.code === 'content_rejected' &&
           classified.status === 403 &&
-          unclear.has(context.idempotencyKey)
+          (unclear.has(context.idempotencyKey) || context.resumed !== undefined)
         ) {
           const found = await findRecentPost(account, token, post.message, context.signal);
           if (found) id = found;
@@ -170,6 +190,31 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
       return profileOf(data);
     },
   };
+}
+
+interface XStaged {
+  keys: string[];
+  ids: string[];
+}
+
+/** The staged media ids, when the handle was made for exactly these files. */
+function stagedIds(staged: string | undefined, media: readonly MediaFile[]): string[] | undefined {
+  if (!staged) return undefined;
+  try {
+    const parsed = JSON.parse(staged) as Partial<XStaged>;
+    const keys = media.map((f) => f.key);
+    if (
+      Array.isArray(parsed.ids) &&
+      Array.isArray(parsed.keys) &&
+      parsed.ids.length === keys.length &&
+      parsed.keys.every((k, i) => k === keys[i]) &&
+      parsed.ids.every((id) => typeof id === 'string')
+    )
+      return parsed.ids;
+  } catch {
+    // Not a handle of ours: publish as usual.
+  }
+  return undefined;
 }
 
 export function profileOf(answer: UserAnswer | undefined): AccountProfile {

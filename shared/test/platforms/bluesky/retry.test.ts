@@ -81,4 +81,33 @@ describe('Bluesky retries', () => {
     assert.equal(fake.calls('com.atproto.repo.createRecord').length, 1);
     assert.equal(fake.calls('com.atproto.repo.getRecord').length, 1);
   });
+
+  it('after a crash, a new process resumes with the stored record key: it finds the post, never posts twice', async () => {
+    const handle = publisher.dedupeHandle();
+    assert.equal(publisher.dedupe, 'lookup');
+    fake.loseCreateRecordAnswer();
+    const first = { ...context('post-crash:bsky'), dedupeHandle: handle };
+    await assert.rejects(publisher.publish({ message: 'sent before the crash' }, account(), [], {}, first));
+    assert.equal(fake.records.length, 1);
+    // The process died; its successor knows only the stored intent.
+    const successor = publisherFor(fake);
+    const resumed = { ...context('post-crash:bsky'), dedupeHandle: handle, resumed: { since: new Date() } };
+    const result = await successor.publish({ message: 'sent before the crash' }, account(), [], {}, resumed);
+    assert.equal(fake.records.length, 1);
+    assert.equal(result.platformPostId, fake.records[0]!.uri);
+    assert.ok(result.platformPostId.endsWith(`/${handle}`), 'the stored record key');
+    assert.equal(fake.calls('com.atproto.repo.createRecord').length, 1);
+  });
+
+  it('a resumed publish whose earlier send never arrived creates the record with the stored key', async () => {
+    const handle = publisher.dedupeHandle();
+    const resumed = {
+      ...context('post-never-sent:bsky'),
+      dedupeHandle: handle,
+      resumed: { since: new Date() },
+    };
+    const result = await publisherFor(fake).publish({ message: 'never arrived' }, account(), [], {}, resumed);
+    assert.equal(fake.records.length, 1);
+    assert.ok(result.platformPostId.endsWith(`/${handle}`));
+  });
 });

@@ -6,6 +6,7 @@ import { accountHandle, accountName, platformName } from '#components/lib/platfo
 import { formatDateTime } from '#components/lib/time.ts';
 import { PostActions } from '#components/posts/post-actions.tsx';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
+import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
 import { listPostEvents, type PostEventView } from '#server/posts/history.ts';
@@ -46,6 +47,7 @@ export default async function PostPage({
   const approval = approvalRequest(post, history, approve === '1');
   const tz = user.timezone;
   const failedTargets = post.results.filter((r) => r.status === 'failed');
+  const unknownTargets = post.results.filter((r) => r.status === 'unknown');
   let note = done ? doneNotes[done] : undefined;
   if (done === 'now' && post.status === 'failed') note = undefined;
 
@@ -82,6 +84,13 @@ export default async function PostPage({
             ? 'This post could not be published.'
             : `This post was published to ${post.results.filter((r) => r.status === 'posted').length} of ${post.accountIds.length} accounts.`}{' '}
           See each account below; retrying only republishes where it failed.
+        </p>
+      )}
+      {unknownTargets.length > 0 && (
+        <p className="alert alert-error" role="alert">
+          For {unknownTargets.length === 1 ? 'one account' : `${unknownTargets.length} accounts`} we cannot
+          tell whether the post arrived: publishing was interrupted. Check the account, then choose “Mark as
+          posted” or “Post again” below.
         </p>
       )}
       <div className="detail-grid">
@@ -149,6 +158,13 @@ export default async function PostPage({
                             <p style={{ color: 'var(--danger)' }}>{error.summary}</p>
                             <p className="muted">{error.detail}</p>
                           </div>
+                        )}
+                        {result?.status === 'unknown' && (
+                          <UnknownTargetActions
+                            postId={post.id}
+                            accountId={accountId}
+                            accountLabel={account ? accountName(account) : accountId}
+                          />
                         )}
                       </div>
                       <StatusBadge

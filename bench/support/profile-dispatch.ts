@@ -1,0 +1,54 @@
+/**
+ * Profiling aid: BENCH_POSTS due posts (default 2000) over 50 accounts, one dispatch run against a
+ * zero-latency fake. With PROFILE_OUT set, writes a CPU profile of the dispatch run alone (not the
+ * setup) there, for Chrome DevTools or any .cpuprofile viewer:
+ * `PROFILE_OUT=/tmp/dispatch.cpuprofile node bench/support/profile-dispatch.ts [pglite|postgres]`.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { posts } from '../../web/server/db/schema.ts';
+import { dispatchDuePosts, dispatchOptions } from '../../web/server/dispatch/service.ts';
+import { setUp, startFakePlatform } from './dispatch-setup.ts';
+
+const backend = (process.argv[2] ?? 'pglite') as 'pglite' | 'postgres';
+const count = Number(process.env.BENCH_POSTS ?? 2000);
+const platform = await startFakePlatform({ BENCH_PLATFORM_DELAY_MS: '0' });
+const setup = await setUp(backend, platform.url, { telegram: 50 }, { DISPATCH_CONCURRENCY: '64' });
+try {
+  const now = Date.now();
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: crypto.randomUUID(),
+    userId: setup.userId,
+    status: 'scheduled' as const,
+    message: `profile ${i}`,
+    accountIds: [setup.telegram[i % 50]!.id],
+    media: [],
+    accountOptions: {},
+    scheduledAt: new Date(now - 1000),
+    nextAttemptAt: new Date(now - 1000),
+    createdAt: new Date(now + i),
+    updatedAt: new Date(now + i),
+  }));
+  for (let i = 0; i < rows.length; i += 1000)
+    await setup.ctx.db.insert(posts).values(rows.slice(i, i + 1000));
+  const session = new Session();
+  if (process.env.PROFILE_OUT) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  const started = performance.now();
+  const summary = await dispatchDuePosts(setup.ctx, { ...dispatchOptions(setup.ctx), timeBudgetMs: 120_000 });
+  const seconds = (performance.now() - started) / 1000;
+  if (process.env.PROFILE_OUT) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
+    session.disconnect();
+  }
+  console.log(
+    `${backend}: ${summary.posted} posted in ${seconds.toFixed(2)} s → ${(summary.posted / seconds).toFixed(0)}/s`,
+  );
+} finally {
+  await setup.close();
+  platform.stop();
+}

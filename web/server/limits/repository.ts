@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '#server/db/client.ts';
+
+/*
+ * The only SQL of the shared publish limits: acquire a batch (one call of the migration's
+ * `postwave_acquire_limits`), release and renew slots, forget grants long run out.
+ */
+
+/** One acquisition as the database function reads it: key, limit, window ms (null: a slot). */
+export type LimitRow = { k: string; n: number; w: number | null };
+export type AcquireAnswer = { g: string } | { b: string; r: number | null };
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+export async function acquireLimits(
+  db: Database,
+  acquisitions: readonly LimitRow[][],
+  leaseMs: number,
+): Promise<AcquireAnswer[]> {
+  const payload = JSON.stringify(acquisitions.map((limits) => ({ limits })));
+  const result = await db.execute(
+    sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer) AS answers`,
+  );
+  const answers = rowsOf<{ answers: AcquireAnswer[] | string }>(result)[0]?.answers;
+  return typeof answers === 'string' ? (JSON.parse(answers) as AcquireAnswer[]) : (answers ?? []);
+}
+
+export async function releaseSlots(db: Database, grantIds: readonly string[]): Promise<void> {
+  if (grantIds.length === 0) return;
+  await db.execute(sql`
+    DELETE FROM publish_limit_grants
+    WHERE grant_id = ANY(${`{${grantIds.join(',')}}`}::uuid[]) AND kind = 'slot'`);
+}
+
+/** Extends the lease of slots still held, so only a dead instance's slots run out. */
+export async function renewSlots(db: Database, grantIds: readonly string[], leaseMs: number): Promise<void> {
+  if (grantIds.length === 0) return;
+  await db.execute(sql`
+    UPDATE publish_limit_grants
+    SET expires_at = clock_timestamp() + make_interval(secs => ${leaseMs}::integer / 1000.0)
+    WHERE grant_id = ANY(${`{${grantIds.join(',')}}`}::uuid[]) AND kind = 'slot'`);
+}
+
+/** Grants of keys nobody asks for any more are not cleaned by acquisitions: clean them here. */
+export async function forgetExpiredGrants(db: Database): Promise<void> {
+  await db.execute(
+    sql`DELETE FROM publish_limit_grants WHERE expires_at < clock_timestamp() - interval '1 minute'`,
+  );
+}
