@@ -1,6 +1,6 @@
 import { after, before, describe } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { DatabaseIdempotencyStore } from '#server/idempotency/idempotency.ts';
+import { DatabaseIdempotencyStore } from '#server/idempotency/repository.ts';
 import { type IdempotencyTarget, idempotencyConformance } from '../../shared/test/idempotency/conformance.ts';
 import { storeConformance } from '../../shared/test/idempotency/store-conformance.ts';
 import { telegramHooks } from '../../shared/test/idempotency/telegram-target.ts';

@@ -1,10 +1,9 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { users } from '#server/db/schema.ts';
 import { authenticateToken } from '#server/tokens/service.ts';
+import { sessionUser } from '#server/users/service.ts';
 import { assertSameOrigin } from './same-origin.ts';
-import { sessionClaims, sessionIsCurrent } from './session.ts';
+import { sessionClaims } from './session.ts';
 
 /** Who is calling: a signed-in browser, or a bearer token (personal, CLI, later MCP OAuth). */
 export interface Caller {
@@ -37,24 +36,10 @@ export async function requireCaller(
     return { userId: found.userId, via: 'token', tokenId: found.tokenId };
   }
   const claims = await sessionClaims(request, ctx.config);
-  if (!claims || !(await sessionAccepted(ctx, claims.userId, claims.authTime)))
+  if (!claims || !(await sessionUser(ctx, claims.userId, claims.authTime)))
     throw unauthorized('Sign in or send a bearer token');
   assertSameOrigin(request, ctx.config.appUrl);
   return { userId: claims.userId, via: 'session' };
-}
-
-/** The user still exists and has not reset the password since this session began. */
-async function sessionAccepted(
-  ctx: AppContext,
-  userId: string,
-  authTime: number | undefined,
-): Promise<boolean> {
-  if (!/^[0-9a-f-]{36}$/i.test(userId)) return false;
-  const [row] = await ctx.db
-    .select({ validAfter: users.sessionsValidAfter })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row !== undefined && sessionIsCurrent(authTime, row.validAfter);
 }
 
 function unauthorized(detail: string, error?: string): ProblemError {

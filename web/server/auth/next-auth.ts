@@ -1,22 +1,21 @@
-import { eq } from 'drizzle-orm';
 import NextAuth, { type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
 import Google from 'next-auth/providers/google';
 import type { SchedulerConfig } from '#server/config.ts';
 import { getConfig, getContext } from '#server/context.ts';
-import { users } from '#server/db/schema.ts';
 import { AttemptLimiter, BackoffThrottle, processWide } from '#server/security/attempt-limiter.ts';
 import { clientAddress } from '#server/security/client-address.ts';
 import {
   linkedUser,
   normalizeEmail,
   type ProviderIdentity,
+  sessionUser,
   signInWithIdentity,
   verifyCredentials,
 } from '#server/users/service.ts';
 import { linkIntentCookie, readLinkIntent } from '#server/users/sign-in-methods.ts';
-import { secureCookiesFor, sessionClaims, sessionIsCurrent, sessionMaxAgeSeconds } from './session.ts';
+import { secureCookiesFor, sessionClaims, sessionMaxAgeSeconds } from './session.ts';
 
 /**
  * Failed sign-ins per (e-mail, client address): five are free, then each failure blocks that pair
@@ -172,11 +171,7 @@ async function linkingUser(
   const claims = await sessionClaims(request as Request, config);
   if (claims?.userId !== intent.userId) return undefined;
   const ctx = await getContext();
-  const [row] = await ctx.db
-    .select({ validAfter: users.sessionsValidAfter })
-    .from(users)
-    .where(eq(users.id, intent.userId));
-  return row && sessionIsCurrent(claims.authTime, row.validAfter) ? intent.userId : undefined;
+  return (await sessionUser(ctx, intent.userId, claims.authTime)) ? intent.userId : undefined;
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth((request) => authConfig(request));

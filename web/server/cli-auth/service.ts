@@ -1,12 +1,11 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Caller } from '#server/auth/caller.ts';
 import type { AppContext } from '#server/context.ts';
-import { cliAuthorizationCodes } from '#server/db/schema.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret, pkceChallenge, safeEqual } from '#server/security/tokens.ts';
 import { cliTokenIdleLifetimeMs, createToken, describeToken } from '#server/tokens/service.ts';
 import { getUser } from '#server/users/service.ts';
+import { consumeCliCode, insertCliCode } from './repository.ts';
 import type { WhoAmI } from './schema.ts';
 
 /** Codes live five minutes and are used once. */
@@ -87,7 +86,7 @@ export function loopbackRedirect(p: CliAuthorizeParams, result: Record<string, s
 export async function issueCliCode(ctx: AppContext, userId: string, p: CliAuthorizeParams): Promise<string> {
   const code = newSecret('pwc_');
   const now = new Date();
-  await ctx.db.insert(cliAuthorizationCodes).values({
+  await insertCliCode(ctx, {
     codeHash: hashSecret(code),
     userId,
     redirectUri: p.redirectUri,
@@ -109,17 +108,7 @@ export async function exchangeCliCode(
   codeVerifier: string,
 ): Promise<{ token: string; expiresAt: string; tokenId: string }> {
   const now = new Date();
-  const [row] = await ctx.db
-    .update(cliAuthorizationCodes)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(cliAuthorizationCodes.codeHash, hashSecret(code)),
-        isNull(cliAuthorizationCodes.usedAt),
-        gt(cliAuthorizationCodes.expiresAt, now),
-      ),
-    )
-    .returning();
+  const row = await consumeCliCode(ctx, hashSecret(code), now);
   if (!row) throw invalidGrant('The code is invalid, expired or already used: run `postwave login` again');
   if (
     !/^[A-Za-z0-9._~-]{43,128}$/.test(codeVerifier) ||

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
-import { sessionClaims, sessionIsCurrent } from '#server/auth/session.ts';
+import { sessionClaims } from '#server/auth/session.ts';
 import type { AppContext } from '#server/context.ts';
-import { users } from '#server/db/schema.ts';
+import { sessionUser } from '#server/users/service.ts';
 
 /** The signed-in browser user (cookie session), if the user still exists. */
 export async function browserUser(
@@ -11,12 +10,9 @@ export async function browserUser(
   if (!cookieHeader) return undefined;
   const request = new Request(ctx.config.appUrl, { headers: { cookie: cookieHeader } });
   const claims = await sessionClaims(request, ctx.config);
-  if (!claims || !/^[0-9a-f-]{36}$/i.test(claims.userId)) return undefined;
-  const [row] = await ctx.db
-    .select({ id: users.id, email: users.email, name: users.name, validAfter: users.sessionsValidAfter })
-    .from(users)
-    .where(eq(users.id, claims.userId));
-  if (!row || !sessionIsCurrent(claims.authTime, row.validAfter)) return undefined;
+  if (!claims) return undefined;
+  const row = await sessionUser(ctx, claims.userId, claims.authTime);
+  if (!row) return undefined;
   return { id: row.id, email: row.email, name: row.name };
 }
 

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ReadinessReport, runReadiness, type Storage } from '@postwave/shared';
-import { sql } from 'drizzle-orm';
 import { type AppContext, getConfig, getContext } from '../context.ts';
 import { isShuttingDown } from '../lifecycle/shutdown.ts';
 import { createStorage } from '../storage.ts';
+import { newestAppliedMigration, pingDatabase } from './repository.ts';
 
 const holder = globalThis as typeof globalThis & { __postwaveReadyStorage?: Storage };
 
@@ -19,7 +19,7 @@ export async function schedulerReadiness(): Promise<ReadinessReport> {
       'database',
       async () => {
         ctx = await getContext();
-        await ctx.db.execute(sql`SELECT 1`);
+        await pingDatabase(ctx);
       },
     ],
     [
@@ -55,11 +55,6 @@ async function assertMigrated(ctx: AppContext): Promise<void> {
   };
   const newest = journal.entries.at(-1);
   if (!newest) return;
-  const result = await ctx.db.execute(
-    sql`SELECT coalesce(max(created_at), 0)::bigint AS applied FROM drizzle.__drizzle_migrations`,
-  );
-  const applied = Number(
-    (result as unknown as { rows: { applied: string | number }[] }).rows[0]?.applied ?? 0,
-  );
+  const applied = await newestAppliedMigration(ctx);
   if (applied < newest.when) throw new Error(`migration ${newest.tag} is not applied`);
 }

@@ -3,7 +3,7 @@ import { startCredentialKeeper } from '../accounts/credential-keeper.ts';
 import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
 import { createLogger } from '../logger.ts';
-import { countScheduledDue } from '../metrics/scheduled-due.ts';
+import { countScheduledDue } from '../metrics/repository.ts';
 import { installShutdownHandler } from './shutdown.ts';
 
 /** What one Scheduler process runs besides serving requests; called from instrumentation.ts. */

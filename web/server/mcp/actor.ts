@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { apiTokens, oauthClients } from '#server/db/schema.ts';
+import { findClientRow } from '#server/oauth/repository.ts';
 import { type PostEventAction, recordPostEvent } from '#server/posts/history.ts';
+import { tokenName } from '#server/tokens/repository.ts';
 import type { McpCaller } from './auth.ts';
 
 /** Who is acting through /mcp: the user, by way of a named client. */
@@ -17,17 +17,11 @@ export interface McpActor {
 async function lookUpClientName(ctx: AppContext, caller: McpCaller): Promise<string> {
   const apiToken = /^api-token:(.+)$/.exec(caller.clientId);
   if (apiToken) {
-    const [row] = await ctx.db
-      .select({ name: apiTokens.name })
-      .from(apiTokens)
-      .where(eq(apiTokens.id, apiToken[1]!));
-    return row?.name ? `API token “${row.name}”` : 'API token';
+    const name = await tokenName(ctx, apiToken[1]!);
+    return name ? `API token “${name}”` : 'API token';
   }
-  const [row] = await ctx.db
-    .select({ name: oauthClients.name })
-    .from(oauthClients)
-    .where(eq(oauthClients.id, caller.clientId));
-  return row?.name || 'Unnamed MCP client';
+  const client = await findClientRow(ctx, caller.clientId);
+  return client?.name || 'Unnamed MCP client';
 }
 
 export function createActor(ctx: AppContext, caller: McpCaller, server: McpServer): McpActor {

@@ -1,8 +1,7 @@
 import { ReplyTooLargeError, readTextCapped, UnsafeUrlError } from '@postwave/shared';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
-import { oauthClients } from '#server/db/schema.ts';
+import * as repo from './repository.ts';
 
 export interface OAuthClient {
   id: string;
@@ -83,7 +82,7 @@ export async function registerClient(ctx: AppContext, input: unknown) {
     throw new ClientMetadataError('invalid_client_metadata', 'Only the code response type');
   const id = `pwclient_${crypto.randomUUID().replaceAll('-', '')}`;
   const now = new Date();
-  await ctx.db.insert(oauthClients).values({
+  await repo.insertClient(ctx, {
     id,
     name: m.client_name ?? null,
     redirectUris: m.redirect_uris,
@@ -125,7 +124,7 @@ const MetadataDocument = z.object({
 /** A registered client, or one identified by an HTTPS client ID metadata document (fetched SSRF-safely, cached). */
 export async function findClient(ctx: AppContext, clientId: string): Promise<OAuthClient | undefined> {
   if (clientId.length > 2000) return undefined;
-  const [row] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.id, clientId));
+  const row = await repo.findClientRow(ctx, clientId);
   const isDocument = isMetadataDocumentClientId(clientId);
   if (row && !isDocument) {
     return { id: row.id, name: row.name, redirectUris: row.redirectUris, source: 'registered' };
@@ -141,10 +140,7 @@ export async function findClient(ctx: AppContext, clientId: string): Promise<OAu
     redirectUris: document.redirect_uris,
     metadata: { fetchedAt: Date.now() },
   };
-  await ctx.db
-    .insert(oauthClients)
-    .values({ id: clientId, tokenEndpointAuthMethod: 'none', createdAt: new Date(), ...values })
-    .onConflictDoUpdate({ target: oauthClients.id, set: values });
+  await repo.upsertDocumentClient(ctx, clientId, values);
   return { id: clientId, name: values.name, redirectUris: values.redirectUris, source: 'metadata_document' };
 }
 

@@ -1,10 +1,9 @@
-import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { oauthAuthorizationCodes, oauthTokens } from '#server/db/schema.ts';
 import { hashSecret, newSecret, pkceChallenge, safeEqual } from '#server/security/tokens.ts';
 import { ClientMetadataError, findClient, type OAuthClient } from './clients.ts';
 import { noteAccessTokenUse } from './connections.ts';
 import { mcpResource, mcpScope } from './metadata.ts';
+import * as repo from './repository.ts';
 
 export const codeLifetimeMs = 5 * 60 * 1000;
 export const accessTokenPrefix = 'pwo_';
@@ -112,7 +111,7 @@ export async function issueAuthorizationCode(
 ): Promise<string> {
   const code = newSecret('pwa_');
   const now = new Date();
-  await ctx.db.insert(oauthAuthorizationCodes).values({
+  await repo.insertAuthorizationCode(ctx, {
     codeHash: hashSecret(code),
     clientId: r.client.id,
     userId,
@@ -153,7 +152,7 @@ async function issueTokens(
   const refresh = newSecret(refreshTokenPrefix);
   const { accessTokenTtlSeconds, refreshTokenTtlSeconds } = ctx.config.oauth;
   const now = Date.now();
-  await ctx.db.insert(oauthTokens).values({
+  await repo.insertTokenPair(ctx, {
     id: crypto.randomUUID(),
     clientId: grant.clientId,
     userId: grant.userId,
@@ -192,23 +191,10 @@ export async function exchangeAuthorizationCode(
   const now = new Date();
   const codeHash = hashSecret(code);
   const familyId = crypto.randomUUID();
-  const [row] = await ctx.db
-    .update(oauthAuthorizationCodes)
-    .set({ usedAt: now, familyId })
-    .where(
-      and(
-        eq(oauthAuthorizationCodes.codeHash, codeHash),
-        isNull(oauthAuthorizationCodes.usedAt),
-        gt(oauthAuthorizationCodes.expiresAt, now),
-      ),
-    )
-    .returning();
+  const row = await repo.consumeAuthorizationCode(ctx, codeHash, familyId, now);
   if (!row) {
-    const [used] = await ctx.db
-      .select({ familyId: oauthAuthorizationCodes.familyId })
-      .from(oauthAuthorizationCodes)
-      .where(and(eq(oauthAuthorizationCodes.codeHash, codeHash)));
-    if (used?.familyId) await revokeWhere(ctx, eq(oauthTokens.familyId, used.familyId));
+    const usedFamily = await repo.familyOfCode(ctx, codeHash);
+    if (usedFamily) await repo.revokeFamilyById(ctx, usedFamily);
     throw new OAuthError('invalid_grant', 'The code is invalid, expired or already used');
   }
   if (!safeEqual(row.clientId, clientId))
@@ -242,24 +228,14 @@ export async function refreshTokens(ctx: AppContext, form: URLSearchParams): Pro
     throw new OAuthError('invalid_request', 'refresh_token and client_id are required');
   const hash = hashSecret(refresh);
   const now = new Date();
-  const [rotated] = await ctx.db
-    .update(oauthTokens)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(oauthTokens.refreshTokenHash, hash),
-        isNull(oauthTokens.revokedAt),
-        gt(oauthTokens.refreshExpiresAt, now),
-      ),
-    )
-    .returning();
+  const rotated = await repo.revokeLiveRefreshToken(ctx, hash, now);
   if (!rotated) {
-    const [seen] = await ctx.db.select().from(oauthTokens).where(eq(oauthTokens.refreshTokenHash, hash));
-    if (seen?.revokedAt) await revokeFamily(ctx, seen);
+    const seen = await repo.findTokenPairByHash(ctx, 'refresh', hash);
+    if (seen?.revokedAt) await repo.revokeFamilyOf(ctx, seen);
     throw new OAuthError('invalid_grant', 'The refresh token is invalid, expired, revoked or already used');
   }
   if (!safeEqual(rotated.clientId, clientId)) {
-    await revokeFamily(ctx, rotated);
+    await repo.revokeFamilyOf(ctx, rotated);
     throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
   }
   const resource = form.get('resource');
@@ -272,25 +248,6 @@ export async function refreshTokens(ctx: AppContext, form: URLSearchParams): Pro
   return issueTokens(ctx, { ...rotated, familyId: rotated.familyId ?? crypto.randomUUID() });
 }
 
-type TokenRow = typeof oauthTokens.$inferSelect;
-
-/** Revokes the row's family; a row issued before families existed falls back to its user and client. */
-async function revokeFamily(ctx: AppContext, row: TokenRow): Promise<void> {
-  await revokeWhere(
-    ctx,
-    row.familyId
-      ? eq(oauthTokens.familyId, row.familyId)
-      : and(eq(oauthTokens.userId, row.userId), eq(oauthTokens.clientId, row.clientId)),
-  );
-}
-
-async function revokeWhere(ctx: AppContext, condition: SQL | undefined): Promise<void> {
-  await ctx.db
-    .update(oauthTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(condition, isNull(oauthTokens.revokedAt)));
-}
-
 /**
  * RFC 7009: an access token is revoked with its pair; a refresh token revokes its whole family
  * (the grant, RFC 7009 §2.1). Unknown tokens are not an error.
@@ -300,13 +257,11 @@ export async function revokeToken(ctx: AppContext, form: URLSearchParams): Promi
   const clientId = form.get('client_id');
   if (!token) throw new OAuthError('invalid_request', 'token is required');
   const hash = hashSecret(token);
-  const column = token.startsWith(refreshTokenPrefix)
-    ? oauthTokens.refreshTokenHash
-    : oauthTokens.accessTokenHash;
-  const [row] = await ctx.db.select().from(oauthTokens).where(eq(column, hash));
+  const kind = token.startsWith(refreshTokenPrefix) ? 'refresh' : 'access';
+  const row = await repo.findTokenPairByHash(ctx, kind, hash);
   if (!row || (clientId !== null && !safeEqual(row.clientId, clientId))) return;
-  if (column === oauthTokens.refreshTokenHash) await revokeFamily(ctx, row);
-  else await revokeWhere(ctx, eq(oauthTokens.id, row.id));
+  if (kind === 'refresh') await repo.revokeFamilyOf(ctx, row);
+  else await repo.revokeTokenPair(ctx, row.id);
 }
 
 export interface AccessGrant {
@@ -324,16 +279,7 @@ export async function verifyAccessToken(
 ): Promise<AccessGrant | undefined> {
   if (!token.startsWith(accessTokenPrefix)) return undefined;
   const now = new Date();
-  const [row] = await ctx.db
-    .select()
-    .from(oauthTokens)
-    .where(
-      and(
-        eq(oauthTokens.accessTokenHash, hashSecret(token)),
-        isNull(oauthTokens.revokedAt),
-        gt(oauthTokens.accessExpiresAt, now),
-      ),
-    );
+  const row = await repo.findLiveAccessToken(ctx, hashSecret(token), now);
   if (!row || row.resource === null || !safeEqual(row.resource, resource)) return undefined;
   // "Last used" in Settings is informational: never fail a request because recording it failed.
   await noteAccessTokenUse(ctx, row.id).catch(() => {});

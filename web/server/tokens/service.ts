@@ -1,8 +1,8 @@
-import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { type ApiTokenKind, apiTokens } from '#server/db/schema.ts';
+import type { ApiTokenKind } from '#server/db/schema.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
+import * as repo from './repository.ts';
 import type { TokenSummary } from './schema.ts';
 
 export const apiTokenPrefix = 'pw_';
@@ -23,12 +23,7 @@ export function personalTokenExpiry(days: PersonalTokenLifetimeDays, now = Date.
 }
 
 export async function listTokens(ctx: AppContext, userId: string): Promise<TokenSummary[]> {
-  const rows = await ctx.db
-    .select()
-    .from(apiTokens)
-    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
-    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
-  return rows.map(toSummary);
+  return (await repo.liveTokensOf(ctx, userId)).map(toSummary);
 }
 
 /** Issues a token; the secret is returned only here and stored only as a hash. */
@@ -44,28 +39,20 @@ export async function createToken(
     (kind === 'cli'
       ? new Date(Date.now() + cliTokenIdleLifetimeMs)
       : personalTokenExpiry(defaultPersonalTokenLifetimeDays));
-  const [row] = await ctx.db
-    .insert(apiTokens)
-    .values({
-      id: crypto.randomUUID(),
-      userId,
-      name: input.name,
-      kind,
-      tokenHash: hashSecret(token),
-      createdAt: new Date(),
-      expiresAt,
-    })
-    .returning();
-  return { ...toSummary(row!), token };
+  const row = await repo.insertToken(ctx, {
+    id: crypto.randomUUID(),
+    userId,
+    name: input.name,
+    kind,
+    tokenHash: hashSecret(token),
+    createdAt: new Date(),
+    expiresAt,
+  });
+  return { ...toSummary(row), token };
 }
 
 export async function revokeToken(ctx: AppContext, userId: string, tokenId: string): Promise<void> {
-  const rows = await ctx.db
-    .update(apiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
-    .returning({ id: apiTokens.id });
-  if (rows.length === 0) throw notFound('token');
+  if (!(await repo.revokeToken(ctx, userId, tokenId))) throw notFound('token');
 }
 
 export type TokenCheck =
@@ -80,46 +67,17 @@ export type TokenCheck =
 export async function authenticateToken(ctx: AppContext, token: string): Promise<TokenCheck> {
   if (!token.startsWith(apiTokenPrefix) || token.length > 200) return { ok: false, reason: 'unknown' };
   const now = new Date();
-  const [row] = await ctx.db
-    .select({
-      id: apiTokens.id,
-      userId: apiTokens.userId,
-      kind: apiTokens.kind,
-      lastUsedAt: apiTokens.lastUsedAt,
-      expiresAt: apiTokens.expiresAt,
-    })
-    .from(apiTokens)
-    .where(and(eq(apiTokens.tokenHash, hashSecret(token)), isNull(apiTokens.revokedAt)));
+  const row = await repo.findLiveTokenByHash(ctx, hashSecret(token));
   if (!row) return { ok: false, reason: 'unknown' };
   if (row.expiresAt && row.expiresAt <= now) return { ok: false, reason: 'expired' };
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > lastUsedResolutionMs) {
-    await ctx.db
-      .update(apiTokens)
-      .set({
-        lastUsedAt: now,
-        ...(row.kind === 'cli' ? { expiresAt: new Date(now.getTime() + cliTokenIdleLifetimeMs) } : {}),
-      })
-      .where(
-        and(
-          eq(apiTokens.id, row.id),
-          isNull(apiTokens.revokedAt),
-          gt(apiTokens.expiresAt, now),
-          or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, now)),
-        ),
-      );
+    const pushedExpiry = row.kind === 'cli' ? new Date(now.getTime() + cliTokenIdleLifetimeMs) : undefined;
+    await repo.recordTokenUse(ctx, row.id, now, pushedExpiry);
   }
   return { ok: true, userId: row.userId, tokenId: row.id };
 }
 
-/** Ends every API and CLI token of a user (password reset). */
-export async function revokeAllTokens(ctx: Pick<AppContext, 'db'>, userId: string, now = new Date()) {
-  await ctx.db
-    .update(apiTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
-}
-
-function toSummary(row: typeof apiTokens.$inferSelect): TokenSummary {
+function toSummary(row: repo.TokenRow): TokenSummary {
   return {
     id: row.id,
     name: row.name,
@@ -132,9 +90,6 @@ function toSummary(row: typeof apiTokens.$inferSelect): TokenSummary {
 
 /** Which token a bearer caller used (never its secret); undefined when it is not this user's. */
 export async function describeToken(ctx: AppContext, userId: string, tokenId: string) {
-  const [row] = await ctx.db
-    .select({ id: apiTokens.id, kind: apiTokens.kind, name: apiTokens.name, expiresAt: apiTokens.expiresAt })
-    .from(apiTokens)
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId)));
+  const row = await repo.findTokenOf(ctx, userId, tokenId);
   return row && { ...row, expiresAt: row.expiresAt?.toISOString() ?? null };
 }

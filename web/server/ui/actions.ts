@@ -1,16 +1,14 @@
 'use server';
 
 import { ProblemError } from '@postwave/shared';
-import { eq } from 'drizzle-orm';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
 import { signIn, signOut } from '#server/auth/next-auth.ts';
 import { getContext } from '#server/context.ts';
-import { users } from '#server/db/schema.ts';
 import { sendVerificationLink } from '#server/users/email-verification.ts';
 import { configuredProviders } from '#server/users/providers.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUp, updateProfile } from '#server/users/service.ts';
 import { isTimeZone } from '../../components/lib/time.ts';
 import { requireUser } from './session.ts';
 
@@ -53,7 +51,7 @@ export async function signUpAction(_state: FormState, form: FormData): Promise<F
     const user = await signUp(ctx, { email, password, ...(name ? { name } : {}) });
     await sendVerificationLink(ctx, user.id);
     if (isTimeZone(timezone)) {
-      await ctx.db.update(users).set({ timezone, updatedAt: new Date() }).where(eq(users.id, user.id));
+      await updateProfile(ctx, user.id, { timezone });
     }
   } catch (error) {
     if (error instanceof ProblemError) {
@@ -81,10 +79,7 @@ export async function updateProfileAction(_state: FormState, form: FormData): Pr
   const timezone = field(form, 'timezone');
   if (!isTimeZone(timezone)) return { fieldErrors: { timezone: 'Choose a time zone from the list.' } };
   const ctx = await getContext();
-  await ctx.db
-    .update(users)
-    .set({ name: name || null, timezone, updatedAt: new Date() })
-    .where(eq(users.id, user.id));
+  await updateProfile(ctx, user.id, { name: name || null, timezone });
   revalidatePath('/', 'layout');
   return { ok: 'Profile saved.' };
 }

@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { redirect } from 'next/navigation';
 import { auth } from '#server/auth/next-auth.ts';
-import { sessionIsCurrent } from '#server/auth/session.ts';
 import { getContext } from '#server/context.ts';
-import { users } from '#server/db/schema.ts';
+import { sessionUser } from '#server/users/service.ts';
 
 export interface UiUser {
   id: string;
@@ -18,21 +16,9 @@ export interface UiUser {
 export async function currentUser(): Promise<UiUser | undefined> {
   const session = await auth();
   const id = session?.user?.id;
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-  const ctx = await getContext();
-  const [row] = await ctx.db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      timezone: users.timezone,
-      validAfter: users.sessionsValidAfter,
-      emailVerifiedAt: users.emailVerifiedAt,
-    })
-    .from(users)
-    .where(eq(users.id, id));
-  if (!row || !sessionIsCurrent((session as { authTime?: unknown }).authTime, row.validAfter))
-    return undefined;
+  if (!id) return undefined;
+  const row = await sessionUser(await getContext(), id, (session as { authTime?: unknown }).authTime);
+  if (!row) return undefined;
   return {
     id: row.id,
     email: row.email,

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { users } from '#server/db/schema.ts';
+import * as repo from './repository.ts';
 
 export interface AssistantSettings {
   /** Assistants that cannot ask the user (no MCP elicitation) save a draft for approval instead of posting. */
@@ -13,10 +12,7 @@ export interface AssistantPreferences extends AssistantSettings {
 }
 
 export async function getAssistantSettings(ctx: AppContext, userId: string): Promise<AssistantPreferences> {
-  const [row] = await ctx.db
-    .select({ assistantsMustConfirm: users.assistantsMustConfirm, timezone: users.timezone })
-    .from(users)
-    .where(eq(users.id, userId));
+  const row = await repo.findUser(ctx, userId);
   return { assistantsMustConfirm: row?.assistantsMustConfirm ?? false, timezone: row?.timezone ?? 'UTC' };
 }
 
@@ -25,9 +21,6 @@ export async function updateAssistantSettings(
   userId: string,
   settings: AssistantSettings,
 ): Promise<AssistantSettings> {
-  await ctx.db
-    .update(users)
-    .set({ assistantsMustConfirm: settings.assistantsMustConfirm, updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  await repo.setAssistantsMustConfirm(ctx, userId, settings.assistantsMustConfirm);
   return settings;
 }

@@ -1,8 +1,8 @@
-import { and, count, eq, gt, isNull } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { emailVerificationTokens, users } from '../db/schema.ts';
-import { escapeHtml, sendMail } from '../mail.ts';
-import { hashSecret, newSecret } from '../security/tokens.ts';
+import type { AppContext } from '#server/context.ts';
+import { escapeHtml } from '#server/mail.ts';
+import { hashSecret, newSecret } from '#server/security/tokens.ts';
+import { deliverLink } from './link-mail.ts';
+import * as repo from './repository.ts';
 
 const tokenPrefix = 'pwv_';
 /** At most this many verification links per user in 15 minutes (resend button, sign-up). */
@@ -15,25 +15,16 @@ const limitWindowMs = 15 * 60 * 1000;
  * already or asked too often.
  */
 export async function sendVerificationLink(ctx: AppContext, userId: string): Promise<boolean> {
-  const [user] = await ctx.db
-    .select({ id: users.id, email: users.email, verifiedAt: users.emailVerifiedAt })
-    .from(users)
-    .where(eq(users.id, userId));
-  if (!user || user.verifiedAt) return false;
+  const user = await repo.findUser(ctx, userId);
+  if (!user || user.emailVerifiedAt) return false;
   const now = Date.now();
-  const [recent] = await ctx.db
-    .select({ n: count() })
-    .from(emailVerificationTokens)
-    .where(
-      and(
-        eq(emailVerificationTokens.userId, user.id),
-        gt(emailVerificationTokens.createdAt, new Date(now - limitWindowMs)),
-      ),
-    );
-  if ((recent?.n ?? 0) >= perUserLimit) return false;
+  if (
+    (await repo.countLinksSince(ctx, 'verification', user.id, new Date(now - limitWindowMs))) >= perUserLimit
+  )
+    return false;
   const token = newSecret(tokenPrefix);
   const lifetimeMs = ctx.config.emailVerificationTtlSeconds * 1000;
-  await ctx.db.insert(emailVerificationTokens).values({
+  await repo.insertVerificationLink(ctx, {
     tokenHash: hashSecret(token),
     userId: user.id,
     email: user.email,
@@ -41,32 +32,25 @@ export async function sendVerificationLink(ctx: AppContext, userId: string): Pro
     createdAt: new Date(now),
   });
   const link = `${ctx.config.appUrl}/verify-email?${new URLSearchParams({ token })}`;
-  const mail = ctx.config.mail;
-  if (!mail) {
-    ctx.logger.info(
-      { userId: user.id, verifyLink: link },
-      'e-mail verification link; SMTP is not configured, so it is logged instead of e-mailed',
-    );
-    return true;
-  }
   const hours = Math.max(1, Math.round(lifetimeMs / 3_600_000));
-  sendMail(mail, {
+  deliverLink(ctx, {
+    userId: user.id,
     to: user.email,
-    subject: 'Confirm your e-mail address for Postwave',
-    text:
-      `Confirm that this address belongs to your Postwave account within ${hours} hours:\n${link}\n\n` +
-      `If you did not sign up for Postwave, ignore this e-mail.\n`,
-    html:
-      `<p><a href="${escapeHtml(link)}">Confirm that this address belongs to your Postwave account</a> ` +
-      `within ${hours} hours.</p><p>If you did not sign up for Postwave, ignore this e-mail.</p>`,
-  }).then(
-    () => ctx.logger.info({ userId: user.id }, 'e-mail verification link sent'),
-    (error: unknown) =>
-      ctx.logger.error(
-        { userId: user.id, error: error instanceof Error ? error.message : String(error) },
-        'e-mail verification link could not be sent',
-      ),
-  );
+    link,
+    logField: 'verifyLink',
+    unconfiguredMessage:
+      'e-mail verification link; SMTP is not configured, so it is logged instead of e-mailed',
+    what: 'e-mail verification link',
+    message: {
+      subject: 'Confirm your e-mail address for Postwave',
+      text:
+        `Confirm that this address belongs to your Postwave account within ${hours} hours:\n${link}\n\n` +
+        `If you did not sign up for Postwave, ignore this e-mail.\n`,
+      html:
+        `<p><a href="${escapeHtml(link)}">Confirm that this address belongs to your Postwave account</a> ` +
+        `within ${hours} hours.</p><p>If you did not sign up for Postwave, ignore this e-mail.</p>`,
+    },
+  });
   return true;
 }
 
@@ -74,24 +58,5 @@ export async function sendVerificationLink(ctx: AppContext, userId: string): Pro
 export async function verifyEmail(ctx: AppContext, token: string): Promise<boolean> {
   if (!token.startsWith(tokenPrefix) || token.length > 200) return false;
   const now = new Date();
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(emailVerificationTokens)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(emailVerificationTokens.tokenHash, hashSecret(token)),
-          isNull(emailVerificationTokens.usedAt),
-          gt(emailVerificationTokens.expiresAt, now),
-        ),
-      )
-      .returning({ userId: emailVerificationTokens.userId, email: emailVerificationTokens.email });
-    if (!row) return false;
-    const updated = await tx
-      .update(users)
-      .set({ emailVerifiedAt: now, updatedAt: now })
-      .where(and(eq(users.id, row.userId), eq(users.email, row.email)))
-      .returning({ id: users.id });
-    return updated.length > 0;
-  });
+  return repo.consumeVerificationLink(ctx, hashSecret(token), now);
 }

@@ -1,19 +1,12 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
-import {
-  cliAuthorizationCodes,
-  oauthAuthorizationCodes,
-  oauthTokens,
-  passwordResetTokens,
-  users,
-} from '#server/db/schema.ts';
-import { escapeHtml, sendMail } from '#server/mail.ts';
+import { escapeHtml } from '#server/mail.ts';
 import { AttemptLimiter, processWide } from '#server/security/attempt-limiter.ts';
 import { hashPassword } from '#server/security/passwords.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
-import { revokeAllTokens } from '#server/tokens/service.ts';
+import { deliverLink } from './link-mail.ts';
+import * as repo from './repository.ts';
 import { minPasswordLength, normalizeEmail } from './service.ts';
 
 /**
@@ -59,22 +52,10 @@ export async function requestPasswordReset(ctx: AppContext, email: string, addre
       { 'retry-after': String(limitWindowMs / 1000) },
     );
   }
-  const [user] = await ctx.db
-    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.email, normalizeEmail(email)));
+  const user = await repo.findUserByEmail(ctx, normalizeEmail(email));
   if (!user) return;
-  const [recent] = await ctx.db
-    .select({ n: count() })
-    .from(passwordResetTokens)
-    .where(
-      and(
-        eq(passwordResetTokens.userId, user.id),
-        gt(passwordResetTokens.createdAt, new Date(now - 3_600_000)),
-      ),
-    );
   if (
-    (recent?.n ?? 0) >= perUserHourlyLimit ||
+    (await repo.countLinksSince(ctx, 'reset', user.id, new Date(now - 3_600_000))) >= perUserHourlyLimit ||
     !linksByUserAndAddress.tryAttempt(`${user.id}\n${address}`, now)
   ) {
     ctx.logger.info(
@@ -85,47 +66,39 @@ export async function requestPasswordReset(ctx: AppContext, email: string, addre
   }
   const lifetimeMs = ctx.config.passwordResetTtlSeconds * 1000;
   const token = newSecret(tokenPrefix);
-  await ctx.db.insert(passwordResetTokens).values({
+  await repo.insertResetLink(ctx, {
     tokenHash: hashSecret(token),
     userId: user.id,
     expiresAt: new Date(now + lifetimeMs),
     createdAt: new Date(now),
   });
   const link = `${ctx.config.appUrl}/reset-password?${new URLSearchParams({ token })}`;
-  const mail = ctx.config.mail;
-  if (!mail) {
-    // Deliberately the one secret the log carries, and only without SMTP: the operator passes it on.
-    ctx.logger.info(
-      { userId: user.id, resetLink: link },
-      'password reset requested; SMTP is not configured, so the reset link is logged instead of e-mailed',
-    );
-    return;
-  }
   const minutes = Math.max(1, Math.round(lifetimeMs / 60_000));
-  // Not awaited: the answer must not take longer for a known email than for an unknown one.
-  sendMail(mail, {
+  // Delivered in the background: the answer must not take longer for a known email than for an unknown one.
+  deliverLink(ctx, {
+    userId: user.id,
     to: user.email,
-    subject: 'Reset your Postwave password',
-    text:
-      `Someone (hopefully you) asked to reset the password of your Postwave account.\n\n` +
-      `Choose a new password here within ${minutes} minutes:\n${link}\n\n` +
-      `Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
-      `you will create or connect them again.\n\n` +
-      `If you did not ask for this, ignore this e-mail: your password stays the same.\n`,
-    html:
-      `<p>Someone (hopefully you) asked to reset the password of your Postwave account.</p>` +
-      `<p><a href="${escapeHtml(link)}">Choose a new password</a> within ${minutes} minutes.</p>` +
-      `<p>Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
-      `you will create or connect them again.</p>` +
-      `<p>If you did not ask for this, ignore this e-mail: your password stays the same.</p>`,
-  }).then(
-    () => ctx.logger.info({ userId: user.id }, 'password reset e-mail sent'),
-    (error: unknown) =>
-      ctx.logger.error(
-        { userId: user.id, error: error instanceof Error ? error.message : String(error) },
-        'password reset e-mail could not be sent',
-      ),
-  );
+    link,
+    logField: 'resetLink',
+    unconfiguredMessage:
+      'password reset requested; SMTP is not configured, so the reset link is logged instead of e-mailed',
+    what: 'password reset e-mail',
+    message: {
+      subject: 'Reset your Postwave password',
+      text:
+        `Someone (hopefully you) asked to reset the password of your Postwave account.\n\n` +
+        `Choose a new password here within ${minutes} minutes:\n${link}\n\n` +
+        `Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
+        `you will create or connect them again.\n\n` +
+        `If you did not ask for this, ignore this e-mail: your password stays the same.\n`,
+      html:
+        `<p>Someone (hopefully you) asked to reset the password of your Postwave account.</p>` +
+        `<p><a href="${escapeHtml(link)}">Choose a new password</a> within ${minutes} minutes.</p>` +
+        `<p>Resetting signs you out everywhere and ends every API and CLI token and every connected AI assistant (MCP); ` +
+        `you will create or connect them again.</p>` +
+        `<p>If you did not ask for this, ignore this e-mail: your password stays the same.</p>`,
+    },
+  });
 }
 
 function invalidLink(): ProblemError {
@@ -147,17 +120,7 @@ export function resetLinkLifetime(ctx: AppContext): string {
 
 export async function resetTokenIsUsable(ctx: AppContext, token: string): Promise<boolean> {
   if (!token.startsWith(tokenPrefix) || token.length > 200) return false;
-  const [row] = await ctx.db
-    .select({ userId: passwordResetTokens.userId })
-    .from(passwordResetTokens)
-    .where(
-      and(
-        eq(passwordResetTokens.tokenHash, hashSecret(token)),
-        isNull(passwordResetTokens.usedAt),
-        gt(passwordResetTokens.expiresAt, new Date()),
-      ),
-    );
-  return row !== undefined;
+  return repo.resetLinkIsLive(ctx, hashSecret(token), new Date());
 }
 
 /**
@@ -184,37 +147,6 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
   if (!token.startsWith(tokenPrefix) || token.length > 200) throw invalidLink();
   const passwordHash = await hashPassword(password);
   const now = new Date();
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: now })
-      .where(
-        and(
-          eq(passwordResetTokens.tokenHash, hashSecret(token)),
-          isNull(passwordResetTokens.usedAt),
-          gt(passwordResetTokens.expiresAt, now),
-        ),
-      )
-      .returning({ userId: passwordResetTokens.userId });
-    if (!row) throw invalidLink();
-    await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: now })
-      .where(and(eq(passwordResetTokens.userId, row.userId), isNull(passwordResetTokens.usedAt)));
-    const [user] = await tx
-      .update(users)
-      .set({ passwordHash, sessionsValidAfter: now, updatedAt: now })
-      .where(eq(users.id, row.userId))
-      .returning({ verifiedAt: users.emailVerifiedAt });
-    if (!user?.verifiedAt)
-      await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, row.userId));
-    await revokeAllTokens({ db: tx as unknown as AppContext['db'] }, row.userId, now);
-    await tx
-      .update(oauthTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(oauthTokens.userId, row.userId), isNull(oauthTokens.revokedAt)));
-    await tx.delete(oauthAuthorizationCodes).where(eq(oauthAuthorizationCodes.userId, row.userId));
-    await tx.delete(cliAuthorizationCodes).where(eq(cliAuthorizationCodes.userId, row.userId));
-  });
+  if (!(await repo.resetPasswordWithLink(ctx, hashSecret(token), passwordHash, now))) throw invalidLink();
   ctx.logger.info('password reset completed');
 }

@@ -1,10 +1,10 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
+import { sessionIsCurrent } from '#server/auth/session.ts';
 import type { AppContext } from '#server/context.ts';
 import { isUniqueViolation } from '#server/db/errors.ts';
-import { userIdentities, users } from '#server/db/schema.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '#server/security/passwords.ts';
+import * as repo from './repository.ts';
 import type { PublicUser, SignupRequest } from './schema.ts';
 
 export const minPasswordLength = 10;
@@ -31,18 +31,15 @@ export async function signUp(ctx: AppContext, input: z.infer<typeof SignupReques
     throw new ProblemError(problem('validation_failed', 'The sign-up details are not valid', { errors }));
   const now = new Date();
   try {
-    const [row] = await ctx.db
-      .insert(users)
-      .values({
-        id: crypto.randomUUID(),
-        email,
-        name: input.name?.trim() || null,
-        passwordHash: await hashPassword(input.password),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return toPublicUser(row!);
+    const row = await repo.insertUser(ctx, {
+      id: crypto.randomUUID(),
+      email,
+      name: input.name?.trim() || null,
+      passwordHash: await hashPassword(input.password),
+      createdAt: now,
+      updatedAt: now,
+    });
+    return toPublicUser(row);
   } catch (error) {
     if (isUniqueViolation(error))
       throw new ProblemError(problem('email_taken', 'An account with this email already exists'));
@@ -56,10 +53,7 @@ export async function verifyCredentials(
   email: string,
   password: string,
 ): Promise<PublicUser | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(users)
-    .where(eq(users.email, normalizeEmail(email)));
+  const row = await repo.findUserByEmail(ctx, normalizeEmail(email));
   if (!row?.passwordHash) {
     await verifyPassword(password, await dummyPasswordHash());
     return undefined;
@@ -95,14 +89,8 @@ export async function linkedUser(
   provider: string,
   providerAccountId: string,
 ): Promise<PublicUser | undefined> {
-  const [linked] = await ctx.db
-    .select({ user: users })
-    .from(userIdentities)
-    .innerJoin(users, eq(users.id, userIdentities.userId))
-    .where(
-      and(eq(userIdentities.provider, provider), eq(userIdentities.providerAccountId, providerAccountId)),
-    );
-  return linked ? toPublicUser(linked.user) : undefined;
+  const linked = await repo.findLinkedUser(ctx, provider, providerAccountId);
+  return linked ? toPublicUser(linked) : undefined;
 }
 
 /**
@@ -124,11 +112,11 @@ export async function signInWithIdentity(
   }
   const now = new Date();
   if (linkTo) {
-    const [owner] = await ctx.db.select().from(users).where(eq(users.id, linkTo));
+    const owner = await repo.findUser(ctx, linkTo);
     if (!owner) return { refused: 'linked_elsewhere' };
     if (!owner.emailVerifiedAt) return { refused: 'verify_email_first' };
     try {
-      await ctx.db.insert(userIdentities).values({
+      await repo.insertIdentity(ctx, {
         provider: identity.provider,
         providerAccountId: identity.providerAccountId,
         userId: owner.id,
@@ -143,26 +131,19 @@ export async function signInWithIdentity(
   if (!identity.email || !identity.emailVerified) return { refused: 'email_unverified' };
   const email = normalizeEmail(identity.email);
   try {
-    return await ctx.db.transaction(async (tx) => {
-      const [user] = await tx
-        .insert(users)
-        .values({
-          id: crypto.randomUUID(),
-          email,
-          name: identity.name ?? null,
-          emailVerifiedAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      await tx.insert(userIdentities).values({
-        provider: identity.provider,
-        providerAccountId: identity.providerAccountId,
-        userId: user!.id,
+    const user = await repo.insertUserWithIdentity(
+      ctx,
+      {
+        id: crypto.randomUUID(),
+        email,
+        name: identity.name ?? null,
+        emailVerifiedAt: now,
         createdAt: now,
-      });
-      return { user: toPublicUser(user!) };
-    });
+        updatedAt: now,
+      },
+      { provider: identity.provider, providerAccountId: identity.providerAccountId, createdAt: now },
+    );
+    return { user: toPublicUser(user) };
   } catch (error) {
     // The e-mail is taken (or a concurrent sign-in with the same identity just created it).
     if (!isUniqueViolation(error)) throw error;
@@ -172,11 +153,35 @@ export async function signInWithIdentity(
 }
 
 export async function getUser(ctx: AppContext, userId: string): Promise<PublicUser | undefined> {
-  const [row] = await ctx.db.select().from(users).where(eq(users.id, userId));
+  const row = await repo.findUser(ctx, userId);
   return row ? toPublicUser(row) : undefined;
 }
 
-function toPublicUser(row: typeof users.$inferSelect): PublicUser {
+/**
+ * The user behind a browser session, if the user still exists and has not reset the password
+ * since the session began (`authTime`). Every session check (API caller, pages, CLI login,
+ * provider linking) asks here.
+ */
+export async function sessionUser(
+  ctx: AppContext,
+  userId: string,
+  authTime: unknown,
+): Promise<repo.UserRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(userId)) return undefined;
+  const row = await repo.findUser(ctx, userId);
+  return row && sessionIsCurrent(authTime, row.sessionsValidAfter) ? row : undefined;
+}
+
+/** Saves name and/or time zone (Settings, sign-up). */
+export async function updateProfile(
+  ctx: AppContext,
+  userId: string,
+  values: { name?: string | null; timezone?: string },
+): Promise<void> {
+  await repo.updateProfile(ctx, userId, values);
+}
+
+function toPublicUser(row: repo.UserRow): PublicUser {
   return {
     id: row.id,
     email: row.email,

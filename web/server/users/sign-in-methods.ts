@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { ProblemError, problem } from '@postwave/shared';
-import { and, eq } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { userIdentities, users } from '../db/schema.ts';
-import { safeEqual } from '../security/tokens.ts';
+import type { AppContext } from '#server/context.ts';
+import { safeEqual } from '#server/security/tokens.ts';
+import * as repo from './repository.ts';
 
 export interface SignInMethods {
   password: boolean;
@@ -12,15 +11,8 @@ export interface SignInMethods {
 
 /** How the user can sign in: a password, and the provider identities linked to them. */
 export async function listSignInMethods(ctx: AppContext, userId: string): Promise<SignInMethods> {
-  const [user] = await ctx.db
-    .select({ passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.id, userId));
-  const identities = await ctx.db
-    .select({ provider: userIdentities.provider, createdAt: userIdentities.createdAt })
-    .from(userIdentities)
-    .where(eq(userIdentities.userId, userId))
-    .orderBy(userIdentities.createdAt);
+  const user = await repo.findUser(ctx, userId);
+  const identities = await repo.identitiesOf(ctx, userId);
   return {
     password: Boolean(user?.passwordHash),
     identities: identities.map((i) => ({ provider: i.provider, createdAt: i.createdAt.toISOString() })),
@@ -29,32 +21,14 @@ export async function listSignInMethods(ctx: AppContext, userId: string): Promis
 
 /** Unlinks a provider; refused when it is the user's last way to sign in. */
 export async function unlinkProvider(ctx: AppContext, userId: string, provider: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    // Locks the user row, so two concurrent unlinks cannot both leave no way in.
-    const [user] = await tx
-      .select({ passwordHash: users.passwordHash })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for('update');
-    const linked = await tx
-      .select({ provider: userIdentities.provider })
-      .from(userIdentities)
-      .where(eq(userIdentities.userId, userId));
-    if (!user || !linked.some((i) => i.provider === provider))
-      throw new ProblemError(problem('not_found', 'That sign-in method is not linked'));
-    const remaining = linked.filter((i) => i.provider !== provider).length + (user.passwordHash ? 1 : 0);
-    if (remaining === 0) {
-      throw new ProblemError(
-        problem(
-          'invalid_status',
-          'This is your only way to sign in: link another one or set a password first',
-        ),
-      );
-    }
-    await tx
-      .delete(userIdentities)
-      .where(and(eq(userIdentities.userId, userId), eq(userIdentities.provider, provider)));
-  });
+  const outcome = await repo.deleteIdentityUnlessLast(ctx, userId, provider);
+  if (outcome === 'not_linked')
+    throw new ProblemError(problem('not_found', 'That sign-in method is not linked'));
+  if (outcome === 'last') {
+    throw new ProblemError(
+      problem('invalid_status', 'This is your only way to sign in: link another one or set a password first'),
+    );
+  }
 }
 
 /** The cookie that carries a signed-in user's request to link a provider into the OAuth callback. */

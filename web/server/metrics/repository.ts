@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '#server/context.ts';
+
+/** The only SQL of the metrics. */
 
 /** Scheduled posts due now that no dispatcher holds (a leased post's next_attempt_at is its lease end). */
 export async function countScheduledDue(ctx: AppContext): Promise<number> {

@@ -1,0 +1,98 @@
+import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import type { AppContext } from '#server/context.ts';
+import { apiTokens } from '#server/db/schema.ts';
+
+/** The only SQL for API and CLI tokens. Secrets arrive here already hashed. */
+
+export type TokenRow = typeof apiTokens.$inferSelect;
+export type NewToken = typeof apiTokens.$inferInsert;
+/** A database or a transaction: whatever can run this resource's statements. */
+type Db = Pick<AppContext, 'db'>;
+
+export async function liveTokensOf(ctx: Db, userId: string): Promise<TokenRow[]> {
+  return ctx.db
+    .select()
+    .from(apiTokens)
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+}
+
+export async function insertToken(ctx: Db, values: NewToken): Promise<TokenRow> {
+  const [row] = await ctx.db.insert(apiTokens).values(values).returning();
+  return row!;
+}
+
+/** Revokes one live token of the user; false when there was none. */
+export async function revokeToken(
+  ctx: Db,
+  userId: string,
+  tokenId: string,
+  now = new Date(),
+): Promise<boolean> {
+  const rows = await ctx.db
+    .update(apiTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  return rows.length > 0;
+}
+
+/** The unrevoked token with this hash. */
+export async function findLiveTokenByHash(ctx: Db, tokenHash: string) {
+  const [row] = await ctx.db
+    .select({
+      id: apiTokens.id,
+      userId: apiTokens.userId,
+      kind: apiTokens.kind,
+      lastUsedAt: apiTokens.lastUsedAt,
+      expiresAt: apiTokens.expiresAt,
+    })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.tokenHash, tokenHash), isNull(apiTokens.revokedAt)));
+  return row;
+}
+
+/** Records a use (and, for CLI tokens, the pushed expiry) unless the token ended or a later use won. */
+export async function recordTokenUse(
+  ctx: Db,
+  tokenId: string,
+  now: Date,
+  expiresAt: Date | undefined,
+): Promise<void> {
+  await ctx.db
+    .update(apiTokens)
+    .set({ lastUsedAt: now, ...(expiresAt ? { expiresAt } : {}) })
+    .where(
+      and(
+        eq(apiTokens.id, tokenId),
+        isNull(apiTokens.revokedAt),
+        gt(apiTokens.expiresAt, now),
+        or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, now)),
+      ),
+    );
+}
+
+/** Ends every API and CLI token of a user. */
+export async function revokeAllTokensOf(ctx: Db, userId: string, now = new Date()): Promise<void> {
+  await ctx.db
+    .update(apiTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
+}
+
+export async function findTokenOf(ctx: Db, userId: string, tokenId: string) {
+  const [row] = await ctx.db
+    .select({ id: apiTokens.id, kind: apiTokens.kind, name: apiTokens.name, expiresAt: apiTokens.expiresAt })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId)));
+  return row;
+}
+
+/** A token's name by id alone (to name the API token an MCP caller used). */
+export async function tokenName(ctx: Db, tokenId: string): Promise<string | undefined> {
+  const [row] = await ctx.db
+    .select({ name: apiTokens.name })
+    .from(apiTokens)
+    .where(eq(apiTokens.id, tokenId));
+  return row?.name;
+}
