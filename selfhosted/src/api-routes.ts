@@ -13,6 +13,7 @@ import {
 } from '@postwave/shared';
 import {
   defineRoutes,
+  docsPageRoutes,
   expressPath,
   operationsRoutes,
   problemResponses,
@@ -53,24 +54,7 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
     `(${optionsList}); they are merged over the \`options\` of the account’s entry in the accounts file, ` +
     'key by key, and checked against the platform’s options schema.';
   return defineRoutes({
-    getDocs: {
-      method: 'get',
-      path: '/docs',
-      auth: 'public',
-      operationId: 'getDocs',
-      summary: 'Interactive API reference (Scalar) rendering /openapi.json',
-      tags: ['Service'],
-      responses: { 200: { description: 'HTML page.', content: { 'text/html': { type: 'string' } } } },
-    },
-    getDocsScript: {
-      method: 'get',
-      path: '/docs/scalar.js',
-      auth: 'public',
-      undocumented: true,
-      operationId: 'getDocsScript',
-      summary: 'The Scalar bundle the docs page loads',
-      responses: { 200: { description: 'JavaScript.' } },
-    },
+    ...docsPageRoutes<ApiAuth>('public'),
     ...operationsRoutes<ApiAuth>('public', {
       checks: 'media storage answers (`storage`) and it is not shutting down (`shutdown`)',
       metrics:

@@ -69,3 +69,27 @@ export const metricsSecurityScheme = {
   scheme: 'bearer',
   description: '`/metrics` only: must equal `METRICS_TOKEN`.',
 } as const;
+
+/** `/docs` (Scalar rendering `/openapi.json`) and the bundle it loads, for both registries. */
+export function docsPageRoutes<Auth extends string>(auth: Auth) {
+  return {
+    getDocs: {
+      method: 'get',
+      path: '/docs',
+      auth,
+      operationId: 'getDocs',
+      summary: 'Interactive API reference (Scalar) rendering /openapi.json',
+      tags: ['Service'],
+      responses: { 200: { description: 'HTML page.', content: { 'text/html': { type: 'string' } } } },
+    },
+    getDocsScript: {
+      method: 'get',
+      path: '/docs/scalar.js',
+      auth,
+      undocumented: true,
+      operationId: 'getDocsScript',
+      summary: 'The Scalar bundle the docs page loads',
+      responses: { 200: { description: 'JavaScript.' } },
+    },
+  } as const satisfies Record<string, RouteSpec<Auth>>;
+}

@@ -1,4 +1,4 @@
-import { operationsRoutes } from '@postwave/shared/openapi/index';
+import { docsPageRoutes, operationsRoutes } from '@postwave/shared/openapi/index';
 import { type ApiAuth, defineApiRoutes } from '#server/http/route.ts';
 import { json } from './common.ts';
 
@@ -24,22 +24,5 @@ export const apiDocsRoutes = defineApiRoutes({
     tags: ['Service'],
     responses: { 200: { description: 'OpenAPI 3.1 document.', content: { [json]: { type: 'object' } } } },
   },
-  getDocs: {
-    method: 'get',
-    path: '/docs',
-    auth: 'public',
-    operationId: 'getDocs',
-    summary: 'Interactive API reference (Scalar) rendering /openapi.json',
-    tags: ['Service'],
-    responses: { 200: { description: 'HTML page.', content: { 'text/html': { type: 'string' } } } },
-  },
-  getDocsScript: {
-    method: 'get',
-    path: '/docs/scalar.js',
-    auth: 'public',
-    undocumented: true,
-    operationId: 'getDocsScript',
-    summary: 'The Scalar bundle the docs page loads',
-    responses: { 200: { description: 'JavaScript.' } },
-  },
+  ...docsPageRoutes<ApiAuth>('public'),
 });
