@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { type PostEventActor, postEvents } from '#server/db/schema.ts';
+import type { PostEventActor } from '#server/db/schema.ts';
+import { insertPostEvent, selectPostEvents } from './repository.ts';
 
 /** What an actor did to a post, in words the post page shows. */
 export const postEventActions = {
@@ -35,7 +35,7 @@ export interface PostEventView {
 }
 
 export async function recordPostEvent(ctx: AppContext, input: PostEventInput): Promise<void> {
-  await ctx.db.insert(postEvents).values({
+  await insertPostEvent(ctx, {
     id: crypto.randomUUID(),
     postId: input.postId,
     userId: input.userId,
@@ -53,11 +53,7 @@ export async function listPostEvents(
   userId: string,
   postId: string,
 ): Promise<PostEventView[]> {
-  const rows = await ctx.db
-    .select()
-    .from(postEvents)
-    .where(and(eq(postEvents.postId, postId), eq(postEvents.userId, userId)))
-    .orderBy(asc(postEvents.createdAt), asc(postEvents.id));
+  const rows = await selectPostEvents(ctx, userId, postId);
   return rows.map((row) => ({
     id: row.id,
     actor: row.actor,

@@ -1,7 +1,7 @@
 import type { TargetResult } from '@postwave/shared';
-import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { type PostStatus, posts, postTargets } from '#server/db/schema.ts';
+import { type PostStatus, postEvents, posts, postTargets } from '#server/db/schema.ts';
 
 /*
  * The only SQL for posts and their targets. Each operation is one statement that runs on PGlite
@@ -462,4 +462,18 @@ export async function releasePost(ctx: AppContext, postId: string, owner: string
     UPDATE posts SET lease_owner = NULL, lease_expires_at = NULL, next_attempt_at = ${new Date().toISOString()}::timestamptz,
       attempts = attempts - 1
     WHERE id = ${postId} AND lease_owner = ${owner}`);
+}
+
+/** One entry of a post's history (who did what, e.g. an assistant publishing it). */
+export async function insertPostEvent(ctx: AppContext, row: typeof postEvents.$inferInsert): Promise<void> {
+  await ctx.db.insert(postEvents).values(row);
+}
+
+/** A post's history, oldest first, only the user's own. */
+export function selectPostEvents(ctx: AppContext, userId: string, postId: string) {
+  return ctx.db
+    .select()
+    .from(postEvents)
+    .where(and(eq(postEvents.postId, postId), eq(postEvents.userId, userId)))
+    .orderBy(asc(postEvents.createdAt), asc(postEvents.id));
 }
