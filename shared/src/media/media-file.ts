@@ -10,6 +10,8 @@ export interface MediaInfo {
   kind: MediaKind;
   /** Public URL, for platforms that fetch media themselves. */
   url: string;
+  /** The description a screen reader reads (`altText` on the post's media reference); absent when none was given. */
+  altText?: string;
 }
 
 /** A media file a publisher can read. Reads are lazy so nothing is loaded before it is sent. */

@@ -95,6 +95,20 @@ export interface OAuthConnect {
   buttonLabel?: string;
 }
 
+/**
+ * What a platform does with the composer's extra fields (contract section E). The composer shows
+ * the thread editor, the first-comment field and the alt-text prompt from these; validation
+ * refuses a field a platform cannot honour with a clear message instead of dropping it.
+ */
+export interface PlatformFeatures {
+  /** `thread` parts are published as a reply chain (X, Bluesky, Mastodon, Threads, Telegram replies, Discord messages in order). */
+  thread: boolean;
+  /** `accountOptions[id].firstComment` is posted right after the post (a comment, or a reply where the platform has no comments). */
+  firstComment: boolean;
+  /** Media `altText` is sent to the platform, up to `maxLength` characters; null: the platform has none (a validation warning). */
+  altText: { maxLength: number } | null;
+}
+
 export interface PlatformManifest {
   id: string;
   name: string;
@@ -105,6 +119,7 @@ export interface PlatformManifest {
   text: TextRules;
   media: MediaRules;
   options: OptionField[];
+  features: PlatformFeatures;
   connect: CredentialsConnect | OAuthConnect;
   /** The platform's page in our docs, as a repository path (`docs/platforms/<id>.md`). */
   docs: string;

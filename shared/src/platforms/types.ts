@@ -41,6 +41,17 @@ export interface AccountProfile {
 export interface PublishResult {
   platformPostId: string;
   url?: string;
+  /**
+   * What a later reply to this post needs beyond `platformPostId`, opaque to callers (Bluesky's
+   * `{ uri, cid }` as JSON). Stored with the result so a retried thread continues from its last part.
+   */
+  replyRef?: string;
+}
+
+/** Where a thread part or a first comment goes: the post it answers and the thread's first post. */
+export interface ReplyTarget {
+  parent: PublishResult;
+  root: PublishResult;
 }
 
 export interface PublishContext {
@@ -78,6 +89,12 @@ export interface PublishContext {
    * publisher makes only the final call with it. A handle it cannot use is ignored (a normal publish).
    */
   staged?: string;
+  /**
+   * Set for a thread part after the first, and for a first comment on a platform without comments:
+   * the publisher posts this content as a reply to `parent` (root: the thread's first post).
+   * Only platforms whose manifest sets `features.thread` receive it.
+   */
+  replyTo?: ReplyTarget;
 }
 
 /** Media uploaded to the platform ahead of the due time (`Publisher.stage`). */
@@ -174,6 +191,18 @@ export interface Publisher<Options = Record<string, unknown>> {
     post: PostContent,
     account: PlatformAccount,
     media: MediaFile[],
+    options: Options,
+    context: PublishContext,
+  ): Promise<PublishResult>;
+  /**
+   * Posts `text` as a comment under a published post, for platforms whose comments are not posts
+   * (Instagram, Facebook, LinkedIn, YouTube). Platforms without it whose manifest sets
+   * `features.firstComment` get the first comment as a reply (`publish` with `context.replyTo`).
+   */
+  comment?(
+    parent: PublishResult,
+    text: string,
+    account: PlatformAccount,
     options: Options,
     context: PublishContext,
   ): Promise<PublishResult>;

@@ -35,6 +35,7 @@ export const blueskyManifest: PlatformManifest = {
       help: `Languages of the text as BCP 47 tags, at most ${maxLangs}.`,
     },
   ],
+  features: { thread: true, firstComment: true, altText: { maxLength: 2000 } },
   connect: {
     method: 'credentials',
     intro: 'Use an app password (Settings → Privacy and security → App passwords), not your main password.',

@@ -32,6 +32,7 @@ export const discordManifest: PlatformManifest = {
     { name: 'avatarUrl', label: 'Avatar URL', type: 'text', placeholder: 'https://…' },
     { name: 'threadId', label: 'Thread id', type: 'text', help: 'Post into this thread of the channel.' },
   ],
+  features: { thread: true, firstComment: false, altText: { maxLength: 1024 } },
   connect: {
     method: 'credentials',
     intro: 'In the channel’s settings → Integrations → Webhooks, create a webhook and copy its URL.',

@@ -30,6 +30,7 @@ export const facebookManifest: PlatformManifest = {
       help: 'Shared with a text post; Facebook shows its preview.',
     },
   ],
+  features: { thread: false, firstComment: true, altText: { maxLength: 1000 } },
   connect: {
     method: 'oauth',
     startPath: '/api/v1/accounts/connect/facebook',

@@ -25,6 +25,7 @@ export const instagramManifest: PlatformManifest = {
     { name: 'shareToFeed', label: 'Show the reel in the feed too', type: 'boolean' },
     { name: 'thumbOffset', label: 'Reel cover frame (ms)', type: 'number', placeholder: '0' },
   ],
+  features: { thread: false, firstComment: true, altText: { maxLength: 1000 } },
   connect: {
     method: 'oauth',
     startPath: '/api/v1/accounts/connect/instagram',

@@ -34,6 +34,7 @@ export const linkedInManifest: PlatformManifest = {
     },
     { name: 'disableReshare', label: 'Disable resharing', type: 'boolean' },
   ],
+  features: { thread: false, firstComment: true, altText: { maxLength: 4086 } },
   connect: {
     method: 'oauth',
     startPath: '/api/v1/accounts/connect/linkedin',

@@ -65,6 +65,7 @@ export const mastodonManifest: PlatformManifest = {
       help: 'ISO 639 code of the text.',
     },
   ],
+  features: { thread: true, firstComment: true, altText: { maxLength: 1500 } },
   connect: {
     method: 'credentials',
     intro:

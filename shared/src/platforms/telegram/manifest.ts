@@ -49,6 +49,7 @@ export const telegramManifest: PlatformManifest = {
       help: 'Only in forum supergroups: the topic to post into.',
     },
   ],
+  features: { thread: true, firstComment: false, altText: null },
   connect: {
     method: 'credentials',
     intro: 'Create a bot with @BotFather, add it as an admin of your channel or group, then paste its token.',

@@ -36,6 +36,7 @@ export const threadsManifest: PlatformManifest = {
     { name: 'replyToId', label: 'Reply to post', type: 'text', help: 'The Threads media id to reply to.' },
     { name: 'quotePostId', label: 'Quote post', type: 'text', help: 'The Threads media id to quote.' },
   ],
+  features: { thread: true, firstComment: true, altText: { maxLength: 1000 } },
   connect: {
     method: 'oauth',
     startPath: '/api/v1/accounts/connect/threads',

@@ -51,6 +51,7 @@ export const xManifest: PlatformManifest = {
       placeholder: '1850000000000000000',
     },
   ],
+  features: { thread: true, firstComment: true, altText: { maxLength: 1000 } },
   connect: {
     method: 'oauth',
     startPath: '/api/v1/accounts/connect/x',

@@ -54,6 +54,7 @@ export const youTubeManifest: PlatformManifest = {
       help: 'JPEG or PNG, up to 2 MB.',
     },
   ],
+  features: { thread: false, firstComment: true, altText: null },
   connect: {
     method: 'oauth',
     startPath: '/api/v1/accounts/connect/youtube',
