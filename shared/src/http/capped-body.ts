@@ -41,22 +41,34 @@ export class ReplyTooLargeError extends Error {
 /**
  * The same response with a body that errors (ReplyTooLargeError) once more than `limit` bytes
  * arrived, cancelling the underlying stream. A declared Content-Length over the cap fails at once.
+ * `onSettled` runs once when the body has been read to its end, cancelled or cut off (at once when
+ * there is no body), so a caller can let go of what only the reading needed (a deadline's timer).
  */
-export function capResponse(response: Response, limit = defaultMaxReplyBytes()): Response {
+export function capResponse(
+  response: Response,
+  limit = defaultMaxReplyBytes(),
+  onSettled: () => void = () => {},
+): Response {
   const declared = response.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
     response.body?.cancel().catch(() => {});
     throw new ReplyTooLargeError(limit);
   }
-  if (!response.body) return response;
+  if (!response.body) {
+    onSettled();
+    return response;
+  }
   let seen = 0;
   const counter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       seen += chunk.byteLength;
-      if (seen > limit) controller.error(new ReplyTooLargeError(limit));
-      else controller.enqueue(chunk);
+      if (seen <= limit) return controller.enqueue(chunk);
+      onSettled();
+      controller.error(new ReplyTooLargeError(limit));
     },
-  });
+    flush: onSettled,
+    cancel: onSettled,
+  } as Transformer<Uint8Array, Uint8Array>);
   const capped = new Response(response.body.pipeThrough(counter), {
     status: response.status,
     statusText: response.statusText,

@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.ts';
 import { capResponse, defaultMaxReplyBytes, ReplyTooLargeError, readTextCapped } from './capped-body.ts';
-import { type Deadline, withDeadline } from './deadline.ts';
+import { withDeadline } from './deadline.ts';
 import { type FetchLike, plainFetch } from './fetch-like.ts';
 import { UnsafeUrlError } from './safe-fetch.ts';
 
@@ -51,14 +51,14 @@ export async function platformFetch(url: string | URL, options: RequestOptions =
       throw new PlatformError('target_unreachable', error.message, { cause: error, retryable: false });
     throw new PlatformError('network_error', `Could not reach ${hostOf(url)}`, { cause: error });
   }
-  let capped: Response;
+  // The deadline still bounds reading the body, and is let go of as soon as the body has been
+  // read, cancelled or cut off by the cap, not when its timer would have fired.
   try {
-    capped = capResponse(response, maxReplyBytes);
+    return capResponse(response, maxReplyBytes, deadline.dispose);
   } catch (error) {
     deadline.dispose();
     throw tooLarge(url, error);
   }
-  return releasedWithBody(capped, deadline);
 }
 
 function tooLarge(url: string | URL, error: unknown): unknown {
@@ -68,31 +68,6 @@ function tooLarge(url: string | URL, error: unknown): unknown {
     `${hostOf(url)} sent a reply larger than ${error.limit} bytes (MAX_REPLY_BYTES); it was not read`,
     { cause: error, retryable: false },
   );
-}
-
-/**
- * The deadline still bounds reading the body, and is let go of as soon as the body has been read
- * (or cancelled), not when its timer would have fired.
- */
-function releasedWithBody(response: Response, deadline: Deadline): Response {
-  if (!response.body) {
-    deadline.dispose();
-    return response;
-  }
-  const body = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      flush: () => deadline.dispose(),
-      cancel: () => deadline.dispose(),
-    } as Transformer<Uint8Array, Uint8Array>),
-  );
-  const released = new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-  Object.defineProperty(released, 'url', { value: response.url });
-  Object.defineProperty(released, 'redirected', { value: response.redirected });
-  return released;
 }
 
 function hostOf(url: string | URL): string {
