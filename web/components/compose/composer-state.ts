@@ -10,14 +10,20 @@ import type { MediaObject } from './upload.ts';
 export type AccountOptions = Record<string, Record<string, unknown>>;
 export type SubmitMode = 'now' | 'schedule' | 'draft';
 
+/** A media reference as the API takes it: the stored object and, optionally, its description. */
+export type MediaRef = MediaObject & { altText?: string };
+
 export interface EditablePost {
   id: string;
   status: 'draft' | 'scheduled' | 'posted' | 'failed';
   message: string;
   accountIds: string[];
-  media: MediaObject[];
+  media: MediaRef[];
   accountOptions: AccountOptions;
   scheduledAt: string | null;
+  /** Contract section E; absent from servers that predate it. */
+  overrides?: Record<string, { message?: string; media?: MediaRef[] }>;
+  thread?: { message: string; media?: MediaRef[] }[];
 }
 
 export interface MediaItem {
@@ -29,7 +35,28 @@ export interface MediaItem {
   media?: MediaObject;
   error?: string;
   abort?: AbortController;
+  /** What a screen reader says for the image on the platform (`altText` on the media reference). */
+  altText?: string;
 }
+
+/** One account's own version of the post; an absent field follows the base post. */
+export interface AccountVersion {
+  message?: string;
+  media?: MediaItem[];
+}
+
+/** A part of the thread after the first message. */
+export interface ThreadPart {
+  localId: string;
+  message: string;
+  media: MediaItem[];
+}
+
+/** Where a media list lives: the base post, one account's version, or a thread part. */
+export type MediaSlot = 'base' | `account:${string}` | `part:${string}`;
+
+/** The contract's limit on thread parts after the first message. */
+export const maxThreadParts = 25;
 
 export interface ValidationResult {
   accountId: string;
@@ -52,21 +79,31 @@ export interface ComposerState {
   optionUploads: Record<string, OptionUpload>;
   scheduleAt: string;
   showSchedule: boolean;
+  /** Per-account versions, keyed by account id (kept when an account is deselected, sent only when selected). */
+  overrides: Record<string, AccountVersion>;
+  thread: ThreadPart[];
+  /** The version tab shown: `base` or an account id. */
+  activeTab: string;
   results: Record<string, ValidationResult>;
   generalIssues: string[];
   validating: boolean;
   busy?: SubmitMode;
   error?: string;
-  dragging: boolean;
 }
 
 export type ComposerAction =
   | { type: 'message'; message: string }
   | { type: 'toggleAccount'; accountId: string }
-  | { type: 'mediaAdded'; item: MediaItem }
+  | { type: 'mediaAdded'; slot: MediaSlot; item: MediaItem }
   | { type: 'mediaUpdated'; localId: string; patch: Partial<MediaItem> }
-  | { type: 'mediaRemoved'; localId: string }
-  | { type: 'dragging'; active: boolean }
+  | { type: 'mediaRemoved'; slot: MediaSlot; localId: string }
+  | { type: 'altText'; slot: MediaSlot; localId: string; altText: string }
+  | { type: 'tab'; tab: string }
+  | { type: 'versionMessage'; accountId: string; message: string }
+  | { type: 'versionReset'; accountId: string }
+  | { type: 'partAdded' }
+  | { type: 'partMessage'; partId: string; message: string }
+  | { type: 'partRemoved'; partId: string }
   | { type: 'option'; accountId: string; name: string; value: unknown }
   | { type: 'optionUpload'; key: string; upload: OptionUpload | undefined }
   | { type: 'scheduleOpened'; defaultAt: string }
@@ -96,14 +133,22 @@ export function initialState(
       : accounts.length === 1
         ? [accounts[0]!.id]
         : [],
-    media: (post?.media ?? []).map((m) => ({
+    media: storedItems(post?.media),
+    overrides: Object.fromEntries(
+      Object.entries(post?.overrides ?? {}).map(([id, v]) => [
+        id,
+        {
+          ...(v.message !== undefined ? { message: v.message } : {}),
+          ...(v.media ? { media: storedItems(v.media) } : {}),
+        },
+      ]),
+    ),
+    thread: (post?.thread ?? []).map((p) => ({
       localId: nextLocalId(),
-      filename: m.filename,
-      contentType: m.contentType,
-      preview: m.url,
-      progress: 1,
-      media: m,
+      message: p.message,
+      media: storedItems(p.media),
     })),
+    activeTab: 'base',
     options: post?.accountOptions ?? {},
     optionUploads: {},
     scheduleAt: post?.scheduledAt ? utcToZonedInput(new Date(post.scheduledAt), timezone) : '',
@@ -111,9 +156,56 @@ export function initialState(
     results: {},
     generalIssues: [],
     validating: false,
-    dragging: false,
   };
 }
+
+/** Media already stored (a post being edited) as composer items. */
+function storedItems(media: MediaRef[] | undefined): MediaItem[] {
+  return (media ?? []).map(({ altText, ...m }) => ({
+    localId: nextLocalId(),
+    filename: m.filename,
+    contentType: m.contentType,
+    preview: m.url,
+    progress: 1,
+    media: m,
+    ...(altText ? { altText } : {}),
+  }));
+}
+
+/** The media list a slot shows: an account without its own media list shows the base one. */
+export function slotMedia(state: ComposerState, slot: MediaSlot): MediaItem[] {
+  if (slot === 'base') return state.media;
+  if (slot.startsWith('account:')) return state.overrides[slot.slice(8)]?.media ?? state.media;
+  return state.thread.find((p) => p.localId === slot.slice(5))?.media ?? [];
+}
+
+/**
+ * Replaces a slot's media list. Changing an account's media gives it its own list, starting from
+ * the base media; copies keep their local ids, so an upload still running updates both.
+ */
+function withSlotMedia(
+  state: ComposerState,
+  slot: MediaSlot,
+  change: (media: MediaItem[]) => MediaItem[],
+): ComposerState {
+  if (slot === 'base') return { ...state, media: change(state.media) };
+  if (slot.startsWith('account:')) {
+    const id = slot.slice(8);
+    const version = state.overrides[id] ?? {};
+    return {
+      ...state,
+      overrides: { ...state.overrides, [id]: { ...version, media: change(version.media ?? state.media) } },
+    };
+  }
+  const partId = slot.slice(5);
+  return {
+    ...state,
+    thread: state.thread.map((p) => (p.localId === partId ? { ...p, media: change(p.media) } : p)),
+  };
+}
+
+const patchItems = (media: MediaItem[], localId: string, patch: Partial<MediaItem>) =>
+  media.map((m) => (m.localId === localId ? { ...m, ...patch } : m));
 
 /** Problem issues from a refused request, merged into the per-account results they name. */
 function withIssues(state: ComposerState, issues: ProblemIssue[]): Partial<ComposerState> {
@@ -156,19 +248,55 @@ export function composerReducer(state: ComposerState, action: ComposerAction): C
       const selected = on
         ? state.selected.filter((id) => id !== action.accountId)
         : [...state.selected, action.accountId];
-      return { ...state, selected };
+      const activeTab = on && state.activeTab === action.accountId ? 'base' : state.activeTab;
+      return { ...state, selected, activeTab };
     }
     case 'mediaAdded':
-      return { ...state, media: [...state.media, action.item] };
-    case 'mediaUpdated':
+      return withSlotMedia(state, action.slot, (media) => [...media, action.item]);
+    case 'mediaUpdated': {
+      // Progress reaches every copy of the item (the base list, account versions, thread parts).
+      const { localId, patch } = action;
       return {
         ...state,
-        media: state.media.map((m) => (m.localId === action.localId ? { ...m, ...action.patch } : m)),
+        media: patchItems(state.media, localId, patch),
+        overrides: Object.fromEntries(
+          Object.entries(state.overrides).map(([id, v]) => [
+            id,
+            v.media ? { ...v, media: patchItems(v.media, localId, patch) } : v,
+          ]),
+        ),
+        thread: state.thread.map((p) => ({ ...p, media: patchItems(p.media, localId, patch) })),
       };
+    }
     case 'mediaRemoved':
-      return { ...state, media: state.media.filter((m) => m.localId !== action.localId) };
-    case 'dragging':
-      return { ...state, dragging: action.active };
+      return withSlotMedia(state, action.slot, (media) => media.filter((m) => m.localId !== action.localId));
+    case 'altText':
+      return withSlotMedia(state, action.slot, (media) =>
+        patchItems(media, action.localId, { altText: action.altText }),
+      );
+    case 'tab':
+      return { ...state, activeTab: action.tab };
+    case 'versionMessage': {
+      const version = state.overrides[action.accountId] ?? {};
+      return {
+        ...state,
+        overrides: { ...state.overrides, [action.accountId]: { ...version, message: action.message } },
+      };
+    }
+    case 'versionReset': {
+      const { [action.accountId]: _, ...overrides } = state.overrides;
+      return { ...state, overrides };
+    }
+    case 'partAdded':
+      if (state.thread.length >= maxThreadParts) return state;
+      return { ...state, thread: [...state.thread, { localId: nextLocalId(), message: '', media: [] }] };
+    case 'partMessage':
+      return {
+        ...state,
+        thread: state.thread.map((p) => (p.localId === action.partId ? { ...p, message: action.message } : p)),
+      };
+    case 'partRemoved':
+      return { ...state, thread: state.thread.filter((p) => p.localId !== action.partId) };
     case 'option':
       return { ...state, options: withOption(state.options, action.accountId, action.name, action.value) };
     case 'optionUpload': {

@@ -1,0 +1,72 @@
+import type { Dispatch } from 'react';
+import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
+import type { TargetCount } from './composer-selectors.ts';
+import type { ComposerAction, MediaItem } from './composer-state.ts';
+import { Counters } from './counters.tsx';
+import { MediaField } from './media-field.tsx';
+
+/** One account's version: the base post until edited here; "Reset to base" drops the version. */
+export function VersionEditor({
+  account,
+  version,
+  count,
+  altLimit,
+  dispatch,
+  addFiles,
+  removeMedia,
+}: {
+  account: AccountSummary;
+  version: { message: string; media: MediaItem[]; edited: boolean };
+  count: TargetCount | undefined;
+  altLimit: number | null;
+  dispatch: Dispatch<ComposerAction>;
+  addFiles: (files: FileList | File[]) => void;
+  removeMedia: (item: MediaItem) => void;
+}) {
+  const name = accountName(account);
+  const id = `version-${account.id}`;
+  return (
+    <div className="stack">
+      <div className="row version-note">
+        <p className="muted small" style={{ marginRight: 'auto' }}>
+          {version.edited
+            ? `${name} on ${platformName(account.platform)} publishes its own version below.`
+            : `${name} publishes the base post. Edit it here to give this account its own version.`}
+        </p>
+        {version.edited && (
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => dispatch({ type: 'versionReset', accountId: account.id })}
+          >
+            Reset to base
+          </button>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-message`} className="section-title">
+          Version for {name}
+        </label>
+        <textarea
+          id={`${id}-message`}
+          className="textarea"
+          value={version.message}
+          onChange={(e) => dispatch({ type: 'versionMessage', accountId: account.id, message: e.target.value })}
+          rows={8}
+          aria-describedby={`${id}-counter`}
+        />
+        <Counters id={`${id}-counter`} counts={count ? [count] : []} className="counter version-counter" />
+      </div>
+      <MediaField
+        slot={`account:${account.id}`}
+        label={`Media for ${name}`}
+        media={version.media}
+        altLimit={altLimit}
+        inputTestId="version-media-input"
+        dispatch={dispatch}
+        addFiles={addFiles}
+        removeMedia={removeMedia}
+      />
+    </div>
+  );
+}
