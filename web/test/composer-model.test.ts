@@ -140,7 +140,10 @@ const uploaded = (localId: string, key = localId) => ({
   media: stored(key),
 });
 const select = (ids: string[], accs = featured) =>
-  ids.reduce((s, accountId) => composerReducer(s, { type: 'toggleAccount', accountId }), initialState(accs, 'UTC'));
+  ids.reduce(
+    (s, accountId) => composerReducer(s, { type: 'toggleAccount', accountId }),
+    initialState(accs, 'UTC'),
+  );
 
 describe('per-account versions', () => {
   test('editing an account tab creates its version; counts and the body follow it; reset drops it', () => {
@@ -181,7 +184,11 @@ describe('per-account versions', () => {
       ['a'],
     );
     // Upload progress reaches every copy.
-    state = composerReducer(state, { type: 'mediaAdded', slot: 'base', item: { ...uploaded('m-c'), media: undefined, progress: 0 } });
+    state = composerReducer(state, {
+      type: 'mediaAdded',
+      slot: 'base',
+      item: { ...uploaded('m-c'), media: undefined, progress: 0 },
+    });
     state = composerReducer(state, { type: 'mediaAdded', slot: 'account:t1', item: uploaded('m-d') });
     state = composerReducer(state, { type: 'mediaUpdated', localId: 'm-c', patch: { progress: 0.5 } });
     assert.equal(state.media.find((m) => m.localId === 'm-c')?.progress, 0.5);
@@ -251,7 +258,10 @@ describe('thread parts', () => {
     const [a, b] = state.thread;
     state = composerReducer(state, { type: 'partMessage', partId: a!.localId, message: 'ok' });
     let counts = targetCounts(state, featured);
-    assert.equal(readiness(state, counts, featured).blockReason, 'Thread part 3 is empty: write it or remove it.');
+    assert.equal(
+      readiness(state, counts, featured).blockReason,
+      'Thread part 3 is empty: write it or remove it.',
+    );
     state = composerReducer(state, {
       type: 'partMessage',
       partId: b!.localId,
@@ -292,7 +302,12 @@ describe('alt text', () => {
     state = composerReducer(state, { type: 'altText', slot: 'base', localId: 'm1', altText: '  A cat  ' });
     assert.deepEqual(requestBody(state, featured).media, [{ ...stored('a'), altText: 'A cat' }, stored('b')]);
     const limit = withAlt[0]!.features.altText!.maxLength;
-    state = composerReducer(state, { type: 'altText', slot: 'base', localId: 'm2', altText: 'y'.repeat(limit + 1) });
+    state = composerReducer(state, {
+      type: 'altText',
+      slot: 'base',
+      localId: 'm2',
+      altText: 'y'.repeat(limit + 1),
+    });
     assert.equal(
       readiness(state, targetCounts(state, featured), featured).blockReason,
       `Shorten the alt text to ${limit} characters or fewer.`,
@@ -310,15 +325,23 @@ describe('preview text', () => {
     assert.ok(overflow.length > 0);
     const fitCount = first!.text.count({ ...input, message: fits });
     assert.ok(fitCount.used <= fitCount.limit);
-    const nextGrapheme = Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(overflow))[0]!.segment;
+    const nextGrapheme = Array.from(
+      new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(overflow),
+    )[0]!.segment;
     const oneMore = first!.text.count({ ...input, message: fits + nextGrapheme });
     assert.ok(oneMore.used > oneMore.limit);
-    assert.deepEqual(splitAtLimit(first!.id, { ...input, message: 'short' }), { fits: 'short', overflow: '' });
+    assert.deepEqual(splitAtLimit(first!.id, { ...input, message: 'short' }), {
+      fits: 'short',
+      overflow: '',
+    });
   });
 
   test('the first URL of a message, without trailing punctuation', () => {
     assert.equal(firstUrl('See https://example.com/a?b=1. And http://x.test'), 'https://example.com/a?b=1');
-    assert.equal(firstUrl('(https://en.wikipedia.org/wiki/Foo_(bar))'), 'https://en.wikipedia.org/wiki/Foo_(bar)');
+    assert.equal(
+      firstUrl('(https://en.wikipedia.org/wiki/Foo_(bar))'),
+      'https://en.wikipedia.org/wiki/Foo_(bar)',
+    );
     assert.equal(firstUrl('no links here'), undefined);
   });
 });

@@ -109,7 +109,11 @@ export function targetCounts(state: ComposerState, accounts: AccountSummary[]): 
 }
 
 /** A thread part's count for each account that receives the thread. */
-export function partCounts(state: ComposerState, accounts: AccountSummary[], part: ThreadPart): TargetCount[] {
+export function partCounts(
+  state: ComposerState,
+  accounts: AccountSummary[],
+  part: ThreadPart,
+): TargetCount[] {
   return threadAudience(state, accounts).receiving.map((account) => ({
     account,
     edited: false,

@@ -293,7 +293,9 @@ export function composerReducer(state: ComposerState, action: ComposerAction): C
     case 'partMessage':
       return {
         ...state,
-        thread: state.thread.map((p) => (p.localId === action.partId ? { ...p, message: action.message } : p)),
+        thread: state.thread.map((p) =>
+          p.localId === action.partId ? { ...p, message: action.message } : p,
+        ),
       };
     case 'partRemoved':
       return { ...state, thread: state.thread.filter((p) => p.localId !== action.partId) };

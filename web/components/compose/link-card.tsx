@@ -4,7 +4,13 @@ import type { LinkPreview } from './use-link-preview.ts';
 export function LinkCard({ card }: { card: LinkPreview }) {
   const host = safeHost(card.url);
   return (
-    <a className="link-card" href={card.url} target="_blank" rel="noreferrer noopener" data-testid="link-card">
+    <a
+      className="link-card"
+      href={card.url}
+      target="_blank"
+      rel="noreferrer noopener"
+      data-testid="link-card"
+    >
       {/* Only https images: the page's CSP allows no others, and they would be mixed content. */}
       {card.image?.startsWith('https://') && (
         // biome-ignore lint/performance/noImgElement: a remote page's image, shown as the platform shows it

@@ -154,7 +154,12 @@ function AltTextField({
         aria-describedby={`${id}-count`}
         onChange={(e) => onChange(e.target.value)}
       />
-      <span id={`${id}-count`} className="small alt-count" data-state={over ? 'over' : 'ok'} aria-live="polite">
+      <span
+        id={`${id}-count`}
+        className="small alt-count"
+        data-state={over ? 'over' : 'ok'}
+        aria-live="polite"
+      >
         {limit === null
           ? 'None of the selected platforms shows alt text.'
           : `${value.length.toLocaleString()} / ${limit.toLocaleString()}`}

@@ -84,7 +84,8 @@ function Bubble({
       <div className="preview-head">
         <AccountAvatar account={account} size="sm" />
         <span className="preview-who">
-          <strong>{accountName(account)}</strong> <span className="muted small">{accountHandle(account)}</span>
+          <strong>{accountName(account)}</strong>{' '}
+          <span className="muted small">{accountHandle(account)}</span>
         </span>
         {count && (
           <span className="preview-counter small" data-state={countState(count.used, count.limit)}>

@@ -1,7 +1,13 @@
 import type { Dispatch } from 'react';
 import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 import type { TargetCount } from './composer-selectors.ts';
-import { type ComposerAction, type MediaItem, type MediaSlot, maxThreadParts, type ThreadPart } from './composer-state.ts';
+import {
+  type ComposerAction,
+  type MediaItem,
+  type MediaSlot,
+  maxThreadParts,
+  type ThreadPart,
+} from './composer-state.ts';
 import { Counters } from './counters.tsx';
 import { MediaField } from './media-field.tsx';
 
@@ -51,7 +57,11 @@ export function ThreadEditor({
               <li key={part.localId} className="thread-part stack" data-testid="thread-part">
                 <div className="field">
                   <div className="row">
-                    <label htmlFor={`${id}-message`} className="section-title" style={{ marginRight: 'auto' }}>
+                    <label
+                      htmlFor={`${id}-message`}
+                      className="section-title"
+                      style={{ marginRight: 'auto' }}
+                    >
                       {label}
                     </label>
                     <button
@@ -67,7 +77,9 @@ export function ThreadEditor({
                     className="textarea"
                     rows={4}
                     value={part.message}
-                    onChange={(e) => dispatch({ type: 'partMessage', partId: part.localId, message: e.target.value })}
+                    onChange={(e) =>
+                      dispatch({ type: 'partMessage', partId: part.localId, message: e.target.value })
+                    }
                     aria-describedby={`${id}-counters`}
                   />
                   <Counters id={`${id}-counters`} counts={countsFor(part)} className="counter part-counter" />

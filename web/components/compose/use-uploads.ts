@@ -1,5 +1,11 @@
 import { type Dispatch, useCallback } from 'react';
-import { type ComposerAction, type MediaItem, type MediaSlot, nextLocalId, optionKey } from './composer-state.ts';
+import {
+  type ComposerAction,
+  type MediaItem,
+  type MediaSlot,
+  nextLocalId,
+  optionKey,
+} from './composer-state.ts';
 import { uploadFile } from './upload.ts';
 
 /** Starts uploads and reports their progress as composer actions. */

@@ -51,7 +51,9 @@ export function VersionEditor({
           id={`${id}-message`}
           className="textarea"
           value={version.message}
-          onChange={(e) => dispatch({ type: 'versionMessage', accountId: account.id, message: e.target.value })}
+          onChange={(e) =>
+            dispatch({ type: 'versionMessage', accountId: account.id, message: e.target.value })
+          }
           rows={8}
           aria-describedby={`${id}-counter`}
         />

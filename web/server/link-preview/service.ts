@@ -18,7 +18,10 @@ const limitWindowMs = 60 * 1000;
 
 type Outcome = { preview: LinkPreview } | { refusal: ProblemError };
 
-const cache = processWide('link-preview:cache', () => new Map<string, { at: number; ttl: number; outcome: Outcome }>());
+const cache = processWide(
+  'link-preview:cache',
+  () => new Map<string, { at: number; ttl: number; outcome: Outcome }>(),
+);
 const requestsByUser = processWide(
   'link-preview:user',
   () => new AttemptLimiter(perUserLimit, limitWindowMs),
@@ -33,7 +36,12 @@ const refused = (code: string, message: string) =>
  * `deadlineMs`. Every refusal is a 422 problem with a code (`url_not_allowed`, `invalid_url`,
  * `host_not_found`, `fetch_failed`, `not_html`, `timeout`); cached briefly per user and URL.
  */
-export async function linkPreview(ctx: AppContext, userId: string, rawUrl: string, now = Date.now()): Promise<LinkPreview> {
+export async function linkPreview(
+  ctx: AppContext,
+  userId: string,
+  rawUrl: string,
+  now = Date.now(),
+): Promise<LinkPreview> {
   const url = normalizeUrl(rawUrl);
   const key = `${userId}\n${url}`;
   const hit = cache.get(key);
