@@ -1,4 +1,4 @@
-import type { Dispatch } from 'react';
+import { type Dispatch, useEffect, useRef } from 'react';
 import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 import type { TargetCount } from './composer-selectors.ts';
 import {
@@ -38,6 +38,14 @@ export function ThreadEditor({
   removeMedia: (item: MediaItem, slot: MediaSlot) => void;
 }) {
   const full = parts.length >= maxThreadParts;
+  // A part added with the button takes the focus, so the keyboard user writes it straight away.
+  const focusNext = useRef(false);
+  const lastId = parts.at(-1)?.localId;
+  useEffect(() => {
+    if (!focusNext.current || !lastId) return;
+    focusNext.current = false;
+    document.getElementById(`part-${lastId}-message`)?.focus();
+  }, [lastId]);
   return (
     <section className="thread stack" aria-labelledby="thread-title">
       <h2 id="thread-title" className="section-title">
@@ -100,7 +108,15 @@ export function ThreadEditor({
         </ol>
       )}
       <div className="row">
-        <button type="button" className="btn" disabled={full} onClick={() => dispatch({ type: 'partAdded' })}>
+        <button
+          type="button"
+          className="btn"
+          disabled={full}
+          onClick={() => {
+            focusNext.current = true;
+            dispatch({ type: 'partAdded' });
+          }}
+        >
           Add to thread
         </button>
         {full && <span className="muted small">A thread has at most {maxThreadParts + 1} parts.</span>}
