@@ -62,7 +62,9 @@ test('per-account versions: chips tell same-named chats apart, a tab edits one a
   await shot(page, 'compose-versions');
 
   // Back to the base post: its counters mark the account with its own version.
+  await tabTwo.focus();
   await page.keyboard.press('Home');
+  await expect(tabs.getByRole('tab', { name: /All accounts/ })).toBeFocused();
   await expect(page.getByTestId(`counter-${two!.id}`)).toContainText('own version');
   await expect(page.locator('.target').getByText('Ready')).toHaveCount(2);
 
@@ -104,7 +106,7 @@ test('thread: parts after the message, the accounts left out named, previews as 
   await expect(page.getByRole('button', { name: 'Add to thread' })).toHaveCount(0);
   await page.getByTestId(`chip-${tg.id}`).click();
   await expect(page.getByTestId('thread-note')).toContainText('will not receive the thread');
-  await expect(page.getByTestId('thread-note')).toContainText('(Instagram)');
+  await expect(page.getByTestId('thread-note')).toContainText('(Instagram · @');
 
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill('1/ Why threads matter');
   await page.getByRole('button', { name: 'Add to thread' }).click();
@@ -231,7 +233,8 @@ test('preview: a link card from the page’s Open Graph tags, none for a refused
 
   // Over the platform's limit: the part past it is marked, and publishing is blocked.
   await message.fill(`${'a'.repeat(4090)} the end of it`);
-  await expect(preview.getByTestId('preview-overflow')).toHaveText(/end of it$/);
+  // 4,090 + 6 characters fit; the rest of "the end of it" is past the limit.
+  await expect(preview.getByTestId('preview-overflow')).toHaveText(/over the limit from here:\) nd of it$/);
   await expect(preview.locator('.preview-counter')).toContainText('4,104 / 4,096');
   await expect(page.getByRole('button', { name: 'Publish now' })).toBeDisabled();
   await shot(page, 'compose-overflow');

@@ -1,5 +1,5 @@
 import { type Dispatch, useEffect, useRef } from 'react';
-import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
+import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import type { TargetCount } from './composer-selectors.ts';
 import {
   type ComposerAction,
@@ -12,7 +12,12 @@ import { Counters } from './counters.tsx';
 import { MediaField } from './media-field.tsx';
 
 const names = (accounts: AccountSummary[]) =>
-  accounts.map((a) => `${accountName(a)} (${platformName(a.platform)})`).join(', ');
+  accounts
+    .map((a) => {
+      const handle = accountHandle(a);
+      return `${accountName(a)} (${platformName(a.platform)}${handle !== accountName(a) ? ` · ${handle}` : ''})`;
+    })
+    .join(', ');
 
 /**
  * Parts published after the first message as a reply chain, on the platforms that have one.

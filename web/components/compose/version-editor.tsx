@@ -1,5 +1,5 @@
 import type { Dispatch } from 'react';
-import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
+import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import type { TargetCount } from './composer-selectors.ts';
 import type { ComposerAction, MediaItem } from './composer-state.ts';
 import { Counters } from './counters.tsx';
@@ -24,6 +24,9 @@ export function VersionEditor({
   removeMedia: (item: MediaItem) => void;
 }) {
   const name = accountName(account);
+  const handle = accountHandle(account);
+  // Two accounts may share a label (two chats named alike): the handle tells them apart.
+  const who = handle !== name ? `${name} (${handle})` : name;
   const id = `version-${account.id}`;
   return (
     <div className="stack">
@@ -45,7 +48,7 @@ export function VersionEditor({
       </div>
       <div className="field">
         <label htmlFor={`${id}-message`} className="section-title">
-          Version for {name}
+          Version for {who}
         </label>
         <textarea
           id={`${id}-message`}
@@ -61,7 +64,7 @@ export function VersionEditor({
       </div>
       <MediaField
         slot={`account:${account.id}`}
-        label={`Media for ${name}`}
+        label={`Media for ${who}`}
         media={version.media}
         altLimit={altLimit}
         inputTestId="version-media-input"
