@@ -28,7 +28,7 @@ export function Counters({
             title={`${platformName(account.platform)} counts ${count.unit}`}
           >
             {platformName(account.platform)} · {accountName(account)}
-            {edited && <em className="muted"> (own version)</em>}:{' '}
+            {edited && <em> (own version)</em>}:{' '}
             <strong>
               {count.used.toLocaleString()} / {count.limit.toLocaleString()}
             </strong>
