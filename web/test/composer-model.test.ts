@@ -315,6 +315,32 @@ describe('alt text', () => {
   });
 });
 
+test('an account’s own media is held to its own platform’s alt text limit', () => {
+  const short = withAlt[0]!.features.altText!.maxLength;
+  const long = withAlt.at(-1)!.features.altText!.maxLength;
+  assert.ok(long > short);
+  let state = select(['alt-short', 'alt-long']);
+  state = composerReducer(state, { type: 'message', message: 'Photos' });
+  state = composerReducer(state, { type: 'mediaAdded', slot: 'account:alt-long', item: uploaded('m1') });
+  state = composerReducer(state, {
+    type: 'altText',
+    slot: 'account:alt-long',
+    localId: 'm1',
+    altText: 'z'.repeat(short + 1),
+  });
+  assert.equal(readiness(state, targetCounts(state, featured), featured).canPublish, true);
+  state = composerReducer(state, {
+    type: 'altText',
+    slot: 'account:alt-long',
+    localId: 'm1',
+    altText: 'z'.repeat(long + 1),
+  });
+  assert.equal(
+    readiness(state, targetCounts(state, featured), featured).blockReason,
+    `Shorten the alt text to ${long} characters or fewer.`,
+  );
+});
+
 describe('preview text', () => {
   test('the message is cut exactly where the platform’s counter reaches its limit', () => {
     const limit = first!.text.limit;

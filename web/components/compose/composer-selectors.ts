@@ -127,22 +127,35 @@ export function partCounts(
 
 const over = (c: TargetCount) => Boolean(c.count && c.count.used > c.count.limit);
 
-/** Every media item of the post: base, account versions of selected accounts, thread parts. */
-function allMedia(state: ComposerState, threaded: boolean): MediaItem[] {
+/** The alt text limit of one account's platform; null when it shows none. */
+export function accountAltLimit(account: AccountSummary | undefined): number | null {
+  return (account && features(account)?.altText?.maxLength) ?? null;
+}
+
+/**
+ * Every media item of the post with the alt text limit that applies to it: the base media and
+ * thread parts go to every selected account (the smallest limit), an account's own media only there.
+ */
+function allMedia(state: ComposerState, accounts: AccountSummary[], threaded: boolean) {
+  const shared = altTextLimit(state, accounts).limit;
   return [
-    ...state.media,
-    ...state.selected.flatMap((id) => state.overrides[id]?.media ?? []),
-    ...(threaded ? state.thread.flatMap((p) => p.media) : []),
+    ...[...state.media, ...(threaded ? state.thread.flatMap((p) => p.media) : [])].map((item) => ({
+      item,
+      limit: shared,
+    })),
+    ...state.selected.flatMap((id) => {
+      const limit = accountAltLimit(accounts.find((a) => a.id === id));
+      return (state.overrides[id]?.media ?? []).map((item) => ({ item, limit }));
+    }),
   ];
 }
 
 /** Whether publishing may start, and if not, the sentence that says why. */
 export function readiness(state: ComposerState, counts: TargetCount[], accounts: AccountSummary[] = []) {
   const threaded = state.thread.length > 0 && threadAudience(state, accounts).receiving.length > 0;
-  const media = allMedia(state, threaded);
-  const uploading = media.some((m) => !m.media && !m.error);
-  const { limit: altLimit } = altTextLimit(state, accounts);
-  const altTooLong = altLimit !== null && media.some((m) => (m.altText?.length ?? 0) > altLimit);
+  const media = allMedia(state, accounts, threaded);
+  const uploading = media.some(({ item }) => !item.media && !item.error);
+  const tooLong = media.find(({ item, limit }) => limit !== null && (item.altText?.length ?? 0) > limit);
   const partsOver = threaded && state.thread.some((p) => partCounts(state, accounts, p).some(over));
   const emptyPart =
     threaded && state.thread.findIndex((p) => p.message.trim() === '' && mediaRefs(p.media).length === 0);
@@ -160,8 +173,8 @@ export function readiness(state: ComposerState, counts: TargetCount[], accounts:
           ? 'Waiting for uploads to finish…'
           : typeof emptyPart === 'number' && emptyPart >= 0
             ? `Thread part ${emptyPart + 2} is empty: write it or remove it.`
-            : altTooLong
-              ? `Shorten the alt text to ${altLimit} characters or fewer.`
+            : tooLong
+              ? `Shorten the alt text to ${tooLong.limit} characters or fewer.`
               : invalid
                 ? 'Fix the problems shown beside the accounts.'
                 : undefined;

@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useMemo, useReducer } from 'react';
 import { ApiError, describeError } from '#components/lib/api.ts';
-import type { AccountSummary } from '#components/lib/platforms.ts';
+import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 import { AccountChips } from './account-chips.tsx';
 import { ActionBar } from './action-bar.tsx';
 import {
@@ -74,7 +74,10 @@ export function Composer({
   const counts = useMemo(() => targetCounts(state, accounts), [state, accounts]);
   const { uploading, canPublish, blockReason } = readiness(state, counts, accounts);
   const audience = threadAudience(state, accounts);
-  const { limit: altLimit } = altTextLimit(state, accounts);
+  const { limit: altLimit, without: withoutAlt } = altTextLimit(state, accounts);
+  const altNote = withoutAlt.length
+    ? `${withoutAlt.map((a) => `${accountName(a)} (${platformName(a.platform)})`).join(', ')} ${withoutAlt.length === 1 ? 'shows' : 'show'} no alt text: the media goes without it.`
+    : undefined;
   const selectedAccounts = accounts.filter((a) => state.selected.includes(a.id));
   const activeAccount = selectedAccounts.find((a) => a.id === state.activeTab);
 
@@ -113,7 +116,6 @@ export function Composer({
                   account={activeAccount}
                   version={versionOf(state, activeAccount.id)}
                   count={counts.find((c) => c.account.id === activeAccount.id)}
-                  altLimit={altLimit}
                   dispatch={dispatch}
                   addFiles={(files) => addFiles(files, `account:${activeAccount.id}`)}
                   removeMedia={(item) => removeMedia(item, `account:${activeAccount.id}`)}
@@ -126,6 +128,7 @@ export function Composer({
                     label="Media"
                     media={state.media}
                     altLimit={altLimit}
+                    altNote={altNote}
                     inputTestId="media-input"
                     dispatch={dispatch}
                     addFiles={(files) => addFiles(files, 'base')}

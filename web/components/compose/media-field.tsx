@@ -7,6 +7,7 @@ export function MediaField({
   label,
   media,
   altLimit,
+  altNote,
   inputTestId,
   dispatch,
   addFiles,
@@ -17,6 +18,8 @@ export function MediaField({
   media: MediaItem[];
   /** The shortest alt text limit of the selected platforms; null when none shows alt text. */
   altLimit: number | null;
+  /** Said once under the media: the selected accounts whose platform publishes media without alt text. */
+  altNote?: string | undefined;
   inputTestId: string;
   dispatch: Dispatch<ComposerAction>;
   addFiles: (files: FileList | File[]) => void;
@@ -81,6 +84,7 @@ export function MediaField({
           ))}
         </ul>
       )}
+      {media.length > 0 && altNote && <p className="muted small">{altNote}</p>}
     </div>
   );
 }

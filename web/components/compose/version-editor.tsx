@@ -1,6 +1,6 @@
 import type { Dispatch } from 'react';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
-import type { TargetCount } from './composer-selectors.ts';
+import { accountAltLimit, type TargetCount } from './composer-selectors.ts';
 import type { ComposerAction, MediaItem } from './composer-state.ts';
 import { Counters } from './counters.tsx';
 import { MediaField } from './media-field.tsx';
@@ -10,7 +10,6 @@ export function VersionEditor({
   account,
   version,
   count,
-  altLimit,
   dispatch,
   addFiles,
   removeMedia,
@@ -18,7 +17,6 @@ export function VersionEditor({
   account: AccountSummary;
   version: { message: string; media: MediaItem[]; edited: boolean };
   count: TargetCount | undefined;
-  altLimit: number | null;
   dispatch: Dispatch<ComposerAction>;
   addFiles: (files: FileList | File[]) => void;
   removeMedia: (item: MediaItem) => void;
@@ -66,7 +64,13 @@ export function VersionEditor({
         slot={`account:${account.id}`}
         label={`Media for ${who}`}
         media={version.media}
-        altLimit={altLimit}
+        // This version's media goes to this account only: its platform's limit applies.
+        altLimit={accountAltLimit(account)}
+        altNote={
+          accountAltLimit(account) === null
+            ? `${platformName(account.platform)} shows no alt text: the media goes without it.`
+            : undefined
+        }
         inputTestId="version-media-input"
         dispatch={dispatch}
         addFiles={addFiles}
