@@ -113,6 +113,8 @@ test('a draft can be saved, edited and deleted', async ({ page, shot }) => {
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('First idea');
   await page.getByRole('textbox', { name: 'Message' }).fill('Second, better idea');
   await page.getByRole('button', { name: 'Save draft' }).click();
+  // The post page, not the composer (whose preview also shows the text) still open before the redirect.
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+\?done=draft$/);
   await expect(page.getByText('Second, better idea')).toBeVisible();
   await page.goto('/posts?status=draft');
   await expect(page.getByTestId('post-row')).toContainText('Second, better idea');

@@ -3,7 +3,10 @@ import { AccountAvatar } from '#components/account-avatar.tsx';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import type { ComposerAction } from './composer-state.ts';
 
-/** Toggle buttons choosing the target accounts: platform icon, label and handle. */
+/**
+ * Toggle buttons choosing the target accounts. Each shows the platform icon, the account's label,
+ * the platform's name and the handle, so two chats with the same title are told apart.
+ */
 export function AccountChips({
   accounts,
   selected,
@@ -25,13 +28,18 @@ export function AccountChips({
               type="button"
               key={account.id}
               className="account-chip"
+              data-testid={`chip-${account.id}`}
               aria-pressed={selected.includes(account.id)}
               onClick={() => dispatch({ type: 'toggleAccount', accountId: account.id })}
             >
               <AccountAvatar account={account} size="sm" />
-              {name}
-              {handle !== name && <span className="muted small">{handle}</span>}
-              <span className="sr-only"> on {platformName(account.platform)}</span>
+              <span className="chip-text">
+                <span className="chip-name">{name}</span>
+                <span className="chip-meta">
+                  {platformName(account.platform)}
+                  {handle !== name && ` · ${handle}`}
+                </span>
+              </span>
             </button>
           );
         })}

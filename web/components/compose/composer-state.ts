@@ -5,19 +5,28 @@
 import type { ProblemIssue } from '#components/lib/api.ts';
 import type { AccountSummary } from '#components/lib/platforms.ts';
 import { utcToZonedInput } from '#components/lib/time.ts';
+import { patchItems, storedItems, withSlotMedia } from './media-slots.ts';
 import type { MediaObject } from './upload.ts';
+
+export { slotMedia } from './media-slots.ts';
 
 export type AccountOptions = Record<string, Record<string, unknown>>;
 export type SubmitMode = 'now' | 'schedule' | 'draft';
+
+/** A media reference as the API takes it: the stored object and, optionally, its description. */
+export type MediaRef = MediaObject & { altText?: string };
 
 export interface EditablePost {
   id: string;
   status: 'draft' | 'scheduled' | 'posted' | 'failed';
   message: string;
   accountIds: string[];
-  media: MediaObject[];
+  media: MediaRef[];
   accountOptions: AccountOptions;
   scheduledAt: string | null;
+  /** Contract section E; absent from servers that predate it. */
+  overrides?: Record<string, { message?: string; media?: MediaRef[] }>;
+  thread?: { message: string; media?: MediaRef[] }[];
 }
 
 export interface MediaItem {
@@ -29,7 +38,28 @@ export interface MediaItem {
   media?: MediaObject;
   error?: string;
   abort?: AbortController;
+  /** What a screen reader says for the image on the platform (`altText` on the media reference). */
+  altText?: string;
 }
+
+/** One account's own version of the post; an absent field follows the base post. */
+export interface AccountVersion {
+  message?: string;
+  media?: MediaItem[];
+}
+
+/** A part of the thread after the first message. */
+export interface ThreadPart {
+  localId: string;
+  message: string;
+  media: MediaItem[];
+}
+
+/** Where a media list lives: the base post, one account's version, or a thread part. */
+export type MediaSlot = 'base' | `account:${string}` | `part:${string}`;
+
+/** The contract's limit on thread parts after the first message. */
+export const maxThreadParts = 25;
 
 export interface ValidationResult {
   accountId: string;
@@ -52,21 +82,31 @@ export interface ComposerState {
   optionUploads: Record<string, OptionUpload>;
   scheduleAt: string;
   showSchedule: boolean;
+  /** Per-account versions, keyed by account id (kept when an account is deselected, sent only when selected). */
+  overrides: Record<string, AccountVersion>;
+  thread: ThreadPart[];
+  /** The version tab shown: `base` or an account id. */
+  activeTab: string;
   results: Record<string, ValidationResult>;
   generalIssues: string[];
   validating: boolean;
   busy?: SubmitMode;
   error?: string;
-  dragging: boolean;
 }
 
 export type ComposerAction =
   | { type: 'message'; message: string }
   | { type: 'toggleAccount'; accountId: string }
-  | { type: 'mediaAdded'; item: MediaItem }
+  | { type: 'mediaAdded'; slot: MediaSlot; item: MediaItem }
   | { type: 'mediaUpdated'; localId: string; patch: Partial<MediaItem> }
-  | { type: 'mediaRemoved'; localId: string }
-  | { type: 'dragging'; active: boolean }
+  | { type: 'mediaRemoved'; slot: MediaSlot; localId: string }
+  | { type: 'altText'; slot: MediaSlot; localId: string; altText: string }
+  | { type: 'tab'; tab: string }
+  | { type: 'versionMessage'; accountId: string; message: string }
+  | { type: 'versionReset'; accountId: string }
+  | { type: 'partAdded' }
+  | { type: 'partMessage'; partId: string; message: string }
+  | { type: 'partRemoved'; partId: string }
   | { type: 'option'; accountId: string; name: string; value: unknown }
   | { type: 'optionUpload'; key: string; upload: OptionUpload | undefined }
   | { type: 'scheduleOpened'; defaultAt: string }
@@ -96,14 +136,22 @@ export function initialState(
       : accounts.length === 1
         ? [accounts[0]!.id]
         : [],
-    media: (post?.media ?? []).map((m) => ({
+    media: storedItems(post?.media),
+    overrides: Object.fromEntries(
+      Object.entries(post?.overrides ?? {}).map(([id, v]) => [
+        id,
+        {
+          ...(v.message !== undefined ? { message: v.message } : {}),
+          ...(v.media ? { media: storedItems(v.media) } : {}),
+        },
+      ]),
+    ),
+    thread: (post?.thread ?? []).map((p) => ({
       localId: nextLocalId(),
-      filename: m.filename,
-      contentType: m.contentType,
-      preview: m.url,
-      progress: 1,
-      media: m,
+      message: p.message,
+      media: storedItems(p.media),
     })),
+    activeTab: 'base',
     options: post?.accountOptions ?? {},
     optionUploads: {},
     scheduleAt: post?.scheduledAt ? utcToZonedInput(new Date(post.scheduledAt), timezone) : '',
@@ -111,7 +159,6 @@ export function initialState(
     results: {},
     generalIssues: [],
     validating: false,
-    dragging: false,
   };
 }
 
@@ -156,19 +203,57 @@ export function composerReducer(state: ComposerState, action: ComposerAction): C
       const selected = on
         ? state.selected.filter((id) => id !== action.accountId)
         : [...state.selected, action.accountId];
-      return { ...state, selected };
+      const activeTab = on && state.activeTab === action.accountId ? 'base' : state.activeTab;
+      return { ...state, selected, activeTab };
     }
     case 'mediaAdded':
-      return { ...state, media: [...state.media, action.item] };
-    case 'mediaUpdated':
+      return withSlotMedia(state, action.slot, (media) => [...media, action.item]);
+    case 'mediaUpdated': {
+      // Progress reaches every copy of the item (the base list, account versions, thread parts).
+      const { localId, patch } = action;
       return {
         ...state,
-        media: state.media.map((m) => (m.localId === action.localId ? { ...m, ...action.patch } : m)),
+        media: patchItems(state.media, localId, patch),
+        overrides: Object.fromEntries(
+          Object.entries(state.overrides).map(([id, v]) => [
+            id,
+            v.media ? { ...v, media: patchItems(v.media, localId, patch) } : v,
+          ]),
+        ),
+        thread: state.thread.map((p) => ({ ...p, media: patchItems(p.media, localId, patch) })),
       };
+    }
     case 'mediaRemoved':
-      return { ...state, media: state.media.filter((m) => m.localId !== action.localId) };
-    case 'dragging':
-      return { ...state, dragging: action.active };
+      return withSlotMedia(state, action.slot, (media) => media.filter((m) => m.localId !== action.localId));
+    case 'altText':
+      return withSlotMedia(state, action.slot, (media) =>
+        patchItems(media, action.localId, { altText: action.altText }),
+      );
+    case 'tab':
+      return { ...state, activeTab: action.tab };
+    case 'versionMessage': {
+      const version = state.overrides[action.accountId] ?? {};
+      return {
+        ...state,
+        overrides: { ...state.overrides, [action.accountId]: { ...version, message: action.message } },
+      };
+    }
+    case 'versionReset': {
+      const { [action.accountId]: _, ...overrides } = state.overrides;
+      return { ...state, overrides };
+    }
+    case 'partAdded':
+      if (state.thread.length >= maxThreadParts) return state;
+      return { ...state, thread: [...state.thread, { localId: nextLocalId(), message: '', media: [] }] };
+    case 'partMessage':
+      return {
+        ...state,
+        thread: state.thread.map((p) =>
+          p.localId === action.partId ? { ...p, message: action.message } : p,
+        ),
+      };
+    case 'partRemoved':
+      return { ...state, thread: state.thread.filter((p) => p.localId !== action.partId) };
     case 'option':
       return { ...state, options: withOption(state.options, action.accountId, action.name, action.value) };
     case 'optionUpload': {

@@ -3,20 +3,46 @@
 import { useRouter } from 'next/navigation';
 import { useMemo, useReducer } from 'react';
 import { ApiError, describeError } from '#components/lib/api.ts';
-import type { AccountSummary } from '#components/lib/platforms.ts';
+import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 import { AccountChips } from './account-chips.tsx';
 import { ActionBar } from './action-bar.tsx';
-import { readiness, requestBody, targetCounts } from './composer-selectors.ts';
-import { composerReducer, type EditablePost, initialState, type SubmitMode } from './composer-state.ts';
+import {
+  altTextLimit,
+  partCounts,
+  readiness,
+  requestBody,
+  targetCounts,
+  threadAudience,
+  versionOf,
+} from './composer-selectors.ts';
+import {
+  composerReducer,
+  type EditablePost,
+  initialState,
+  type MediaItem,
+  type MediaSlot,
+  type SubmitMode,
+  slotMedia,
+} from './composer-state.ts';
 import { MediaField } from './media-field.tsx';
 import { MessageField } from './message-field.tsx';
 import { NoAccounts } from './no-accounts.tsx';
+import { Previews } from './previews.tsx';
 import { SubmitRefused, scheduledTime, submitPost } from './submit-post.ts';
 import { TargetPanel } from './target-panel.tsx';
+import { ThreadEditor } from './thread-editor.tsx';
 import { useLiveValidation } from './use-live-validation.ts';
 import { useUploads } from './use-uploads.ts';
+import { VersionEditor } from './version-editor.tsx';
+import { VersionTabs } from './version-tabs.tsx';
 
 export type { EditablePost } from './composer-state.ts';
+
+const allSlots = (state: ReturnType<typeof initialState>): MediaSlot[] => [
+  'base',
+  ...Object.keys(state.overrides).map((id): MediaSlot => `account:${id}`),
+  ...state.thread.map((p): MediaSlot => `part:${p.localId}`),
+];
 
 /** Writes a post once for several accounts, each target checked and counted as its platform does. */
 export function Composer({
@@ -32,14 +58,28 @@ export function Composer({
   const [state, dispatch] = useReducer(composerReducer, undefined, () =>
     initialState(accounts, timezone, post),
   );
-  const { addFiles, removeMedia, uploadOption } = useUploads(dispatch);
+  const uploads = useUploads(dispatch);
+  const addFiles = (files: FileList | File[], slot: MediaSlot) => uploads.addFiles(files, slot);
+  const removeMedia = (item: MediaItem, slot: MediaSlot) => {
+    const heldElsewhere = allSlots(state).some(
+      (s) => s !== slot && slotMedia(state, s).some((m) => m.localId === item.localId),
+    );
+    uploads.removeMedia(item, slot, heldElsewhere);
+  };
 
-  const body = requestBody(state);
+  const body = requestBody(state, accounts);
   const bodyKey = JSON.stringify(body);
   useLiveValidation(bodyKey, state.selected.length, dispatch);
 
   const counts = useMemo(() => targetCounts(state, accounts), [state, accounts]);
-  const { uploading, canPublish, blockReason } = readiness(state, counts);
+  const { uploading, canPublish, blockReason } = readiness(state, counts, accounts);
+  const audience = threadAudience(state, accounts);
+  const { limit: altLimit, without: withoutAlt } = altTextLimit(state, accounts);
+  const altNote = withoutAlt.length
+    ? `${withoutAlt.map((a) => `${accountName(a)} (${platformName(a.platform)})`).join(', ')} ${withoutAlt.length === 1 ? 'shows' : 'show'} no alt text: the media goes without it.`
+    : undefined;
+  const selectedAccounts = accounts.filter((a) => state.selected.includes(a.id));
+  const activeAccount = selectedAccounts.find((a) => a.id === state.activeTab);
 
   const submit = async (mode: SubmitMode) => {
     try {
@@ -61,38 +101,77 @@ export function Composer({
 
   return (
     <div className="composer">
-      <section className="card" aria-label="Post">
-        <div className="card-body stack">
-          <AccountChips accounts={accounts} selected={state.selected} dispatch={dispatch} />
-          <MessageField message={state.message} counts={counts} dispatch={dispatch} />
-          <MediaField
-            media={state.media}
-            dragging={state.dragging}
+      <div className="stack">
+        <section className="card" aria-label="Post">
+          <div className="card-body stack">
+            <AccountChips accounts={accounts} selected={state.selected} dispatch={dispatch} />
+            <VersionTabs
+              accounts={selectedAccounts}
+              active={activeAccount ? activeAccount.id : 'base'}
+              edited={(id) => Boolean(state.overrides[id])}
+              onSelect={(tab) => dispatch({ type: 'tab', tab })}
+            >
+              {activeAccount ? (
+                <VersionEditor
+                  account={activeAccount}
+                  version={versionOf(state, activeAccount.id)}
+                  count={counts.find((c) => c.account.id === activeAccount.id)}
+                  dispatch={dispatch}
+                  addFiles={(files) => addFiles(files, `account:${activeAccount.id}`)}
+                  removeMedia={(item) => removeMedia(item, `account:${activeAccount.id}`)}
+                />
+              ) : (
+                <>
+                  <MessageField message={state.message} counts={counts} dispatch={dispatch} />
+                  <MediaField
+                    slot="base"
+                    label="Media"
+                    media={state.media}
+                    altLimit={altLimit}
+                    altNote={altNote}
+                    inputTestId="media-input"
+                    dispatch={dispatch}
+                    addFiles={(files) => addFiles(files, 'base')}
+                    removeMedia={(item) => removeMedia(item, 'base')}
+                  />
+                </>
+              )}
+            </VersionTabs>
+            {audience.receiving.length > 0 && (
+              <ThreadEditor
+                parts={state.thread}
+                receiving={audience.receiving}
+                left={audience.left}
+                countsFor={(part) => partCounts(state, accounts, part)}
+                altLimit={altLimit}
+                dispatch={dispatch}
+                addFiles={addFiles}
+                removeMedia={removeMedia}
+              />
+            )}
+            {state.generalIssues.length > 0 && (
+              <div className="alert alert-error" role="alert">
+                {state.generalIssues.join(' ')}
+              </div>
+            )}
+            {state.error && (
+              <div className="alert alert-error" role="alert">
+                {state.error}
+              </div>
+            )}
+          </div>
+          <ActionBar
+            state={state}
+            timezone={timezone}
+            canPublish={canPublish}
+            uploading={uploading}
+            blockReason={blockReason}
             dispatch={dispatch}
-            addFiles={addFiles}
-            removeMedia={removeMedia}
+            submit={submit}
           />
-          {state.generalIssues.length > 0 && (
-            <div className="alert alert-error" role="alert">
-              {state.generalIssues.join(' ')}
-            </div>
-          )}
-          {state.error && (
-            <div className="alert alert-error" role="alert">
-              {state.error}
-            </div>
-          )}
-        </div>
-        <ActionBar
-          state={state}
-          timezone={timezone}
-          canPublish={canPublish}
-          uploading={uploading}
-          blockReason={blockReason}
-          dispatch={dispatch}
-          submit={submit}
-        />
-      </section>
+        </section>
+        <Previews state={state} accounts={accounts} />
+      </div>
 
       <aside className="stack" aria-label="Accounts and checks">
         <div className="row">
@@ -114,7 +193,7 @@ export function Composer({
                 uploads={state.optionUploads}
                 timezone={timezone}
                 setOption={(name, value) => dispatch({ type: 'option', accountId: account.id, name, value })}
-                uploadOption={(name, file) => uploadOption(account.id, name, file)}
+                uploadOption={(name, file) => uploads.uploadOption(account.id, name, file)}
               />
             ))}
           </ul>

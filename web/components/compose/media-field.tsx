@@ -1,40 +1,52 @@
-import { type Dispatch, type DragEvent, useRef } from 'react';
-import type { ComposerAction, MediaItem } from './composer-state.ts';
+import { type Dispatch, type DragEvent, useId, useRef, useState } from 'react';
+import type { ComposerAction, MediaItem, MediaSlot } from './composer-state.ts';
 
-/** The drop zone, the file picker and the attached media with their upload progress. */
+/** The drop zone, the file picker and the attached media with their upload progress and alt text. */
 export function MediaField({
+  slot,
+  label,
   media,
-  dragging,
+  altLimit,
+  altNote,
+  inputTestId,
   dispatch,
   addFiles,
   removeMedia,
 }: {
+  slot: MediaSlot;
+  label: string;
   media: MediaItem[];
-  dragging: boolean;
+  /** The shortest alt text limit of the selected platforms; null when none shows alt text. */
+  altLimit: number | null;
+  /** Said once under the media: the selected accounts whose platform publishes media without alt text. */
+  altNote?: string | undefined;
+  inputTestId: string;
   dispatch: Dispatch<ComposerAction>;
   addFiles: (files: FileList | File[]) => void;
   removeMedia: (item: MediaItem) => void;
 }) {
   const fileInput = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const id = useId();
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
-    dispatch({ type: 'dragging', active: false });
+    setDragging(false);
     if (event.dataTransfer.files.length) addFiles(event.dataTransfer.files);
   };
   return (
     <div className="field">
-      <span className="section-title" id="media-label">
-        Media
+      <span className="section-title" id={`${id}-label`}>
+        {label}
       </span>
       <section
         className="dropzone"
-        aria-labelledby="media-label"
+        aria-labelledby={`${id}-label`}
         data-active={dragging}
         onDragOver={(e) => {
           e.preventDefault();
-          dispatch({ type: 'dragging', active: true });
+          setDragging(true);
         }}
-        onDragLeave={() => dispatch({ type: 'dragging', active: false })}
+        onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
       >
         <p>
@@ -49,8 +61,8 @@ export function MediaField({
           multiple
           accept="image/*,video/*"
           className="sr-only"
-          aria-labelledby="media-label"
-          data-testid="media-input"
+          aria-labelledby={`${id}-label`}
+          data-testid={inputTestId}
           onChange={(e) => {
             if (e.target.files) addFiles(e.target.files);
             e.target.value = '';
@@ -58,24 +70,34 @@ export function MediaField({
         />
       </section>
       {media.length > 0 && (
-        <ul className="media-grid list" aria-label="Attached media">
+        <ul className="media-grid media-grid-alt list" aria-label={`${label}: attached`}>
           {media.map((item) => (
-            <MediaTile key={item.localId} item={item} onRemove={() => removeMedia(item)} />
+            <li key={item.localId} className="media-entry">
+              <MediaTile item={item} onRemove={() => removeMedia(item)} />
+              <AltTextField
+                id={`${id}-alt-${item.localId}`}
+                item={item}
+                limit={altLimit}
+                onChange={(altText) => dispatch({ type: 'altText', slot, localId: item.localId, altText })}
+              />
+            </li>
           ))}
         </ul>
       )}
+      {media.length > 0 && altNote && <p className="muted small">{altNote}</p>}
     </div>
   );
 }
 
 function MediaTile({ item, onRemove }: { item: MediaItem; onRemove: () => void }) {
+  const name = item.altText?.trim() || item.filename;
   return (
-    <li className="media-item" data-testid="media-item" data-uploaded={Boolean(item.media)}>
+    <div className="media-item" data-testid="media-item" data-uploaded={Boolean(item.media)}>
       {item.preview && item.contentType.startsWith('image/') ? (
         // biome-ignore lint/performance/noImgElement: local blob previews
-        <img src={item.preview} alt={item.filename} />
+        <img src={item.preview} alt={name} />
       ) : item.preview && item.contentType.startsWith('video/') ? (
-        <video src={item.preview} muted playsInline controls aria-label={item.filename} />
+        <video src={item.preview} muted playsInline controls aria-label={name} />
       ) : (
         <span className="media-file">{item.filename}</span>
       )}
@@ -96,6 +118,56 @@ function MediaTile({ item, onRemove }: { item: MediaItem; onRemove: () => void }
           {item.error}
         </span>
       )}
-    </li>
+    </div>
+  );
+}
+
+/** The description screen readers give the media on the platforms; a badge says when it is missing. */
+function AltTextField({
+  id,
+  item,
+  limit,
+  onChange,
+}: {
+  id: string;
+  item: MediaItem;
+  limit: number | null;
+  onChange: (value: string) => void;
+}) {
+  const value = item.altText ?? '';
+  const over = limit !== null && value.length > limit;
+  return (
+    <div className="alt-text">
+      <div className="row alt-text-head">
+        <label htmlFor={id} className="small">
+          Alt text<span className="sr-only"> for {item.filename}</span>
+        </label>
+        {value.trim() === '' && (
+          <span className="badge badge-warn" data-testid="no-alt-text">
+            No alt text
+          </span>
+        )}
+      </div>
+      <textarea
+        id={id}
+        className="textarea alt-textarea"
+        rows={2}
+        value={value}
+        placeholder="Describe the image for people who cannot see it"
+        aria-invalid={over}
+        aria-describedby={`${id}-count`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <span
+        id={`${id}-count`}
+        className="small alt-count"
+        data-state={over ? 'over' : 'ok'}
+        aria-live="polite"
+      >
+        {limit === null
+          ? 'None of the selected platforms shows alt text.'
+          : `${value.length.toLocaleString()} / ${limit.toLocaleString()}`}
+      </span>
+    </div>
   );
 }

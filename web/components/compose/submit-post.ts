@@ -1,6 +1,6 @@
 import { api } from '#components/lib/api.ts';
 import { zonedToUtc } from '#components/lib/time.ts';
-import type { requestBody } from './composer-selectors.ts';
+import type { PostBody } from './composer-selectors.ts';
 import type { EditablePost, SubmitMode } from './composer-state.ts';
 
 /** A refusal found before any request is sent. */
@@ -21,7 +21,7 @@ export function scheduledTime(local: string, timezone: string, now = Date.now())
  */
 export async function submitPost(
   mode: SubmitMode,
-  body: ReturnType<typeof requestBody>,
+  body: PostBody,
   post: EditablePost | undefined,
   scheduledAt: string | undefined,
 ): Promise<string> {
@@ -39,6 +39,9 @@ export async function submitPost(
     ...(body.accountIds.length ? { accountIds: body.accountIds } : {}),
     media: body.media,
     accountOptions: body.accountOptions,
+    // Section E fields: an empty value clears what the post had.
+    overrides: body.overrides ?? {},
+    thread: body.thread ?? [],
   });
   // Saving a draft as a draft needs no transition.
   if (!(mode === 'draft' && post.status === 'draft')) {

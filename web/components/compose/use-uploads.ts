@@ -1,11 +1,17 @@
 import { type Dispatch, useCallback } from 'react';
-import { type ComposerAction, type MediaItem, nextLocalId, optionKey } from './composer-state.ts';
+import {
+  type ComposerAction,
+  type MediaItem,
+  type MediaSlot,
+  nextLocalId,
+  optionKey,
+} from './composer-state.ts';
 import { uploadFile } from './upload.ts';
 
 /** Starts uploads and reports their progress as composer actions. */
 export function useUploads(dispatch: Dispatch<ComposerAction>) {
   const addFiles = useCallback(
-    (files: FileList | File[]) => {
+    (files: FileList | File[], slot: MediaSlot) => {
       for (const file of Array.from(files)) {
         const localId = nextLocalId();
         const abort = new AbortController();
@@ -15,6 +21,7 @@ export function useUploads(dispatch: Dispatch<ComposerAction>) {
             : undefined;
         dispatch({
           type: 'mediaAdded',
+          slot,
           item: { localId, filename: file.name, contentType: file.type, preview, progress: 0, abort },
         });
         const update = (patch: Partial<MediaItem>) => dispatch({ type: 'mediaUpdated', localId, patch });
@@ -29,11 +36,17 @@ export function useUploads(dispatch: Dispatch<ComposerAction>) {
     [dispatch],
   );
 
+  /**
+   * Removes an item from one slot. An item copied into an account's version lives on there, so
+   * its upload and preview are released only when no other slot holds it.
+   */
   const removeMedia = useCallback(
-    (item: MediaItem) => {
-      item.abort?.abort();
-      if (item.preview?.startsWith('blob:')) URL.revokeObjectURL(item.preview);
-      dispatch({ type: 'mediaRemoved', localId: item.localId });
+    (item: MediaItem, slot: MediaSlot, heldElsewhere: boolean) => {
+      if (!heldElsewhere) {
+        item.abort?.abort();
+        if (item.preview?.startsWith('blob:')) URL.revokeObjectURL(item.preview);
+      }
+      dispatch({ type: 'mediaRemoved', slot, localId: item.localId });
     },
     [dispatch],
   );

@@ -1,6 +1,7 @@
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import { dispatchRoutes } from '#server/dispatch/routes.ts';
+import { linkPreviewRoutes } from '#server/link-preview/routes.ts';
 import { mcpRoutes } from '#server/mcp/routes.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
@@ -18,6 +19,7 @@ export const apiRoutes = {
   ...postsRoutes,
   ...accountsRoutes,
   ...mediaRoutes,
+  ...linkPreviewRoutes,
   ...tokensRoutes,
   ...usersRoutes,
   ...cliAuthRoutes,

@@ -6,6 +6,7 @@ import { accountHandle, accountName, platformName } from '#components/lib/platfo
 import { formatDateTime } from '#components/lib/time.ts';
 import { PostActions } from '#components/posts/post-actions.tsx';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
+import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
@@ -106,7 +107,7 @@ export default async function PostPage({
                 {post.media.map((m) =>
                   m.contentType.startsWith('image/') ? (
                     // biome-ignore lint/performance/noImgElement: user media served from storage
-                    <img key={m.key} src={m.url} alt={m.filename} />
+                    <img key={m.key} src={m.url} alt={altTextOf(m) ?? m.filename} />
                   ) : m.contentType.startsWith('video/') ? (
                     // biome-ignore lint/a11y/useMediaCaption: the user's own upload
                     <video key={m.key} src={m.url} controls aria-label={m.filename} />
@@ -130,6 +131,7 @@ export default async function PostPage({
                   const account = accounts.get(accountId);
                   const result = post.results.find((r) => r.accountId === accountId);
                   const error = result?.error ? plainError(result.error) : undefined;
+                  const parts = resultParts(result);
                   return (
                     <li key={accountId} className="result" data-testid="result">
                       {account ? (
@@ -152,6 +154,9 @@ export default async function PostPage({
                               View on {platformName(result.platform)} ↗
                             </a>
                           </p>
+                        )}
+                        {parts.length > 0 && result && (
+                          <ThreadParts parts={parts} platformName={platformName(result.platform)} />
                         )}
                         {error && (
                           <div className="small" style={{ marginTop: 4 }}>
@@ -233,6 +238,12 @@ export default async function PostPage({
       </div>
     </div>
   );
+}
+
+/** The media's alt text, on servers that keep it (contract section E). */
+function altTextOf(media: object): string | undefined {
+  const alt = (media as { altText?: unknown }).altText;
+  return typeof alt === 'string' && alt.trim() ? alt : undefined;
 }
 
 /**
