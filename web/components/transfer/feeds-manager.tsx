@@ -273,8 +273,8 @@ export function FeedsManager({
           <select
             id="feed-interval"
             className="input"
-            value={interval}
-            onChange={(e) => setInterval(e.target.value)}
+            value={pollEvery}
+            onChange={(e) => setPollEvery(e.target.value)}
           >
             <option value="15">15 minutes</option>
             <option value="30">30 minutes</option>
