@@ -298,6 +298,10 @@ for (const backend of backends()) {
         `/api/v1/posts/export?format=json&to=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}`,
       );
       assert.equal(before.body.length, 2);
+      // An HTML form's blank fields mean no filter.
+      const blank = await api.fetch('/api/v1/posts/export?format=csv&status=&from=&to=');
+      assert.equal(blank.status, 200);
+      assert.equal((parseCsv(await blank.text(), { columns: true }) as unknown[]).length, 3);
       assert.equal((await api.json('/api/v1/posts/export?format=xml')).status, 400);
       assert.equal((await api.json('/api/v1/posts/export?from=yesterday')).status, 400);
       const empty = await (await api.fetch('/api/v1/posts/export?format=json&status=failed')).text();

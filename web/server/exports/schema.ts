@@ -53,7 +53,8 @@ function parseBound(name: string, value: string | undefined): Date | undefined {
 }
 
 export function parseExportQuery(params: URLSearchParams): { format: ExportFormat; filter: ExportFilter } {
-  const parsed = ExportQuery.safeParse(Object.fromEntries(params));
+  // An empty field (an HTML form's "All" or a blank date) means no filter.
+  const parsed = ExportQuery.safeParse(Object.fromEntries([...params].filter(([, value]) => value !== '')));
   if (!parsed.success)
     throw new ProblemError(
       problem('invalid_request', 'format is csv or json; status is draft, scheduled, posted or failed'),
