@@ -52,7 +52,7 @@ export function FeedsManager({
   const [mode, setMode] = useState<'draft' | 'now'>('draft');
   const [pollEvery, setPollEvery] = useState('30');
   const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
+  const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
   const [busy, setBusy] = useState(false);
   const accountName = new Map(accounts.map((a) => [a.id, a]));
 
@@ -73,8 +73,8 @@ export function FeedsManager({
       });
       setNotice(
         feed.lastStatus === 'failed'
-          ? `Feed added, but it could not be read yet: ${feed.lastError}`
-          : 'Feed added. Items already in it are skipped; new ones become posts.',
+          ? { text: `Feed added, but it could not be read yet: ${feed.lastError}`, ok: false }
+          : { text: 'Feed added. Items already in it are skipped; new ones become posts.', ok: true },
       );
       setUrl('');
       setName('');
@@ -89,7 +89,7 @@ export function FeedsManager({
   const act = async (run: () => Promise<string>) => {
     setError(undefined);
     try {
-      setNotice(await run());
+      setNotice({ text: await run(), ok: true });
       router.refresh();
     } catch (e) {
       setError(describeError(e));
@@ -99,7 +99,7 @@ export function FeedsManager({
   return (
     <div className="stack">
       <div role="status" aria-live="polite">
-        {notice && <p className="alert alert-ok">{notice}</p>}
+        {notice && <p className={`alert ${notice.ok ? 'alert-ok' : 'alert-warn'}`}>{notice.text}</p>}
       </div>
       {error && (
         <p className="field-error" role="alert">
@@ -127,10 +127,10 @@ export function FeedsManager({
           <tbody>
             {feeds.map((f) => (
               <tr key={f.id}>
-                <th scope="row" style={{ fontWeight: 'normal' }}>
+                <td>
                   <div className="cell-title">{f.name ?? f.url}</div>
                   {f.name && <div className="cell-sub mono">{f.url}</div>}
-                </th>
+                </td>
                 <td>{f.accountIds.map((id) => accountName.get(id)?.name ?? id).join(', ')}</td>
                 <td>
                   {f.mode === 'now' ? 'Publish now' : 'Drafts'}
@@ -145,7 +145,7 @@ export function FeedsManager({
                   {f.lastStatus && <div className="cell-sub">{statusText[f.lastStatus] ?? f.lastStatus}</div>}
                   {f.lastError && <div className="cell-sub field-error">{f.lastError}</div>}
                 </td>
-                <td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                <td style={{ textAlign: 'right' }}>
                   <button
                     type="button"
                     className="btn btn-sm btn-ghost"
@@ -221,7 +221,7 @@ export function FeedsManager({
             onChange={(e) => setName(e.target.value)}
           />
         </div>
-        <fieldset className="field">
+        <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="label">Post to</legend>
           {accounts.length === 0 && <p className="muted">Connect an account first.</p>}
           {accounts.map((a) => (
@@ -252,7 +252,7 @@ export function FeedsManager({
             replaced by each new item’s.
           </p>
         </div>
-        <fieldset className="field">
+        <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="label">New items become</legend>
           <label className="checkbox">
             <input

@@ -12,7 +12,7 @@ export default async function FeedsPage() {
   const ctx = await getContext();
   const [feeds, accounts] = await Promise.all([listFeeds(ctx, user.id), listAccounts(ctx, user.id)]);
   return (
-    <div className="page page-narrow">
+    <div className="page">
       <div className="page-head">
         <div>
           <h1>Feeds</h1>
