@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { userWithToken } from './helpers/client.ts';
+import { signUp, userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 import { bots, connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
+import { connect } from './oauth.helpers.ts';
 
 interface Item {
   guid?: string;
@@ -232,6 +233,45 @@ for (const backend of backends()) {
       assert.equal(patched.body.intervalMinutes, 60);
       assert.equal((await api.json(`/api/v1/feeds/${id}`, { method: 'DELETE' })).status, 204);
       assert.equal((await api.json(`/api/v1/feeds/${id}`)).status, 404);
+    });
+
+    test('MCP tools add, list, poll, change and delete a feed', async () => {
+      const { client: browser } = await signUp(env.app.url, 'mcp-feeds');
+      const news = await connectTelegram(browser, '@news', bots.main);
+      const { client } = await connect(env.app.url, browser);
+      const created = await client.callTool({
+        name: 'create_feed',
+        arguments: { url: `${host.url}/rss`, accountIds: [news], template: '{{title}}', name: 'Blog' },
+      });
+      assert.equal(created.isError, undefined, JSON.stringify(created.content));
+      // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON
+      const feed = created.structuredContent as any;
+      assert.equal(feed.lastStatus, 'primed');
+      // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON
+      const listed = (await client.callTool({ name: 'list_feeds', arguments: {} })).structuredContent as any;
+      assert.deepEqual(
+        listed.feeds.map((f: { id: string }) => f.id),
+        [feed.id],
+      );
+      host.publish({
+        guid: `mcp-${Date.now()}`,
+        title: 'Via MCP',
+        link: 'https://blog.example/mcp',
+        description: '',
+      });
+      const poll = await client.callTool({ name: 'poll_feed', arguments: { id: feed.id } });
+      const polled = poll.structuredContent as { newItems: number };
+      assert.equal(polled.newItems, 1);
+      const updated = await client.callTool({
+        name: 'update_feed',
+        arguments: { id: feed.id, enabled: false },
+      });
+      assert.equal((updated.structuredContent as { enabled: boolean }).enabled, false);
+      const deleted = await client.callTool({ name: 'delete_feed', arguments: { id: feed.id } });
+      assert.equal(deleted.isError, undefined);
+      const missing = await client.callTool({ name: 'delete_feed', arguments: { id: feed.id } });
+      assert.equal(missing.isError, true);
+      await client.close();
     });
   });
 }
