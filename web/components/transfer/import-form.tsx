@@ -177,7 +177,9 @@ export function ImportForm() {
                       ))}
                     </ul>
                   ) : row.postId ? (
-                    <Link href={`/posts/${row.postId}`}>Open post</Link>
+                    <Link href={`/posts/${row.postId}`}>
+                      Open post<span className="sr-only"> from row {row.index}</span>
+                    </Link>
                   ) : (
                     <span className="muted">Ready</span>
                   )}
