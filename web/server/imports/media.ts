@@ -5,6 +5,7 @@ import { uploadMediaFromUrl } from '#server/media/from-url.ts';
 import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
 import type { ImportRowInput } from './parse.ts';
 import { importedMediaByUrl, rememberImportedMedia } from './repository.ts';
+import { maxMediaDownloads } from './schema.ts';
 
 export type MediaOutcome = { media: StoredMedia } | { error: ProblemIssue };
 type MediaItem = ImportRowInput['media'][number];
@@ -42,11 +43,21 @@ export async function resolveImportMedia(
     else toFetch.push(item.url);
   }
   const known = await importedMediaByUrl(ctx, userId, toFetch);
-  const fetching = toFetch.filter((url) => {
+  const unknown = toFetch.filter((url) => {
     const row = known.get(url);
     if (row) outcomes.set(`url:${url}`, { media: toStoredMedia(ctx, row) });
     return !row;
   });
+  // One request downloads a bounded number of files; the rest can come in a later import.
+  const fetching = unknown.slice(0, maxMediaDownloads);
+  for (const url of unknown.slice(maxMediaDownloads)) {
+    outcomes.set(`url:${url}`, {
+      error: {
+        code: 'too_many_media_urls',
+        message: `An import downloads at most ${maxMediaDownloads} new media URLs; split the file`,
+      },
+    });
+  }
   // A few downloads at a time: an import is one request, not a crawler.
   let next = 0;
   const worker = async () => {

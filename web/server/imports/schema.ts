@@ -7,6 +7,8 @@ export const maxImportBytes = 5 * 1024 * 1024;
 export const maxImportRows = 1000;
 /** Media URLs per row. */
 export const maxMediaPerRow = 20;
+/** New media URLs one import downloads (URLs fetched before, and our own media, do not count). */
+export const maxMediaDownloads = 200;
 
 export const ImportRowReport = z
   .object({
