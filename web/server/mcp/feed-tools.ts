@@ -1,8 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { invalidRequest } from '@postwave/shared';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
 import { feedModes } from '#server/db/schema.ts';
-import { FeedRequest } from '#server/feeds/schema.ts';
+import { FeedPatch, FeedRequest } from '#server/feeds/schema.ts';
 import { createFeed, deleteFeed, listFeeds, pollOwnedFeed, updateFeed } from '#server/feeds/service.ts';
 import { McpAccountIds } from './schemas.ts';
 import { ok, tool } from './tools.ts';
@@ -57,7 +58,9 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, userId: st
       },
     },
     tool(ctx, async (args) => {
-      const feed = await createFeed(ctx, userId, FeedRequest.parse(args));
+      const parsed = FeedRequest.safeParse(args);
+      if (!parsed.success) throw invalidRequest(parsed.error);
+      const feed = await createFeed(ctx, userId, parsed.data);
       return ok(feed, `Feed ${feed.id} added (${feed.lastStatus ?? 'not polled yet'}).`);
     }),
   );
@@ -83,8 +86,10 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, userId: st
         openWorldHint: false,
       },
     },
-    tool(ctx, async ({ id, ...patch }) => {
-      const feed = await updateFeed(ctx, userId, id, patch);
+    tool(ctx, async ({ id, ...fields }) => {
+      const patch = FeedPatch.safeParse(fields);
+      if (!patch.success) throw invalidRequest(patch.error);
+      const feed = await updateFeed(ctx, userId, id, patch.data);
       return ok(feed, `Feed ${feed.id} updated.`);
     }),
   );
