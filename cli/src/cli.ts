@@ -3,6 +3,7 @@ import { Api, ApiError, hintFor } from './api.ts';
 import { completionScript } from './completion.ts';
 import { deleteConfig, type Env, readConfig, resolveServer, writeConfig } from './config.ts';
 import { login } from './login.ts';
+import { exportPosts, type ImportReport, importFile } from './transfer.ts';
 import { uploadFile } from './upload.ts';
 import { version } from './version.ts';
 
@@ -33,6 +34,8 @@ Commands:
   posts list            list posts (newest first)
   posts show <id>       show one post with its per-account results
   posts delete <id>     delete a draft, scheduled or failed post
+  import <file>         create posts from a CSV or JSON file (--dry-run to check it first)
+  export                write your posts with their results as CSV or JSON
   completion bash|zsh   print a shell completion script (source <(postwave completion bash))
 
 Global options:
@@ -100,6 +103,39 @@ Prints a completion script for commands, options and --status values.
          ~/.local/share/bash-completion/completions/postwave)
   zsh:   source <(postwave completion zsh)      (or save it as _postwave on your $fpath)
 `,
+  import: `Usage: postwave import <file> [--dry-run] [--json]
+
+Creates the posts of a CSV or JSON file (all or nothing) and prints a report per row.
+With --dry-run nothing is created: every row is checked (accounts, dates, media, the
+platforms' limits) and its errors listed. Importing the same file again creates nothing
+new. Exits 1 when a row is invalid. The upload shows a progress bar on a terminal.
+
+CSV columns: message (required), accounts (ids or handles such as @news, separated by
+| or spaces), scheduledAt (ISO 8601 with offset), postingMode (draft or schedule), media
+(URLs separated by |), accountOptions (JSON) and options.<account|platform>.<name>.
+A .json file is an array of post requests (what postwave export --format json writes).
+See docs/import-export.md.
+
+Examples:
+  postwave import posts.csv --dry-run
+  postwave import posts.csv
+`,
+  export: `Usage: postwave export [--format csv|json] [--status s] [--from d] [--to d] [-o file]
+
+Streams your posts with their per-account results (oldest first) to standard output or
+to a file, with a byte counter on a terminal.
+
+  --format csv|json    default csv
+  --status <status>    draft, scheduled, posted or failed
+  --from <date>        posts whose time (posted, else scheduled, else created) is on or
+                       after this date (2026-12-01) or date-time (ISO 8601 with offset)
+  --to <date>          ... and before this one
+  -o, --output <file>  write to a file instead of standard output
+
+Examples:
+  postwave export -o posts.csv
+  postwave export --format json --status posted --from 2026-01-01 --to 2026-02-01
+`,
   posts: `Usage: postwave posts <list|show|delete>
   postwave posts list [--status draft|scheduled|posted|failed] [--limit n] [--cursor c] [--json]
   postwave posts show <id> [--json]
@@ -121,6 +157,11 @@ const options = {
   status: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  format: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  output: { type: 'string', short: 'o' },
 } as const;
 
 type Values = ReturnType<typeof parse>['values'];
@@ -182,6 +223,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return await validateCommand(values, rest, io);
       case 'posts':
         return await postsCommand(values, rest, io);
+      case 'import':
+        return await importCommand(values, rest, io);
+      case 'export':
+        return await exportCommand(values, rest, io);
       case 'completion': {
         const script = completionScript(rest[0]);
         if (!script) throw new UsageError('Usage: postwave completion <bash|zsh>');
@@ -408,6 +453,51 @@ async function postsCommand(values: Values, rest: string[], io: Io): Promise<num
     return 0;
   }
   throw new UsageError(`Unknown posts command "${sub}".\n${help.posts}`);
+}
+
+async function importCommand(values: Values, rest: string[], io: Io): Promise<number> {
+  if (rest.length !== 1) throw new UsageError(help.import!);
+  const api = apiFor(values, io);
+  const dryRun = values['dry-run'] === true;
+  const report = await importFile(api, rest[0]!, { dryRun, progress: values.json ? undefined : io.progress });
+  out(io, values, report, describeImport(report, dryRun));
+  return report.rows.every((r) => r.valid) && (dryRun || report.committed) ? 0 : 1;
+}
+
+function describeImport(report: ImportReport, dryRun: boolean): string {
+  const invalid = report.rows.filter((r) => !r.valid);
+  const rows = report.rows.map((r) => [
+    String(r.index),
+    r.valid ? 'ok' : 'invalid',
+    r.postId ?? '',
+    r.errors
+      .map((e) => `${e.path || e.accountId ? `${e.accountId ?? e.path}: ` : ''}${e.message} (${e.code})`)
+      .join('; '),
+  ]);
+  const summary = invalid.length
+    ? `${invalid.length} of ${report.rows.length} rows are invalid: nothing was imported.\n`
+    : dryRun
+      ? `All ${report.rows.length} rows are valid. Run without --dry-run to import them.\n`
+      : `Imported ${report.rows.length} posts.\n`;
+  return table(['ROW', 'STATUS', 'POST', 'ERRORS'], rows) + summary;
+}
+
+async function exportCommand(values: Values, rest: string[], io: Io): Promise<number> {
+  if (rest.length) throw new UsageError(help.export!);
+  const format = values.format ?? 'csv';
+  if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
+  const api = apiFor(values, io);
+  const bytes = await exportPosts(api, {
+    format,
+    status: values.status,
+    from: values.from,
+    to: values.to,
+    file: values.output,
+    write: io.stdout,
+    progress: values.output ? io.progress : undefined,
+  });
+  if (values.output) io.stderr(`Wrote ${bytes} bytes to ${values.output}.\n`);
+  return 0;
 }
 
 function describePost(p: Post): string {

@@ -1,6 +1,18 @@
 /** `postwave completion bash|zsh`: scripts to source, e.g. `source <(postwave completion bash)`. */
 
-const commands = ['login', 'logout', 'whoami', 'accounts', 'post', 'validate', 'posts', 'completion', 'help'];
+const commands = [
+  'login',
+  'logout',
+  'whoami',
+  'accounts',
+  'post',
+  'validate',
+  'posts',
+  'import',
+  'export',
+  'completion',
+  'help',
+];
 const postsSubcommands = ['list', 'show', 'delete'];
 const globalFlags = ['--server', '--json', '--help', '--version'];
 const flags: Record<string, string[]> = {
@@ -8,6 +20,8 @@ const flags: Record<string, string[]> = {
   post: ['--account', '--media', '--at', '--draft'],
   validate: ['--account', '--media'],
   posts: ['--status', '--limit', '--cursor'],
+  import: ['--dry-run'],
+  export: ['--format', '--status', '--from', '--to', '--output'],
 };
 const statuses = ['draft', 'scheduled', 'posted', 'failed'];
 
@@ -20,9 +34,10 @@ _postwave() {
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   cmd="\${COMP_WORDS[1]}"
   case "$prev" in
-    --media|-m) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    --media|-m|--output|-o) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    --format) COMPREPLY=( $(compgen -W "csv json" -- "$cur") ); return ;;
     --status) COMPREPLY=( $(compgen -W "${statuses.join(' ')}" -- "$cur") ); return ;;
-    --server|--account|-a|--at|--device|--limit|--cursor) return ;;
+    --server|--account|-a|--at|--device|--limit|--cursor|--from|--to) return ;;
   esac
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=( $(compgen -W "${[...commands, ...globalFlags].join(' ')}" -- "$cur") )
@@ -31,6 +46,8 @@ _postwave() {
   case "$cmd" in
     posts)
       if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "${postsSubcommands.join(' ')}" -- "$cur") ); return; fi ;;
+    import)
+      if [[ "$cur" != -* ]]; then COMPREPLY=( $(compgen -f -- "$cur") ); return; fi ;;
     completion)
       COMPREPLY=( $(compgen -W "bash zsh" -- "$cur") ); return ;;
     help)
@@ -61,6 +78,8 @@ _postwave() {
     'post:publish now, schedule or save a draft'
     'validate:check a post without publishing'
     'posts:list, show or delete posts'
+    'import:create posts from a CSV or JSON file'
+    'export:write your posts as CSV or JSON'
     'completion:print a shell completion script'
     'help:help for a command'
   )
@@ -87,6 +106,10 @@ _postwave() {
       else
         _arguments $global '--status[filter by status]:status:(${statuses.join(' ')})' '--limit[page size]:n:' '--cursor[next page]:cursor:'
       fi ;;
+    import) _arguments $global '--dry-run[check every row, create nothing]' '1:file:_files -g "*.(csv|json)"' ;;
+    export)
+      _arguments $global '--format[output format]:format:(csv json)' '--status[filter by status]:status:(${statuses.join(' ')})' \\
+        '--from[from date]:date:' '--to[to date]:date:' '(-o --output)'{-o,--output}'[write to a file]:file:_files' ;;
     completion) _values 'shell' bash zsh ;;
     help) _describe -t commands 'postwave command' commands ;;
     *) _arguments $global ;;

@@ -182,3 +182,36 @@ test('uploadFile: presign and PUT the exact bytes; multipart only when the serve
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('import and export: help, completion and the file type', async () => {
+  const { importContentType, exportPath } = await import('../src/transfer.ts');
+  const { completionScript } = await import('../src/completion.ts');
+  assert.equal(importContentType('posts.JSON', 'x'), 'application/json');
+  assert.equal(importContentType('posts.csv', '[oops'), 'text/csv');
+  assert.equal(importContentType('posts.txt', '  [{"message":"x"}]'), 'application/json');
+  assert.equal(
+    exportPath({ format: 'json', status: 'posted', from: '2026-01-01' }),
+    '/api/v1/posts/export?format=json&status=posted&from=2026-01-01',
+  );
+  assert.match(completionScript('bash')!, /import/);
+  assert.match(completionScript('bash')!, /--dry-run/);
+  assert.match(completionScript('zsh')!, /export\)/);
+  let out = '';
+  const io = {
+    env: {},
+    stdout: (t: string) => {
+      out += t;
+    },
+    stderr: () => {},
+    progress: undefined,
+    readStdin: () => '',
+  };
+  assert.equal(await run(['import', '--help'], io), 0);
+  assert.match(out, /--dry-run/);
+  out = '';
+  assert.equal(await run(['help', 'export'], io), 0);
+  assert.match(out, /--format csv\|json/);
+  out = '';
+  assert.equal(await run(['--help'], io), 0);
+  assert.match(out, /import <file>/);
+});

@@ -33,6 +33,8 @@ export interface SchedulerConfig {
   dispatchSecret: string | undefined;
   /** How often idle OAuth connections are renewed ahead of expiry; 0 turns the sweep off. */
   credentialRefreshIntervalMs: number;
+  /** `FEEDS_POLL_INTERVAL_MS`: how often the in-process feed poller looks for due feeds; 0: off. */
+  feedsPollIntervalMs: number;
   dispatcher: {
     enabled: boolean;
     intervalMs: number;
@@ -119,6 +121,7 @@ const EnvSchema = z.object({
   DISPATCH_SECRET: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   DISPATCHER_ENABLED: boolean.default(true),
   DISPATCHER_INTERVAL_MS: positiveInt.default(15_000),
+  FEEDS_POLL_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   CREDENTIAL_REFRESH_INTERVAL_MS: z.coerce
     .number()
     .int()
@@ -245,6 +248,7 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     credentialsKeys: { current, previous },
     dispatchSecret: e.DISPATCH_SECRET,
     credentialRefreshIntervalMs: e.CREDENTIAL_REFRESH_INTERVAL_MS,
+    feedsPollIntervalMs: e.FEEDS_POLL_INTERVAL_MS,
     dispatcher: {
       enabled: e.DISPATCHER_ENABLED,
       intervalMs: e.DISPATCHER_INTERVAL_MS,

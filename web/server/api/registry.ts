@@ -2,6 +2,9 @@ import { accountsRoutes } from '#server/accounts/routes.ts';
 import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import { dispatchRoutes } from '#server/dispatch/routes.ts';
 import { linkPreviewRoutes } from '#server/link-preview/routes.ts';
+import { exportRoutes } from '#server/exports/routes.ts';
+import { feedsRoutes } from '#server/feeds/routes.ts';
+import { importRoutes } from '#server/imports/routes.ts';
 import { mcpRoutes } from '#server/mcp/routes.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
@@ -17,6 +20,9 @@ import { apiDocsRoutes } from './routes.ts';
  */
 export const apiRoutes = {
   ...postsRoutes,
+  ...importRoutes,
+  ...exportRoutes,
+  ...feedsRoutes,
   ...accountsRoutes,
   ...mediaRoutes,
   ...linkPreviewRoutes,

@@ -2,6 +2,7 @@ import { setScheduledDueCounter } from '@postwave/shared';
 import { startCredentialKeeper } from '../accounts/credential-keeper.ts';
 import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
+import { startFeedPoller } from '../feeds/poller.ts';
 import { createLogger } from '../logger.ts';
 import { countScheduledDue } from '../metrics/repository.ts';
 import { installShutdownHandler } from './shutdown.ts';
@@ -14,4 +15,6 @@ export async function startProcess(): Promise<void> {
   await startInProcessDispatcher();
   // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.
   startCredentialKeeper(await getContext());
+  // RSS/Atom feeds of every user, each polled under a lease (FEEDS_POLL_INTERVAL_MS).
+  startFeedPoller(await getContext());
 }

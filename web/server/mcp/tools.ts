@@ -22,6 +22,7 @@ import { parseScheduledAt, toPostAction } from '#server/posts/schema.ts';
 import { actOnPost, createPost, deletePost, getPost, listPosts, updatePost } from '#server/posts/service.ts';
 import type { McpActor } from './actor.ts';
 import { type Decision, decide, type PublishIntent } from './confirmation.ts';
+import { registerFeedTools } from './feed-tools.ts';
 import { platformRules } from './platform-rules.ts';
 import {
   McpAccountIds,
@@ -33,7 +34,7 @@ import {
   McpScheduledAt,
 } from './schemas.ts';
 
-function ok(value: unknown, summary: string): CallToolResult {
+export function ok(value: unknown, summary: string): CallToolResult {
   const structured = (
     value && typeof value === 'object' && !Array.isArray(value) ? value : { value }
   ) as Record<string, unknown>;
@@ -73,7 +74,7 @@ function failure(error: unknown, ctx: AppContext): CallToolResult {
   };
 }
 
-function tool<T>(ctx: AppContext, run: (args: T, requestId: RequestId) => Promise<CallToolResult>) {
+export function tool<T>(ctx: AppContext, run: (args: T, requestId: RequestId) => Promise<CallToolResult>) {
   return async (args: T, extra: { requestId: RequestId }): Promise<CallToolResult> => {
     try {
       return await run(args, extra.requestId);
@@ -577,4 +578,6 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
       return ok(presigned, `PUT the file to uploadUrl before ${presigned.expiresAt}.`);
     }),
   );
+
+  registerFeedTools(server, ctx, userId);
 }

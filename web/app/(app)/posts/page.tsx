@@ -60,9 +60,14 @@ export default async function PostsPage({
           <h1>Posts</h1>
           <p>Everything you have written, by where it stands.</p>
         </div>
-        <Link href="/compose" className="btn btn-primary">
-          New post
-        </Link>
+        <div className="row">
+          <Link href="/posts/import" className="btn">
+            Import / export
+          </Link>
+          <Link href="/compose" className="btn btn-primary">
+            New post
+          </Link>
+        </div>
       </div>
       <nav className="tabs" aria-label="Post status">
         {tabs.map((t) => (

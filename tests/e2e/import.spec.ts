@@ -1,0 +1,92 @@
+import { chat, connectTelegram, expect, signUp, test } from './fixtures.ts';
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+function csvFile(name: string, rows: string[][]) {
+  const text = rows
+    .map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(','))
+    .join('\n');
+  return { name, mimeType: 'text/csv', buffer: Buffer.from(`${text}\n`) };
+}
+
+test('import a CSV: the dry run shows each row’s errors, the fixed file imports every post', async ({
+  page,
+  shot,
+}) => {
+  await signUp(page, 'Importer');
+  await connectTelegram(page);
+  await page.goto('/posts');
+  await page.getByRole('link', { name: 'Import / export' }).click();
+  await expect(page.getByRole('heading', { name: 'Import and export', level: 1 })).toBeVisible();
+
+  const header = ['scheduledAt', 'message', 'accounts'];
+  await page
+    .getByLabel('CSV or JSON file')
+    .setInputFiles(
+      csvFile('posts.csv', [
+        header,
+        [inDays(2), 'Launch day, part one', chat.handle],
+        ['tomorrow-ish', 'A bad date', chat.handle],
+        [inDays(3), 'To nowhere', '@nobody'],
+      ]),
+    );
+  await page.getByRole('button', { name: 'Check file' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'rows have errors' })).toContainText(
+    '2 of 3 rows have errors. Nothing was imported',
+  );
+  const report = page.getByTestId('import-report');
+  await expect(report.getByRole('row')).toHaveCount(4);
+  await expect(report.getByRole('row', { name: /^2 / })).toContainText('invalid_datetime');
+  await expect(report.getByRole('row', { name: /^3 / })).toContainText('account_not_found');
+  await expect(page.getByRole('button', { name: /^Import \d+ posts?$/ })).toHaveCount(0);
+  await shot(page, 'import-dry-run-errors');
+
+  await page
+    .getByLabel('CSV or JSON file')
+    .setInputFiles(
+      csvFile('posts-fixed.csv', [
+        header,
+        [inDays(2), 'Launch day, part one', chat.handle],
+        [inDays(3), 'Launch day, "part two"', chat.handle],
+        ['', 'A draft to finish later', chat.handle],
+      ]),
+    );
+  await page.getByRole('button', { name: 'Check file' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'valid' })).toContainText('All 3 rows are valid.');
+  await shot(page, 'import-dry-run-valid');
+  await page.getByRole('button', { name: 'Import 3 posts' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Imported' })).toContainText('Imported 3 posts.');
+  await expect(report.getByText('Imported')).toHaveCount(3);
+  await shot(page, 'import-committed');
+
+  await page.getByRole('link', { name: 'See scheduled posts' }).click();
+  await expect(page.getByTestId('post-row')).toHaveCount(2);
+  await expect(page.getByTestId('post-row').filter({ hasText: 'Launch day, "part two"' })).toBeVisible();
+  await shot(page, 'import-scheduled-posts');
+  await page.goto('/posts?status=draft');
+  await expect(page.getByTestId('post-row')).toHaveCount(1);
+
+  // Export: the form downloads the posts as a CSV file.
+  await page.goto('/posts/import');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download export' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^postwave-posts-.*\.csv$/);
+  const text = await (await file.createReadStream()).toArray();
+  expect(Buffer.concat(text).toString('utf8')).toContain('"Launch day, ""part two"""');
+});
+
+test('feeds page: add a feed for an account, see its first check', async ({ page, shot }) => {
+  await signUp(page, 'Reader');
+  await connectTelegram(page);
+  await page.getByRole('link', { name: 'Feeds' }).click();
+  await expect(page.getByRole('heading', { name: 'Feeds', level: 1 })).toBeVisible();
+  await page.getByLabel('Feed URL').fill('https://feeds.invalid/rss.xml');
+  await page.getByLabel('Name (optional)').fill('Company blog');
+  await page.getByRole('group', { name: 'Post to' }).getByRole('checkbox').first().check();
+  await page.getByRole('button', { name: 'Add feed' }).click();
+  // No network in tests: the first check fails, the feed is kept and will be retried.
+  await expect(page.getByRole('status')).toContainText('Feed added');
+  await expect(page.getByRole('row', { name: /Company blog/ })).toBeVisible();
+  await shot(page, 'feeds');
+});

@@ -1,0 +1,24 @@
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { idempotent } from '#server/idempotency/idempotency.ts';
+import { readImportRequest } from '#server/imports/request.ts';
+import { importRoutes } from '#server/imports/routes.ts';
+import { importPosts } from '#server/imports/service.ts';
+
+export const runtime = 'nodejs';
+
+export const POST = route(importRoutes.importPosts, async ({ request, ctx, caller }) => {
+  const input = await readImportRequest(request);
+  const run = () =>
+    importPosts(ctx, caller.userId, {
+      format: input.format,
+      body: input.text,
+      rows: input.rows,
+      dryRun: input.dryRun,
+    });
+  if (input.dryRun) return json(await run());
+  return idempotent(ctx, caller.userId, request, input.fingerprintBody, async () => ({
+    status: 200,
+    body: await run(),
+  }));
+});

@@ -1,0 +1,47 @@
+import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import type { AppContext } from '#server/context.ts';
+import { type PostStatus, posts } from '#server/db/schema.ts';
+import type { PostRow, TargetView } from '#server/posts/repository.ts';
+
+/** The export's only SQL: one keyset page of posts with their target results. */
+
+const targetsJson = sql<TargetView[]>`(
+  SELECT coalesce(json_agg(json_build_object(
+    'accountId', t.account_id, 'platform', t.platform, 'status', t.status,
+    'platformPostId', t.platform_post_id, 'url', t.url, 'error', t.error)), '[]'::json)
+  FROM post_targets t WHERE t.post_id = ${posts.id})`;
+
+/** A post's time for the from/to filter: when it posted, else when it is scheduled, else created. */
+const postTime = sql`coalesce(${posts.postedAt}, ${posts.scheduledAt}, ${posts.createdAt})`;
+
+export interface ExportFilter {
+  status?: PostStatus | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+
+/** Oldest first on (createdAt, id), `limit` posts after `after`: the user's index serves each page. */
+export async function exportPage(
+  ctx: AppContext,
+  userId: string,
+  filter: ExportFilter,
+  limit: number,
+  after: { createdAt: Date; id: string } | undefined,
+): Promise<{ post: PostRow; targets: TargetView[] }[]> {
+  return ctx.db
+    .select({ post: posts, targets: targetsJson })
+    .from(posts)
+    .where(
+      and(
+        eq(posts.userId, userId),
+        filter.status ? eq(posts.status, filter.status) : undefined,
+        filter.from ? gte(postTime, filter.from) : undefined,
+        filter.to ? lt(postTime, filter.to) : undefined,
+        after
+          ? sql`(${posts.createdAt}, ${posts.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(posts.createdAt), asc(posts.id))
+    .limit(limit);
+}

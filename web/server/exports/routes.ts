@@ -1,0 +1,52 @@
+import { problemResponses } from '@postwave/shared/openapi/index';
+import { z } from 'zod';
+import { unauthorized } from '#server/api/common.ts';
+import { postStatuses } from '#server/db/schema.ts';
+import { defineApiRoutes } from '#server/http/route.ts';
+import { ExportedPost, exportColumns, exportFormats } from './schema.ts';
+
+export const exportRoutes = defineApiRoutes({
+  exportPosts: {
+    method: 'get',
+    path: '/api/v1/posts/export',
+    auth: 'caller',
+    operationId: 'exportPosts',
+    summary: 'Export posts with their results as CSV or JSON (streamed)',
+    description: [
+      'Streams every matching post, oldest first (by creation), read from the database a page at a time. A post’s time for `from`/`to` is when it posted, else when it is scheduled, else when it was created; `from` is inclusive, `to` exclusive; each is a date (`2026-12-01`, midnight UTC) or an ISO 8601 date-time with an offset.',
+      `CSV columns: ${exportColumns.map((c) => `\`${c}\``).join(', ')} (RFC 4180 quoting, CRLF line ends). \`accounts\` and \`media\` are \`|\`-separated account ids and media URLs; \`accountOptions\` and \`results\` are JSON. JSON: an array of posts, each with \`postingMode\`.`,
+      'Both read back through `POST /api/v1/posts/import`: scheduled posts come back scheduled (while their time is in the future), everything else as drafts; media URLs of this server resolve to the same stored media.',
+    ].join('\n\n'),
+    parameters: [
+      {
+        name: 'format',
+        in: 'query',
+        description: '`csv` (default) or `json`.',
+        schema: z.enum(exportFormats),
+      },
+      { name: 'status', in: 'query', schema: z.enum(postStatuses) },
+      {
+        name: 'from',
+        in: 'query',
+        description: 'Inclusive lower bound of the post’s time.',
+        schema: z.string(),
+      },
+      {
+        name: 'to',
+        in: 'query',
+        description: 'Exclusive upper bound of the post’s time.',
+        schema: z.string(),
+      },
+    ],
+    responses: {
+      200: {
+        description: 'The posts, as an attachment.',
+        content: {
+          'text/csv': z.string().meta({ description: 'CSV with a header row.' }),
+          'application/json': z.array(ExportedPost),
+        },
+      },
+      ...problemResponses({ ...unauthorized, invalid_request: 'bad format, status, from or to' }),
+    },
+  },
+});

@@ -1,0 +1,288 @@
+import { ProblemError, readTextCapped, UnsafeUrlError } from '@postwave/shared';
+import { ownedAccountIds } from '#server/accounts/repository.ts';
+import type { AppContext } from '#server/context.ts';
+import { isUuid } from '#server/http/ids.ts';
+import { validationFailed } from '#server/http/problems.ts';
+import { notFound } from '#server/http/respond.ts';
+import { createPost } from '#server/posts/service.ts';
+import { type FeedItem, feedItems, renderTemplate } from './items.ts';
+import {
+  deleteFeed as deleteFeedRow,
+  type FeedRow,
+  feedById,
+  feedsOf,
+  findFeed,
+  finishPoll,
+  insertFeed,
+  leaseFeed,
+  linkItemPost,
+  markItemsSeen,
+  updateFeed as updateFeedRow,
+} from './repository.ts';
+import type { FeedPatch, FeedPollResult, FeedRequest, FeedView } from './schema.ts';
+
+/** A poll holds its feed this long at most (fetch, parse, a few posts). */
+const pollLeaseMs = 2 * 60 * 1000;
+/** Feed documents over this size are refused. */
+const maxFeedBytes = 5 * 1024 * 1024;
+/** New items turned into posts per poll; more at once (a feed that renumbered its ids) are only marked seen. */
+const maxPostsPerPoll = 10;
+
+export function toFeedView(row: FeedRow): FeedView {
+  return {
+    id: row.id,
+    url: row.url,
+    name: row.name,
+    accountIds: row.accountIds,
+    template: row.template,
+    mode: row.mode,
+    intervalMinutes: row.intervalMinutes,
+    enabled: row.enabled,
+    lastPolledAt: row.lastPolledAt?.toISOString() ?? null,
+    lastStatus: row.lastStatus,
+    lastError: row.lastError,
+    nextPollAt: row.nextPollAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function ownedFeed(ctx: AppContext, userId: string, id: string): Promise<FeedRow> {
+  const row = isUuid(id) ? await findFeed(ctx, userId, id) : undefined;
+  if (!row) throw notFound('feed');
+  return row;
+}
+
+async function assertOwnedAccounts(ctx: AppContext, userId: string, accountIds: string[]): Promise<void> {
+  const found = await ownedAccountIds(ctx, userId, accountIds.filter(isUuid));
+  const missing = accountIds.filter((id) => !found.has(id));
+  if (missing.length)
+    throw validationFailed(
+      'Some accounts do not exist',
+      missing.map((id) => ({
+        accountId: id,
+        path: 'accountIds',
+        code: 'account_not_found',
+        message: `No account "${id}"`,
+      })),
+    );
+}
+
+export async function listFeeds(ctx: AppContext, userId: string): Promise<FeedView[]> {
+  return (await feedsOf(ctx, userId)).map(toFeedView);
+}
+
+export async function getFeed(ctx: AppContext, userId: string, id: string): Promise<FeedView> {
+  return toFeedView(await ownedFeed(ctx, userId, id));
+}
+
+/**
+ * Saves the feed and polls it once right away: that first poll marks the items already in the
+ * feed as seen, so adding a feed never floods its accounts with its back catalogue.
+ */
+export async function createFeed(ctx: AppContext, userId: string, input: FeedRequest): Promise<FeedView> {
+  const accountIds = [...new Set(input.accountIds)];
+  await assertOwnedAccounts(ctx, userId, accountIds);
+  const now = new Date();
+  const row = await insertFeed(ctx, {
+    id: crypto.randomUUID(),
+    userId,
+    url: input.url,
+    name: input.name ?? null,
+    accountIds,
+    template: input.template,
+    mode: input.mode,
+    intervalMinutes: input.intervalMinutes,
+    enabled: input.enabled,
+    nextPollAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (!row.enabled) return toFeedView(row);
+  return (await pollFeed(ctx, row.id)).feed;
+}
+
+export async function updateFeed(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  patch: FeedPatch,
+): Promise<FeedView> {
+  const row = await ownedFeed(ctx, userId, id);
+  const accountIds = patch.accountIds ? [...new Set(patch.accountIds)] : undefined;
+  if (accountIds) await assertOwnedAccounts(ctx, userId, accountIds);
+  const urlChanged = patch.url !== undefined && patch.url !== row.url;
+  const updated = await updateFeedRow(ctx, userId, row.id, {
+    ...patch,
+    ...(accountIds ? { accountIds } : {}),
+    // Another URL is another feed: its existing items are marked seen by its first poll.
+    ...(urlChanged ? { primed: false, etag: null, lastModified: null, nextPollAt: new Date() } : {}),
+  });
+  if (!updated) throw notFound('feed');
+  return toFeedView(updated);
+}
+
+export async function deleteFeed(ctx: AppContext, userId: string, id: string): Promise<void> {
+  if (!isUuid(id) || !(await deleteFeedRow(ctx, userId, id))) throw notFound('feed');
+}
+
+/** `POST /api/v1/feeds/{id}/poll`: poll now, whatever the schedule says. */
+export async function pollOwnedFeed(ctx: AppContext, userId: string, id: string): Promise<FeedPollResult> {
+  const row = await ownedFeed(ctx, userId, id);
+  return pollFeed(ctx, row.id);
+}
+
+type Fetched =
+  | { kind: 'not_modified' }
+  | { kind: 'ok'; body: string; etag: string | null; lastModified: string | null }
+  | { kind: 'failed'; error: string };
+
+/** A conditional GET through the SSRF-safe fetch, body capped. */
+async function fetchFeed(ctx: AppContext, row: FeedRow): Promise<Fetched> {
+  const headers: Record<string, string> = {
+    accept:
+      'application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5',
+  };
+  if (row.etag) headers['if-none-match'] = row.etag;
+  if (row.lastModified) headers['if-modified-since'] = row.lastModified;
+  let response: Response;
+  try {
+    response = await ctx.userUrlFetch(row.url, { headers, signal: AbortSignal.timeout(20_000) });
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) return { kind: 'failed', error: `${error.code}: ${error.message}` };
+    if ((error as Error)?.name === 'TimeoutError')
+      return { kind: 'failed', error: 'The feed did not answer in time' };
+    return { kind: 'failed', error: `The feed could not be fetched: ${(error as Error).message}` };
+  }
+  if (response.status === 304) {
+    await response.body?.cancel().catch(() => {});
+    return { kind: 'not_modified' };
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    return { kind: 'failed', error: `The feed answered ${response.status}` };
+  }
+  try {
+    const body = await readTextCapped(response, maxFeedBytes);
+    return {
+      kind: 'ok',
+      body,
+      etag: response.headers.get('etag'),
+      lastModified: response.headers.get('last-modified'),
+    };
+  } catch (error) {
+    return { kind: 'failed', error: `The feed could not be read: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * One poll of one feed under its lease, so that any number of instances (the in-process poller of
+ * each, and manual polls) never poll a feed twice at once. An item is claimed (recorded as seen)
+ * before its post is created: a poll that dies in between loses that item rather than posting it
+ * twice.
+ */
+export async function pollFeed(ctx: AppContext, feedId: string): Promise<FeedPollResult> {
+  const owner = `feed-poll:${crypto.randomUUID()}`;
+  const row = await leaseFeed(ctx, feedId, owner, pollLeaseMs);
+  if (!row) {
+    const current = await findFeedById(ctx, feedId);
+    return { status: 'busy', newItems: 0, postIds: [], feed: toFeedView(current) };
+  }
+  const now = new Date();
+  const next = new Date(now.getTime() + row.intervalMinutes * 60_000);
+  const finish = async (result: Omit<FeedPollResult, 'feed'>, set: Parameters<typeof finishPoll>[3]) => {
+    const saved = await finishPoll(ctx, row.id, owner, {
+      lastPolledAt: now,
+      lastStatus: result.status,
+      lastError: result.error ?? null,
+      nextPollAt: next,
+      ...set,
+    });
+    return { ...result, feed: toFeedView(saved ?? row) };
+  };
+  try {
+    const fetched = await fetchFeed(ctx, row);
+    if (fetched.kind === 'not_modified')
+      return await finish({ status: 'not_modified', newItems: 0, postIds: [] }, {});
+    if (fetched.kind === 'failed')
+      return await finish({ status: 'failed', newItems: 0, postIds: [], error: fetched.error }, {});
+    let items: FeedItem[];
+    try {
+      items = feedItems(fetched.body);
+    } catch (error) {
+      return await finish(
+        {
+          status: 'failed',
+          newItems: 0,
+          postIds: [],
+          error: `Not an RSS, Atom or JSON feed: ${(error as Error).message}`,
+        },
+        {},
+      );
+    }
+    const validators = { etag: fetched.etag, lastModified: fetched.lastModified };
+    const fresh = await markItemsSeen(ctx, row.id, [...new Set(items.map((i) => i.id))]);
+    if (!row.primed)
+      return await finish({ status: 'primed', newItems: 0, postIds: [] }, { ...validators, primed: true });
+
+    const seenNow = new Set<string>();
+    const newItems = items.filter((i) => fresh.has(i.id) && !seenNow.has(i.id) && seenNow.add(i.id));
+    const postIds: string[] = [];
+    const errors: string[] = [];
+    for (const entry of newItems.slice(-maxPostsPerPoll)) {
+      const posted = await postItem(ctx, row, entry);
+      if (posted.postId) postIds.push(posted.postId);
+      if (posted.error) errors.push(posted.error);
+    }
+    if (newItems.length > maxPostsPerPoll)
+      errors.push(
+        `${newItems.length - maxPostsPerPoll} older new items were marked seen without a post (at most ${maxPostsPerPoll} per poll)`,
+      );
+    return await finish(
+      {
+        status: 'updated',
+        newItems: newItems.length,
+        postIds,
+        ...(errors.length ? { error: errors.join('; ') } : {}),
+      },
+      validators,
+    );
+  } catch (error) {
+    ctx.logger.error({ err: error, feedId: row.id }, 'feed poll failed');
+    return finish({ status: 'failed', newItems: 0, postIds: [], error: 'The poll failed on our side' }, {});
+  }
+}
+
+async function postItem(
+  ctx: AppContext,
+  row: FeedRow,
+  entry: FeedItem,
+): Promise<{ postId?: string; error?: string }> {
+  const message = renderTemplate(row.template, entry);
+  const create = (postingMode: 'draft' | 'now') =>
+    createPost(ctx, row.userId, {
+      message,
+      accountIds: row.accountIds,
+      postingMode,
+      media: [],
+      accountOptions: {},
+    });
+  let error: string | undefined;
+  let post: Awaited<ReturnType<typeof create>> | undefined;
+  try {
+    post = await create(row.mode);
+  } catch (caught) {
+    if (!(caught instanceof ProblemError)) throw caught;
+    error = `Item "${entry.title || entry.link}": ${caught.problem.detail}`;
+    // A post the platforms refuse (too long, an account gone) waits as a draft for a person.
+    if (row.mode === 'now') post = await create('draft').catch(() => undefined);
+  }
+  if (post) await linkItemPost(ctx, row.id, entry.id, post.id);
+  return { ...(post ? { postId: post.id } : {}), ...(error ? { error } : {}) };
+}
+
+async function findFeedById(ctx: AppContext, feedId: string): Promise<FeedRow> {
+  const row = await feedById(ctx, feedId);
+  if (!row) throw notFound('feed');
+  return row;
+}

@@ -1,0 +1,46 @@
+import { ProblemError, problem, unsafeJsonReason } from '@postwave/shared';
+import { readLimitedText } from '#server/http/body.ts';
+import { type ImportRowInput, parseCsvImport, parseJsonImport } from './parse.ts';
+import { DryRunQuery, maxImportBytes } from './schema.ts';
+import type { ImportFormat } from './service.ts';
+
+export interface ImportRequest {
+  format: ImportFormat;
+  dryRun: boolean;
+  /** The body as sent: its digest makes a commit idempotent per file. */
+  text: string;
+  /** What Idempotency-Key fingerprints: the parsed JSON, or the CSV text. */
+  fingerprintBody: unknown;
+  rows: ImportRowInput[];
+}
+
+/** Reads and parses an import request: query, content type, size limit, CSV or JSON rows. */
+export async function readImportRequest(request: Request): Promise<ImportRequest> {
+  const query = DryRunQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) throw new ProblemError(problem('invalid_request', 'dryRun must be true or false'));
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const format: ImportFormat | undefined =
+    type === 'text/csv' ? 'csv' : type === 'application/json' ? 'json' : undefined;
+  if (!format)
+    throw new ProblemError(
+      problem('unsupported_media_type', 'Send the file as text/csv or application/json'),
+    );
+  const text = await readLimitedText(
+    request,
+    maxImportBytes,
+    () => new ProblemError(problem('payload_too_large', `An import file is at most ${maxImportBytes} bytes`)),
+  );
+  if (text.includes('\u0000'))
+    throw new ProblemError(problem('invalid_request', 'The file contains NUL characters'));
+  const dryRun = query.data.dryRun === 'true';
+  if (format === 'csv') return { format, dryRun, text, fingerprintBody: text, rows: parseCsvImport(text) };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ProblemError(problem('invalid_request', 'The body is not valid JSON'));
+  }
+  const unsafe = unsafeJsonReason(value);
+  if (unsafe) throw new ProblemError(problem('invalid_request', unsafe));
+  return { format, dryRun, text, fingerprintBody: value, rows: parseJsonImport(value) };
+}

@@ -1,0 +1,51 @@
+import { idempotencyKeyParameter, idempotencyProblems } from '@postwave/shared';
+import { problemResponses } from '@postwave/shared/openapi/index';
+import { z } from 'zod';
+import { json, unauthorized } from '#server/api/common.ts';
+import { defineApiRoutes } from '#server/http/route.ts';
+import { ImportJsonBody, ImportReport, maxImportBytes, maxImportRows } from './schema.ts';
+
+export const importRoutes = defineApiRoutes({
+  importPosts: {
+    method: 'post',
+    path: '/api/v1/posts/import',
+    auth: 'caller',
+    operationId: 'importPosts',
+    summary: 'Import posts from CSV or JSON: dry run first, then commit all or nothing',
+    description: [
+      `Body: \`text/csv\` with a header row, or \`application/json\`: an array of post requests. At most ${maxImportRows} rows and ${maxImportBytes / 1024 / 1024} MiB (413 above).`,
+      'CSV columns: `message` (required), `accounts` (account ids or handles such as `@news` or `telegram:@news`, separated by `|`, `,` or spaces), `scheduledAt` (ISO 8601 with offset), `postingMode` (`draft` or `schedule`; default `schedule` when `scheduledAt` is set, else `draft`), `media` (URLs separated by `|` or spaces), `accountOptions` (a JSON object keyed by account id, handle or platform), and `options.<account id|handle|platform>.<option>` columns (one option each; the cell is read as JSON when it parses, else as text). Other columns (an export’s `id`, `status`, `results`…) are ignored, so an export reads back.',
+      'Every row is checked: unknown or ambiguous account, bad or past date, a row repeating an earlier one (`duplicate_row`), media (each URL fetched once through the SSRF-safe fetch into your media library, with the upload size limit and type sniffing; our own media URLs resolve to their key), and for scheduled rows the same per-platform validation as `POST /api/v1/posts`. Drafts are only checked for their accounts, as when created one by one. Publishing now is not offered by an import.',
+      '`dryRun=true` (the default) writes no post (fetched media are kept, so the commit does not download them again). `dryRun=false` commits only when every row is valid, in one transaction; otherwise `committed: false` and nothing is written. A commit is idempotent per file: the same bytes again answer the first commit’s report (`postId`s included) and create nothing. `Idempotency-Key` is honoured as on `POST /api/v1/posts`.',
+    ].join('\n\n'),
+    parameters: [
+      {
+        name: 'dryRun',
+        in: 'query',
+        description: '`true` (default): report only. `false`: commit when every row is valid.',
+        schema: z.enum(['true', 'false']),
+      },
+      idempotencyKeyParameter('the user', 'Keys live in the database: every instance sees them.'),
+    ],
+    requestBody: {
+      content: {
+        'text/csv': z.string().meta({ description: 'CSV with a header row.' }),
+        [json]: ImportJsonBody,
+      },
+    },
+    responses: {
+      200: {
+        description: 'A report per row, and whether the posts were created.',
+        content: { [json]: ImportReport },
+      },
+      ...problemResponses({
+        ...unauthorized,
+        invalid_request: 'malformed CSV or JSON, no rows, no `message` column, or a bad `dryRun`',
+        payload_too_large: `over ${maxImportBytes / 1024 / 1024} MiB`,
+        unsupported_media_type: 'neither text/csv nor application/json',
+        validation_failed: `more than ${maxImportRows} rows (\`too_many_rows\`)`,
+        ...idempotencyProblems,
+      }),
+    },
+  },
+});

@@ -1,0 +1,66 @@
+import { AccountOptions, ProblemIssue } from '@postwave/shared';
+import { z } from 'zod';
+
+/** Bodies over this many bytes are 413 before any parsing. */
+export const maxImportBytes = 5 * 1024 * 1024;
+/** Files with more data rows than this are 422 `too_many_rows` (split the file). */
+export const maxImportRows = 1000;
+/** Media URLs per row. */
+export const maxMediaPerRow = 20;
+/** New media URLs one import downloads (URLs fetched before, and our own media, do not count). */
+export const maxMediaDownloads = 200;
+
+export const ImportRowReport = z
+  .object({
+    index: z.number().int().meta({ description: 'Row number, 1-based; the CSV header is not counted.' }),
+    valid: z.boolean(),
+    errors: z.array(ProblemIssue),
+    postId: z.string().optional().meta({ description: 'The created post (committed imports only).' }),
+  })
+  .meta({ id: 'ImportRowReport' });
+export type ImportRowReport = z.infer<typeof ImportRowReport>;
+
+export const ImportReport = z
+  .object({
+    rows: z.array(ImportRowReport),
+    committed: z.boolean().meta({
+      description:
+        'True when the posts were created (now, or by an earlier import of the same file). False for a dry run, or when any row is invalid (then nothing was written).',
+    }),
+  })
+  .meta({ id: 'ImportReport' });
+export type ImportReport = z.infer<typeof ImportReport>;
+
+const MediaItem = z.union([
+  z.string().max(4000),
+  z.looseObject({ key: z.string().max(300).optional(), url: z.string().max(4000).optional() }),
+]);
+
+/**
+ * One element of a JSON import: the post request of `POST /api/v1/posts` (an exported post reads
+ * back as one too). `accountIds` may name accounts by id or handle; `media` items are media
+ * objects (resolved by key) or URLs (fetched). `postingMode` is `draft` or `schedule`, default
+ * `schedule` when `scheduledAt` is given, else `draft`.
+ */
+export const ImportPostRequest = z
+  .object({
+    message: z.string().max(100_000),
+    accountIds: z.array(z.string().max(300)).max(100).default([]),
+    postingMode: z.string().max(40).optional(),
+    scheduledAt: z.string().max(100).nullable().optional(),
+    media: z
+      .union([MediaItem, z.array(MediaItem).max(50)])
+      .nullable()
+      .optional(),
+    accountOptions: AccountOptions.optional(),
+  })
+  .meta({ id: 'ImportPostRequest' });
+
+export const ImportJsonBody = z.array(z.unknown()).meta({
+  id: 'ImportJsonBody',
+  description: 'An array of ImportPostRequest (the post request of POST /api/v1/posts).',
+});
+
+export const DryRunQuery = z.object({
+  dryRun: z.enum(['true', 'false']).default('true'),
+});
