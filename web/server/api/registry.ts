@@ -5,6 +5,7 @@ import { mcpRoutes } from '#server/mcp/routes.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
+import { queueRoutes } from '#server/queue/routes.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
 import { usersRoutes } from '#server/users/routes.ts';
 import { apiDocsRoutes } from './routes.ts';
@@ -17,6 +18,7 @@ import { apiDocsRoutes } from './routes.ts';
 export const apiRoutes = {
   ...postsRoutes,
   ...accountsRoutes,
+  ...queueRoutes,
   ...mediaRoutes,
   ...tokensRoutes,
   ...usersRoutes,

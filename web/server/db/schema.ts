@@ -393,3 +393,17 @@ export const publishLimitGrants = pgTable(
     index('publish_limit_grants_key').on(t.key, t.expiresAt),
   ],
 );
+
+/**
+ * Queue (issue #14): an account's weekly posting slots in an IANA zone. No row means an empty
+ * queue. `postingMode: "queue"` schedules a post at the next slot no scheduled post of the account holds.
+ */
+export const accountQueues = pgTable('account_queues', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  userId: ownerId(),
+  timezone: text('timezone').notNull(),
+  slots: jsonb('slots').$type<{ weekday: number; time: string }[]>().notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});

@@ -23,6 +23,7 @@ import { actOnPost, createPost, deletePost, getPost, listPosts, updatePost } fro
 import type { McpActor } from './actor.ts';
 import { type Decision, decide, type PublishIntent } from './confirmation.ts';
 import { platformRules } from './platform-rules.ts';
+import { registerQueueTools } from './queue-tools.ts';
 import {
   McpAccountIds,
   McpAccountOptions,
@@ -33,7 +34,7 @@ import {
   McpScheduledAt,
 } from './schemas.ts';
 
-function ok(value: unknown, summary: string): CallToolResult {
+export function ok(value: unknown, summary: string): CallToolResult {
   const structured = (
     value && typeof value === 'object' && !Array.isArray(value) ? value : { value }
   ) as Record<string, unknown>;
@@ -73,7 +74,7 @@ function failure(error: unknown, ctx: AppContext): CallToolResult {
   };
 }
 
-function tool<T>(ctx: AppContext, run: (args: T, requestId: RequestId) => Promise<CallToolResult>) {
+export function tool<T>(ctx: AppContext, run: (args: T, requestId: RequestId) => Promise<CallToolResult>) {
   return async (args: T, extra: { requestId: RequestId }): Promise<CallToolResult> => {
     try {
       return await run(args, extra.requestId);
@@ -222,7 +223,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
     {
       title: 'Create a post',
       description:
-        'Publishes now (postingMode "now"), schedules ("schedule" with scheduledAt) or saves a draft ("draft"). Publishing and scheduling ask the user to confirm first when the client supports it; if the user declines, nothing is published. When the user requires approval and this client cannot ask, the post is saved as a draft and an approvalUrl is returned for the user.',
+        'Publishes now (postingMode "now"), schedules ("schedule" with scheduledAt), queues ("queue": the next free slot of every account\'s queue, see get_queue) or saves a draft ("draft"). Publishing and scheduling ask the user to confirm first when the client supports it; if the user declines, nothing is published. When the user requires approval and this client cannot ask, the post is saved as a draft and an approvalUrl is returned for the user.',
       inputSchema: {
         message: McpMessage,
         accountIds: McpAccountIds,
@@ -246,7 +247,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
         return ok(post, `Draft ${post.id} saved.`);
       }
       const intent: PublishIntent = {
-        kind: request.postingMode === 'now' ? 'now' : 'schedule',
+        kind: request.postingMode === 'now' ? 'now' : request.postingMode === 'queue' ? 'queue' : 'schedule',
         message: request.message,
         accountIds: request.accountIds,
         scheduledAt: request.scheduledAt,
@@ -577,4 +578,6 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
       return ok(presigned, `PUT the file to uploadUrl before ${presigned.expiresAt}.`);
     }),
   );
+
+  registerQueueTools(server, ctx, actor);
 }
