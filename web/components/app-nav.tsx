@@ -7,6 +7,7 @@ const icons: Record<string, string> = {
   compose: 'M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z',
   posts: 'M4 6h16M4 12h16M4 18h10',
   calendar: 'M8 2v4M16 2v4M3 10h18M5 4h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Z',
+  queue: 'M4 6h11M4 12h11M4 18h7M18 9v10M15 16l3 3 3-3',
   accounts:
     'M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8ZM22 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8',
   settings:
@@ -17,6 +18,7 @@ const items = [
   { href: '/compose', label: 'Compose', icon: 'compose' },
   { href: '/posts', label: 'Posts', icon: 'posts' },
   { href: '/calendar', label: 'Calendar', icon: 'calendar' },
+  { href: '/queue', label: 'Queue', icon: 'queue' },
   { href: '/accounts', label: 'Accounts', icon: 'accounts' },
   { href: '/settings', label: 'Settings', icon: 'settings' },
 ];

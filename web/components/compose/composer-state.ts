@@ -8,7 +8,8 @@ import { utcToZonedInput } from '#components/lib/time.ts';
 import type { MediaObject } from './upload.ts';
 
 export type AccountOptions = Record<string, Record<string, unknown>>;
-export type SubmitMode = 'now' | 'schedule' | 'draft';
+/** `queue`: the next free slot of every selected account's queue (see /queue). */
+export type SubmitMode = 'now' | 'schedule' | 'draft' | 'queue';
 
 export interface EditablePost {
   id: string;
