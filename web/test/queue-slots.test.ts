@@ -20,7 +20,9 @@ describe('queue slots across daylight-saving changes', () => {
   test('Europe/Berlin spring forward: 02:30 does not exist on 29 March 2026 and fires at 03:30 CEST', () => {
     assert.equal(iso(wall('2026-03-29T02:30:00', 'Europe/Berlin')), '2026-03-29T01:30:00.000Z');
     const sundays = take(
-      slotInstants('Europe/Berlin', [{ weekday: 7, time: '02:30' }], { after: new Date('2026-03-21T00:00:00Z') }),
+      slotInstants('Europe/Berlin', [{ weekday: 7, time: '02:30' }], {
+        after: new Date('2026-03-21T00:00:00Z'),
+      }),
       3,
     );
     assert.deepEqual(sundays.map(iso), [
@@ -32,7 +34,9 @@ describe('queue slots across daylight-saving changes', () => {
 
   test('Europe/Berlin fall back: 02:30 happens twice on 25 October 2026 and the slot fires once, at the first', () => {
     const sundays = take(
-      slotInstants('Europe/Berlin', [{ weekday: 7, time: '02:30' }], { after: new Date('2026-10-17T00:00:00Z') }),
+      slotInstants('Europe/Berlin', [{ weekday: 7, time: '02:30' }], {
+        after: new Date('2026-10-17T00:00:00Z'),
+      }),
       3,
     );
     assert.deepEqual(sundays.map(iso), [
@@ -72,19 +76,56 @@ describe('queue slots across daylight-saving changes', () => {
 
   test('the common free slot of several queues skips taken and unshared times', () => {
     const after = new Date('2026-06-01T00:00:00Z'); // a Monday
-    const berlin = { zone: 'Europe/Berlin', slots: [{ weekday: 1, time: '09:00' }, { weekday: 1, time: '11:00' }] };
-    const london = { zone: 'Europe/London', slots: [{ weekday: 1, time: '10:00' }, { weekday: 1, time: '08:00' }] };
+    const berlin = {
+      zone: 'Europe/Berlin',
+      slots: [
+        { weekday: 1, time: '09:00' },
+        { weekday: 1, time: '11:00' },
+      ],
+    };
+    const london = {
+      zone: 'Europe/London',
+      slots: [
+        { weekday: 1, time: '10:00' },
+        { weekday: 1, time: '08:00' },
+      ],
+    };
     const nineBerlin = Date.parse('2026-06-01T07:00:00Z');
     assert.equal(
-      iso(firstCommonFreeSlot([{ ...berlin, taken: new Set() }, { ...london, taken: new Set() }], { after })!),
+      iso(
+        firstCommonFreeSlot(
+          [
+            { ...berlin, taken: new Set() },
+            { ...london, taken: new Set() },
+          ],
+          { after },
+        )!,
+      ),
       '2026-06-01T07:00:00.000Z',
     );
     assert.equal(
-      iso(firstCommonFreeSlot([{ ...berlin, taken: new Set([nineBerlin]) }, { ...london, taken: new Set() }], { after })!),
+      iso(
+        firstCommonFreeSlot(
+          [
+            { ...berlin, taken: new Set([nineBerlin]) },
+            { ...london, taken: new Set() },
+          ],
+          { after },
+        )!,
+      ),
       '2026-06-01T09:00:00.000Z',
     );
     const apart = { zone: 'Europe/Berlin', slots: [{ weekday: 2, time: '09:00' }] };
-    assert.equal(firstCommonFreeSlot([{ ...berlin, taken: new Set() }, { ...apart, taken: new Set() }], { after }), undefined);
+    assert.equal(
+      firstCommonFreeSlot(
+        [
+          { ...berlin, taken: new Set() },
+          { ...apart, taken: new Set() },
+        ],
+        { after },
+      ),
+      undefined,
+    );
   });
 });
 
@@ -133,36 +174,56 @@ describe('queue slot properties', () => {
       .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
       .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`),
   });
-  const now = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2037-12-31T00:00:00Z'), noInvalidDate: true });
+  const now = fc.date({
+    min: new Date('2000-01-01T00:00:00Z'),
+    max: new Date('2037-12-31T00:00:00Z'),
+    noInvalidDate: true,
+  });
 
   test('never before now, strictly increasing, on a requested weekday, at the requested wall time when it exists', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...zones), fc.array(slot, { minLength: 1, maxLength: 8 }), now, (zone, slots, after) => {
-        const instants = take(slotInstants(zone, slots, { after, days: 60 }), 40);
-        assert.ok(instants.length > 0);
-        let previous = after.getTime();
-        for (const instant of instants) {
-          assert.ok(instant.getTime() > previous, 'strictly after now and after the one before');
-          previous = instant.getTime();
-          const local = new TZDate(instant.getTime(), zone);
-          const weekday = ((local.getDay() + 6) % 7) + 1;
-          const time = `${String(local.getHours()).padStart(2, '0')}:${String(local.getMinutes()).padStart(2, '0')}`;
-          const exact = slots.some((s) => s.weekday === weekday && s.time === time);
-          if (!exact) {
-            // Only a slot whose wall time was skipped by a clock change may land elsewhere: at the
-            // first moment after the gap, later the same day, at most a few hours on.
-            const shifted = slots.some((s) => {
-              if (s.weekday !== weekday) return false;
-              const wanted = Date.UTC(local.getFullYear(), local.getMonth(), local.getDate(), Number(s.time.slice(0, 2)), Number(s.time.slice(3)));
-              const back = new Date(wallTimeToInstant(wanted, zone));
-              const backLocal = new TZDate(back.getTime(), zone);
-              const skipped = backLocal.getHours() * 60 + backLocal.getMinutes() !== Number(s.time.slice(0, 2)) * 60 + Number(s.time.slice(3));
-              return skipped && back.getTime() === instant.getTime();
-            });
-            assert.ok(shifted, `${instant.toISOString()} in ${zone} is ${weekday} ${time}, not a requested slot`);
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.array(slot, { minLength: 1, maxLength: 8 }),
+        now,
+        (zone, slots, after) => {
+          const instants = take(slotInstants(zone, slots, { after, days: 60 }), 40);
+          assert.ok(instants.length > 0);
+          let previous = after.getTime();
+          for (const instant of instants) {
+            assert.ok(instant.getTime() > previous, 'strictly after now and after the one before');
+            previous = instant.getTime();
+            const local = new TZDate(instant.getTime(), zone);
+            const weekday = ((local.getDay() + 6) % 7) + 1;
+            const time = `${String(local.getHours()).padStart(2, '0')}:${String(local.getMinutes()).padStart(2, '0')}`;
+            const exact = slots.some((s) => s.weekday === weekday && s.time === time);
+            if (!exact) {
+              // Only a slot whose wall time was skipped by a clock change may land elsewhere: at the
+              // first moment after the gap, later the same day, at most a few hours on.
+              const shifted = slots.some((s) => {
+                if (s.weekday !== weekday) return false;
+                const wanted = Date.UTC(
+                  local.getFullYear(),
+                  local.getMonth(),
+                  local.getDate(),
+                  Number(s.time.slice(0, 2)),
+                  Number(s.time.slice(3)),
+                );
+                const back = new Date(wallTimeToInstant(wanted, zone));
+                const backLocal = new TZDate(back.getTime(), zone);
+                const skipped =
+                  backLocal.getHours() * 60 + backLocal.getMinutes() !==
+                  Number(s.time.slice(0, 2)) * 60 + Number(s.time.slice(3));
+                return skipped && back.getTime() === instant.getTime();
+              });
+              assert.ok(
+                shifted,
+                `${instant.toISOString()} in ${zone} is ${weekday} ${time}, not a requested slot`,
+              );
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
     );
   });

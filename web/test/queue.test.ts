@@ -148,7 +148,10 @@ for (const backend of backends()) {
       assert.equal(queued.status, 200);
       assert.equal(queued.body.status, 'scheduled');
       const taken = new Set([first.body.scheduledAt, second.body.scheduledAt, both.body.scheduledAt]);
-      assert.equal(queued.body.scheduledAt, free.find((s) => !taken.has(s)));
+      assert.equal(
+        queued.body.scheduledAt,
+        free.find((s) => !taken.has(s)),
+      );
       // Queuing an already queued post again keeps it where it is: its own slot counts as free.
       const again = await api.json(`/api/v1/posts/${draft.body.id}`, { json: { postingMode: 'queue' } });
       assert.equal(again.body.scheduledAt, queued.body.scheduledAt);
@@ -176,7 +179,9 @@ for (const backend of backends()) {
       const times = posts.map((p) => p.body.scheduledAt as string);
       assert.equal(new Set(times).size, 4, 'four distinct slots');
       const order = async () =>
-        (await api.json(`/api/v1/accounts/${news}/queue`)).body.posts.map((p: { message: string }) => p.message);
+        (await api.json(`/api/v1/accounts/${news}/queue`)).body.posts.map(
+          (p: { message: string }) => p.message,
+        );
       const initial = await order();
       const slotTimes = [...times].sort();
 
@@ -204,7 +209,10 @@ for (const backend of backends()) {
       const bottom = await api.json(path, { json: { postId: idOf(initial[1]), move: 'down' } });
       assert.equal(bottom.status, 200);
       assert.equal((await api.json(path, { json: { postId: crypto.randomUUID(), move: 'up' } })).status, 404);
-      assert.equal((await api.json(path, { json: { postId: idOf(initial[0]), move: 'sideways' } })).status, 400);
+      assert.equal(
+        (await api.json(path, { json: { postId: idOf(initial[0]), move: 'sideways' } })).status,
+        400,
+      );
     });
 
     test('DST: a 02:30 Europe/Berlin slot fires at 03:30 on spring-forward day and once on fall-back day', async () => {
@@ -215,7 +223,12 @@ for (const backend of backends()) {
       });
       const queue = (notBefore: string) =>
         api.json('/api/v1/posts', {
-          json: { message: `dst ${notBefore}`, accountIds: [news], postingMode: 'queue', scheduledAt: notBefore },
+          json: {
+            message: `dst ${notBefore}`,
+            accountIds: [news],
+            postingMode: 'queue',
+            scheduledAt: notBefore,
+          },
         });
       // Sunday 28 March 2027: clocks jump from 02:00 to 03:00 CEST.
       const spring = await queue('2027-03-27T12:00:00+01:00');

@@ -47,7 +47,10 @@ export function QueueBoard({
     setBusy(true);
     setError(undefined);
     try {
-      const next = await api<QueueViewShape>('POST', `/api/v1/accounts/${account.id}/queue/move`, { postId, move });
+      const next = await api<QueueViewShape>('POST', `/api/v1/accounts/${account.id}/queue/move`, {
+        postId,
+        move,
+      });
       setQueue(next);
       const moved = next.posts.findIndex((p) => p.id === postId);
       const post = next.posts[moved];
@@ -148,7 +151,13 @@ export function QueueBoard({
             {announcement}
           </p>
         </div>
-        <SlotEditor accountId={account.id} accountName={name} queue={queue} zones={zones} onSaved={setQueue} />
+        <SlotEditor
+          accountId={account.id}
+          accountName={name}
+          queue={queue}
+          zones={zones}
+          onSaved={setQueue}
+        />
       </div>
     </section>
   );

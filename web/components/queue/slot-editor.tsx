@@ -92,7 +92,9 @@ export function SlotEditor({
           </p>
         )}
       </div>
-      {rows.length === 0 && <p className="muted small">No slots yet: add the times this account should post at.</p>}
+      {rows.length === 0 && (
+        <p className="muted small">No slots yet: add the times this account should post at.</p>
+      )}
       <ul className="slot-rows">
         {rows.map((row, i) => {
           const timeError = errorFor(`slots[${i}].time`);
@@ -146,7 +148,11 @@ export function SlotEditor({
           onClick={() =>
             setRows((current) => [
               ...current,
-              { key: nextKey++, weekday: current.at(-1)?.weekday ?? 1, time: current.at(-1)?.time ?? '09:00' },
+              {
+                key: nextKey++,
+                weekday: current.at(-1)?.weekday ?? 1,
+                time: current.at(-1)?.time ?? '09:00',
+              },
             ])
           }
         >

@@ -71,8 +71,8 @@ export async function confirmationSummary(
       : intent.kind === 'queue'
         ? `the next free slot of each account’s queue${intent.scheduledAt ? ` after ${formatWhen(intent.scheduledAt, timeZone)}` : ''}`
         : intent.scheduledAt
-        ? formatWhen(intent.scheduledAt, timeZone)
-        : 'at its scheduled time';
+          ? formatWhen(intent.scheduledAt, timeZone)
+          : 'at its scheduled time';
   return [
     intent.kind === 'now'
       ? 'An assistant wants to publish this post now.'

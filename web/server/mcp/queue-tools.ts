@@ -31,7 +31,10 @@ export function registerQueueTools(server: McpServer, ctx: AppContext, actor: Mc
     },
     tool(ctx, async ({ accountId }: { accountId: string }) => {
       const queue = await getQueue(ctx, userId, accountId);
-      return ok(queue, `${queue.slots.length} slot(s) a week in ${queue.timezone}; ${queue.posts.length} upcoming post(s).`);
+      return ok(
+        queue,
+        `${queue.slots.length} slot(s) a week in ${queue.timezone}; ${queue.posts.length} upcoming post(s).`,
+      );
     }),
   );
 
@@ -46,12 +49,20 @@ export function registerQueueTools(server: McpServer, ctx: AppContext, actor: Mc
         timezone: z.string().max(100).describe('IANA time zone, e.g. Europe/Berlin'),
         slots: McpQueueSlots,
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     tool(
       ctx,
       async (args: { accountId: string; timezone: string; slots: { weekday: number; time: string }[] }) => {
-        const queue = await setQueue(ctx, userId, args.accountId, { timezone: args.timezone, slots: args.slots });
+        const queue = await setQueue(ctx, userId, args.accountId, {
+          timezone: args.timezone,
+          slots: args.slots,
+        });
         return ok(queue, `Saved ${queue.slots.length} slot(s) a week in ${queue.timezone}.`);
       },
     ),

@@ -179,8 +179,16 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
   if (input.postingMode === 'queue') {
     // The next free slot of every target's queue (`scheduledAt`, if given, is the earliest time wanted).
     await validateForPublishing(ctx, userId, content);
-    const row = await scheduleInQueue(ctx, userId, content.accountIds, { notBefore: input.scheduledAt }, (tx, when) =>
-      insertPost({ ...ctx, ...tx }, { ...base, status: 'scheduled', scheduledAt: when, nextAttemptAt: when }),
+    const row = await scheduleInQueue(
+      ctx,
+      userId,
+      content.accountIds,
+      { notBefore: input.scheduledAt },
+      (tx, when) =>
+        insertPost(
+          { ...ctx, ...tx },
+          { ...base, status: 'scheduled', scheduledAt: when, nextAttemptAt: when },
+        ),
     );
     return toPostView(row, []);
   }

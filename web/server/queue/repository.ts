@@ -1,5 +1,4 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { AppContext } from '#server/context.ts';
 import type { Database } from '#server/db/client.ts';
 import { accountQueues, posts } from '#server/db/schema.ts';
 
@@ -71,12 +70,27 @@ export interface UpcomingPost {
 }
 
 /** The account's scheduled posts after `after`, earliest first (at most 500). */
-export async function upcomingPosts(ctx: Db, userId: string, accountId: string, after: Date): Promise<UpcomingPost[]> {
+export async function upcomingPosts(
+  ctx: Db,
+  userId: string,
+  accountId: string,
+  after: Date,
+): Promise<UpcomingPost[]> {
   const rows = await ctx.db
-    .select({ id: posts.id, message: posts.message, accountIds: posts.accountIds, scheduledAt: posts.scheduledAt })
+    .select({
+      id: posts.id,
+      message: posts.message,
+      accountIds: posts.accountIds,
+      scheduledAt: posts.scheduledAt,
+    })
     .from(posts)
     .where(
-      and(eq(posts.userId, userId), eq(posts.status, 'scheduled'), gt(posts.scheduledAt, after), hasAccount(accountId)),
+      and(
+        eq(posts.userId, userId),
+        eq(posts.status, 'scheduled'),
+        gt(posts.scheduledAt, after),
+        hasAccount(accountId),
+      ),
     )
     .orderBy(asc(posts.scheduledAt), asc(posts.id))
     .limit(500);

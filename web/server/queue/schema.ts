@@ -3,7 +3,10 @@ import { z } from 'zod';
 /** One weekly posting time. Checked loosely here (400 on wrong types), exactly by the service (422 with paths). */
 export const QueueSlot = z
   .object({
-    weekday: z.number().int().meta({ description: 'ISO weekday: 1 = Monday … 7 = Sunday.', minimum: 1, maximum: 7 }),
+    weekday: z
+      .number()
+      .int()
+      .meta({ description: 'ISO weekday: 1 = Monday … 7 = Sunday.', minimum: 1, maximum: 7 }),
     time: z.string().max(20).meta({ description: 'Wall-clock time `HH:MM` (24-hour) in the queue’s zone.' }),
   })
   .meta({ id: 'QueueSlot' });
@@ -30,7 +33,9 @@ export const QueuedPost = z.object({
 });
 
 export const QueueView = QueueSettings.extend({
-  posts: z.array(QueuedPost).meta({ description: 'Upcoming scheduled posts of the account, earliest first.' }),
+  posts: z
+    .array(QueuedPost)
+    .meta({ description: 'Upcoming scheduled posts of the account, earliest first.' }),
   freeSlots: z.array(z.string()).meta({ description: 'The next free slots (up to 10), earliest first.' }),
 }).meta({ id: 'QueueView' });
 export type QueueViewShape = z.infer<typeof QueueView>;

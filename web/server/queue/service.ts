@@ -60,17 +60,30 @@ export function checkQueueSettings(input: QueueSettingsView): QueueSettingsView 
   }
   input.slots.forEach((slot, i) => {
     if (slot.weekday < 1 || slot.weekday > 7) {
-      issues.push({ path: `slots[${i}].weekday`, code: 'invalid_weekday', message: 'Use 1 (Monday) to 7 (Sunday)' });
+      issues.push({
+        path: `slots[${i}].weekday`,
+        code: 'invalid_weekday',
+        message: 'Use 1 (Monday) to 7 (Sunday)',
+      });
     }
     if (!slotTimePattern.test(slot.time)) {
-      issues.push({ path: `slots[${i}].time`, code: 'invalid_time', message: 'Use HH:MM on the 24-hour clock, e.g. 09:30' });
+      issues.push({
+        path: `slots[${i}].time`,
+        code: 'invalid_time',
+        message: 'Use HH:MM on the 24-hour clock, e.g. 09:30',
+      });
     }
   });
   if (issues.length) throw validationFailed('The queue settings are not valid', issues);
   return { timezone: input.timezone, slots: normalizeSlots(input.slots) };
 }
 
-async function viewOf(ctx: Db, userId: string, accountId: string, settings: QueueSettingsView): Promise<QueueViewShape> {
+async function viewOf(
+  ctx: Db,
+  userId: string,
+  accountId: string,
+  settings: QueueSettingsView,
+): Promise<QueueViewShape> {
   const now = new Date();
   const upcoming = await upcomingPosts(ctx, userId, accountId, now);
   const taken = new Set(upcoming.map((p) => p.scheduledAt.getTime()));
@@ -132,13 +145,24 @@ export async function nextQueueSlot(
   const empty = accountIds.flatMap((id, i) =>
     rows.get(id)?.slots.length
       ? []
-      : [{ accountId: id, path: `accountIds[${i}]`, code: 'queue_empty', message: 'This account has no queue slots yet' }],
+      : [
+          {
+            accountId: id,
+            path: `accountIds[${i}]`,
+            code: 'queue_empty',
+            message: 'This account has no queue slots yet',
+          },
+        ],
   );
   if (empty.length) throw validationFailed('Some accounts have no queue slots; set them first', empty);
-  const holders = (await scheduledHolders(tx, userId, accountIds, after)).filter((p) => p.id !== options.postId);
+  const holders = (await scheduledHolders(tx, userId, accountIds, after)).filter(
+    (p) => p.id !== options.postId,
+  );
   const queues = accountIds.map((id) => {
     const row = rows.get(id)!;
-    const taken = new Set(holders.filter((p) => p.accountIds.includes(id)).map((p) => p.scheduledAt.getTime()));
+    const taken = new Set(
+      holders.filter((p) => p.accountIds.includes(id)).map((p) => p.scheduledAt.getTime()),
+    );
     return { zone: row.timezone, slots: row.slots, taken };
   });
   const when = firstCommonFreeSlot(queues, { after });

@@ -64,7 +64,11 @@ export interface SlotSearch {
  * `days` local days. Two slots that land on the same instant (a skipped 02:30 shifted onto a 03:30
  * slot) count once.
  */
-export function* slotInstants(zone: string, slots: readonly WeeklySlot[], search: SlotSearch): Generator<Date> {
+export function* slotInstants(
+  zone: string,
+  slots: readonly WeeklySlot[],
+  search: SlotSearch,
+): Generator<Date> {
   if (slots.length === 0) return;
   const byWeekday = new Map<number, number[]>();
   for (const slot of slots) {
@@ -81,7 +85,9 @@ export function* slotInstants(zone: string, slots: readonly WeeklySlot[], search
     if (!minutes) continue;
     const dayStart = firstDay + d * dayMs;
     // Sorted per day: a skipped time shifted forward may pass a later slot of the same day.
-    const instants = minutes.map((m) => wallTimeToInstant(dayStart + m * minuteMs, zone)).sort((a, b) => a - b);
+    const instants = minutes
+      .map((m) => wallTimeToInstant(dayStart + m * minuteMs, zone))
+      .sort((a, b) => a - b);
     for (const instant of instants) {
       if (instant <= last) continue;
       last = instant;
