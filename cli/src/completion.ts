@@ -1,11 +1,23 @@
 /** `postwave completion bash|zsh`: scripts to source, e.g. `source <(postwave completion bash)`. */
 
-const commands = ['login', 'logout', 'whoami', 'accounts', 'post', 'validate', 'posts', 'completion', 'help'];
+const commands = [
+  'login',
+  'logout',
+  'whoami',
+  'accounts',
+  'post',
+  'validate',
+  'posts',
+  'queue',
+  'completion',
+  'help',
+];
 const postsSubcommands = ['list', 'show', 'delete'];
 const globalFlags = ['--server', '--json', '--help', '--version'];
 const flags: Record<string, string[]> = {
   login: ['--no-browser', '--device'],
-  post: ['--account', '--media', '--at', '--draft'],
+  post: ['--account', '--media', '--at', '--queue', '--draft'],
+  queue: ['--slot', '--timezone'],
   validate: ['--account', '--media'],
   posts: ['--status', '--limit', '--cursor'],
 };
@@ -22,7 +34,7 @@ _postwave() {
   case "$prev" in
     --media|-m) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     --status) COMPREPLY=( $(compgen -W "${statuses.join(' ')}" -- "$cur") ); return ;;
-    --server|--account|-a|--at|--device|--limit|--cursor) return ;;
+    --server|--account|-a|--at|--device|--limit|--cursor|--slot|--timezone) return ;;
   esac
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=( $(compgen -W "${[...commands, ...globalFlags].join(' ')}" -- "$cur") )
@@ -31,6 +43,8 @@ _postwave() {
   case "$cmd" in
     posts)
       if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "${postsSubcommands.join(' ')}" -- "$cur") ); return; fi ;;
+    queue)
+      if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "show set" -- "$cur") ); return; fi ;;
     completion)
       COMPREPLY=( $(compgen -W "bash zsh" -- "$cur") ); return ;;
     help)
@@ -61,6 +75,7 @@ _postwave() {
     'post:publish now, schedule or save a draft'
     'validate:check a post without publishing'
     'posts:list, show or delete posts'
+    'queue:show or set an account's posting slots'
     'completion:print a shell completion script'
     'help:help for a command'
   )
@@ -80,7 +95,13 @@ _postwave() {
     login) _arguments $global '--no-browser[print the URL instead of opening a browser]' '--device[device name]:name:' ;;
     post|validate)
       _arguments $global '*'{-a,--account}'[target account id]:account id:' '*'{-m,--media}'[attach a file]:file:_files' \\
-        '--at[schedule at (ISO 8601)]:datetime:' '--draft[save as a draft]' ;;
+        '--at[schedule at (ISO 8601)]:datetime:' '--queue[next free queue slot]' '--draft[save as a draft]' ;;
+    queue)
+      if (( CURRENT == 3 )); then
+        local -a sub; sub=('show' 'set'); _describe -t sub 'queue command' sub
+      else
+        _arguments $global '*--slot[days@HH:MM]:slot:' '--timezone[IANA zone]:zone:'
+      fi ;;
     posts)
       if (( CURRENT == 3 )); then
         local -a sub; sub=(${postsSubcommands.map((s) => `'${s}'`).join(' ')}); _describe -t sub 'posts command' sub

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { userWithToken } from './helpers/client.ts';
+import { parseSlots, run } from '../../cli/src/cli.ts';
+import { signUp, userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 import { bots, connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
+import { connect } from './oauth.helpers.ts';
 
 const everyDay = (time: string) => [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, time }));
 
@@ -239,6 +241,96 @@ for (const backend of backends()) {
       assert.equal(fall.body.scheduledAt, '2027-10-31T00:30:00.000Z');
       const afterFall = await queue('2027-10-30T12:00:00+02:00');
       assert.equal(afterFall.body.scheduledAt, '2027-11-07T01:30:00.000Z', 'the repeated hour is one slot');
+    });
+
+    test('CLI: queue set/show and post --queue', async () => {
+      const { api, news } = await setup('queue-cli');
+      const { body } = await api.json('/api/v1/tokens', { json: { name: 'cli' } });
+      const cli = async (args: string[]) => {
+        let stdout = '';
+        let stderr = '';
+        const code = await run(args, {
+          env: { POSTWAVE_URL: env.app.url, POSTWAVE_TOKEN: body.token, POSTWAVE_CONFIG_DIR: '/nonexistent' },
+          stdout: (t) => {
+            stdout += t;
+          },
+          stderr: (t) => {
+            stderr += t;
+          },
+          progress: undefined,
+          readStdin: () => '',
+        });
+        return { code, stdout, stderr };
+      };
+      const set = await cli([
+        'queue',
+        'set',
+        news,
+        '--timezone',
+        'America/New_York',
+        '--slot',
+        'weekdays@09:00',
+        '--slot',
+        'sat,sun@11:30',
+        '--json',
+      ]);
+      assert.equal(set.code, 0, set.stderr);
+      assert.equal(JSON.parse(set.stdout).slots.length, 7);
+      const bad = await cli(['queue', 'set', news, '--slot', 'mon@25:00']);
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /HH:MM/);
+      assert.equal((await cli(['queue', 'set', news, '--slot', 'someday@09:00'])).code, 2);
+      const posted = await cli(['post', 'queued from the CLI', '-a', news, '--queue', '--json']);
+      assert.equal(posted.code, 0, posted.stderr);
+      const post = JSON.parse(posted.stdout);
+      assert.equal(post.status, 'scheduled');
+      const show = await cli(['queue', 'show', news]);
+      assert.equal(show.code, 0);
+      assert.match(show.stdout, /America\/New_York/);
+      assert.match(show.stdout, /mon {2}09:00/);
+      assert.ok(show.stdout.includes(post.id));
+      assert.deepEqual(parseSlots('Tuesday,7@08:15'), [
+        { weekday: 2, time: '08:15' },
+        { weekday: 7, time: '08:15' },
+      ]);
+    });
+
+    test('MCP: set_queue, get_queue and create_post with postingMode "queue"', async () => {
+      const { client: browser } = await signUp(env.app.url, 'queue-mcp');
+      const accountId = await connectTelegram(browser);
+      const { client } = await connect(env.app.url, browser);
+      try {
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        assert.ok(names.includes('get_queue') && names.includes('set_queue'));
+        const set = await client.callTool({
+          name: 'set_queue',
+          arguments: { accountId, timezone: 'Europe/Paris', slots: [{ weekday: 2, time: '10:00' }] },
+        });
+        assert.equal(set.isError, undefined);
+        const invalid = await client.callTool({
+          name: 'set_queue',
+          arguments: { accountId, timezone: 'Nowhere/Land', slots: [] },
+        });
+        assert.equal(invalid.isError, true);
+        // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON
+        assert.equal((invalid.structuredContent as any).error.errors[0].path, 'timezone');
+        const created = await client.callTool({
+          name: 'create_post',
+          arguments: { message: 'queued by an assistant', accountIds: [accountId], postingMode: 'queue' },
+        });
+        assert.equal(created.isError, undefined, JSON.stringify(created.content));
+        // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON
+        const post = created.structuredContent as any;
+        assert.equal(post.status, 'scheduled');
+        // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON
+        const queue = (await client.callTool({ name: 'get_queue', arguments: { accountId } }))
+          .structuredContent as any;
+        assert.equal(queue.posts[0].id, post.id);
+        assert.equal(queue.posts[0].scheduledAt, post.scheduledAt);
+        assert.equal(new Date(post.scheduledAt).getUTCDay(), 2, 'a Tuesday');
+      } finally {
+        await client.close();
+      }
     });
   });
 }

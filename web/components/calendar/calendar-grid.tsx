@@ -142,7 +142,7 @@ export function CalendarGrid({
       event.preventDefault();
       setMoving(undefined);
       setAnnouncement(`Move cancelled; “${shortMessage(entry)}” stays on ${describe(new Date(entry.at))}.`);
-    } else if (event.key === 'Enter' || event.key === ' ') {
+    } else if (event.key === 'Enter') {
       event.preventDefault();
       const target = moving.target;
       setMoving(undefined);
