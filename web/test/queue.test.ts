@@ -322,9 +322,9 @@ for (const backend of backends()) {
         // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON
         const post = created.structuredContent as any;
         assert.equal(post.status, 'scheduled');
+        const got = await client.callTool({ name: 'get_queue', arguments: { accountId } });
         // biome-ignore lint/suspicious/noExplicitAny: tool results are arbitrary JSON
-        const queue = (await client.callTool({ name: 'get_queue', arguments: { accountId } }))
-          .structuredContent as any;
+        const queue = got.structuredContent as any;
         assert.equal(queue.posts[0].id, post.id);
         assert.equal(queue.posts[0].scheduledAt, post.scheduledAt);
         assert.equal(new Date(post.scheduledAt).getUTCDay(), 2, 'a Tuesday');
