@@ -244,8 +244,9 @@ for (const backend of backends()) {
     });
 
     test('CLI: queue set/show and post --queue', async () => {
-      const { api, news } = await setup('queue-cli');
-      const { body } = await api.json('/api/v1/tokens', { json: { name: 'cli' } });
+      const { session, news } = await setup('queue-cli');
+      const { body } = await session.json('/api/v1/tokens', { json: { name: 'cli' } });
+      assert.ok(body.token, JSON.stringify(body));
       const cli = async (args: string[]) => {
         let stdout = '';
         let stderr = '';

@@ -69,17 +69,20 @@ export function CalendarGrid({
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
-  const focusAfterRefresh = useRef<string>(undefined);
+  const focusAfterRefresh = useRef<{ id: string; day: string }>(undefined);
   const grid = useRef<HTMLDivElement>(null);
   const byId = new Map(accounts.map((a) => [a.id, a]));
   const byDay = Map.groupBy(entries, (e) => zonedDay(new Date(e.at), timeZone));
   const targetDay = moving ? zonedDay(moving.target, timeZone) : dropDay;
 
-  // After a move the post sits in another day's cell: give its Move button the focus back.
+  // After a move the post sits in another day's cell once the refreshed page arrives: then give
+  // its Move button the focus back (not earlier, while it still shows in the old cell).
   useEffect(() => {
-    const id = focusAfterRefresh.current;
-    if (!id) return;
-    const button = grid.current?.querySelector<HTMLButtonElement>(`[data-event-id="${id}"] .cal-move`);
+    const pending = focusAfterRefresh.current;
+    if (!pending) return;
+    const button = grid.current?.querySelector<HTMLButtonElement>(
+      `.cal-day[data-day="${pending.day}"] [data-event-id="${pending.id}"] .cal-move:not(:disabled)`,
+    );
     if (button) {
       focusAfterRefresh.current = undefined;
       button.focus();
@@ -106,7 +109,7 @@ export function CalendarGrid({
     try {
       await api('PATCH', `/api/v1/posts/${entry.id}`, { scheduledAt: when.toISOString() });
       setAnnouncement(`Rescheduled “${shortMessage(entry)}” to ${describe(when)}.`);
-      focusAfterRefresh.current = entry.id;
+      focusAfterRefresh.current = { id: entry.id, day: zonedDay(when, timeZone) };
       router.refresh();
     } catch (e) {
       const message = `Could not reschedule “${shortMessage(entry)}”: ${describeError(e)}`;

@@ -1,6 +1,6 @@
 'use client';
 
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AccountAvatar } from '#components/account-avatar.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
@@ -40,6 +40,18 @@ export function QueueBoard({
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<string>();
   const list = useRef<HTMLOListElement>(null);
+  const focusAfterMove = useRef<{ postId: string; move: QueueMove }>(undefined);
+
+  // Keep focus on the post that moved, on the same kind of button when it is still enabled; once
+  // the new order is rendered and the buttons are enabled again.
+  useEffect(() => {
+    const pending = focusAfterMove.current;
+    if (!pending || busy) return;
+    focusAfterMove.current = undefined;
+    const item = list.current?.querySelector<HTMLElement>(`[data-post-id="${pending.postId}"]`);
+    const same = item?.querySelector<HTMLButtonElement>(`button[data-move="${pending.move}"]:not(:disabled)`);
+    (same ?? item?.querySelector<HTMLButtonElement>('button:not(:disabled)') ?? item)?.focus();
+  }, [busy]);
   const name = accountName(account);
   const headingId = `queue-${account.id}`;
 
@@ -59,12 +71,7 @@ export function QueueBoard({
           ? `${moveWords[move]}: “${excerpt(message)}” is now ${moved + 1} of ${next.posts.length}, ${formatSlotTime(post.scheduledAt, next.timezone)}.`
           : '',
       );
-      // Keep focus on the post that moved, on the same kind of button when it is still enabled.
-      requestAnimationFrame(() => {
-        const item = list.current?.querySelector<HTMLElement>(`[data-post-id="${postId}"]`);
-        const same = item?.querySelector<HTMLButtonElement>(`button[data-move="${move}"]:not(:disabled)`);
-        (same ?? item?.querySelector<HTMLButtonElement>('button:not(:disabled)') ?? item)?.focus();
-      });
+      focusAfterMove.current = { postId, move };
     } catch (e) {
       setError(describeError(e));
     } finally {
