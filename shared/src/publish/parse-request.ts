@@ -1,5 +1,11 @@
 import { invalidRequest, ProblemError, problem } from '../problems.ts';
-import { type NormalizedPost, normalizeMedia, PostingMode, PostRequest, postingModes } from '../schemas/post.ts';
+import {
+  type NormalizedPost,
+  normalizeMedia,
+  PostingMode,
+  PostRequest,
+  postingModes,
+} from '../schemas/post.ts';
 
 /**
  * Parses a post request body. Malformed JSON shapes are 400; a well-formed request with an
