@@ -29,13 +29,15 @@ Commands:
   logout                forget the token stored on this computer
   whoami                show the signed-in user and server
   accounts              list your connected social accounts
-  post <message>        publish now, schedule (--at) or save a draft (--draft)
+  post <message>        publish now, schedule (--at), queue (--queue) or save a draft (--draft)
   validate <message>    check a post against its accounts without publishing
   posts list            list posts (newest first)
   posts show <id>       show one post with its per-account results
   posts delete <id>     delete a draft, scheduled or failed post
   import <file>         create posts from a CSV or JSON file (--dry-run to check it first)
   export                write your posts with their results as CSV or JSON
+  queue show <account>  an account's posting slots, queued posts and next free slots
+  queue set <account>   replace an account's posting slots (--slot, --timezone)
   completion bash|zsh   print a shell completion script (source <(postwave completion bash))
 
 Global options:
@@ -80,6 +82,8 @@ Lists your connected accounts with the ids that --account takes.
   -m, --media <file>   attach a file (repeatable); uploaded with a progress bar
   --at <datetime>      schedule instead of publishing now (ISO 8601 with offset,
                        e.g. 2026-12-01T09:30:00+01:00)
+  --queue              take the next free slot of every account's queue (see postwave
+                       queue); with --at, the first free slot after that time
   --draft              save as a draft
   --json               print the created post as JSON
 
@@ -89,6 +93,7 @@ Examples:
   postwave post "Hello world" --account 5f0c...
   postwave post "Launch day" -a 5f0c... -a 81ab... --media photo.jpg --at 2026-12-01T09:30:00+01:00
   echo "From a pipe" | postwave post - --account 5f0c... --draft
+  postwave post "In the next free slot" -a 5f0c... --queue
 `,
   validate: `Usage: postwave validate <message> --account <id> [...] [--media <file> ...] [--json]
 
@@ -136,6 +141,19 @@ Examples:
   postwave export -o posts.csv
   postwave export --format json --status posted --from 2026-01-01 --to 2026-02-01
 `,
+  queue: `Usage: postwave queue <show|set> <account id>
+  postwave queue show <account> [--json]
+  postwave queue set <account> [--timezone <IANA zone>] [--slot <days>@<HH:MM> ...] [--json]
+
+A queue is an account's weekly posting slots in a time zone; postwave post --queue takes
+the next slot that is free in every target account's queue.
+
+  --slot <days>@<HH:MM>  repeatable; days are mon..sun (comma-separated), 1..7 (Monday
+                         is 1), weekdays, weekends or daily. No --slot clears the queue.
+  --timezone <zone>      IANA zone, e.g. Europe/Berlin (default: the queue's current zone)
+
+Example: postwave queue set 5f0c... --timezone Europe/Berlin --slot weekdays@09:00 --slot mon,thu@17:30
+`,
   posts: `Usage: postwave posts <list|show|delete>
   postwave posts list [--status draft|scheduled|posted|failed] [--limit n] [--cursor c] [--json]
   postwave posts show <id> [--json]
@@ -154,6 +172,9 @@ const options = {
   media: { type: 'string', short: 'm', multiple: true },
   at: { type: 'string' },
   draft: { type: 'boolean' },
+  queue: { type: 'boolean' },
+  slot: { type: 'string', multiple: true },
+  timezone: { type: 'string' },
   status: { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
@@ -221,6 +242,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return await postCommand(values, rest, io);
       case 'validate':
         return await validateCommand(values, rest, io);
+      case 'queue':
+        return await queueCommand(values, rest, io);
       case 'posts':
         return await postsCommand(values, rest, io);
       case 'import':
@@ -376,11 +399,12 @@ interface Post {
 
 async function postCommand(values: Values, rest: string[], io: Io): Promise<number> {
   if (values.at && values.draft) throw new UsageError('Use either --at (schedule) or --draft, not both');
+  if (values.queue && values.draft) throw new UsageError('Use either --queue or --draft, not both');
   if (values.at && Number.isNaN(Date.parse(values.at)))
     throw new UsageError('--at takes an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:30:00+01:00');
   const api = apiFor(values, io);
   const body = await postBody(values, rest, io, api);
-  const postingMode = values.draft ? 'draft' : values.at ? 'schedule' : 'now';
+  const postingMode = values.draft ? 'draft' : values.queue ? 'queue' : values.at ? 'schedule' : 'now';
   const post = await api.request<Post>('POST', '/api/v1/posts', {
     ...body,
     postingMode,
@@ -523,4 +547,72 @@ export function table(headers: string[], rows: string[][]): string {
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   return `${[line(headers), ...rows.map(line)].join('\n')}\n`;
+}
+
+const dayNames = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const dayGroups: Record<string, number[]> = {
+  daily: [1, 2, 3, 4, 5, 6, 7],
+  weekdays: [1, 2, 3, 4, 5],
+  weekends: [6, 7],
+};
+
+/** `mon,thu@09:00`, `weekdays@17:30`, `7@10:00`: the slots one --slot names. */
+export function parseSlots(spec: string): { weekday: number; time: string }[] {
+  const [days, time, ...extra] = spec.split('@');
+  if (!days || !time || extra.length)
+    throw new UsageError(`--slot "${spec}": use <days>@<HH:MM>, e.g. mon,thu@09:00 or weekdays@17:30`);
+  const weekdays = days.split(',').flatMap((raw) => {
+    const day = raw.trim().toLowerCase();
+    if (dayGroups[day]) return dayGroups[day]!;
+    const named = dayNames.indexOf(day.slice(0, 3));
+    if (named >= 0 && dayNames.some((n) => day.startsWith(n))) return [named + 1];
+    if (/^[1-7]$/.test(day)) return [Number(day)];
+    throw new UsageError(
+      `--slot "${spec}": "${raw}" is not a day (mon..sun, 1..7, weekdays, weekends, daily)`,
+    );
+  });
+  // The server checks the time and answers which slot is wrong.
+  return weekdays.map((weekday) => ({ weekday, time: time.trim() }));
+}
+
+interface QueueView {
+  timezone: string;
+  slots: { weekday: number; time: string }[];
+  posts: { id: string; message: string; scheduledAt: string; onSlot: boolean }[];
+  freeSlots: string[];
+}
+
+function describeQueue(q: QueueView): string {
+  const byDay = dayNames.map((name, i) => {
+    const times = q.slots.filter((s) => s.weekday === i + 1).map((s) => s.time);
+    return times.length ? `  ${name}  ${times.join(', ')}` : undefined;
+  });
+  const lines = [
+    `Time zone: ${q.timezone}`,
+    q.slots.length ? 'Slots:' : 'No slots: postwave queue set <account> --slot weekdays@09:00',
+    ...byDay.filter((l): l is string => Boolean(l)),
+  ];
+  if (q.posts.length) {
+    lines.push('Queued posts:');
+    for (const p of q.posts) lines.push(`  ${p.scheduledAt}  ${p.id}  ${preview(p.message)}`);
+  }
+  if (q.freeSlots.length) lines.push(`Next free slot: ${q.freeSlots[0]}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function queueCommand(values: Values, rest: string[], io: Io): Promise<number> {
+  const [sub, accountId, ...extra] = rest;
+  if (extra.length || !accountId || (sub !== 'show' && sub !== 'set')) throw new UsageError(help.queue!);
+  const api = apiFor(values, io);
+  const path = `/api/v1/accounts/${encodeURIComponent(accountId)}/queue`;
+  if (sub === 'show') {
+    const queue = await api.request<QueueView>('GET', path);
+    out(io, values, queue, describeQueue(queue));
+    return 0;
+  }
+  const slots = (values.slot ?? []).flatMap(parseSlots);
+  const timezone = values.timezone ?? (await api.request<QueueView>('GET', path)).timezone;
+  const queue = await api.request<QueueView>('PUT', path, { timezone, slots });
+  out(io, values, queue, describeQueue(queue));
+  return 0;
 }

@@ -10,6 +10,7 @@ const commands = [
   'posts',
   'import',
   'export',
+  'queue',
   'completion',
   'help',
 ];
@@ -17,7 +18,8 @@ const postsSubcommands = ['list', 'show', 'delete'];
 const globalFlags = ['--server', '--json', '--help', '--version'];
 const flags: Record<string, string[]> = {
   login: ['--no-browser', '--device'],
-  post: ['--account', '--media', '--at', '--draft'],
+  post: ['--account', '--media', '--at', '--queue', '--draft'],
+  queue: ['--slot', '--timezone'],
   validate: ['--account', '--media'],
   posts: ['--status', '--limit', '--cursor'],
   import: ['--dry-run'],
@@ -37,7 +39,7 @@ _postwave() {
     --media|-m|--output|-o) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     --format) COMPREPLY=( $(compgen -W "csv json" -- "$cur") ); return ;;
     --status) COMPREPLY=( $(compgen -W "${statuses.join(' ')}" -- "$cur") ); return ;;
-    --server|--account|-a|--at|--device|--limit|--cursor|--from|--to) return ;;
+    --server|--account|-a|--at|--device|--limit|--cursor|--from|--to|--slot|--timezone) return ;;
   esac
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=( $(compgen -W "${[...commands, ...globalFlags].join(' ')}" -- "$cur") )
@@ -48,6 +50,8 @@ _postwave() {
       if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "${postsSubcommands.join(' ')}" -- "$cur") ); return; fi ;;
     import)
       if [[ "$cur" != -* ]]; then COMPREPLY=( $(compgen -f -- "$cur") ); return; fi ;;
+    queue)
+      if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "show set" -- "$cur") ); return; fi ;;
     completion)
       COMPREPLY=( $(compgen -W "bash zsh" -- "$cur") ); return ;;
     help)
@@ -80,6 +84,7 @@ _postwave() {
     'posts:list, show or delete posts'
     'import:create posts from a CSV or JSON file'
     'export:write your posts as CSV or JSON'
+    'queue:show or set an account's posting slots'
     'completion:print a shell completion script'
     'help:help for a command'
   )
@@ -99,7 +104,13 @@ _postwave() {
     login) _arguments $global '--no-browser[print the URL instead of opening a browser]' '--device[device name]:name:' ;;
     post|validate)
       _arguments $global '*'{-a,--account}'[target account id]:account id:' '*'{-m,--media}'[attach a file]:file:_files' \\
-        '--at[schedule at (ISO 8601)]:datetime:' '--draft[save as a draft]' ;;
+        '--at[schedule at (ISO 8601)]:datetime:' '--queue[next free queue slot]' '--draft[save as a draft]' ;;
+    queue)
+      if (( CURRENT == 3 )); then
+        local -a sub; sub=('show' 'set'); _describe -t sub 'queue command' sub
+      else
+        _arguments $global '*--slot[days@HH:MM]:slot:' '--timezone[IANA zone]:zone:'
+      fi ;;
     posts)
       if (( CURRENT == 3 )); then
         local -a sub; sub=(${postsSubcommands.map((s) => `'${s}'`).join(' ')}); _describe -t sub 'posts command' sub

@@ -176,7 +176,7 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
       operationId: 'publishPost',
       summary: 'Publish a post now',
       description: [
-        'Only `postingMode: "now"` is supported here; `"schedule"` and `"draft"` need the Postwave Scheduler (501).',
+        'Only `postingMode: "now"` is supported here; `"schedule"`, `"queue"` and `"draft"` need the Postwave Scheduler (501).',
         'The whole post is validated first: if any account is invalid the answer is 422 with per-account errors and',
         'nothing is published anywhere. Targets are then published concurrently; transient platform failures',
         '(timeouts, 5xx, 429) are retried with backoff within `PUBLISH_TIMEOUT_MS`, permanent ones are not.',
@@ -204,7 +204,7 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
           validation_failed:
             'an unknown `postingMode`, or a target that fails validation (`errors` name the account); nothing was published',
           ...idempotencyProblems,
-          not_supported: '`postingMode` `schedule` or `draft`: use the Postwave Scheduler',
+          not_supported: '`postingMode` `schedule`, `queue` or `draft`: use the Postwave Scheduler',
           publish_failed: 'every target failed; `results` says why for each',
           ...internal,
         }),

@@ -137,8 +137,8 @@ describe('validation and publishing', () => {
     assert.equal(telegram.sent.length, 1);
   });
 
-  it('answers schedule and draft with 501 naming the Scheduler, unknown modes with 422', async () => {
-    for (const postingMode of ['schedule', 'draft']) {
+  it('answers schedule, queue and draft with 501 naming the Scheduler, unknown modes with 422', async () => {
+    for (const postingMode of ['schedule', 'queue', 'draft']) {
       const body = await expectProblem(
         await server.api('/api/v1/posts', {
           json: {

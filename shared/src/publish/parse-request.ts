@@ -1,5 +1,11 @@
 import { invalidRequest, ProblemError, problem } from '../problems.ts';
-import { type NormalizedPost, normalizeMedia, PostingMode, PostRequest } from '../schemas/post.ts';
+import {
+  type NormalizedPost,
+  normalizeMedia,
+  PostingMode,
+  PostRequest,
+  postingModes,
+} from '../schemas/post.ts';
 
 /**
  * Parses a post request body. Malformed JSON shapes are 400; a well-formed request with an
@@ -17,7 +23,7 @@ export function parsePostRequest(body: unknown): NormalizedPost {
           {
             path: 'postingMode',
             code: 'invalid_posting_mode',
-            message: 'Must be one of now, schedule, draft',
+            message: `Must be one of ${postingModes.join(', ')}`,
           },
         ],
       }),

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { AccountId } from './account.ts';
 import { MediaReference } from './media.ts';
 
-export const postingModes = ['now', 'schedule', 'draft'] as const;
+/** `queue` (Scheduler only): the next free slot of each target account's queue. */
+export const postingModes = ['now', 'schedule', 'draft', 'queue'] as const;
 export const PostingMode = z.enum(postingModes);
 export type PostingMode = z.infer<typeof PostingMode>;
 

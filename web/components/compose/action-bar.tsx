@@ -2,7 +2,7 @@ import type { Dispatch } from 'react';
 import { utcToZonedInput } from '#components/lib/time.ts';
 import type { ComposerAction, ComposerState, SubmitMode } from './composer-state.ts';
 
-/** Save draft, schedule (with its date picker) and publish now, with the reason when blocked. */
+/** Save draft, schedule (with its date picker), add to queue and publish now, with the reason when blocked. */
 export function ActionBar({
   state,
   timezone,
@@ -74,6 +74,9 @@ export function ActionBar({
           Schedule…
         </button>
       )}
+      <button type="button" className="btn" onClick={() => submit('queue')} disabled={!canPublish}>
+        {busy === 'queue' ? 'Adding…' : 'Add to queue'}
+      </button>
       <button type="button" className="btn btn-primary" onClick={() => submit('now')} disabled={!canPublish}>
         {busy === 'now' ? 'Publishing…' : 'Publish now'}
       </button>

@@ -11,7 +11,8 @@ import type { MediaObject } from './upload.ts';
 export { slotMedia } from './media-slots.ts';
 
 export type AccountOptions = Record<string, Record<string, unknown>>;
-export type SubmitMode = 'now' | 'schedule' | 'draft';
+/** `queue`: the next free slot of every selected account's queue (see /queue). */
+export type SubmitMode = 'now' | 'schedule' | 'draft' | 'queue';
 
 /** A media reference as the API takes it: the stored object and, optionally, its description. */
 export type MediaRef = MediaObject & { altText?: string };

@@ -1,14 +1,15 @@
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import { dispatchRoutes } from '#server/dispatch/routes.ts';
-import { linkPreviewRoutes } from '#server/link-preview/routes.ts';
 import { exportRoutes } from '#server/exports/routes.ts';
 import { feedsRoutes } from '#server/feeds/routes.ts';
 import { importRoutes } from '#server/imports/routes.ts';
+import { linkPreviewRoutes } from '#server/link-preview/routes.ts';
 import { mcpRoutes } from '#server/mcp/routes.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
+import { queueRoutes } from '#server/queue/routes.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
 import { usersRoutes } from '#server/users/routes.ts';
 import { apiDocsRoutes } from './routes.ts';
@@ -24,6 +25,7 @@ export const apiRoutes = {
   ...exportRoutes,
   ...feedsRoutes,
   ...accountsRoutes,
+  ...queueRoutes,
   ...mediaRoutes,
   ...linkPreviewRoutes,
   ...tokensRoutes,

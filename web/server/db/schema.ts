@@ -477,3 +477,17 @@ export const feedItems = pgTable(
   },
   (t) => [primaryKey({ columns: [t.feedId, t.itemId] })],
 );
+
+/**
+ * Queue (issue #14): an account's weekly posting slots in an IANA zone. No row means an empty
+ * queue. `postingMode: "queue"` schedules a post at the next slot no scheduled post of the account holds.
+ */
+export const accountQueues = pgTable('account_queues', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  userId: ownerId(),
+  timezone: text('timezone').notNull(),
+  slots: jsonb('slots').$type<{ weekday: number; time: string }[]>().notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});

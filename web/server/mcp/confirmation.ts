@@ -10,7 +10,8 @@ const confirmationTimeoutMs = 10 * 60_000;
 const messagePreviewLength = 280;
 
 export interface PublishIntent {
-  kind: 'now' | 'schedule';
+  /** `queue`: the time is the next free queue slot, chosen when the post is stored. */
+  kind: 'now' | 'schedule' | 'queue';
   message: string;
   accountIds: readonly string[];
   scheduledAt?: Date | undefined;
@@ -67,9 +68,11 @@ export async function confirmationSummary(
   const when =
     intent.kind === 'now'
       ? 'now'
-      : intent.scheduledAt
-        ? formatWhen(intent.scheduledAt, timeZone)
-        : 'at its scheduled time';
+      : intent.kind === 'queue'
+        ? `the next free slot of each account’s queue${intent.scheduledAt ? ` after ${formatWhen(intent.scheduledAt, timeZone)}` : ''}`
+        : intent.scheduledAt
+          ? formatWhen(intent.scheduledAt, timeZone)
+          : 'at its scheduled time';
   return [
     intent.kind === 'now'
       ? 'An assistant wants to publish this post now.'

@@ -49,4 +49,6 @@ export const McpScheduledAt = z
   .describe('ISO 8601 date-time with an offset, in the future, e.g. 2026-12-01T09:30:00+01:00');
 export const McpPostingMode = z
   .enum(postingModes)
-  .describe('"now" publishes at once, "schedule" at scheduledAt, "draft" saves it unpublished');
+  .describe(
+    '"now" publishes at once, "schedule" at scheduledAt, "queue" at the next free slot of every account\'s queue (after scheduledAt if given), "draft" saves it unpublished',
+  );

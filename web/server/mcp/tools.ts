@@ -24,6 +24,7 @@ import type { McpActor } from './actor.ts';
 import { type Decision, decide, type PublishIntent } from './confirmation.ts';
 import { registerFeedTools } from './feed-tools.ts';
 import { platformRules } from './platform-rules.ts';
+import { registerQueueTools } from './queue-tools.ts';
 import {
   McpAccountIds,
   McpAccountOptions,
@@ -223,7 +224,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
     {
       title: 'Create a post',
       description:
-        'Publishes now (postingMode "now"), schedules ("schedule" with scheduledAt) or saves a draft ("draft"). Publishing and scheduling ask the user to confirm first when the client supports it; if the user declines, nothing is published. When the user requires approval and this client cannot ask, the post is saved as a draft and an approvalUrl is returned for the user.',
+        'Publishes now (postingMode "now"), schedules ("schedule" with scheduledAt), queues ("queue": the next free slot of every account\'s queue, see get_queue) or saves a draft ("draft"). Publishing and scheduling ask the user to confirm first when the client supports it; if the user declines, nothing is published. When the user requires approval and this client cannot ask, the post is saved as a draft and an approvalUrl is returned for the user.',
       inputSchema: {
         message: McpMessage,
         accountIds: McpAccountIds,
@@ -247,7 +248,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
         return ok(post, `Draft ${post.id} saved.`);
       }
       const intent: PublishIntent = {
-        kind: request.postingMode === 'now' ? 'now' : 'schedule',
+        kind: request.postingMode === 'now' ? 'now' : request.postingMode === 'queue' ? 'queue' : 'schedule',
         message: request.message,
         accountIds: request.accountIds,
         scheduledAt: request.scheduledAt,
@@ -580,4 +581,5 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
   );
 
   registerFeedTools(server, ctx, userId);
+  registerQueueTools(server, ctx, actor);
 }

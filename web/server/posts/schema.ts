@@ -97,7 +97,7 @@ export const unknownResolutions = ['mark_posted', 'post_again'] as const;
 export type UnknownResolution = (typeof unknownResolutions)[number];
 
 export type PostAction =
-  | { postingMode: 'now' | 'schedule' | 'draft'; scheduledAt?: Date | undefined }
+  | { postingMode: PostingMode; scheduledAt?: Date | undefined }
   /** A person's answer to targets whose outcome is `unknown`. */
   | { resolveUnknown: UnknownResolution; accountIds?: string[] | undefined };
 
@@ -130,7 +130,7 @@ export function toPostAction(body: z.infer<typeof PostActionRequest>): PostActio
           {
             path: 'postingMode',
             code: 'invalid_posting_mode',
-            message: 'Must be one of now, schedule, draft',
+            message: `Must be one of ${postingModes.join(', ')}`,
           },
         ],
       }),

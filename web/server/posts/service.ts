@@ -16,6 +16,7 @@ import { invalidStatus, specificProblem, validationFailed } from '#server/http/p
 import { notFound } from '#server/http/respond.ts';
 import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
 import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
+import { scheduleInQueue } from '#server/queue/service.ts';
 import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
 import {
   deleteDroppedTargets,
@@ -175,6 +176,22 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
     const row = await insertPost(ctx, { ...base, status: 'draft', scheduledAt: input.scheduledAt ?? null });
     return toPostView(row, []);
   }
+  if (input.postingMode === 'queue') {
+    // The next free slot of every target's queue (`scheduledAt`, if given, is the earliest time wanted).
+    await validateForPublishing(ctx, userId, content);
+    const row = await scheduleInQueue(
+      ctx,
+      userId,
+      content.accountIds,
+      { notBefore: input.scheduledAt },
+      (tx, when) =>
+        insertPost(
+          { ...ctx, ...tx },
+          { ...base, status: 'scheduled', scheduledAt: when, nextAttemptAt: when },
+        ),
+    );
+    return toPostView(row, []);
+  }
   if (input.postingMode === 'schedule') {
     const when = assertFuture(input.scheduledAt);
     await validateForPublishing(ctx, userId, content);
@@ -320,6 +337,22 @@ export async function actOnPost(
   const posted = await postedAccountIds(ctx, row.id);
   const remaining = content.accountIds.filter((id) => !posted.has(id));
 
+  if (action.postingMode === 'queue') {
+    await validateForPublishing(ctx, userId, content, remaining);
+    const queued = await scheduleInQueue(
+      ctx,
+      userId,
+      remaining,
+      { notBefore: action.scheduledAt, postId: row.id },
+      async (tx, when) => {
+        const set = { status: 'scheduled' as const, scheduledAt: when, nextAttemptAt: when, attempts: 0 };
+        const updated = await updatePostIfUnchanged({ ...ctx, ...tx }, row, set);
+        if (!updated) throw invalidStatus('The post changed while this request ran; fetch it and try again');
+        return updated;
+      },
+    );
+    return loadView(ctx, queued);
+  }
   if (action.postingMode === 'schedule') {
     const when = assertFuture(action.scheduledAt ?? row.scheduledAt ?? undefined);
     await validateForPublishing(ctx, userId, content, remaining);

@@ -1,15 +1,21 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { formatTime, zonedDay, zonedToUtc } from '../../../components/lib/time.ts';
+import { accountTrouble } from '../../../components/calendar/account-health.ts';
+import { type CalendarAccount, CalendarGrid } from '../../../components/calendar/calendar-grid.tsx';
+import { accountName } from '../../../components/lib/platforms.ts';
+import { zonedDay, zonedToUtc } from '../../../components/lib/time.ts';
+import { listAccounts } from '../../../server/accounts/service.ts';
+import { getContext } from '../../../server/context.ts';
 import { calendarEntries } from '../../../server/ui/calendar.ts';
 import { requireUser } from '../../../server/ui/session.ts';
+import '../../../components/calendar/calendar.css';
 
 export const metadata: Metadata = { title: 'Calendar' };
 
 const dayMs = 86_400_000;
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 const parseDay = (s: string) => new Date(`${s}T00:00:00Z`);
-const dows = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const statuses = ['scheduled', 'posted', 'failed'] as const;
 
 /** Monday on or before a calendar day (dates as UTC midnights). */
 function startOfWeek(d: Date): Date {
@@ -19,7 +25,7 @@ function startOfWeek(d: Date): Date {
 export default async function CalendarPage({
   searchParams,
 }: {
-  searchParams: Promise<{ view?: string; date?: string }>;
+  searchParams: Promise<{ view?: string; date?: string; account?: string; status?: string }>;
 }) {
   const user = await requireUser();
   const tz = user.timezone;
@@ -52,13 +58,36 @@ export default async function CalendarPage({
       monthStart,
     );
   }
-  const days: Date[] = [];
-  for (let t = first.getTime(); t <= last.getTime(); t += dayMs) days.push(new Date(t));
+  const days: string[] = [];
+  for (let t = first.getTime(); t <= last.getTime(); t += dayMs) days.push(iso(new Date(t)));
   const from = zonedToUtc(`${iso(first)}T00:00`, tz)!;
   const to = zonedToUtc(`${iso(new Date(last.getTime() + dayMs))}T00:00`, tz)!;
-  const entries = await calendarEntries(user.id, from, to);
-  const byDay = Map.groupBy(entries, (e) => zonedDay(new Date(e.at), tz));
-  const link = (v: string, d: Date) => `/calendar?view=${v}&date=${iso(d)}`;
+
+  const ctx = await getContext();
+  const accountViews = await listAccounts(ctx, user.id);
+  const accounts: CalendarAccount[] = accountViews.map((a) => ({
+    id: a.id,
+    platform: a.platform,
+    name: accountName(a),
+    // `health` arrives with the account health work; until then the account status stands in.
+    trouble: accountTrouble(a as typeof a & { health?: string }),
+  }));
+  const accountFilter = accounts.some((a) => a.id === params.account) ? params.account : undefined;
+  const statusFilter = (statuses as readonly string[]).includes(params.status ?? '')
+    ? params.status
+    : undefined;
+  const entries = (await calendarEntries(user.id, from, to)).filter(
+    (e) =>
+      (!accountFilter || e.accountIds.includes(accountFilter)) &&
+      (!statusFilter || e.status === statusFilter),
+  );
+
+  const query = (v: string, d: Date) => {
+    const q = new URLSearchParams({ view: v, date: iso(d) });
+    if (accountFilter) q.set('account', accountFilter);
+    if (statusFilter) q.set('status', statusFilter);
+    return `/calendar?${q}`;
+  };
 
   return (
     <div className="page">
@@ -72,62 +101,67 @@ export default async function CalendarPage({
         </Link>
       </div>
       <div className="cal-toolbar">
-        <Link className="btn btn-sm" href={link(view, prev)} aria-label={`Previous ${view}`}>
+        <Link className="btn btn-sm" href={query(view, prev)} aria-label={`Previous ${view}`}>
           ←
         </Link>
-        <Link className="btn btn-sm" href={link(view, parseDay(today))}>
+        <Link className="btn btn-sm" href={query(view, parseDay(today))}>
           Today
         </Link>
-        <Link className="btn btn-sm" href={link(view, next)} aria-label={`Next ${view}`}>
+        <Link className="btn btn-sm" href={query(view, next)} aria-label={`Next ${view}`}>
           →
         </Link>
         <h2 style={{ marginLeft: 8 }}>{title}</h2>
         <span className="spacer" />
         <nav className="segmented" aria-label="Calendar view">
-          <Link href={link('week', anchor)} aria-current={view === 'week' ? 'page' : undefined}>
+          <Link href={query('week', anchor)} aria-current={view === 'week' ? 'page' : undefined}>
             Week
           </Link>
-          <Link href={link('month', anchor)} aria-current={view === 'month' ? 'page' : undefined}>
+          <Link href={query('month', anchor)} aria-current={view === 'month' ? 'page' : undefined}>
             Month
           </Link>
         </nav>
       </div>
-      <div className={`calendar ${view}`}>
-        {dows.map((d) => (
-          <div key={d} className="cal-dow" aria-hidden="true">
-            {d}
-          </div>
-        ))}
-        {days.map((d) => {
-          const key = iso(d);
-          const items = byDay.get(key) ?? [];
-          const outside = view === 'month' && d.getUTCMonth() !== anchor.getUTCMonth();
-          return (
-            <div key={key} className="cal-day" data-outside={outside} data-today={key === today}>
-              <h3 className="sr-only">
-                {new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(d)}
-              </h3>
-              <span className="cal-date" aria-hidden="true">
-                {d.getUTCDate()}
-              </span>
-              {items.map((e) => (
-                <Link
-                  key={e.id}
-                  href={`/posts/${e.id}`}
-                  className="cal-event"
-                  data-status={e.status}
-                  title={`${e.status}: ${e.message}`}
-                >
-                  {formatTime(e.at, tz)} {e.message.trim() || 'Media post'}
-                </Link>
-              ))}
-            </div>
-          );
-        })}
-      </div>
+      <form className="cal-filters" method="get" action="/calendar" aria-label="Filter posts">
+        <input type="hidden" name="view" value={view} />
+        <input type="hidden" name="date" value={iso(anchor)} />
+        <label>
+          <span>Account</span>
+          <select name="account" className="select" defaultValue={accountFilter ?? ''}>
+            <option value="">All accounts</option>
+            {accounts.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>Status</span>
+          <select name="status" className="select" defaultValue={statusFilter ?? ''}>
+            <option value="">All statuses</option>
+            <option value="scheduled">Scheduled</option>
+            <option value="posted">Posted</option>
+            <option value="failed">Failed</option>
+          </select>
+        </label>
+        <button type="submit" className="btn btn-sm">
+          Filter
+        </button>
+      </form>
+      <CalendarGrid
+        key={`${view}-${iso(anchor)}-${accountFilter ?? ''}-${statusFilter ?? ''}`}
+        view={view}
+        days={days}
+        month={anchor.getUTCMonth()}
+        today={today}
+        timeZone={tz}
+        entries={entries}
+        accounts={accounts}
+      />
       {entries.length === 0 && (
         <p className="muted small" style={{ textAlign: 'center' }}>
-          Nothing scheduled or published in this {view}.
+          Nothing {statusFilter ?? 'scheduled or published'} in this {view}
+          {accountFilter ? ' for this account' : ''}.
         </p>
       )}
     </div>

@@ -21,6 +21,7 @@ const doneNotes: Record<string, string> = {
   now: 'Published.',
   schedule: 'Scheduled. Postwave will publish it at the time you chose.',
   draft: 'Draft saved.',
+  queue: 'Added to the queue: it takes the next free slot of its accounts (see Queue).',
 };
 
 export default async function PostPage({
