@@ -1,5 +1,6 @@
 import { graphemeLength, utf8Length } from '../../text.ts';
 import { type PlatformManifest, svgIcon } from '../manifest.ts';
+import { firstCommentField } from '../first-comment.ts';
 import { maxGraphemes, maxImages, maxLangs, maxTextBytes } from './config.ts';
 
 /** Browser-safe: counts graphemes (and UTF-8 bytes), as `validateBlueskyPost` does. */
@@ -34,6 +35,7 @@ export const blueskyManifest: PlatformManifest = {
       placeholder: 'en, de',
       help: `Languages of the text as BCP 47 tags, at most ${maxLangs}.`,
     },
+    firstCommentField,
   ],
   features: { thread: true, firstComment: true, altText: { maxLength: 2000 } },
   connect: {

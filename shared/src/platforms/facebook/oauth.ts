@@ -3,11 +3,12 @@ import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
 import type { FacebookConfig } from './config.ts';
 import { GraphClient } from './graph.ts';
 
-/** What a Page connection needs: list pages, publish to them, read them back. */
+/** What a Page connection needs: list pages, publish to them, read them back, comment (first comment). */
 export const facebookPageScopes = [
   'pages_show_list',
   'pages_manage_posts',
   'pages_read_engagement',
+  'pages_manage_engagement',
   'business_management',
 ];
 

@@ -7,11 +7,17 @@ import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
 import type { InstagramConfig } from './config.ts';
 import { instagramLongLivedToken } from './token.ts';
 
-export const instagramLoginScopes = ['instagram_business_basic', 'instagram_business_content_publish'];
+/** Publishing, and comments for the first comment. */
+export const instagramLoginScopes = [
+  'instagram_business_basic',
+  'instagram_business_content_publish',
+  'instagram_business_manage_comments',
+];
 /** Instagram accounts linked to Facebook Pages, reached with the Page's token. */
 export const instagramFacebookScopes = [
   'instagram_basic',
   'instagram_content_publish',
+  'instagram_manage_comments',
   'pages_show_list',
   'pages_read_engagement',
   'business_management',

@@ -1,4 +1,5 @@
 import type { PlatformManifest } from '../manifest.ts';
+import { firstCommentField } from '../first-comment.ts';
 import { linkedInTextLength, maxCommentaryLength, maxImages } from './limits.ts';
 
 export const linkedInManifest: PlatformManifest = {
@@ -33,6 +34,7 @@ export const linkedInManifest: PlatformManifest = {
       ],
     },
     { name: 'disableReshare', label: 'Disable resharing', type: 'boolean' },
+    firstCommentField,
   ],
   features: { thread: false, firstComment: true, altText: { maxLength: 4086 } },
   connect: {

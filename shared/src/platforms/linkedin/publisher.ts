@@ -49,10 +49,14 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       });
       return { media: { id } };
     }
-    const ids: string[] = [];
-    for (const image of media) ids.push(await uploadImage(client, author, image));
-    if (ids.length === 1) return { media: { id: ids[0]! } };
-    return { multiImage: { images: ids.map((id) => ({ id })) } };
+    // Images carry `altText` in the post's content (the Posts API has none for videos).
+    const images: { id: string; altText?: string }[] = [];
+    for (const image of media) {
+      const id = await uploadImage(client, author, image);
+      images.push({ id, ...(image.altText ? { altText: image.altText } : {}) });
+    }
+    if (images.length === 1) return { media: images[0]! };
+    return { multiImage: { images } };
   }
 
   return {
@@ -112,6 +116,28 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       const urn = response.headers.get('x-restli-id') ?? response.headers.get('x-linkedin-id');
       if (!urn) throw new PlatformError('internal', 'LinkedIn created the post but returned no id');
       return { platformPostId: urn, url: `https://www.linkedin.com/feed/update/${urn}/` };
+    },
+
+    // `POST /rest/socialActions/{post urn}/comments` with the versioned headers, as the post's author.
+    async comment(parent, text, account, _options, context): Promise<PublishResult> {
+      const author = authorOf(account);
+      const client = api(account, context);
+      const target = encodeURIComponent(parent.platformPostId);
+      const created = await client.json<{ id?: string; commentUrn?: string }>(
+        `/rest/socialActions/${target}/comments`,
+        {
+          method: 'POST',
+          // A comment's text is plain (mentions go in `attributes`), not the Posts API's little text.
+          json: { actor: author, object: parent.platformPostId, message: { text } },
+        },
+        'the comment',
+      );
+      const urn = created.commentUrn ?? created.id;
+      if (!urn) throw new PlatformError('internal', 'LinkedIn created the comment but returned no id');
+      return {
+        platformPostId: urn,
+        url: `https://www.linkedin.com/feed/update/${parent.platformPostId}/?commentUrn=${encodeURIComponent(urn)}`,
+      };
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

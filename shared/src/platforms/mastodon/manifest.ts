@@ -1,4 +1,5 @@
 import { type PlatformManifest, svgIcon } from '../manifest.ts';
+import { firstCommentField } from '../first-comment.ts';
 import { mastodonLength } from './count.ts';
 import { defaultInstanceLimits } from './limits.ts';
 import { mastodonVisibilities } from './options.ts';
@@ -64,6 +65,7 @@ export const mastodonManifest: PlatformManifest = {
       placeholder: 'en',
       help: 'ISO 639 code of the text.',
     },
+    firstCommentField,
   ],
   features: { thread: true, firstComment: true, altText: { maxLength: 1500 } },
   connect: {

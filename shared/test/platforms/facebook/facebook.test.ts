@@ -247,7 +247,7 @@ describe('Facebook Pages', () => {
       const url = new URL(connector.authorizeUrl({ state: 'xyz', redirectUri }));
       assert.equal(
         url.searchParams.get('scope'),
-        'pages_show_list,pages_manage_posts,pages_read_engagement,business_management',
+        'pages_show_list,pages_manage_posts,pages_read_engagement,pages_manage_engagement,business_management',
       );
       const answer = await fetch(url, { redirect: 'manual' });
       const back = new URL(answer.headers.get('location')!);

@@ -190,7 +190,7 @@ describe('Google authorization code flow (fake)', () => {
       redirect_uri: redirectUri,
       response_type: 'code',
       scope:
-        'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly',
+        'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/youtube.force-ssl',
       state: 'xyz',
       code_challenge: challenge,
       code_challenge_method: 'S256',
