@@ -6,8 +6,8 @@ import { type FetchedMedia, fetchMedia, graphErrorResponse, sniff, usageHeaders 
  * A fake of the Facebook Graph API for Pages: the Login dialog redirect, `oauth/access_token`
  * (code exchange and `fb_exchange_token`), `/me/accounts` with Page tokens, `/{page}`,
  * `/{page}/feed` (with `attached_media`), `/{page}/photos` (published or not, fetched from `url`),
- * `/{page}/videos` (`file_url`, or the chunked upload: start / transfer / finish), Graph's error
- * body and the `X-App-Usage` / `X-Business-Use-Case-Usage` headers.
+ * `/{page}/videos` (`file_url`, or the chunked upload: start / transfer / finish), photo
+ * `alt_text_custom`, comments (`POST /{object-id}/comments`), Graph's error body and the `X-App-Usage` / `X-Business-Use-Case-Usage` headers.
  */
 export interface FakeFacebookPage {
   id: string;
@@ -34,6 +34,14 @@ export interface FakeFacebookPost {
   message?: string;
   link?: string;
   photoIds: string[];
+  /** Deleted by the page (`deletePost`): comments on it are refused. */
+  deleted?: boolean;
+}
+export interface FakeFacebookComment {
+  id: string;
+  objectId: string;
+  pageId: string;
+  message: string;
 }
 export interface FakeFacebookPhoto {
   id: string;
@@ -41,6 +49,8 @@ export interface FakeFacebookPhoto {
   url: string;
   published: boolean;
   caption?: string;
+  /** `alt_text_custom`: the photo's alt text instead of Facebook's automatic one. */
+  altTextCustom?: string;
   media?: FetchedMedia;
   attachedTo?: string;
 }
@@ -71,6 +81,7 @@ export class FakeFacebook {
   readonly posts: FakeFacebookPost[] = [];
   readonly photos = new Map<string, FakeFacebookPhoto>();
   readonly videos = new Map<string, FakeFacebookVideo>();
+  readonly comments: FakeFacebookComment[] = [];
   consent: 'approve' | 'deny' = 'approve';
   fetchMedia: boolean;
   videoChunkBytes: number;
@@ -103,6 +114,7 @@ export class FakeFacebook {
       .route('GET', new RegExp(`${v}/(\\d+)/(?:posts|feed)$`), (r, m) => this.#listPosts(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/photos$`), (r, m) => this.#photos(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/videos$`), (r, m) => this.#videos(r, m[1]!))
+      .route('POST', new RegExp(`${v}/([\\d_]+)/comments$`), (r, m) => this.#comment(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!));
   }
 
@@ -436,6 +448,37 @@ export class FakeFacebook {
     return this.#ok({ id }, pageId);
   }
 
+  /** Deletes a post, as the page would. */
+  deletePost(id: string): void {
+    const post = this.posts.find((p) => p.id === id);
+    if (post) post.deleted = true;
+  }
+
+  /** `POST /{object-id}/comments` `message`: the page comments on its post or video. */
+  #comment(request: RecordedRequest, objectId: string): FakeResponse {
+    const post = this.posts.find((p) => p.id === objectId && !p.deleted);
+    const pageId = post?.pageId ?? this.videos.get(objectId)?.pageId;
+    if (!pageId) {
+      const token = this.#token(request);
+      if (!isToken(token)) return token;
+      return graphErrorResponse(400, {
+        message: `Unsupported post request. Object with ID '${objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        type: 'GraphMethodException',
+        code: 100,
+        error_subcode: 33,
+      });
+    }
+    const token = this.#pageToken(request, pageId);
+    if (!isToken(token)) return token;
+    const message = this.#params(request).message;
+    if (!message) return graphErrorResponse(400, { message: '(#100) Missing message or attachment', code: 100 });
+    if ([...message].length > 8000)
+      return graphErrorResponse(400, { message: '(#100) The comment is too long', code: 100 });
+    const id = `${objectId.split('_').at(-1)}_${this.#id()}`;
+    this.comments.push({ id, objectId, pageId, message });
+    return this.#ok({ id }, pageId);
+  }
+
   #listPosts(request: RecordedRequest, pageId: string): FakeResponse {
     const token = this.#token(request);
     if (!isToken(token)) return token;
@@ -479,6 +522,7 @@ export class FakeFacebook {
       url: params.url,
       published,
       ...(params.caption ? { caption: params.caption } : {}),
+      ...(params.alt_text_custom !== undefined ? { altTextCustom: params.alt_text_custom } : {}),
       ...(media ? { media } : {}),
     });
     if (!published) return this.#ok({ id }, pageId);

@@ -9,7 +9,8 @@ import { type FetchedMedia, fetchMedia, graphErrorResponse, usageHeaders } from 
  * Content Publishing API: `content_publishing_limit`, `/{ig}/media` containers (image, REELS,
  * carousel items and CAROUSEL) fetched from their URLs, `status_code` that moves
  * IN_PROGRESS → FINISHED (or ERROR / EXPIRED), `media_publish` and the published media's
- * `permalink`, with Graph error bodies and usage headers.
+ * `permalink`, image `alt_text`, comments (`POST /{ig-media-id}/comments`), with Graph error
+ * bodies and usage headers.
  */
 export interface FakeInstagramOptions {
   appId?: string;
@@ -35,6 +36,8 @@ export interface FakeContainer {
   mediaType: 'IMAGE' | 'VIDEO' | 'REELS' | 'CAROUSEL';
   url?: string;
   caption?: string;
+  /** `alt_text` of an image (Instagram documents it for images only). */
+  altText?: string;
   carouselItem: boolean;
   children: string[];
   shareToFeed?: boolean;
@@ -52,6 +55,14 @@ export interface FakeInstagramMedia {
   caption?: string;
   children: FakeContainer[];
   permalink: string;
+  /** Deleted by the account (`deleteMedia`): comments on it are refused. */
+  deleted?: boolean;
+}
+
+export interface FakeInstagramComment {
+  id: string;
+  mediaId: string;
+  text: string;
 }
 
 interface Token {
@@ -68,6 +79,7 @@ export class FakeInstagram {
   readonly account: FakeInstagramAccount;
   readonly containers = new Map<string, FakeContainer>();
   readonly media: FakeInstagramMedia[] = [];
+  readonly comments: FakeInstagramComment[] = [];
   consent: 'approve' | 'deny' = 'approve';
   videoProcessingPolls: number;
   fetchMedia: boolean;
@@ -107,6 +119,7 @@ export class FakeInstagram {
       .route('POST', new RegExp(`${v}/(\\d+)/media$`), (r, m) => this.#createContainer(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)/media$`), (r, m) => this.#listMedia(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/media_publish$`), (r, m) => this.#publish(r, m[1]!))
+      .route('POST', new RegExp(`${v}/(\\d+)/comments$`), (r, m) => this.#comment(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!));
   }
 
@@ -429,6 +442,18 @@ export class FakeInstagram {
         });
       }
     }
+    if (p.alt_text !== undefined && type !== 'IMAGE') {
+      return graphErrorResponse(400, {
+        message: '(#100) The parameter alt_text is only supported for images',
+        code: 100,
+      });
+    }
+    if (p.alt_text !== undefined && [...p.alt_text].length > 1000) {
+      return graphErrorResponse(400, {
+        message: '(#100) Param alt_text must be at most 1000 characters long',
+        code: 100,
+      });
+    }
     const video = type !== 'IMAGE';
     this.containers.set(id, {
       id,
@@ -438,6 +463,7 @@ export class FakeInstagram {
       carouselItem,
       children: [],
       ...(p.caption ? { caption: p.caption } : {}),
+      ...(p.alt_text !== undefined ? { altText: p.alt_text } : {}),
       ...(p.share_to_feed !== undefined ? { shareToFeed: p.share_to_feed === 'true' } : {}),
       ...(p.thumb_offset !== undefined ? { thumbOffset: Number(p.thumb_offset) } : {}),
       ...(media ? { media } : {}),
@@ -492,6 +518,32 @@ export class FakeInstagram {
       this.loseNextPublishAnswer = false;
       return { drop: true };
     }
+    return this.#ok({ id });
+  }
+
+  /** Deletes a published media, as the account would. */
+  deleteMedia(id: string): void {
+    const media = this.media.find((m) => m.id === id);
+    if (media) media.deleted = true;
+  }
+
+  /** `POST /{ig-media-id}/comments?message=…`: a comment by the account on one of its media. */
+  #comment(request: RecordedRequest, mediaId: string): FakeResponse {
+    const token = this.#token(request);
+    if (!isToken(token)) return token;
+    const media = this.media.find((m) => m.id === mediaId && !m.deleted);
+    if (!media) {
+      return graphErrorResponse(400, {
+        message: `Unsupported post request. Object with ID '${mediaId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        type: 'GraphMethodException',
+        code: 100,
+        error_subcode: 33,
+      });
+    }
+    const message = this.#params(request).message;
+    if (!message) return graphErrorResponse(400, { message: '(#100) The parameter message is required', code: 100 });
+    const id = this.#id();
+    this.comments.push({ id, mediaId, text: message });
     return this.#ok({ id });
   }
 

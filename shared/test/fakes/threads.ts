@@ -5,7 +5,8 @@ import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-serv
  * A fake of the Threads Graph API as Postwave uses it: the consent redirect, code → short-lived
  * token → long-lived token (`th_exchange_token`), `th_refresh_token`, `/me`, media containers
  * (TEXT, IMAGE, VIDEO, CAROUSEL with items) whose media the fake really downloads from the given
- * URLs, container status polling (IN_PROGRESS → FINISHED | ERROR), `threads_publish` with the
+ * URLs (with `alt_text`, and `reply_to_id` for replies, listed under `/{user}/replies`),
+ * container status polling (IN_PROGRESS → FINISHED | ERROR), `threads_publish` with the
  * 250-posts-per-24-hours quota, `threads_publishing_limit` and permalinks. Errors use the Graph
  * API body `{ error: { message, type, code, error_subcode?, fbtrace_id } }`.
  */
@@ -34,6 +35,9 @@ export interface FakeThreadsContainer {
   mediaType: 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
   text?: string;
   url?: string;
+  /** `alt_text` of an IMAGE or VIDEO container. */
+  altText?: string;
+  replyToId?: string;
   isCarouselItem: boolean;
   children: string[];
   params: Record<string, string>;
@@ -51,8 +55,12 @@ export interface FakeThreadsPost {
   mediaType: string;
   text?: string;
   children: string[];
+  /** The post this one replies to: listed under `/{user}/replies`, not `/{user}/threads`. */
+  replyToId?: string;
   permalink: string;
   publishedAt: number;
+  /** Deleted by its author (`deletePost`): replies to it are refused. */
+  deleted?: boolean;
 }
 
 interface Token {
@@ -137,8 +145,8 @@ export class FakeThreads {
       .route('POST', /^\/v1\.0\/([^/]+)\/threads$/, (r, m) =>
         this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#createContainer(r, t)),
       )
-      .route('GET', /^\/v1\.0\/([^/]+)\/threads$/, (r, m) =>
-        this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#list(r, t)),
+      .route('GET', /^\/v1\.0\/([^/]+)\/(threads|replies)$/, (r, m) =>
+        this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#list(r, t, m[2] as 'threads' | 'replies')),
       )
       .route('POST', /^\/v1\.0\/([^/]+)\/threads_publish$/, (r, m) =>
         this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#publish(r, t)),
@@ -188,6 +196,12 @@ export class FakeThreads {
   /** The next publish goes through, but the connection drops before its answer. */
   loseNextPublishAnswer(): void {
     this.#losePublishAnswer = true;
+  }
+
+  /** Deletes a post, as its author would. */
+  deletePost(id: string): void {
+    const post = this.posts.find((p) => p.id === id);
+    if (post) post.deleted = true;
   }
 
   requestsTo(method: string, path: RegExp): RecordedRequest[] {
@@ -371,8 +385,17 @@ export class FakeThreads {
         '(#100) Param reply_control must be one of {everyone, accounts_you_follow, mentioned_only, parent_post_author_only, followers_only}',
       );
     }
-    if (p.reply_to_id !== undefined && !this.posts.some((post) => post.id === p.reply_to_id)) {
+    if (
+      p.reply_to_id !== undefined &&
+      !this.posts.some((post) => post.id === p.reply_to_id && !post.deleted)
+    ) {
       return invalid('(#100) The reply_to_id is not a valid Threads media id.');
+    }
+    if (p.alt_text !== undefined) {
+      if (type !== 'IMAGE' && type !== 'VIDEO')
+        return invalid('(#100) The parameter alt_text is only supported for IMAGE and VIDEO media.');
+      if ([...p.alt_text].length > 1000)
+        return invalid('(#100) Param alt_text must be at most 1000 characters long.');
     }
     if (type === 'TEXT' && !p.text) return invalid('(#100) The parameter text is required for TEXT posts.');
     const url = type === 'IMAGE' ? p.image_url : type === 'VIDEO' ? p.video_url : undefined;
@@ -401,6 +424,8 @@ export class FakeThreads {
       mediaType: type as FakeThreadsContainer['mediaType'],
       ...(p.text === undefined ? {} : { text: p.text }),
       ...(url === undefined ? {} : { url }),
+      ...(p.alt_text === undefined ? {} : { altText: p.alt_text }),
+      ...(p.reply_to_id === undefined ? {} : { replyToId: p.reply_to_id }),
       isCarouselItem: isItem,
       children,
       params: p,
@@ -508,6 +533,7 @@ export class FakeThreads {
           : `${container.mediaType}${container.mediaType === 'TEXT' ? '_POST' : ''}`,
       ...(container.text === undefined ? {} : { text: container.text }),
       children: container.children,
+      ...(container.replyToId === undefined ? {} : { replyToId: container.replyToId }),
       permalink: `https://www.threads.net/@${this.user.username}/post/${code}`,
       publishedAt: Date.now(),
     });
@@ -518,12 +544,13 @@ export class FakeThreads {
     return { json: { id } };
   }
 
-  /** `GET /{user}/threads`: the profile's posts, newest first. */
-  #list(request: RecordedRequest, token: Token): FakeResponse {
+  /** `GET /{user}/threads` (the profile's posts) or `/{user}/replies` (its replies), newest first. */
+  #list(request: RecordedRequest, token: Token, edge: 'threads' | 'replies' = 'threads'): FakeResponse {
     const fields = (request.query.get('fields') ?? 'id').split(',');
     const limit = Math.min(100, Number(request.query.get('limit') ?? 25));
     const posts = this.posts
-      .filter((p) => p.userId === token.userId)
+      .filter((p) => p.userId === token.userId && !p.deleted)
+      .filter((p) => (edge === 'replies') === (p.replyToId !== undefined))
       .slice(-limit)
       .reverse();
     return {

@@ -6,7 +6,8 @@ import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-serv
  * A fake of the X API v2 as Postwave uses it: OAuth 2.0 with PKCE (consent redirect, token
  * endpoint with rotating refresh tokens, Basic client authentication), `GET /2/users/me`,
  * `POST /2/tweets` (weighted length, duplicate content, replies, quotes, reply settings),
- * media upload v2 (initialize / append / finalize / STATUS with processing states), and rate
+ * media upload v2 (initialize / append / finalize / STATUS with processing states), media
+ * metadata (alt text, up to 1000 characters), and rate
  * limits with X's `x-rate-limit-*` headers. Error bodies follow X's problem format.
  */
 export interface FakeXOptions {
@@ -52,6 +53,8 @@ export interface FakeXMedia {
   pollsLeft: number;
   fail?: { name: string; message: string };
   bytes?: Buffer;
+  /** Set through `POST /2/media/metadata`. */
+  altText?: string;
 }
 
 interface Grant {
@@ -157,6 +160,9 @@ export class FakeX {
       )
       .route('GET', /^\/2\/media\/upload$/, (r) =>
         this.#limited(r, 'media-status', (userId) => this.#status(r, userId)),
+      )
+      .route('POST', /^\/2\/media\/metadata$/, (r) =>
+        this.#limited(r, 'media-metadata', (userId) => this.#metadata(r, userId)),
       );
   }
 
@@ -560,6 +566,28 @@ export class FakeX {
     if (!file) return xInvalidRequest('$.media: is missing but it is required', { media: [] });
     media.segments.set(index, Buffer.from(await file.arrayBuffer()));
     return { json: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } } };
+  }
+
+  /** Deletes a post, as its author would: replies and quotes of it are then refused. */
+  deletePost(id: string): void {
+    this.knownPostIds.delete(id);
+  }
+
+  /** `POST /2/media/metadata` `{ id, metadata: { alt_text: { text } } }`: alt text of an uploaded image or GIF. */
+  #metadata(request: RecordedRequest, userId: string): FakeResponse {
+    const body = request.body as { id?: unknown; metadata?: { alt_text?: { text?: unknown } } } | undefined;
+    const id = typeof body?.id === 'string' ? body.id : '';
+    const text = body?.metadata?.alt_text?.text;
+    const media = this.media.get(id);
+    if (!media || media.ownerId !== userId || !media.finalized)
+      return xInvalidRequest('Invalid media id', { id: [body?.id] });
+    if (typeof text !== 'string') return xInvalidRequest('$.metadata.alt_text.text: is missing', {});
+    if ([...text].length > 1000)
+      return xInvalidRequest('$.metadata.alt_text.text: must be at most 1000 characters', {
+        'metadata.alt_text.text': [text.length],
+      });
+    media.altText = text;
+    return { json: { data: { id, associated_metadata: { alt_text: { text } } } } };
   }
 
   #finalize(userId: string, id: string): FakeResponse {
