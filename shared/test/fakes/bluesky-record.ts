@@ -80,7 +80,7 @@ function checkReply(reply: unknown): RecordProblem | undefined {
     if (!isObject(ref)) return invalid(`Record/reply must have the property "${name}"`);
     if (typeof ref.uri !== 'string' || !/^at:\/\/[^/]+\/[^/]+\/[^/]+$/.test(ref.uri))
       return invalid(`Record/reply/${name}/uri must be a valid at-uri`);
-    if (typeof ref.cid !== 'string' || !/^baf[a-z2-7]{20,}$/.test(ref.cid))
+    if (typeof ref.cid !== 'string' || !/^baf[a-z0-9]{20,}$/.test(ref.cid))
       return invalid(`Record/reply/${name}/cid must be a cid string`);
   }
   return undefined;

@@ -471,7 +471,8 @@ export class FakeFacebook {
     const token = this.#pageToken(request, pageId);
     if (!isToken(token)) return token;
     const message = this.#params(request).message;
-    if (!message) return graphErrorResponse(400, { message: '(#100) Missing message or attachment', code: 100 });
+    if (!message)
+      return graphErrorResponse(400, { message: '(#100) Missing message or attachment', code: 100 });
     if ([...message].length > 8000)
       return graphErrorResponse(400, { message: '(#100) The comment is too long', code: 100 });
     const id = `${objectId.split('_').at(-1)}_${this.#id()}`;

@@ -541,7 +541,8 @@ export class FakeInstagram {
       });
     }
     const message = this.#params(request).message;
-    if (!message) return graphErrorResponse(400, { message: '(#100) The parameter message is required', code: 100 });
+    if (!message)
+      return graphErrorResponse(400, { message: '(#100) The parameter message is required', code: 100 });
     const id = this.#id();
     this.comments.push({ id, mediaId, text: message });
     return this.#ok({ id });

@@ -690,7 +690,9 @@ export class FakeLinkedIn {
         '/content/multiImage/images must hold 2 to 20 images',
       );
     }
-    const altTexts = content?.media ? [content.media.altText] : (content?.multiImage?.images ?? []).map((i) => i.altText);
+    const altTexts = content?.media
+      ? [content.media.altText]
+      : (content?.multiImage?.images ?? []).map((i) => i.altText);
     const longAlt = altTexts.findIndex((alt) => alt !== undefined && alt.length > 4086);
     if (longAlt >= 0) {
       return linkedInErrorResponse(

@@ -306,7 +306,8 @@ export class FakeTelegram {
     if (params.reply_to_message_id === undefined) return undefined;
     return {
       messageId: Number(params.reply_to_message_id),
-      allowWithout: params.allow_sending_without_reply === true || params.allow_sending_without_reply === 'true',
+      allowWithout:
+        params.allow_sending_without_reply === true || params.allow_sending_without_reply === 'true',
     };
   }
 

@@ -1,6 +1,6 @@
 import { graphemeLength, utf8Length } from '../../text.ts';
-import { type PlatformManifest, svgIcon } from '../manifest.ts';
 import { firstCommentField } from '../first-comment.ts';
+import { type PlatformManifest, svgIcon } from '../manifest.ts';
 import { maxGraphemes, maxImages, maxLangs, maxTextBytes } from './config.ts';
 
 /** Browser-safe: counts graphemes (and UTF-8 bytes), as `validateBlueskyPost` does. */

@@ -19,8 +19,8 @@ import {
   blueskyCredentialsSchema,
   blueskyOptionsSchema,
 } from './options.ts';
-import { type BlueskySession, type SessionKey, SessionStore } from './session.ts';
 import { parsePostUri, replyRefOf, type StrongRef, strongRefOf } from './reply-ref.ts';
+import { type BlueskySession, type SessionKey, SessionStore } from './session.ts';
 import { nextTid } from './tid.ts';
 import { validateBlueskyPost } from './validate.ts';
 import { classifyXrpcError, XrpcError, type XrpcRequest, xrpc } from './xrpc.ts';

@@ -20,7 +20,11 @@ export function strongRefOf(result: PublishResult): StrongRef | undefined {
   if (!result.replyRef) return undefined;
   try {
     const parsed = JSON.parse(result.replyRef) as Partial<StrongRef>;
-    if (typeof parsed.uri === 'string' && typeof parsed.cid === 'string' && parsed.uri === result.platformPostId)
+    if (
+      typeof parsed.uri === 'string' &&
+      typeof parsed.cid === 'string' &&
+      parsed.uri === result.platformPostId
+    )
       return { uri: parsed.uri, cid: parsed.cid };
   } catch {
     // Not ours: read it again below.

@@ -230,7 +230,11 @@ export class GraphClient {
  * `POST /{object-id}/comments` with `message`: a comment under a Page post (or video) or an
  * Instagram media; both Graph APIs document the same edge and answer `{ id }`. Returns the id.
  */
-export async function postGraphComment(client: GraphClient, objectId: string, message: string): Promise<string> {
+export async function postGraphComment(
+  client: GraphClient,
+  objectId: string,
+  message: string,
+): Promise<string> {
   if (!/^[\d_]+$/.test(objectId)) {
     throw new PlatformError('content_rejected', `Cannot comment on ${objectId}: not a Graph object id`, {
       retryable: false,

@@ -1,5 +1,5 @@
-import type { PlatformManifest } from '../manifest.ts';
 import { firstCommentField } from '../first-comment.ts';
+import type { PlatformManifest } from '../manifest.ts';
 import { instagramCaptionLength, maxCaptionLength, maxCarouselItems } from './limits.ts';
 
 export const instagramManifest: PlatformManifest = {

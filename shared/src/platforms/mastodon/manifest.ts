@@ -1,5 +1,5 @@
-import { type PlatformManifest, svgIcon } from '../manifest.ts';
 import { firstCommentField } from '../first-comment.ts';
+import { type PlatformManifest, svgIcon } from '../manifest.ts';
 import { mastodonLength } from './count.ts';
 import { defaultInstanceLimits } from './limits.ts';
 import { mastodonVisibilities } from './options.ts';

@@ -1,5 +1,5 @@
-import type { PlatformManifest } from '../manifest.ts';
 import { firstCommentField } from '../first-comment.ts';
+import type { PlatformManifest } from '../manifest.ts';
 import { threadsLength } from './count.ts';
 import { maxCarouselItems, maxTextLength } from './limits.ts';
 

@@ -282,7 +282,12 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
     options: ThreadsOptions,
     replyTo: string | undefined,
   ): string {
-    return JSON.stringify([post.message, media.map((f) => [f.key, f.altText ?? null]), options, replyTo ?? null]);
+    return JSON.stringify([
+      post.message,
+      media.map((f) => [f.key, f.altText ?? null]),
+      options,
+      replyTo ?? null,
+    ]);
   }
 
   return {

@@ -1,5 +1,5 @@
-import type { PlatformManifest } from '../manifest.ts';
 import { firstCommentField } from '../first-comment.ts';
+import type { PlatformManifest } from '../manifest.ts';
 import { xWeightedLength } from './count.ts';
 import { maxImages, maxWeightedLength } from './limits.ts';
 

@@ -1,6 +1,6 @@
 import { utf8Length } from '../../text.ts';
-import { type PlatformManifest, svgIcon } from '../manifest.ts';
 import { firstCommentField } from '../first-comment.ts';
+import { type PlatformManifest, svgIcon } from '../manifest.ts';
 import { maxDescriptionBytes, maxTitleLength, thumbnailTypes } from './limits.ts';
 import { videoDescription } from './metadata.ts';
 

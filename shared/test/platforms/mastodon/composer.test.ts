@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { MastodonPublisher } from '../../../src/platforms/mastodon/index.ts';
+import type { PublishResult } from '../../../src/platforms/types.ts';
+import type { FakeMastodon } from '../../fakes/mastodon.ts';
+import { samplePng } from '../../fakes/sample-media.ts';
+import { memoryMedia } from '../memory-media.ts';
+import { account, context, publisherFor, rejection, startMastodon } from './setup.ts';
+
+let fake: FakeMastodon;
+let publisher: MastodonPublisher;
+
+before(async () => {
+  fake = await startMastodon({ descriptionLimit: 1500 });
+});
+after(() => fake.close());
+beforeEach(() => {
+  fake.server.clearInjected();
+  fake.server.requests.length = 0;
+  fake.statuses.length = 0;
+  publisher = publisherFor();
+});
+
+const replyTo = (parent: PublishResult, root: PublishResult = parent) => ({ replyTo: { parent, root } });
+const png = (altText?: string) => ({
+  ...memoryMedia(new Uint8Array(samplePng()), { filename: 'dot.png', contentType: 'image/png' }),
+  ...(altText === undefined ? {} : { altText }),
+});
+
+describe('Mastodon threads and first comments (replies)', () => {
+  it('publishes each part with in_reply_to_id set to the part before it', async () => {
+    const root = await publisher.publish({ message: 'part 1' }, account(fake), [], {}, context());
+    const second = await publisher.publish(
+      { message: 'part 2' },
+      account(fake),
+      [],
+      {},
+      { ...context(), ...replyTo(root) },
+    );
+    await publisher.publish(
+      { message: 'part 3' },
+      account(fake),
+      [],
+      {},
+      { ...context(), ...replyTo(second, root) },
+    );
+    assert.deepEqual(
+      fake.statuses.map((s) => [s.text, s.inReplyToId]),
+      [
+        ['part 1', null],
+        ['part 2', root.platformPostId],
+        ['part 3', second.platformPostId],
+      ],
+    );
+  });
+
+  it('a resent reply part with the same Idempotency-Key gets the first status back, not a second one', async () => {
+    const root = await publisher.publish({ message: 'root' }, account(fake), [], {}, context());
+    const part = { ...context('thread-part-1:masto-1'), ...replyTo(root) };
+    const first = await publisher.publish({ message: 'reply' }, account(fake), [], {}, part);
+    const again = await publisher.publish(
+      { message: 'reply' },
+      account(fake),
+      [],
+      {},
+      { ...part, signal: AbortSignal.timeout(10_000), resumed: { since: new Date() } },
+    );
+    assert.equal(again.platformPostId, first.platformPostId);
+    assert.equal(fake.statuses.length, 2);
+  });
+
+  it('a reply to a deleted post is refused with Mastodon’s 404: content_rejected, not retried', async () => {
+    const root = await publisher.publish({ message: 'soon gone' }, account(fake), [], {}, context());
+    fake.deleteStatus(root.platformPostId);
+    const error = await rejection(
+      publisher.publish({ message: 'orphan' }, account(fake), [], {}, { ...context(), ...replyTo(root) }),
+    );
+    assert.equal(error.code, 'content_rejected');
+    assert.equal(error.retryable, false);
+    assert.equal(error.status, 404);
+    assert.match(error.message, /does not appear to exist/);
+    assert.equal(fake.statuses.length, 1);
+  });
+
+  it('accepts firstComment as an option (the posting service sends it as a reply)', async () => {
+    const options = publisher.optionsSchema.parse({ firstComment: 'Sources below' });
+    assert.equal(options.firstComment, 'Sources below');
+    assert.throws(() => publisher.optionsSchema.parse({ firstComment: '   ' }));
+  });
+});
+
+describe('Mastodon alt text', () => {
+  it('uploads each file with its altText as the media description, ahead of the altTexts option', async () => {
+    await publisher.publish(
+      { message: 'pictures' },
+      account(fake),
+      [png('A red dot on white'), png()],
+      { altTexts: ['ignored', 'From the option'] },
+      context(),
+    );
+    const attached = fake.statuses[0]!.mediaIds.map((id) => fake.media.get(id)!.description);
+    assert.deepEqual(attached, ['A red dot on white', 'From the option']);
+  });
+
+  it('the server refuses a description over its limit: media_rejected, nothing posted', async () => {
+    const error = await rejection(
+      publisher.publish({ message: 'too long' }, account(fake), [png('x'.repeat(1501))], {}, context()),
+    );
+    assert.equal(error.code, 'media_rejected');
+    assert.match(error.message, /Description is too long/);
+    assert.equal(fake.statuses.length, 0);
+  });
+});
