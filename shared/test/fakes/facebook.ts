@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
-import { type FetchedMedia, fetchMedia, graphErrorResponse, sniff, usageHeaders } from './meta-graph.ts';
+import {
+  AuthorizationCodes,
+  type FetchedMedia,
+  fetchMedia,
+  graphErrorResponse,
+  graphTokenProblem,
+  sniff,
+  usageHeaders,
+} from './meta-graph.ts';
 
 /**
  * A fake of the Facebook Graph API for Pages: the Login dialog redirect, `oauth/access_token`
@@ -90,7 +98,7 @@ export class FakeFacebook {
   /** Usage percent reported in the usage headers. */
   usagePercent = 5;
   readonly #tokens = new Map<string, Token>();
-  readonly #codes = new Map<string, { redirectUri: string; used: boolean }>();
+  readonly #codes = new AuthorizationCodes<{ redirectUri: string }>();
   readonly #blocked = new Set<string>();
   #ids = 100_000;
 
@@ -215,27 +223,12 @@ export class FakeFacebook {
       });
     }
     const token = this.#tokens.get(raw);
-    if (!token)
-      return graphErrorResponse(400, {
-        message: 'Invalid OAuth access token - Cannot parse access token',
-        code: 190,
-      });
-    if (!token.valid) {
-      return graphErrorResponse(400, {
-        message:
-          'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
-        code: 190,
-        error_subcode: 460,
-      });
-    }
-    if (token.expiresAt <= Date.now()) {
-      return graphErrorResponse(400, {
-        message: 'Error validating access token: Session has expired.',
-        code: 190,
-        error_subcode: 463,
-      });
-    }
-    return token;
+    const problem = graphTokenProblem(token, {
+      message:
+        'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+      subcode: 460,
+    });
+    return problem ?? token!;
   }
 
   #pageToken(request: RecordedRequest, pageId: string): Token | FakeResponse {
@@ -281,7 +274,7 @@ export class FakeFacebook {
       back.searchParams.set('error_description', 'Permissions error');
     } else {
       const code = `AQ${randomBytes(32).toString('base64url')}`;
-      this.#codes.set(code, { redirectUri, used: false });
+      this.#codes.issue(code, { redirectUri });
       back.searchParams.set('code', code);
     }
     back.hash = '_=_';
@@ -306,16 +299,15 @@ export class FakeFacebook {
       });
       return this.#ok({ access_token: token, token_type: 'bearer', expires_in: 5_183_999 });
     }
-    const issued = this.#codes.get(q.get('code') ?? '');
-    if (!issued || issued.used) {
+    const redeemed = this.#codes.redeem(q.get('code'), q.get('redirect_uri'));
+    if ('problem' in redeemed && redeemed.problem !== 'redirect_mismatch') {
       return graphErrorResponse(400, {
         message: 'This authorization code has been used.',
         code: 100,
         error_subcode: 36009,
       });
     }
-    issued.used = true;
-    if (q.get('redirect_uri') !== issued.redirectUri) {
+    if ('problem' in redeemed) {
       return graphErrorResponse(400, {
         message:
           'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',

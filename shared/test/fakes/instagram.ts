@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
-import { type FetchedMedia, fetchMedia, graphErrorResponse, usageHeaders } from './meta-graph.ts';
+import {
+  AuthorizationCodes,
+  type FetchedMedia,
+  fetchMedia,
+  graphErrorResponse,
+  graphTokenProblem,
+  usageHeaders,
+} from './meta-graph.ts';
 
 /**
  * A fake of the Instagram API with Instagram Login: the authorize redirect
@@ -91,7 +98,7 @@ export class FakeInstagram {
   /** The next media_publish publishes but its answer never arrives (the connection drops). */
   loseNextPublishAnswer = false;
   readonly #tokens = new Map<string, Token>();
-  readonly #codes = new Map<string, { redirectUri: string; used: boolean }>();
+  readonly #codes = new AuthorizationCodes<{ redirectUri: string }>();
   #ids = 17_800_000_000_000_000n;
 
   constructor(options: FakeInstagramOptions = {}) {
@@ -206,26 +213,7 @@ export class FakeInstagram {
     const params = this.#params(request);
     const header = String(request.headers.authorization ?? '');
     const token = this.#tokens.get(params.access_token ?? header.replace(/^Bearer /, ''));
-    if (!token)
-      return graphErrorResponse(400, {
-        message: 'Invalid OAuth access token - Cannot parse access token',
-        code: 190,
-      });
-    if (!token.valid) {
-      return graphErrorResponse(400, {
-        message: 'Error validating access token: The user has not authorized application.',
-        code: 190,
-        error_subcode: 458,
-      });
-    }
-    if (token.expiresAt <= Date.now()) {
-      return graphErrorResponse(400, {
-        message: 'Error validating access token: Session has expired.',
-        code: 190,
-        error_subcode: 463,
-      });
-    }
-    return token;
+    return graphTokenProblem(token) ?? token!;
   }
 
   #owner(request: RecordedRequest, user: string): Token | FakeResponse {
@@ -260,7 +248,7 @@ export class FakeInstagram {
       back.searchParams.set('error_description', 'The user denied your request.');
     } else {
       const code = `AQB${randomBytes(32).toString('base64url')}`;
-      this.#codes.set(code, { redirectUri, used: false });
+      this.#codes.issue(code, { redirectUri });
       back.searchParams.set('code', code);
       back.hash = '_';
     }
@@ -275,19 +263,14 @@ export class FakeInstagram {
         json: { error_type: 'OAuthException', code: 400, error_message: 'Invalid client_secret' },
       };
     }
-    const issued = this.#codes.get(form.code ?? '');
-    if (
-      form.grant_type !== 'authorization_code' ||
-      !issued ||
-      issued.used ||
-      issued.redirectUri !== form.redirect_uri
-    ) {
+    const redeemed =
+      form.grant_type === 'authorization_code' ? this.#codes.redeem(form.code, form.redirect_uri) : undefined;
+    if (!redeemed || 'problem' in redeemed) {
       return {
         status: 400,
         json: { error_type: 'OAuthException', code: 400, error_message: 'Invalid authorization code' },
       };
     }
-    issued.used = true;
     return {
       json: {
         data: [

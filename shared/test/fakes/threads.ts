@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import {
+  AuthorizationCodes,
+  type GraphErrorFields,
+  graphErrorResponse,
+  graphTokenProblem,
+} from './meta-graph.ts';
 
 /**
  * A fake of the Threads Graph API as Postwave uses it: the consent redirect, code → short-lived
@@ -78,24 +84,14 @@ const replyControls = new Set([
   'followers_only',
 ]);
 
+/** Graph's error body (meta-graph.ts) in the argument order the Threads tests use. */
 export function graphError(
   status: number,
   code: number,
   message: string,
-  extra: Record<string, unknown> = {},
+  extra: Omit<GraphErrorFields, 'message' | 'code'> = {},
 ): FakeResponse {
-  return {
-    status,
-    json: {
-      error: {
-        message,
-        type: 'OAuthException',
-        code,
-        ...extra,
-        fbtrace_id: randomBytes(8).toString('base64url'),
-      },
-    },
-  };
+  return graphErrorResponse(status, { message, code, ...extra });
 }
 
 const mediaId = () =>
@@ -117,7 +113,7 @@ export class FakeThreads {
   /** Published posts counted against the quota beyond those in `posts` (to spend it in tests). */
   extraQuotaUsage = 0;
   readonly #tokens = new Map<string, Token>();
-  readonly #codes = new Map<string, { redirectUri: string; used: boolean }>();
+  readonly #codes = new AuthorizationCodes<{ redirectUri: string }>();
   #losePublishAnswer = false;
 
   constructor(options: FakeThreadsOptions = {}) {
@@ -235,7 +231,7 @@ export class FakeThreads {
       back.searchParams.set('error_description', 'Permissions error');
     } else {
       const code = randomBytes(40).toString('base64url');
-      this.#codes.set(code, { redirectUri, used: false });
+      this.#codes.issue(code, { redirectUri });
       back.searchParams.set('code', code);
     }
     // Threads appends "#_" to the redirect.
@@ -251,12 +247,11 @@ export class FakeThreads {
       return graphError(400, 101, 'Error validating application. Invalid application ID.');
     if (form.client_secret !== this.appSecret) return graphError(400, 1, 'Error validating client secret.');
     if (form.grant_type !== 'authorization_code') return graphError(400, 100, 'Unsupported grant_type');
-    const issued = form.code ? this.#codes.get(form.code) : undefined;
-    if (!issued || issued.used) {
+    const redeemed = this.#codes.redeem(form.code, form.redirect_uri);
+    if ('problem' in redeemed && redeemed.problem !== 'redirect_mismatch') {
       return graphError(400, 100, 'Invalid verification code format.', { error_subcode: 36008 });
     }
-    issued.used = true;
-    if (issued.redirectUri !== form.redirect_uri) {
+    if ('problem' in redeemed) {
       return graphError(
         400,
         100,
@@ -316,13 +311,7 @@ export class FakeThreads {
         'An active access token must be used to query information about the current user.',
       );
     const known = this.#tokens.get(raw);
-    if (!known) return graphError(400, 190, 'Invalid OAuth access token - Cannot parse access token');
-    if (known.expiresAt <= Date.now()) {
-      return graphError(400, 190, 'Error validating access token: Session has expired.', {
-        error_subcode: 463,
-      });
-    }
-    return handle(known);
+    return graphTokenProblem(known) ?? handle(known!);
   }
 
   #owner(userId: string, token: Token): FakeResponse | undefined {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import twitterText from 'twitter-text';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { AuthorizationCodes } from './meta-graph.ts';
 
 /**
  * A fake of the X API v2 as Postwave uses it: OAuth 2.0 with PKCE (consent redirect, token
@@ -67,7 +68,6 @@ interface IssuedCode {
   challenge: string;
   method: string;
   scope: string;
-  used: boolean;
   expiresAt: number;
 }
 interface Window {
@@ -119,7 +119,7 @@ export class FakeX {
   readonly knownPostIds = new Set<string>(['1850000000000000001']);
   readonly #accessTokens = new Map<string, { userId: string; expiresAt: number; scope: string }>();
   readonly #refreshTokens = new Map<string, Grant>();
-  readonly #codes = new Map<string, IssuedCode>();
+  readonly #codes = new AuthorizationCodes<IssuedCode>();
   readonly #windows = new Map<string, Window>();
   readonly #rateLimit: number;
   #failProcessing: { name: string; message: string } | undefined;
@@ -275,12 +275,11 @@ export class FakeX {
       back.searchParams.set('error', 'access_denied');
     } else {
       const code = randomBytes(32).toString('base64url');
-      this.#codes.set(code, {
+      this.#codes.issue(code, {
         redirectUri,
         challenge,
         method: q.get('code_challenge_method') ?? 'plain',
         scope: q.get('scope')!,
-        used: false,
         expiresAt: Date.now() + 30_000,
       });
       back.searchParams.set('code', code);
@@ -316,18 +315,17 @@ export class FakeX {
       return { json: this.#grantTokens(grant.scope) };
     }
     if (form.grant_type === 'authorization_code') {
-      const issued = form.code ? this.#codes.get(form.code) : undefined;
-      if (!issued || issued.used || issued.expiresAt < Date.now()) {
-        return tokenError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      const redeemed = this.#codes.redeem(form.code, form.redirect_uri);
+      if ('problem' in redeemed) {
+        return redeemed.problem === 'redirect_mismatch'
+          ? tokenError(
+              400,
+              'invalid_request',
+              'Value passed for the redirect uri did not match the uri of the authorization code.',
+            )
+          : tokenError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
       }
-      issued.used = true;
-      if (form.redirect_uri !== issued.redirectUri) {
-        return tokenError(
-          400,
-          'invalid_request',
-          'Value passed for the redirect uri did not match the uri of the authorization code.',
-        );
-      }
+      const issued = redeemed.grant;
       const verifier = form.code_verifier ?? '';
       const expected =
         issued.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
