@@ -6,6 +6,7 @@ import {
   fetchMedia,
   graphErrorResponse,
   graphTokenProblem,
+  graphUnknownObject,
   sniff,
   usageHeaders,
 } from './meta-graph.ts';
@@ -235,12 +236,7 @@ export class FakeFacebook {
     const token = this.#token(request);
     if (!isToken(token)) return token;
     if (!this.pages.some((p) => p.id === pageId)) {
-      return graphErrorResponse(400, {
-        message: `Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        type: 'GraphMethodException',
-        code: 100,
-        error_subcode: 33,
-      });
+      return graphUnknownObject(pageId, 'post');
     }
     if (token.kind !== 'page' || token.pageId !== pageId) {
       return graphErrorResponse(403, {
@@ -378,12 +374,7 @@ export class FakeFacebook {
         status: { video_status: video.status, processing_progress: video.status === 'ready' ? 100 : 50 },
       });
     }
-    return graphErrorResponse(400, {
-      message: `Unsupported get request. Object with ID '${id}' does not exist`,
-      type: 'GraphMethodException',
-      code: 100,
-      error_subcode: 33,
-    });
+    return graphUnknownObject(id, 'get');
   }
 
   // --- Publishing ------------------------------------------------------------------------------
@@ -453,12 +444,7 @@ export class FakeFacebook {
     if (!pageId) {
       const token = this.#token(request);
       if (!isToken(token)) return token;
-      return graphErrorResponse(400, {
-        message: `Unsupported post request. Object with ID '${objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        type: 'GraphMethodException',
-        code: 100,
-        error_subcode: 33,
-      });
+      return graphUnknownObject(objectId, 'post');
     }
     const token = this.#pageToken(request, pageId);
     if (!isToken(token)) return token;

@@ -6,6 +6,7 @@ import {
   fetchMedia,
   graphErrorResponse,
   graphTokenProblem,
+  graphUnknownObject,
   usageHeaders,
 } from './meta-graph.ts';
 
@@ -220,12 +221,7 @@ export class FakeInstagram {
     const token = this.#token(request);
     if (!isToken(token)) return token;
     if (user !== this.account.id) {
-      return graphErrorResponse(400, {
-        message: `Unsupported post request. Object with ID '${user}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        type: 'GraphMethodException',
-        code: 100,
-        error_subcode: 33,
-      });
+      return graphUnknownObject(user, 'post');
     }
     return token;
   }
@@ -516,12 +512,7 @@ export class FakeInstagram {
     if (!isToken(token)) return token;
     const media = this.media.find((m) => m.id === mediaId && !m.deleted);
     if (!media) {
-      return graphErrorResponse(400, {
-        message: `Unsupported post request. Object with ID '${mediaId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        type: 'GraphMethodException',
-        code: 100,
-        error_subcode: 33,
-      });
+      return graphUnknownObject(mediaId, 'post');
     }
     const message = this.#params(request).message;
     if (!message)
@@ -576,12 +567,7 @@ export class FakeInstagram {
         profile_picture_url: this.account.pictureUrl,
       });
     }
-    return graphErrorResponse(400, {
-      message: `Unsupported get request. Object with ID '${id}' does not exist`,
-      type: 'GraphMethodException',
-      code: 100,
-      error_subcode: 33,
-    });
+    return graphUnknownObject(id, 'get');
   }
 }
 

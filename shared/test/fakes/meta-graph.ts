@@ -69,6 +69,16 @@ export function graphTokenProblem(
   return undefined;
 }
 
+/** Graph's answer for an object id that does not exist or is not the caller's to use (code 100, subcode 33). */
+export function graphUnknownObject(id: string, method: 'get' | 'post'): FakeResponse {
+  return graphErrorResponse(400, {
+    message: `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+    type: 'GraphMethodException',
+    code: 100,
+    error_subcode: 33,
+  });
+}
+
 /** Why a code was not redeemed; each fake answers it in its platform's words. */
 export type CodeProblem = 'unknown' | 'used' | 'expired' | 'redirect_mismatch';
 

@@ -5,6 +5,7 @@ import {
   type GraphErrorFields,
   graphErrorResponse,
   graphTokenProblem,
+  graphUnknownObject,
 } from './meta-graph.ts';
 
 /**
@@ -316,12 +317,7 @@ export class FakeThreads {
 
   #owner(userId: string, token: Token): FakeResponse | undefined {
     if (userId === 'me' || userId === token.userId) return undefined;
-    return graphError(
-      400,
-      100,
-      `Unsupported post request. Object with ID '${userId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-      { error_subcode: 33 },
-    );
+    return graphUnknownObject(userId, 'post');
   }
 
   #params(request: RecordedRequest): Record<string, string> {
@@ -462,12 +458,7 @@ export class FakeThreads {
     }
     const container = this.containers.get(id);
     if (!container || container.userId !== token.userId) {
-      return graphError(
-        400,
-        100,
-        `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        { error_subcode: 33 },
-      );
+      return graphUnknownObject(id, 'get');
     }
     await container.download;
     if (container.status === 'IN_PROGRESS') {
