@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import type { MastodonPublisher } from '../../../src/platforms/mastodon/index.ts';
+import { describe, it } from 'node:test';
 import type { PublishResult } from '../../../src/platforms/types.ts';
-import type { FakeMastodon } from '../../fakes/mastodon.ts';
 import { samplePng } from '../../fakes/sample-media.ts';
 import { memoryMedia } from '../memory-media.ts';
-import { account, context, publisherFor, rejection, startMastodon } from './setup.ts';
+import { account, context, mastodonFixture, rejection } from './setup.ts';
 
-let fake: FakeMastodon;
-let publisher: MastodonPublisher;
-
-before(async () => {
-  fake = await startMastodon({ descriptionLimit: 1500 });
-});
-after(() => fake.close());
-beforeEach(() => {
-  fake.server.clearInjected();
-  fake.server.requests.length = 0;
-  fake.statuses.length = 0;
-  publisher = publisherFor();
-});
+const fx = mastodonFixture();
 
 const replyTo = (parent: PublishResult, root: PublishResult = parent) => ({ replyTo: { parent, root } });
 const png = (altText?: string) => ({
@@ -29,23 +15,23 @@ const png = (altText?: string) => ({
 
 describe('Mastodon threads and first comments (replies)', () => {
   it('publishes each part with in_reply_to_id set to the part before it', async () => {
-    const root = await publisher.publish({ message: 'part 1' }, account(fake), [], {}, context());
-    const second = await publisher.publish(
+    const root = await fx.publisher.publish({ message: 'part 1' }, account(fx.fake), [], {}, context());
+    const second = await fx.publisher.publish(
       { message: 'part 2' },
-      account(fake),
+      account(fx.fake),
       [],
       {},
       { ...context(), ...replyTo(root) },
     );
-    await publisher.publish(
+    await fx.publisher.publish(
       { message: 'part 3' },
-      account(fake),
+      account(fx.fake),
       [],
       {},
       { ...context(), ...replyTo(second, root) },
     );
     assert.deepEqual(
-      fake.statuses.map((s) => [s.text, s.inReplyToId]),
+      fx.fake.statuses.map((s) => [s.text, s.inReplyToId]),
       [
         ['part 1', null],
         ['part 2', root.platformPostId],
@@ -55,59 +41,65 @@ describe('Mastodon threads and first comments (replies)', () => {
   });
 
   it('a resent reply part with the same Idempotency-Key gets the first status back, not a second one', async () => {
-    const root = await publisher.publish({ message: 'root' }, account(fake), [], {}, context());
+    const root = await fx.publisher.publish({ message: 'root' }, account(fx.fake), [], {}, context());
     const part = { ...context('thread-part-1:masto-1'), ...replyTo(root) };
-    const first = await publisher.publish({ message: 'reply' }, account(fake), [], {}, part);
-    const again = await publisher.publish(
+    const first = await fx.publisher.publish({ message: 'reply' }, account(fx.fake), [], {}, part);
+    const again = await fx.publisher.publish(
       { message: 'reply' },
-      account(fake),
+      account(fx.fake),
       [],
       {},
       { ...part, signal: AbortSignal.timeout(10_000), resumed: { since: new Date() } },
     );
     assert.equal(again.platformPostId, first.platformPostId);
-    assert.equal(fake.statuses.length, 2);
+    assert.equal(fx.fake.statuses.length, 2);
   });
 
   it('a reply to a deleted post is refused with Mastodon’s 404: content_rejected, not retried', async () => {
-    const root = await publisher.publish({ message: 'soon gone' }, account(fake), [], {}, context());
-    fake.deleteStatus(root.platformPostId);
+    const root = await fx.publisher.publish({ message: 'soon gone' }, account(fx.fake), [], {}, context());
+    fx.fake.deleteStatus(root.platformPostId);
     const error = await rejection(
-      publisher.publish({ message: 'orphan' }, account(fake), [], {}, { ...context(), ...replyTo(root) }),
+      fx.publisher.publish(
+        { message: 'orphan' },
+        account(fx.fake),
+        [],
+        {},
+        { ...context(), ...replyTo(root) },
+      ),
     );
     assert.equal(error.code, 'content_rejected');
     assert.equal(error.retryable, false);
     assert.equal(error.status, 404);
     assert.match(error.message, /does not appear to exist/);
-    assert.equal(fake.statuses.length, 1);
+    assert.equal(fx.fake.statuses.length, 1);
   });
 
   it('accepts firstComment as an option (the posting service sends it as a reply)', async () => {
-    const options = publisher.optionsSchema.parse({ firstComment: 'Sources below' });
+    const options = fx.publisher.optionsSchema.parse({ firstComment: 'Sources below' });
     assert.equal(options.firstComment, 'Sources below');
-    assert.throws(() => publisher.optionsSchema.parse({ firstComment: '   ' }));
+    assert.throws(() => fx.publisher.optionsSchema.parse({ firstComment: '   ' }));
   });
 });
 
 describe('Mastodon alt text', () => {
   it('uploads each file with its altText as the media description, ahead of the altTexts option', async () => {
-    await publisher.publish(
+    await fx.publisher.publish(
       { message: 'pictures' },
-      account(fake),
+      account(fx.fake),
       [png('A red dot on white'), png()],
       { altTexts: ['ignored', 'From the option'] },
       context(),
     );
-    const attached = fake.statuses[0]!.mediaIds.map((id) => fake.media.get(id)!.description);
+    const attached = fx.fake.statuses[0]!.mediaIds.map((id) => fx.fake.media.get(id)!.description);
     assert.deepEqual(attached, ['A red dot on white', 'From the option']);
   });
 
   it('the server refuses a description over its limit: media_rejected, nothing posted', async () => {
     const error = await rejection(
-      publisher.publish({ message: 'too long' }, account(fake), [png('x'.repeat(1501))], {}, context()),
+      fx.publisher.publish({ message: 'too long' }, account(fx.fake), [png('x'.repeat(1501))], {}, context()),
     );
     assert.equal(error.code, 'media_rejected');
     assert.match(error.message, /Description is too long/);
-    assert.equal(fake.statuses.length, 0);
+    assert.equal(fx.fake.statuses.length, 0);
   });
 });

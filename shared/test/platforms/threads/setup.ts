@@ -1,4 +1,3 @@
-import { after, before, beforeEach } from 'node:test';
 import { silentLogger } from '../../../src/logger.ts';
 import type { MediaFile } from '../../../src/media/media-file.ts';
 import { threadsConfigFromEnv } from '../../../src/platforms/threads/config.ts';
@@ -6,6 +5,7 @@ import { createThreadsPublisher } from '../../../src/platforms/threads/index.ts'
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { sampleJpeg, sampleMp4, samplePng } from '../../fakes/sample-media.ts';
 import { type FakeThreads, type FakeThreadsOptions, startFakeThreads } from '../../fakes/threads.ts';
+import { useFixture } from '../../support/fixture.ts';
 import { MediaHost as SharedMediaHost } from '../media-host.ts';
 import { memoryMedia } from '../memory-media.ts';
 
@@ -71,20 +71,21 @@ export interface ThreadsFixture {
  * with injected failures, the request log and the spent quota reset before each test.
  */
 export function threadsFixture(options: FakeThreadsOptions = {}): ThreadsFixture {
-  const fixture = {} as ThreadsFixture;
-  before(async () => {
-    fixture.fake = await startFakeThreads(options);
-    fixture.host = await new MediaHost().start();
-    fixture.publisher = threadsPublisher(fixture.fake);
-  });
-  after(async () => {
-    await fixture.fake.close();
-    await fixture.host.close();
-  });
-  beforeEach(() => {
-    fixture.fake.server.clearInjected();
-    fixture.fake.server.requests.length = 0;
-    fixture.fake.extraQuotaUsage = 0;
-  });
-  return fixture;
+  return useFixture(
+    async () => {
+      const fake = await startFakeThreads(options);
+      return { fake, host: await new MediaHost().start(), publisher: threadsPublisher(fake) };
+    },
+    {
+      stop: async (fx) => {
+        await fx.fake.close();
+        await fx.host.close();
+      },
+      reset: (fx) => {
+        fx.fake.server.clearInjected();
+        fx.fake.server.requests.length = 0;
+        fx.fake.extraQuotaUsage = 0;
+      },
+    },
+  );
 }
