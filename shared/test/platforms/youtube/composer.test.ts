@@ -1,52 +1,39 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import {
-  type FakeYouTube,
-  startFakeYouTube,
-  youTubeReadonlyScope,
-  youTubeUploadScope,
-} from '../../fakes/youtube.ts';
+import { beforeEach, describe, it } from 'node:test';
+import { startFakeYouTube, youTubeReadonlyScope, youTubeUploadScope } from '../../fakes/youtube.ts';
 import { rejection } from '../../support/platform-testing.ts';
-import { publishContext, sampleVideo, youTubeAccount, youTubePublisher } from './setup.ts';
+import { publishContext, sampleVideo, youTubeAccount, youTubeFixture, youTubePublisher } from './setup.ts';
 
 describe('YouTube first comment (commentThreads.insert)', () => {
-  let fake: FakeYouTube;
-  let publisher: ReturnType<typeof youTubePublisher>;
-
-  before(async () => {
-    fake = await startFakeYouTube();
-    publisher = youTubePublisher(fake);
-  });
-  after(() => fake.close());
+  const fx = youTubeFixture();
   beforeEach(() => {
-    fake.server.clearInjected();
-    fake.comments.length = 0;
+    fx.fake.comments.length = 0;
   });
 
   const upload = () =>
-    publisher.publish(
+    fx.publisher.publish(
       { message: 'My video' },
-      youTubeAccount(fake),
+      youTubeAccount(fx.fake),
       [sampleVideo(64 * 1024).file],
       {},
       publishContext(),
     );
 
   it('comments on the uploaded video as the channel and links to the comment', async () => {
-    const options = publisher.optionsSchema.parse({ firstComment: 'Chapters: 0:00 intro' });
+    const options = fx.publisher.optionsSchema.parse({ firstComment: 'Chapters: 0:00 intro' });
     const video = await upload();
-    const comment = await publisher.comment!(
+    const comment = await fx.publisher.comment!(
       video,
       options.firstComment!,
-      youTubeAccount(fake),
+      youTubeAccount(fx.fake),
       options,
       publishContext(),
     );
-    assert.deepEqual(fake.comments, [
+    assert.deepEqual(fx.fake.comments, [
       {
         id: comment.platformPostId,
         videoId: video.platformPostId,
-        channelId: fake.channel!.id,
+        channelId: fx.fake.channel!.id,
         textOriginal: 'Chapters: 0:00 intro',
       },
     ]);
@@ -54,26 +41,26 @@ describe('YouTube first comment (commentThreads.insert)', () => {
       comment.url,
       `https://www.youtube.com/watch?v=${video.platformPostId}&lc=${comment.platformPostId}`,
     );
-    const request = fake.server.requests.findLast((r) => r.path === '/youtube/v3/commentThreads')!;
+    const request = fx.fake.server.requests.findLast((r) => r.path === '/youtube/v3/commentThreads')!;
     assert.equal(request.query.get('part'), 'snippet');
   });
 
   it('a video with comments turned off: 403 commentsDisabled, target_unreachable', async () => {
     const video = await upload();
-    fake.videos.find((v) => v.id === video.platformPostId)!.commentsDisabled = true;
+    fx.fake.videos.find((v) => v.id === video.platformPostId)!.commentsDisabled = true;
     const error = await rejection(
-      publisher.comment!(video, 'hi', youTubeAccount(fake), {}, publishContext()),
+      fx.publisher.comment!(video, 'hi', youTubeAccount(fx.fake), {}, publishContext()),
     );
     assert.equal(error.code, 'target_unreachable');
     assert.match(error.message, /commentsDisabled/);
-    assert.equal(fake.comments.length, 0);
+    assert.equal(fx.fake.comments.length, 0);
   });
 
   it('a deleted video: 404 videoNotFound, target_unreachable', async () => {
     const video = await upload();
-    fake.deleteVideo(video.platformPostId);
+    fx.fake.deleteVideo(video.platformPostId);
     const error = await rejection(
-      publisher.comment!(video, 'hi', youTubeAccount(fake), {}, publishContext()),
+      fx.publisher.comment!(video, 'hi', youTubeAccount(fx.fake), {}, publishContext()),
     );
     assert.equal(error.code, 'target_unreachable');
     assert.equal(error.status, 404);
@@ -101,6 +88,6 @@ describe('YouTube first comment (commentThreads.insert)', () => {
   });
 
   it('the options refuse a first comment over 10000 characters', () => {
-    assert.throws(() => publisher.optionsSchema.parse({ firstComment: 'a'.repeat(10_001) }));
+    assert.throws(() => fx.publisher.optionsSchema.parse({ firstComment: 'a'.repeat(10_001) }));
   });
 });
