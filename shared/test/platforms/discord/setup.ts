@@ -1,19 +1,15 @@
-import { silentLogger } from '../../../src/logger.ts';
 import { discordConfigFromEnv } from '../../../src/platforms/discord/config.ts';
 import { createDiscordPublisher } from '../../../src/platforms/discord/index.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { type FakeDiscord, startFakeDiscord } from '../../fakes/discord.ts';
 import { useFixture } from '../../support/fixture.ts';
+import { testPublishContext } from '../../support/platform-testing.ts';
 
 /** A small per-file limit, so the size checks run on small test files. */
 export const maxFileBytes = 64 * 1024;
 
-export const context = (extra: Partial<PublishContext> = {}): PublishContext => ({
-  signal: AbortSignal.timeout(10_000),
-  idempotencyKey: 'post-1:d1',
-  logger: silentLogger,
-  ...extra,
-});
+export const context = (extra: Partial<PublishContext> = {}): PublishContext =>
+  testPublishContext('d1', { idempotencyKey: 'post-1:d1', ...extra }, 10_000);
 
 function webhookAccount(fake: FakeDiscord): PlatformAccount {
   return {

@@ -1,15 +1,11 @@
-import { silentLogger } from '../../../src/logger.ts';
 import { facebookModule } from '../../../src/platforms/facebook/index.ts';
-import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
+import type { PlatformAccount } from '../../../src/platforms/types.ts';
 import { type FakeFacebook, startFakeFacebook } from '../../fakes/facebook.ts';
 import { useFixture } from '../../support/fixture.ts';
+import { testPublishContext } from '../../support/platform-testing.ts';
 import { MediaHost } from '../media-host.ts';
 
-export const context = (): PublishContext => ({
-  signal: AbortSignal.timeout(20_000),
-  idempotencyKey: `post-${Math.random()}:fb1`,
-  logger: silentLogger,
-});
+export const context = () => testPublishContext('fb1');
 
 function pageAccount(fake: FakeFacebook): PlatformAccount {
   return {

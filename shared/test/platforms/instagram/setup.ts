@@ -1,16 +1,11 @@
-import { silentLogger } from '../../../src/logger.ts';
 import { instagramModule } from '../../../src/platforms/instagram/index.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { type FakeInstagram, startFakeInstagram } from '../../fakes/instagram.ts';
 import { useFixture } from '../../support/fixture.ts';
+import { testPublishContext } from '../../support/platform-testing.ts';
 import { MediaHost } from '../media-host.ts';
 
-export const context = (overrides: Partial<PublishContext> = {}): PublishContext => ({
-  signal: AbortSignal.timeout(20_000),
-  idempotencyKey: `post-${Math.random()}:ig1`,
-  logger: silentLogger,
-  ...overrides,
-});
+export const context = (overrides: Partial<PublishContext> = {}) => testPublishContext('ig1', overrides);
 
 function professionalAccount(fake: FakeInstagram): PlatformAccount {
   return {

@@ -1,15 +1,10 @@
-import { silentLogger } from '../../../src/logger.ts';
 import { linkedInModule } from '../../../src/platforms/linkedin/index.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { type FakeLinkedIn, startFakeLinkedIn } from '../../fakes/linkedin.ts';
 import { useFixture } from '../../support/fixture.ts';
+import { testPublishContext } from '../../support/platform-testing.ts';
 
-export const context = (overrides: Partial<PublishContext> = {}): PublishContext => ({
-  signal: AbortSignal.timeout(20_000),
-  idempotencyKey: `post-${Math.random()}:li1`,
-  logger: silentLogger,
-  ...overrides,
-});
+export const context = (overrides: Partial<PublishContext> = {}) => testPublishContext('li1', overrides);
 
 function memberAccount(fake: FakeLinkedIn): PlatformAccount {
   return {
