@@ -646,19 +646,26 @@ export class FakeLinkedIn {
 
   // --- Posts -----------------------------------------------------------------------------------
 
-  #createPost(request: RecordedRequest): FakeResponse {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const author = typeof body.author === 'string' ? body.author : '';
+  /** The checks of a versioned write as `author`: headers, token and scope, then the right to act as that member or page. */
+  #writeAs(request: RecordedRequest, author: string, resource: string): FakeResponse | undefined {
     const denied = this.#versioned(request, true) ?? this.#authenticate(request, this.#authorScope(author));
     if (denied) return denied;
     if (!this.#canPostAs(author)) {
       return linkedInErrorResponse(
         403,
         'ACCESS_DENIED',
-        'Not enough permissions to access: partnerApiPostsExternal.CREATE.20251001',
+        `Not enough permissions to access: ${resource}.CREATE.20251001`,
         100,
       );
     }
+    return undefined;
+  }
+
+  #createPost(request: RecordedRequest): FakeResponse {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const author = typeof body.author === 'string' ? body.author : '';
+    const denied = this.#writeAs(request, author, 'partnerApiPostsExternal');
+    if (denied) return denied;
     const commentary = typeof body.commentary === 'string' ? body.commentary : '';
     if (commentary.length > 3000) {
       return linkedInErrorResponse(
@@ -749,16 +756,8 @@ export class FakeLinkedIn {
   #createComment(request: RecordedRequest, target: string): FakeResponse {
     const body = (request.body ?? {}) as { actor?: unknown; object?: unknown; message?: { text?: unknown } };
     const actor = typeof body.actor === 'string' ? body.actor : '';
-    const denied = this.#versioned(request, true) ?? this.#authenticate(request, this.#authorScope(actor));
+    const denied = this.#writeAs(request, actor, 'socialActions.comments');
     if (denied) return denied;
-    if (!this.#canPostAs(actor)) {
-      return linkedInErrorResponse(
-        403,
-        'ACCESS_DENIED',
-        'Not enough permissions to access: socialActions.comments.CREATE.20251001',
-        100,
-      );
-    }
     if (body.object !== target) {
       return linkedInErrorResponse(400, 'ILLEGAL_ARGUMENT', '/object must be the URN in the path');
     }
