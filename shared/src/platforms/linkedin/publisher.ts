@@ -1,4 +1,5 @@
 import { isPlatformError, PlatformError } from '../../errors.ts';
+import { readJson } from '../../http/fetch.ts';
 import type { MediaFile } from '../../media/media-file.ts';
 import { AttemptMemory } from '../attempt-memory.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
@@ -123,7 +124,7 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       const author = authorOf(account);
       const client = api(account, context);
       const target = encodeURIComponent(parent.platformPostId);
-      const created = await client.json<{ id?: string; commentUrn?: string }>(
+      const response = await client.request(
         `/rest/socialActions/${target}/comments`,
         {
           method: 'POST',
@@ -132,7 +133,9 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
         },
         'the comment',
       );
-      const urn = created.commentUrn ?? created.id;
+      // The created comment comes back in the body (`commentUrn`); its URN is also in `x-restli-id`.
+      const created = ((await readJson(response)) ?? {}) as { commentUrn?: string };
+      const urn = created.commentUrn ?? response.headers.get('x-restli-id') ?? undefined;
       if (!urn) throw new PlatformError('internal', 'LinkedIn created the comment but returned no id');
       return {
         platformPostId: urn,
