@@ -159,6 +159,8 @@ function checkEmbed(
   if (embed.$type === 'app.bsky.embed.video') {
     if (embed.alt !== undefined && typeof embed.alt !== 'string')
       return invalid('Record/embed/alt must be a string');
+    if (typeof embed.alt === 'string' && graphemes(embed.alt) > 1000)
+      return invalid('Record/embed/alt must not be longer than 1000 graphemes');
     return checkBlob(embed.video, did, blobs, 'video/mp4', limits.maxVideoBytes);
   }
   return invalid(`Record/embed $type ${String(embed.$type)} is not supported by this fake`);

@@ -147,6 +147,25 @@ describe('Bluesky alt text', () => {
     assert.equal((fx.fake.records[0]!.value.embed as { alt: string }).alt, 'Waves on a beach');
   });
 
+  it('validation refuses a video alt text over the lexicon’s 1000 graphemes; the PDS refuses it too', async () => {
+    const video = (altText: string) => ({
+      ...memoryMedia(new Uint8Array(sampleMp4()), { filename: 'clip.mp4', contentType: 'video/mp4' }),
+      altText,
+    });
+    const ok = await fx.publisher.validate({ message: 'clip' }, account(), [video('👍'.repeat(1000))], {});
+    assert.deepEqual(ok.errors, []);
+    const long = await fx.publisher.validate({ message: 'clip' }, account(), [video('a'.repeat(1001))], {});
+    assert.deepEqual(
+      long.errors.map((e) => [e.code, e.path]),
+      [['alt_text_too_long', 'media.0.altText']],
+    );
+    const error = await rejection(
+      fx.publisher.publish({ message: 'clip' }, account(), [video('a'.repeat(1001))], {}, context()),
+    );
+    assert.equal(error.code, 'content_rejected');
+    assert.match(error.message, /1000 graphemes/);
+  });
+
   it('accepts firstComment as an option (the posting service sends it as a reply)', async () => {
     const parsed = fx.publisher.optionsSchema.parse({ firstComment: 'More in the replies' });
     assert.equal(parsed.firstComment, 'More in the replies');

@@ -94,6 +94,16 @@ describe('Mastodon alt text', () => {
     assert.deepEqual(attached, ['A red dot on white', 'From the option']);
   });
 
+  it('validation checks alt text against this server’s description_limit', async () => {
+    const ok = await fx.publisher.validate({ message: 'x' }, account(fx.fake), [png('x'.repeat(1500))], {});
+    assert.deepEqual(ok.errors, []);
+    const long = await fx.publisher.validate({ message: 'x' }, account(fx.fake), [png('x'.repeat(1501))], {});
+    assert.deepEqual(
+      long.errors.map((e) => [e.code, e.path]),
+      [['alt_text_too_long', 'media.0.altText']],
+    );
+  });
+
   it('the server refuses a description over its limit: media_rejected, nothing posted', async () => {
     const error = await rejection(
       fx.publisher.publish({ message: 'too long' }, account(fx.fake), [png('x'.repeat(1501))], {}, context()),
