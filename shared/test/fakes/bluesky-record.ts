@@ -59,9 +59,30 @@ export function checkPostRecord(
     if (!Array.isArray(record.langs)) return invalid('Record/langs must be an array');
     if (record.langs.length > 3) return invalid('Record/langs must not have more than 3 elements');
   }
+  const replyProblem = checkReply(record.reply);
+  if (replyProblem) return replyProblem;
   const facetProblem = checkFacets(record.facets, bytes(record.text));
   if (facetProblem) return facetProblem;
   if (record.embed !== undefined) return checkEmbed(record.embed, did, blobs, limits);
+  return undefined;
+}
+
+/**
+ * `reply: { root, parent }`, each a `com.atproto.repo.strongRef`. The lexicon checks only their
+ * form: the PDS stores a reply to a post that does not exist (the AppView then shows it detached),
+ * so the fake does too, and tests read `reply` from the stored record.
+ */
+function checkReply(reply: unknown): RecordProblem | undefined {
+  if (reply === undefined) return undefined;
+  if (!isObject(reply)) return invalid('Record/reply must be an object');
+  for (const name of ['root', 'parent'] as const) {
+    const ref = reply[name];
+    if (!isObject(ref)) return invalid(`Record/reply must have the property "${name}"`);
+    if (typeof ref.uri !== 'string' || !/^at:\/\/[^/]+\/[^/]+\/[^/]+$/.test(ref.uri))
+      return invalid(`Record/reply/${name}/uri must be a valid at-uri`);
+    if (typeof ref.cid !== 'string' || !/^baf[a-z0-9]{20,}$/.test(ref.cid))
+      return invalid(`Record/reply/${name}/cid must be a cid string`);
+  }
   return undefined;
 }
 
@@ -138,6 +159,8 @@ function checkEmbed(
   if (embed.$type === 'app.bsky.embed.video') {
     if (embed.alt !== undefined && typeof embed.alt !== 'string')
       return invalid('Record/embed/alt must be a string');
+    if (typeof embed.alt === 'string' && graphemes(embed.alt) > 1000)
+      return invalid('Record/embed/alt must not be longer than 1000 graphemes');
     return checkBlob(embed.video, did, blobs, 'video/mp4', limits.maxVideoBytes);
   }
   return invalid(`Record/embed $type ${String(embed.$type)} is not supported by this fake`);

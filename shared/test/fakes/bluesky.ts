@@ -153,6 +153,12 @@ export class FakeBluesky {
     this.#answersToLose += times;
   }
 
+  /** Deletes a record, as its author would (a later getRecord answers RecordNotFound). */
+  deleteRecord(uri: string): void {
+    const index = this.records.findIndex((r) => r.uri === uri);
+    if (index >= 0) this.records.splice(index, 1);
+  }
+
   async start(): Promise<this> {
     await this.server.start();
     return this;

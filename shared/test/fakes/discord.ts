@@ -217,6 +217,17 @@ export class FakeDiscord {
     }
 
     const declared = Array.isArray(payload.attachments) ? (payload.attachments as AttachmentPayload[]) : [];
+    // An attachment's description (its alt text) is at most 1024 characters.
+    const longDescription = declared.findIndex(
+      (a) => typeof a.description === 'string' && [...a.description].length > 1024,
+    );
+    if (longDescription >= 0) {
+      return nestedFormError(
+        ['attachments', String(longDescription), 'description'],
+        'BASE_TYPE_MAX_LENGTH',
+        'Must be 1024 or fewer in length.',
+      );
+    }
     const attachments: FakeDiscordAttachment[] = [];
     for (const { index, file } of files) {
       const meta = declared.find((a) => String(a.id) === String(index));
@@ -330,6 +341,13 @@ function formError(field: string, code: string, message: string): FakeResponse {
       message: 'Invalid Form Body',
     },
   };
+}
+
+/** Discord's form error for a nested field: `errors.attachments.0.description._errors`. */
+function nestedFormError(path: string[], code: string, message: string): FakeResponse {
+  let errors: Record<string, unknown> = { _errors: [{ code, message }] };
+  for (const key of [...path].reverse()) errors = { [key]: errors };
+  return { status: 400, json: { code: 50035, errors, message: 'Invalid Form Body' } };
 }
 
 function messageJson(message: FakeDiscordMessage, webhook: FakeDiscordWebhook): unknown {

@@ -1,13 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
-import { type FetchedMedia, fetchMedia, graphErrorResponse, sniff, usageHeaders } from './meta-graph.ts';
+import {
+  AuthorizationCodes,
+  type FetchedMedia,
+  fetchMedia,
+  graphErrorResponse,
+  graphTokenProblem,
+  graphUnknownObject,
+  sniff,
+  usageHeaders,
+} from './meta-graph.ts';
 
 /**
  * A fake of the Facebook Graph API for Pages: the Login dialog redirect, `oauth/access_token`
  * (code exchange and `fb_exchange_token`), `/me/accounts` with Page tokens, `/{page}`,
  * `/{page}/feed` (with `attached_media`), `/{page}/photos` (published or not, fetched from `url`),
- * `/{page}/videos` (`file_url`, or the chunked upload: start / transfer / finish), Graph's error
- * body and the `X-App-Usage` / `X-Business-Use-Case-Usage` headers.
+ * `/{page}/videos` (`file_url`, or the chunked upload: start / transfer / finish), photo
+ * `alt_text_custom`, comments (`POST /{object-id}/comments`), Graph's error body and the `X-App-Usage` / `X-Business-Use-Case-Usage` headers.
  */
 export interface FakeFacebookPage {
   id: string;
@@ -34,6 +43,14 @@ export interface FakeFacebookPost {
   message?: string;
   link?: string;
   photoIds: string[];
+  /** Deleted by the page (`deletePost`): comments on it are refused. */
+  deleted?: boolean;
+}
+export interface FakeFacebookComment {
+  id: string;
+  objectId: string;
+  pageId: string;
+  message: string;
 }
 export interface FakeFacebookPhoto {
   id: string;
@@ -41,6 +58,8 @@ export interface FakeFacebookPhoto {
   url: string;
   published: boolean;
   caption?: string;
+  /** `alt_text_custom`: the photo's alt text instead of Facebook's automatic one. */
+  altTextCustom?: string;
   media?: FetchedMedia;
   attachedTo?: string;
 }
@@ -71,6 +90,7 @@ export class FakeFacebook {
   readonly posts: FakeFacebookPost[] = [];
   readonly photos = new Map<string, FakeFacebookPhoto>();
   readonly videos = new Map<string, FakeFacebookVideo>();
+  readonly comments: FakeFacebookComment[] = [];
   consent: 'approve' | 'deny' = 'approve';
   fetchMedia: boolean;
   videoChunkBytes: number;
@@ -79,7 +99,7 @@ export class FakeFacebook {
   /** Usage percent reported in the usage headers. */
   usagePercent = 5;
   readonly #tokens = new Map<string, Token>();
-  readonly #codes = new Map<string, { redirectUri: string; used: boolean }>();
+  readonly #codes = new AuthorizationCodes<{ redirectUri: string }>();
   readonly #blocked = new Set<string>();
   #ids = 100_000;
 
@@ -103,6 +123,7 @@ export class FakeFacebook {
       .route('GET', new RegExp(`${v}/(\\d+)/(?:posts|feed)$`), (r, m) => this.#listPosts(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/photos$`), (r, m) => this.#photos(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/videos$`), (r, m) => this.#videos(r, m[1]!))
+      .route('POST', new RegExp(`${v}/([\\d_]+)/comments$`), (r, m) => this.#comment(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!));
   }
 
@@ -203,39 +224,19 @@ export class FakeFacebook {
       });
     }
     const token = this.#tokens.get(raw);
-    if (!token)
-      return graphErrorResponse(400, {
-        message: 'Invalid OAuth access token - Cannot parse access token',
-        code: 190,
-      });
-    if (!token.valid) {
-      return graphErrorResponse(400, {
-        message:
-          'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
-        code: 190,
-        error_subcode: 460,
-      });
-    }
-    if (token.expiresAt <= Date.now()) {
-      return graphErrorResponse(400, {
-        message: 'Error validating access token: Session has expired.',
-        code: 190,
-        error_subcode: 463,
-      });
-    }
-    return token;
+    const problem = graphTokenProblem(token, {
+      message:
+        'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+      subcode: 460,
+    });
+    return problem ?? token!;
   }
 
   #pageToken(request: RecordedRequest, pageId: string): Token | FakeResponse {
     const token = this.#token(request);
     if (!isToken(token)) return token;
     if (!this.pages.some((p) => p.id === pageId)) {
-      return graphErrorResponse(400, {
-        message: `Unsupported post request. Object with ID '${pageId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        type: 'GraphMethodException',
-        code: 100,
-        error_subcode: 33,
-      });
+      return graphUnknownObject(pageId, 'post');
     }
     if (token.kind !== 'page' || token.pageId !== pageId) {
       return graphErrorResponse(403, {
@@ -269,7 +270,7 @@ export class FakeFacebook {
       back.searchParams.set('error_description', 'Permissions error');
     } else {
       const code = `AQ${randomBytes(32).toString('base64url')}`;
-      this.#codes.set(code, { redirectUri, used: false });
+      this.#codes.issue(code, { redirectUri });
       back.searchParams.set('code', code);
     }
     back.hash = '_=_';
@@ -294,16 +295,15 @@ export class FakeFacebook {
       });
       return this.#ok({ access_token: token, token_type: 'bearer', expires_in: 5_183_999 });
     }
-    const issued = this.#codes.get(q.get('code') ?? '');
-    if (!issued || issued.used) {
+    const redeemed = this.#codes.redeem(q.get('code'), q.get('redirect_uri'));
+    if ('problem' in redeemed && redeemed.problem !== 'redirect_mismatch') {
       return graphErrorResponse(400, {
         message: 'This authorization code has been used.',
         code: 100,
         error_subcode: 36009,
       });
     }
-    issued.used = true;
-    if (q.get('redirect_uri') !== issued.redirectUri) {
+    if ('problem' in redeemed) {
       return graphErrorResponse(400, {
         message:
           'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
@@ -374,12 +374,7 @@ export class FakeFacebook {
         status: { video_status: video.status, processing_progress: video.status === 'ready' ? 100 : 50 },
       });
     }
-    return graphErrorResponse(400, {
-      message: `Unsupported get request. Object with ID '${id}' does not exist`,
-      type: 'GraphMethodException',
-      code: 100,
-      error_subcode: 33,
-    });
+    return graphUnknownObject(id, 'get');
   }
 
   // --- Publishing ------------------------------------------------------------------------------
@@ -436,6 +431,33 @@ export class FakeFacebook {
     return this.#ok({ id }, pageId);
   }
 
+  /** Deletes a post, as the page would. */
+  deletePost(id: string): void {
+    const post = this.posts.find((p) => p.id === id);
+    if (post) post.deleted = true;
+  }
+
+  /** `POST /{object-id}/comments` `message`: the page comments on its post or video. */
+  #comment(request: RecordedRequest, objectId: string): FakeResponse {
+    const post = this.posts.find((p) => p.id === objectId && !p.deleted);
+    const pageId = post?.pageId ?? this.videos.get(objectId)?.pageId;
+    if (!pageId) {
+      const token = this.#token(request);
+      if (!isToken(token)) return token;
+      return graphUnknownObject(objectId, 'post');
+    }
+    const token = this.#pageToken(request, pageId);
+    if (!isToken(token)) return token;
+    const message = this.#params(request).message;
+    if (!message)
+      return graphErrorResponse(400, { message: '(#100) Missing message or attachment', code: 100 });
+    if ([...message].length > 8000)
+      return graphErrorResponse(400, { message: '(#100) The comment is too long', code: 100 });
+    const id = `${objectId.split('_').at(-1)}_${this.#id()}`;
+    this.comments.push({ id, objectId, pageId, message });
+    return this.#ok({ id }, pageId);
+  }
+
   #listPosts(request: RecordedRequest, pageId: string): FakeResponse {
     const token = this.#token(request);
     if (!isToken(token)) return token;
@@ -479,6 +501,7 @@ export class FakeFacebook {
       url: params.url,
       published,
       ...(params.caption ? { caption: params.caption } : {}),
+      ...(params.alt_text_custom !== undefined ? { altTextCustom: params.alt_text_custom } : {}),
       ...(media ? { media } : {}),
     });
     if (!published) return this.#ok({ id }, pageId);

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
-import { type FetchedMedia, fetchMedia, graphErrorResponse, usageHeaders } from './meta-graph.ts';
+import {
+  AuthorizationCodes,
+  type FetchedMedia,
+  fetchMedia,
+  graphErrorResponse,
+  graphTokenProblem,
+  graphUnknownObject,
+  usageHeaders,
+} from './meta-graph.ts';
 
 /**
  * A fake of the Instagram API with Instagram Login: the authorize redirect
@@ -9,7 +17,8 @@ import { type FetchedMedia, fetchMedia, graphErrorResponse, usageHeaders } from 
  * Content Publishing API: `content_publishing_limit`, `/{ig}/media` containers (image, REELS,
  * carousel items and CAROUSEL) fetched from their URLs, `status_code` that moves
  * IN_PROGRESS → FINISHED (or ERROR / EXPIRED), `media_publish` and the published media's
- * `permalink`, with Graph error bodies and usage headers.
+ * `permalink`, image `alt_text`, comments (`POST /{ig-media-id}/comments`), with Graph error
+ * bodies and usage headers.
  */
 export interface FakeInstagramOptions {
   appId?: string;
@@ -35,6 +44,8 @@ export interface FakeContainer {
   mediaType: 'IMAGE' | 'VIDEO' | 'REELS' | 'CAROUSEL';
   url?: string;
   caption?: string;
+  /** `alt_text` of an image (Instagram documents it for images only). */
+  altText?: string;
   carouselItem: boolean;
   children: string[];
   shareToFeed?: boolean;
@@ -52,6 +63,14 @@ export interface FakeInstagramMedia {
   caption?: string;
   children: FakeContainer[];
   permalink: string;
+  /** Deleted by the account (`deleteMedia`): comments on it are refused. */
+  deleted?: boolean;
+}
+
+export interface FakeInstagramComment {
+  id: string;
+  mediaId: string;
+  text: string;
 }
 
 interface Token {
@@ -68,6 +87,7 @@ export class FakeInstagram {
   readonly account: FakeInstagramAccount;
   readonly containers = new Map<string, FakeContainer>();
   readonly media: FakeInstagramMedia[] = [];
+  readonly comments: FakeInstagramComment[] = [];
   consent: 'approve' | 'deny' = 'approve';
   videoProcessingPolls: number;
   fetchMedia: boolean;
@@ -79,7 +99,7 @@ export class FakeInstagram {
   /** The next media_publish publishes but its answer never arrives (the connection drops). */
   loseNextPublishAnswer = false;
   readonly #tokens = new Map<string, Token>();
-  readonly #codes = new Map<string, { redirectUri: string; used: boolean }>();
+  readonly #codes = new AuthorizationCodes<{ redirectUri: string }>();
   #ids = 17_800_000_000_000_000n;
 
   constructor(options: FakeInstagramOptions = {}) {
@@ -107,6 +127,7 @@ export class FakeInstagram {
       .route('POST', new RegExp(`${v}/(\\d+)/media$`), (r, m) => this.#createContainer(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)/media$`), (r, m) => this.#listMedia(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/media_publish$`), (r, m) => this.#publish(r, m[1]!))
+      .route('POST', new RegExp(`${v}/(\\d+)/comments$`), (r, m) => this.#comment(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!));
   }
 
@@ -193,38 +214,14 @@ export class FakeInstagram {
     const params = this.#params(request);
     const header = String(request.headers.authorization ?? '');
     const token = this.#tokens.get(params.access_token ?? header.replace(/^Bearer /, ''));
-    if (!token)
-      return graphErrorResponse(400, {
-        message: 'Invalid OAuth access token - Cannot parse access token',
-        code: 190,
-      });
-    if (!token.valid) {
-      return graphErrorResponse(400, {
-        message: 'Error validating access token: The user has not authorized application.',
-        code: 190,
-        error_subcode: 458,
-      });
-    }
-    if (token.expiresAt <= Date.now()) {
-      return graphErrorResponse(400, {
-        message: 'Error validating access token: Session has expired.',
-        code: 190,
-        error_subcode: 463,
-      });
-    }
-    return token;
+    return graphTokenProblem(token) ?? token!;
   }
 
   #owner(request: RecordedRequest, user: string): Token | FakeResponse {
     const token = this.#token(request);
     if (!isToken(token)) return token;
     if (user !== this.account.id) {
-      return graphErrorResponse(400, {
-        message: `Unsupported post request. Object with ID '${user}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        type: 'GraphMethodException',
-        code: 100,
-        error_subcode: 33,
-      });
+      return graphUnknownObject(user, 'post');
     }
     return token;
   }
@@ -247,7 +244,7 @@ export class FakeInstagram {
       back.searchParams.set('error_description', 'The user denied your request.');
     } else {
       const code = `AQB${randomBytes(32).toString('base64url')}`;
-      this.#codes.set(code, { redirectUri, used: false });
+      this.#codes.issue(code, { redirectUri });
       back.searchParams.set('code', code);
       back.hash = '_';
     }
@@ -262,19 +259,14 @@ export class FakeInstagram {
         json: { error_type: 'OAuthException', code: 400, error_message: 'Invalid client_secret' },
       };
     }
-    const issued = this.#codes.get(form.code ?? '');
-    if (
-      form.grant_type !== 'authorization_code' ||
-      !issued ||
-      issued.used ||
-      issued.redirectUri !== form.redirect_uri
-    ) {
+    const redeemed =
+      form.grant_type === 'authorization_code' ? this.#codes.redeem(form.code, form.redirect_uri) : undefined;
+    if (!redeemed || 'problem' in redeemed) {
       return {
         status: 400,
         json: { error_type: 'OAuthException', code: 400, error_message: 'Invalid authorization code' },
       };
     }
-    issued.used = true;
     return {
       json: {
         data: [
@@ -429,6 +421,18 @@ export class FakeInstagram {
         });
       }
     }
+    if (p.alt_text !== undefined && type !== 'IMAGE') {
+      return graphErrorResponse(400, {
+        message: '(#100) The parameter alt_text is only supported for images',
+        code: 100,
+      });
+    }
+    if (p.alt_text !== undefined && [...p.alt_text].length > 1000) {
+      return graphErrorResponse(400, {
+        message: '(#100) Param alt_text must be at most 1000 characters long',
+        code: 100,
+      });
+    }
     const video = type !== 'IMAGE';
     this.containers.set(id, {
       id,
@@ -438,6 +442,7 @@ export class FakeInstagram {
       carouselItem,
       children: [],
       ...(p.caption ? { caption: p.caption } : {}),
+      ...(p.alt_text !== undefined ? { altText: p.alt_text } : {}),
       ...(p.share_to_feed !== undefined ? { shareToFeed: p.share_to_feed === 'true' } : {}),
       ...(p.thumb_offset !== undefined ? { thumbOffset: Number(p.thumb_offset) } : {}),
       ...(media ? { media } : {}),
@@ -495,6 +500,28 @@ export class FakeInstagram {
     return this.#ok({ id });
   }
 
+  /** Deletes a published media, as the account would. */
+  deleteMedia(id: string): void {
+    const media = this.media.find((m) => m.id === id);
+    if (media) media.deleted = true;
+  }
+
+  /** `POST /{ig-media-id}/comments?message=…`: a comment by the account on one of its media. */
+  #comment(request: RecordedRequest, mediaId: string): FakeResponse {
+    const token = this.#token(request);
+    if (!isToken(token)) return token;
+    const media = this.media.find((m) => m.id === mediaId && !m.deleted);
+    if (!media) {
+      return graphUnknownObject(mediaId, 'post');
+    }
+    const message = this.#params(request).message;
+    if (!message)
+      return graphErrorResponse(400, { message: '(#100) The parameter message is required', code: 100 });
+    const id = this.#id();
+    this.comments.push({ id, mediaId, text: message });
+    return this.#ok({ id });
+  }
+
   /** The account's media, newest first. */
   #listMedia(request: RecordedRequest, user: string): FakeResponse {
     const token = this.#owner(request, user);
@@ -540,12 +567,7 @@ export class FakeInstagram {
         profile_picture_url: this.account.pictureUrl,
       });
     }
-    return graphErrorResponse(400, {
-      message: `Unsupported get request. Object with ID '${id}' does not exist`,
-      type: 'GraphMethodException',
-      code: 100,
-      error_subcode: 33,
-    });
+    return graphUnknownObject(id, 'get');
   }
 }
 

@@ -5,7 +5,8 @@ import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-serv
  * A fake of LinkedIn's versioned REST API and OAuth 2.0 endpoints: the authorization redirect,
  * `accessToken` (authorization_code and refresh_token grants), `/v2/userinfo`,
  * `organizationAcls`, `organizations`, the Images and Videos upload flows (initialize, PUT,
- * multi-part with ETags, finalize, processing states) and `/rest/posts`, with LinkedIn's error
+ * multi-part with ETags, finalize, processing states), `/rest/posts` (image `altText` up to
+ * 4086 characters) and comments (`/rest/socialActions/{urn}/comments`), with LinkedIn's error
  * body `{ status, serviceErrorCode, code, message }`, `LinkedIn-Version` and Rest.li header
  * checks, expiring and revocable tokens, duplicate detection and the "little text" parser that
  * silently cuts a commentary at its first unescaped reserved character.
@@ -38,8 +39,21 @@ export interface FakeLinkedInPost {
   /** What LinkedIn shows: the little text parsed, cut short at an unescaped reserved character. */
   text: string;
   visibility: string;
-  content?: { media?: { id: string }; multiImage?: { images: { id: string }[] } };
+  content?: {
+    media?: { id: string; altText?: string };
+    multiImage?: { images: { id: string; altText?: string }[] };
+  };
   isReshareDisabledByAuthor: boolean;
+  /** Deleted by its author (`deletePost`): comments on it answer 404. */
+  deleted?: boolean;
+}
+
+export interface FakeLinkedInComment {
+  urn: string;
+  id: string;
+  actor: string;
+  object: string;
+  text: string;
 }
 
 interface Token {
@@ -112,6 +126,7 @@ export class FakeLinkedIn {
   readonly member: FakeLinkedInMember;
   readonly organizations: Record<string, { name: string; vanityName?: string; admin?: boolean }>;
   readonly posts: FakeLinkedInPost[] = [];
+  readonly comments: FakeLinkedInComment[] = [];
   readonly images = new Map<string, FakeImage>();
   readonly videos = new Map<string, FakeVideo>();
   /** How the consent screen answers. */
@@ -158,7 +173,10 @@ export class FakeLinkedIn {
         this.#putVideoPart(r, m[1]!, Number(m[2])),
       )
       .route('GET', /^\/rest\/videos\/([^/]+)$/, (r, m) => this.#getVideo(r, decodeURIComponent(m[1]!)))
-      .route('POST', /^\/rest\/posts$/, (r) => this.#createPost(r));
+      .route('POST', /^\/rest\/posts$/, (r) => this.#createPost(r))
+      .route('POST', /^\/rest\/socialActions\/([^/]+)\/comments$/, (r, m) =>
+        this.#createComment(r, decodeURIComponent(m[1]!)),
+      );
   }
 
   get url(): string {
@@ -628,19 +646,26 @@ export class FakeLinkedIn {
 
   // --- Posts -----------------------------------------------------------------------------------
 
-  #createPost(request: RecordedRequest): FakeResponse {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const author = typeof body.author === 'string' ? body.author : '';
+  /** The checks of a versioned write as `author`: headers, token and scope, then the right to act as that member or page. */
+  #writeAs(request: RecordedRequest, author: string, resource: string): FakeResponse | undefined {
     const denied = this.#versioned(request, true) ?? this.#authenticate(request, this.#authorScope(author));
     if (denied) return denied;
     if (!this.#canPostAs(author)) {
       return linkedInErrorResponse(
         403,
         'ACCESS_DENIED',
-        'Not enough permissions to access: partnerApiPostsExternal.CREATE.20251001',
+        `Not enough permissions to access: ${resource}.CREATE.20251001`,
         100,
       );
     }
+    return undefined;
+  }
+
+  #createPost(request: RecordedRequest): FakeResponse {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const author = typeof body.author === 'string' ? body.author : '';
+    const denied = this.#writeAs(request, author, 'partnerApiPostsExternal');
+    if (denied) return denied;
     const commentary = typeof body.commentary === 'string' ? body.commentary : '';
     if (commentary.length > 3000) {
       return linkedInErrorResponse(
@@ -670,6 +695,17 @@ export class FakeLinkedIn {
         422,
         'UNPROCESSABLE_ENTITY',
         '/content/multiImage/images must hold 2 to 20 images',
+      );
+    }
+    const altTexts = content?.media
+      ? [content.media.altText]
+      : (content?.multiImage?.images ?? []).map((i) => i.altText);
+    const longAlt = altTexts.findIndex((alt) => alt !== undefined && alt.length > 4086);
+    if (longAlt >= 0) {
+      return linkedInErrorResponse(
+        422,
+        'UNPROCESSABLE_ENTITY',
+        `/content :: altText length ${altTexts[longAlt]!.length} exceeds the maximum allowed 4086`,
       );
     }
     for (const id of ids) {
@@ -708,6 +744,44 @@ export class FakeLinkedIn {
       return { drop: true };
     }
     return { status: 201, headers: { 'x-restli-id': urn, 'x-linkedin-id': urn } };
+  }
+
+  /** Deletes a post, as its author would. */
+  deletePost(urn: string): void {
+    const post = this.posts.find((p) => p.urn === urn);
+    if (post) post.deleted = true;
+  }
+
+  /** `POST /rest/socialActions/{post urn}/comments` `{ actor, object, message: { text } }`. */
+  #createComment(request: RecordedRequest, target: string): FakeResponse {
+    const body = (request.body ?? {}) as { actor?: unknown; object?: unknown; message?: { text?: unknown } };
+    const actor = typeof body.actor === 'string' ? body.actor : '';
+    const denied = this.#writeAs(request, actor, 'socialActions.comments');
+    if (denied) return denied;
+    if (body.object !== target) {
+      return linkedInErrorResponse(400, 'ILLEGAL_ARGUMENT', '/object must be the URN in the path');
+    }
+    const text = body.message?.text;
+    if (typeof text !== 'string' || text === '') {
+      return linkedInErrorResponse(422, 'UNPROCESSABLE_ENTITY', '/message/text is required');
+    }
+    if (text.length > 1250) {
+      return linkedInErrorResponse(
+        422,
+        'UNPROCESSABLE_ENTITY',
+        `/message/text :: length ${text.length} exceeds the maximum allowed 1250`,
+      );
+    }
+    const post = this.posts.find((p) => p.urn === target && !p.deleted);
+    if (!post) return linkedInErrorResponse(404, 'NOT_FOUND', `Entity ${target} not found`);
+    const id = String(7_100_000_000_000_000_000n + BigInt(this.comments.length + 1));
+    const urn = `urn:li:comment:(${target},${id})`;
+    this.comments.push({ urn, id, actor, object: target, text });
+    return {
+      status: 201,
+      headers: { 'x-restli-id': urn },
+      json: { id, commentUrn: urn, actor, object: target, message: { text } },
+    };
   }
 }
 

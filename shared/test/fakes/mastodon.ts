@@ -47,6 +47,9 @@ export interface FakeStatus {
   sensitive: boolean;
   language: string | null;
   idempotencyKey: string | undefined;
+  inReplyToId: string | null;
+  /** Deleted by its author (`deleteStatus`): replies to it answer 404. */
+  deleted?: boolean;
 }
 
 const unprocessable = (error: string): FakeResponse => ({ status: 422, json: { error } });
@@ -293,6 +296,17 @@ export class FakeMastodon {
     const spoilerText = typeof body.spoiler_text === 'string' ? body.spoiler_text : '';
     const mediaIds = (Array.isArray(body.media_ids) ? body.media_ids : []).map(String);
     const visibility = typeof body.visibility === 'string' ? body.visibility : 'public';
+    const inReplyToId =
+      body.in_reply_to_id === undefined || body.in_reply_to_id === null || body.in_reply_to_id === ''
+        ? null
+        : String(body.in_reply_to_id);
+    // StatusesController#set_thread: an unknown (or deleted) parent is a 404 with this wording.
+    if (inReplyToId !== null && !this.statuses.some((st) => st.id === inReplyToId && !st.deleted)) {
+      return {
+        status: 404,
+        json: { error: 'The post you are trying to reply to does not appear to exist.' },
+      };
+    }
 
     if (mediaIds.length > this.#config.maxMediaAttachments) {
       return unprocessable(`Cannot attach more than ${this.#config.maxMediaAttachments} files`);
@@ -329,6 +343,7 @@ export class FakeMastodon {
       sensitive: body.sensitive === true || body.sensitive === 'true',
       language: typeof body.language === 'string' ? body.language : null,
       idempotencyKey,
+      inReplyToId,
     };
     for (const a of attachments) a!.statusId = status.id;
     this.statuses.push(status);
@@ -346,10 +361,17 @@ export class FakeMastodon {
       language: status.language,
       uri: `${this.url}/users/${user.username}/statuses/${status.id}`,
       url: `${this.url}/@${user.username}/${status.id}`,
+      in_reply_to_id: status.inReplyToId,
       content: `<p>${status.text}</p>`,
       media_attachments: status.mediaIds.map((id) => this.#attachmentJson(this.media.get(id)!)),
       account: this.#account(user),
     };
+  }
+
+  /** Deletes a status, as its author would. */
+  deleteStatus(id: string): void {
+    const status = this.statuses.find((st) => st.id === id);
+    if (status) status.deleted = true;
   }
 
   #id(): string {

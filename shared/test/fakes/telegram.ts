@@ -65,6 +65,8 @@ export interface SentTelegramMessage {
   protectContent?: boolean;
   messageThreadId?: number;
   linkPreviewOptions?: { is_disabled?: boolean };
+  /** The message this one replies to (`reply_parameters.message_id` or `reply_to_message_id`). */
+  replyToMessageId?: number;
   /** `sendMediaGroup` items as sent (`type`, `media`, `caption`, ...). */
   media?: Record<string, unknown>[];
   files: SentFile[];
@@ -90,6 +92,8 @@ export class FakeTelegram {
   readonly #maxPhotoBytes: number;
   readonly #maxFileBytes: number;
   readonly #nextMessageId = new Map<number, number>();
+  /** `${chatId}:${messageId}` of messages deleted with `deleteMessage`. */
+  readonly #deleted = new Set<string>();
   readonly #slow: { times: number; delayMs: number; method: string | undefined }[] = [];
 
   constructor(options: FakeTelegramOptions) {
@@ -282,7 +286,43 @@ export class FakeTelegram {
     const thread = params.message_thread_id;
     if (thread !== undefined && !chat.topics?.includes(Number(thread)))
       throw badRequest('message thread not found');
+    const reply = this.#replyTo(params);
+    if (reply !== undefined && !reply.allowWithout && !this.#exists(chat, reply.messageId))
+      throw badRequest('message to be replied not found');
     return chat;
+  }
+
+  /** `reply_parameters` (a JSON object) or the older `reply_to_message_id`. */
+  #replyTo(params: Params): { messageId: number; allowWithout: boolean } | undefined {
+    const parameters = jsonParam(params.reply_parameters, 'reply_parameters') as Params | undefined;
+    if (parameters !== undefined) {
+      if (typeof parameters !== 'object' || parameters === null || parameters.message_id === undefined)
+        throw badRequest("can't parse reply parameters JSON object");
+      return {
+        messageId: Number(parameters.message_id),
+        allowWithout: parameters.allow_sending_without_reply === true,
+      };
+    }
+    if (params.reply_to_message_id === undefined) return undefined;
+    return {
+      messageId: Number(params.reply_to_message_id),
+      allowWithout:
+        params.allow_sending_without_reply === true || params.allow_sending_without_reply === 'true',
+    };
+  }
+
+  #exists(chat: FakeTelegramChat, messageId: number): boolean {
+    return (
+      Number.isInteger(messageId) &&
+      messageId > 0 &&
+      messageId <= (this.#nextMessageId.get(chat.id) ?? 0) &&
+      !this.#deleted.has(`${chat.id}:${messageId}`)
+    );
+  }
+
+  /** Deletes a message, as a chat admin would: replies to it are then refused. */
+  deleteMessage(chatId: number, messageId: number): void {
+    this.#deleted.add(`${chatId}:${messageId}`);
   }
 
   #sendMessage(params: Params, bot: string): unknown {
@@ -417,6 +457,7 @@ export class FakeTelegram {
       ...(params.message_thread_id === undefined
         ? {}
         : { messageThreadId: Number(params.message_thread_id) }),
+      ...(this.#replyTo(params) ? { replyToMessageId: this.#replyTo(params)!.messageId } : {}),
       files,
       ...extra,
     });

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import {
+  AuthorizationCodes,
+  type GraphErrorFields,
+  graphErrorResponse,
+  graphTokenProblem,
+  graphUnknownObject,
+} from './meta-graph.ts';
 
 /**
  * A fake of the Threads Graph API as Postwave uses it: the consent redirect, code → short-lived
  * token → long-lived token (`th_exchange_token`), `th_refresh_token`, `/me`, media containers
  * (TEXT, IMAGE, VIDEO, CAROUSEL with items) whose media the fake really downloads from the given
- * URLs, container status polling (IN_PROGRESS → FINISHED | ERROR), `threads_publish` with the
+ * URLs (with `alt_text`, and `reply_to_id` for replies, listed under `/{user}/replies`),
+ * container status polling (IN_PROGRESS → FINISHED | ERROR), `threads_publish` with the
  * 250-posts-per-24-hours quota, `threads_publishing_limit` and permalinks. Errors use the Graph
  * API body `{ error: { message, type, code, error_subcode?, fbtrace_id } }`.
  */
@@ -34,6 +42,9 @@ export interface FakeThreadsContainer {
   mediaType: 'TEXT' | 'IMAGE' | 'VIDEO' | 'CAROUSEL';
   text?: string;
   url?: string;
+  /** `alt_text` of an IMAGE or VIDEO container. */
+  altText?: string;
+  replyToId?: string;
   isCarouselItem: boolean;
   children: string[];
   params: Record<string, string>;
@@ -51,8 +62,12 @@ export interface FakeThreadsPost {
   mediaType: string;
   text?: string;
   children: string[];
+  /** The post this one replies to: listed under `/{user}/replies`, not `/{user}/threads`. */
+  replyToId?: string;
   permalink: string;
   publishedAt: number;
+  /** Deleted by its author (`deletePost`): replies to it are refused. */
+  deleted?: boolean;
 }
 
 interface Token {
@@ -70,24 +85,14 @@ const replyControls = new Set([
   'followers_only',
 ]);
 
+/** Graph's error body (meta-graph.ts) in the argument order the Threads tests use. */
 export function graphError(
   status: number,
   code: number,
   message: string,
-  extra: Record<string, unknown> = {},
+  extra: Omit<GraphErrorFields, 'message' | 'code'> = {},
 ): FakeResponse {
-  return {
-    status,
-    json: {
-      error: {
-        message,
-        type: 'OAuthException',
-        code,
-        ...extra,
-        fbtrace_id: randomBytes(8).toString('base64url'),
-      },
-    },
-  };
+  return graphErrorResponse(status, { message, code, ...extra });
 }
 
 const mediaId = () =>
@@ -109,7 +114,7 @@ export class FakeThreads {
   /** Published posts counted against the quota beyond those in `posts` (to spend it in tests). */
   extraQuotaUsage = 0;
   readonly #tokens = new Map<string, Token>();
-  readonly #codes = new Map<string, { redirectUri: string; used: boolean }>();
+  readonly #codes = new AuthorizationCodes<{ redirectUri: string }>();
   #losePublishAnswer = false;
 
   constructor(options: FakeThreadsOptions = {}) {
@@ -137,8 +142,8 @@ export class FakeThreads {
       .route('POST', /^\/v1\.0\/([^/]+)\/threads$/, (r, m) =>
         this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#createContainer(r, t)),
       )
-      .route('GET', /^\/v1\.0\/([^/]+)\/threads$/, (r, m) =>
-        this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#list(r, t)),
+      .route('GET', /^\/v1\.0\/([^/]+)\/(threads|replies)$/, (r, m) =>
+        this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#list(r, t, m[2] as 'threads' | 'replies')),
       )
       .route('POST', /^\/v1\.0\/([^/]+)\/threads_publish$/, (r, m) =>
         this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#publish(r, t)),
@@ -190,6 +195,12 @@ export class FakeThreads {
     this.#losePublishAnswer = true;
   }
 
+  /** Deletes a post, as its author would. */
+  deletePost(id: string): void {
+    const post = this.posts.find((p) => p.id === id);
+    if (post) post.deleted = true;
+  }
+
   requestsTo(method: string, path: RegExp): RecordedRequest[] {
     return this.server.requests.filter((r) => r.method === method && path.test(r.path));
   }
@@ -221,7 +232,7 @@ export class FakeThreads {
       back.searchParams.set('error_description', 'Permissions error');
     } else {
       const code = randomBytes(40).toString('base64url');
-      this.#codes.set(code, { redirectUri, used: false });
+      this.#codes.issue(code, { redirectUri });
       back.searchParams.set('code', code);
     }
     // Threads appends "#_" to the redirect.
@@ -237,12 +248,11 @@ export class FakeThreads {
       return graphError(400, 101, 'Error validating application. Invalid application ID.');
     if (form.client_secret !== this.appSecret) return graphError(400, 1, 'Error validating client secret.');
     if (form.grant_type !== 'authorization_code') return graphError(400, 100, 'Unsupported grant_type');
-    const issued = form.code ? this.#codes.get(form.code) : undefined;
-    if (!issued || issued.used) {
+    const redeemed = this.#codes.redeem(form.code, form.redirect_uri);
+    if ('problem' in redeemed && redeemed.problem !== 'redirect_mismatch') {
       return graphError(400, 100, 'Invalid verification code format.', { error_subcode: 36008 });
     }
-    issued.used = true;
-    if (issued.redirectUri !== form.redirect_uri) {
+    if ('problem' in redeemed) {
       return graphError(
         400,
         100,
@@ -302,23 +312,12 @@ export class FakeThreads {
         'An active access token must be used to query information about the current user.',
       );
     const known = this.#tokens.get(raw);
-    if (!known) return graphError(400, 190, 'Invalid OAuth access token - Cannot parse access token');
-    if (known.expiresAt <= Date.now()) {
-      return graphError(400, 190, 'Error validating access token: Session has expired.', {
-        error_subcode: 463,
-      });
-    }
-    return handle(known);
+    return graphTokenProblem(known) ?? handle(known!);
   }
 
   #owner(userId: string, token: Token): FakeResponse | undefined {
     if (userId === 'me' || userId === token.userId) return undefined;
-    return graphError(
-      400,
-      100,
-      `Unsupported post request. Object with ID '${userId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-      { error_subcode: 33 },
-    );
+    return graphUnknownObject(userId, 'post');
   }
 
   #params(request: RecordedRequest): Record<string, string> {
@@ -371,8 +370,17 @@ export class FakeThreads {
         '(#100) Param reply_control must be one of {everyone, accounts_you_follow, mentioned_only, parent_post_author_only, followers_only}',
       );
     }
-    if (p.reply_to_id !== undefined && !this.posts.some((post) => post.id === p.reply_to_id)) {
+    if (
+      p.reply_to_id !== undefined &&
+      !this.posts.some((post) => post.id === p.reply_to_id && !post.deleted)
+    ) {
       return invalid('(#100) The reply_to_id is not a valid Threads media id.');
+    }
+    if (p.alt_text !== undefined) {
+      if (type !== 'IMAGE' && type !== 'VIDEO')
+        return invalid('(#100) The parameter alt_text is only supported for IMAGE and VIDEO media.');
+      if ([...p.alt_text].length > 1000)
+        return invalid('(#100) Param alt_text must be at most 1000 characters long.');
     }
     if (type === 'TEXT' && !p.text) return invalid('(#100) The parameter text is required for TEXT posts.');
     const url = type === 'IMAGE' ? p.image_url : type === 'VIDEO' ? p.video_url : undefined;
@@ -401,6 +409,8 @@ export class FakeThreads {
       mediaType: type as FakeThreadsContainer['mediaType'],
       ...(p.text === undefined ? {} : { text: p.text }),
       ...(url === undefined ? {} : { url }),
+      ...(p.alt_text === undefined ? {} : { altText: p.alt_text }),
+      ...(p.reply_to_id === undefined ? {} : { replyToId: p.reply_to_id }),
       isCarouselItem: isItem,
       children,
       params: p,
@@ -448,12 +458,7 @@ export class FakeThreads {
     }
     const container = this.containers.get(id);
     if (!container || container.userId !== token.userId) {
-      return graphError(
-        400,
-        100,
-        `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        { error_subcode: 33 },
-      );
+      return graphUnknownObject(id, 'get');
     }
     await container.download;
     if (container.status === 'IN_PROGRESS') {
@@ -508,6 +513,7 @@ export class FakeThreads {
           : `${container.mediaType}${container.mediaType === 'TEXT' ? '_POST' : ''}`,
       ...(container.text === undefined ? {} : { text: container.text }),
       children: container.children,
+      ...(container.replyToId === undefined ? {} : { replyToId: container.replyToId }),
       permalink: `https://www.threads.net/@${this.user.username}/post/${code}`,
       publishedAt: Date.now(),
     });
@@ -518,12 +524,13 @@ export class FakeThreads {
     return { json: { id } };
   }
 
-  /** `GET /{user}/threads`: the profile's posts, newest first. */
-  #list(request: RecordedRequest, token: Token): FakeResponse {
+  /** `GET /{user}/threads` (the profile's posts) or `/{user}/replies` (its replies), newest first. */
+  #list(request: RecordedRequest, token: Token, edge: 'threads' | 'replies' = 'threads'): FakeResponse {
     const fields = (request.query.get('fields') ?? 'id').split(',');
     const limit = Math.min(100, Number(request.query.get('limit') ?? 25));
     const posts = this.posts
-      .filter((p) => p.userId === token.userId)
+      .filter((p) => p.userId === token.userId && !p.deleted)
+      .filter((p) => (edge === 'replies') === (p.replyToId !== undefined))
       .slice(-limit)
       .reverse();
     return {

@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import twitterText from 'twitter-text';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { AuthorizationCodes } from './meta-graph.ts';
 
 /**
  * A fake of the X API v2 as Postwave uses it: OAuth 2.0 with PKCE (consent redirect, token
  * endpoint with rotating refresh tokens, Basic client authentication), `GET /2/users/me`,
  * `POST /2/tweets` (weighted length, duplicate content, replies, quotes, reply settings),
- * media upload v2 (initialize / append / finalize / STATUS with processing states), and rate
+ * media upload v2 (initialize / append / finalize / STATUS with processing states), media
+ * metadata (alt text, up to 1000 characters), and rate
  * limits with X's `x-rate-limit-*` headers. Error bodies follow X's problem format.
  */
 export interface FakeXOptions {
@@ -52,6 +54,8 @@ export interface FakeXMedia {
   pollsLeft: number;
   fail?: { name: string; message: string };
   bytes?: Buffer;
+  /** Set through `POST /2/media/metadata`. */
+  altText?: string;
 }
 
 interface Grant {
@@ -64,7 +68,6 @@ interface IssuedCode {
   challenge: string;
   method: string;
   scope: string;
-  used: boolean;
   expiresAt: number;
 }
 interface Window {
@@ -116,7 +119,7 @@ export class FakeX {
   readonly knownPostIds = new Set<string>(['1850000000000000001']);
   readonly #accessTokens = new Map<string, { userId: string; expiresAt: number; scope: string }>();
   readonly #refreshTokens = new Map<string, Grant>();
-  readonly #codes = new Map<string, IssuedCode>();
+  readonly #codes = new AuthorizationCodes<IssuedCode>();
   readonly #windows = new Map<string, Window>();
   readonly #rateLimit: number;
   #failProcessing: { name: string; message: string } | undefined;
@@ -157,6 +160,9 @@ export class FakeX {
       )
       .route('GET', /^\/2\/media\/upload$/, (r) =>
         this.#limited(r, 'media-status', (userId) => this.#status(r, userId)),
+      )
+      .route('POST', /^\/2\/media\/metadata$/, (r) =>
+        this.#limited(r, 'media-metadata', (userId) => this.#metadata(r, userId)),
       );
   }
 
@@ -269,12 +275,11 @@ export class FakeX {
       back.searchParams.set('error', 'access_denied');
     } else {
       const code = randomBytes(32).toString('base64url');
-      this.#codes.set(code, {
+      this.#codes.issue(code, {
         redirectUri,
         challenge,
         method: q.get('code_challenge_method') ?? 'plain',
         scope: q.get('scope')!,
-        used: false,
         expiresAt: Date.now() + 30_000,
       });
       back.searchParams.set('code', code);
@@ -310,18 +315,17 @@ export class FakeX {
       return { json: this.#grantTokens(grant.scope) };
     }
     if (form.grant_type === 'authorization_code') {
-      const issued = form.code ? this.#codes.get(form.code) : undefined;
-      if (!issued || issued.used || issued.expiresAt < Date.now()) {
-        return tokenError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      const redeemed = this.#codes.redeem(form.code, form.redirect_uri);
+      if ('problem' in redeemed) {
+        return redeemed.problem === 'redirect_mismatch'
+          ? tokenError(
+              400,
+              'invalid_request',
+              'Value passed for the redirect uri did not match the uri of the authorization code.',
+            )
+          : tokenError(400, 'invalid_request', 'Value passed for the authorization code was invalid.');
       }
-      issued.used = true;
-      if (form.redirect_uri !== issued.redirectUri) {
-        return tokenError(
-          400,
-          'invalid_request',
-          'Value passed for the redirect uri did not match the uri of the authorization code.',
-        );
-      }
+      const issued = redeemed.grant;
       const verifier = form.code_verifier ?? '';
       const expected =
         issued.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
@@ -560,6 +564,28 @@ export class FakeX {
     if (!file) return xInvalidRequest('$.media: is missing but it is required', { media: [] });
     media.segments.set(index, Buffer.from(await file.arrayBuffer()));
     return { json: { data: { expires_at: Math.floor(Date.now() / 1000) + 86400 } } };
+  }
+
+  /** Deletes a post, as its author would: replies and quotes of it are then refused. */
+  deletePost(id: string): void {
+    this.knownPostIds.delete(id);
+  }
+
+  /** `POST /2/media/metadata` `{ id, metadata: { alt_text: { text } } }`: alt text of an uploaded image or GIF. */
+  #metadata(request: RecordedRequest, userId: string): FakeResponse {
+    const body = request.body as { id?: unknown; metadata?: { alt_text?: { text?: unknown } } } | undefined;
+    const id = typeof body?.id === 'string' ? body.id : '';
+    const text = body?.metadata?.alt_text?.text;
+    const media = this.media.get(id);
+    if (!media || media.ownerId !== userId || !media.finalized)
+      return xInvalidRequest('Invalid media id', { id: [body?.id] });
+    if (typeof text !== 'string') return xInvalidRequest('$.metadata.alt_text.text: is missing', {});
+    if ([...text].length > 1000)
+      return xInvalidRequest('$.metadata.alt_text.text: must be at most 1000 characters', {
+        'metadata.alt_text.text': [text.length],
+      });
+    media.altText = text;
+    return { json: { data: { id, associated_metadata: { alt_text: { text } } } } };
   }
 
   #finalize(userId: string, id: string): FakeResponse {

@@ -57,6 +57,17 @@ export interface FakeVideo {
   contentType: string;
   bytes: Buffer;
   thumbnail?: { contentType: string; bytes: Buffer };
+  /** The owner turned comments off: commentThreads.insert answers 403 commentsDisabled. */
+  commentsDisabled?: boolean;
+  /** Deleted by the channel (`deleteVideo`): commentThreads.insert answers 404 videoNotFound. */
+  deleted?: boolean;
+}
+
+export interface FakeYouTubeComment {
+  id: string;
+  videoId: string;
+  channelId: string;
+  textOriginal: string;
 }
 
 /** A failure for the next data-carrying chunk PUT. */
@@ -77,6 +88,8 @@ interface VideoResourceInput {
 
 export const youTubeUploadScope = 'https://www.googleapis.com/auth/youtube.upload';
 export const youTubeReadonlyScope = 'https://www.googleapis.com/auth/youtube.readonly';
+/** What commentThreads.insert needs (or the full youtube scope). */
+export const youTubeForceSslScope = 'https://www.googleapis.com/auth/youtube.force-ssl';
 const youTubeFullScope = 'https://www.googleapis.com/auth/youtube';
 const chunkQuantum = 256 * 1024;
 const maxThumbnailBytes = 2 * 1024 * 1024;
@@ -121,6 +134,7 @@ export class FakeYouTube {
   readonly channel: FakeYouTubeChannel | null;
   readonly sessions = new Map<string, FakeUploadSession>();
   readonly videos: FakeVideo[] = [];
+  readonly comments: FakeYouTubeComment[] = [];
   accessTokenTtlSeconds: number;
   customThumbnails: boolean;
   /** How the consent screen answers: the user approves, or denies (`error=access_denied`). */
@@ -146,7 +160,7 @@ export class FakeYouTube {
             thumbnailUrl: 'https://yt3.ggpht.example/fake-channel=s800',
             ...options.channel,
           };
-    const scopes = options.scopes ?? [youTubeUploadScope, youTubeReadonlyScope];
+    const scopes = options.scopes ?? [youTubeUploadScope, youTubeReadonlyScope, youTubeForceSslScope];
     this.#grants.set(this.refreshToken, { clientId: this.clientId, scope: scopes.join(' '), revoked: false });
 
     this.server
@@ -155,7 +169,8 @@ export class FakeYouTube {
       .route('GET', /^\/youtube\/v3\/channels$/, (r) => this.#channels(r))
       .route('POST', /^\/upload\/youtube\/v3\/videos$/, (r) => this.#startUpload(r))
       .route('PUT', /^\/upload\/youtube\/v3\/videos$/, (r) => this.#putUpload(r))
-      .route('POST', /^\/upload\/youtube\/v3\/thumbnails\/set$/, (r) => this.#setThumbnail(r));
+      .route('POST', /^\/upload\/youtube\/v3\/thumbnails\/set$/, (r) => this.#setThumbnail(r))
+      .route('POST', /^\/youtube\/v3\/commentThreads$/, (r) => this.#insertCommentThread(r));
   }
 
   get url(): string {
@@ -235,7 +250,7 @@ export class FakeYouTube {
       redirectUri: options.redirectUri,
       codeChallenge: options.codeChallenge,
       codeChallengeMethod: options.codeChallengeMethod ?? 'S256',
-      scope: options.scope ?? [youTubeUploadScope, youTubeReadonlyScope].join(' '),
+      scope: options.scope ?? [youTubeUploadScope, youTubeReadonlyScope, youTubeForceSslScope].join(' '),
       expiresAt: Date.now() + 10 * 60_000,
       used: false,
     });
@@ -578,6 +593,81 @@ export class FakeYouTube {
     };
     session.videoId = video.id;
     this.videos.push(video);
+  }
+
+  /** Deletes a video, as its channel would. */
+  deleteVideo(id: string): void {
+    const video = this.videos.find((v) => v.id === id);
+    if (video) video.deleted = true;
+  }
+
+  /** `commentThreads.insert` (`part=snippet`): a top-level comment by the channel, with the documented errors. */
+  #insertCommentThread(request: RecordedRequest): FakeResponse {
+    const denied = this.#authenticate(request, [youTubeForceSslScope]);
+    if (denied) return denied;
+    if (request.query.get('part') !== 'snippet')
+      return googleErrorResponse(400, 'required', 'Required parameter: part', 'global');
+    const snippet = (
+      request.body as
+        | { snippet?: { videoId?: unknown; topLevelComment?: { snippet?: { textOriginal?: unknown } } } }
+        | undefined
+    )?.snippet;
+    const text = snippet?.topLevelComment?.snippet?.textOriginal;
+    if (typeof text !== 'string' || text === '') {
+      return googleErrorResponse(
+        400,
+        'commentTextRequired',
+        'The comment resource that is being inserted must specify a value for the snippet.topLevelComment.snippet.textOriginal property.',
+        'youtube.comment',
+      );
+    }
+    if (text.length > 10_000) {
+      return googleErrorResponse(
+        400,
+        'commentTextTooLong',
+        'The comment resource that is being inserted or updated contains too many characters in the snippet.topLevelComment.snippet.textOriginal property.',
+        'youtube.comment',
+      );
+    }
+    const video = this.videos.find((v) => v.id === snippet?.videoId && !v.deleted);
+    if (!video) {
+      return googleErrorResponse(
+        404,
+        'videoNotFound',
+        'The video identified by the videoId parameter could not be found.',
+        'youtube.commentThread',
+      );
+    }
+    if (video.commentsDisabled) {
+      return googleErrorResponse(
+        403,
+        'commentsDisabled',
+        'The video identified by the videoId parameter has disabled comments.',
+        'youtube.commentThread',
+      );
+    }
+    const id = `Ug${randomBytes(15).toString('base64url')}4AaABAg`;
+    const channelId = this.channel?.id ?? '';
+    this.comments.push({ id, videoId: video.id, channelId, textOriginal: text });
+    return {
+      json: {
+        kind: 'youtube#commentThread',
+        etag: randomBytes(8).toString('hex'),
+        id,
+        snippet: {
+          channelId,
+          videoId: video.id,
+          topLevelComment: {
+            kind: 'youtube#comment',
+            id,
+            snippet: { channelId, videoId: video.id, textDisplay: text, textOriginal: text },
+          },
+          canReply: true,
+          totalReplyCount: 0,
+          isPublic: true,
+        },
+      },
+    };
   }
 
   #setThumbnail(request: RecordedRequest): FakeResponse {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { PlatformError } from '../../src/errors.ts';
+import { silentLogger } from '../../src/logger.ts';
+import type { PublishContext } from '../../src/platforms/types.ts';
 import type { RetryPolicy } from '../../src/publish/retry.ts';
 
 /** A retry policy with millisecond backoffs, so retry paths run in tests without waiting. */
@@ -16,4 +18,18 @@ export async function rejection(promise: Promise<unknown>): Promise<PlatformErro
     return error;
   }
   assert.fail('expected a PlatformError');
+}
+
+/** A publish context for tests: a fresh idempotency key for `accountId` unless `overrides` sets one. */
+export function testPublishContext(
+  accountId: string,
+  overrides: Partial<PublishContext> = {},
+  timeoutMs = 20_000,
+): PublishContext {
+  return {
+    signal: AbortSignal.timeout(timeoutMs),
+    idempotencyKey: `post-${Math.random()}:${accountId}`,
+    logger: silentLogger,
+    ...overrides,
+  };
 }

@@ -13,6 +13,8 @@ export const maxImageBytes = 2_000_000;
 export const maxVideoBytes = 100 * 1000 * 1000;
 /** Post languages (`langs`): the lexicon allows three. */
 export const maxLangs = 3;
+/** `app.bsky.embed.video#alt`: `maxGraphemes: 1000` in the lexicon (image alt text has no lexicon limit). */
+export const maxVideoAltGraphemes = 1000;
 
 export const imageTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
 export const videoTypes = ['video/mp4'] as const;

@@ -1,4 +1,5 @@
 import { graphemeLength, utf8Length } from '../../text.ts';
+import { firstCommentField } from '../first-comment.ts';
 import { type PlatformManifest, svgIcon } from '../manifest.ts';
 import { maxGraphemes, maxImages, maxLangs, maxTextBytes } from './config.ts';
 
@@ -34,6 +35,7 @@ export const blueskyManifest: PlatformManifest = {
       placeholder: 'en, de',
       help: `Languages of the text as BCP 47 tags, at most ${maxLangs}.`,
     },
+    firstCommentField,
   ],
   features: { thread: true, firstComment: true, altText: { maxLength: 2000 } },
   connect: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstCommentOption } from '../first-comment.ts';
 
 /**
  * Per-post Bluesky options. Strict, so a misspelt `altTexts` is an error instead of images
@@ -16,6 +17,7 @@ export const blueskyOptionsSchema = z
       .max(3)
       .optional()
       .meta({ description: 'Languages of the post text, e.g. ["en"] (at most three).' }),
+    firstComment: firstCommentOption(),
   })
   .meta({ id: 'BlueskyOptions' });
 export type BlueskyOptions = z.infer<typeof blueskyOptionsSchema>;

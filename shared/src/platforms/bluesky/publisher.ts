@@ -19,6 +19,7 @@ import {
   blueskyCredentialsSchema,
   blueskyOptionsSchema,
 } from './options.ts';
+import { parsePostUri, replyRefOf, type StrongRef, strongRefOf } from './reply-ref.ts';
 import { type BlueskySession, type SessionKey, SessionStore } from './session.ts';
 import { nextTid } from './tid.ts';
 import { validateBlueskyPost } from './validate.ts';
@@ -77,19 +78,22 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
     const client = this.#client(account, context.signal, context.accountHostFetch);
     const planned = this.#plan(context.idempotencyKey, context.dedupeHandle);
     const session = await client.session();
+    // A reply part keeps the same record-key dedupe: its key was planned (and stored) like any post's.
     if (planned.retry || context.resumed) {
       const existing = await client.findRecord(session.did, planned.rkey);
       if (existing) return resultFor(existing, session);
     }
 
-    const [facets, embed] = await Promise.all([
+    const [facets, embed, reply] = await Promise.all([
       resolveFacets(detectFacets(post.message), (handle) => client.resolveHandle(handle)),
       this.#embed(client, media, options),
+      context.replyTo ? this.#replyRefs(client, context.replyTo) : undefined,
     ]);
     const record: Record<string, unknown> = {
       $type: postCollection,
       text: post.message,
       createdAt: new Date().toISOString(),
+      ...(reply ? { reply } : {}),
       ...(facets.length > 0 ? { facets } : {}),
       ...(options.langs?.length ? { langs: options.langs } : {}),
       ...(embed ? { embed } : {}),
@@ -102,7 +106,7 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
     }));
     this.#plannedKeys.delete(context.idempotencyKey);
     context.logger.debug({ platform: this.id, uri: created.uri }, 'bluesky record created');
-    return resultFor(created.uri, await client.session());
+    return resultFor(created, await client.session());
   }
 
   async verifyCredentials(
@@ -150,6 +154,32 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
     return { ...entry, retry: false };
   }
 
+  /**
+   * `reply: { root, parent }` as strong refs. The CID comes from the stored `replyRef`; a result
+   * without one (published before replies existed) is read back with `getRecord`.
+   */
+  async #replyRefs(
+    client: BlueskyClient,
+    target: NonNullable<PublishContext['replyTo']>,
+  ): Promise<{ root: StrongRef; parent: StrongRef }> {
+    const refOf = async (result: PublishResult): Promise<StrongRef> => {
+      const stored = strongRefOf(result);
+      if (stored) return stored;
+      const { repo, collection, rkey } = parsePostUri(result.platformPostId);
+      const found = await client.findRecordIn(repo, collection, rkey);
+      if (!found) {
+        throw new PlatformError(
+          'content_rejected',
+          `The Bluesky post to reply to (${result.platformPostId}) no longer exists`,
+          { retryable: false },
+        );
+      }
+      return found;
+    };
+    const [root, parent] = await Promise.all([refOf(target.root), refOf(target.parent)]);
+    return { root, parent };
+  }
+
   async #embed(
     client: BlueskyClient,
     media: readonly MediaFile[],
@@ -157,7 +187,8 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
   ): Promise<Record<string, unknown> | undefined> {
     if (media.length === 0) return undefined;
     const blobs = await Promise.all(media.map((file) => client.uploadBlob(file)));
-    const altText = (index: number) => options.altTexts?.[index] ?? '';
+    // The media's own `altText` (contract section E) wins over the older per-post `altTexts` option.
+    const altText = (index: number) => media[index]!.altText ?? options.altTexts?.[index] ?? '';
     if (media[0]!.kind === 'video') {
       const alt = altText(0);
       return { $type: 'app.bsky.embed.video', video: blobs[0], ...(alt ? { alt } : {}) };
@@ -268,16 +299,21 @@ class BlueskyClient {
     }
   }
 
-  /** The URI of our post at `rkey`, if an earlier attempt already created it. */
-  async findRecord(did: string, rkey: string): Promise<string | undefined> {
+  /** Our post at `rkey`, if an earlier attempt already created it. */
+  findRecord(did: string, rkey: string): Promise<StrongRef | undefined> {
+    return this.findRecordIn(did, postCollection, rkey);
+  }
+
+  /** A record's strong ref, or undefined when the PDS has no such record (RecordNotFound). */
+  async findRecordIn(repo: string, collection: string, rkey: string): Promise<StrongRef | undefined> {
     try {
-      const answer = await this.call<{ uri: string }>((token) => ({
+      const answer = await this.call<{ uri: string; cid: string }>((token) => ({
         method: 'GET',
         nsid: 'com.atproto.repo.getRecord',
         token,
-        params: { repo: did, collection: postCollection, rkey },
+        params: { repo, collection, rkey },
       }));
-      return answer.uri;
+      return { uri: answer.uri, cid: answer.cid };
     } catch (error) {
       if (error instanceof PlatformError && error.status === 400) return undefined;
       throw error;
@@ -300,8 +336,13 @@ function isStaleSession(error: XrpcError): boolean {
   );
 }
 
-function resultFor(uri: string, session: BlueskySession): PublishResult {
-  const rkey = uri.split('/').at(-1)!;
+/** The post's URI and link, with its strong ref as `replyRef` so a later part can reply to it. */
+function resultFor(ref: StrongRef, session: BlueskySession): PublishResult {
+  const rkey = ref.uri.split('/').at(-1)!;
   const profile = session.handle && session.handle !== 'handle.invalid' ? session.handle : session.did;
-  return { platformPostId: uri, url: `https://bsky.app/profile/${profile}/post/${rkey}` };
+  return {
+    platformPostId: ref.uri,
+    url: `https://bsky.app/profile/${profile}/post/${rkey}`,
+    replyRef: replyRefOf(ref),
+  };
 }

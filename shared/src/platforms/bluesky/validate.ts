@@ -8,6 +8,7 @@ import {
   maxImageBytes,
   maxImages,
   maxTextBytes,
+  maxVideoAltGraphemes,
   maxVideoBytes,
   videoTypes,
 } from './config.ts';
@@ -54,6 +55,13 @@ export function validateBlueskyPost(
           code: 'media_too_large',
           message: `Bluesky videos may be up to ${megabytes(maxVideoBytes)}; "${file.filename}" is ${megabytes(file.size)}`,
           path,
+        });
+      }
+      if (file.altText !== undefined && graphemeLength(file.altText) > maxVideoAltGraphemes) {
+        errors.push({
+          code: 'alt_text_too_long',
+          message: `Bluesky takes up to ${maxVideoAltGraphemes} characters of alt text for a video`,
+          path: `${path}.altText`,
         });
       }
     } else if (file.kind === 'image' || file.kind === 'gif') {

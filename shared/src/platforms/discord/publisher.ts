@@ -89,6 +89,8 @@ export function createDiscordPublisher(config: DiscordConfig): Publisher<Discord
       return validateDiscordPost(config, post, account, media);
     },
 
+    // A webhook cannot reply (message_reference is for bots): a thread part (`context.replyTo`) is
+    // simply the next message in the channel, sent after its parent. That ordering is the thread.
     async publish(post, account, media, options, context: PublishContext): Promise<PublishResult> {
       const webhook = webhookOf(account);
       const url = webhookEndpoint(config.apiUrl, webhook);
@@ -100,7 +102,14 @@ export function createDiscordPublisher(config: DiscordConfig): Publisher<Discord
         ...(options.username ? { username: options.username } : {}),
         ...(options.avatarUrl ? { avatar_url: options.avatarUrl } : {}),
         ...(media.length
-          ? { attachments: media.map((file, id) => ({ id, filename: attachmentName(file) })) }
+          ? {
+              attachments: media.map((file, id) => ({
+                id,
+                filename: attachmentName(file),
+                // The attachment's `description` is its alt text (up to 1024 characters).
+                ...(file.altText ? { description: file.altText } : {}),
+              })),
+            }
           : {}),
       };
       const totalBytes = media.reduce((sum, file) => sum + file.size, 0);

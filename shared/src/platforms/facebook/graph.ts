@@ -226,6 +226,25 @@ export class GraphClient {
   }
 }
 
+/**
+ * `POST /{object-id}/comments` with `message`: a comment under a Page post (or video) or an
+ * Instagram media; both Graph APIs document the same edge and answer `{ id }`. Returns the id.
+ */
+export async function postGraphComment(
+  client: GraphClient,
+  objectId: string,
+  message: string,
+): Promise<string> {
+  if (!/^[\d_]+$/.test(objectId)) {
+    throw new PlatformError('content_rejected', `Cannot comment on ${objectId}: not a Graph object id`, {
+      retryable: false,
+    });
+  }
+  const created = await client.post<{ id?: string }>(`/${objectId}/comments`, { message }, 'the comment');
+  if (!created.id) throw new PlatformError('internal', 'The comment was created but no id returned');
+  return created.id;
+}
+
 /** The Graph base with its version segment, unless the configured URL already ends with one. */
 export function versionedGraphBase(url: string, version: string): string {
   if (/\/v\d+\.\d+$/.test(url) || version === 'none') return url;

@@ -1,3 +1,4 @@
+import { firstCommentField } from '../first-comment.ts';
 import type { PlatformManifest } from '../manifest.ts';
 import { facebookTextLength, maxMessageLength, maxPhotos } from './limits.ts';
 
@@ -29,6 +30,7 @@ export const facebookManifest: PlatformManifest = {
       placeholder: 'https://…',
       help: 'Shared with a text post; Facebook shows its preview.',
     },
+    firstCommentField,
   ],
   features: { thread: false, firstComment: true, altText: { maxLength: 1000 } },
   connect: {

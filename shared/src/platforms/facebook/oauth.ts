@@ -1,21 +1,17 @@
 import { PlatformError } from '../../errors.ts';
+import { exchangeMetaCode, type MetaTokenAnswer, metaAuthorizeUrl } from '../meta-oauth.ts';
 import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
 import type { FacebookConfig } from './config.ts';
-import { GraphClient } from './graph.ts';
+import { GraphClient, graphError } from './graph.ts';
 
-/** What a Page connection needs: list pages, publish to them, read them back. */
+/** What a Page connection needs: list pages, publish to them, read them back, comment (first comment). */
 export const facebookPageScopes = [
   'pages_show_list',
   'pages_manage_posts',
   'pages_read_engagement',
+  'pages_manage_engagement',
   'business_management',
 ];
-
-interface TokenAnswer {
-  access_token?: string;
-  token_type?: string;
-  expires_in?: number;
-}
 
 export interface FacebookPage {
   id: string;
@@ -40,14 +36,10 @@ export function facebookDialogUrl(
   input: { state: string; redirectUri: string },
   scopes: string[],
 ): string {
-  const url = new URL(config.authorizeUrl);
-  url.searchParams.set('client_id', config.appId ?? '');
-  url.searchParams.set('redirect_uri', input.redirectUri);
-  url.searchParams.set('state', input.state);
-  url.searchParams.set('response_type', 'code');
-  if (config.loginConfigId) url.searchParams.set('config_id', config.loginConfigId);
-  else url.searchParams.set('scope', scopes.join(','));
-  return url.toString();
+  return metaAuthorizeUrl(config.authorizeUrl, config.appId, input, {
+    scopes,
+    configId: config.loginConfigId,
+  });
 }
 
 /** The code for a short-lived user token, then that for a long-lived one (about 60 days). */
@@ -55,28 +47,21 @@ export async function exchangeFacebookCode(
   config: FacebookConfig,
   input: { code: string; redirectUri: string; signal: AbortSignal },
 ): Promise<string> {
-  if (!config.appId || !config.appSecret) {
-    throw new PlatformError('credentials_invalid', 'FACEBOOK_APP_ID and FACEBOOK_APP_SECRET are not set');
-  }
+  const short = await exchangeMetaCode(
+    `${config.graphBase}/oauth/access_token`,
+    config,
+    { ...input, method: 'GET', missing: 'FACEBOOK_APP_ID and FACEBOOK_APP_SECRET' },
+    (status, body, headers) => graphError(status, body, headers, 'the sign-in', 'Facebook'),
+  );
+  if (!short.access_token)
+    throw new PlatformError('credentials_invalid', 'Facebook returned no access token');
   const anonymous = new GraphClient({
     base: config.graphBase,
     token: '',
     signal: input.signal,
     platform: 'Facebook',
   });
-  const short = await anonymous.get<TokenAnswer>(
-    '/oauth/access_token',
-    {
-      client_id: config.appId,
-      client_secret: config.appSecret,
-      redirect_uri: input.redirectUri,
-      code: input.code,
-    },
-    'the sign-in',
-  );
-  if (!short.access_token)
-    throw new PlatformError('credentials_invalid', 'Facebook returned no access token');
-  const long = await anonymous.get<TokenAnswer>(
+  const long = await anonymous.get<MetaTokenAnswer>(
     '/oauth/access_token',
     {
       grant_type: 'fb_exchange_token',

@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { firstCommentOption } from '../first-comment.ts';
 
 export const facebookOptionsSchema = z
   .strictObject({
     link: z.url().optional().meta({
       description: 'A link shared with a text post (Facebook renders its preview). Ignored with media.',
     }),
+    firstComment: firstCommentOption(8000),
   })
   .meta({ id: 'FacebookOptions' });
 export type FacebookOptions = z.infer<typeof facebookOptionsSchema>;

@@ -4,7 +4,7 @@ import { readRange } from '../../media/read-range.ts';
 import { AttemptMemory } from '../attempt-memory.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { FacebookConfig } from './config.ts';
-import { GraphClient } from './graph.ts';
+import { GraphClient, postGraphComment } from './graph.ts';
 import {
   type FacebookCredentials,
   type FacebookOptions,
@@ -141,6 +141,8 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
             url: media[0]!.url,
             caption: message || undefined,
             message: message || undefined,
+            // The Photo edge's custom alt text (Facebook otherwise writes its own automatic one).
+            alt_text_custom: media[0]!.altText,
             published: true,
           },
           'the photo',
@@ -153,7 +155,7 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
       for (const [index, file] of media.entries()) {
         const photo = await client.post<Created>(
           `/${page}/photos`,
-          { url: file.url, published: false },
+          { url: file.url, published: false, alt_text_custom: file.altText },
           'a photo',
         );
         if (!photo.id) throw new PlatformError('internal', 'Facebook accepted a photo but returned no id');
@@ -183,6 +185,12 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
       sentPosts.delete(context.idempotencyKey);
       if (!created.id) throw new PlatformError('internal', 'Facebook created the post but returned no id');
       return { platformPostId: created.id, url: `https://www.facebook.com/${created.id}` };
+    },
+
+    // `POST /{post-id}/comments` `message` as the Page (pages_manage_engagement).
+    async comment(parent, text, account, _options, context): Promise<PublishResult> {
+      const id = await postGraphComment(graph(account, context.signal), parent.platformPostId, text);
+      return { platformPostId: id, url: `https://www.facebook.com/${id}` };
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

@@ -1,5 +1,6 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
+import { checkMediaRules, type MediaRuleSet } from '../media-rules.ts';
 import { mediaUrlWarnings } from '../public-media-url.ts';
 import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
 import {
@@ -12,6 +13,25 @@ import {
   videoTypes,
 } from './limits.ts';
 import { type FacebookOptions, facebookCredentialsSchema } from './options.ts';
+
+const facebookMediaRules: MediaRuleSet = {
+  video: {
+    types: videoTypes,
+    maxBytes: maxVideoBytes,
+    unsupported: (type) => `Facebook does not take ${type} videos`,
+    tooLarge: (file) => `${file.filename} is over Facebook's 10 GB video limit`,
+  },
+  image: {
+    types: photoTypes,
+    maxBytes: maxPhotoBytes,
+    unsupported: (type) => `Facebook takes JPEG, PNG, GIF and WebP photos or a video, not ${type}`,
+    tooLarge: (file) => `${file.filename} is ${file.size} bytes; Facebook photos must be 4 MB or smaller`,
+  },
+  maxItems: maxPhotos,
+  mixed: 'A Facebook post carries one video, or photos, not both',
+  tooMany: (count) =>
+    `Postwave posts at most ${maxPhotos} photos to Facebook at once; this post has ${count}`,
+};
 
 /** Everything the Pages API would refuse, found before anything is sent. */
 export function validateFacebookPost(
@@ -45,50 +65,9 @@ export function validateFacebookPost(
     });
   }
 
-  const videos = media.filter((m) => m.kind === 'video');
-  for (const [index, file] of media.entries()) {
-    const path = `media[${index}]`;
-    if (file.kind === 'video') {
-      if (!videoTypes.includes(file.contentType)) {
-        errors.push({
-          code: 'media_type_unsupported',
-          message: `Facebook does not take ${file.contentType} videos`,
-          path,
-        });
-      } else if (file.size > maxVideoBytes) {
-        errors.push({
-          code: 'media_too_large',
-          message: `${file.filename} is over Facebook's 10 GB video limit`,
-          path,
-        });
-      }
-    } else if (!photoTypes.includes(file.contentType)) {
-      errors.push({
-        code: 'media_type_unsupported',
-        message: `Facebook takes JPEG, PNG, GIF and WebP photos or a video, not ${file.contentType}`,
-        path,
-      });
-    } else if (file.size > maxPhotoBytes) {
-      errors.push({
-        code: 'media_too_large',
-        message: `${file.filename} is ${file.size} bytes; Facebook photos must be 4 MB or smaller`,
-        path,
-      });
-    }
-  }
-  if (videos.length > 0 && media.length > 1) {
-    errors.push({
-      code: 'media_mix_unsupported',
-      message: 'A Facebook post carries one video, or photos, not both',
-      path: 'media',
-    });
-  } else if (media.length > maxPhotos) {
-    errors.push({
-      code: 'too_many_media',
-      message: `Postwave posts at most ${maxPhotos} photos to Facebook at once; this post has ${media.length}`,
-      path: 'media',
-    });
-  }
+  const checked = checkMediaRules(media, facebookMediaRules);
+  errors.push(...checked.errors);
+  warnings.push(...checked.warnings);
   if (options.link && media.length > 0) {
     warnings.push({
       code: 'option_ignored',

@@ -1,3 +1,4 @@
+import { firstCommentField } from '../first-comment.ts';
 import type { PlatformManifest } from '../manifest.ts';
 import { instagramCaptionLength, maxCaptionLength, maxCarouselItems } from './limits.ts';
 
@@ -24,6 +25,7 @@ export const instagramManifest: PlatformManifest = {
   options: [
     { name: 'shareToFeed', label: 'Show the reel in the feed too', type: 'boolean' },
     { name: 'thumbOffset', label: 'Reel cover frame (ms)', type: 'number', placeholder: '0' },
+    firstCommentField,
   ],
   features: { thread: false, firstComment: true, altText: { maxLength: 1000 } },
   connect: {

@@ -1,27 +1,28 @@
 import { PlatformError } from '../../errors.ts';
-import { platformFetch, readJson } from '../../http/fetch.ts';
 import type { FacebookConfig } from '../facebook/config.ts';
 import { GraphClient, graphError } from '../facebook/graph.ts';
 import { exchangeFacebookCode, facebookDialogUrl, listPages } from '../facebook/oauth.ts';
+import { exchangeMetaCode, metaAuthorizeUrl } from '../meta-oauth.ts';
 import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
 import type { InstagramConfig } from './config.ts';
 import { instagramLongLivedToken } from './token.ts';
 
-export const instagramLoginScopes = ['instagram_business_basic', 'instagram_business_content_publish'];
+/** Publishing, and comments for the first comment. */
+export const instagramLoginScopes = [
+  'instagram_business_basic',
+  'instagram_business_content_publish',
+  'instagram_business_manage_comments',
+];
 /** Instagram accounts linked to Facebook Pages, reached with the Page's token. */
 export const instagramFacebookScopes = [
   'instagram_basic',
   'instagram_content_publish',
+  'instagram_manage_comments',
   'pages_show_list',
   'pages_read_engagement',
   'business_management',
 ];
 
-interface ShortToken {
-  access_token?: string;
-  user_id?: string | number;
-  data?: { access_token?: string; user_id?: string | number }[];
-}
 interface Me {
   id?: string;
   user_id?: string | number;
@@ -85,38 +86,16 @@ export function createInstagramConnector(config: InstagramConfig): OAuthConnecto
     platform: 'instagram',
     configured,
     pkce: false,
-    authorizeUrl({ state, redirectUri }) {
-      const url = new URL(config.authorizeUrl);
-      url.searchParams.set('client_id', config.appId ?? '');
-      url.searchParams.set('redirect_uri', redirectUri);
-      url.searchParams.set('response_type', 'code');
-      url.searchParams.set('scope', instagramLoginScopes.join(','));
-      url.searchParams.set('state', state);
-      return url.toString();
-    },
+    authorizeUrl: (input) =>
+      metaAuthorizeUrl(config.authorizeUrl, config.appId, input, { scopes: instagramLoginScopes }),
     async exchangeCode({ code, redirectUri, signal }): Promise<ConnectableAccount[]> {
-      if (!config.appId || !config.appSecret) {
-        throw new PlatformError(
-          'credentials_invalid',
-          'INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET are not set',
-        );
-      }
-      const response = await platformFetch(config.tokenUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          client_id: config.appId,
-          client_secret: config.appSecret,
-          grant_type: 'authorization_code',
-          redirect_uri: redirectUri,
-          // Instagram appends `#_` to the code in the redirect; it is not part of the code.
-          code: code.replace(/#_$/, ''),
-        }).toString(),
-        signal,
-      });
-      const body = (await readJson(response)) as ShortToken | undefined;
-      if (!response.ok) throw graphError(response.status, body, response.headers, 'the sign-in', 'Instagram');
-      const short = body?.access_token ?? body?.data?.[0]?.access_token;
+      const body = await exchangeMetaCode(
+        config.tokenUrl,
+        config,
+        { code, redirectUri, signal, method: 'POST', missing: 'INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET' },
+        (status, answer, headers) => graphError(status, answer, headers, 'the sign-in', 'Instagram'),
+      );
+      const short = body.access_token ?? body.data?.[0]?.access_token;
       if (!short) throw new PlatformError('credentials_invalid', 'Instagram returned no access token');
       const long = await instagramLongLivedToken(config, {
         grant: 'ig_exchange_token',
@@ -133,7 +112,7 @@ export function createInstagramConnector(config: InstagramConfig): OAuthConnecto
         { fields: 'user_id,username,name,profile_picture_url,account_type' },
         'the account lookup',
       );
-      const id = String(me.user_id ?? body?.user_id ?? me.id);
+      const id = String(me.user_id ?? body.user_id ?? me.id);
       return [
         {
           platformAccountId: id,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstCommentOption } from '../first-comment.ts';
 
 export const instagramOptionsSchema = z
   .strictObject({
@@ -12,6 +13,7 @@ export const instagramOptionsSchema = z
       .min(0)
       .optional()
       .meta({ description: 'Reel cover: the frame at this many milliseconds. Default: Instagram chooses.' }),
+    firstComment: firstCommentOption(2200),
   })
   .meta({ id: 'InstagramOptions' });
 export type InstagramOptions = z.infer<typeof instagramOptionsSchema>;

@@ -2,7 +2,7 @@ import { PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
 import { sleep } from '../../publish/retry.ts';
 import { AttemptMemory } from '../attempt-memory.ts';
-import { GraphClient, type GraphParams } from '../facebook/graph.ts';
+import { GraphClient, type GraphParams, postGraphComment } from '../facebook/graph.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { InstagramConfig } from './config.ts';
 import {
@@ -132,7 +132,7 @@ export function createInstagramPublisher(config: InstagramConfig): Publisher<Ins
               share_to_feed: options.shareToFeed ?? true,
               thumb_offset: options.thumbOffset,
             }
-          : { image_url: file.url, caption },
+          : { image_url: file.url, caption, alt_text: file.altText },
       );
     }
     const children: string[] = [];
@@ -178,10 +178,11 @@ export function createInstagramPublisher(config: InstagramConfig): Publisher<Ins
       : undefined;
   }
 
+  /** `alt_text` (up to 1000 characters) is documented for images, single or carousel items; reels have none. */
   function itemParams(file: MediaFile): GraphParams {
     return file.kind === 'video'
       ? { media_type: 'VIDEO', video_url: file.url, is_carousel_item: true }
-      : { image_url: file.url, is_carousel_item: true };
+      : { image_url: file.url, is_carousel_item: true, alt_text: file.altText };
   }
 
   return {
@@ -243,6 +244,14 @@ export function createInstagramPublisher(config: InstagramConfig): Publisher<Ins
         );
       }
       return { platformPostId: published.id, ...(url ? { url } : {}) };
+    },
+
+    // `POST /{ig-media-id}/comments?message=…` (instagram_business_manage_comments with Instagram
+    // Login, instagram_manage_comments with a Page). A comment has no permalink: the post's link is kept.
+    async comment(parent, text, account, _options, context): Promise<PublishResult> {
+      const client = await graph(account, context);
+      const id = await postGraphComment(client, parent.platformPostId, text);
+      return { platformPostId: id, ...(parent.url ? { url: parent.url } : {}) };
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

@@ -1,3 +1,4 @@
+import { firstCommentField } from '../first-comment.ts';
 import type { PlatformManifest } from '../manifest.ts';
 import { linkedInTextLength, maxCommentaryLength, maxImages } from './limits.ts';
 
@@ -33,6 +34,7 @@ export const linkedInManifest: PlatformManifest = {
       ],
     },
     { name: 'disableReshare', label: 'Disable resharing', type: 'boolean' },
+    firstCommentField,
   ],
   features: { thread: false, firstComment: true, altText: { maxLength: 4086 } },
   connect: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstCommentOption } from '../first-comment.ts';
 
 export const linkedInOptionsSchema = z
   .strictObject({
@@ -10,6 +11,7 @@ export const linkedInOptionsSchema = z
       .boolean()
       .optional()
       .meta({ description: 'Stops others from resharing the post. Default: false.' }),
+    firstComment: firstCommentOption(1250),
   })
   .meta({ id: 'LinkedInOptions' });
 export type LinkedInOptions = z.infer<typeof linkedInOptionsSchema>;

@@ -1,4 +1,5 @@
 import { isPlatformError, PlatformError } from '../../errors.ts';
+import { readJson } from '../../http/fetch.ts';
 import type { MediaFile } from '../../media/media-file.ts';
 import { AttemptMemory } from '../attempt-memory.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
@@ -49,10 +50,14 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       });
       return { media: { id } };
     }
-    const ids: string[] = [];
-    for (const image of media) ids.push(await uploadImage(client, author, image));
-    if (ids.length === 1) return { media: { id: ids[0]! } };
-    return { multiImage: { images: ids.map((id) => ({ id })) } };
+    // Images carry `altText` in the post's content (the Posts API has none for videos).
+    const images: { id: string; altText?: string }[] = [];
+    for (const image of media) {
+      const id = await uploadImage(client, author, image);
+      images.push({ id, ...(image.altText ? { altText: image.altText } : {}) });
+    }
+    if (images.length === 1) return { media: images[0]! };
+    return { multiImage: { images } };
   }
 
   return {
@@ -112,6 +117,30 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       const urn = response.headers.get('x-restli-id') ?? response.headers.get('x-linkedin-id');
       if (!urn) throw new PlatformError('internal', 'LinkedIn created the post but returned no id');
       return { platformPostId: urn, url: `https://www.linkedin.com/feed/update/${urn}/` };
+    },
+
+    // `POST /rest/socialActions/{post urn}/comments` with the versioned headers, as the post's author.
+    async comment(parent, text, account, _options, context): Promise<PublishResult> {
+      const author = authorOf(account);
+      const client = api(account, context);
+      const target = encodeURIComponent(parent.platformPostId);
+      const response = await client.request(
+        `/rest/socialActions/${target}/comments`,
+        {
+          method: 'POST',
+          // A comment's text is plain (mentions go in `attributes`), not the Posts API's little text.
+          json: { actor: author, object: parent.platformPostId, message: { text } },
+        },
+        'the comment',
+      );
+      // The created comment comes back in the body (`commentUrn`); its URN is also in `x-restli-id`.
+      const created = ((await readJson(response)) ?? {}) as { commentUrn?: string };
+      const urn = created.commentUrn ?? response.headers.get('x-restli-id') ?? undefined;
+      if (!urn) throw new PlatformError('internal', 'LinkedIn created the comment but returned no id');
+      return {
+        platformPostId: urn,
+        url: `https://www.linkedin.com/feed/update/${parent.platformPostId}/?commentUrn=${encodeURIComponent(urn)}`,
+      };
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

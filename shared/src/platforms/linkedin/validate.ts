@@ -1,5 +1,6 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
+import { checkMediaRules, type MediaRuleSet } from '../media-rules.ts';
 import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
 import {
   imageTypes,
@@ -11,6 +12,25 @@ import {
   videoTypes,
 } from './limits.ts';
 import { type LinkedInOptions, linkedInAuthorPattern, linkedInCredentialsSchema } from './options.ts';
+
+const linkedInMediaRules: MediaRuleSet = {
+  video: {
+    types: videoTypes,
+    maxBytes: maxVideoBytes,
+    minBytes: minVideoBytes,
+    unsupported: (type) => `LinkedIn videos must be MP4, not ${type}`,
+    tooLarge: (file) => `${file.filename} is ${file.size} bytes; LinkedIn accepts videos up to 500 MB`,
+    tooSmall: (file) =>
+      `${file.filename} is ${file.size} bytes; LinkedIn documents a 75 KB minimum and may refuse it`,
+  },
+  image: {
+    types: imageTypes,
+    unsupported: (type) => `LinkedIn takes JPEG, PNG and GIF images or MP4 video, not ${type}`,
+  },
+  maxItems: maxImages,
+  mixed: 'A LinkedIn post carries one video, or 1 to 20 images, not both',
+  tooMany: (count) => `LinkedIn posts hold at most ${maxImages} images; this one has ${count}`,
+};
 
 /** Everything the Posts, Images and Videos APIs would refuse, found before anything is sent. */
 export function validateLinkedInPost(
@@ -44,50 +64,9 @@ export function validateLinkedInPost(
     errors.push({ code: 'text_required', message: 'LinkedIn needs a message or media', path: 'message' });
   }
 
-  const videos = media.filter((m) => m.kind === 'video');
-  for (const [index, file] of media.entries()) {
-    const path = `media[${index}]`;
-    if (file.kind === 'video') {
-      if (!videoTypes.includes(file.contentType)) {
-        errors.push({
-          code: 'media_type_unsupported',
-          message: `LinkedIn videos must be MP4, not ${file.contentType}`,
-          path,
-        });
-      } else if (file.size > maxVideoBytes) {
-        errors.push({
-          code: 'media_too_large',
-          message: `${file.filename} is ${file.size} bytes; LinkedIn accepts videos up to 500 MB`,
-          path,
-        });
-      } else if (file.size < minVideoBytes) {
-        warnings.push({
-          code: 'media_too_small',
-          message: `${file.filename} is ${file.size} bytes; LinkedIn documents a 75 KB minimum and may refuse it`,
-          path,
-        });
-      }
-    } else if (!imageTypes.includes(file.contentType)) {
-      errors.push({
-        code: 'media_type_unsupported',
-        message: `LinkedIn takes JPEG, PNG and GIF images or MP4 video, not ${file.contentType}`,
-        path,
-      });
-    }
-  }
-  if (videos.length > 0 && media.length > 1) {
-    errors.push({
-      code: 'media_mix_unsupported',
-      message: 'A LinkedIn post carries one video, or 1 to 20 images, not both',
-      path: 'media',
-    });
-  } else if (media.length > maxImages) {
-    errors.push({
-      code: 'too_many_media',
-      message: `LinkedIn posts hold at most ${maxImages} images; this one has ${media.length}`,
-      path: 'media',
-    });
-  }
+  const checked = checkMediaRules(media, linkedInMediaRules);
+  errors.push(...checked.errors);
+  warnings.push(...checked.warnings);
 
   if (options.visibility === 'CONNECTIONS' && account.platformAccountId.startsWith('urn:li:organization:')) {
     errors.push({

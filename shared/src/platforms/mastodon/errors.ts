@@ -3,7 +3,7 @@ import { parseRetryAfter } from '../../http/fetch.ts';
 import { remoteText } from '../../http/remote-text.ts';
 
 /** What the request was doing, so a 422 lands on the right side: the text or the media. */
-export type MastodonOperation = 'status' | 'media' | 'account' | 'instance';
+export type MastodonOperation = 'status' | 'reply' | 'media' | 'account' | 'instance';
 
 /**
  * Maps a Mastodon error answer to our codes, keeping Mastodon's `error` text (cleaned and cut
@@ -30,6 +30,10 @@ export function mastodonError(
       );
     }
     return new PlatformError('target_unreachable', `Mastodon refused the account: ${detail}`, init);
+  }
+  if (status === 404 && operation === 'reply') {
+    // POST /api/v1/statuses with `in_reply_to_id` answers 404 when the post replied to is gone.
+    return new PlatformError('content_rejected', `Mastodon refused the reply: ${detail}`, init);
   }
   if (status === 404 || status === 410) {
     return new PlatformError('target_unreachable', `Mastodon instance or account not found: ${detail}`, init);

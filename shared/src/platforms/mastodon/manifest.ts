@@ -1,3 +1,4 @@
+import { firstCommentField } from '../first-comment.ts';
 import { type PlatformManifest, svgIcon } from '../manifest.ts';
 import { mastodonLength } from './count.ts';
 import { defaultInstanceLimits } from './limits.ts';
@@ -64,6 +65,7 @@ export const mastodonManifest: PlatformManifest = {
       placeholder: 'en',
       help: 'ISO 639 code of the text.',
     },
+    firstCommentField,
   ],
   features: { thread: true, firstComment: true, altText: { maxLength: 1500 } },
   connect: {

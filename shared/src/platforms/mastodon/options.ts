@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstCommentOption } from '../first-comment.ts';
 
 export const mastodonVisibilities = ['public', 'unlisted', 'private', 'direct'] as const;
 
@@ -23,6 +24,7 @@ export const mastodonOptionsSchema = z
       .array(z.string())
       .optional()
       .meta({ description: 'Description (alt text) per attached file, in media order.' }),
+    firstComment: firstCommentOption(),
   })
   .meta({ id: 'MastodonOptions' });
 export type MastodonOptions = z.infer<typeof mastodonOptionsSchema>;

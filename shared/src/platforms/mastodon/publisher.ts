@@ -112,7 +112,8 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
     // In order, one at a time: attachment order is the order of media_ids, and instances throttle uploads.
     for (const [index, file] of media.entries()) {
       mediaIds.push(
-        await uploadMedia(api, file, options.altTexts?.[index], {
+        // The media's own `altText` (contract section E) wins over the older per-post `altTexts` option.
+        await uploadMedia(api, file, file.altText ?? options.altTexts?.[index], {
           timeoutMs: this.#config.mediaTimeoutMs,
           firstIntervalMs: this.#config.mediaPollIntervalMs,
           signal: context.signal,
@@ -122,11 +123,13 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
     const { body: status } = await api.request<Status>({
       method: 'POST',
       path: '/api/v1/statuses',
-      operation: 'status',
-      // Mastodon keeps the key for an hour per account: a retry gets the first status back instead of a second post.
+      operation: context.replyTo ? 'reply' : 'status',
+      // Mastodon keeps the key for an hour per account: a retry gets the first status back instead of a
+      // second post. A thread part or reply has its own key, so it dedupes the same way.
       headers: { 'idempotency-key': context.idempotencyKey },
       json: {
         status: post.message,
+        ...(context.replyTo ? { in_reply_to_id: context.replyTo.parent.platformPostId } : {}),
         ...(mediaIds.length > 0 ? { media_ids: mediaIds } : {}),
         ...(options.visibility ? { visibility: options.visibility } : {}),
         ...(options.spoilerText ? { spoiler_text: options.spoilerText } : {}),

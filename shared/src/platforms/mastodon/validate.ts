@@ -67,6 +67,16 @@ export function validateMastodonPost(
     }
   });
 
+  media.forEach((file, index) => {
+    // The server's own `description_limit`, which can differ from Mastodon's default of 1500.
+    if (file.altText !== undefined && graphemeLength(file.altText) > limits.descriptionLimit) {
+      errors.push({
+        code: 'alt_text_too_long',
+        message: `Alt text may be up to ${limits.descriptionLimit} characters on this server`,
+        path: `media.${index}.altText`,
+      });
+    }
+  });
   options.altTexts?.forEach((alt, index) => {
     if (graphemeLength(alt) > limits.descriptionLimit) {
       errors.push({

@@ -102,7 +102,13 @@ export class TelegramPublisher implements Publisher<TelegramOptions> {
     const plan = planMedia(media);
     if (isPlanProblem(plan))
       throw new PlatformError('content_rejected', `Telegram cannot publish this media: ${plan.code}`);
-    const common = commonParams(chat, options);
+    const common = {
+      ...commonParams(chat, options),
+      // A thread part answers the message before it (for an album, its first message).
+      ...(context.replyTo
+        ? { reply_parameters: { message_id: Number(context.replyTo.parent.platformPostId) } }
+        : {}),
+    };
     const call = { signal: context.signal, chat };
 
     let sent: TelegramMessage;
@@ -212,7 +218,9 @@ function captionParams(message: string, options: TelegramOptions): Record<string
 async function formFor(...parts: Record<string, unknown>[]): Promise<FormData> {
   const form = new FormData();
   for (const part of parts) {
-    for (const [name, value] of Object.entries(part)) form.append(name, String(value));
+    // The Bot API takes objects (reply_parameters) in multipart requests as JSON-serialized strings.
+    for (const [name, value] of Object.entries(part))
+      form.append(name, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
   }
   return form;
 }

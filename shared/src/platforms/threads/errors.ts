@@ -95,6 +95,14 @@ export function threadsError(status: number, body: unknown, headers: Headers, wh
   }
   if (status === 401)
     return new PlatformError('credentials_invalid', `Threads refused the access token${detail}`, init);
+  if (/\b(reply_to_id|quote_post_id)\b/.test(said ?? '')) {
+    // The post replied to or quoted is gone (or was never ours to see): not a media problem.
+    return new PlatformError(
+      'content_rejected',
+      `Threads refused the post ${what} answers or quotes${detail}`,
+      init,
+    );
+  }
   if (
     (subcode !== undefined && subcode >= 2207000 && subcode < 2208000) ||
     /\b(media|image|video|url)\b/i.test(said ?? '')

@@ -1,3 +1,4 @@
+import { firstCommentField } from '../first-comment.ts';
 import type { PlatformManifest } from '../manifest.ts';
 import { threadsLength } from './count.ts';
 import { maxCarouselItems, maxTextLength } from './limits.ts';
@@ -35,6 +36,7 @@ export const threadsManifest: PlatformManifest = {
     { name: 'topicTag', label: 'Topic', type: 'text', help: '1 to 50 characters, no "." or "&".' },
     { name: 'replyToId', label: 'Reply to post', type: 'text', help: 'The Threads media id to reply to.' },
     { name: 'quotePostId', label: 'Quote post', type: 'text', help: 'The Threads media id to quote.' },
+    firstCommentField,
   ],
   features: { thread: true, firstComment: true, altText: { maxLength: 1000 } },
   connect: {

@@ -1,5 +1,5 @@
 import { PlatformError } from '../../errors.ts';
-import { platformFetch, readJson } from '../../http/fetch.ts';
+import { exchangeMetaCode, metaAuthorizeUrl } from '../meta-oauth.ts';
 import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
 import { threadsCall } from './api.ts';
 import type { ThreadsConfig } from './config.ts';
@@ -59,47 +59,27 @@ export function createThreadsConnector(config: ThreadsConfig): OAuthConnector {
     configured: Boolean(config.appId && config.appSecret),
     pkce: false,
 
-    authorizeUrl({ state, redirectUri }) {
+    authorizeUrl(input) {
       if (!config.appId) throw new Error('THREADS_APP_ID is not set');
-      const url = new URL(config.authorizeUrl);
-      url.searchParams.set('client_id', config.appId);
-      url.searchParams.set('redirect_uri', redirectUri);
-      url.searchParams.set('scope', threadsScopes.join(','));
-      url.searchParams.set('response_type', 'code');
-      url.searchParams.set('state', state);
-      return url.toString();
+      return metaAuthorizeUrl(config.authorizeUrl, config.appId, input, { scopes: threadsScopes });
     },
 
     async exchangeCode({ code, redirectUri, signal }): Promise<ConnectableAccount[]> {
-      if (!config.appId || !config.appSecret) {
-        throw new PlatformError('credentials_invalid', 'THREADS_APP_ID and THREADS_APP_SECRET are not set');
-      }
-      const response = await platformFetch(`${config.apiUrl}/oauth/access_token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          client_id: config.appId,
-          client_secret: config.appSecret,
-          grant_type: 'authorization_code',
-          redirect_uri: redirectUri,
-          // Threads appends "#_" to the code in the redirect; it is not part of the code.
-          code: code.replace(/#_$/, ''),
-        }).toString(),
-        signal,
-      });
-      const shortLived = (await readJson(response)) as TokenAnswer;
-      if (!response.ok) {
-        const error = threadsError(response.status, shortLived, response.headers, 'the sign-in');
-        throw error.code === 'needs_reconnect' || error.code === 'content_rejected'
-          ? new PlatformError(
-              'credentials_invalid',
-              `Threads refused the sign-in${error.message.replace(/^[^:]*/, '')}`,
-              {
-                status: response.status,
-              },
-            )
-          : error;
-      }
+      const shortLived = await exchangeMetaCode(
+        `${config.apiUrl}/oauth/access_token`,
+        config,
+        { code, redirectUri, signal, method: 'POST', missing: 'THREADS_APP_ID and THREADS_APP_SECRET' },
+        (status, body, headers) => {
+          const error = threadsError(status, body, headers, 'the sign-in');
+          return error.code === 'needs_reconnect' || error.code === 'content_rejected'
+            ? new PlatformError(
+                'credentials_invalid',
+                `Threads refused the sign-in${error.message.replace(/^[^:]*/, '')}`,
+                { status },
+              )
+            : error;
+        },
+      );
       const short = toToken(shortLived, 'the sign-in');
       const longLived = toToken(
         await threadsCall<TokenAnswer>(config.apiUrl, {

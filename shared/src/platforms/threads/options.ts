@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstCommentOption } from '../first-comment.ts';
 import { maxTopicTagLength } from './limits.ts';
 
 const mediaId = z.string().regex(/^\d{1,25}$/, 'must be a Threads media id (digits)');
@@ -25,6 +26,7 @@ export const threadsOptionsSchema = z
       .regex(/^[^.&]+$/, 'cannot contain periods (.) or ampersands (&)')
       .optional()
       .meta({ description: 'The post topic (`topic_tag`), 1-50 characters, no "." or "&".' }),
+    firstComment: firstCommentOption(),
   })
   .meta({ id: 'ThreadsOptions' });
 export type ThreadsOptions = z.infer<typeof threadsOptionsSchema>;

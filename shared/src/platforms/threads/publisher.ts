@@ -176,20 +176,24 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
     }
   }
 
-  /** The profile's post with this text published since `since`, from its latest posts. */
+  /**
+   * The profile's post with this text published since `since`, from its latest posts; a reply
+   * (a thread part, a first comment) is listed under `/{user}/replies`, not `/{user}/threads`.
+   */
   async function findRecentPost(
     userId: string,
     token: string,
     text: string,
     since: number,
     signal: AbortSignal,
+    edge: 'threads' | 'replies',
   ): Promise<PublishResult | undefined> {
     try {
       const answer = await threadsCall<{
         data?: { id?: string; text?: string; permalink?: string; timestamp?: string }[];
       }>(config.apiUrl, {
         method: 'GET',
-        path: `/${encodeURIComponent(userId)}/threads`,
+        path: `/${encodeURIComponent(userId)}/${edge}`,
         params: { fields: 'id,text,permalink,timestamp', limit: '10' },
         accessToken: token,
         what: 'the recent posts lookup',
@@ -208,10 +212,13 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
     }
   }
 
-  const mediaParams = (file: MediaFile) =>
-    file.kind === 'video'
+  // `alt_text` (up to 1000 characters) is documented for IMAGE and VIDEO containers, carousel items included.
+  const mediaParams = (file: MediaFile) => ({
+    ...(file.kind === 'video'
       ? { media_type: 'VIDEO', video_url: file.url }
-      : { media_type: 'IMAGE', image_url: file.url };
+      : { media_type: 'IMAGE', image_url: file.url }),
+    ...(file.altText ? { alt_text: file.altText } : {}),
+  });
 
   /** The post's container (text, one medium, or a carousel of FINISHED items), not yet waited on. */
   async function buildPostContainer(
@@ -220,12 +227,14 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
     post: PostContent,
     media: readonly MediaFile[],
     options: ThreadsOptions,
+    replyTo: string | undefined,
     signal: AbortSignal,
   ): Promise<string> {
     const common = {
       text: post.message === '' ? undefined : post.message,
       reply_control: options.replyControl,
-      reply_to_id: options.replyToId,
+      // A thread part (or first comment) answers the part before it; otherwise the option's post, if any.
+      reply_to_id: replyTo ?? options.replyToId,
       quote_post_id: options.quotePostId,
       topic_tag: options.topicTag,
     };
@@ -267,8 +276,18 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
   }
 
   /** What a staged container was built from: a publish of anything else builds its own. */
-  function stageFingerprint(post: PostContent, media: readonly MediaFile[], options: ThreadsOptions): string {
-    return JSON.stringify([post.message, media.map((f) => f.key), options]);
+  function stageFingerprint(
+    post: PostContent,
+    media: readonly MediaFile[],
+    options: ThreadsOptions,
+    replyTo: string | undefined,
+  ): string {
+    return JSON.stringify([
+      post.message,
+      media.map((f) => [f.key, f.altText ?? null]),
+      options,
+      replyTo ?? null,
+    ]);
   }
 
   return {
@@ -297,16 +316,18 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
     // fetched and processed) ahead of the due time; publish then only calls threads_publish.
     async stage(post, account, media, options, context): Promise<StagedMedia> {
       const token = await accessTokenFor(account, context);
+      const replyTo = context.replyTo?.parent.platformPostId;
       const container = await buildPostContainer(
         account.platformAccountId,
         token,
         post,
         media,
         options,
+        replyTo,
         context.signal,
       );
       await waitUntilFinished(container, token, 'the post', context.signal);
-      const handle = { container, of: stageFingerprint(post, media, options) };
+      const handle = { container, of: stageFingerprint(post, media, options, replyTo) };
       return { handle: JSON.stringify(handle), expiresAt: new Date(Date.now() + 23 * 3_600_000) };
     },
 
@@ -315,7 +336,9 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
       const userId = account.platformAccountId;
       const token = await accessTokenFor(account, context);
 
-      const buildContainer = () => buildPostContainer(userId, token, post, media, options, signal);
+      const replyTo = context.replyTo?.parent.platformPostId;
+      const edge = replyTo ? 'replies' : 'threads';
+      const buildContainer = () => buildPostContainer(userId, token, post, media, options, replyTo, signal);
       if (!containers.get(context.idempotencyKey) && context.resumed) {
         // An earlier process may have published it: its post would be among the latest ones.
         const found = await findRecentPost(
@@ -324,17 +347,18 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
           post.message,
           context.resumed.since.getTime(),
           signal,
+          edge,
         );
         if (found) return found;
       }
-      const staged = stagedContainer(context.staged, stageFingerprint(post, media, options));
+      const staged = stagedContainer(context.staged, stageFingerprint(post, media, options, replyTo));
       if (staged && !containers.get(context.idempotencyKey))
         rememberContainer(context.idempotencyKey, staged);
       const previous = containers.get(context.idempotencyKey);
       const state = previous ? await containerState(previous.id, token, signal) : undefined;
       if (previous && state === 'PUBLISHED') {
         // An earlier attempt published it and lost the answer: report that post, never a second one.
-        const found = await findRecentPost(userId, token, post.message, previous.at, signal);
+        const found = await findRecentPost(userId, token, post.message, previous.at, signal, edge);
         if (found) {
           containers.delete(context.idempotencyKey);
           return found;

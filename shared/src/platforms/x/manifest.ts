@@ -1,3 +1,4 @@
+import { firstCommentField } from '../first-comment.ts';
 import type { PlatformManifest } from '../manifest.ts';
 import { xWeightedLength } from './count.ts';
 import { maxImages, maxWeightedLength } from './limits.ts';
@@ -50,6 +51,7 @@ export const xManifest: PlatformManifest = {
       help: 'The id of the post to quote.',
       placeholder: '1850000000000000000',
     },
+    firstCommentField,
   ],
   features: { thread: true, firstComment: true, altText: { maxLength: 1000 } },
   connect: {

@@ -4,6 +4,7 @@ import type { MediaFile } from '../../media/media-file.ts';
 import { sleep } from '../../publish/retry.ts';
 import { xFetch } from './api.ts';
 import type { XConfig } from './config.ts';
+import { takesAltText } from './limits.ts';
 import type { XAccessToken } from './token.ts';
 
 interface ProcessingInfo {
@@ -84,4 +85,30 @@ export async function uploadXMedia(
     throw new PlatformError('media_rejected', `X could not process "${file.filename}": ${reason}`);
   }
   return id;
+}
+
+/**
+ * Sets an uploaded image's or GIF's alt text: `POST /2/media/metadata`
+ * `{ id, metadata: { alt_text: { text } } }` (up to 1000 characters). X documents alt text for
+ * images and GIFs; a video's is not sent (validation warns).
+ */
+export async function setXAltText(
+  id: string,
+  file: MediaFile,
+  token: XAccessToken,
+  config: XConfig,
+  signal: AbortSignal,
+): Promise<void> {
+  if (!file.altText || !takesAltText(file)) return;
+  await xFetch(
+    token,
+    `${config.apiUrl}/2/media/metadata`,
+    {
+      method: 'POST',
+      json: { id, metadata: { alt_text: { text: file.altText } } },
+      signal,
+      what: `the alt text of "${file.filename}"`,
+    },
+    config.maxRateLimitWaitMs,
+  );
 }

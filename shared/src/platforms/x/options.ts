@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstCommentOption } from '../first-comment.ts';
 
 const postId = z.string().regex(/^\d{1,19}$/, 'must be an X post id (digits, as in the post URL)');
 
@@ -14,6 +15,7 @@ export const xOptionsSchema = z
       }),
     replyToPostId: postId.optional().meta({ description: 'Publish as a reply to this post id.' }),
     quotePostId: postId.optional().meta({ description: 'Quote this post id.' }),
+    firstComment: firstCommentOption(),
   })
   .meta({ id: 'XOptions' });
 export type XOptions = z.infer<typeof xOptionsSchema>;

@@ -10,7 +10,7 @@ import type {
 } from '../types.ts';
 import { xFetch } from './api.ts';
 import type { XConfig } from './config.ts';
-import { uploadXMedia } from './media.ts';
+import { setXAltText, uploadXMedia } from './media.ts';
 import { type XCredentials, type XOptions, xCredentialsSchema, xOptionsSchema } from './options.ts';
 import { XAccessToken, XRefreshLocks } from './token.ts';
 import { validateXPost } from './validate.ts';
@@ -102,6 +102,8 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
         continue;
       }
       const id = await uploadXMedia(file, token, config, context.signal);
+      // Before remembering the id: a retry after a failed alt text uploads again rather than posting without it.
+      await setXAltText(id, file, token, config, context.signal);
       uploaded.set(key, { id, expires: Date.now() + uploadedTtlMs });
       ids.push(id);
     }
@@ -142,7 +144,9 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
       // A media-only post has no text at all: X refuses an empty `text`.
       const body: Record<string, unknown> = post.message === '' ? {} : { text: post.message };
       if (ids.length > 0) body.media = { media_ids: ids };
-      if (options.replyToPostId) body.reply = { in_reply_to_tweet_id: options.replyToPostId };
+      // A thread part (or first comment) answers the part before it; otherwise the option's post, if any.
+      const replyTo = context.replyTo?.parent.platformPostId ?? options.replyToPostId;
+      if (replyTo) body.reply = { in_reply_to_tweet_id: replyTo };
       if (options.quotePostId) body.quote_tweet_id = options.quotePostId;
       if (options.replySettings && options.replySettings !== 'everyone')
         body.reply_settings = options.replySettings;

@@ -9,6 +9,7 @@ import {
   maxImages,
   maxVideoBytes,
   maxWeightedLength,
+  takesAltText,
   videoTypes,
 } from './limits.ts';
 import type { XOptions } from './options.ts';
@@ -82,6 +83,15 @@ export function validateXPost(
     }
   });
 
+  media.forEach((file, index) => {
+    if (file.altText && !takesAltText(file)) {
+      warnings.push({
+        code: 'alt_text_unsupported',
+        message: 'X takes alt text for images and GIFs only; this video is posted without it',
+        path: `media[${index}].altText`,
+      });
+    }
+  });
   if (options.replyToPostId && options.quotePostId === options.replyToPostId) {
     warnings.push({
       code: 'reply_quotes_same_post',

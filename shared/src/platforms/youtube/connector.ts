@@ -5,9 +5,11 @@ import type { AnyPublisher, Env } from '../types.ts';
 import type { YouTubeConfig } from './config.ts';
 import { exchangeGoogleAuthorizationCode } from './oauth.ts';
 
+/** Upload, read the channel, and (youtube.force-ssl) `commentThreads.insert` for the first comment. */
 export const youTubeScopes = [
   'https://www.googleapis.com/auth/youtube.upload',
   'https://www.googleapis.com/auth/youtube.readonly',
+  'https://www.googleapis.com/auth/youtube.force-ssl',
 ];
 
 export const defaultGoogleAuthorizeUrl = 'https://accounts.google.com/o/oauth2/v2/auth';

@@ -1,4 +1,5 @@
 import { utf8Length } from '../../text.ts';
+import { firstCommentField } from '../first-comment.ts';
 import { type PlatformManifest, svgIcon } from '../manifest.ts';
 import { maxDescriptionBytes, maxTitleLength, thumbnailTypes } from './limits.ts';
 import { videoDescription } from './metadata.ts';
@@ -53,6 +54,7 @@ export const youTubeManifest: PlatformManifest = {
       contentTypes: [...thumbnailTypes],
       help: 'JPEG or PNG, up to 2 MB.',
     },
+    firstCommentField,
   ],
   features: { thread: false, firstComment: true, altText: null },
   connect: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { firstCommentOption } from '../first-comment.ts';
 
 /**
  * Per-post YouTube options. Lengths and characters are checked by validation rather than
@@ -38,6 +39,7 @@ export const youTubeOptionsSchema = z
       description:
         'URL of a JPEG or PNG (at most 2 MB) uploaded to this service, set as the custom thumbnail.',
     }),
+    firstComment: firstCommentOption(10000),
   })
   .meta({ id: 'YouTubeOptions' });
 export type YouTubeOptions = z.infer<typeof youTubeOptionsSchema>;

@@ -122,6 +122,29 @@ export function createYouTubePublisher(config: YouTubeConfig): Publisher<YouTube
       return { platformPostId: uploaded.id, url: `https://youtu.be/${uploaded.id}` };
     },
 
+    // commentThreads.insert (scope youtube.force-ssl): a top-level comment on the uploaded video.
+    async comment(parent, text, account, _options, context): Promise<PublishResult> {
+      const token = accessToken(account, context);
+      const url = new URL(`${config.apiUrl}/commentThreads`);
+      url.searchParams.set('part', 'snippet');
+      const body = JSON.stringify({
+        snippet: { videoId: parent.platformPostId, topLevelComment: { snippet: { textOriginal: text } } },
+      });
+      const response = await googleFetch(
+        token,
+        url,
+        { method: 'POST', body, headers: { 'content-type': 'application/json' }, signal: context.signal },
+        'the comment',
+      );
+      if (!response.ok) throw await failure(response, 'the comment');
+      const thread = (await readJson(response)) as { id?: string } | undefined;
+      if (!thread?.id) throw new PlatformError('internal', 'YouTube created the comment but returned no id');
+      return {
+        platformPostId: thread.id,
+        url: `https://www.youtube.com/watch?v=${encodeURIComponent(parent.platformPostId)}&lc=${encodeURIComponent(thread.id)}`,
+      };
+    },
+
     async verifyCredentials(account, context): Promise<AccountProfile> {
       const token = accessToken(account, context);
       const url = new URL(`${config.apiUrl}/channels`);

@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import type { BlueskyPublisher } from '../../../src/platforms/bluesky/index.ts';
+import { describe, it } from 'node:test';
 import type { FakeBluesky } from '../../fakes/bluesky.ts';
 import { paddedSample, sampleJpeg, sampleMp4, samplePng } from '../../fakes/sample-media.ts';
 import { memoryMedia } from '../memory-media.ts';
-import { account, alice, context, publisherFor, rejection, startBluesky } from './setup.ts';
+import { account, alice, blueskyFixture, context, publisherFor, rejection, startBluesky } from './setup.ts';
 
-let fake: FakeBluesky;
-let publisher: BlueskyPublisher;
-
-before(async () => {
-  fake = await startBluesky();
-});
-after(() => fake.close());
-beforeEach(() => {
-  fake.server.clearInjected();
-  fake.server.requests.length = 0;
-  fake.records.length = 0;
-  // A new publisher per test: sessions are cached per publisher.
-  publisher = publisherFor(fake);
-});
+const fx = blueskyFixture();
 
 const jpeg = (name: string, size?: number) =>
   memoryMedia(new Uint8Array(size ? paddedSample(sampleJpeg(), size) : sampleJpeg()), {
@@ -30,10 +16,10 @@ const jpeg = (name: string, size?: number) =>
 describe('Bluesky publishing', () => {
   it('posts text with facets and returns the at:// URI and bsky.app URL', async () => {
     const message = '👨‍👩‍👧 Hi @bob.test and @nobody.test, see https://example.com/a. #postwave';
-    const result = await publisher.publish({ message }, account(), [], { langs: ['en'] }, context());
+    const result = await fx.publisher.publish({ message }, account(), [], { langs: ['en'] }, context());
 
-    assert.equal(fake.records.length, 1);
-    const record = fake.records[0]!;
+    assert.equal(fx.fake.records.length, 1);
+    const record = fx.fake.records[0]!;
     assert.equal(record.did, alice.did);
     assert.equal(result.platformPostId, `at://${alice.did}/app.bsky.feed.post/${record.rkey}`);
     assert.equal(result.url, `https://bsky.app/profile/alice.test/post/${record.rkey}`);
@@ -64,7 +50,7 @@ describe('Bluesky publishing', () => {
       jpeg('a.jpg'),
       memoryMedia(new Uint8Array(samplePng()), { filename: 'b.png', contentType: 'image/png' }),
     ];
-    await publisher.publish(
+    await fx.publisher.publish(
       { message: 'Two pictures' },
       account(),
       media,
@@ -72,19 +58,19 @@ describe('Bluesky publishing', () => {
       context(),
     );
 
-    const uploads = fake.calls('com.atproto.repo.uploadBlob');
+    const uploads = fx.fake.calls('com.atproto.repo.uploadBlob');
     assert.deepEqual(
       uploads.map((u) => u.headers['content-type']),
       ['image/jpeg', 'image/png'],
     );
     assert.deepEqual(uploads[1]!.rawBody, samplePng());
-    const embed = fake.records[0]!.value.embed as {
+    const embed = fx.fake.records[0]!.value.embed as {
       $type: string;
       images: { alt: string; image: { ref: { $link: string }; mimeType: string } }[];
     };
     assert.equal(embed.$type, 'app.bsky.embed.images');
     assert.deepEqual(
-      embed.images.map((i) => [i.alt, i.image.mimeType, fake.blobs.has(i.image.ref.$link)]),
+      embed.images.map((i) => [i.alt, i.image.mimeType, fx.fake.blobs.has(i.image.ref.$link)]),
       [
         ['A red dot', 'image/jpeg', true],
         ['', 'image/png', true],
@@ -97,73 +83,77 @@ describe('Bluesky publishing', () => {
       filename: 'clip.mp4',
       contentType: 'video/mp4',
     });
-    await publisher.publish({ message: 'A clip' }, account(), [video], { altTexts: ['Waves'] }, context());
-    const embed = fake.records[0]!.value.embed as { $type: string; alt: string; video: { mimeType: string } };
+    await fx.publisher.publish({ message: 'A clip' }, account(), [video], { altTexts: ['Waves'] }, context());
+    const embed = fx.fake.records[0]!.value.embed as {
+      $type: string;
+      alt: string;
+      video: { mimeType: string };
+    };
     assert.equal(embed.$type, 'app.bsky.embed.video');
     assert.equal(embed.alt, 'Waves');
     assert.equal(embed.video.mimeType, 'video/mp4');
   });
 
   it('accepts an image of exactly 2,000,000 bytes; the PDS refuses 2,000,001 with BlobTooLarge', async () => {
-    await publisher.publish({ message: 'max' }, account(), [jpeg('max.jpg', 2_000_000)], {}, context());
-    assert.equal(fake.records.length, 1);
+    await fx.publisher.publish({ message: 'max' }, account(), [jpeg('max.jpg', 2_000_000)], {}, context());
+    assert.equal(fx.fake.records.length, 1);
 
     const error = await rejection(
-      publisher.publish({ message: 'over' }, account(), [jpeg('over.jpg', 2_000_001)], {}, context()),
+      fx.publisher.publish({ message: 'over' }, account(), [jpeg('over.jpg', 2_000_001)], {}, context()),
     );
     assert.equal(error.code, 'media_rejected');
     assert.equal(error.retryable, false);
     assert.match(error.message, /too large/);
-    assert.equal(fake.records.length, 1);
+    assert.equal(fx.fake.records.length, 1);
   });
 
   it('the PDS refuses 301 graphemes as InvalidRequest: content_rejected', async () => {
     const error = await rejection(
-      publisher.publish({ message: 'x'.repeat(301) }, account(), [], {}, context()),
+      fx.publisher.publish({ message: 'x'.repeat(301) }, account(), [], {}, context()),
     );
     assert.equal(error.code, 'content_rejected');
     assert.match(error.message, /300 graphemes/);
-    await publisher.publish({ message: 'x'.repeat(299) + '👨‍👩‍👧' }, account(), [], {}, context());
-    assert.equal(fake.records.length, 1);
+    await fx.publisher.publish({ message: 'x'.repeat(299) + '👨‍👩‍👧' }, account(), [], {}, context());
+    assert.equal(fx.fake.records.length, 1);
   });
 
   it('logs in once and reuses the session for later posts', async () => {
-    await publisher.publish({ message: 'one' }, account(), [], {}, context());
-    await publisher.publish({ message: 'two' }, account(), [], {}, context());
+    await fx.publisher.publish({ message: 'one' }, account(), [], {}, context());
+    await fx.publisher.publish({ message: 'two' }, account(), [], {}, context());
     await Promise.all([
-      publisher.publish({ message: 'three' }, account(), [], {}, context()),
-      publisher.publish({ message: 'four' }, account(), [], {}, context()),
+      fx.publisher.publish({ message: 'three' }, account(), [], {}, context()),
+      fx.publisher.publish({ message: 'four' }, account(), [], {}, context()),
     ]);
-    assert.equal(fake.calls('com.atproto.server.createSession').length, 1);
-    assert.equal(fake.records.length, 4);
+    assert.equal(fx.fake.calls('com.atproto.server.createSession').length, 1);
+    assert.equal(fx.fake.records.length, 4);
   });
 
   it('refreshes an expired access token and carries on', async () => {
-    await publisher.publish({ message: 'before' }, account(), [], {}, context());
-    fake.expireAccessTokens();
-    await publisher.publish({ message: 'after' }, account(), [jpeg('a.jpg')], {}, context());
+    await fx.publisher.publish({ message: 'before' }, account(), [], {}, context());
+    fx.fake.expireAccessTokens();
+    await fx.publisher.publish({ message: 'after' }, account(), [jpeg('a.jpg')], {}, context());
 
-    assert.equal(fake.calls('com.atproto.server.createSession').length, 1);
-    assert.equal(fake.calls('com.atproto.server.refreshSession').length, 1);
-    assert.equal(fake.records.length, 2);
-    const refresh = fake.calls('com.atproto.server.refreshSession')[0]!;
-    const login = fake.calls('com.atproto.server.createSession')[0]!;
+    assert.equal(fx.fake.calls('com.atproto.server.createSession').length, 1);
+    assert.equal(fx.fake.calls('com.atproto.server.refreshSession').length, 1);
+    assert.equal(fx.fake.records.length, 2);
+    const refresh = fx.fake.calls('com.atproto.server.refreshSession')[0]!;
+    const login = fx.fake.calls('com.atproto.server.createSession')[0]!;
     assert.notEqual(refresh.headers.authorization, undefined);
     assert.equal(login.headers.authorization, undefined);
   });
 
   it('logs in again when the refresh token has expired as well', async () => {
-    await publisher.publish({ message: 'before' }, account(), [], {}, context());
-    fake.expireAccessTokens();
-    fake.expireRefreshTokens();
-    await publisher.publish({ message: 'after' }, account(), [], {}, context());
-    assert.equal(fake.calls('com.atproto.server.createSession').length, 2);
-    assert.equal(fake.records.length, 2);
+    await fx.publisher.publish({ message: 'before' }, account(), [], {}, context());
+    fx.fake.expireAccessTokens();
+    fx.fake.expireRefreshTokens();
+    await fx.publisher.publish({ message: 'after' }, account(), [], {}, context());
+    assert.equal(fx.fake.calls('com.atproto.server.createSession').length, 2);
+    assert.equal(fx.fake.records.length, 2);
   });
 
   it('wrong app password is credentials_invalid, without the password in the message', async () => {
     const error = await rejection(
-      publisher.publish(
+      fx.publisher.publish(
         { message: 'x' },
         account({ handle: 'alice.test', appPassword: 'wrong-secret' }),
         [],
@@ -180,7 +170,7 @@ describe('Bluesky publishing', () => {
 
   it('a taken-down account is target_unreachable', async () => {
     const error = await rejection(
-      publisher.publish(
+      fx.publisher.publish(
         { message: 'x' },
         account({ handle: 'gone.test', appPassword: 'gone-pass' }),
         [],
@@ -194,7 +184,7 @@ describe('Bluesky publishing', () => {
 
   it('malformed credentials fail before any request', async () => {
     const error = await rejection(
-      publisher.publish(
+      fx.publisher.publish(
         { message: 'x' },
         account(alice, { credentials: { identifier: 'alice.test' } }),
         [],
@@ -204,7 +194,7 @@ describe('Bluesky publishing', () => {
     );
     assert.equal(error.code, 'credentials_invalid');
     assert.match(error.message, /appPassword/);
-    assert.equal(fake.server.requests.length, 0);
+    assert.equal(fx.fake.server.requests.length, 0);
   });
 
   it('uses credentials.service over the default service URL', async () => {
@@ -212,19 +202,19 @@ describe('Bluesky publishing', () => {
     await elsewhere.publish(
       { message: 'own PDS' },
       account(alice, {
-        credentials: { identifier: alice.handle, appPassword: alice.appPassword, service: `${fake.url}/` },
+        credentials: { identifier: alice.handle, appPassword: alice.appPassword, service: `${fx.fake.url}/` },
       }),
       [],
       {},
       context(),
     );
-    assert.equal(fake.records.length, 1);
+    assert.equal(fx.fake.records.length, 1);
   });
 });
 
 describe('Bluesky credentials check', () => {
   it('returns the profile with the DID as platform account id', async () => {
-    const profile = await publisher.verifyCredentials(account());
+    const profile = await fx.publisher.verifyCredentials(account());
     assert.deepEqual(profile, {
       name: 'Alice',
       username: 'alice.test',
@@ -235,7 +225,7 @@ describe('Bluesky credentials check', () => {
 
   it('refuses a wrong password', async () => {
     const error = await rejection(
-      publisher.verifyCredentials(account({ handle: 'alice.test', appPassword: 'nope' })),
+      fx.publisher.verifyCredentials(account({ handle: 'alice.test', appPassword: 'nope' })),
     );
     assert.equal(error.code, 'credentials_invalid');
   });
@@ -262,11 +252,11 @@ describe('Bluesky sessions the PDS no longer recognises', () => {
   });
 
   it('offers env and credentials helpers for server tests', () => {
-    assert.deepEqual(fake.env(), { BLUESKY_SERVICE_URL: fake.url });
-    assert.deepEqual(fake.credentials('alice.test'), {
+    assert.deepEqual(fx.fake.env(), { BLUESKY_SERVICE_URL: fx.fake.url });
+    assert.deepEqual(fx.fake.credentials('alice.test'), {
       identifier: 'alice.test',
       appPassword: alice.appPassword,
-      service: fake.url,
+      service: fx.fake.url,
     });
   });
 });

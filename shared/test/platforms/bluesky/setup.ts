@@ -3,6 +3,7 @@ import { blueskyConfigFromEnv } from '../../../src/platforms/bluesky/config.ts';
 import { BlueskyPublisher } from '../../../src/platforms/bluesky/index.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { type FakeBluesky, startFakeBluesky } from '../../fakes/bluesky.ts';
+import { useFixture } from '../../support/fixture.ts';
 
 export { fastRetries, rejection } from '../../support/platform-testing.ts';
 
@@ -42,4 +43,23 @@ export function account(
 let contexts = 0;
 export function context(idempotencyKey = `post-${++contexts}`): PublishContext {
   return { signal: AbortSignal.timeout(10_000), idempotencyKey, logger: silentLogger };
+}
+
+/** A test file's fake PDS and publisher; a new publisher per test, because sessions are cached per publisher. */
+export function blueskyFixture() {
+  return useFixture(
+    async () => {
+      const fake = await startBluesky();
+      return { fake, publisher: publisherFor(fake) };
+    },
+    {
+      stop: (fx) => fx.fake.close(),
+      reset: (fx) => {
+        fx.fake.server.clearInjected();
+        fx.fake.server.requests.length = 0;
+        fx.fake.records.length = 0;
+        fx.publisher = publisherFor(fx.fake);
+      },
+    },
+  );
 }

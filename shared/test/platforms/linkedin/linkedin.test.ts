@@ -1,54 +1,30 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { silentLogger } from '../../../src/logger.ts';
+import { describe, it } from 'node:test';
 import { linkedInConfigFromEnv } from '../../../src/platforms/linkedin/config.ts';
 import { linkedInModule } from '../../../src/platforms/linkedin/index.ts';
 import { escapeLittleText } from '../../../src/platforms/linkedin/little-text.ts';
 import { PublisherRegistry } from '../../../src/platforms/registry.ts';
-import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
-import { type FakeLinkedIn, parseLittleText, startFakeLinkedIn } from '../../fakes/linkedin.ts';
+import type { PlatformAccount } from '../../../src/platforms/types.ts';
+import { parseLittleText } from '../../fakes/linkedin.ts';
 import { sampleGif, sampleJpeg, samplePng } from '../../fakes/sample-media.ts';
 import { rejection } from '../../support/platform-testing.ts';
 import { memoryMedia, patternBytes } from '../memory-media.ts';
-
-const context = (overrides: Partial<PublishContext> = {}): PublishContext => ({
-  signal: AbortSignal.timeout(20_000),
-  idempotencyKey: `post-${Math.random()}:li1`,
-  logger: silentLogger,
-  ...overrides,
-});
+import { context, linkedInFixture } from './setup.ts';
 
 describe('LinkedIn', () => {
-  let fake: FakeLinkedIn;
-  let publisher: ReturnType<typeof linkedInModule.create>;
-  let member: PlatformAccount;
-  const org = (credentials = fake.credentials()): PlatformAccount => ({
+  const fx = linkedInFixture();
+  const org = (credentials = fx.fake.credentials()): PlatformAccount => ({
     id: 'li-org',
     platform: 'linkedin',
     platformAccountId: 'urn:li:organization:2414183',
     credentials,
   });
 
-  before(async () => {
-    fake = await startFakeLinkedIn({ videoPartBytes: 64 * 1024, videoProcessingPolls: 2 });
-    publisher = linkedInModule.create(fake.env());
-  });
-  after(() => fake.close());
-  beforeEach(() => {
-    fake.server.clearInjected();
-    member = {
-      id: 'li1',
-      platform: 'linkedin',
-      platformAccountId: fake.memberUrn,
-      credentials: fake.credentials(),
-    };
-  });
-
   describe('validation', () => {
     it('counts 3000 characters and refuses 3001', async () => {
-      const ok = await publisher.validate({ message: 'a'.repeat(3000) }, member, [], {});
+      const ok = await fx.publisher.validate({ message: 'a'.repeat(3000) }, fx.member, [], {});
       assert.deepEqual(ok.errors, []);
-      const long = await publisher.validate({ message: 'a'.repeat(3001) }, member, [], {});
+      const long = await fx.publisher.validate({ message: 'a'.repeat(3001) }, fx.member, [], {});
       assert.deepEqual(
         long.errors.map((e) => e.code),
         ['text_too_long'],
@@ -59,24 +35,24 @@ describe('LinkedIn', () => {
       const img = memoryMedia(new Uint8Array(sampleJpeg()), { filename: 'a.jpg', contentType: 'image/jpeg' });
       const vid = memoryMedia(patternBytes(100_000), { filename: 'v.mp4', contentType: 'video/mp4' });
       const pdf = memoryMedia(patternBytes(10), { filename: 'd.pdf', contentType: 'application/pdf' });
-      const mixed = await publisher.validate({ message: 'x' }, member, [img, vid], {});
+      const mixed = await fx.publisher.validate({ message: 'x' }, fx.member, [img, vid], {});
       assert.deepEqual(
         mixed.errors.map((e) => e.code),
         ['media_mix_unsupported'],
       );
-      const many = await publisher.validate({ message: 'x' }, member, Array(21).fill(img), {});
+      const many = await fx.publisher.validate({ message: 'x' }, fx.member, Array(21).fill(img), {});
       assert.deepEqual(
         many.errors.map((e) => e.code),
         ['too_many_media'],
       );
-      const doc = await publisher.validate({ message: 'x' }, member, [pdf], {});
+      const doc = await fx.publisher.validate({ message: 'x' }, fx.member, [pdf], {});
       assert.deepEqual(
         doc.errors.map((e) => e.code),
         ['media_type_unsupported'],
       );
-      const bad = await publisher.validate(
+      const bad = await fx.publisher.validate(
         { message: 'x' },
-        { ...member, platformAccountId: '12345' },
+        { ...fx.member, platformAccountId: '12345' },
         [],
         {},
       );
@@ -84,7 +60,7 @@ describe('LinkedIn', () => {
         bad.errors.map((e) => e.code),
         ['account_invalid'],
       );
-      const connections = await publisher.validate({ message: 'x' }, org(), [], {
+      const connections = await fx.publisher.validate({ message: 'x' }, org(), [], {
         visibility: 'CONNECTIONS',
       });
       assert.deepEqual(
@@ -105,15 +81,15 @@ describe('LinkedIn', () => {
   describe('little text', () => {
     const message = 'Launch (beta) @team #news [link] <b> *bold* _it_ ~s~ {x} a|b \\ done';
 
-    it('the fake cuts an unescaped commentary short, as LinkedIn does', () => {
+    it('the fx.fake cuts an unescaped commentary short, as LinkedIn does', () => {
       assert.equal(parseLittleText(message), 'Launch ');
       assert.equal(parseLittleText(escapeLittleText(message)), message);
       assert.equal(parseLittleText('{hashtag|\\#|news} @[Ada](urn:li:person:abc)'), '#news Ada');
     });
 
     it('publishes every reserved character intact', async () => {
-      const result = await publisher.publish({ message }, member, [], {}, context());
-      const post = fake.posts.find((p) => p.urn === result.platformPostId)!;
+      const result = await fx.publisher.publish({ message }, fx.member, [], {}, context());
+      const post = fx.fake.posts.find((p) => p.urn === result.platformPostId)!;
       assert.equal(post.text, message);
       assert.equal(post.commentary, escapeLittleText(message));
       assert.equal(result.url, `https://www.linkedin.com/feed/update/${post.urn}/`);
@@ -122,9 +98,9 @@ describe('LinkedIn', () => {
 
   describe('publishing', () => {
     it('sends the version and Rest.li headers, public visibility by default', async () => {
-      const result = await publisher.publish({ message: 'Hello LinkedIn' }, member, [], {}, context());
+      const result = await fx.publisher.publish({ message: 'Hello LinkedIn' }, fx.member, [], {}, context());
       assert.match(result.platformPostId, /^urn:li:share:\d+$/);
-      const [request] = fake.requestsTo('POST', /^\/rest\/posts$/).slice(-1);
+      const [request] = fx.fake.requestsTo('POST', /^\/rest\/posts$/).slice(-1);
       assert.equal(request!.headers['linkedin-version'], linkedInConfigFromEnv({}).version);
       assert.equal(request!.headers['x-restli-protocol-version'], '2.0.0');
       assert.deepEqual((request!.body as Record<string, unknown>).distribution, {
@@ -132,50 +108,50 @@ describe('LinkedIn', () => {
         targetEntities: [],
         thirdPartyDistributionChannels: [],
       });
-      assert.equal(fake.posts.at(-1)!.visibility, 'PUBLIC');
+      assert.equal(fx.fake.posts.at(-1)!.visibility, 'PUBLIC');
     });
 
     it('posts one image, then several as a multi-image post, as an organization', async () => {
       const png = memoryMedia(new Uint8Array(samplePng()), { filename: 'a.png', contentType: 'image/png' });
       const gif = memoryMedia(new Uint8Array(sampleGif()), { filename: 'b.gif', contentType: 'image/gif' });
-      const one = await publisher.publish({ message: 'One image' }, org(), [png], {}, context());
-      const single = fake.posts.find((p) => p.urn === one.platformPostId)!;
+      const one = await fx.publisher.publish({ message: 'One image' }, org(), [png], {}, context());
+      const single = fx.fake.posts.find((p) => p.urn === one.platformPostId)!;
       assert.equal(single.author, 'urn:li:organization:2414183');
       assert.match(single.content?.media?.id ?? '', /^urn:li:image:/);
-      const two = await publisher.publish(
+      const two = await fx.publisher.publish(
         { message: 'Two images' },
         org(),
         [png, gif],
         { visibility: 'LOGGED_IN' },
         context(),
       );
-      const multi = fake.posts.find((p) => p.urn === two.platformPostId)!;
+      const multi = fx.fake.posts.find((p) => p.urn === two.platformPostId)!;
       assert.equal(multi.content?.multiImage?.images.length, 2);
-      assert.deepEqual(fake.images.get(multi.content!.multiImage!.images[1]!.id)!.bytes, sampleGif());
+      assert.deepEqual(fx.fake.images.get(multi.content!.multiImage!.images[1]!.id)!.bytes, sampleGif());
       assert.equal(multi.visibility, 'LOGGED_IN');
     });
 
     it('uploads a video in the parts LinkedIn asks for, finalizes, waits for processing', async () => {
       const bytes = patternBytes(3 * 64 * 1024 + 777, 9);
       const video = memoryMedia(bytes, { filename: 'v.mp4', contentType: 'video/mp4' });
-      const result = await publisher.publish({ message: 'Video' }, member, [video], {}, context());
-      const post = fake.posts.find((p) => p.urn === result.platformPostId)!;
-      const uploaded = fake.videos.get(post.content!.media!.id)!;
+      const result = await fx.publisher.publish({ message: 'Video' }, fx.member, [video], {}, context());
+      const post = fx.fake.posts.find((p) => p.urn === result.platformPostId)!;
+      const uploaded = fx.fake.videos.get(post.content!.media!.id)!;
       assert.equal(uploaded.status, 'AVAILABLE');
       assert.deepEqual(new Uint8Array(uploaded.bytes!), bytes);
-      assert.equal(fake.requestsTo('PUT', /^\/dms-uploads\/video\//).length >= 4, true);
+      assert.equal(fx.fake.requestsTo('PUT', /^\/dms-uploads\/video\//).length >= 4, true);
       assert.deepEqual(video.reads.length, 4);
     });
 
     it('reports a video LinkedIn could not process as media_rejected', async () => {
-      fake.failNextVideoProcessing = true;
+      fx.fake.failNextVideoProcessing = true;
       const video = memoryMedia(patternBytes(1000), { filename: 'v.mp4', contentType: 'video/mp4' });
       const error = await rejection(
-        publisher.publish({ message: 'Bad video' }, member, [video], {}, context()),
+        fx.publisher.publish({ message: 'Bad video' }, fx.member, [video], {}, context()),
       );
       assert.equal(error.code, 'media_rejected');
       assert.equal(
-        fake.posts.some((p) => p.commentary === 'Bad video'),
+        fx.fake.posts.some((p) => p.commentary === 'Bad video'),
         false,
       );
     });
@@ -183,29 +159,36 @@ describe('LinkedIn', () => {
     it('classifies revoked tokens, missing permissions, daily limits, duplicates and outages', async () => {
       const duplicate = await rejection(
         (async () => {
-          await publisher.publish({ message: 'Same words' }, member, [], {}, context());
-          await publisher.publish({ message: 'Same words' }, member, [], {}, context());
+          await fx.publisher.publish({ message: 'Same words' }, fx.member, [], {}, context());
+          await fx.publisher.publish({ message: 'Same words' }, fx.member, [], {}, context());
         })(),
       );
       assert.deepEqual([duplicate.code, duplicate.retryable], ['content_rejected', false]);
       assert.match(duplicate.message, /duplicate/);
 
-      fake.failNext({
+      fx.fake.failNext({
         path: /^\/rest\/posts$/,
         status: 429,
         code: 'TOO_MANY_REQUESTS',
         serviceErrorCode: 101,
         message: 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.',
       });
-      const daily = await rejection(publisher.publish({ message: 'Throttled' }, member, [], {}, context()));
+      const daily = await rejection(
+        fx.publisher.publish({ message: 'Throttled' }, fx.member, [], {}, context()),
+      );
       assert.deepEqual([daily.code, daily.retryable], ['rate_limited', false]);
 
-      fake.failNext({ path: /^\/rest\/posts$/, status: 503, code: 'SERVICE_UNAVAILABLE', message: 'Down' });
-      const down = await rejection(publisher.publish({ message: 'Down' }, member, [], {}, context()));
+      fx.fake.failNext({
+        path: /^\/rest\/posts$/,
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Down',
+      });
+      const down = await rejection(fx.publisher.publish({ message: 'Down' }, fx.member, [], {}, context()));
       assert.deepEqual([down.code, down.retryable], ['platform_unavailable', true]);
 
       const notAdmin = await rejection(
-        publisher.publish(
+        fx.publisher.publish(
           { message: 'Not mine' },
           { ...org(), platformAccountId: 'urn:li:organization:999999' },
           [],
@@ -215,24 +198,26 @@ describe('LinkedIn', () => {
       );
       assert.equal(notAdmin.code, 'needs_reconnect');
 
-      fake.revokeAll();
-      const revoked = await rejection(publisher.publish({ message: 'Revoked' }, member, [], {}, context()));
+      fx.fake.revokeAll();
+      const revoked = await rejection(
+        fx.publisher.publish({ message: 'Revoked' }, fx.member, [], {}, context()),
+      );
       assert.deepEqual([revoked.code, revoked.retryable], ['needs_reconnect', false]);
     });
 
     it('refreshes a token that expires within a day and hands the new one back', async () => {
-      const refreshToken = fake.issueRefreshToken();
-      const { token } = fake.issueAccessToken({ expiresInSeconds: 3600 });
+      const refreshToken = fx.fake.issueRefreshToken();
+      const { token } = fx.fake.issueAccessToken({ expiresInSeconds: 3600 });
       const stored: Record<string, unknown>[] = [];
       const account = {
-        ...member,
+        ...fx.member,
         credentials: {
           accessToken: token,
           refreshToken,
           expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
         },
       };
-      await publisher.publish(
+      await fx.publisher.publish(
         { message: 'Fresh' },
         account,
         [],
@@ -243,32 +228,33 @@ describe('LinkedIn', () => {
       assert.notEqual(stored[0]!.accessToken, token);
       assert.ok(Date.parse(String(stored[0]!.expiresAt)) > Date.now() + 50 * 86_400_000);
       assert.equal(
-        fake.requestsTo('POST', /accessToken$/).at(-1)!.body &&
-          (fake.requestsTo('POST', /accessToken$/).at(-1)!.body as Record<string, string>).grant_type,
+        fx.fake.requestsTo('POST', /accessToken$/).at(-1)!.body &&
+          (fx.fake.requestsTo('POST', /accessToken$/).at(-1)!.body as Record<string, string>).grant_type,
         'refresh_token',
       );
     });
     it('finds its own post when a retry follows a lost answer, instead of posting twice', async () => {
-      fake.loseNextPostAnswer = true;
+      fx.fake.loseNextPostAnswer = true;
       const same = context();
-      const lost = await rejection(publisher.publish({ message: 'Answer lost' }, member, [], {}, same));
+      const lost = await rejection(fx.publisher.publish({ message: 'Answer lost' }, fx.member, [], {}, same));
       assert.equal(lost.retryable, true);
-      const retried = await publisher.publish({ message: 'Answer lost' }, member, [], {}, same);
-      const matching = fake.posts.filter((p) => p.commentary === 'Answer lost');
+      const retried = await fx.publisher.publish({ message: 'Answer lost' }, fx.member, [], {}, same);
+      const matching = fx.fake.posts.filter((p) => p.commentary === 'Answer lost');
       assert.equal(matching.length, 1);
       assert.equal(retried.platformPostId, matching[0]!.urn);
       // Another publish of the same words is a real duplicate.
       assert.equal(
-        (await rejection(publisher.publish({ message: 'Answer lost' }, member, [], {}, context()))).code,
+        (await rejection(fx.publisher.publish({ message: 'Answer lost' }, fx.member, [], {}, context())))
+          .code,
         'content_rejected',
       );
     });
 
     it('refreshes once when LinkedIn refuses a token before its stated expiry', async () => {
-      const refreshToken = fake.issueRefreshToken();
+      const refreshToken = fx.fake.issueRefreshToken();
       const stored: Record<string, unknown>[] = [];
-      const account = { ...member, credentials: { accessToken: 'AQVexpired-or-unknown', refreshToken } };
-      const result = await publisher.publish(
+      const account = { ...fx.member, credentials: { accessToken: 'AQVexpired-or-unknown', refreshToken } };
+      const result = await fx.publisher.publish(
         { message: 'After a 401' },
         account,
         [],
@@ -278,9 +264,9 @@ describe('LinkedIn', () => {
       assert.match(result.platformPostId, /^urn:li:share:/);
       assert.equal(stored.length, 1);
       const noRefresh = await rejection(
-        publisher.publish(
+        fx.publisher.publish(
           { message: 'No refresh token' },
-          { ...member, credentials: { accessToken: 'AQVnope' } },
+          { ...fx.member, credentials: { accessToken: 'AQVnope' } },
           [],
           {},
           context(),
@@ -291,23 +277,23 @@ describe('LinkedIn', () => {
   });
 
   describe('credentials and connection', () => {
-    it('verifies a member and an organization', async () => {
-      const profile = await publisher.verifyCredentials(member);
+    it('verifies a fx.member and an organization', async () => {
+      const profile = await fx.publisher.verifyCredentials(fx.member);
       assert.deepEqual(profile, {
         name: 'Ada Lovelace',
-        avatarUrl: fake.member.picture,
-        platformAccountId: fake.memberUrn,
+        avatarUrl: fx.fake.member.picture,
+        platformAccountId: fx.fake.memberUrn,
       });
-      const page = await publisher.verifyCredentials(org());
+      const page = await fx.publisher.verifyCredentials(org());
       assert.equal(page.name, 'Analytical Engines Ltd');
       const other = await rejection(
-        publisher.verifyCredentials({ ...member, platformAccountId: 'urn:li:person:someoneelse' }),
+        fx.publisher.verifyCredentials({ ...fx.member, platformAccountId: 'urn:li:person:someoneelse' }),
       );
       assert.equal(other.code, 'target_unreachable');
     });
 
-    it('connects the member and the pages they administer, one account each', async () => {
-      const connector = linkedInModule.createConnector!({ ...fake.env(), LINKEDIN_ORGANIZATIONS: 'true' });
+    it('connects the fx.member and the pages they administer, one account each', async () => {
+      const connector = linkedInModule.createConnector!({ ...fx.fake.env(), LINKEDIN_ORGANIZATIONS: 'true' });
       assert.equal(connector.configured, true);
       const redirectUri = 'http://127.0.0.1:3000/api/v1/accounts/connect/linkedin/callback';
       const consent = new URL(connector.authorizeUrl({ state: 'st4te', redirectUri }));
@@ -326,14 +312,14 @@ describe('LinkedIn', () => {
       assert.deepEqual(
         accounts.map((a) => [a.platformAccountId, a.kind, a.profile.name]),
         [
-          [fake.memberUrn, 'Profile', 'Ada Lovelace'],
+          [fx.fake.memberUrn, 'Profile', 'Ada Lovelace'],
           ['urn:li:organization:2414183', 'Organization', 'Analytical Engines Ltd'],
         ],
       );
       assert.equal(typeof accounts[0]!.credentials.accessToken, 'string');
       assert.equal(typeof accounts[0]!.credentials.refreshToken, 'string');
       // The stored credentials publish.
-      const result = await publisher.publish(
+      const result = await fx.publisher.publish(
         { message: 'Connected' },
         {
           id: 'c',
@@ -348,8 +334,8 @@ describe('LinkedIn', () => {
       assert.match(result.platformPostId, /^urn:li:share:/);
     });
 
-    it('asks only member scopes by default and is unconfigured without a client id', () => {
-      const connector = linkedInModule.createConnector!(fake.env());
+    it('asks only fx.member scopes by default and is unconfigured without a client id', () => {
+      const connector = linkedInModule.createConnector!(fx.fake.env());
       const url = new URL(connector.authorizeUrl({ state: 's', redirectUri: 'http://x.test/cb' }));
       assert.equal(url.searchParams.get('scope'), 'openid profile w_member_social');
       assert.equal(linkedInModule.createConnector!({}).configured, false);

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import type { MastodonPublisher } from '../../../src/platforms/mastodon/index.ts';
+import { describe, it } from 'node:test';
 import { FakeServer } from '../../fakes/fake-server.ts';
-import type { FakeMastodon } from '../../fakes/mastodon.ts';
 import { sampleGif, sampleMp4, samplePng } from '../../fakes/sample-media.ts';
 import { memoryMedia } from '../memory-media.ts';
 import {
   account,
   context,
   disabledToken,
+  mastodonFixture,
   publisherFor,
   readOnlyToken,
   rejection,
@@ -16,19 +15,7 @@ import {
   token,
 } from './setup.ts';
 
-let fake: FakeMastodon;
-let publisher: MastodonPublisher;
-
-before(async () => {
-  fake = await startMastodon({ maxCharacters: 1000 });
-});
-after(() => fake.close());
-beforeEach(() => {
-  fake.server.clearInjected();
-  fake.server.requests.length = 0;
-  fake.statuses.length = 0;
-  publisher = publisherFor();
-});
+const fx = mastodonFixture({ maxCharacters: 1000 });
 
 const png = (name = 'dot.png') =>
   memoryMedia(new Uint8Array(samplePng()), { filename: name, contentType: 'image/png' });
@@ -37,15 +24,15 @@ const mp4 = () =>
 
 describe('Mastodon publishing', () => {
   it('posts a status with the options and returns its id and URL', async () => {
-    const result = await publisher.publish(
+    const result = await fx.publisher.publish(
       { message: 'Hello fediverse' },
-      account(fake),
+      account(fx.fake),
       [],
       { visibility: 'unlisted', spoilerText: 'CW', sensitive: true, language: 'en' },
       context('post-9:masto-1'),
     );
-    assert.equal(fake.statuses.length, 1);
-    const status = fake.statuses[0]!;
+    assert.equal(fx.fake.statuses.length, 1);
+    const status = fx.fake.statuses[0]!;
     assert.deepEqual(
       {
         text: status.text,
@@ -56,21 +43,21 @@ describe('Mastodon publishing', () => {
       { text: 'Hello fediverse', visibility: 'unlisted', spoiler: 'CW', sensitive: true },
     );
     assert.equal(status.language, 'en');
-    assert.deepEqual(result, { platformPostId: status.id, url: `${fake.url}/@alice/${status.id}` });
-    const request = fake.calls('/api/v1/statuses')[0]!;
+    assert.deepEqual(result, { platformPostId: status.id, url: `${fx.fake.url}/@alice/${status.id}` });
+    const request = fx.fake.calls('/api/v1/statuses')[0]!;
     assert.equal(request.headers['idempotency-key'], 'post-9:masto-1');
     assert.equal(request.headers.authorization, `Bearer ${token}`);
   });
 
   it('uploads images with descriptions and attaches them in order', async () => {
-    await publisher.publish(
+    await fx.publisher.publish(
       { message: 'Pictures' },
-      account(fake),
+      account(fx.fake),
       [png('one.png'), png('two.png')],
       { altTexts: ['First', 'Second'] },
       context(),
     );
-    const uploads = fake.calls('/api/v2/media');
+    const uploads = fx.fake.calls('/api/v2/media');
     assert.deepEqual(
       uploads.map((u) => [
         (u.body as Record<string, string>).description,
@@ -82,20 +69,20 @@ describe('Mastodon publishing', () => {
         ['Second', 'two.png', 'image/png'],
       ],
     );
-    const ids = [...fake.media.values()].map((m) => m.id);
-    assert.deepEqual(fake.statuses[0]!.mediaIds, ids);
-    assert.deepEqual(fake.media.get(ids[0]!)!.bytes, samplePng());
+    const ids = [...fx.fake.media.values()].map((m) => m.id);
+    assert.deepEqual(fx.fake.statuses[0]!.mediaIds, ids);
+    assert.deepEqual(fx.fake.media.get(ids[0]!)!.bytes, samplePng());
     // Images are processed at once (200): no polling.
-    assert.equal(fake.calls(/^\/api\/v1\/media\//).length, 0);
+    assert.equal(fx.fake.calls(/^\/api\/v1\/media\//).length, 0);
   });
 
   it('polls a video that answers 202 until it is processed, then posts', async () => {
-    await publisher.publish({ message: 'A clip' }, account(fake), [mp4()], {}, context());
-    const polls = fake.calls(/^\/api\/v1\/media\//, 'GET');
+    await fx.publisher.publish({ message: 'A clip' }, account(fx.fake), [mp4()], {}, context());
+    const polls = fx.fake.calls(/^\/api\/v1\/media\//, 'GET');
     // Two 206 answers, then 200.
     assert.equal(polls.length, 3);
-    assert.equal(fake.statuses.length, 1);
-    assert.equal(fake.statuses[0]!.mediaIds.length, 1);
+    assert.equal(fx.fake.statuses.length, 1);
+    assert.equal(fx.fake.statuses[0]!.mediaIds.length, 1);
   });
 
   it('gives up on media that never finishes processing within the time bound', async () => {
@@ -114,14 +101,14 @@ describe('Mastodon publishing', () => {
   });
 
   it('posts media without text', async () => {
-    await publisher.publish({ message: '' }, account(fake), [png()], {}, context());
-    assert.equal(fake.statuses.length, 1);
+    await fx.publisher.publish({ message: '' }, account(fx.fake), [png()], {}, context());
+    assert.equal(fx.fake.statuses.length, 1);
   });
 
   it("rejects text over the instance's limit with Mastodon's message", async () => {
-    await publisher.publish({ message: 'a'.repeat(1000) }, account(fake), [], {}, context('k1'));
+    await fx.publisher.publish({ message: 'a'.repeat(1000) }, account(fx.fake), [], {}, context('k1'));
     const error = await rejection(
-      publisher.publish({ message: 'a'.repeat(1001) }, account(fake), [], {}, context('k2')),
+      fx.publisher.publish({ message: 'a'.repeat(1001) }, account(fx.fake), [], {}, context('k2')),
     );
     assert.equal(error.code, 'content_rejected');
     assert.equal(error.status, 422);
@@ -131,8 +118,8 @@ describe('Mastodon publishing', () => {
 
   it('counts a URL as 23 characters at the server too', async () => {
     const url = `https://example.com/${'p'.repeat(2000)}`;
-    await publisher.publish({ message: `${'a'.repeat(976)} ${url}` }, account(fake), [], {}, context());
-    assert.equal(fake.statuses.length, 1);
+    await fx.publisher.publish({ message: `${'a'.repeat(976)} ${url}` }, account(fx.fake), [], {}, context());
+    assert.equal(fx.fake.statuses.length, 1);
   });
 
   it('an unsupported file is media_rejected', async () => {
@@ -140,14 +127,16 @@ describe('Mastodon publishing', () => {
       filename: 'a.pdf',
       contentType: 'application/pdf',
     });
-    const error = await rejection(publisher.publish({ message: 'doc' }, account(fake), [pdf], {}, context()));
+    const error = await rejection(
+      fx.publisher.publish({ message: 'doc' }, account(fx.fake), [pdf], {}, context()),
+    );
     assert.equal(error.code, 'media_rejected');
     assert.match(error.message, /content type is invalid/);
   });
 
   it('a revoked token is credentials_invalid, without the token in the message', async () => {
     const error = await rejection(
-      publisher.publish({ message: 'x' }, account(fake, 'revoked-secret'), [], {}, context()),
+      fx.publisher.publish({ message: 'x' }, account(fx.fake, 'revoked-secret'), [], {}, context()),
     );
     assert.equal(error.code, 'credentials_invalid');
     assert.equal(error.status, 401);
@@ -156,12 +145,12 @@ describe('Mastodon publishing', () => {
 
   it('a token without write scope is credentials_invalid; a disabled login is target_unreachable', async () => {
     const scope = await rejection(
-      publisher.publish({ message: 'x' }, account(fake, readOnlyToken), [], {}, context()),
+      fx.publisher.publish({ message: 'x' }, account(fx.fake, readOnlyToken), [], {}, context()),
     );
     assert.equal(scope.code, 'credentials_invalid');
     assert.equal(scope.status, 403);
     const disabled = await rejection(
-      publisher.publish({ message: 'x' }, account(fake, disabledToken), [], {}, context()),
+      fx.publisher.publish({ message: 'x' }, account(fx.fake, disabledToken), [], {}, context()),
     );
     assert.equal(disabled.code, 'target_unreachable');
   });
@@ -170,7 +159,7 @@ describe('Mastodon publishing', () => {
     const notMastodon = await new FakeServer().start();
     try {
       const error = await rejection(
-        publisher.publish({ message: 'x' }, account(notMastodon), [], {}, context()),
+        fx.publisher.publish({ message: 'x' }, account(notMastodon), [], {}, context()),
       );
       assert.equal(error.code, 'target_unreachable');
       assert.equal(error.status, 404);
@@ -182,17 +171,17 @@ describe('Mastodon publishing', () => {
 
 describe('Mastodon credentials check', () => {
   it('returns display name, full handle, id and avatar', async () => {
-    const profile = await publisher.verifyCredentials(account(fake));
+    const profile = await fx.publisher.verifyCredentials(account(fx.fake));
     assert.deepEqual(profile, {
       name: 'Alice',
-      username: `@alice@${new URL(fake.url).host}`,
+      username: `@alice@${new URL(fx.fake.url).host}`,
       platformAccountId: '109',
       avatarUrl: 'https://files.example/alice.png',
     });
   });
 
   it('refuses an invalid token', async () => {
-    const error = await rejection(publisher.verifyCredentials(account(fake, 'nope')));
+    const error = await rejection(fx.publisher.verifyCredentials(account(fx.fake, 'nope')));
     assert.equal(error.code, 'credentials_invalid');
   });
 });

@@ -1,32 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
-import { TelegramPublisher } from '../../../src/platforms/telegram/publisher.ts';
-import type { FakeTelegram } from '../../fakes/telegram.ts';
+import { describe, it } from 'node:test';
 import { mediaFile } from './media.ts';
-import { account, context, startTelegram } from './setup.ts';
+import { account, context, telegramFixture } from './setup.ts';
 
 describe('Telegram publishing', () => {
-  let tg: FakeTelegram;
-  let publisher: TelegramPublisher;
-  before(async () => {
-    tg = await startTelegram();
-    publisher = new TelegramPublisher({ apiUrl: tg.url });
-  });
-  beforeEach(() => {
-    tg.sent.length = 0;
-  });
-  after(() => tg.close());
+  const fx = telegramFixture();
 
   it('sends a text post with sendMessage as plain text and links to it', async () => {
-    const result = await publisher.publish(
+    const result = await fx.publisher.publish(
       { message: 'Hello <b>world</b>' },
       account('@news'),
       [],
       {},
       context(),
     );
-    assert.equal(tg.sent.length, 1);
-    const sent = tg.sent[0]!;
+    assert.equal(fx.tg.sent.length, 1);
+    const sent = fx.tg.sent[0]!;
     assert.equal(sent.method, 'sendMessage');
     assert.equal(sent.chatId, -1001234567890);
     assert.equal(sent.text, 'Hello <b>world</b>');
@@ -36,7 +25,7 @@ describe('Telegram publishing', () => {
   });
 
   it('passes every option through to sendMessage', async () => {
-    await publisher.publish(
+    await fx.publisher.publish(
       { message: '<i>hi</i> https://example.com' },
       account('@forum'),
       [],
@@ -49,7 +38,7 @@ describe('Telegram publishing', () => {
       },
       context(),
     );
-    const sent = tg.sent[0]!;
+    const sent = fx.tg.sent[0]!;
     assert.equal(sent.parseMode, 'HTML');
     assert.equal(sent.disableNotification, true);
     assert.equal(sent.protectContent, true);
@@ -58,27 +47,27 @@ describe('Telegram publishing', () => {
   });
 
   it('sends MarkdownV2 and an explicit link preview', async () => {
-    await publisher.publish(
+    await fx.publisher.publish(
       { message: '*bold* \\.' },
       account('@news'),
       [],
       { parseMode: 'MarkdownV2', linkPreview: true },
       context(),
     );
-    assert.equal(tg.sent[0]!.parseMode, 'MarkdownV2');
-    assert.deepEqual(tg.sent[0]!.linkPreviewOptions, { is_disabled: false });
+    assert.equal(fx.tg.sent[0]!.parseMode, 'MarkdownV2');
+    assert.deepEqual(fx.tg.sent[0]!.linkPreviewOptions, { is_disabled: false });
   });
 
   it('sends false options as false rather than leaving them out', async () => {
-    await publisher.publish(
+    await fx.publisher.publish(
       { message: 'x' },
       account('@news'),
       [],
       { disableNotification: false },
       context(),
     );
-    assert.equal(tg.sent[0]!.disableNotification, false);
-    assert.equal(tg.sent[0]!.protectContent, undefined);
+    assert.equal(fx.tg.sent[0]!.disableNotification, false);
+    assert.equal(fx.tg.sent[0]!.protectContent, undefined);
   });
 
   const singles: [string, string, string][] = [
@@ -92,14 +81,14 @@ describe('Telegram publishing', () => {
   for (const [name, type, method] of singles) {
     it(`uploads ${name} with ${method} and the message as caption`, async () => {
       const file = mediaFile(type, { filename: 'upload.bin' });
-      const result = await publisher.publish(
+      const result = await fx.publisher.publish(
         { message: 'Caption 😀' },
         account('@news'),
         [file],
         { parseMode: 'HTML', protectContent: true },
         context(),
       );
-      const sent = tg.sent[0]!;
+      const sent = fx.tg.sent[0]!;
       assert.equal(sent.method, method);
       assert.equal(sent.caption, 'Caption 😀');
       assert.equal(sent.parseMode, 'HTML');
@@ -113,20 +102,20 @@ describe('Telegram publishing', () => {
   }
 
   it('sends a photo without a caption when the message is empty', async () => {
-    await publisher.publish({ message: '' }, account('@news'), [mediaFile('image/jpeg')], {}, context());
-    assert.equal(tg.sent[0]!.caption, undefined);
+    await fx.publisher.publish({ message: '' }, account('@news'), [mediaFile('image/jpeg')], {}, context());
+    assert.equal(fx.tg.sent[0]!.caption, undefined);
   });
 
   it('sends an album of 2 with the caption on the first item only', async () => {
     const files = [mediaFile('image/jpeg'), mediaFile('video/mp4')];
-    const result = await publisher.publish(
+    const result = await fx.publisher.publish(
       { message: 'Album' },
       account('@news'),
       files,
       { parseMode: 'HTML' },
       context(),
     );
-    const sent = tg.sent[0]!;
+    const sent = fx.tg.sent[0]!;
     assert.equal(sent.method, 'sendMediaGroup');
     assert.deepEqual(
       sent.media!.map((item) => [item.type, item.caption, item.parse_mode]),
@@ -146,14 +135,14 @@ describe('Telegram publishing', () => {
 
   it('sends an album of 10 photos, each upload attached by name', async () => {
     const files = Array.from({ length: 10 }, () => mediaFile('image/png'));
-    await publisher.publish(
+    await fx.publisher.publish(
       { message: 'Ten' },
       account('@news'),
       files,
       { disableNotification: true },
       context(),
     );
-    const sent = tg.sent[0]!;
+    const sent = fx.tg.sent[0]!;
     assert.equal(sent.disableNotification, true);
     assert.deepEqual(
       sent.media!.map((item) => item.media),
@@ -167,7 +156,7 @@ describe('Telegram publishing', () => {
   });
 
   it('sends an album of documents', async () => {
-    await publisher.publish(
+    await fx.publisher.publish(
       { message: 'Docs' },
       account('@news'),
       [mediaFile('application/pdf'), mediaFile('application/pdf')],
@@ -175,15 +164,15 @@ describe('Telegram publishing', () => {
       context(),
     );
     assert.deepEqual(
-      tg.sent[0]!.media!.map((item) => item.type),
+      fx.tg.sent[0]!.media!.map((item) => item.type),
       ['document', 'document'],
     );
   });
 
   it('links with the @handle or the chat username, and not at all for private chats', async () => {
-    const byId = await publisher.publish({ message: 'x' }, account('-1009876543210'), [], {}, context());
+    const byId = await fx.publisher.publish({ message: 'x' }, account('-1009876543210'), [], {}, context());
     assert.equal(byId.url, undefined);
-    const numericPublic = await publisher.publish(
+    const numericPublic = await fx.publisher.publish(
       { message: 'x' },
       account('-1001234567890'),
       [],
@@ -191,14 +180,14 @@ describe('Telegram publishing', () => {
       context(),
     );
     assert.match(numericPublic.url!, /^https:\/\/t\.me\/news\/\d+$/);
-    const user = await publisher.publish({ message: 'x' }, account('42'), [], {}, context());
+    const user = await fx.publisher.publish({ message: 'x' }, account('42'), [], {}, context());
     assert.equal(user.url, undefined);
     assert.match(user.platformPostId, /^\d+$/);
   });
 
   it('returns ids that grow per chat', async () => {
-    const first = await publisher.publish({ message: 'a' }, account('@news'), [], {}, context());
-    const second = await publisher.publish({ message: 'b' }, account('@news'), [], {}, context());
+    const first = await fx.publisher.publish({ message: 'a' }, account('@news'), [], {}, context());
+    const second = await fx.publisher.publish({ message: 'b' }, account('@news'), [], {}, context());
     assert.equal(Number(second.platformPostId), Number(first.platformPostId) + 1);
   });
 });

@@ -1,6 +1,8 @@
 import { silentLogger } from '../../../src/logger.ts';
+import { TelegramPublisher } from '../../../src/platforms/telegram/publisher.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram.ts';
+import { useFixture } from '../../support/fixture.ts';
 
 export const botToken = '123456:AAH-test_token';
 export const otherToken = '987654:BBB-other_token';
@@ -43,4 +45,20 @@ export function account(chat: string, overrides: Partial<PlatformAccount> = {}):
 
 export function context(signal: AbortSignal = AbortSignal.timeout(10_000)): PublishContext {
   return { signal, idempotencyKey: 'test', logger: silentLogger };
+}
+
+/** A test file's (or suite's) fake Bot API and publisher, with the sent messages cleared before each test. */
+export function telegramFixture() {
+  return useFixture(
+    async () => {
+      const tg = await startTelegram();
+      return { tg, publisher: new TelegramPublisher({ apiUrl: tg.url }) };
+    },
+    {
+      stop: (fx) => fx.tg.close(),
+      reset: (fx) => {
+        fx.tg.sent.length = 0;
+      },
+    },
+  );
 }

@@ -1,41 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { withRetry } from '../../../src/publish/retry.ts';
-import { type FakeThreads, graphError, startFakeThreads } from '../../fakes/threads.ts';
+import { graphError } from '../../fakes/threads.ts';
 import { fastRetries, rejection } from '../../support/platform-testing.ts';
-import { MediaHost, publishContext, threadsAccount, threadsPublisher } from './setup.ts';
+import { publishContext, threadsAccount, threadsFixture } from './setup.ts';
 
-let fake: FakeThreads;
-let host: MediaHost;
-let publisher: ReturnType<typeof threadsPublisher>;
+const fx = threadsFixture({ processingPolls: 2 });
 
-before(async () => {
-  fake = await startFakeThreads({ processingPolls: 2 });
-  host = await new MediaHost().start();
-  publisher = threadsPublisher(fake);
-});
-after(async () => {
-  await fake.close();
-  await host.close();
-});
-beforeEach(() => {
-  fake.server.clearInjected();
-  fake.server.requests.length = 0;
-  fake.extraQuotaUsage = 0;
-});
-
-const paths = () => fake.server.requests.map((r) => `${r.method} ${r.path.replace(/\d{5,}/g, ':id')}`);
+const paths = () => fx.fake.server.requests.map((r) => `${r.method} ${r.path.replace(/\d{5,}/g, ':id')}`);
 
 describe('Threads publishing', () => {
   it('checks the quota, creates a TEXT container, waits for FINISHED, publishes, returns the permalink', async () => {
-    const result = await publisher.publish(
+    const result = await fx.publisher.publish(
       { message: 'Hello Threads 😀' },
-      threadsAccount(fake),
+      threadsAccount(fx.fake),
       [],
       {},
       publishContext(),
     );
-    const post = fake.posts.find((p) => p.id === result.platformPostId)!;
+    const post = fx.fake.posts.find((p) => p.id === result.platformPostId)!;
     assert.equal(post.text, 'Hello Threads 😀');
     assert.equal(post.mediaType, 'TEXT_POST');
     assert.equal(result.url, post.permalink);
@@ -46,110 +29,111 @@ describe('Threads publishing', () => {
       'POST /v1.0/:id/threads_publish',
       'GET /v1.0/:id',
     ]);
-    const create = fake.requestsTo('POST', /\/threads$/)[0]!;
+    const create = fx.fake.requestsTo('POST', /\/threads$/)[0]!;
     assert.equal(create.query.get('media_type'), 'TEXT');
   });
 
   it('posts one image that Threads downloads from our public URL', async () => {
-    const image = host.png('one.png');
-    const result = await publisher.publish(
+    const image = fx.host.png('one.png');
+    const result = await fx.publisher.publish(
       { message: 'pic' },
-      threadsAccount(fake),
+      threadsAccount(fx.fake),
       [image],
       {},
       publishContext(),
     );
-    const post = fake.posts.find((p) => p.id === result.platformPostId)!;
-    const container = fake.containers.get(post.containerId)!;
+    const post = fx.fake.posts.find((p) => p.id === result.platformPostId)!;
+    const container = fx.fake.containers.get(post.containerId)!;
     assert.equal(container.mediaType, 'IMAGE');
     assert.equal(container.url, image.url);
     assert.equal(container.downloaded?.contentType, 'image/png');
   });
 
   it('waits through IN_PROGRESS for a video', async () => {
-    const result = await publisher.publish(
+    const result = await fx.publisher.publish(
       { message: 'clip' },
-      threadsAccount(fake),
-      [host.mp4()],
+      threadsAccount(fx.fake),
+      [fx.host.mp4()],
       {},
       publishContext(),
     );
-    const container = fake.containers.get(
-      fake.posts.find((p) => p.id === result.platformPostId)!.containerId,
+    const container = fx.fake.containers.get(
+      fx.fake.posts.find((p) => p.id === result.platformPostId)!.containerId,
     )!;
     assert.equal(container.mediaType, 'VIDEO');
-    const polls = fake
+    const polls = fx.fake
       .requestsTo('GET', /^\/v1\.0\/\d+$/)
       .filter((r) => r.query.get('fields') === 'status,error_message');
     assert.equal(polls.length, 3, 'IN_PROGRESS twice, then FINISHED');
   });
 
   it('publishes a carousel of images and a video: items first, then the CAROUSEL container', async () => {
-    const files = [host.png('c1.png'), host.jpeg('c2.jpg'), host.mp4('c3.mp4')];
-    const result = await publisher.publish(
+    const files = [fx.host.png('c1.png'), fx.host.jpeg('c2.jpg'), fx.host.mp4('c3.mp4')];
+    const result = await fx.publisher.publish(
       { message: 'carousel' },
-      threadsAccount(fake),
+      threadsAccount(fx.fake),
       files,
       { replyControl: 'accounts_you_follow', topicTag: 'Postwave' },
       publishContext(),
     );
-    const post = fake.posts.find((p) => p.id === result.platformPostId)!;
+    const post = fx.fake.posts.find((p) => p.id === result.platformPostId)!;
     assert.equal(post.mediaType, 'CAROUSEL_ALBUM');
     assert.equal(post.children.length, 3);
-    const items = post.children.map((id) => fake.containers.get(id)!);
+    const items = post.children.map((id) => fx.fake.containers.get(id)!);
     assert.deepEqual(
       items.map((c) => c.mediaType),
       ['IMAGE', 'IMAGE', 'VIDEO'],
     );
     assert.ok(items.every((c) => c.isCarouselItem && c.text === undefined));
-    const carousel = fake.containers.get(post.containerId)!;
+    const carousel = fx.fake.containers.get(post.containerId)!;
     assert.equal(carousel.params.reply_control, 'accounts_you_follow');
     assert.equal(carousel.params.topic_tag, 'Postwave');
     assert.equal(carousel.text, 'carousel');
   });
 
   it('sends reply and quote ids', async () => {
-    const first = await publisher.publish(
+    const first = await fx.publisher.publish(
       { message: 'parent' },
-      threadsAccount(fake),
+      threadsAccount(fx.fake),
       [],
       {},
       publishContext(),
     );
-    const reply = await publisher.publish(
+    const reply = await fx.publisher.publish(
       { message: 'child' },
-      threadsAccount(fake),
+      threadsAccount(fx.fake),
       [],
       { replyToId: first.platformPostId, quotePostId: first.platformPostId },
       publishContext(),
     );
-    const container = fake.containers.get(
-      fake.posts.find((p) => p.id === reply.platformPostId)!.containerId,
+    const container = fx.fake.containers.get(
+      fx.fake.posts.find((p) => p.id === reply.platformPostId)!.containerId,
     )!;
     assert.equal(container.params.reply_to_id, first.platformPostId);
     assert.equal(container.params.quote_post_id, first.platformPostId);
   });
 
   it('refuses to start when the 250-posts quota is spent, with a clear message, creating nothing', async () => {
-    fake.extraQuotaUsage = fake.quotaTotal - fake.posts.length;
+    fx.fake.extraQuotaUsage = fx.fake.quotaTotal - fx.fake.posts.length;
     const error = await rejection(
       withRetry(
-        () => publisher.publish({ message: 'too many' }, threadsAccount(fake), [], {}, publishContext()),
+        () =>
+          fx.publisher.publish({ message: 'too many' }, threadsAccount(fx.fake), [], {}, publishContext()),
         fastRetries(),
       ),
     );
     assert.equal(error.code, 'rate_limited');
     assert.equal(error.retryable, false);
     assert.match(error.message, /250 of 250 posts in the last 24 hours/);
-    assert.equal(fake.requestsTo('POST', /\/threads$/).length, 0);
+    assert.equal(fx.fake.requestsTo('POST', /\/threads$/).length, 0);
   });
 
   it('reports media Threads could not download as media_rejected', async () => {
     const error = await rejection(
-      publisher.publish(
+      fx.publisher.publish(
         { message: 'gone' },
-        threadsAccount(fake),
-        [host.missing('v.mp4', 'video/mp4')],
+        threadsAccount(fx.fake),
+        [fx.host.missing('v.mp4', 'video/mp4')],
         {},
         publishContext(),
       ),
@@ -157,7 +141,7 @@ describe('Threads publishing', () => {
     assert.equal(error.code, 'media_rejected');
     assert.equal(error.retryable, false);
     assert.match(error.message, /FAILED_DOWNLOADING_VIDEO/);
-    assert.equal(fake.requestsTo('POST', /threads_publish$/).length, 0);
+    assert.equal(fx.fake.requestsTo('POST', /threads_publish$/).length, 0);
   });
 
   it('maps Graph API errors', async () => {
@@ -197,21 +181,21 @@ describe('Threads publishing', () => {
       [graphError(400, 100, 'The parameter text is invalid.'), 'content_rejected', false],
     ];
     for (const [answer, code, retryable] of cases) {
-      fake.server.inject({ path: /\/threads$/, ...answer });
+      fx.fake.server.inject({ path: /\/threads$/, ...answer });
       const error = await rejection(
-        publisher.publish({ message: 'e' }, threadsAccount(fake), [], {}, publishContext()),
+        fx.publisher.publish({ message: 'e' }, threadsAccount(fx.fake), [], {}, publishContext()),
       );
       assert.deepEqual({ code: error.code, retryable: error.retryable }, { code, retryable }, error.message);
     }
   });
 
   it('honours estimated_time_to_regain_access on a rate limit', async () => {
-    fake.server.inject({
+    fx.fake.server.inject({
       path: /\/threads$/,
       ...graphError(400, 4, 'Application request limit reached'),
       headers: {
         'x-business-use-case-usage': JSON.stringify({
-          [fake.appId]: [
+          [fx.fake.appId]: [
             {
               type: 'threads',
               call_count: 100,
@@ -224,53 +208,60 @@ describe('Threads publishing', () => {
       },
     });
     const error = await rejection(
-      publisher.publish({ message: 'r' }, threadsAccount(fake), [], {}, publishContext()),
+      fx.publisher.publish({ message: 'r' }, threadsAccount(fx.fake), [], {}, publishContext()),
     );
     assert.equal(error.retryAfterMs, 180_000);
   });
 
   it('publishes once after a transient failure', async () => {
-    fake.server.inject({
+    fx.fake.server.inject({
       path: /threads_publish$/,
       ...graphError(500, 2, 'Service temporarily unavailable', { is_transient: true }),
     });
-    const before = fake.posts.length;
+    const before = fx.fake.posts.length;
     await withRetry(
-      () => publisher.publish({ message: 'retry me' }, threadsAccount(fake), [], {}, publishContext()),
+      () => fx.publisher.publish({ message: 'retry me' }, threadsAccount(fx.fake), [], {}, publishContext()),
       fastRetries(),
     );
-    assert.equal(fake.posts.length, before + 1);
+    assert.equal(fx.fake.posts.length, before + 1);
   });
 
   it('a retry after a lost publish answer reports the published post instead of posting again', async () => {
-    fake.loseNextPublishAnswer();
-    const before = fake.posts.length;
+    fx.fake.loseNextPublishAnswer();
+    const before = fx.fake.posts.length;
     const context = publishContext();
     const result = await withRetry(
-      () => publisher.publish({ message: 'lost answer' }, threadsAccount(fake), [], {}, context),
+      () => fx.publisher.publish({ message: 'lost answer' }, threadsAccount(fx.fake), [], {}, context),
       fastRetries(),
     );
-    assert.equal(fake.posts.length, before + 1, 'published once');
-    assert.equal(result.platformPostId, fake.posts.at(-1)!.id);
-    assert.equal(result.url, fake.posts.at(-1)!.permalink);
+    assert.equal(fx.fake.posts.length, before + 1, 'published once');
+    assert.equal(result.platformPostId, fx.fake.posts.at(-1)!.id);
+    assert.equal(result.url, fx.fake.posts.at(-1)!.permalink);
   });
 
   it('a retry after a failed publish reuses the finished container', async () => {
-    fake.server.inject({
+    fx.fake.server.inject({
       path: /threads_publish$/,
       ...graphError(500, 2, 'Service temporarily unavailable', { is_transient: true }),
     });
     const context = publishContext();
     await withRetry(
-      () => publisher.publish({ message: 'reuse' }, threadsAccount(fake), [host.png('r.png')], {}, context),
+      () =>
+        fx.publisher.publish(
+          { message: 'reuse' },
+          threadsAccount(fx.fake),
+          [fx.host.png('r.png')],
+          {},
+          context,
+        ),
       fastRetries(),
     );
-    assert.equal(fake.requestsTo('POST', /\/threads$/).length, 1, 'one container');
+    assert.equal(fx.fake.requestsTo('POST', /\/threads$/).length, 1, 'one container');
   });
 
   it('a wrong platformAccountId is target_unreachable', async () => {
-    const account = { ...threadsAccount(fake), platformAccountId: '999' };
-    const error = await rejection(publisher.publish({ message: 'x' }, account, [], {}, publishContext()));
+    const account = { ...threadsAccount(fx.fake), platformAccountId: '999' };
+    const error = await rejection(fx.publisher.publish({ message: 'x' }, account, [], {}, publishContext()));
     assert.equal(error.code, 'target_unreachable');
   });
 });

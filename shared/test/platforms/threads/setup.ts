@@ -1,12 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../../src/logger.ts';
 import type { MediaFile } from '../../../src/media/media-file.ts';
 import { threadsConfigFromEnv } from '../../../src/platforms/threads/config.ts';
 import { createThreadsPublisher } from '../../../src/platforms/threads/index.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { sampleJpeg, sampleMp4, samplePng } from '../../fakes/sample-media.ts';
-import type { FakeThreads } from '../../fakes/threads.ts';
+import { type FakeThreads, type FakeThreadsOptions, startFakeThreads } from '../../fakes/threads.ts';
+import { useFixture } from '../../support/fixture.ts';
+import { MediaHost as SharedMediaHost } from '../media-host.ts';
 import { memoryMedia } from '../memory-media.ts';
 
 export function threadsTestConfig(fake: FakeThreads) {
@@ -33,42 +33,11 @@ export function publishContext(overrides: Partial<PublishContext> = {}): Publish
   };
 }
 
-/** Serves media on 127.0.0.1 the way our /media route does, so the fake can download it. */
-export class MediaHost {
-  readonly #server: Server;
-  readonly #files = new Map<string, { type: string; bytes: Buffer }>();
-  url = '';
-
-  constructor() {
-    this.#server = createServer((req, res) => {
-      const file = this.#files.get(req.url ?? '');
-      if (!file) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length }).end(file.bytes);
-    });
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  close(): Promise<void> {
-    this.#server.closeAllConnections();
-    return new Promise((resolve) => this.#server.close(() => resolve()));
-  }
-
+/** The shared media host with the files the Threads tests post; Threads downloads them by URL. */
+export class MediaHost extends SharedMediaHost {
+  /** Bytes served under `name`, with the stored name as its key. */
   add(name: string, type: string, bytes: Buffer): MediaFile {
-    this.#files.set(`/media/${name}`, { type, bytes });
-    return memoryMedia(new Uint8Array(bytes), {
-      filename: name,
-      contentType: type,
-      key: name,
-      url: `${this.url}/media/${name}`,
-    });
+    return this.file(new Uint8Array(bytes), name, type);
   }
 
   png(name = 'a.png') {
@@ -86,7 +55,37 @@ export class MediaHost {
       filename: name,
       contentType: type,
       key: name,
-      url: `${this.url}/media/gone-${name}`,
+      url: `${this.server.url}/media/gone-${name}`,
     });
   }
+}
+
+export interface ThreadsFixture {
+  fake: FakeThreads;
+  host: MediaHost;
+  publisher: ReturnType<typeof threadsPublisher>;
+}
+
+/**
+ * One test file's fake Threads, media host and publisher: started before its tests, closed after,
+ * with injected failures, the request log and the spent quota reset before each test.
+ */
+export function threadsFixture(options: FakeThreadsOptions = {}): ThreadsFixture {
+  return useFixture(
+    async () => {
+      const fake = await startFakeThreads(options);
+      return { fake, host: await new MediaHost().start(), publisher: threadsPublisher(fake) };
+    },
+    {
+      stop: async (fx) => {
+        await fx.fake.close();
+        await fx.host.close();
+      },
+      reset: (fx) => {
+        fx.fake.server.clearInjected();
+        fx.fake.server.requests.length = 0;
+        fx.fake.extraQuotaUsage = 0;
+      },
+    },
+  );
 }

@@ -3,7 +3,8 @@ import type { MediaFile } from '../../../src/media/media-file.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { youTubeConfigFromEnv } from '../../../src/platforms/youtube/config.ts';
 import { createYouTubePublisher } from '../../../src/platforms/youtube/index.ts';
-import type { FakeYouTube } from '../../fakes/youtube.ts';
+import { type FakeYouTube, type FakeYouTubeOptions, startFakeYouTube } from '../../fakes/youtube.ts';
+import { useFixture } from '../../support/fixture.ts';
 import { memoryMedia, patternBytes } from '../memory-media.ts';
 
 export const chunkBytes = 256 * 1024;
@@ -44,4 +45,21 @@ export function publishContext(overrides: Partial<PublishContext> = {}): Publish
     logger: silentLogger,
     ...overrides,
   };
+}
+
+/** A test file's (or suite's) fake YouTube and publisher, with injected failures and the request log cleared before each test. */
+export function youTubeFixture(options: FakeYouTubeOptions = {}) {
+  return useFixture(
+    async () => {
+      const fake = await startFakeYouTube(options);
+      return { fake, publisher: youTubePublisher(fake) };
+    },
+    {
+      stop: (fx) => fx.fake.close(),
+      reset: (fx) => {
+        fx.fake.server.clearInjected();
+        fx.fake.server.requests.length = 0;
+      },
+    },
+  );
 }
