@@ -7,6 +7,7 @@ import { oauthRoutes } from '#server/oauth/routes.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
 import { usersRoutes } from '#server/users/routes.ts';
+import { webhooksRoutes } from '#server/webhooks/routes.ts';
 import { apiDocsRoutes } from './routes.ts';
 
 /**
@@ -24,5 +25,6 @@ export const apiRoutes = {
   ...mcpRoutes,
   ...oauthRoutes,
   ...dispatchRoutes,
+  ...webhooksRoutes,
   ...apiDocsRoutes,
 };

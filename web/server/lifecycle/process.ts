@@ -4,6 +4,7 @@ import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
 import { createLogger } from '../logger.ts';
 import { countScheduledDue } from '../metrics/repository.ts';
+import { startWebhookWorker } from '../webhooks/worker.ts';
 import { installShutdownHandler } from './shutdown.ts';
 
 /** What one Scheduler process runs besides serving requests; called from instrumentation.ts. */
@@ -14,4 +15,6 @@ export async function startProcess(): Promise<void> {
   await startInProcessDispatcher();
   // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.
   startCredentialKeeper(await getContext());
+  // Webhook deliveries waiting in the database (from before a restart too) go out from here.
+  startWebhookWorker(await getContext());
 }

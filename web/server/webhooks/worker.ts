@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '#server/context.ts';
+import { isShuttingDown, trackWork } from '#server/lifecycle/shutdown.ts';
+import { deliverDue } from './delivery.ts';
+import { earliestDueDelivery } from './repository.ts';
+import { listenForDeliveries } from './wakeups.ts';
+
+/** The longest the worker sleeps without looking (a NOTIFY lost while reconnecting). */
+const safetyPollMs = 60_000;
+
+/**
+ * The in-process webhook worker: sleeps until the earliest pending delivery is due (or a new one
+ * is announced), sends what is due, and looks again. Every instance may run one: the claims'
+ * leases (`FOR UPDATE SKIP LOCKED`) keep them apart, and deliveries survive restarts because
+ * they live in the database.
+ */
+export class WebhookWorker {
+  readonly #ctx: AppContext;
+  readonly #owner = `webhooks:${randomUUID()}`;
+  readonly #stopping = new AbortController();
+  #timer: NodeJS.Timeout | undefined;
+  #wakeSleeper: (() => void) | undefined;
+  #alarm = Number.POSITIVE_INFINITY;
+  #dirty = false;
+  #loop: Promise<void> | undefined;
+  #unlisten: (() => Promise<void>) | undefined;
+
+  constructor(ctx: AppContext) {
+    this.#ctx = ctx;
+  }
+
+  start(): void {
+    if (this.#loop) return;
+    this.#unlisten = listenForDeliveries(this.#ctx, (at) => this.wake(at));
+    this.#loop = this.#run();
+  }
+
+  wake(at: Date = new Date()): void {
+    if (!this.#wakeSleeper) {
+      this.#dirty = true;
+      return;
+    }
+    if (at.getTime() < this.#alarm) this.#arm(at.getTime());
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    this.#wakeSleeper?.();
+    await this.#loop;
+    await this.#unlisten?.();
+  }
+
+  async #run(): Promise<void> {
+    const ctx = this.#ctx;
+    const signal = this.#stopping.signal;
+    const { concurrency, retrySchedule } = ctx.config.webhooks;
+    while (!signal.aborted && !isShuttingDown()) {
+      this.#dirty = false;
+      let claimed = 0;
+      try {
+        claimed = await trackWork(
+          deliverDue(ctx, { owner: this.#owner, schedule: retrySchedule, limit: concurrency, signal }),
+        );
+      } catch (error) {
+        ctx.logger.error({ err: error }, 'webhook delivery round failed');
+      }
+      if (signal.aborted) break;
+      if (this.#dirty || claimed === concurrency) continue;
+      let next = Date.now() + safetyPollMs;
+      try {
+        const due = await earliestDueDelivery(ctx);
+        if (due) next = Math.min(next, due.getTime());
+      } catch (error) {
+        ctx.logger.warn({ err: error }, 'could not read the next webhook delivery time; polling');
+      }
+      if (this.#dirty || signal.aborted || isShuttingDown()) continue;
+      await this.#sleepUntil(next);
+    }
+  }
+
+  #sleepUntil(at: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#wakeSleeper = () => {
+        clearTimeout(this.#timer);
+        this.#wakeSleeper = undefined;
+        this.#alarm = Number.POSITIVE_INFINITY;
+        resolve();
+      };
+      this.#arm(at);
+    });
+  }
+
+  #arm(at: number): void {
+    clearTimeout(this.#timer);
+    this.#alarm = at;
+    this.#timer = setTimeout(() => this.#wakeSleeper?.(), Math.max(0, at - Date.now() + 1));
+    this.#timer.unref();
+  }
+}
+
+const holder = globalThis as typeof globalThis & { __postwaveWebhookWorker?: WebhookWorker };
+
+/** Starts this process's worker (WEBHOOK_WORKER_ENABLED, the default). */
+export function startWebhookWorker(ctx: AppContext): WebhookWorker | undefined {
+  if (holder.__postwaveWebhookWorker) return holder.__postwaveWebhookWorker;
+  if (!ctx.config.webhooks.workerEnabled) {
+    ctx.logger.info('webhook worker is off (WEBHOOK_WORKER_ENABLED=false)');
+    return undefined;
+  }
+  const worker = new WebhookWorker(ctx);
+  holder.__postwaveWebhookWorker = worker;
+  worker.start();
+  return worker;
+}
