@@ -12,3 +12,4 @@ export * from './telegram.ts';
 export * from './threads.ts';
 export * from './x.ts';
 export * from './youtube.ts';
+export * from './webhook-receiver.ts';
