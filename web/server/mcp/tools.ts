@@ -33,7 +33,7 @@ import {
   McpScheduledAt,
 } from './schemas.ts';
 
-function ok(value: unknown, summary: string): CallToolResult {
+export function ok(value: unknown, summary: string): CallToolResult {
   const structured = (
     value && typeof value === 'object' && !Array.isArray(value) ? value : { value }
   ) as Record<string, unknown>;
@@ -73,7 +73,7 @@ function failure(error: unknown, ctx: AppContext): CallToolResult {
   };
 }
 
-function tool<T>(ctx: AppContext, run: (args: T, requestId: RequestId) => Promise<CallToolResult>) {
+export function tool<T>(ctx: AppContext, run: (args: T, requestId: RequestId) => Promise<CallToolResult>) {
   return async (args: T, extra: { requestId: RequestId }): Promise<CallToolResult> => {
     try {
       return await run(args, extra.requestId);
@@ -149,7 +149,12 @@ function futureTime(value: string | Date | undefined): Date {
   return when;
 }
 
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const readOnly = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** Tools act as the token's user and call the same services as /api/v1; publishing ones confirm first. */
 export function registerTools(server: McpServer, ctx: AppContext, actor: McpActor): void {

@@ -8,7 +8,12 @@ import { webhookDeliveries, webhookEndpoints } from '#server/db/schema.ts';
 import { signUp } from '#server/users/service.ts';
 import { deliverDue } from '#server/webhooks/delivery.ts';
 import { emitWebhookEvent } from '#server/webhooks/events.ts';
-import { createWebhook, listDeliveries, rotateWebhookSecret, updateWebhook } from '#server/webhooks/service.ts';
+import {
+  createWebhook,
+  listDeliveries,
+  rotateWebhookSecret,
+  updateWebhook,
+} from '#server/webhooks/service.ts';
 import { WebhookWorker } from '#server/webhooks/worker.ts';
 import { backends } from '../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../helpers/service-context.ts';
@@ -35,8 +40,9 @@ for (const backend of backends()) {
       receiver = await startWebhookReceiver();
       harness = await startServices(backend, { ALLOW_PRIVATE_HOSTS: new URL(receiver.url).host }, 3);
       ctx = harness.ctx;
-      userId = (await signUp(ctx, { email: `hooks-${backend}@example.com`, password: 'long enough password' }))
-        .id;
+      userId = (
+        await signUp(ctx, { email: `hooks-${backend}@example.com`, password: 'long enough password' })
+      ).id;
     });
     after(async () => {
       await harness?.stop();
@@ -61,7 +67,11 @@ for (const backend of backends()) {
       for (const [i, delay] of defaultWebhookRetrySchedule.entries()) {
         const row = await due();
         assert.equal(row.status, 'pending');
-        assert.equal(row.nextAttemptAt!.getTime() - clock.getTime(), delay, `retry ${i + 1} waits ${delay} ms`);
+        assert.equal(
+          row.nextAttemptAt!.getTime() - clock.getTime(),
+          delay,
+          `retry ${i + 1} waits ${delay} ms`,
+        );
         clock = new Date(row.nextAttemptAt!.getTime() - 1);
         assert.equal(await round(), 0, 'nothing is sent before its time');
         clock = row.nextAttemptAt!;
