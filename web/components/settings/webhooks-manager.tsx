@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
 import { api, describeError } from '../lib/api.ts';
@@ -72,11 +72,11 @@ export function WebhooksManager({
   const [announcement, setAnnouncement] = useState('');
   const secretRef = useRef<HTMLDivElement>(null);
 
-  const showSecret = (value: { url: string; secret: string; rotated: boolean }) => {
-    setSecret(value);
-    // Move focus to the secret so keyboard and screen-reader users land on it.
-    setTimeout(() => secretRef.current?.focus(), 0);
-  };
+  const showSecret = (value: { url: string; secret: string; rotated: boolean }) => setSecret(value);
+  // Move focus to a new secret so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    if (secret) secretRef.current?.focus();
+  }, [secret]);
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
