@@ -70,6 +70,11 @@ export function WebhooksManager({
   const [busy, setBusy] = useState(false);
   const [secret, setSecret] = useState<{ url: string; secret: string; rotated: boolean }>();
   const [announcement, setAnnouncement] = useState('');
+  // A repeated message is still read: clear, then set.
+  const announce = (text: string) => {
+    setAnnouncement('');
+    setTimeout(() => setAnnouncement(text), 50);
+  };
   const secretRef = useRef<HTMLDivElement>(null);
 
   const showSecret = (value: { url: string; secret: string; rotated: boolean }) => setSecret(value);
@@ -199,8 +204,11 @@ export function WebhooksManager({
               key={hook.id}
               hook={hook}
               timezone={timezone}
-              onSecret={(value) => showSecret({ url: hook.url, secret: value, rotated: true })}
-              announce={setAnnouncement}
+              onSecret={(value) => {
+                showSecret({ url: hook.url, secret: value, rotated: true });
+                announce(`New signing secret for ${hook.url} shown above the endpoints: copy it now.`);
+              }}
+              announce={announce}
             />
           ))}
         </ul>

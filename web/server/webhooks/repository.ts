@@ -353,3 +353,12 @@ export async function requeueDelivery(ctx: Db, endpointId: string, deliveryId: s
   if (row) await notifyDue(ctx, at);
   return row;
 }
+
+/** Deletes finished deliveries (and their attempts) created before `before`; returns how many. */
+export async function pruneDeliveries(ctx: Db, before: Date): Promise<number> {
+  const rows = await ctx.db
+    .delete(webhookDeliveries)
+    .where(and(sql`${webhookDeliveries.status} <> 'pending'`, lt(webhookDeliveries.createdAt, before)))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}

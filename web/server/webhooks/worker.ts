@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown, trackWork } from '#server/lifecycle/shutdown.ts';
 import { deliverDue } from './delivery.ts';
-import { earliestDueDelivery } from './repository.ts';
+import { earliestDueDelivery, pruneDeliveries } from './repository.ts';
 import { listenForDeliveries } from './wakeups.ts';
 
 /** The longest the worker sleeps without looking (a NOTIFY lost while reconnecting). */
 const safetyPollMs = 60_000;
+/** Delivered and failed deliveries (and their attempts) are kept in the log this long. */
+export const deliveryLogRetentionMs = 30 * 24 * 3_600_000;
+const pruneEveryMs = 3_600_000;
 
 /**
  * The in-process webhook worker: sleeps until the earliest pending delivery is due (or a new one
@@ -24,6 +27,7 @@ export class WebhookWorker {
   #dirty = false;
   #loop: Promise<void> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
+  #prunedAt = 0;
 
   constructor(ctx: AppContext) {
     this.#ctx = ctx;
@@ -66,6 +70,7 @@ export class WebhookWorker {
       }
       if (signal.aborted) break;
       if (this.#dirty || claimed === concurrency) continue;
+      await this.#prune();
       let next = Date.now() + safetyPollMs;
       try {
         const due = await earliestDueDelivery(ctx);
@@ -75,6 +80,17 @@ export class WebhookWorker {
       }
       if (this.#dirty || signal.aborted || isShuttingDown()) continue;
       await this.#sleepUntil(next);
+    }
+  }
+
+  /** At most hourly: the log keeps 30 days of finished deliveries (every instance may do it; it is idempotent). */
+  async #prune(): Promise<void> {
+    if (Date.now() - this.#prunedAt < pruneEveryMs) return;
+    this.#prunedAt = Date.now();
+    try {
+      await pruneDeliveries(this.#ctx, new Date(Date.now() - deliveryLogRetentionMs));
+    } catch (error) {
+      this.#ctx.logger.warn({ err: error }, 'could not prune the webhook delivery log');
     }
   }
 
