@@ -17,6 +17,7 @@ import {
 import { WebhookWorker } from '#server/webhooks/worker.ts';
 import { backends } from '../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../helpers/service-context.ts';
+import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.ts';
 
 const hour = 3_600_000;
 
@@ -28,6 +29,7 @@ const hour = 3_600_000;
 for (const backend of backends()) {
   describe(`webhook deliveries (${backend})`, () => {
     let receiver: WebhookReceiver;
+    let smtp: SmtpSink;
     let harness: ServiceHarness;
     let ctx: AppContext;
     let userId: string;
@@ -38,7 +40,16 @@ for (const backend of backends()) {
 
     before(async () => {
       receiver = await startWebhookReceiver();
-      harness = await startServices(backend, { ALLOW_PRIVATE_HOSTS: new URL(receiver.url).host }, 3);
+      smtp = await startSmtpSink();
+      harness = await startServices(
+        backend,
+        {
+          ALLOW_PRIVATE_HOSTS: new URL(receiver.url).host,
+          SMTP_URL: smtp.url,
+          MAIL_FROM: 'hooks@example.com',
+        },
+        3,
+      );
       ctx = harness.ctx;
       userId = (
         await signUp(ctx, { email: `hooks-${backend}@example.com`, password: 'long enough password' })
@@ -47,6 +58,7 @@ for (const backend of backends()) {
     after(async () => {
       await harness?.stop();
       await receiver?.close();
+      await smtp?.close();
     });
     beforeEach(async () => {
       receiver.received.length = 0;
@@ -89,6 +101,11 @@ for (const backend of backends()) {
       const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id));
       assert.ok(endpoint!.disabledAt, 'disabled');
       assert.match(endpoint!.disabledReason ?? '', /24 hours/);
+      // Its owner is told by e-mail (SMTP is configured here).
+      assert.equal(smtp.messages.length, 1);
+      assert.match(smtp.messages[0]!, new RegExp(`To: hooks-${backend}@example.com`));
+      assert.match(smtp.messages[0]!, /webhook endpoint was turned off/);
+      assert.ok(smtp.messages[0]!.includes(receiver.url));
       // A disabled endpoint records no new deliveries until it is turned on again.
       await emitWebhookEvent(ctx.db, { userId, type: 'account.disconnected', data: { id: 'a2' } });
       assert.equal((await ctx.db.select().from(webhookDeliveries)).length, 1);
