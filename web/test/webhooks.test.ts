@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFakeTelegram, startWebhookReceiver, type WebhookReceiver } from '@postwave/shared/testing';
 import { type RunningApp, startApp } from './helpers/app.ts';
 import { Client, signUp, userWithToken } from './helpers/client.ts';
@@ -271,6 +273,50 @@ for (const backend of backends()) {
       const list = await other.json('/api/v1/webhooks');
       assert.deepEqual(list.body.webhooks, []);
       assert.equal((await client.json(base)).body.description, 'tests');
+    });
+
+    test('MCP tools list, create, test, read the log of and delete webhooks', async () => {
+      const { api } = await userWithToken(app.url, 'mcp-hooks');
+      const mcp = new McpClient({ name: 'webhook-tests', version: '1.0.0' });
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${api.token}` } },
+        }),
+      );
+      try {
+        const { tools } = await mcp.listTools();
+        const names = tools.map((t) => t.name);
+        for (const name of [
+          'list_webhooks',
+          'create_webhook',
+          'delete_webhook',
+          'test_webhook',
+          'list_webhook_deliveries',
+        ])
+          assert.ok(names.includes(name), name);
+        const call = async (name: string, args: Record<string, unknown>) =>
+          // biome-ignore lint/suspicious/noExplicitAny: structured tool results are read as JSON
+          (await mcp.callTool({ name, arguments: args })) as any;
+        const created = await call('create_webhook', { url: receiver.url, events: ['post.failed'] });
+        assert.ok(!created.isError, JSON.stringify(created));
+        const { id, secret } = created.structuredContent;
+        receiver.secrets = [secret];
+        const tested = await call('test_webhook', { id });
+        assert.equal(tested.structuredContent.status, 'delivered');
+        assert.deepEqual(receiver.received[0]!.verifiedWith, [secret]);
+        const log = await call('list_webhook_deliveries', { id });
+        assert.equal(log.structuredContent.deliveries.length, 1);
+        const listed = await call('list_webhooks', {});
+        assert.ok(!JSON.stringify(listed.structuredContent).includes(secret));
+        assert.equal(listed.structuredContent.webhooks.length, 1);
+        const refused = await call('create_webhook', { url: 'https://10.1.2.3/', events: ['post.failed'] });
+        assert.equal(refused.isError, true);
+        assert.equal(refused.structuredContent.error.code, 'validation_failed');
+        assert.ok(!(await call('delete_webhook', { id })).isError);
+        assert.equal((await call('delete_webhook', { id })).structuredContent.error.code, 'not_found');
+      } finally {
+        await mcp.close();
+      }
     });
 
     test('PATCH changes events and turns an endpoint off and on; DELETE removes it', async () => {
