@@ -248,11 +248,20 @@ for (const backend of backends()) {
         { url: receiver.url, events: ['post.nope'] },
         { url: receiver.url, events: ['post.failed', 'post.failed'] },
         { events: ['post.failed'] },
+        { url: receiver.url, events: ['post.failed'], description: 'nul \u0000 inside' },
+        { url: `${receiver.url}\u0000`, events: ['post.failed'] },
+        { url: `https://example.com/${'a'.repeat(3000)}`, events: ['post.failed'] },
       ]) {
         const res = await client.json('/api/v1/webhooks', { json });
         assert.equal(res.status, 400, JSON.stringify(json));
       }
       const hook = await create(['post.published']);
+      for (const query of ['?limit=0', '?limit=201', '?status=nope', '?cursor=garbage'])
+        assert.equal(
+          (await client.json(`/api/v1/webhooks/${hook.id}/deliveries${query}`)).status,
+          400,
+          query,
+        );
       const sent = await client.json(`/api/v1/webhooks/${hook.id}/test`, { method: 'POST' });
       const { client: other } = await signUp(app.url, 'other');
       const base = `/api/v1/webhooks/${hook.id}`;
