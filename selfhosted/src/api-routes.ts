@@ -183,6 +183,9 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
         '200 when every target posted, 207 with `status: "partial"` when some failed, 502 when all failed.',
         accountOptionsNote,
         '\n\n**Idempotency-Key**: see the header below (the same protocol as the Scheduler).',
+        '\n\n**Webhook**: with `SERVICE_WEBHOOK_URL` set, each publish also sends `post.published`,',
+        '`post.partially_published` or `post.failed` there, signed as Standard Webhooks with',
+        '`SERVICE_WEBHOOK_SECRET` (best effort: retries live in memory).',
       ].join(' '),
       tags: ['Publishing'],
       parameters: [

@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { resolve } from 'node:path';
+import { isWebhookSecret, parseWebhookRetrySchedule } from '@postwave/shared';
 import { z } from 'zod';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -111,6 +112,29 @@ const EnvSchema = z.object({
     .trim()
     .optional()
     .transform((value) => parseTrustProxy(value)),
+  SERVICE_WEBHOOK_URL: httpUrl.optional(),
+  SERVICE_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined)
+    .refine((value) => value === undefined || isWebhookSecret(value), {
+      message:
+        'must be a Standard Webhooks secret: whsec_ followed by at least 16 random bytes in base64 (generate one with `echo whsec_$(openssl rand -base64 32)`)',
+    }),
+  SERVICE_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return [5_000, 30_000, 120_000, 600_000, 1_800_000];
+      try {
+        return parseWebhookRetrySchedule(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
 export interface PublishTiming {
@@ -141,6 +165,11 @@ export interface Config {
   /** Bearer token for `/metrics`; unset turns the endpoint off (404). */
   metricsToken: string | undefined;
   trustProxy: boolean | number | string;
+  /**
+   * SERVICE_WEBHOOK_URL and SERVICE_WEBHOOK_SECRET (both or neither): publish results sent as
+   * signed webhooks, best effort (SERVICE_WEBHOOK_RETRY_SCHEDULE, in memory).
+   */
+  webhook: { url: string; secret: string; retrySchedule: readonly number[]; maxQueued: number } | undefined;
   /** The whole environment, for platform modules and object storage, which read their own variables. */
   env: Env;
 }
@@ -157,6 +186,11 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if ((e.SERVICE_WEBHOOK_URL === undefined) !== (e.SERVICE_WEBHOOK_SECRET === undefined)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${e.SERVICE_WEBHOOK_URL ? 'SERVICE_WEBHOOK_SECRET is required with SERVICE_WEBHOOK_URL' : 'SERVICE_WEBHOOK_URL is required with SERVICE_WEBHOOK_SECRET'} (receivers verify the signature made with the secret)`,
+    );
+  }
   return {
     apiKey: e.SERVICE_API_KEY,
     signingSecret: deriveSigningSecret(e.SERVICE_API_KEY),
@@ -178,6 +212,15 @@ export function loadConfig(env: Env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS ?? e.SHUTDOWN_TIMEOUT_MS ?? defaultShutdownGraceMs,
     metricsToken: e.METRICS_TOKEN,
     trustProxy: e.TRUST_PROXY,
+    webhook:
+      e.SERVICE_WEBHOOK_URL && e.SERVICE_WEBHOOK_SECRET
+        ? {
+            url: e.SERVICE_WEBHOOK_URL,
+            secret: e.SERVICE_WEBHOOK_SECRET,
+            retrySchedule: e.SERVICE_WEBHOOK_RETRY_SCHEDULE,
+            maxQueued: 1_000,
+          }
+        : undefined,
     env,
   };
 }

@@ -13,6 +13,7 @@ import {
 } from '@postwave/shared';
 import type { AccountsStore } from './accounts.ts';
 import type { PublishTiming } from './config.ts';
+import type { ServiceWebhook } from './webhook.ts';
 
 /**
  * Validate-then-publish for this deployment: accounts come from the accounts file, and every
@@ -23,12 +24,19 @@ export class Publishing {
   readonly #accounts: AccountsStore;
   readonly #timing: PublishTiming;
   readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #webhook: ServiceWebhook | undefined;
   #accepting = true;
 
-  constructor(posting: PostingService, accounts: AccountsStore, timing: PublishTiming) {
+  constructor(
+    posting: PostingService,
+    accounts: AccountsStore,
+    timing: PublishTiming,
+    webhook?: ServiceWebhook,
+  ) {
     this.#posting = posting;
     this.#accounts = accounts;
     this.#timing = timing;
+    this.#webhook = webhook;
   }
 
   async validate(post: ValidationRequest): Promise<ValidationResponse> {
@@ -70,7 +78,9 @@ export class Publishing {
     });
     this.#inFlight.add(run);
     try {
-      return publishResponse(await run);
+      const results = await run;
+      this.#webhook?.publishFinished({ message: post.message, accountIds: post.accountIds, results });
+      return publishResponse(results);
     } finally {
       deadline.dispose();
       this.#inFlight.delete(run);

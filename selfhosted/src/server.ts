@@ -61,6 +61,7 @@ async function closeGracefully(server: Server, services: Services, timeoutMs: nu
     );
   }
   server.closeAllConnections();
+  await services.webhook?.stop();
   // S3 keeps pooled sockets and temp-file timers; local disk has nothing to release.
   await (services.storage as { close?: () => Promise<void> }).close?.();
 }

@@ -16,6 +16,7 @@ import { AccountsStore, accountsNotConfigured } from './accounts.ts';
 import { type Config, ConfigError, type Env } from './config.ts';
 import { Idempotency } from './idempotency.ts';
 import { Publishing } from './publishing.ts';
+import { ServiceWebhook } from './webhook.ts';
 
 export interface Services {
   logger: Logger;
@@ -24,6 +25,8 @@ export interface Services {
   accounts: AccountsStore;
   publishing: Publishing;
   idempotency: Idempotency;
+  /** SERVICE_WEBHOOK_URL: publish results as signed webhooks (best effort). */
+  webhook: ServiceWebhook | undefined;
 }
 
 /**
@@ -47,12 +50,15 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
     }),
     unknownAccount: (accountId) => (accounts.configured ? accountNotFound(accountId) : accountsNotConfigured),
   });
+  const webhook =
+    overrides.webhook ?? (config.webhook ? new ServiceWebhook(config.webhook, logger) : undefined);
   return {
     logger,
+    webhook,
     storage,
     publishers,
     accounts,
-    publishing: overrides.publishing ?? new Publishing(posting, accounts, config.publish),
+    publishing: overrides.publishing ?? new Publishing(posting, accounts, config.publish, webhook),
     idempotency: overrides.idempotency ?? new Idempotency(config.apiKey, config.idempotencyMaxEntries),
   };
 }

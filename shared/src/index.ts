@@ -23,3 +23,4 @@ export * from './publish/retry.ts';
 export * from './schemas/index.ts';
 export * from './storage/index.ts';
 export * from './text.ts';
+export * from './webhooks/index.ts';

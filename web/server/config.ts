@@ -2,10 +2,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type AllowedHost,
+  defaultWebhookRetrySchedule,
   type EnvRate,
   envPlatformOverrides,
   envPlatformRates,
   parseAllowedPrivateHosts,
+  parseWebhookRetrySchedule,
 } from '@postwave/shared';
 import { z } from 'zod';
 import { type EncryptionKey, parseEncryptionKey } from './security/encryption.ts';
@@ -44,6 +46,15 @@ export interface SchedulerConfig {
     leaseMs: number;
     maxAttempts: number;
     retryBaseMs: number;
+  };
+  /** Webhook deliveries (issue #15): the in-process worker and the retry schedule. */
+  webhooks: {
+    /** `WEBHOOK_WORKER_ENABLED` (default true): this process sends due deliveries. */
+    workerEnabled: boolean;
+    /** `WEBHOOK_RETRY_SCHEDULE`: the delays between attempts (default 5s,5m,30m,2h,5h,10h,10h). */
+    retrySchedule: readonly number[];
+    /** `WEBHOOK_CONCURRENCY`: deliveries one process sends at once. */
+    concurrency: number;
   };
   maxUploadBytes: number;
   /** `MAX_REPLY_BYTES`: the cap on any reply body read from a platform or a user-chosen host. */
@@ -139,6 +150,9 @@ const EnvSchema = z.object({
   METRICS_TOKEN: optionalString.pipe(
     z.string().min(16, 'must be at least 16 characters (openssl rand -hex 32)').optional(),
   ),
+  WEBHOOK_WORKER_ENABLED: boolean.default(true),
+  WEBHOOK_RETRY_SCHEDULE: optionalString,
+  WEBHOOK_CONCURRENCY: positiveInt.default(16),
   MAX_UPLOAD_BYTES: positiveInt.default(512 * 1024 * 1024),
   MAX_REPLY_BYTES: positiveInt.default(8 * 1024 * 1024),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt.default(3600),
@@ -259,6 +273,11 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       maxAttempts: e.DISPATCH_MAX_ATTEMPTS,
       retryBaseMs: e.DISPATCH_RETRY_BASE_MS,
     },
+    webhooks: {
+      workerEnabled: e.WEBHOOK_WORKER_ENABLED,
+      retrySchedule: retrySchedule(e.WEBHOOK_RETRY_SCHEDULE),
+      concurrency: e.WEBHOOK_CONCURRENCY,
+    },
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     maxReplyBytes: e.MAX_REPLY_BYTES,
     allowPrivateHosts: allowedPrivateHosts(env.ALLOW_PRIVATE_HOSTS),
@@ -290,6 +309,15 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     metricsToken: e.METRICS_TOKEN,
     env,
   };
+}
+
+function retrySchedule(value: string | undefined): readonly number[] {
+  if (value === undefined) return defaultWebhookRetrySchedule;
+  try {
+    return parseWebhookRetrySchedule(value);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  WEBHOOK_RETRY_SCHEDULE: ${(error as Error).message}`);
+  }
 }
 
 function allowedPrivateHosts(value: string | undefined): AllowedHost[] {

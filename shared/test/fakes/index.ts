@@ -10,5 +10,6 @@ export * from './s3.ts';
 export * from './sample-media.ts';
 export * from './telegram.ts';
 export * from './threads.ts';
+export * from './webhook-receiver.ts';
 export * from './x.ts';
 export * from './youtube.ts';

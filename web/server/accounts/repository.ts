@@ -81,13 +81,20 @@ export async function updateAccount(
  * Deletes an account in one transaction: posts not yet posted lose it as a target (its unposted
  * results go too); one left without targets becomes a draft. False when it is not the user's.
  */
-export async function deleteAccount(ctx: AppContext, userId: string, accountId: string): Promise<boolean> {
+export async function deleteAccount(
+  ctx: AppContext,
+  userId: string,
+  accountId: string,
+  /** Runs in the same transaction once the account is gone (e.g. records a webhook event). */
+  onDeleted?: (tx: AppContext['db'], deleted: AccountRow) => Promise<void>,
+): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     const [deleted] = await tx
       .delete(accounts)
       .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)))
-      .returning({ id: accounts.id });
+      .returning();
     if (!deleted) return false;
+    await onDeleted?.(tx as unknown as AppContext['db'], deleted);
     const affected = await tx
       .select({ id: posts.id, accountIds: posts.accountIds, status: posts.status })
       .from(posts)

@@ -14,6 +14,7 @@ import { isUniqueViolation } from '#server/db/errors.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { specificProblem, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
+import { emitWebhookEvent } from '#server/webhooks/events.ts';
 import {
   type AccountRow,
   accountsOf,
@@ -247,7 +248,9 @@ export async function renameAccount(
  */
 export async function disconnectAccount(ctx: AppContext, userId: string, accountId: string): Promise<void> {
   if (!isUuid(accountId)) throw notFound('account');
-  if (!(await deleteAccount(ctx, userId, accountId))) throw notFound('account');
+  const disconnected = (tx: AppContext['db'], row: AccountRow) =>
+    emitWebhookEvent(tx, { userId, type: 'account.disconnected', data: toView(row) });
+  if (!(await deleteAccount(ctx, userId, accountId, disconnected))) throw notFound('account');
 }
 
 export async function saveRefreshedCredentials(

@@ -12,6 +12,7 @@ import { postsRoutes } from '#server/posts/routes.ts';
 import { queueRoutes } from '#server/queue/routes.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
 import { usersRoutes } from '#server/users/routes.ts';
+import { webhooksRoutes } from '#server/webhooks/routes.ts';
 import { apiDocsRoutes } from './routes.ts';
 
 /**
@@ -34,5 +35,6 @@ export const apiRoutes = {
   ...mcpRoutes,
   ...oauthRoutes,
   ...dispatchRoutes,
+  ...webhooksRoutes,
   ...apiDocsRoutes,
 };

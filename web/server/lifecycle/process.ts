@@ -5,6 +5,7 @@ import { startInProcessDispatcher } from '../dispatch/in-process.ts';
 import { startFeedPoller } from '../feeds/poller.ts';
 import { createLogger } from '../logger.ts';
 import { countScheduledDue } from '../metrics/repository.ts';
+import { startWebhookWorker } from '../webhooks/worker.ts';
 import { installShutdownHandler } from './shutdown.ts';
 
 /** What one Scheduler process runs besides serving requests; called from instrumentation.ts. */
@@ -17,4 +18,6 @@ export async function startProcess(): Promise<void> {
   startCredentialKeeper(await getContext());
   // RSS/Atom feeds of every user, each polled under a lease (FEEDS_POLL_INTERVAL_MS).
   startFeedPoller(await getContext());
+  // Webhook deliveries waiting in the database (from before a restart too) go out from here.
+  startWebhookWorker(await getContext());
 }

@@ -5,6 +5,7 @@ import type { McpCaller } from './auth.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
 import { registerTools } from './tools.ts';
+import { registerWebhookTools } from './webhook-tools.ts';
 
 export interface BuiltServer {
   server: McpServer;
@@ -31,6 +32,7 @@ export function createMcpServer(
   );
   const actor = createActor(ctx, caller, server);
   registerTools(server, ctx, actor);
+  registerWebhookTools(server, ctx, caller.userId);
   const stopResources = registerResources(server, ctx, caller.userId, options);
   registerPrompts(server, ctx, caller.userId);
   return { server, dispose: stopResources };

@@ -151,7 +151,12 @@ function futureTime(value: string | Date | undefined): Date {
   return when;
 }
 
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const readOnly = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 /** Tools act as the token's user and call the same services as /api/v1; publishing ones confirm first. */
 export function registerTools(server: McpServer, ctx: AppContext, actor: McpActor): void {

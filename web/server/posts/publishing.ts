@@ -17,6 +17,7 @@ import type { AppContext } from '#server/context.ts';
 import type { MicroBatcher } from '#server/dispatch/batches.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { ownMediaResolver, userStorage } from '#server/media/service.ts';
+import { emitPostOutcome } from '#server/webhooks/post-events.ts';
 import {
   type ClaimAnswer,
   claimTargets,
@@ -347,5 +348,6 @@ async function finalize(
     ? await run.batches.finalizations.add(finalization)
     : (await finalizePosts(ctx, [finalization]))[0];
   if (deferred) await flagReconnect(ctx, deferred);
+  if (updated === 'posted' || updated === 'failed') await emitPostOutcome(ctx, post.userId, post.id);
   return { status: updated ?? 'lost_lease' };
 }

@@ -1,16 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { type WebhookEventType, webhookEventTypes, webhookPayload } from '@postwave/shared';
 import type { Database } from '../db/client.ts';
+import { enqueueEvent } from './repository.ts';
+import { wakeWebhookWorker } from './wakeups.ts';
 
-/** The events of contract section E; post events carry the Post, account events the Account. */
-export const webhookEventTypes = [
-  'post.published',
-  'post.partially_published',
-  'post.failed',
-  'post.unknown',
-  'account.needs_reconnect',
-  'account.disconnected',
-  'webhook.test',
-] as const;
-export type WebhookEventType = (typeof webhookEventTypes)[number];
+export { type WebhookEventType, webhookEventTypes };
 
 export interface WebhookEvent {
   /** The owner: only this user's endpoints subscribed to `type` receive it. */
@@ -20,8 +14,22 @@ export interface WebhookEvent {
 }
 
 /**
- * Records one event for delivery to the user's subscribed endpoints. Callers pass the database
- * (or the transaction that made the change, so the event is recorded only when the change is).
- * Placeholder until the webhooks module lands: it records nothing yet.
+ * Records one event for delivery to the user's subscribed endpoints: one durable delivery row
+ * per endpoint, sent by the webhook worker (retries, log, disable) on this or any instance.
+ * Callers pass the database, or the transaction that made the change: then the event is
+ * recorded only when the change is, and workers are notified when it commits.
  */
-export async function emitWebhookEvent(_db: Database, _event: WebhookEvent): Promise<void> {}
+export async function emitWebhookEvent(db: Database, event: WebhookEvent): Promise<void> {
+  const at = new Date();
+  const count = await enqueueEvent(
+    { db },
+    {
+      userId: event.userId,
+      type: event.type,
+      messageId: `msg_${randomUUID()}`,
+      body: JSON.stringify(webhookPayload(event.type, event.data, at)),
+      at,
+    },
+  );
+  if (count > 0) wakeWebhookWorker(at);
+}

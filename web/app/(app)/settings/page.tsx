@@ -1,9 +1,11 @@
+import { subscribableWebhookEvents } from '@postwave/shared';
 import type { Metadata } from 'next';
 import { timeZones } from '../../../components/lib/time.ts';
 import { AssistantConfirmSetting, McpClients } from '../../../components/settings/mcp-clients.tsx';
 import { ProfileForm } from '../../../components/settings/profile-form.tsx';
 import { SignInMethods } from '../../../components/settings/sign-in-methods.tsx';
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
+import { WebhooksManager } from '../../../components/settings/webhooks-manager.tsx';
 import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
 import { listTokens } from '../../../server/tokens/service.ts';
@@ -11,6 +13,7 @@ import { requireUser } from '../../../server/ui/session.ts';
 import { getAssistantSettings } from '../../../server/users/assistant-settings.ts';
 import { configuredProviders } from '../../../server/users/providers.ts';
 import { listSignInMethods } from '../../../server/users/sign-in-methods.ts';
+import { listWebhooks } from '../../../server/webhooks/service.ts';
 
 export const metadata: Metadata = { title: 'Settings' };
 
@@ -20,11 +23,12 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
   const user = await requireUser();
   const ctx = await getContext();
   const params = await searchParams;
-  const [tokens, mcpClients, methods, assistantSettings] = await Promise.all([
+  const [tokens, mcpClients, methods, assistantSettings, webhooks] = await Promise.all([
     listTokens(ctx, user.id),
     listMcpConnections(ctx, user.id),
     listSignInMethods(ctx, user.id),
     getAssistantSettings(ctx, user.id),
+    listWebhooks(ctx, user.id),
   ]);
   const zones = timeZones();
   return (
@@ -32,7 +36,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
       <div className="page-head">
         <div>
           <h1>Settings</h1>
-          <p>Your profile, API tokens and connected apps.</p>
+          <p>Your profile, API tokens, webhooks and connected apps.</p>
         </div>
       </div>
       <section className="card" aria-labelledby="profile-title">
@@ -77,6 +81,18 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
               lastUsedAt: t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : null,
               expiresAt: t.expiresAt,
             }))}
+          />
+        </div>
+      </section>
+      <section className="card" id="webhooks" aria-labelledby="webhooks-title">
+        <div className="card-head">
+          <h2 id="webhooks-title">Webhooks</h2>
+        </div>
+        <div className="card-body">
+          <WebhooksManager
+            webhooks={webhooks}
+            events={[...subscribableWebhookEvents]}
+            timezone={user.timezone}
           />
         </div>
       </section>

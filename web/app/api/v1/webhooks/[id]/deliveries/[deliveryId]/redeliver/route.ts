@@ -1,0 +1,13 @@
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { webhooksRoutes } from '#server/webhooks/routes.ts';
+import { redeliver } from '#server/webhooks/service.ts';
+
+export const runtime = 'nodejs';
+
+export const POST = route(
+  webhooksRoutes.redeliverWebhookDelivery,
+  async ({ ctx, caller, params: { id, deliveryId } }) => {
+    return json(await redeliver(ctx, caller.userId, id, deliveryId), 202);
+  },
+);

@@ -1,0 +1,20 @@
+import { ProblemError, problem } from '@postwave/shared';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { webhooksRoutes } from '#server/webhooks/routes.ts';
+import { ListDeliveriesQuery } from '#server/webhooks/schema.ts';
+import { listDeliveries } from '#server/webhooks/service.ts';
+
+export const runtime = 'nodejs';
+
+export const GET = route(
+  webhooksRoutes.listWebhookDeliveries,
+  async ({ request, ctx, caller, params: { id } }) => {
+    const query = ListDeliveriesQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+    if (!query.success)
+      throw new ProblemError(
+        problem('invalid_request', 'status must be pending, delivered or failed; limit 1 to 200'),
+      );
+    return json(await listDeliveries(ctx, caller.userId, id, query.data));
+  },
+);

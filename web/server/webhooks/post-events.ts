@@ -1,0 +1,25 @@
+import { postEventType } from '@postwave/shared';
+import type { AppContext } from '#server/context.ts';
+import { getPost } from '#server/posts/service.ts';
+import { emitWebhookEvent } from './events.ts';
+import { hasSubscriber } from './repository.ts';
+
+const postEvents = ['post.published', 'post.partially_published', 'post.failed', 'post.unknown'];
+
+/**
+ * Records the post event of a finished publish (`post.published`, `post.partially_published`,
+ * `post.failed` or `post.unknown`, carrying the Post). Called right after the statement that
+ * finalizes the post, which dispatch shares between posts, so it is not in that transaction: a
+ * crash in the moment between loses the event. Never throws: a publish never fails over its
+ * webhook.
+ */
+export async function emitPostOutcome(ctx: AppContext, userId: string, postId: string): Promise<void> {
+  try {
+    if (!(await hasSubscriber(ctx, userId, postEvents))) return;
+    const post = await getPost(ctx, userId, postId);
+    if (post.status !== 'posted' && post.status !== 'failed') return;
+    await emitWebhookEvent(ctx.db, { userId, type: postEventType(post.results), data: post });
+  } catch (error) {
+    ctx.logger.warn({ err: error, postId }, 'could not record the webhook event of a publish');
+  }
+}

@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import {
+  checkUrl,
+  newWebhookSecret,
+  ProblemError,
+  parseOffsetDateTime,
+  problem,
+  UnsafeUrlError,
+  webhookPayload,
+} from '@postwave/shared';
+import type { AppContext } from '#server/context.ts';
+import { isUuid } from '#server/http/ids.ts';
+import { validationFailed } from '#server/http/problems.ts';
+import { notFound } from '#server/http/respond.ts';
+import { trackWork } from '#server/lifecycle/shutdown.ts';
+import {
+  attemptDelivery,
+  decryptSecret,
+  deliveryLeaseMs,
+  encryptPreviousSecret,
+  encryptSecret,
+} from './delivery.ts';
+import * as repo from './repository.ts';
+import type { DeliveryListOptions, WebhookDeliveryView, WebhookPatch, WebhookView } from './schema.ts';
+import { wakeWebhookWorker } from './wakeups.ts';
+
+/** After a rotation the old secret keeps signing (beside the new) for this long. */
+export const rotationOverlapMs = 24 * 60 * 60 * 1000;
+
+export function toWebhookView(row: repo.EndpointRow, now = new Date()): WebhookView {
+  const overlapping = row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now;
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    events: row.events,
+    enabled: row.disabledAt === null,
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+    disabledReason: row.disabledReason,
+    failingSince: row.failingSince?.toISOString() ?? null,
+    previousSecretExpiresAt: overlapping ? row.previousSecretExpiresAt!.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function ownedEndpoint(ctx: AppContext, userId: string, id: string): Promise<repo.EndpointRow> {
+  const row = isUuid(id) ? await repo.findEndpoint(ctx, userId, id) : undefined;
+  if (!row) throw notFound('webhook');
+  return row;
+}
+
+/**
+ * Endpoints are user-chosen URLs: checked now against the SSRF rules (https on 443 to a public
+ * address, unless ALLOW_PRIVATE_HOSTS lists the host), and again by the safe fetch on every send.
+ */
+async function assertDeliverable(ctx: AppContext, url: string): Promise<string> {
+  try {
+    const { url: parsed } = await checkUrl(url, { allowPrivateHosts: ctx.config.allowPrivateHosts });
+    return parsed.toString();
+  } catch (error) {
+    if (error instanceof UnsafeUrlError)
+      throw validationFailed('The webhook URL cannot be used', [
+        { path: 'url', code: error.code, message: error.message },
+      ]);
+    throw error;
+  }
+}
+
+export async function listWebhooks(ctx: AppContext, userId: string): Promise<WebhookView[]> {
+  const now = new Date();
+  return (await repo.endpointsOf(ctx, userId)).map((row) => toWebhookView(row, now));
+}
+
+export async function getWebhook(ctx: AppContext, userId: string, id: string): Promise<WebhookView> {
+  return toWebhookView(await ownedEndpoint(ctx, userId, id));
+}
+
+/** Creates an endpoint; its `whsec_…` secret is returned only here (and by a rotation). */
+export async function createWebhook(
+  ctx: AppContext,
+  userId: string,
+  input: { url: string; events: string[]; description?: string | undefined },
+): Promise<WebhookView & { secret: string }> {
+  const url = await assertDeliverable(ctx, input.url);
+  const id = randomUUID();
+  const secret = newWebhookSecret();
+  const now = new Date();
+  const row = await repo.insertEndpoint(ctx, {
+    id,
+    userId,
+    url,
+    description: input.description || null,
+    events: input.events,
+    secret: encryptSecret(ctx, id, secret),
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { ...toWebhookView(row, now), secret };
+}
+
+export async function updateWebhook(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  patch: WebhookPatch,
+): Promise<WebhookView> {
+  const current = await ownedEndpoint(ctx, userId, id);
+  const now = new Date();
+  const url = patch.url !== undefined ? await assertDeliverable(ctx, patch.url) : undefined;
+  const enabling = patch.enabled === true && current.disabledAt !== null;
+  const row = await repo.updateEndpoint(ctx, userId, id, {
+    ...(url !== undefined ? { url } : {}),
+    ...(patch.events !== undefined ? { events: patch.events } : {}),
+    ...(patch.description !== undefined ? { description: patch.description || null } : {}),
+    // Turning it on starts the failure count over; turning it off pauses its deliveries.
+    ...(enabling ? { disabledAt: null, disabledReason: null, failingSince: null } : {}),
+    ...(patch.enabled === false && current.disabledAt === null
+      ? { disabledAt: now, disabledReason: 'Turned off by its owner.' }
+      : {}),
+    updatedAt: now,
+  });
+  if (!row) throw notFound('webhook');
+  if (enabling) wakeWebhookWorker(now);
+  return toWebhookView(row, now);
+}
+
+export async function deleteWebhook(ctx: AppContext, userId: string, id: string): Promise<void> {
+  if (!isUuid(id) || !(await repo.deleteEndpoint(ctx, userId, id))) throw notFound('webhook');
+}
+
+/**
+ * A new secret, returned once. The old one keeps signing beside it for 24 hours (both
+ * signatures in `webhook-signature`), so receivers can switch without missing a delivery.
+ */
+export async function rotateWebhookSecret(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+): Promise<WebhookView & { secret: string }> {
+  const current = await ownedEndpoint(ctx, userId, id);
+  const now = new Date();
+  const secret = newWebhookSecret();
+  const row = await repo.updateEndpoint(ctx, userId, id, {
+    secret: encryptSecret(ctx, id, secret),
+    previousSecret: encryptPreviousSecret(ctx, id, decryptSecret(ctx, current)),
+    previousSecretExpiresAt: new Date(now.getTime() + rotationOverlapMs),
+    updatedAt: now,
+  });
+  if (!row) throw notFound('webhook');
+  return { ...toWebhookView(row, now), secret };
+}
+
+/**
+ * Sends a `webhook.test` event to this endpoint now (even when it is turned off, to check it
+ * before turning it on) and answers with the delivery after its first attempt. A failed test
+ * is retried on the schedule like any delivery.
+ */
+export async function sendTestEvent(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+): Promise<WebhookDeliveryView> {
+  const endpoint = await ownedEndpoint(ctx, userId, id);
+  const now = new Date();
+  const owner = `test:${randomUUID()}`;
+  const body = JSON.stringify(
+    webhookPayload(
+      'webhook.test',
+      { webhookId: endpoint.id, message: 'A test event from Postwave: your endpoint is set up.' },
+      now,
+    ),
+  );
+  const delivery = await repo.insertLeasedDelivery(ctx, {
+    id: randomUUID(),
+    endpointId: endpoint.id,
+    userId,
+    messageId: `msg_${randomUUID()}`,
+    eventType: 'webhook.test',
+    body,
+    status: 'pending',
+    nextAttemptAt: now,
+    leaseOwner: owner,
+    leaseExpiresAt: new Date(now.getTime() + deliveryLeaseMs),
+    createdAt: now,
+  });
+  await trackWork(
+    attemptDelivery(ctx, { delivery, endpoint }, { owner, schedule: ctx.config.webhooks.retrySchedule }),
+  );
+  if (endpoint.disabledAt === null) wakeWebhookWorker();
+  return deliveryView(ctx, endpoint.id, delivery.id);
+}
+
+async function deliveryView(
+  ctx: AppContext,
+  endpointId: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryView> {
+  const found = await repo.findDelivery(ctx, endpointId, deliveryId);
+  if (!found) throw notFound('delivery');
+  return toDeliveryView(found);
+}
+
+function toDeliveryView({
+  delivery,
+  attempts,
+}: {
+  delivery: repo.DeliveryRow;
+  attempts: repo.AttemptRow[];
+}): WebhookDeliveryView {
+  return {
+    id: delivery.id,
+    webhookId: delivery.endpointId,
+    messageId: delivery.messageId,
+    eventType: delivery.eventType as WebhookDeliveryView['eventType'],
+    status: delivery.status,
+    attempts: delivery.attempts,
+    nextAttemptAt: delivery.status === 'pending' ? (delivery.nextAttemptAt?.toISOString() ?? null) : null,
+    lastStatusCode: delivery.lastStatusCode,
+    lastError: delivery.lastError,
+    deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+    createdAt: delivery.createdAt.toISOString(),
+    payload: JSON.parse(delivery.body),
+    attemptLog: attempts.map((a) => ({
+      attemptedAt: a.attemptedAt.toISOString(),
+      statusCode: a.statusCode,
+      durationMs: a.durationMs,
+      error: a.error,
+      responseBody: a.responseBody,
+    })),
+  };
+}
+
+function encodeCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = iso ? parseOffsetDateTime(iso) : undefined;
+  if (!createdAt || !id || !isUuid(id))
+    throw new ProblemError(problem('invalid_request', 'The cursor is not valid'));
+  return { createdAt, id };
+}
+
+/** The delivery log of one endpoint, newest first, a page at a time. */
+export async function listDeliveries(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  options: DeliveryListOptions,
+): Promise<{ deliveries: WebhookDeliveryView[]; nextCursor: string | null }> {
+  const endpoint = await ownedEndpoint(ctx, userId, id);
+  const rows = await repo.deliveriesOf(ctx, endpoint.id, {
+    status: options.status,
+    limit: options.limit + 1,
+    ...(options.cursor ? { after: decodeCursor(options.cursor) } : {}),
+  });
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    deliveries: page.map(toDeliveryView),
+    nextCursor: rows.length > options.limit && last ? encodeCursor(last.delivery) : null,
+  };
+}
+
+/**
+ * Queues a delivery again now, with the same `webhook-id` and body, and the retry schedule from
+ * its start. One being sent at this moment is 409 `invalid_status`.
+ */
+export async function redeliver(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  deliveryId: string,
+): Promise<WebhookDeliveryView> {
+  const endpoint = await ownedEndpoint(ctx, userId, id);
+  if (!isUuid(deliveryId) || !(await repo.findDelivery(ctx, endpoint.id, deliveryId)))
+    throw notFound('delivery');
+  const now = new Date();
+  const row = await repo.requeueDelivery(ctx, endpoint.id, deliveryId, now);
+  if (!row)
+    throw new ProblemError(
+      problem('invalid_status', 'The delivery is being sent right now; try again in a moment'),
+    );
+  wakeWebhookWorker(now);
+  return deliveryView(ctx, endpoint.id, deliveryId);
+}
