@@ -42,6 +42,8 @@ export interface FakeContainer {
   media?: FetchedMedia;
   status: 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
   pollsLeft: number;
+  /** Instagram expires a container not published within 24 hours of its creation. */
+  createdAt: number;
 }
 
 export interface FakeInstagramMedia {
@@ -378,6 +380,7 @@ export class FakeInstagram {
         ...(p.caption ? { caption: p.caption } : {}),
         status: 'FINISHED',
         pollsLeft: 0,
+        createdAt: Date.now(),
       });
       return this.#ok({ id });
     }
@@ -443,6 +446,7 @@ export class FakeInstagram {
       ...(media ? { media } : {}),
       status: video ? 'IN_PROGRESS' : 'FINISHED',
       pollsLeft: video ? this.videoProcessingPolls : 0,
+      createdAt: Date.now(),
     });
     return this.#ok({ id });
   }
@@ -451,6 +455,7 @@ export class FakeInstagram {
     const token = this.#owner(request, user);
     if (!isToken(token)) return token;
     const container = this.containers.get(this.#params(request).creation_id ?? '');
+    if (container) expireIfOld(container);
     if (!container || container.owner !== user || container.carouselItem) {
       return graphErrorResponse(400, { message: 'Invalid creation_id', code: 100 });
     }
@@ -513,6 +518,7 @@ export class FakeInstagram {
     if (!isToken(token)) return token;
     const container = this.containers.get(id);
     if (container) {
+      expireIfOld(container);
       if (container.status === 'IN_PROGRESS') {
         if (container.pollsLeft > 0) container.pollsLeft--;
         else {
@@ -557,4 +563,13 @@ export async function startFakeInstagram(options: FakeInstagramOptions = {}): Pr
   const fake = new FakeInstagram(options);
   await fake.start();
   return fake;
+}
+
+/** A container neither published nor failed within 24 hours of its creation is EXPIRED. */
+function expireIfOld(container: FakeContainer): void {
+  if (
+    (container.status === 'IN_PROGRESS' || container.status === 'FINISHED') &&
+    Date.now() - container.createdAt >= 24 * 60 * 60_000
+  )
+    container.status = 'EXPIRED';
 }
