@@ -31,10 +31,15 @@ function watchArrivals(x: FakeX): { arrivals: Map<string, number>; stop(): void 
 
 async function run(staging: boolean): Promise<void> {
   const x = await startFakeX({ processingPolls: processingSeconds });
-  const setup = await setUp('pglite', x.url, { telegram: 0 }, {
-    ...x.env(),
-    DISPATCH_STAGE_LEAD_MS: staging ? '600000' : '0',
-  });
+  const setup = await setUp(
+    'pglite',
+    x.url,
+    { telegram: 0 },
+    {
+      ...x.env(),
+      DISPATCH_STAGE_LEAD_MS: staging ? '600000' : '0',
+    },
+  );
   const dispatcher = new Dispatcher(setup.ctx, {
     ...dispatchOptions(setup.ctx),
     intervalMs: setup.ctx.config.dispatcher.intervalMs,

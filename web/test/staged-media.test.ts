@@ -75,7 +75,13 @@ for (const backend of backends()) {
       const media = await uploadVideo(client);
       const scheduledAt = new Date(Date.now() + 9_000).toISOString();
       const created = await client.json('/api/v1/posts', {
-        json: { message: 'staged clip', accountIds: [account], media: [media], postingMode: 'schedule', scheduledAt },
+        json: {
+          message: 'staged clip',
+          accountIds: [account],
+          media: [media],
+          postingMode: 'schedule',
+          scheduledAt,
+        },
       });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.deepEqual(created.body.staging, []);
@@ -117,7 +123,13 @@ for (const backend of backends()) {
       const media = await uploadVideo(client);
       const scheduledAt = new Date(Date.now() + 5 * 60_000).toISOString();
       const created = await client.json('/api/v1/posts', {
-        json: { message: 'first cut', accountIds: [account], media: [media], postingMode: 'schedule', scheduledAt },
+        json: {
+          message: 'first cut',
+          accountIds: [account],
+          media: [media],
+          postingMode: 'schedule',
+          scheduledAt,
+        },
       });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const id = created.body.id;
@@ -148,7 +160,11 @@ for (const backend of backends()) {
         Date.parse(again.staging[0].expiresAt) > Date.parse(first.staging[0].expiresAt),
         'staged again after the edit',
       );
-      assert.equal(x.posts.filter((p) => p.text.endsWith(' cut')).length, 0, 'nothing of this post published');
+      assert.equal(
+        x.posts.filter((p) => p.text.endsWith(' cut')).length,
+        0,
+        'nothing of this post published',
+      );
 
       // Moving it a little later keeps the upload (the platform keeps it a day).
       const moved = await client.json(`/api/v1/posts/${id}`, {

@@ -13,7 +13,10 @@ import type { PreparedPost, PreparedTarget } from './posting.ts';
  */
 
 /** Whether staging this post for this publisher is worth an upload ahead: it can, and there is video. */
-export function benefitsFromStaging(publisher: AnyPublisher, media: readonly { contentType: string }[]): boolean {
+export function benefitsFromStaging(
+  publisher: AnyPublisher,
+  media: readonly { contentType: string }[],
+): boolean {
   return typeof publisher.stage === 'function' && media.some((m) => m.contentType.startsWith('video/'));
 }
 
@@ -67,7 +70,10 @@ export async function stageTarget(
 ): Promise<StageOutcome> {
   const base = { accountId: account.id, platform: account.platform };
   if (!publisher.stage)
-    return { ...base, error: { code: 'not_supported', message: 'This platform cannot stage', retryable: false } };
+    return {
+      ...base,
+      error: { code: 'not_supported', message: 'This platform cannot stage', retryable: false },
+    };
   try {
     const staged = await publisher.stage({ message: prepared.message }, account, prepared.media, options, {
       signal: hooks.signal,

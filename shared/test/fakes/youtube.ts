@@ -637,7 +637,12 @@ export class FakeYouTube {
     const status = body.status ?? {};
     const privacy = status.privacyStatus;
     if (typeof privacy !== 'string' || !['public', 'unlisted', 'private'].includes(privacy))
-      return googleErrorResponse(400, 'invalidVideoMetadata', 'The request metadata is invalid.', 'youtube.video');
+      return googleErrorResponse(
+        400,
+        'invalidVideoMetadata',
+        'The request metadata is invalid.',
+        'youtube.video',
+      );
     if (status.publishAt !== undefined) {
       const at = Date.parse(String(status.publishAt));
       if (Number.isNaN(at) || at <= Date.now() || privacy !== 'private')

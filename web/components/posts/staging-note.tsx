@@ -20,7 +20,9 @@ export function StagingNote({
       ? 'Uploading the media to the platform ahead of time…'
       : staging.status === 'staged'
         ? `Media uploaded ahead of time; only the final step happens at the scheduled time${
-            staging.expiresAt ? ` (the platform keeps it until ${formatDateTime(staging.expiresAt, timezone)})` : ''
+            staging.expiresAt
+              ? ` (the platform keeps it until ${formatDateTime(staging.expiresAt, timezone)})`
+              : ''
           }.`
         : `Uploading ahead of time did not work${
             staging.error ? ` (${staging.error.message})` : ''

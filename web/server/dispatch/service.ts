@@ -15,13 +15,13 @@ export type DispatchOptions = Omit<
 > &
   /** The staging pass's (the dispatcher loop runs it beside dispatch); absent: no staging. */
   Partial<Pick<SchedulerConfig['dispatcher'], 'stageLeadMs' | 'stageConcurrency'>> & {
-  /** Identifies this dispatcher in lease columns (logs, debugging). */
-  owner?: string;
-  /** Aborted: claim nothing more and hand back claimed posts not yet started (graceful shutdown). */
-  signal?: AbortSignal;
-  /** Told about each claimed post as its publishing starts (metrics: lateness = now - scheduledAt). */
-  observer?: DispatchObserver;
-};
+    /** Identifies this dispatcher in lease columns (logs, debugging). */
+    owner?: string;
+    /** Aborted: claim nothing more and hand back claimed posts not yet started (graceful shutdown). */
+    signal?: AbortSignal;
+    /** Told about each claimed post as its publishing starts (metrics: lateness = now - scheduledAt). */
+    observer?: DispatchObserver;
+  };
 
 export interface DispatchObserver {
   publishing?(post: ClaimedPost, startedAt: number): void;

@@ -135,10 +135,10 @@ export class Stager {
         (error: unknown) => this.#ctx.logger.error({ err: error, postId: id }, 'staging a post failed'),
       )
       .finally(() => {
-      this.#leases?.release(id);
-      this.#inFlight.delete(work);
-      this.wakeNow();
-    });
+        this.#leases?.release(id);
+        this.#inFlight.delete(work);
+        this.wakeNow();
+      });
     this.#inFlight.add(work);
   }
 

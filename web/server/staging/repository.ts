@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import type { PostRow } from '#server/posts/repository.ts';
 import type { StagingStatus } from '#server/db/schema.ts';
+import type { PostRow } from '#server/posts/repository.ts';
 
 /*
  * The only SQL of staging (`post_stagings`): claiming posts due within the lead whose video
@@ -207,7 +207,10 @@ export async function clearStagings(ctx: AppContext, postId: string, expiringBy?
 }
 
 /** The staging state of some posts, for the API. */
-export async function stagingsOf(ctx: AppContext, postIds: readonly string[]): Promise<Map<string, StagingView[]>> {
+export async function stagingsOf(
+  ctx: AppContext,
+  postIds: readonly string[],
+): Promise<Map<string, StagingView[]>> {
   const byPost = new Map<string, StagingView[]>();
   if (postIds.length === 0) return byPost;
   const result = await ctx.db.execute(sql`

@@ -11,11 +11,11 @@ import { ownMediaResolver } from '#server/media/service.ts';
 import { postingServiceFor } from '#server/posts/publishing.ts';
 import type { PostRow } from '#server/posts/repository.ts';
 import {
+  clearStagings,
+  recordStagings,
   type StagingClaim,
   type StagingResult,
   type StagingView,
-  clearStagings,
-  recordStagings,
   stagedHandles,
   stagingsOf,
 } from './repository.ts';
@@ -57,7 +57,11 @@ export async function stageClaimedPost(
   } catch (error) {
     // Storage or the database failed us: the due-time publish will try as usual.
     ctx.logger.warn({ err: error, postId: post.id }, 'staging a post failed');
-    const failure = { code: 'internal', message: 'Staging failed; the post uploads at its due time', retryable: true };
+    const failure = {
+      code: 'internal',
+      message: 'Staging failed; the post uploads at its due time',
+      retryable: true,
+    };
     results = targets.map((t) => ({
       postId: post.id,
       accountId: t.accountId,

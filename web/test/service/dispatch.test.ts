@@ -295,11 +295,15 @@ for (const backend of backends()) {
       const short = { ...options, leaseMs: 600 };
       const first = dispatchDuePosts(ctx, { ...short, owner: 'slow-dispatcher' });
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      const second = await dispatchDuePosts(harness.contexts.at(-1)!, { ...short, owner: 'eager-dispatcher' });
+      const second = await dispatchDuePosts(harness.contexts.at(-1)!, {
+        ...short,
+        owner: 'eager-dispatcher',
+      });
       assert.equal(second.claimed, 0, 'the live dispatcher kept its leases past their first expiry');
       const done = await first;
       assert.equal(done.posted, 3);
-      for (let i = 0; i < 3; i++) assert.equal(sentCount(`long-batch ${i}`), 2, `post ${i}: each target once`);
+      for (let i = 0; i < 3; i++)
+        assert.equal(sentCount(`long-batch ${i}`), 2, `post ${i}: each target once`);
       for (const id of ids) {
         const post = await getPost(ctx, userId, id);
         assert.equal(post.status, 'posted');

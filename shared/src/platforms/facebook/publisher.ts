@@ -131,7 +131,13 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
     async stage(post, account, media, _options, context) {
       const video = media.find((m) => m.kind === 'video');
       if (!video) throw new PlatformError('media_rejected', 'Only a video is staged on Facebook');
-      const id = await publishVideo(graph(account, context.signal), pageOf(account), video, post.message, false);
+      const id = await publishVideo(
+        graph(account, context.signal),
+        pageOf(account),
+        video,
+        post.message,
+        false,
+      );
       return facebookStagedMedia(id, post, media);
     },
 
@@ -140,7 +146,8 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
       const client = graph(account, context.signal);
       const message = post.message;
       const video = media.find((m) => m.kind === 'video');
-      const staged = video && (await publishStagedVideo(client, page, context.staged, post, media, context.logger));
+      const staged =
+        video && (await publishStagedVideo(client, page, context.staged, post, media, context.logger));
       if (staged) return staged;
       if (video) {
         const id = await publishVideo(client, page, video, message);

@@ -1,6 +1,6 @@
 import { isPlatformError } from '../../errors.ts';
-import type { MediaFile } from '../../media/media-file.ts';
 import type { Logger } from '../../logger.ts';
+import type { MediaFile } from '../../media/media-file.ts';
 import type { PostContent, PublishResult, StagedMedia } from '../types.ts';
 import type { GraphClient } from './graph.ts';
 
@@ -23,7 +23,11 @@ function fingerprint(post: PostContent, media: readonly MediaFile[]): string {
   return JSON.stringify([post.message, media.map((f) => f.key)]);
 }
 
-export function facebookStagedMedia(video: string, post: PostContent, media: readonly MediaFile[]): StagedMedia {
+export function facebookStagedMedia(
+  video: string,
+  post: PostContent,
+  media: readonly MediaFile[],
+): StagedMedia {
   const handle: FacebookStaged = { video, of: fingerprint(post, media) };
   return { handle: JSON.stringify(handle), expiresAt: new Date(Date.now() + stagedLifetimeMs) };
 }

@@ -6,7 +6,6 @@ import { LinkedInApi } from './api.ts';
 import type { LinkedInConfig } from './config.ts';
 import { escapeLittleText } from './little-text.ts';
 import { uploadImage, uploadVideo } from './media.ts';
-import { linkedInStagedMedia, stagedLinkedInContent } from './stage.ts';
 import { LinkedInToken, memberProfile, organizationProfile } from './oauth.ts';
 import {
   type LinkedInCredentials,
@@ -15,6 +14,7 @@ import {
   linkedInCredentialsSchema,
   linkedInOptionsSchema,
 } from './options.ts';
+import { linkedInStagedMedia, stagedLinkedInContent } from './stage.ts';
 import { validateLinkedInPost } from './validate.ts';
 
 type Context = Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'logger'>>;

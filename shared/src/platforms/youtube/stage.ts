@@ -21,7 +21,10 @@ import { uploadVideo } from './upload.ts';
  * private copy is ever left behind by a publish that cannot finish it.
  */
 
-const editScopes = ['https://www.googleapis.com/auth/youtube', 'https://www.googleapis.com/auth/youtube.force-ssl'];
+const editScopes = [
+  'https://www.googleapis.com/auth/youtube',
+  'https://www.googleapis.com/auth/youtube.force-ssl',
+];
 
 /** How long we use a staged upload. YouTube keeps a private video indefinitely; a day bounds surprises. */
 const stagedLifetimeMs = 24 * 60 * 60_000;
@@ -57,7 +60,12 @@ export function youTubeStaging(config: YouTubeConfig) {
   }
 
   /** The custom thumbnail; a problem is logged, never thrown (as at publish: the video is up). */
-  async function thumbnail(videoId: string, thumbnailUrl: string, token: GoogleAccessToken, context: PublishContext) {
+  async function thumbnail(
+    videoId: string,
+    thumbnailUrl: string,
+    token: GoogleAccessToken,
+    context: PublishContext,
+  ) {
     try {
       const image = await context.resolveOwnMedia?.(thumbnailUrl);
       if (!image) throw new PlatformError('media_unavailable', 'thumbnailUrl is not media of this service');
@@ -96,7 +104,10 @@ export function youTubeStaging(config: YouTubeConfig) {
         resume: config.resume,
         token,
         video,
-        metadata: { ...metadata, status: { ...metadata.status, privacyStatus: 'private', publishAt: undefined } },
+        metadata: {
+          ...metadata,
+          status: { ...metadata.status, privacyStatus: 'private', publishAt: undefined },
+        },
         signal: context.signal,
         logger: context.logger,
       });

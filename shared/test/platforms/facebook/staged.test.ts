@@ -42,7 +42,10 @@ describe('Facebook staged videos', () => {
   });
 
   it('uploads an unpublished video ahead (in chunks when large); the publish only publishes it', async () => {
-    const large = memoryMedia(patternBytes(300 * 1024, 4), { filename: 'large.mp4', contentType: 'video/mp4' });
+    const large = memoryMedia(patternBytes(300 * 1024, 4), {
+      filename: 'large.mp4',
+      contentType: 'video/mp4',
+    });
     const staged = await publisher.stage!({ message: 'Big reveal' }, page, [large], {}, context());
     const { video: id } = JSON.parse(staged.handle) as { video: string };
     const video = fake.videos.get(id)!;
@@ -51,7 +54,13 @@ describe('Facebook staged videos', () => {
     assert.ok(uploads() > 2, 'the chunked upload happened at staging');
 
     fake.server.requests.length = 0;
-    const result = await publisher.publish({ message: 'Big reveal' }, page, [large], {}, context({ staged: staged.handle }));
+    const result = await publisher.publish(
+      { message: 'Big reveal' },
+      page,
+      [large],
+      {},
+      context({ staged: staged.handle }),
+    );
     assert.equal(uploads(), 0, 'no upload at the due time');
     assert.deepEqual(
       fake.server.requests.map((r) => `${r.method} ${r.path.replace(/^\/v[\d.]+/, '')}`),
@@ -66,14 +75,26 @@ describe('Facebook staged videos', () => {
     const small = host.file(new Uint8Array(sampleMp4()), 'small.mp4', 'video/mp4');
     const staged = await publisher.stage!({ message: 'before' }, page, [small], {}, context());
     fake.server.requests.length = 0;
-    const edited = await publisher.publish({ message: 'after' }, page, [small], {}, context({ staged: staged.handle }));
+    const edited = await publisher.publish(
+      { message: 'after' },
+      page,
+      [small],
+      {},
+      context({ staged: staged.handle }),
+    );
     assert.equal(uploads(), 1);
     assert.equal(fake.videos.get(edited.platformPostId)!.published, true);
 
     const again = await publisher.stage!({ message: 'same' }, page, [small], {}, context());
     fake.videos.delete((JSON.parse(again.handle) as { video: string }).video);
     fake.server.requests.length = 0;
-    const result = await publisher.publish({ message: 'same' }, page, [small], {}, context({ staged: again.handle }));
+    const result = await publisher.publish(
+      { message: 'same' },
+      page,
+      [small],
+      {},
+      context({ staged: again.handle }),
+    );
     assert.equal(uploads(), 1, 'uploaded as usual');
     assert.equal(fake.videos.get(result.platformPostId)!.description, 'same');
   });

@@ -27,7 +27,12 @@ describe('Instagram staged containers', () => {
     fake = await startFakeInstagram({ videoProcessingPolls: 3 });
     host = await new MediaHost().start();
     publisher = instagramModule.create(fake.env());
-    account = { id: 'ig1', platform: 'instagram', platformAccountId: fake.account.id, credentials: fake.credentials() };
+    account = {
+      id: 'ig1',
+      platform: 'instagram',
+      platformAccountId: fake.account.id,
+      credentials: fake.credentials(),
+    };
   });
   after(async () => {
     await fake.close();
@@ -47,7 +52,13 @@ describe('Instagram staged containers', () => {
     assert.ok(staged.expiresAt.getTime() < Date.now() + 24 * 3600_000, 'used before Instagram expires it');
 
     fake.server.requests.length = 0;
-    const result = await publisher.publish({ message: 'reel' }, account, [video], {}, context({ staged: staged.handle }));
+    const result = await publisher.publish(
+      { message: 'reel' },
+      account,
+      [video],
+      {},
+      context({ staged: staged.handle }),
+    );
     assert.equal(containersCreated(), 0, 'no container built at the due time');
     assert.equal(publishes(), 1);
     assert.equal(fake.media.find((m) => m.id === result.platformPostId)?.containerId, container);
@@ -59,14 +70,26 @@ describe('Instagram staged containers', () => {
     const { container } = JSON.parse(staged.handle) as { container: string };
     fake.containers.get(container)!.createdAt -= 24 * 60 * 60_000;
     fake.server.requests.length = 0;
-    const result = await publisher.publish({ message: 'old' }, account, [video], {}, context({ staged: staged.handle }));
+    const result = await publisher.publish(
+      { message: 'old' },
+      account,
+      [video],
+      {},
+      context({ staged: staged.handle }),
+    );
     assert.equal(containersCreated(), 1, 'a new container instead of the expired one');
     assert.equal(fake.containers.get(container)?.status, 'EXPIRED');
     assert.notEqual(fake.media.find((m) => m.id === result.platformPostId)?.containerId, container);
 
     const again = await publisher.stage!({ message: 'before edit' }, account, [video], {}, context());
     fake.server.requests.length = 0;
-    await publisher.publish({ message: 'after edit' }, account, [video], {}, context({ staged: again.handle }));
+    await publisher.publish(
+      { message: 'after edit' },
+      account,
+      [video],
+      {},
+      context({ staged: again.handle }),
+    );
     assert.equal(containersCreated(), 1, 'the edited post gets its own container');
     assert.equal(fake.media.at(-1)?.caption, 'after edit');
   });

@@ -20,7 +20,9 @@ describe('LinkedIn staged media', () => {
   let member: PlatformAccount;
   const uploadCalls = () =>
     fake.server.requests.filter(
-      (r) => (r.method === 'POST' && /^\/rest\/(videos|images)$/.test(r.path)) || r.path.startsWith('/dms-uploads/'),
+      (r) =>
+        (r.method === 'POST' && /^\/rest\/(videos|images)$/.test(r.path)) ||
+        r.path.startsWith('/dms-uploads/'),
     ).length;
   const video = () => memoryMedia(patternBytes(150_000, 7), { filename: 'v.mp4', contentType: 'video/mp4' });
 
@@ -31,7 +33,12 @@ describe('LinkedIn staged media', () => {
   after(() => fake.close());
   beforeEach(() => {
     fake.server.requests.length = 0;
-    member = { id: 'li1', platform: 'linkedin', platformAccountId: fake.memberUrn, credentials: fake.credentials() };
+    member = {
+      id: 'li1',
+      platform: 'linkedin',
+      platformAccountId: fake.memberUrn,
+      credentials: fake.credentials(),
+    };
   });
 
   it('registers, uploads and processes the video ahead; the due time checks it and creates the post', async () => {
@@ -43,7 +50,13 @@ describe('LinkedIn staged media', () => {
     assert.equal(fake.posts.length, 0);
 
     fake.server.requests.length = 0;
-    const result = await publisher.publish({ message: 'demo' }, member, [file], {}, context({ staged: staged.handle }));
+    const result = await publisher.publish(
+      { message: 'demo' },
+      member,
+      [file],
+      {},
+      context({ staged: staged.handle }),
+    );
     assert.equal(uploadCalls(), 0, 'no upload at the due time');
     assert.deepEqual(
       fake.server.requests.map((r) => `${r.method} ${r.path}`),
@@ -65,7 +78,13 @@ describe('LinkedIn staged media', () => {
     const other = memoryMedia(new Uint8Array(sampleJpeg()), { filename: 'q.jpg', contentType: 'image/jpeg' });
     const again = await publisher.stage!({ message: 'x' }, member, [jpeg], {}, context());
     fake.server.requests.length = 0;
-    await publisher.publish({ message: 'other file' }, member, [other], {}, context({ staged: again.handle }));
+    await publisher.publish(
+      { message: 'other file' },
+      member,
+      [other],
+      {},
+      context({ staged: again.handle }),
+    );
     assert.ok(uploadCalls() > 0, 'the handle is for other media');
   });
 });

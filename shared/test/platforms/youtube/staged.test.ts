@@ -61,7 +61,13 @@ describe('YouTube staged uploads', () => {
 
   it('works while YouTube is still processing the upload', async () => {
     const { file } = sampleVideo();
-    const staged = await publisher.stage!({ message: 'fresh' }, youTubeAccount(fake), [file], {}, publishContext());
+    const staged = await publisher.stage!(
+      { message: 'fresh' },
+      youTubeAccount(fake),
+      [file],
+      {},
+      publishContext(),
+    );
     const video = fake.videos.at(-1)!;
     assert.ok(video.processingPollsLeft > 0, 'still processing');
     await publisher.publish(
@@ -86,7 +92,13 @@ describe('YouTube staged uploads', () => {
 
   it('uploads as usual when the staged video was deleted in the meantime', async () => {
     const { file } = sampleVideo();
-    const staged = await publisher.stage!({ message: 'gone' }, youTubeAccount(fake), [file], {}, publishContext());
+    const staged = await publisher.stage!(
+      { message: 'gone' },
+      youTubeAccount(fake),
+      [file],
+      {},
+      publishContext(),
+    );
     fake.videos.splice(fake.videos.length - 1, 1);
     fake.server.requests.length = 0;
     const result = await publisher.publish(
