@@ -117,6 +117,39 @@ for (const backend of backends()) {
       assert.equal(x.media.size, 1, 'the media was uploaded once');
     });
 
+    test('a staging failure shows as stage_failed and never blocks the due-time publish', async () => {
+      const { client } = await signUp(app.url, 'staged-fail');
+      const account = await connectX(client);
+      const media = await uploadVideo(client);
+      // The upload ahead is refused once; the due-time publish then uploads as usual.
+      x.server.inject({
+        path: /^\/2\/media\/upload\/initialize$/,
+        status: 503,
+        json: { title: 'Service Unavailable', detail: 'Service Unavailable', status: 503 },
+      });
+      const scheduledAt = new Date(Date.now() + 6_000).toISOString();
+      const created = await client.json('/api/v1/posts', {
+        json: { message: 'fails ahead', accountIds: [account], media: [media], postingMode: 'schedule', scheduledAt },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const failed = await waitFor(
+        'staging',
+        async () => (await client.json(`/api/v1/posts/${created.body.id}`)).body,
+        (post) => post.staging?.[0]?.status === 'stage_failed' || post.status !== 'scheduled',
+      );
+      assert.equal(failed.staging[0]?.status, 'stage_failed', JSON.stringify(failed.staging));
+      assert.ok(failed.staging[0].error?.message, 'says why');
+      const done = await waitFor(
+        'publishing',
+        async () => (await client.json(`/api/v1/posts/${created.body.id}`)).body,
+        (post) => post.status !== 'scheduled',
+      );
+      assert.equal(done.status, 'posted', JSON.stringify(done.results));
+      const tweet = x.posts.find((p) => p.id === done.results[0].platformPostId);
+      assert.equal(tweet?.text, 'fails ahead');
+      assert.equal(tweet?.mediaIds.length, 1, 'uploaded at the due time');
+    });
+
     test('editing a staged post clears its staging; it is staged again for the new content', async () => {
       const { client } = await signUp(app.url, 'staged-edit');
       const account = await connectX(client);
