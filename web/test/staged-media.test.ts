@@ -129,7 +129,13 @@ for (const backend of backends()) {
       });
       const scheduledAt = new Date(Date.now() + 6_000).toISOString();
       const created = await client.json('/api/v1/posts', {
-        json: { message: 'fails ahead', accountIds: [account], media: [media], postingMode: 'schedule', scheduledAt },
+        json: {
+          message: 'fails ahead',
+          accountIds: [account],
+          media: [media],
+          postingMode: 'schedule',
+          scheduledAt,
+        },
       });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const failed = await waitFor(
