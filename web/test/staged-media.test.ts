@@ -212,6 +212,14 @@ for (const backend of backends()) {
       });
       assert.equal(moved.status, 200, JSON.stringify(moved.body));
       assert.equal(moved.body.staging[0]?.status, 'staged');
+      // Moved past the day the platform keeps the upload: the handle is dropped (staged again
+      // once the post comes within the lead).
+      const far = await client.json(`/api/v1/posts/${id}`, {
+        method: 'PATCH',
+        json: { scheduledAt: new Date(Date.parse(scheduledAt) + 2 * 86_400_000).toISOString() },
+      });
+      assert.equal(far.status, 200, JSON.stringify(far.body));
+      assert.deepEqual(far.body.staging, []);
       // Back to draft: nothing staged any more.
       const draft = await client.json(`/api/v1/posts/${id}`, { json: { postingMode: 'draft' } });
       assert.equal(draft.status, 200, JSON.stringify(draft.body));
