@@ -90,6 +90,7 @@ export class Stager {
       this.#dirty = false;
       const free = this.#options.concurrency - this.#inFlight.size;
       let full = false;
+      let claimedNone = false;
       if (free > 0) {
         try {
           const claims = await claimStagings(ctx, this.#owner, {
@@ -100,8 +101,10 @@ export class Stager {
           });
           for (const claim of claims) this.#start(claim);
           full = claims.length === free;
+          claimedNone = claims.length === 0;
         } catch (error) {
           ctx.logger.error({ err: error }, 'claiming posts to stage failed');
+          claimedNone = true;
         }
       }
       if (signal.aborted) break;
@@ -116,6 +119,9 @@ export class Stager {
           ctx.logger.warn({ err: error }, 'could not read the next staging time; polling');
         }
       }
+      // Something looked due yet nothing could be claimed (a row locked by an edit, a failing
+      // database): look again in a second rather than at once, so the loop never spins.
+      if (claimedNone) next = Math.max(next, Date.now() + 1000);
       if (this.#dirty || signal.aborted || isShuttingDown()) continue;
       await this.#sleepUntil(next);
     }

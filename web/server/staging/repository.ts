@@ -137,7 +137,8 @@ export async function earliestStageAt(
           AND EXISTS (${stageableTargets(platforms, nowIso)})
         ORDER BY p.next_attempt_at LIMIT 1),
       (SELECT min(s.lease_expires_at) FROM post_stagings s JOIN posts p ON p.id = s.post_id
-        WHERE s.status = 'staging' AND p.status = 'scheduled' AND p.next_attempt_at > ${nowIso}::timestamptz)
+        WHERE s.status = 'staging' AND p.status = 'scheduled' AND p.attempts = 0 AND p.lease_owner IS NULL
+          AND p.next_attempt_at > ${nowIso}::timestamptz)
     )) * 1000)::float8 AS at`);
   const at = rowsOf<{ at: number | string | null }>(result)[0]?.at;
   return at === null || at === undefined ? null : new Date(Number(at));
