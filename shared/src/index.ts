@@ -20,6 +20,7 @@ export * from './publish/parse-request.ts';
 export * from './publish/posting.ts';
 export * from './publish/resolve-media.ts';
 export * from './publish/retry.ts';
+export * from './publish/stage.ts';
 export * from './schemas/index.ts';
 export * from './storage/index.ts';
 export * from './text.ts';

@@ -46,6 +46,10 @@ export interface SchedulerConfig {
     leaseMs: number;
     maxAttempts: number;
     retryBaseMs: number;
+    /** How long before its due time a post with video has its media uploaded (staged); 0: never. */
+    stageLeadMs: number;
+    /** How many targets are staged at once per process (uploads are long and heavy). */
+    stageConcurrency: number;
   };
   /** Webhook deliveries (issue #15): the in-process worker and the retry schedule. */
   webhooks: {
@@ -144,6 +148,9 @@ const EnvSchema = z.object({
   DISPATCH_LEASE_MS: positiveInt.default(300_000),
   DISPATCH_MAX_ATTEMPTS: positiveInt.default(5),
   DISPATCH_RETRY_BASE_MS: positiveInt.default(60_000),
+  // 0 turns staging off; at most a day, the longest any platform keeps an unpublished upload.
+  DISPATCH_STAGE_LEAD_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
+  DISPATCH_STAGE_CONCURRENCY: positiveInt.default(4),
   PUBLISH_LIMITS_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
   PUBLISH_LIMITS_RATE_MARGIN_MS: z.coerce.number().int().min(0).default(100),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(25_000),
@@ -272,6 +279,8 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
       leaseMs: e.DISPATCH_LEASE_MS,
       maxAttempts: e.DISPATCH_MAX_ATTEMPTS,
       retryBaseMs: e.DISPATCH_RETRY_BASE_MS,
+      stageLeadMs: e.DISPATCH_STAGE_LEAD_MS,
+      stageConcurrency: e.DISPATCH_STAGE_CONCURRENCY,
     },
     webhooks: {
       workerEnabled: e.WEBHOOK_WORKER_ENABLED,

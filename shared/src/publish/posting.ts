@@ -58,6 +58,8 @@ export interface PublishHooks {
 export interface TargetIntent {
   dedupeHandle?: string;
   resumed?: { since: Date };
+  /** The target's still-valid `Publisher.stage` handle (see `PublishContext.staged`). */
+  staged?: string;
 }
 
 export interface PostingServiceOptions {
@@ -200,6 +202,7 @@ export class PostingService {
               logger,
               ...(intent?.dedupeHandle ? { dedupeHandle: intent.dedupeHandle } : {}),
               ...(intent?.resumed ? { resumed: intent.resumed } : {}),
+              ...(intent?.staged ? { staged: intent.staged } : {}),
               onCredentialsRefreshed: async (credentials) => {
                 currentAccount = { ...currentAccount, credentials };
                 await hooks.onCredentialsRefreshed?.(account.id, credentials);

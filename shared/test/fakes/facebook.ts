@@ -72,6 +72,10 @@ export interface FakeFacebookVideo {
   size?: number;
   session?: string;
   status: 'uploading' | 'processing' | 'ready' | 'error';
+  /** False: uploaded but shown nowhere until an update of the Video node publishes it. */
+  published: boolean;
+  /** When an update published it (ms), if it was uploaded unpublished. */
+  publishedLater?: number;
 }
 
 interface Token {
@@ -124,7 +128,8 @@ export class FakeFacebook {
       .route('POST', new RegExp(`${v}/(\\d+)/photos$`), (r, m) => this.#photos(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/videos$`), (r, m) => this.#videos(r, m[1]!))
       .route('POST', new RegExp(`${v}/([\\d_]+)/comments$`), (r, m) => this.#comment(r, m[1]!))
-      .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!));
+      .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!))
+      .route('POST', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#updateVideo(r, m[1]!));
   }
 
   get url(): string {
@@ -515,6 +520,29 @@ export class FakeFacebook {
     return this.#ok({ id, post_id: postId }, pageId);
   }
 
+  /** An update of a Video node: `published=true` publishes an unpublished video of the page. */
+  #updateVideo(request: RecordedRequest, id: string): FakeResponse {
+    const video = this.videos.get(id);
+    if (!video) {
+      return graphErrorResponse(400, {
+        message: `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        type: 'GraphMethodException',
+        code: 100,
+        error_subcode: 33,
+      });
+    }
+    const token = this.#pageToken(request, video.pageId);
+    if (!isToken(token)) return token;
+    const params = this.#params(request);
+    if (params.published === 'true' && !video.published) {
+      if (video.status === 'error' || video.status === 'uploading')
+        return graphErrorResponse(400, { message: '(#100) The video cannot be published', code: 100 });
+      video.published = true;
+      video.publishedLater = Date.now();
+    }
+    return this.#ok({ success: true }, video.pageId);
+  }
+
   async #videos(request: RecordedRequest, pageId: string): Promise<FakeResponse> {
     const token = this.#pageToken(request, pageId);
     if (!isToken(token)) return token;
@@ -526,7 +554,15 @@ export class FakeFacebook {
         return graphErrorResponse(400, { message: '(#100) file_size is required', code: 100 });
       const id = this.#id();
       const session = this.#id();
-      this.videos.set(id, { id, pageId, size, session, status: 'uploading', bytes: Buffer.alloc(0) });
+      this.videos.set(id, {
+        id,
+        pageId,
+        size,
+        session,
+        status: 'uploading',
+        bytes: Buffer.alloc(0),
+        published: true,
+      });
       return this.#ok(
         {
           video_id: id,
@@ -577,6 +613,7 @@ export class FakeFacebook {
         });
       }
       video!.status = 'processing';
+      video!.published = params.published !== 'false';
       if (params.description) video!.description = params.description;
       return this.#ok({ success: true }, pageId);
     }
@@ -604,6 +641,7 @@ export class FakeFacebook {
       ...(bytes ? { bytes, size: bytes.length } : {}),
       ...(params.description ? { description: params.description } : {}),
       status: 'processing',
+      published: params.published !== 'false',
     });
     return this.#ok({ id }, pageId);
   }

@@ -53,6 +53,8 @@ export interface FakeContainer {
   media?: FetchedMedia;
   status: 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
   pollsLeft: number;
+  /** Instagram expires a container not published within 24 hours of its creation. */
+  createdAt: number;
 }
 
 export interface FakeInstagramMedia {
@@ -370,6 +372,7 @@ export class FakeInstagram {
         ...(p.caption ? { caption: p.caption } : {}),
         status: 'FINISHED',
         pollsLeft: 0,
+        createdAt: Date.now(),
       });
       return this.#ok({ id });
     }
@@ -448,6 +451,7 @@ export class FakeInstagram {
       ...(media ? { media } : {}),
       status: video ? 'IN_PROGRESS' : 'FINISHED',
       pollsLeft: video ? this.videoProcessingPolls : 0,
+      createdAt: Date.now(),
     });
     return this.#ok({ id });
   }
@@ -456,6 +460,7 @@ export class FakeInstagram {
     const token = this.#owner(request, user);
     if (!isToken(token)) return token;
     const container = this.containers.get(this.#params(request).creation_id ?? '');
+    if (container) expireIfOld(container);
     if (!container || container.owner !== user || container.carouselItem) {
       return graphErrorResponse(400, { message: 'Invalid creation_id', code: 100 });
     }
@@ -540,6 +545,7 @@ export class FakeInstagram {
     if (!isToken(token)) return token;
     const container = this.containers.get(id);
     if (container) {
+      expireIfOld(container);
       if (container.status === 'IN_PROGRESS') {
         if (container.pollsLeft > 0) container.pollsLeft--;
         else {
@@ -579,4 +585,13 @@ export async function startFakeInstagram(options: FakeInstagramOptions = {}): Pr
   const fake = new FakeInstagram(options);
   await fake.start();
   return fake;
+}
+
+/** A container neither published nor failed within 24 hours of its creation is EXPIRED. */
+function expireIfOld(container: FakeContainer): void {
+  if (
+    (container.status === 'IN_PROGRESS' || container.status === 'FINISHED') &&
+    Date.now() - container.createdAt >= 24 * 60 * 60_000
+  )
+    container.status = 'EXPIRED';
 }

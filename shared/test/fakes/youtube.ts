@@ -4,7 +4,9 @@ import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-serv
 /**
  * A fake of the YouTube Data API v3 and Google's OAuth endpoints: token grants (refresh_token,
  * authorization_code with PKCE), the consent redirect, channels.list, resumable videos.insert
- * (308 + Range, 256 KiB chunk alignment, status queries) and thumbnails.set, with Google's
+ * (308 + Range, 256 KiB chunk alignment, status queries), thumbnails.set, videos.list (status and
+ * processing details: a new video is `processing` for `processingPolls` lists, then `processed`)
+ * and videos.update of the status part (the youtube or youtube.force-ssl scope only), with Google's
  * error bodies and bearer tokens that expire. Use `env()` for the publisher's settings.
  */
 export interface FakeYouTubeOptions {
@@ -19,6 +21,8 @@ export interface FakeYouTubeOptions {
   scopes?: string[];
   /** False: the channel may not set custom thumbnails (unverified channel) → 403 forbidden. */
   customThumbnails?: boolean;
+  /** videos.list calls a new video stays `processing` before it is `processed`. */
+  processingPolls?: number;
 }
 
 export interface FakeYouTubeChannel {
@@ -61,6 +65,10 @@ export interface FakeVideo {
   commentsDisabled?: boolean;
   /** Deleted by the channel (`deleteVideo`): commentThreads.insert answers 404 videoNotFound. */
   deleted?: boolean;
+  /** videos.list calls left before processing ends. */
+  processingPollsLeft: number;
+  /** Status changes made by videos.update, in order. */
+  statusUpdates: FakeVideo['status'][];
 }
 
 export interface FakeYouTubeComment {
@@ -88,7 +96,7 @@ interface VideoResourceInput {
 
 export const youTubeUploadScope = 'https://www.googleapis.com/auth/youtube.upload';
 export const youTubeReadonlyScope = 'https://www.googleapis.com/auth/youtube.readonly';
-/** What commentThreads.insert needs (or the full youtube scope). */
+/** What commentThreads.insert and videos.update need (or the full youtube scope); `youtube.upload` allows neither. */
 export const youTubeForceSslScope = 'https://www.googleapis.com/auth/youtube.force-ssl';
 const youTubeFullScope = 'https://www.googleapis.com/auth/youtube';
 const chunkQuantum = 256 * 1024;
@@ -137,6 +145,7 @@ export class FakeYouTube {
   readonly comments: FakeYouTubeComment[] = [];
   accessTokenTtlSeconds: number;
   customThumbnails: boolean;
+  processingPolls: number;
   /** How the consent screen answers: the user approves, or denies (`error=access_denied`). */
   consent: 'approve' | 'deny' = 'approve';
   readonly #grants = new Map<string, Grant>();
@@ -150,6 +159,7 @@ export class FakeYouTube {
     this.refreshToken = options.refreshToken ?? `1//${randomBytes(24).toString('base64url')}`;
     this.accessTokenTtlSeconds = options.accessTokenTtlSeconds ?? 3599;
     this.customThumbnails = options.customThumbnails ?? true;
+    this.processingPolls = options.processingPolls ?? 0;
     this.channel =
       options.channel === null
         ? null
@@ -170,7 +180,9 @@ export class FakeYouTube {
       .route('POST', /^\/upload\/youtube\/v3\/videos$/, (r) => this.#startUpload(r))
       .route('PUT', /^\/upload\/youtube\/v3\/videos$/, (r) => this.#putUpload(r))
       .route('POST', /^\/upload\/youtube\/v3\/thumbnails\/set$/, (r) => this.#setThumbnail(r))
-      .route('POST', /^\/youtube\/v3\/commentThreads$/, (r) => this.#insertCommentThread(r));
+      .route('POST', /^\/youtube\/v3\/commentThreads$/, (r) => this.#insertCommentThread(r))
+      .route('GET', /^\/youtube\/v3\/videos$/, (r) => this.#listVideos(r))
+      .route('PUT', /^\/youtube\/v3\/videos$/, (r) => this.#updateVideo(r));
   }
 
   get url(): string {
@@ -590,6 +602,8 @@ export class FakeYouTube {
       },
       contentType: session.contentType,
       bytes: Buffer.concat(session.stored),
+      processingPollsLeft: this.processingPolls,
+      statusUpdates: [],
     };
     session.videoId = video.id;
     this.videos.push(video);
@@ -668,6 +682,74 @@ export class FakeYouTube {
         },
       },
     };
+  }
+
+  /** videos.list by id: the status part, and processing details that advance with each call. */
+  #listVideos(request: RecordedRequest): FakeResponse {
+    const denied = this.#authenticate(request, [youTubeReadonlyScope, youTubeForceSslScope]);
+    if (denied) return denied;
+    const ids = (request.query.get('id') ?? '').split(',').filter(Boolean);
+    const items = this.videos
+      .filter((v) => ids.includes(v.id))
+      .map((video) => {
+        const processing = video.processingPollsLeft > 0;
+        if (processing) video.processingPollsLeft--;
+        const resource = videoResource(video, this.channel!) as { status: Record<string, unknown> };
+        return {
+          ...resource,
+          status: { ...resource.status, uploadStatus: processing ? 'uploaded' : 'processed' },
+          processingDetails: { processingStatus: processing ? 'processing' : 'succeeded' },
+        };
+      });
+    return { json: { kind: 'youtube#videoListResponse', items, pageInfo: { totalResults: items.length } } };
+  }
+
+  /**
+   * videos.update with `part=status`: the whole status part is replaced (properties left out are
+   * reset), `publishAt` only with `private`, and only the youtube or youtube.force-ssl scope may.
+   */
+  #updateVideo(request: RecordedRequest): FakeResponse {
+    const denied = this.#authenticate(request, [youTubeForceSslScope]);
+    if (denied) return denied;
+    if (request.query.get('part') !== 'status')
+      return googleErrorResponse(400, 'unexpectedPart', 'The fake supports part=status only.');
+    const body = (request.body ?? {}) as { id?: unknown; status?: VideoResourceInput['status'] };
+    const video = this.videos.find((v) => v.id === body.id);
+    if (!video)
+      return googleErrorResponse(
+        404,
+        'videoNotFound',
+        'The video that you are trying to update cannot be found.',
+        'youtube.video',
+      );
+    const status = body.status ?? {};
+    const privacy = status.privacyStatus;
+    if (typeof privacy !== 'string' || !['public', 'unlisted', 'private'].includes(privacy))
+      return googleErrorResponse(
+        400,
+        'invalidVideoMetadata',
+        'The request metadata is invalid.',
+        'youtube.video',
+      );
+    if (status.publishAt !== undefined) {
+      const at = Date.parse(String(status.publishAt));
+      if (Number.isNaN(at) || at <= Date.now() || privacy !== 'private')
+        return googleErrorResponse(
+          400,
+          'invalidPublishAt',
+          'The request metadata specifies an invalid scheduled publishing time.',
+          'youtube.video',
+        );
+    }
+    video.status = {
+      privacyStatus: privacy,
+      ...(typeof status.selfDeclaredMadeForKids === 'boolean'
+        ? { selfDeclaredMadeForKids: status.selfDeclaredMadeForKids }
+        : {}),
+      ...(typeof status.publishAt === 'string' ? { publishAt: status.publishAt } : {}),
+    };
+    video.statusUpdates.push(video.status);
+    return { json: videoResource(video, this.channel!) };
   }
 
   #setThumbnail(request: RecordedRequest): FakeResponse {

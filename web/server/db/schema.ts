@@ -208,6 +208,37 @@ export const postTargets = pgTable(
   (t) => [primaryKey({ columns: [t.postId, t.accountId] }), index('post_targets_account').on(t.accountId)],
 );
 
+export const stagingStatuses = ['staging', 'staged', 'stage_failed'] as const;
+export type StagingStatus = (typeof stagingStatuses)[number];
+
+/**
+ * Media uploaded to a platform ahead of a scheduled post's due time (`Publisher.stage`), one row
+ * per target: `staging` while a dispatcher holds the lease and uploads, `staged` with the
+ * publisher's handle and when the platform forgets it, `stage_failed` (the due-time publish then
+ * uploads as usual). Apart from `post_targets` on purpose: a staged target has no publish intent.
+ */
+export const postStagings = pgTable(
+  'post_stagings',
+  {
+    postId: uuid('post_id')
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    accountId: text('account_id').notNull(),
+    platform: text('platform').notNull(),
+    status: text('status').$type<StagingStatus>().notNull(),
+    /** The publisher's opaque handle (media ids, a container id), passed back as `context.staged`. */
+    handle: text('handle'),
+    expiresAt: ts('expires_at'),
+    /** A digest of what was staged (message, media, options): a handle of other content is never used. */
+    contentKey: text('content_key').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    error: jsonb('error').$type<{ code: string; message: string; retryable: boolean }>(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.accountId] })],
+);
+
 export const postEventActors = ['user', 'assistant', 'api', 'system'] as const;
 export type PostEventActor = (typeof postEventActors)[number];
 

@@ -2,6 +2,7 @@ import type { AppContext } from '#server/context.ts';
 import { isShuttingDown, trackWork } from '#server/lifecycle/shutdown.ts';
 import { earliestDueAt } from './repository.ts';
 import { type DispatchOptions, dispatchDuePosts } from './service.ts';
+import { Stager } from './stager.ts';
 import { listenForDue } from './wakeups.ts';
 
 export interface DispatcherOptions extends DispatchOptions {
@@ -27,20 +28,31 @@ export class Dispatcher {
   #dirty = false;
   #loop: Promise<void> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
+  /** The staging pass beside the loop (media of posts with video uploaded within the lead). */
+  readonly #stager: Stager;
 
   constructor(ctx: AppContext, options: DispatcherOptions) {
     this.#ctx = ctx;
     this.#options = options;
+    this.#stager = new Stager(ctx, {
+      leadMs: options.stageLeadMs ?? 0,
+      concurrency: options.stageConcurrency ?? 4,
+      leaseMs: options.leaseMs,
+      intervalMs: options.intervalMs,
+      ...(options.owner ? { owner: `${options.owner}:stage` } : {}),
+    });
   }
 
   start(): void {
     if (this.#loop) return;
     this.#unlisten = listenForDue(this.#ctx, (at) => this.wake(at));
+    this.#stager.start();
     this.#loop = this.#run();
   }
 
   /** A post is due at `at` (default: now). Earlier than the alarm: the alarm moves. */
   wake(at: Date = new Date()): void {
+    this.#stager.wake(at);
     const when = at.getTime();
     if (!this.#wakeSleeper) {
       this.#dirty = true;
@@ -57,6 +69,7 @@ export class Dispatcher {
     this.#stopping.abort();
     this.#wakeSleeper?.();
     await this.#loop;
+    await this.#stager.stop();
     await this.#unlisten?.();
   }
 

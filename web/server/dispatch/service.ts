@@ -3,19 +3,25 @@ import type { SchedulerConfig } from '#server/config.ts';
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import { publishLeasedPost } from '#server/posts/publishing.ts';
-import { type ClaimedPost, claimDuePosts, releasePost } from '#server/posts/repository.ts';
+import { type ClaimedPost, claimDuePosts, releasePost, renewPostLeases } from '#server/posts/repository.ts';
 import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
+import { LeaseKeeper } from './lease-keeper.ts';
 import type { DispatchSummary } from './schema.ts';
 
 /** The dispatcher's configuration (without the in-process timer's own settings). */
-export type DispatchOptions = Omit<SchedulerConfig['dispatcher'], 'enabled' | 'intervalMs'> & {
-  /** Identifies this dispatcher in lease columns (logs, debugging). */
-  owner?: string;
-  /** Aborted: claim nothing more and hand back claimed posts not yet started (graceful shutdown). */
-  signal?: AbortSignal;
-  /** Told about each claimed post as its publishing starts (metrics: lateness = now - scheduledAt). */
-  observer?: DispatchObserver;
-};
+export type DispatchOptions = Omit<
+  SchedulerConfig['dispatcher'],
+  'enabled' | 'intervalMs' | 'stageLeadMs' | 'stageConcurrency'
+> &
+  /** The staging pass's (the dispatcher loop runs it beside dispatch); absent: no staging. */
+  Partial<Pick<SchedulerConfig['dispatcher'], 'stageLeadMs' | 'stageConcurrency'>> & {
+    /** Identifies this dispatcher in lease columns (logs, debugging). */
+    owner?: string;
+    /** Aborted: claim nothing more and hand back claimed posts not yet started (graceful shutdown). */
+    signal?: AbortSignal;
+    /** Told about each claimed post as its publishing starts (metrics: lateness = now - scheduledAt). */
+    observer?: DispatchObserver;
+  };
 
 export interface DispatchObserver {
   publishing?(post: ClaimedPost, startedAt: number): void;
@@ -43,6 +49,13 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
     batches: { claims: targetClaimBatcher(ctx), finalizations: finalizationBatcher(ctx) },
   };
 
+  // Claims held (queued or publishing) are renewed while they are held: a batch may take longer than the lease.
+  const leases = new LeaseKeeper(
+    options.leaseMs,
+    (ids) => renewPostLeases(ctx, owner, ids, options.leaseMs),
+    (error) => ctx.logger.warn({ err: error }, 'could not renew dispatch leases'),
+  );
+
   const stopped = () => options.signal?.aborted === true || Date.now() >= budgetEnd || isShuttingDown();
   const refill = async () => {
     if (exhausted || stopped()) {
@@ -51,6 +64,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
     }
     const batch = await claimDuePosts(ctx, owner, options.batchSize, options.leaseMs);
     summary.claimed += batch.length;
+    for (const post of batch) leases.hold(post.id);
     queue.push(...batch);
     if (batch.length < options.batchSize) exhausted = true;
   };
@@ -69,6 +83,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
       // Out of time, stopped, or shutting down: a claim not started goes back at once, for another instance.
       if (stopped()) {
         await releasePost(ctx, post.id, owner);
+        leases.release(post.id);
         summary.released++;
         continue;
       }
@@ -94,11 +109,17 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
       } catch (error) {
         // The lease stays: the post becomes due again when it expires, and the next run retries it.
         ctx.logger.error({ err: error, postId: post.id }, 'dispatching a post failed unexpectedly');
+      } finally {
+        leases.release(post.id);
       }
     }
   };
 
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  } finally {
+    await leases.stop();
+  }
   // An idle run every 15 s is not news: log runs that did something at info, the rest at debug.
   const level = summary.claimed > 0 ? 'info' : 'debug';
   ctx.logger[level]({ ...summary, ms: Date.now() - started }, 'dispatch run finished');

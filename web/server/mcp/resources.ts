@@ -78,7 +78,7 @@ export function registerResources(
     {
       title: 'Post',
       description:
-        'One post with its per-account results and history. Subscribe to hear when its status changes (scheduled → posted or failed).',
+        'One post with its per-account results, its staging (video uploaded to the platform ahead of the due time: `staging`, `staged` or `stage_failed` per account) and history. Subscribe to hear when its status changes (scheduled → posted or failed).',
       mimeType: 'application/json',
     },
     async (uri, variables) => {

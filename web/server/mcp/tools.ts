@@ -315,7 +315,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
     {
       title: 'Get a post',
       description:
-        'One post with its per-account results (platform post ids and URLs, errors). Also readable as the resource postwave://posts/{id}.',
+        'One post with its per-account results (platform post ids and URLs, errors) and staging (a scheduled video uploaded to the platform ahead of its time: staging, staged or stage_failed per account). Also readable as the resource postwave://posts/{id}.',
       inputSchema: { id: McpPostId },
       annotations: readOnly,
     },

@@ -17,6 +17,7 @@ import type { AppContext } from '#server/context.ts';
 import type { MicroBatcher } from '#server/dispatch/batches.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { ownMediaResolver, userStorage } from '#server/media/service.ts';
+import { addStagedHandles } from '#server/staging/service.ts';
 import { emitPostOutcome } from '#server/webhooks/post-events.ts';
 import {
   type ClaimAnswer,
@@ -225,6 +226,7 @@ async function publishTargets(
     if (answer)
       intents.set(claim.accountId, answer.dedupeHandle ? { dedupeHandle: answer.dedupeHandle } : {});
   }
+  await addStagedHandles(ctx, post, prepared, intents);
   const mine = new Set(intents.keys());
   // Targets another publisher holds are not ours to report on: finalize reads them back.
   for (const target of targets) if (!mine.has(target.account.id)) state.delete(target.account.id);

@@ -477,3 +477,21 @@ export function selectPostEvents(ctx: AppContext, userId: string, postId: string
     .where(and(eq(postEvents.postId, postId), eq(postEvents.userId, userId)))
     .orderBy(asc(postEvents.createdAt), asc(postEvents.id));
 }
+
+/**
+ * Extends the leases `owner` still holds (one statement for a whole batch), keeping `next_attempt_at`
+ * at the lease's end as the claim does, so a live dispatcher never loses a post to another while
+ * its publishing runs long; a dead one stops renewing and its posts become due when the lease ends.
+ */
+export async function renewPostLeases(
+  ctx: AppContext,
+  owner: string,
+  postIds: readonly string[],
+  leaseMs: number,
+): Promise<void> {
+  if (postIds.length === 0) return;
+  const until = new Date(Date.now() + leaseMs).toISOString();
+  await ctx.db.execute(sql`
+    UPDATE posts SET lease_expires_at = ${until}::timestamptz, next_attempt_at = ${until}::timestamptz
+    WHERE lease_owner = ${owner} AND id = ANY(${sql.param([...postIds])}::uuid[])`);
+}

@@ -13,6 +13,7 @@ import {
 } from '@postwave/shared';
 import { z } from 'zod';
 import { postStatuses } from '#server/db/schema.ts';
+import { TargetStaging } from '#server/staging/schema.ts';
 
 /** A stored post as the API answers it, with one result per target that finished. */
 export const Post = z
@@ -28,6 +29,10 @@ export const Post = z
     createdAt: z.string(),
     updatedAt: z.string(),
     results: z.array(StoredTargetResult),
+    staging: z.array(TargetStaging).meta({
+      description:
+        'Targets whose media is uploaded to the platform ahead of the due time (posts with video, on platforms that allow publishing an upload later; `DISPATCH_STAGE_LEAD_MS` before `scheduledAt`). Empty when nothing was staged. Editing the message, media, accounts or options clears it; rescheduling clears only uploads the platform forgets before the new time.',
+    }),
   })
   .meta({ id: 'Post' });
 export type PostView = z.infer<typeof Post>;

@@ -17,6 +17,8 @@ import { notFound } from '#server/http/respond.ts';
 import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
 import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
 import { scheduleInQueue } from '#server/queue/service.ts';
+import type { TargetStaging } from '#server/staging/schema.ts';
+import { forgetStaging, stagingByPost } from '#server/staging/service.ts';
 import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
 import {
   deleteDroppedTargets,
@@ -33,7 +35,7 @@ import {
 } from './repository.ts';
 import type { PostAction, PostPatch, PostView } from './schema.ts';
 
-export function toPostView(row: PostRow, targets: TargetView[]): PostView {
+export function toPostView(row: PostRow, targets: TargetView[], staging: TargetStaging[] = []): PostView {
   const byAccount = new Map(targets.map((t) => [t.accountId, t]));
   const results: StoredTargetResult[] = [];
   for (const accountId of new Set([...row.accountIds, ...byAccount.keys()])) {
@@ -60,11 +62,13 @@ export function toPostView(row: PostRow, targets: TargetView[]): PostView {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     results,
+    staging,
   };
 }
 
 async function loadView(ctx: AppContext, row: PostRow): Promise<PostView> {
-  return toPostView(row, await targetsOf(ctx, row.id));
+  const [targets, staging] = await Promise.all([targetsOf(ctx, row.id), stagingByPost(ctx, [row.id])]);
+  return toPostView(row, targets, staging.get(row.id));
 }
 
 async function ownedPost(ctx: AppContext, userId: string, postId: string): Promise<PostRow> {
@@ -244,8 +248,12 @@ export async function listPosts(ctx: AppContext, userId: string, options: ListOp
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
   const rows = await listPostPage(ctx, userId, { status: options.status, limit: options.limit + 1, after });
   const page = rows.slice(0, options.limit);
+  const staging = await stagingByPost(
+    ctx,
+    page.map((row) => row.post.id),
+  );
   return {
-    posts: page.map((row) => toPostView(row.post, row.targets)),
+    posts: page.map((row) => toPostView(row.post, row.targets, staging.get(row.post.id))),
     nextCursor: rows.length > options.limit ? encodeCursor(page.at(-1)!.post) : null,
   };
 }
@@ -266,6 +274,7 @@ async function updateGuarded(
 ): Promise<PostRow> {
   const updated = await updatePostIfUnchanged(ctx, row, set);
   if (!updated) throw invalidStatus('The post changed while this request ran; fetch it and try again');
+  await forgetStaging(ctx, row, updated);
   return updated;
 }
 

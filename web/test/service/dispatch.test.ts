@@ -288,6 +288,37 @@ for (const backend of backends()) {
       }
     });
 
+    test('a batch publishing longer than the lease renews its claims: no other dispatcher takes them over', async () => {
+      const ids = await insertDuePosts(3, 'long-batch');
+      // Each send takes 2.5 s at the platform, the lease is 600 ms: only renewal keeps the claims.
+      telegram.answerSlowly(2500, { times: 6, method: 'sendMessage' });
+      const short = { ...options, leaseMs: 600 };
+      const first = dispatchDuePosts(ctx, { ...short, owner: 'slow-dispatcher' });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const second = await dispatchDuePosts(harness.contexts.at(-1)!, {
+        ...short,
+        owner: 'eager-dispatcher',
+      });
+      assert.equal(second.claimed, 0, 'the live dispatcher kept its leases past their first expiry');
+      const done = await first;
+      assert.equal(done.posted, 3);
+      for (let i = 0; i < 3; i++)
+        assert.equal(sentCount(`long-batch ${i}`), 2, `post ${i}: each target once`);
+      for (const id of ids) {
+        const post = await getPost(ctx, userId, id);
+        assert.equal(post.status, 'posted');
+        assert.deepEqual(
+          post.results.map((r) => r.status),
+          ['posted', 'posted'],
+        );
+      }
+      // Finished posts hold no lease any more: renewal never resurrects one.
+      const leased = await ctx.db.execute(
+        sql`SELECT count(*)::int AS n FROM posts WHERE lease_owner = 'slow-dispatcher'`,
+      );
+      assert.equal((leased as unknown as { rows: { n: number }[] }).rows[0]!.n, 0);
+    });
+
     test('credentials are stored encrypted: the raw column holds no bot token', async () => {
       const result = await ctx.db.execute(sql`SELECT credentials FROM accounts`);
       const rows = (result as unknown as { rows: { credentials: string }[] }).rows;

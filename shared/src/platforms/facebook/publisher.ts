@@ -11,6 +11,7 @@ import {
   facebookCredentialsSchema,
   facebookOptionsSchema,
 } from './options.ts';
+import { facebookStagedMedia, publishStagedVideo } from './stage.ts';
 import { validateFacebookPost } from './validate.ts';
 
 interface Created {
@@ -56,11 +57,12 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
     page: string,
     video: MediaFile,
     message: string,
+    published = true,
   ): Promise<string> {
     if (video.size <= config.resumableVideoBytes) {
       const created = await client.post<Created>(
         `/${page}/videos`,
-        { file_url: video.url, description: message || undefined, published: true },
+        { file_url: video.url, description: message || undefined, published },
         'the video',
         config.videoBase,
       );
@@ -104,6 +106,7 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
         upload_phase: 'finish',
         upload_session_id: session.upload_session_id,
         description: message || undefined,
+        published,
       },
       'the video',
       config.videoBase,
@@ -124,11 +127,28 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
       return validateFacebookPost(post, account, media, options, config.resumableVideoBytes);
     },
 
+    // An unpublished video uploaded ahead (stage.ts); at the due time one update publishes it.
+    async stage(post, account, media, _options, context) {
+      const video = media.find((m) => m.kind === 'video');
+      if (!video) throw new PlatformError('media_rejected', 'Only a video is staged on Facebook');
+      const id = await publishVideo(
+        graph(account, context.signal),
+        pageOf(account),
+        video,
+        post.message,
+        false,
+      );
+      return facebookStagedMedia(id, post, media);
+    },
+
     async publish(post, account, media, options, context: PublishContext): Promise<PublishResult> {
       const page = pageOf(account);
       const client = graph(account, context.signal);
       const message = post.message;
       const video = media.find((m) => m.kind === 'video');
+      const staged =
+        video && (await publishStagedVideo(client, page, context.staged, post, media, context.logger));
+      if (staged) return staged;
       if (video) {
         const id = await publishVideo(client, page, video, message);
         return { platformPostId: id, url: `https://www.facebook.com/${page}/videos/${id}` };

@@ -11,6 +11,7 @@ import {
   instagramCredentialsSchema,
   instagramOptionsSchema,
 } from './options.ts';
+import { instagramStagedMedia, stagedInstagramContainer } from './stage.ts';
 import { instagramAccessToken } from './token.ts';
 import { validateInstagramPost } from './validate.ts';
 
@@ -196,12 +197,26 @@ export function createInstagramPublisher(config: InstagramConfig): Publisher<Ins
       return validateInstagramPost(post, account, media, options);
     },
 
+    // The container built and FINISHED ahead (stage.ts); at the due time only a check and media_publish.
+    async stage(post, account, media, options, context) {
+      const client = await graph(account, context);
+      const user = userOf(account);
+      const container = await createPostContainer(client, user, media, post.message, options, context.signal);
+      await waitFinished(client, container, context.signal);
+      return instagramStagedMedia(container, post, media, options);
+    },
+
     async publish(post, account, media, options, context): Promise<PublishResult> {
       if (media.length === 0)
         throw new PlatformError('media_rejected', 'Instagram posts need an image or a video');
       const user = userOf(account);
       const client = await graph(account, context);
-      const earlier = await earlierAttempt(client, user, containers.get(context.idempotencyKey));
+      const earlier = await earlierAttempt(
+        client,
+        user,
+        containers.get(context.idempotencyKey) ??
+          stagedInstagramContainer(context.staged, post, media, options),
+      );
       if (earlier && 'published' in earlier) {
         containers.delete(context.idempotencyKey);
         context.logger.info(

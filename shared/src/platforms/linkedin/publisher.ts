@@ -15,6 +15,7 @@ import {
   linkedInCredentialsSchema,
   linkedInOptionsSchema,
 } from './options.ts';
+import { linkedInStagedMedia, stagedLinkedInContent } from './stage.ts';
 import { validateLinkedInPost } from './validate.ts';
 
 type Context = Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'logger'>>;
@@ -73,10 +74,20 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
       return validateLinkedInPost(post, account, media, options);
     },
 
+    // The media registered and uploaded ahead (stage.ts); at the due time a check and the post.
+    async stage(_post, account, media, _options, context) {
+      const author = authorOf(account);
+      const content = await mediaContent(api(account, context), author, media, context.signal);
+      if (!content) throw new PlatformError('media_rejected', 'A post without media has nothing to stage');
+      return linkedInStagedMedia(content, author, media);
+    },
+
     async publish(post, account, media, options, context): Promise<PublishResult> {
       const author = authorOf(account);
       const client = api(account, context);
-      const content = await mediaContent(client, author, media, context.signal);
+      const content =
+        (await stagedLinkedInContent(client, context.staged, author, media)) ??
+        (await mediaContent(client, author, media, context.signal));
       const retry = sentPosts.get(context.idempotencyKey) === true || context.resumed !== undefined;
       sentPosts.set(context.idempotencyKey, true);
       let response: Response;

@@ -99,6 +99,7 @@ export function createYouTubeConnector(
         clientSecret: client.clientSecret,
         accessToken: tokens.accessToken,
         expiresAt: tokens.expiresAt,
+        ...(tokens.scope ? { scope: tokens.scope } : {}),
       };
       const profile = await publisher.verifyCredentials(
         { id: 'connecting', platform: 'youtube', platformAccountId: '', credentials },

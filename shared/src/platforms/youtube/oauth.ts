@@ -146,6 +146,11 @@ export class GoogleAccessToken {
     this.#logger = options.logger;
   }
 
+  /** The scopes Google granted, space-separated, once known (stored with the credentials, or learnt on refresh). */
+  get scope(): string | undefined {
+    return this.#credentials.scope;
+  }
+
   /** True once this instance obtained a token itself: a refusal of that token is not cured by another refresh. */
   get fresh(): boolean {
     return this.#refreshed;
@@ -166,6 +171,7 @@ export class GoogleAccessToken {
       expiresAt: tokens.expiresAt,
       // Google may rotate the refresh token; the new one must be stored or the connection dies.
       ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+      ...(tokens.scope ? { scope: tokens.scope } : {}),
     };
     this.#refreshed = true;
     try {

@@ -54,6 +54,10 @@ export const youTubeCredentialsSchema = z
       .union([z.iso.datetime({ offset: true }), z.number().int().positive()])
       .optional()
       .meta({ description: 'When accessToken expires: ISO 8601, or milliseconds since the epoch.' }),
+    scope: z.string().optional().meta({
+      description:
+        'The OAuth scopes Google granted, space-separated (learnt on refresh when absent). Staging a scheduled video ahead of time needs `youtube` or `youtube.force-ssl`, which may change a video after upload.',
+    }),
   })
   .meta({ id: 'YouTubeCredentials' });
 export type YouTubeCredentials = z.infer<typeof youTubeCredentialsSchema>;

@@ -12,6 +12,7 @@ import {
   youTubeCredentialsSchema,
   youTubeOptionsSchema,
 } from './options.ts';
+import { youTubeStaging } from './stage.ts';
 import { setThumbnail } from './thumbnail.ts';
 import { uploadVideo } from './upload.ts';
 import { validateYouTubePost } from './validate.ts';
@@ -33,6 +34,7 @@ const maxOpenSessions = 500;
 
 export function createYouTubePublisher(config: YouTubeConfig): Publisher<YouTubeOptions> {
   const openSessions = new Map<string, OpenSession>();
+  const staging = youTubeStaging(config);
 
   function rememberSession(key: string, url: string | undefined): void {
     if (!url) {
@@ -74,12 +76,18 @@ export function createYouTubePublisher(config: YouTubeConfig): Publisher<YouTube
       return validateYouTubePost(post, account, media, options, context);
     },
 
+    // Uploaded ahead as private; at the due time only the requested privacy is set (stage.ts).
+    stage: (post, account, media, options, context) =>
+      staging.stage(post, media, options, accessToken(account, context), context),
+
     async publish(post, account, media, options, context): Promise<PublishResult> {
       const video = media[0];
       if (media.length !== 1 || video?.kind !== 'video') {
         throw new PlatformError('media_rejected', 'YouTube takes exactly one video');
       }
       const token = accessToken(account, context);
+      const staged = await staging.publishStaged(post, video, options, token, context);
+      if (staged) return staged;
       const sessionKey = `${context.idempotencyKey}:${video.key}`;
       const uploaded = await uploadVideo({
         uploadUrl: config.uploadUrl,

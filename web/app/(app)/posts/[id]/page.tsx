@@ -5,6 +5,7 @@ import { AccountAvatar } from '#components/account-avatar.tsx';
 import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
 import { PostActions } from '#components/posts/post-actions.tsx';
+import { StagingNote } from '#components/posts/staging-note.tsx';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
 import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
@@ -165,6 +166,11 @@ export default async function PostPage({
                             <p className="muted">{error.detail}</p>
                           </div>
                         )}
+                        <StagingNote
+                          staging={post.staging.find((s) => s.accountId === accountId)}
+                          postStatus={post.status}
+                          timezone={tz}
+                        />
                         {result?.status === 'unknown' && (
                           <UnknownTargetActions
                             postId={post.id}
