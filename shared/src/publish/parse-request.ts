@@ -1,5 +1,13 @@
 import { invalidRequest, ProblemError, problem } from '../problems.ts';
-import { type NormalizedPost, normalizeMedia, PostingMode, PostRequest } from '../schemas/post.ts';
+import {
+  type NormalizedPost,
+  normalizeMedia,
+  normalizeOverrides,
+  normalizeThread,
+  PostingMode,
+  PostRequest,
+} from '../schemas/post.ts';
+import { overrideKeysProblem } from './composer-checks.ts';
 
 /**
  * Parses a post request body. Malformed JSON shapes are 400; a well-formed request with an
@@ -8,7 +16,8 @@ import { type NormalizedPost, normalizeMedia, PostingMode, PostRequest } from '.
 export function parsePostRequest(body: unknown): NormalizedPost {
   const parsed = PostRequest.safeParse(body);
   if (!parsed.success) throw invalidRequest(parsed.error);
-  const { message, accountIds, postingMode, media, scheduledAt, accountOptions } = parsed.data;
+  const { message, accountIds, postingMode, media, scheduledAt, accountOptions, overrides, thread } =
+    parsed.data;
   const mode = PostingMode.safeParse(postingMode);
   if (!mode.success) {
     throw new ProblemError(
@@ -36,6 +45,7 @@ export function parsePostRequest(body: unknown): NormalizedPost {
       );
     }
   }
+  assertOverrideKeys(accountIds, overrides);
   return {
     message,
     accountIds: [...new Set(accountIds)],
@@ -43,7 +53,18 @@ export function parsePostRequest(body: unknown): NormalizedPost {
     media: normalizeMedia(media),
     ...(when ? { scheduledAt: when } : {}),
     accountOptions: accountOptions ?? {},
+    overrides: normalizeOverrides(overrides),
+    thread: normalizeThread(thread),
   };
+}
+
+/** 422 when `overrides` names an account the post does not go to. */
+export function assertOverrideKeys(
+  accountIds: readonly string[],
+  overrides: Readonly<Record<string, unknown>> | undefined,
+): void {
+  const invalid = overrideKeysProblem(accountIds, overrides);
+  if (invalid) throw new ProblemError(invalid);
 }
 
 const offsetDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
