@@ -1,12 +1,16 @@
 import {
+  assertOverrideKeys,
   type NormalizedPost,
   normalizeMedia,
+  normalizeOverrides,
+  normalizeThread,
   type OperationResult,
   type PostingService,
   ProblemError,
   type ProblemIssue,
   problem,
-  type TargetResult,
+  publicResult,
+  type TargetOutcome,
   type ValidationRequest,
   type ValidationResponse,
   withDeadline,
@@ -32,12 +36,15 @@ export class Publishing {
   }
 
   async validate(post: ValidationRequest): Promise<ValidationResponse> {
+    assertOverrideKeys(post.accountIds, post.overrides);
     const prepared = await this.#posting.prepare(
       {
         message: post.message,
         accountIds: post.accountIds,
         media: normalizeMedia(post.media),
         accountOptions: post.accountOptions ?? {},
+        overrides: normalizeOverrides(post.overrides),
+        thread: normalizeThread(post.thread),
       },
       this.#lookup,
     );
@@ -109,7 +116,8 @@ function validationIssues(validation: ValidationResponse): ProblemIssue[] {
   );
 }
 
-function publishResponse(results: TargetResult[]): OperationResult {
+function publishResponse(outcomes: TargetOutcome[]): OperationResult {
+  const results = outcomes.map(publicResult);
   const posted = results.filter((r) => r.status === 'posted').length;
   if (posted === results.length) return { status: 200, body: { status: 'posted', results } };
   if (posted > 0) return { status: 207, body: { status: 'partial', results } };

@@ -117,3 +117,23 @@ export function normalizeOverrides(overrides: Overrides | undefined): Record<str
 export function normalizeThread(thread: readonly ThreadPart[] | undefined): NormalizedThreadPart[] {
   return (thread ?? []).map((part) => ({ message: part.message, media: normalizeMedia(part.media) }));
 }
+
+/**
+ * The decisions behind `overrides`, `thread`, `firstComment` and `altText`, for route descriptions
+ * in both servers' OpenAPI documents.
+ */
+export const composerFieldsNote = [
+  '\n\n**Per-account versions, threads, first comment, alt text.**',
+  '`overrides[accountId]` replaces `message` and/or `media` for that account (keys must be among `accountIds`,',
+  'else 422 `override_unknown_account`); each target is validated with its own version.',
+  '`thread` (up to 25 parts) is published after the first message as a reply chain on every target; every part is',
+  'validated with the platform’s rules, and a platform without threads is 422 `thread_unsupported`. Each part has its',
+  'own idempotency key (`<key>:<account>:part:<n>`). If a part fails, the parts before it stay published, the',
+  'target is `failed`, and `parts` says which part failed (later ones `pending`).',
+  '`accountOptions[accountId].firstComment` is posted right after the post (and its thread): a comment where the',
+  'platform has comments, else a reply to the first message; a platform without it is 422',
+  '`first_comment_unsupported`, one over its text limit `first_comment_too_long`. If only the comment fails, the',
+  'target is `failed` and `firstComment.status` says so.',
+  'A media reference’s `altText` is sent as the platform’s alt text; over its limit is 422 `alt_text_too_long`,',
+  'a platform without alt text gets the warning `alt_text_unsupported` and publishes the media without it.',
+].join(' ');
