@@ -1,9 +1,6 @@
 import {
-  assertOverrideKeys,
   type NormalizedPost,
-  normalizeMedia,
-  normalizeOverrides,
-  normalizeThread,
+  normalizeValidationRequest,
   type OperationResult,
   type PostingService,
   ProblemError,
@@ -36,18 +33,7 @@ export class Publishing {
   }
 
   async validate(post: ValidationRequest): Promise<ValidationResponse> {
-    assertOverrideKeys(post.accountIds, post.overrides);
-    const prepared = await this.#posting.prepare(
-      {
-        message: post.message,
-        accountIds: post.accountIds,
-        media: normalizeMedia(post.media),
-        accountOptions: post.accountOptions ?? {},
-        overrides: normalizeOverrides(post.overrides),
-        thread: normalizeThread(post.thread),
-      },
-      this.#lookup,
-    );
+    const prepared = await this.#posting.prepare(normalizeValidationRequest(post), this.#lookup);
     return prepared.validation;
   }
 

@@ -6,6 +6,7 @@ import {
   normalizeThread,
   PostingMode,
   PostRequest,
+  type ValidationRequest,
 } from '../schemas/post.ts';
 import { overrideKeysProblem } from './composer-checks.ts';
 
@@ -73,4 +74,19 @@ export function parseOffsetDateTime(value: string): Date | undefined {
   if (!offsetDateTime.test(value)) return undefined;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** A parsed `ValidationRequest` as the posting service takes it; 422 for override keys outside `accountIds`. */
+export function normalizeValidationRequest(
+  request: ValidationRequest,
+): Omit<NormalizedPost, 'postingMode' | 'scheduledAt'> {
+  assertOverrideKeys(request.accountIds, request.overrides);
+  return {
+    message: request.message,
+    accountIds: [...new Set(request.accountIds)],
+    media: normalizeMedia(request.media),
+    accountOptions: request.accountOptions ?? {},
+    overrides: normalizeOverrides(request.overrides),
+    thread: normalizeThread(request.thread),
+  };
 }
