@@ -5,8 +5,17 @@ const postsSubcommands = ['list', 'show', 'delete'];
 const globalFlags = ['--server', '--json', '--help', '--version'];
 const flags: Record<string, string[]> = {
   login: ['--no-browser', '--device'],
-  post: ['--account', '--media', '--at', '--draft'],
-  validate: ['--account', '--media'],
+  post: [
+    '--account',
+    '--media',
+    '--alt-text',
+    '--thread',
+    '--override',
+    '--first-comment',
+    '--at',
+    '--draft',
+  ],
+  validate: ['--account', '--media', '--alt-text', '--thread', '--override', '--first-comment'],
   posts: ['--status', '--limit', '--cursor'],
 };
 const statuses = ['draft', 'scheduled', 'posted', 'failed'];
@@ -22,7 +31,7 @@ _postwave() {
   case "$prev" in
     --media|-m) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     --status) COMPREPLY=( $(compgen -W "${statuses.join(' ')}" -- "$cur") ); return ;;
-    --server|--account|-a|--at|--device|--limit|--cursor) return ;;
+    --server|--account|-a|--at|--device|--limit|--cursor|--alt-text|--thread|--override|--first-comment) return ;;
   esac
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=( $(compgen -W "${[...commands, ...globalFlags].join(' ')}" -- "$cur") )
@@ -80,6 +89,8 @@ _postwave() {
     login) _arguments $global '--no-browser[print the URL instead of opening a browser]' '--device[device name]:name:' ;;
     post|validate)
       _arguments $global '*'{-a,--account}'[target account id]:account id:' '*'{-m,--media}'[attach a file]:file:_files' \\
+        '*--alt-text[alt text of the media, in order]:text:' '*--thread[one more post of the thread]:text:' \\
+        '*--override[own text for one account (id=message)]:id=message:' '*--first-comment[posted right after the post]:text:' \\
         '--at[schedule at (ISO 8601)]:datetime:' '--draft[save as a draft]' ;;
     posts)
       if (( CURRENT == 3 )); then
