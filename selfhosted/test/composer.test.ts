@@ -55,6 +55,7 @@ describe('composer fields (self-hosted)', () => {
     return ((await response.json()) as { media: Record<string, unknown> }).media;
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of the API under test, read field by field
   type Body = Record<string, any>;
   const post = async (json: Body) => {
     const response = await server.api('/api/v1/posts', { json: { postingMode: 'now', ...json } });

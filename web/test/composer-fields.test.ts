@@ -12,6 +12,7 @@ import { bots, connectTelegram, startTelegramApp, type TelegramApp } from './hel
  * validated per platform feature. Telegram (threads; no first comment, no alt text) and Mastodon
  * (threads, first comment, alt text) are the real publishers against their fakes.
  */
+// biome-ignore lint/suspicious/noExplicitAny: JSON bodies of the API under test, read field by field
 type Body = Record<string, any>;
 
 for (const backend of backends()) {
