@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { toPlatformError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
@@ -15,7 +16,7 @@ import type {
 } from './posting.ts';
 import { type RetryPolicy, withRetry } from './retry.ts';
 
-type ErrorJson = typeof TargetError._zod.output;
+type ErrorJson = z.infer<typeof TargetError>;
 
 export interface TargetRunSettings {
   /** The target's idempotency key (`<post key>:<account id>`); each step derives its own from it. */
@@ -75,7 +76,7 @@ export class TargetRun {
       const done = earlier.get(index);
       if (done && (index === 0 || parent)) {
         this.#parts.push(postedPart(index, done));
-        parent = toPublishResult(done);
+        parent = postedStep(done);
         root ??= parent;
         continue;
       }
@@ -246,10 +247,6 @@ function postedStep(result: PublishResult): PostedStep {
 
 function postedPart(index: number, result: PostedStep): PartOutcome {
   return { index, status: 'posted', ...postedStep(result) };
-}
-
-function toPublishResult(step: PostedStep): PublishResult {
-  return postedStep(step);
 }
 
 /** The target's error message says which step failed, so nobody mistakes a failed reply for a failed post. */
