@@ -56,10 +56,14 @@ export function toPostView(row: PostRow, targets: TargetView[]): PostView {
       ...(t.platformPostId ? { platformPostId: t.platformPostId } : {}),
       ...(t.url ? { url: t.url } : {}),
       ...(t.error ? { error: t.error } : {}),
-      ...(t.parts && row.thread.length > 0
-        ? { parts: viewParts(t.parts, t.status, row.thread.length + 1) }
+      ...((t.parts || t.status === 'unknown') && row.thread.length > 0
+        ? { parts: viewParts(t.parts ?? [], t.status, row.thread.length + 1) }
         : {}),
-      ...(t.firstComment ? { firstComment: publicStep(t.firstComment) } : {}),
+      ...(t.firstComment
+        ? { firstComment: publicStep(t.firstComment) }
+        : t.status === 'unknown' && asksFirstComment(row, accountId)
+          ? { firstComment: { status: interruptedComment(t.parts, row.thread.length + 1) } }
+          : {}),
     });
   }
   return {
@@ -77,6 +81,17 @@ export function toPostView(row: PostRow, targets: TargetView[]): PostView {
     updatedAt: row.updatedAt.toISOString(),
     results,
   };
+}
+
+/** Interrupted before the comment's outcome was recorded: it was in flight once every part had posted. */
+function interruptedComment(parts: StoredPart[] | null, total: number): 'unknown' | 'pending' {
+  const posted = (parts ?? []).filter((p) => p.status === 'posted').length;
+  return posted >= total ? 'unknown' : 'pending';
+}
+
+function asksFirstComment(row: PostRow, accountId: string): boolean {
+  const comment = row.accountOptions[accountId]?.firstComment;
+  return typeof comment === 'string' && comment.trim() !== '';
 }
 
 /** A stored step without its reply reference (the server's to keep). */

@@ -124,7 +124,12 @@ for (const backend of backends()) {
     });
 
     /** A dispatcher died after recording parts 0 and 1 and the intent of part 2. */
-    async function crashedMidThread(accountId: string, platform: string, prefix: string) {
+    async function crashedMidThread(
+      accountId: string,
+      platform: string,
+      prefix: string,
+      accountOptions: Record<string, Record<string, unknown>> = {},
+    ) {
       const id = crypto.randomUUID();
       const past = new Date(Date.now() - 1000);
       await ctx.db.insert(posts).values({
@@ -134,7 +139,7 @@ for (const backend of backends()) {
         message: `${prefix} one`,
         accountIds: [accountId],
         media: [],
-        accountOptions: {},
+        accountOptions,
         thread: thread(`${prefix} two`, `${prefix} three`),
         scheduledAt: past,
         nextAttemptAt: past,
@@ -182,7 +187,9 @@ for (const backend of backends()) {
     });
 
     test('where the platform cannot dedupe, the part in flight is unknown and nothing is sent', async () => {
-      const id = await crashedMidThread(blindAccount, 'blindchain', 'lost');
+      const id = await crashedMidThread(blindAccount, 'blindchain', 'lost', {
+        [blindAccount]: { firstComment: 'lost comment' },
+      });
       await dispatchDuePosts(ctx, dispatch);
       const post = await getPost(ctx, userId, id);
       assert.equal(post.status, 'failed');
@@ -192,14 +199,16 @@ for (const backend of backends()) {
         result!.parts!.map((p) => p.status),
         ['posted', 'posted', 'unknown'],
       );
+      assert.equal(result!.firstComment?.status, 'pending', 'the comment comes after the part in flight');
       assert.equal(blind.calls.filter((c) => c.message.startsWith('lost ')).length, 0);
       // "Post again" continues from the unknown part: the posted ones stay as they are.
       const again = await actOnPost(ctx, userId, id, { resolveUnknown: 'post_again' });
       assert.equal(again.status, 'posted');
       assert.deepEqual(
         blind.posted().map((c) => c.message),
-        ['lost three'],
+        ['lost three', 'lost comment'],
       );
+      assert.equal(again.results[0]!.firstComment?.status, 'posted');
     });
   });
 }
