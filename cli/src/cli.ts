@@ -80,6 +80,15 @@ Lists your connected accounts with the ids that --account takes.
 
   -a, --account <id>   target account id (repeatable; see postwave accounts)
   -m, --media <file>   attach a file (repeatable); uploaded with a progress bar
+  --alt-text <text>    alt text for the media, in order: the first --alt-text
+                       describes the first --media (repeatable)
+  --thread <text>      one more post after the message, published as a reply
+                       chain (repeatable, up to 25, in order)
+  --override <id>=<message>
+                       that account's own text instead of the message (repeatable)
+  --first-comment <text>
+                       posted right after the post, on every account; or
+                       <id>=<text> for one account (repeatable)
   --at <datetime>      schedule instead of publishing now (ISO 8601 with offset,
                        e.g. 2026-12-01T09:30:00+01:00)
   --queue              take the next free slot of every account's queue (see postwave
@@ -87,18 +96,25 @@ Lists your connected accounts with the ids that --account takes.
   --draft              save as a draft
   --json               print the created post as JSON
 
-The message may be "-" to read it from standard input.
+The message may be "-" to read it from standard input. Platforms differ in what they
+take (threads, first comments, alt text): postwave validate says what each account
+refuses before anything is published.
 
 Examples:
   postwave post "Hello world" --account 5f0c...
-  postwave post "Launch day" -a 5f0c... -a 81ab... --media photo.jpg --at 2026-12-01T09:30:00+01:00
+  postwave post "Launch day" -a 5f0c... -a 81ab... --media photo.jpg --alt-text "The team on stage" --at 2026-12-01T09:30:00+01:00
+  postwave post "A thread (1/3)" -a 5f0c... --thread "Part two (2/3)" --thread "The end (3/3)"
+  postwave post "Long announcement text" -a 5f0c... -a 81ab... --override 81ab...="Short version"
+  postwave post "New video" -a 5f0c... --first-comment "Links in this comment"
   echo "From a pipe" | postwave post - --account 5f0c... --draft
   postwave post "In the next free slot" -a 5f0c... --queue
 `,
   validate: `Usage: postwave validate <message> --account <id> [...] [--media <file> ...] [--json]
 
-Checks the post against every account (text length, media count and types) and
-publishes nothing. Exits 1 when the post is invalid.
+Takes the same options as postwave post (--alt-text, --thread, --override,
+--first-comment). Checks the post against every account (text length, media count
+and types, each thread part, first comment and alt text where the platform has them)
+and publishes nothing. Exits 1 when the post is invalid.
 `,
   completion: `Usage: postwave completion <bash|zsh>
 
@@ -170,6 +186,10 @@ const options = {
   device: { type: 'string' },
   account: { type: 'string', short: 'a', multiple: true },
   media: { type: 'string', short: 'm', multiple: true },
+  'alt-text': { type: 'string', multiple: true },
+  thread: { type: 'string', multiple: true },
+  override: { type: 'string', multiple: true },
+  'first-comment': { type: 'string', multiple: true },
   at: { type: 'string' },
   draft: { type: 'boolean' },
   queue: { type: 'boolean' },
@@ -374,10 +394,62 @@ async function postBody(values: Values, rest: string[], io: Io, api: Api) {
   const accountIds = values.account ?? [];
   if (accountIds.length === 0)
     throw new UsageError('Pass at least one --account <id> (see postwave accounts)');
+  const altTexts = values['alt-text'] ?? [];
+  if (altTexts.length > (values.media ?? []).length)
+    throw new UsageError('Each --alt-text describes one --media, in order: give a --media for each');
+  const thread = (values.thread ?? []).map((text) => ({ message: text }));
+  if (thread.length > 25) throw new UsageError('A thread has at most 25 --thread parts');
+  const overrides = perAccount(values.override ?? [], accountIds, '--override', true);
+  const comments = perAccount(values['first-comment'] ?? [], accountIds, '--first-comment', false);
   const media = [];
-  for (const file of values.media ?? [])
-    media.push(await uploadFile(api, file, values.json ? undefined : io.progress));
-  return { message, accountIds, ...(media.length ? { media } : {}) };
+  for (const [index, file] of (values.media ?? []).entries()) {
+    const uploaded = await uploadFile(api, file, values.json ? undefined : io.progress);
+    const altText = altTexts[index];
+    media.push(altText ? { ...uploaded, altText } : uploaded);
+  }
+  const accountOptions = Object.fromEntries(
+    Object.entries(comments).map(([id, firstComment]) => [id, { firstComment }]),
+  );
+  return {
+    message,
+    accountIds,
+    ...(media.length ? { media } : {}),
+    ...(thread.length ? { thread } : {}),
+    ...(Object.keys(overrides).length
+      ? {
+          overrides: Object.fromEntries(
+            Object.entries(overrides).map(([id, text]) => [id, { message: text }]),
+          ),
+        }
+      : {}),
+    ...(Object.keys(accountOptions).length ? { accountOptions } : {}),
+  };
+}
+
+/**
+ * `<id>=<text>` values keyed by account id. The id must be one of the --account ids (so text that
+ * itself contains "=" is never misread); without one, `required` refuses it, otherwise the text
+ * applies to every account.
+ */
+function perAccount(
+  values: readonly string[],
+  accountIds: readonly string[],
+  flag: string,
+  required: boolean,
+): Record<string, string> {
+  const byAccount: Record<string, string> = {};
+  for (const value of values) {
+    const split = value.indexOf('=');
+    const id = split > 0 ? value.slice(0, split) : undefined;
+    if (id && accountIds.includes(id)) {
+      byAccount[id] = value.slice(split + 1);
+    } else if (required) {
+      throw new UsageError(`${flag} takes <account id>=<text>, with an id given to --account`);
+    } else {
+      for (const accountId of accountIds) byAccount[accountId] ??= value;
+    }
+  }
+  return byAccount;
 }
 
 interface Post {
@@ -394,6 +466,8 @@ interface Post {
     status: string;
     url?: string;
     error?: { message: string };
+    parts?: { index: number; status: string; url?: string }[];
+    firstComment?: { status: string; url?: string };
   }[];
 }
 
@@ -423,13 +497,14 @@ async function validateCommand(values: Values, rest: string[], io: Io): Promise<
       accountId: string;
       platform: string;
       valid: boolean;
-      errors: { code: string; message: string }[];
+      errors: { code: string; message: string; path?: string }[];
       warnings: { message: string }[];
     }[];
   }>('POST', '/api/v1/validation', body);
   const lines = result.results.map((r) => {
     const issues = [
-      ...r.errors.map((e) => `    error: ${e.message} (${e.code})`),
+      // The path says where: thread[1].message, accountOptions.<id>.firstComment, media[0].altText.
+      ...r.errors.map((e) => `    error: ${e.message} (${e.code}${e.path ? ` at ${e.path}` : ''})`),
       ...r.warnings.map((w) => `    warning: ${w.message}`),
     ];
     return `${r.valid ? 'ok     ' : 'invalid'} ${r.accountId} (${r.platform})${issues.length ? `\n${issues.join('\n')}` : ''}`;
@@ -533,6 +608,15 @@ function describePost(p: Post): string {
     lines.push(
       `  ${r.status.padEnd(7)} ${r.accountId} (${r.platform})${r.url ? ` ${r.url}` : ''}${r.error ? `: ${r.error.message}` : ''}`,
     );
+    for (const part of r.parts ?? []) {
+      if (part.index > 0)
+        lines.push(`    part ${part.index}: ${part.status}${part.url ? ` ${part.url}` : ''}`);
+    }
+    if (r.firstComment) {
+      lines.push(
+        `    first comment: ${r.firstComment.status}${r.firstComment.url ? ` ${r.firstComment.url}` : ''}`,
+      );
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -18,9 +18,19 @@ const postsSubcommands = ['list', 'show', 'delete'];
 const globalFlags = ['--server', '--json', '--help', '--version'];
 const flags: Record<string, string[]> = {
   login: ['--no-browser', '--device'],
-  post: ['--account', '--media', '--at', '--queue', '--draft'],
+  post: [
+    '--account',
+    '--media',
+    '--alt-text',
+    '--thread',
+    '--override',
+    '--first-comment',
+    '--at',
+    '--queue',
+    '--draft',
+  ],
   queue: ['--slot', '--timezone'],
-  validate: ['--account', '--media'],
+  validate: ['--account', '--media', '--alt-text', '--thread', '--override', '--first-comment'],
   posts: ['--status', '--limit', '--cursor'],
   import: ['--dry-run'],
   export: ['--format', '--status', '--from', '--to', '--output'],
@@ -39,7 +49,7 @@ _postwave() {
     --media|-m|--output|-o) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     --format) COMPREPLY=( $(compgen -W "csv json" -- "$cur") ); return ;;
     --status) COMPREPLY=( $(compgen -W "${statuses.join(' ')}" -- "$cur") ); return ;;
-    --server|--account|-a|--at|--device|--limit|--cursor|--from|--to|--slot|--timezone) return ;;
+    --server|--account|-a|--at|--device|--limit|--cursor|--from|--to|--slot|--timezone|--alt-text|--thread|--override|--first-comment) return ;;
   esac
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=( $(compgen -W "${[...commands, ...globalFlags].join(' ')}" -- "$cur") )
@@ -104,6 +114,8 @@ _postwave() {
     login) _arguments $global '--no-browser[print the URL instead of opening a browser]' '--device[device name]:name:' ;;
     post|validate)
       _arguments $global '*'{-a,--account}'[target account id]:account id:' '*'{-m,--media}'[attach a file]:file:_files' \\
+        '*--alt-text[alt text of the media, in order]:text:' '*--thread[one more post of the thread]:text:' \\
+        '*--override[own text for one account (id=message)]:id=message:' '*--first-comment[posted right after the post]:text:' \\
         '--at[schedule at (ISO 8601)]:datetime:' '--queue[next free queue slot]' '--draft[save as a draft]' ;;
     queue)
       if (( CURRENT == 3 )); then

@@ -1,12 +1,13 @@
 import {
   type NormalizedPost,
-  normalizeMedia,
+  normalizeValidationRequest,
   type OperationResult,
   type PostingService,
   ProblemError,
   type ProblemIssue,
   problem,
-  type TargetResult,
+  publicResult,
+  type TargetOutcome,
   type ValidationRequest,
   type ValidationResponse,
   withDeadline,
@@ -40,15 +41,7 @@ export class Publishing {
   }
 
   async validate(post: ValidationRequest): Promise<ValidationResponse> {
-    const prepared = await this.#posting.prepare(
-      {
-        message: post.message,
-        accountIds: post.accountIds,
-        media: normalizeMedia(post.media),
-        accountOptions: post.accountOptions ?? {},
-      },
-      this.#lookup,
-    );
+    const prepared = await this.#posting.prepare(normalizeValidationRequest(post), this.#lookup);
     return prepared.validation;
   }
 
@@ -119,7 +112,8 @@ function validationIssues(validation: ValidationResponse): ProblemIssue[] {
   );
 }
 
-function publishResponse(results: TargetResult[]): OperationResult {
+function publishResponse(outcomes: TargetOutcome[]): OperationResult {
+  const results = outcomes.map(publicResult);
   const posted = results.filter((r) => r.status === 'posted').length;
   if (posted === results.length) return { status: 200, body: { status: 'posted', results } };
   if (posted > 0) return { status: 207, body: { status: 'partial', results } };

@@ -62,6 +62,8 @@ export interface TestServerOptions {
   accounts?: AccountEntry[] | null;
   telegram?: FakeTelegram;
   env?: Record<string, string>;
+  /** Publishers instead of the configured ones (a test-only platform). */
+  publishers?: Services['publishers'];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -94,7 +96,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       callback();
     },
   });
-  const services = createServices(config, createLogger(config.logLevel, sink));
+  const services = createServices(
+    config,
+    createLogger(config.logLevel, sink),
+    options.publishers ? { publishers: options.publishers } : {},
+  );
   const running = await startServer(config, services);
   const url = running.url;
   return {

@@ -274,6 +274,78 @@ for (const backend of backends()) {
       assert.equal(env.telegram.sent.at(-1)!.caption, 'Presigned', 'nothing more was sent');
     });
 
+    test('post takes --thread, --override, --alt-text and --first-comment; validate reports per account', async () => {
+      const { api } = await userWithToken(env.app.url, 'composer-cli');
+      const news = await connectTelegram(api, '@news');
+      const updates = await connectTelegram(api, '@updates');
+      const token = api.token!;
+      const cliEnv = { POSTWAVE_URL: env.app.url, POSTWAVE_TOKEN: token, POSTWAVE_CONFIG_DIR: configDir };
+      const dir = mkdtempSync(join(tmpdir(), 'postwave-cli-media-'));
+      const photo = join(dir, 'photo.png');
+      writeFileSync(photo, samplePng());
+      try {
+        const refused = await cli(
+          [
+            'validate',
+            'Hi',
+            '-a',
+            news,
+            '--media',
+            photo,
+            '--alt-text',
+            'A square',
+            '--first-comment',
+            'More below',
+          ],
+          cliEnv,
+        );
+        assert.equal(refused.code, 1, refused.stderr);
+        assert.match(refused.stdout, /first_comment_unsupported at accountOptions\.[^.]+\.firstComment/);
+        assert.match(refused.stdout, /warning: .*does not support alt text/);
+
+        const posted = await cli(
+          [
+            'post',
+            'CLI thread one',
+            '-a',
+            news,
+            '-a',
+            updates,
+            '--thread',
+            'CLI thread two',
+            '--override',
+            `${updates}=CLI updates version`,
+            '--json',
+          ],
+          cliEnv,
+        );
+        assert.equal(posted.code, 0, posted.stderr);
+        const post = JSON.parse(posted.stdout);
+        assert.deepEqual(post.overrides, { [updates]: { message: 'CLI updates version' } });
+        assert.deepEqual(post.thread, [{ message: 'CLI thread two', media: [] }]);
+        assert.deepEqual(
+          post.results.map((r: { parts: { status: string }[] }) => r.parts.map((p) => p.status)),
+          [
+            ['posted', 'posted'],
+            ['posted', 'posted'],
+          ],
+        );
+        const texts = env.telegram.sent.map((m) => `${m.chatId}:${m.text}`);
+        assert.ok(texts.includes('-1001:CLI thread one'));
+        assert.ok(texts.includes('-1002:CLI updates version'));
+        assert.equal(texts.filter((t) => t.endsWith(':CLI thread two')).length, 2);
+
+        const shown = await cli(['posts', 'show', post.id], cliEnv);
+        assert.match(shown.stdout, /part 1: posted/);
+        const usage = await cli(['post', 'x', '-a', news, '--override', 'not-an-account=y'], cliEnv);
+        assert.equal(usage.code, 2);
+        const extraAlt = await cli(['post', 'x', '-a', news, '--alt-text', 'no media'], cliEnv);
+        assert.equal(extraAlt.code, 2);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     test('every command has --help; usage errors exit 2', async () => {
       for (const command of ['login', 'logout', 'whoami', 'accounts', 'post', 'validate', 'posts']) {
         const res = await cli([command, '--help'], {});

@@ -153,6 +153,52 @@ for (const backend of backends()) {
       assert.equal((await rawMcp(env.app.url, fresh.access_token)).status, 401, 'reuse revoked the family');
     });
 
+    test('tools take thread, overrides, firstComment and altText; rules list each platform feature', async () => {
+      const { client: browser } = await signUp(env.app.url, 'mcp-composer');
+      const accountId = await connectTelegram(browser);
+      const { client } = await connect(env.app.url, browser);
+      const call = async (name: string, args: Record<string, unknown>) =>
+        // biome-ignore lint/suspicious/noExplicitAny: the tools' structured JSON, read field by field
+        (await client.callTool({ name, arguments: args })).structuredContent as any;
+
+      const rules = await call('get_platform_rules', { accountIds: [accountId] });
+      assert.deepEqual(rules.accounts[0].features, { thread: true, firstComment: false, altText: null });
+      const invalid = await call('validate_post', {
+        message: 'one',
+        accountIds: [accountId],
+        thread: [{ message: 'two' }],
+        accountOptions: { [accountId]: { firstComment: 'not here' } },
+      });
+      assert.equal(invalid.valid, false);
+      assert.deepEqual(
+        invalid.results[0].errors.map((e: { code: string }) => e.code),
+        ['first_comment_unsupported'],
+      );
+      const created = await call('create_post', {
+        message: 'MCP thread one',
+        accountIds: [accountId],
+        postingMode: 'now',
+        thread: [{ message: 'MCP thread two' }],
+        overrides: { [accountId]: { message: 'MCP version one' } },
+      });
+      assert.equal(created.status, 'posted');
+      assert.deepEqual(
+        created.results[0].parts.map((p: { status: string }) => p.status),
+        ['posted', 'posted'],
+      );
+      assert.deepEqual(
+        env.telegram.sent.slice(-2).map((m) => m.text),
+        ['MCP version one', 'MCP thread two'],
+      );
+      const draft = await call('create_post', {
+        message: 'd',
+        accountIds: [accountId],
+        postingMode: 'draft',
+      });
+      const updated = await call('update_post', { id: draft.id, thread: [{ message: 'later part' }] });
+      assert.deepEqual(updated.thread, [{ message: 'later part', media: [] }]);
+    });
+
     test('revoked, foreign-audience and bogus tokens are refused; tools act only as the token user', async () => {
       const a = await signUp(env.app.url, 'mcp-a');
       const b = await signUp(env.app.url, 'mcp-b');

@@ -3,6 +3,8 @@ import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
+import type { PlatformFeatures, TextRules } from './manifest.ts';
+import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
@@ -28,20 +30,46 @@ export const platformModules: readonly PlatformModule[] = [
   instagramModule,
 ];
 
+/** What the posting service needs from a platform's manifest besides its publisher. */
+export interface PlatformTraits {
+  features: PlatformFeatures;
+  text?: TextRules;
+}
+
+/** A platform that declares nothing: no threads, no first comment, no alt text. */
+const noFeatures: PlatformFeatures = { thread: false, firstComment: false, altText: null };
+
 export class PublisherRegistry {
   readonly #publishers: Map<string, AnyPublisher>;
+  readonly #traits: Map<string, PlatformTraits>;
 
-  constructor(publishers: Iterable<AnyPublisher>) {
+  /**
+   * `traits` by platform id; a platform missing there takes its built-in manifest's (so a test
+   * may register a real publisher alone), and one without a manifest declares no features.
+   */
+  constructor(publishers: Iterable<AnyPublisher>, traits: Iterable<[string, PlatformTraits]> = []) {
     this.#publishers = new Map([...publishers].map((p) => [p.id, p]));
+    this.#traits = new Map(traits);
   }
 
   /** Publishers for every registered platform, configured from `env` (base URLs, limits). */
   static fromEnv(env: Env, modules: readonly PlatformModule[] = platformModules): PublisherRegistry {
-    return new PublisherRegistry(modules.map((m) => m.create(env)));
+    return new PublisherRegistry(
+      modules.map((m) => m.create(env)),
+      modules.map((m) => [m.id, { features: m.manifest.features, text: m.manifest.text }]),
+    );
   }
 
   get(platform: string): AnyPublisher | undefined {
     return this.#publishers.get(platform);
+  }
+
+  /** The platform's features and text rules, as its manifest declares them. */
+  traits(platform: string): PlatformTraits {
+    const own = this.#traits.get(platform);
+    if (own) return own;
+    const manifest = manifestFor(platform);
+    return manifest ? { features: manifest.features, text: manifest.text } : { features: noFeatures };
   }
 
   list(): AnyPublisher[] {

@@ -2,10 +2,14 @@ import { invalidRequest, ProblemError, problem } from '../problems.ts';
 import {
   type NormalizedPost,
   normalizeMedia,
+  normalizeOverrides,
+  normalizeThread,
   PostingMode,
   PostRequest,
   postingModes,
+  type ValidationRequest,
 } from '../schemas/post.ts';
+import { overrideKeysProblem } from './composer-checks.ts';
 
 /**
  * Parses a post request body. Malformed JSON shapes are 400; a well-formed request with an
@@ -14,7 +18,8 @@ import {
 export function parsePostRequest(body: unknown): NormalizedPost {
   const parsed = PostRequest.safeParse(body);
   if (!parsed.success) throw invalidRequest(parsed.error);
-  const { message, accountIds, postingMode, media, scheduledAt, accountOptions } = parsed.data;
+  const { message, accountIds, postingMode, media, scheduledAt, accountOptions, overrides, thread } =
+    parsed.data;
   const mode = PostingMode.safeParse(postingMode);
   if (!mode.success) {
     throw new ProblemError(
@@ -42,6 +47,7 @@ export function parsePostRequest(body: unknown): NormalizedPost {
       );
     }
   }
+  assertOverrideKeys(accountIds, overrides);
   return {
     message,
     accountIds: [...new Set(accountIds)],
@@ -49,7 +55,18 @@ export function parsePostRequest(body: unknown): NormalizedPost {
     media: normalizeMedia(media),
     ...(when ? { scheduledAt: when } : {}),
     accountOptions: accountOptions ?? {},
+    overrides: normalizeOverrides(overrides),
+    thread: normalizeThread(thread),
   };
+}
+
+/** 422 when `overrides` names an account the post does not go to. */
+export function assertOverrideKeys(
+  accountIds: readonly string[],
+  overrides: Readonly<Record<string, unknown>> | undefined,
+): void {
+  const invalid = overrideKeysProblem(accountIds, overrides);
+  if (invalid) throw new ProblemError(invalid);
 }
 
 const offsetDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -58,4 +75,19 @@ export function parseOffsetDateTime(value: string): Date | undefined {
   if (!offsetDateTime.test(value)) return undefined;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** A parsed `ValidationRequest` as the posting service takes it; 422 for override keys outside `accountIds`. */
+export function normalizeValidationRequest(
+  request: ValidationRequest,
+): Omit<NormalizedPost, 'postingMode' | 'scheduledAt'> {
+  assertOverrideKeys(request.accountIds, request.overrides);
+  return {
+    message: request.message,
+    accountIds: [...new Set(request.accountIds)],
+    media: normalizeMedia(request.media),
+    accountOptions: request.accountOptions ?? {},
+    overrides: normalizeOverrides(request.overrides),
+    thread: normalizeThread(request.thread),
+  };
 }

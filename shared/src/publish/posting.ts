@@ -6,16 +6,21 @@ import { publishOutcome, recordPublish } from '../metrics/registry.ts';
 import type { PublisherRegistry } from '../platforms/registry.ts';
 import type { AnyPublisher, PlatformAccount } from '../platforms/types.ts';
 import type { MediaReference } from '../schemas/media.ts';
+import type { NormalizedOverride, NormalizedThreadPart } from '../schemas/post.ts';
 import type {
   AccountValidation,
+  FirstCommentResult,
+  TargetPart,
   TargetResult,
   ValidationIssue,
   ValidationResponse,
 } from '../schemas/results.ts';
 import type { Storage } from '../storage/types.ts';
+import { checkFeatures } from './composer-checks.ts';
 import { PlatformLimiter } from './limiter.ts';
-import { ownMediaResolver, resolveMedia } from './resolve-media.ts';
-import { defaultRetryPolicy, type RetryPolicy, withRetry } from './retry.ts';
+import { ownMediaResolver, type ResolvedMedia, resolveMedia } from './resolve-media.ts';
+import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
+import { TargetRun } from './target-run.ts';
 
 export interface PostInput {
   message: string;
@@ -23,6 +28,10 @@ export interface PostInput {
   media: readonly MediaReference[];
   /** Per-account options keyed by account id; merged over the account's own `options`. */
   accountOptions?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Per-account versions: a given `message` or `media` replaces the base one for that account. */
+  overrides?: Readonly<Record<string, NormalizedOverride>>;
+  /** Posts after the first message, published as a reply chain on every target. */
+  thread?: readonly NormalizedThreadPart[];
 }
 
 /** Finds an account by id for the current caller (the accounts file, or one user's accounts). */
@@ -30,18 +39,50 @@ export type AccountLookup = (
   accountId: string,
 ) => PlatformAccount | undefined | Promise<PlatformAccount | undefined>;
 
+/** One thread part after the first message, its media resolved. */
+export interface PreparedPart {
+  message: string;
+  media: MediaFile[];
+}
+
 export interface PreparedTarget {
   account: PlatformAccount;
   publisher: AnyPublisher;
+  /** The platform's options, without `firstComment` (which the posting service handles itself). */
   options: Record<string, unknown>;
+  /** This target's first message: its override, else the base post's. */
+  message: string;
+  media: MediaFile[];
+  thread: PreparedPart[];
+  firstComment?: string;
 }
 
 export interface PreparedPost {
   validation: ValidationResponse;
   /** Present only when every target is valid. */
   targets?: PreparedTarget[];
+  /** The base post (targets carry their own versions). */
   message: string;
   media: MediaFile[];
+}
+
+/**
+ * One step of publishing a target: a part of the post (0: the first message, 1…: the thread)
+ * or its first comment. Each step is sent once, with its own idempotency key
+ * (`<key>:<account>` for part 0, `<key>:<account>:part:<i>`, `<key>:<account>:comment`).
+ */
+export type PublishStep = number | 'firstComment';
+
+/** A step that reached the platform, as a caller stores it to continue after it later. */
+export interface PostedStep {
+  platformPostId: string;
+  url?: string;
+  /** `PublishResult.replyRef`: what a reply to it needs (opaque). */
+  replyRef?: string;
+}
+
+export interface PostedPart extends PostedStep {
+  index: number;
 }
 
 export interface PublishHooks {
@@ -52,14 +93,63 @@ export interface PublishHooks {
   retryPolicy?: RetryPolicy;
   /** Per account id: the publish intent stored before sending (see `PublishContext.dedupeHandle`, `resumed`). */
   intents?: ReadonlyMap<string, TargetIntent>;
+  /**
+   * Called when a step of a target is posted and another step follows, before that one is sent:
+   * the caller records the posted step and the next step's publish intent (its dedupe handle)
+   * in one write, so a crash in between neither loses the posted part nor sends it twice. Answers
+   * the handle to send the next step with (the one given, unless the caller keeps another).
+   * A throw fails the target at the next step, which a retry then continues from.
+   */
+  onStepPosted?: (
+    accountId: string,
+    posted: { step: PublishStep; result: PostedStep },
+    next: { step: PublishStep; dedupeHandle: string | null },
+  ) => Promise<string | null | undefined | undefined>;
 }
 
-/** What a caller stored about a target before sending it. */
+/**
+ * What a caller stored about a target before sending it. `dedupeHandle` and `resumed` belong to
+ * the first step still to send (part 0 of a new target; the failed or interrupted step of a
+ * retried one); `parts` and `firstComment` are what earlier attempts posted, never sent again.
+ */
 export interface TargetIntent {
   dedupeHandle?: string;
   resumed?: { since: Date };
-  /** The target's still-valid `Publisher.stage` handle (see `PublishContext.staged`). */
+  /** The target's still-valid `Publisher.stage` handle for part 0 (see `PublishContext.staged`). */
   staged?: string;
+  /** Parts an earlier attempt posted (from index 0, in order); publishing continues after them. */
+  parts?: readonly PostedPart[];
+  /** The first comment, when an earlier attempt posted it. */
+  firstComment?: PostedStep;
+}
+
+/** A part's outcome as the service returns it: the public `TargetPart` plus the reply reference to store. */
+export interface PartOutcome extends TargetPart {
+  replyRef?: string;
+}
+
+export interface FirstCommentOutcome extends FirstCommentResult {
+  replyRef?: string;
+}
+
+/** A target's outcome: `TargetResult` whose parts carry their reply references (see `publicResult`). */
+export interface TargetOutcome extends TargetResult {
+  parts?: PartOutcome[];
+  firstComment?: FirstCommentOutcome;
+}
+
+/** The result as an API answers it: reply references are the server's to keep. */
+export function publicResult(outcome: TargetOutcome): TargetResult {
+  const { parts, firstComment, ...rest } = outcome;
+  return {
+    ...rest,
+    ...(parts ? { parts: parts.map(({ replyRef: _, ...part }) => part) } : {}),
+    ...(firstComment ? { firstComment: withoutReplyRef(firstComment) } : {}),
+  };
+}
+
+function withoutReplyRef({ replyRef: _, ...rest }: FirstCommentOutcome): FirstCommentResult {
+  return rest;
 }
 
 export interface PostingServiceOptions {
@@ -104,24 +194,33 @@ export class PostingService {
   }
 
   async prepare(post: PostInput, lookup: AccountLookup): Promise<PreparedPost> {
-    const { files, issues: mediaIssues } = await resolveMedia(post.media, this.#storage);
+    const thread = post.thread ?? [];
+    const [base, ...parts] = await Promise.all([
+      resolveMedia(post.media, this.#storage),
+      ...thread.map((part, i) => resolveMedia(part.media, this.#storage, `thread[${i}].media`)),
+    ]);
     const accountIds = [...new Set(post.accountIds)];
     const checked = await Promise.all(
-      accountIds.map((accountId) => this.#validateTarget(post, accountId, lookup, files, mediaIssues)),
+      accountIds.map((accountId) => this.#validateTarget(post, accountId, lookup, base!, parts)),
     );
     const results = checked.map((c) => c.result);
     const valid = results.every((r) => r.valid);
     const validation: ValidationResponse = { valid, results };
-    if (!valid) return { validation, message: post.message, media: files };
-    return { validation, targets: checked.map((c) => c.target!), message: post.message, media: files };
+    if (!valid) return { validation, message: post.message, media: base!.files };
+    return {
+      validation,
+      targets: checked.map((c) => c.target!),
+      message: post.message,
+      media: base!.files,
+    };
   }
 
   async #validateTarget(
     post: PostInput,
     accountId: string,
     lookup: AccountLookup,
-    media: MediaFile[],
-    mediaIssues: ValidationIssue[],
+    base: ResolvedMedia,
+    threadMedia: ResolvedMedia[],
   ): Promise<{ result: AccountValidation; target?: PreparedTarget }> {
     const account = await lookup(accountId);
     if (!account) {
@@ -136,7 +235,33 @@ export class PostingService {
         ]),
       };
     }
-    const rawOptions = { ...account.options, ...post.accountOptions?.[accountId] };
+    // This account's version: an override's fields replace the base post's.
+    const override = post.overrides?.[accountId];
+    const message = override?.message ?? post.message;
+    const mediaPath = override?.media ? `overrides.${accountId}.media` : 'media';
+    const mediaRefs = override?.media ?? post.media;
+    const resolved = override?.media ? await resolveMedia(override.media, this.#storage, mediaPath) : base;
+    const thread = post.thread ?? [];
+    const mediaIssues = [...resolved.issues, ...threadMedia.flatMap((m) => m.issues)];
+
+    const { firstComment: rawComment, ...rawOptions } = {
+      ...account.options,
+      ...post.accountOptions?.[accountId],
+    } as Record<string, unknown>;
+    if (rawComment !== undefined && typeof rawComment !== 'string') {
+      return {
+        result: invalid(accountId, account.platform, [
+          ...mediaIssues,
+          {
+            code: 'invalid_option',
+            message: 'firstComment must be a string',
+            path: `accountOptions.${accountId}.firstComment`,
+          },
+        ]),
+      };
+    }
+    // A blank first comment is no first comment (a composer sends the empty field as "").
+    const firstComment = rawComment?.trim() ? rawComment : undefined;
     const parsed = publisher.optionsSchema.safeParse(rawOptions);
     if (!parsed.success) {
       const errors = parsed.error.issues.map((issue) => ({
@@ -147,29 +272,66 @@ export class PostingService {
       return { result: invalid(accountId, account.platform, [...mediaIssues, ...errors]) };
     }
     const options = parsed.data as Record<string, unknown>;
-    const outcome = await publisher.validate({ message: post.message }, account, media, options, {
+    const context = {
       ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
       ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
+    };
+    const features = checkFeatures(publisher, this.#publishers.traits(account.platform), {
+      accountId,
+      threadParts: thread.length,
+      firstComment,
+      options,
+      media: [
+        { path: mediaPath, refs: mediaRefs },
+        ...thread.map((part, i) => ({ path: `thread[${i}].media`, refs: part.media })),
+      ],
     });
-    const errors = [...mediaIssues, ...outcome.errors];
+    const first = await publisher.validate({ message }, account, resolved.files, options, context);
+    const errors = [
+      ...mediaIssues,
+      ...first.errors.map((issue) => overridePath(issue, accountId, override)),
+      ...features.errors,
+    ];
+    const warnings = [...first.warnings, ...features.warnings];
+    // Each part is checked with the platform's own rules, unless the platform has no threads at all.
+    if (!features.errors.some((e) => e.code === 'thread_unsupported')) {
+      const outcomes = await Promise.all(
+        thread.map((part, i) =>
+          publisher.validate({ message: part.message }, account, threadMedia[i]!.files, options, context),
+        ),
+      );
+      for (const [i, outcome] of outcomes.entries()) {
+        errors.push(...outcome.errors.map((issue) => inThreadPart(issue, i)));
+        warnings.push(...outcome.warnings.map((issue) => inThreadPart(issue, i)));
+      }
+    }
     const result: AccountValidation = {
       accountId,
       platform: account.platform,
       valid: errors.length === 0,
       errors,
-      warnings: outcome.warnings,
+      warnings,
     };
-    return { result, target: { account, publisher, options } };
+    const target: PreparedTarget = {
+      account,
+      publisher,
+      options,
+      message,
+      media: resolved.files,
+      thread: thread.map((part, i) => ({ message: part.message, media: threadMedia[i]!.files })),
+      ...(firstComment !== undefined ? { firstComment } : {}),
+    };
+    return { result, target };
   }
 
   /** Publishes prepared targets concurrently. Never throws: every target gets a result. */
-  async publish(prepared: PreparedPost, hooks: PublishHooks = {}): Promise<TargetResult[]> {
+  async publish(prepared: PreparedPost, hooks: PublishHooks = {}): Promise<TargetOutcome[]> {
     if (!prepared.targets) throw new Error('publish() needs a post whose every target validated');
     const policy = hooks.retryPolicy ?? defaultRetryPolicy();
     return Promise.all(
       prepared.targets.map(async (target) => {
         const startedAt = performance.now();
-        const result = await this.#publishTarget(prepared, target, policy, hooks);
+        const result = await this.#publishTarget(target, policy, hooks);
         recordPublish(result.platform, publishOutcome(result), startedAt);
         return result;
       }),
@@ -177,61 +339,72 @@ export class PostingService {
   }
 
   async #publishTarget(
-    prepared: PreparedPost,
-    { account, publisher, options }: PreparedTarget,
+    target: PreparedTarget,
     policy: RetryPolicy,
     hooks: PublishHooks,
-  ): Promise<TargetResult> {
+  ): Promise<TargetOutcome> {
+    const { account, publisher } = target;
     const base = { accountId: account.id, platform: account.platform };
     // The policy deadline bounds when a new attempt may start; a running attempt is bounded by its
     // own request timeouts instead, so a long video upload is not cut off halfway.
     const signal = hooks.signal ?? new AbortController().signal;
     const logger = this.#logger;
-    let currentAccount = account;
-    // One key for every attempt: a retry must look like the same request to the platform.
-    const idempotencyKey = `${hooks.idempotencyKey ?? crypto.randomUUID()}:${account.id}`;
-    const intent = hooks.intents?.get(account.id);
+    const run = new TargetRun(target, {
+      // One key per step for every attempt: a retry must look like the same request to the platform.
+      key: `${hooks.idempotencyKey ?? crypto.randomUUID()}:${account.id}`,
+      intent: hooks.intents?.get(account.id),
+      hooks,
+      policy,
+      signal,
+      logger,
+      extraContext: {
+        ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+        ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
+      },
+    });
     try {
-      const result = await this.#limiter.runFor(publisher, account, () =>
-        withRetry(
-          (attempt) => {
-            logger.debug({ accountId: account.id, platform: account.platform, attempt }, 'publishing target');
-            return publisher.publish({ message: prepared.message }, currentAccount, prepared.media, options, {
-              signal,
-              idempotencyKey,
-              logger,
-              ...(intent?.dedupeHandle ? { dedupeHandle: intent.dedupeHandle } : {}),
-              ...(intent?.resumed ? { resumed: intent.resumed } : {}),
-              ...(intent?.staged ? { staged: intent.staged } : {}),
-              onCredentialsRefreshed: async (credentials) => {
-                currentAccount = { ...currentAccount, credentials };
-                await hooks.onCredentialsRefreshed?.(account.id, credentials);
-              },
-              ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
-              ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
-            });
-          },
-          policy,
-          signal,
-        ),
-      );
-      logger.info({ accountId: account.id, platform: account.platform }, 'target posted');
-      return {
-        ...base,
-        status: 'posted',
-        platformPostId: result.platformPostId,
-        ...(result.url ? { url: result.url } : {}),
-      };
+      const outcome = await this.#limiter.runFor(publisher, account, () => run.publish());
+      if (outcome.status === 'posted') {
+        logger.info({ accountId: account.id, platform: account.platform }, 'target posted');
+      } else {
+        logFailure(logger, base, outcome.thrown);
+      }
+      return outcome.result;
     } catch (thrown) {
-      const error = toPlatformError(thrown);
-      logger.warn(
-        { accountId: account.id, platform: account.platform, code: error.code, retryable: error.retryable },
-        'target failed',
-      );
-      if (error.code === 'internal') logger.error({ err: thrown }, 'unexpected publisher failure');
-      return { ...base, status: 'failed', error: error.toJSON() };
+      // Only the limiter itself (cancelled while waiting for a slot) gets here.
+      const error = logFailure(logger, base, thrown);
+      return run.failedBeforeStart(error.toJSON());
     }
   }
+}
+
+function logFailure(logger: Logger, base: { accountId: string; platform: string }, thrown: unknown) {
+  const error = toPlatformError(thrown);
+  logger.warn({ ...base, code: error.code, retryable: error.retryable }, 'target failed');
+  if (error.code === 'internal') logger.error({ err: thrown }, 'unexpected publisher failure');
+  return error;
+}
+
+/** A platform issue of the first message, pointed at the override that produced it. */
+function overridePath(
+  issue: ValidationIssue,
+  accountId: string,
+  override: NormalizedOverride | undefined,
+): ValidationIssue {
+  if (!override || !issue.path) return issue;
+  const fromOverride =
+    (override.message !== undefined && issue.path === 'message') ||
+    (override.media !== undefined && issue.path.startsWith('media'));
+  return fromOverride ? { ...issue, path: `overrides.${accountId}.${issue.path}` } : issue;
+}
+
+/** A platform issue of thread part `i` (request path `thread[i]`). */
+function inThreadPart(issue: ValidationIssue, i: number): ValidationIssue {
+  return {
+    ...issue,
+    message: `Thread part ${i + 1}: ${issue.message}`,
+    path: issue.path ? `thread[${i}].${issue.path}` : `thread[${i}]`,
+  };
 }
 
 function invalid(accountId: string, platform: string, errors: ValidationIssue[]): AccountValidation {

@@ -17,14 +17,16 @@ export interface ResolvedMedia {
 export async function resolveMedia(
   refs: readonly MediaReference[],
   storage: Storage,
+  /** Where the references sit in the request, for issue paths (`overrides.<id>.media`, `thread[2].media`). */
+  path = 'media',
 ): Promise<ResolvedMedia> {
   const files: MediaFile[] = [];
   const issues: ValidationIssue[] = [];
   await Promise.all(
     refs.map(async (ref, index) => {
-      const path = `media[${index}]`;
+      const at = `${path}[${index}]`;
       if (!mediaKeyPattern.test(ref.key)) {
-        issues.push({ code: 'media_not_found', message: `No media with key "${ref.key}"`, path });
+        issues.push({ code: 'media_not_found', message: `No media with key "${ref.key}"`, path: at });
         return;
       }
       const stored = await storage.head(ref.key);
@@ -32,16 +34,18 @@ export async function resolveMedia(
         issues.push({
           code: 'media_not_found',
           message: `No media with key "${ref.key}"; upload it first`,
-          path,
+          path: at,
         });
         return;
       }
-      files[index] = mediaFileFromStorage(storage, {
+      const file = mediaFileFromStorage(storage, {
         key: stored.key,
         filename: ref.filename ?? stored.key,
         contentType: stored.contentType,
         size: stored.size,
       });
+      // Alt text is the one thing the client says about a file that we keep: it is the client's to say.
+      files[index] = ref.altText ? { ...file, altText: ref.altText } : file;
     }),
   );
   return { files: files.filter(Boolean), issues };

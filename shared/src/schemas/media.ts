@@ -23,6 +23,23 @@ export const MediaObject = z
   });
 export type MediaObject = z.infer<typeof MediaObject>;
 
+/**
+ * The description a screen reader reads. The schema only bounds its size; each platform's own
+ * limit (`features.altText.maxLength` in its manifest) is checked per target, and a platform
+ * without alt text gets a validation warning instead of an error.
+ */
+export const AltText = z.string().max(10_000).meta({
+  description:
+    "Alt text for screen readers, sent as the platform's alt text or media description. Longer than the target platform allows (Bluesky 2,000, Mastodon 1,500, X 1,000, …) is a validation error; a platform without alt text (Telegram, YouTube) gets a warning and publishes without it.",
+});
+
+/** A media object as a post holds it: what upload answered, plus the alt text given with the post. */
+export const PostMediaObject = MediaObject.extend({ altText: z.string().optional() }).meta({
+  id: 'PostMediaObject',
+  description: 'A stored media file on a post, with the `altText` given for it (if any).',
+});
+export type PostMediaObject = z.infer<typeof PostMediaObject>;
+
 /** What a client sends back in a post: any media object; only the key is used. */
 export const MediaReference = z
   .looseObject({
@@ -33,10 +50,12 @@ export const MediaReference = z
     contentType: z.string().optional(),
     size: z.number().optional(),
     storage: z.string().optional(),
+    altText: AltText.optional(),
   })
   .meta({
     id: 'MediaReference',
-    description: 'A media object as returned by upload or presign; resolved by `key`.',
+    description:
+      'A media object as returned by upload or presign; resolved by `key`. Add `altText` to describe it for screen readers.',
   });
 export type MediaReference = z.infer<typeof MediaReference>;
 

@@ -4,6 +4,37 @@ export const TargetError = z
   .object({ code: z.string(), message: z.string(), retryable: z.boolean() })
   .meta({ id: 'TargetError' });
 
+export const partStatuses = ['posted', 'failed', 'pending', 'unknown'] as const;
+
+export const TargetPart = z
+  .object({
+    index: z.number().int().nonnegative(),
+    status: z.enum(partStatuses),
+    platformPostId: z.string().optional(),
+    url: z.string().optional(),
+    error: TargetError.optional(),
+  })
+  .meta({
+    id: 'TargetPart',
+    description:
+      'One post of a thread on one account: `index` 0 is the first message, 1 the first `thread` part, and so on. `posted`; `failed` (with `error`); `pending`: not sent because an earlier part failed (a retry sends it); `unknown` (Scheduler): the send was interrupted on a platform where it cannot be checked.',
+  });
+export type TargetPart = z.infer<typeof TargetPart>;
+
+export const FirstCommentResult = z
+  .object({
+    status: z.enum(partStatuses),
+    platformPostId: z.string().optional(),
+    url: z.string().optional(),
+    error: TargetError.optional(),
+  })
+  .meta({
+    id: 'FirstCommentResult',
+    description:
+      "The outcome of `accountOptions[id].firstComment`. When the post went out but the comment failed, the target's status is `failed` (the error says so) and a retry posts only the comment.",
+  });
+export type FirstCommentResult = z.infer<typeof FirstCommentResult>;
+
 export const TargetResult = z
   .object({
     accountId: z.string(),
@@ -12,6 +43,11 @@ export const TargetResult = z
     platformPostId: z.string().optional(),
     url: z.string().optional(),
     error: TargetError.optional(),
+    parts: z.array(TargetPart).optional().meta({
+      description:
+        "Present when the post has a `thread`: every part's outcome in order. `status` is `posted` only when every part (and the first comment) is; `platformPostId` and `url` are the first message's.",
+    }),
+    firstComment: FirstCommentResult.optional(),
   })
   .meta({ id: 'TargetResult', description: 'The outcome of publishing to one account.' });
 export type TargetResult = z.infer<typeof TargetResult>;

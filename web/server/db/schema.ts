@@ -151,7 +151,28 @@ export type StoredMedia = {
   contentType: string;
   size: number;
   storage: 'local' | 's3';
+  /** The alt text given with the post for this file (contract section E). */
+  altText?: string;
 };
+
+/** One account's version of a post (`overrides[accountId]`): a given field replaces the base post's. */
+export type StoredOverride = { message?: string; media?: StoredMedia[] };
+
+/** One thread part after the first message. */
+export type StoredThreadPart = { message: string; media: StoredMedia[] };
+
+/**
+ * A step of a target that reached the platform, or the one that failed: `replyRef` (opaque, the
+ * platform's reply reference) is what lets a retry continue the chain after it.
+ */
+export type StoredStep = {
+  status: 'posted' | 'failed' | 'pending' | 'unknown';
+  platformPostId?: string;
+  url?: string;
+  replyRef?: string;
+  error?: { code: string; message: string; retryable: boolean };
+};
+export type StoredPart = StoredStep & { index: number };
 
 export const posts = pgTable(
   'posts',
@@ -162,6 +183,10 @@ export const posts = pgTable(
     accountIds: jsonb('account_ids').$type<string[]>().notNull(),
     media: jsonb('media').$type<StoredMedia[]>().notNull(),
     accountOptions: jsonb('account_options').$type<Record<string, Record<string, unknown>>>().notNull(),
+    /** Per-account versions, keyed by account id (only ids among `account_ids`). */
+    overrides: jsonb('overrides').$type<Record<string, StoredOverride>>().notNull().default({}),
+    /** Parts after the first message, published as a reply chain. */
+    thread: jsonb('thread').$type<StoredThreadPart[]>().notNull().default([]),
     scheduledAt: ts('scheduled_at'),
     postedAt: ts('posted_at'),
     createdAt: ts('created_at').notNull(),
@@ -202,6 +227,14 @@ export const postTargets = pgTable(
     claimOwner: text('claim_owner'),
     /** The platform's dedupe handle chosen before the send (Bluesky record key), for a safe resume. */
     dedupeHandle: text('dedupe_handle'),
+    /**
+     * A thread's parts as far as they went (index 0: the first message), with their reply
+     * references: a retry continues after the posted ones. Null for a post without a thread.
+     * While the target is `publishing`, `dedupe_handle` belongs to the first part not posted.
+     */
+    parts: jsonb('parts').$type<StoredPart[]>(),
+    /** The first comment's outcome, once it was tried or posted; null when none was asked for. */
+    firstComment: jsonb('first_comment').$type<StoredStep>(),
     attempts: integer('attempts').notNull().default(0),
     updatedAt: ts('updated_at').notNull(),
   },

@@ -47,6 +47,8 @@ export function platformRules(publishers: PublisherRegistry, accounts: readonly 
       ...base,
       text: { limit: manifest.text.limit, unit: manifest.text.unit },
       media: manifest.media,
+      /** Whether `thread`, `accountOptions[id].firstComment` and media `altText` (up to maxLength) apply. */
+      features: publishers.traits(account.platform).features,
       options: manifest.options.map(({ name, label, help, type, choices, required }) => ({
         name,
         label,

@@ -20,7 +20,7 @@ const OptionValue = z.union([Primitive, z.array(z.union([Primitive, FlatObject])
 export const McpAccountOptions = z
   .record(z.string(), z.record(z.string(), OptionValue))
   .describe(
-    'Per-account platform options keyed by account id, e.g. {"<youtube account id>": {"title": "…", "privacyStatus": "unlisted"}}. validate_post reports unknown or invalid options.',
+    'Per-account platform options keyed by account id, e.g. {"<youtube account id>": {"title": "…", "privacyStatus": "unlisted"}}. `firstComment` (text) is posted right after the post, as a comment or a reply, where the platform supports it (get_platform_rules: features.firstComment). validate_post reports unknown or invalid options.',
   );
 
 export const McpMedia = z
@@ -51,4 +51,31 @@ export const McpPostingMode = z
   .enum(postingModes)
   .describe(
     '"now" publishes at once, "schedule" at scheduledAt, "queue" at the next free slot of every account\'s queue (after scheduledAt if given), "draft" saves it unpublished',
+  );
+
+export const McpOverrides = z
+  .record(
+    AccountId,
+    z
+      .object({
+        message: McpMessage.optional().describe("This account's text instead of the base message"),
+        media: McpMediaList.optional().describe(
+          "This account's media instead of the base media ([] for none)",
+        ),
+      })
+      .describe("One account's version of the post"),
+  )
+  .describe(
+    'Per-account versions keyed by account id (each must be one of accountIds), e.g. a shorter text for one account. Fields left out fall back to the base post.',
+  );
+
+export const McpThread = z
+  .array(
+    z
+      .object({ message: McpMessage, media: McpMediaList.optional() })
+      .describe('One post of the thread after the first message'),
+  )
+  .max(25)
+  .describe(
+    'Up to 25 more posts after the first message, published as a reply chain on every account (only platforms with threads: get_platform_rules features.thread). If a part fails, the earlier ones stay and publish_post continues from the failed part.',
   );

@@ -3,9 +3,13 @@ import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.
 import {
   isPlatformError,
   normalizeMedia,
+  normalizeOverrides,
+  normalizeThread,
+  normalizeValidationRequest,
   PresignRequest,
   ProblemError,
   parsePostRequest,
+  ValidationRequest,
 } from '@postwave/shared';
 import { z } from 'zod';
 import { listAccounts } from '#server/accounts/service.ts';
@@ -30,9 +34,11 @@ import {
   McpAccountOptions,
   McpMediaList,
   McpMessage,
+  McpOverrides,
   McpPostId,
   McpPostingMode,
   McpScheduledAt,
+  McpThread,
 } from './schemas.ts';
 
 export function ok(value: unknown, summary: string): CallToolResult {
@@ -209,16 +215,17 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
         accountIds: McpAccountIds,
         media: McpMediaList.optional(),
         accountOptions: McpAccountOptions.optional(),
+        overrides: McpOverrides.optional(),
+        thread: McpThread.optional(),
       },
       annotations: readOnly,
     },
     tool(ctx, async (args) => {
-      const prepared = await preparePost(ctx, userId, {
-        message: args.message,
-        accountIds: [...new Set(args.accountIds)],
-        media: normalizeMedia(args.media),
-        accountOptions: args.accountOptions ?? {},
-      });
+      const prepared = await preparePost(
+        ctx,
+        userId,
+        normalizeValidationRequest(ValidationRequest.parse(args)),
+      );
       const v = prepared.validation;
       return ok(v, v.valid ? 'The post is valid for every account.' : 'The post is not valid; see results.');
     }),
@@ -237,6 +244,8 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
         media: McpMediaList.optional(),
         scheduledAt: McpScheduledAt.optional(),
         accountOptions: McpAccountOptions.optional(),
+        overrides: McpOverrides.optional(),
+        thread: McpThread.optional(),
       },
       annotations: {
         readOnlyHint: false,
@@ -265,6 +274,8 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
         accountIds: request.accountIds,
         media: request.media,
         accountOptions: request.accountOptions,
+        overrides: request.overrides ?? {},
+        thread: request.thread ?? [],
       });
       const decision = await ask(intent, requestId);
       if (decision.outcome === 'declined' || decision.outcome === 'cancelled')
@@ -337,13 +348,17 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
         accountIds: McpAccountIds.optional(),
         media: McpMediaList.optional(),
         accountOptions: McpAccountOptions.optional(),
+        overrides: McpOverrides.optional().describe('Replaces every override ({} removes them)'),
+        thread: McpThread.optional().describe('Replaces the thread ([] removes it)'),
         scheduledAt: McpScheduledAt.optional(),
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    tool(ctx, async ({ id, scheduledAt, media, ...rest }) => {
+    tool(ctx, async ({ id, scheduledAt, media, overrides, thread, ...rest }) => {
       const post = await updatePost(ctx, userId, id, {
         ...rest,
+        ...(overrides ? { overrides: normalizeOverrides(overrides) } : {}),
+        ...(thread ? { thread: normalizeThread(thread) } : {}),
         media: media === undefined ? undefined : normalizeMedia(media),
         scheduledAt: scheduledAt === undefined ? undefined : parseScheduledAt(scheduledAt),
       });
@@ -351,6 +366,8 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
         fields: Object.keys({
           ...rest,
           ...(media ? { media } : {}),
+          ...(overrides ? { overrides } : {}),
+          ...(thread ? { thread } : {}),
           ...(scheduledAt ? { scheduledAt } : {}),
         }),
       });

@@ -1,10 +1,14 @@
 import {
   type MediaReference,
+  type NormalizedOverride,
+  type NormalizedThreadPart,
+  PlatformError,
   PostingService,
   type PreparedPost,
   type ProblemIssue,
+  type PublishHooks,
   type TargetIntent,
-  type TargetResult,
+  type TargetOutcome,
   type ValidationResponse,
 } from '@postwave/shared';
 import {
@@ -14,6 +18,7 @@ import {
   saveRefreshedCredentials,
 } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
+import type { StoredPart, StoredStep } from '#server/db/schema.ts';
 import type { MicroBatcher } from '#server/dispatch/batches.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { ownMediaResolver, userStorage } from '#server/media/service.ts';
@@ -29,6 +34,7 @@ import {
   type PostRow,
   recordFailedTargets,
   recordResults,
+  recordStep,
   resumeTargets,
   type TargetClaim,
   type TargetRow,
@@ -54,6 +60,8 @@ export interface PostContentInput {
   accountIds: readonly string[];
   media: readonly MediaReference[];
   accountOptions: Record<string, Record<string, unknown>>;
+  overrides?: Readonly<Record<string, NormalizedOverride>>;
+  thread?: readonly NormalizedThreadPart[];
 }
 
 export async function preparePost(
@@ -170,11 +178,12 @@ async function publishLeased(
     resumed.set(t.accountId, {
       resumed: { since: new Date(Number(t.updatedAt)) },
       ...(handle ? { dedupeHandle: handle } : {}),
+      ...progressOf(t),
     });
     skip.delete(t.accountId);
   }
   const remaining = post.accountIds.filter((id) => !skip.has(id));
-  let deferred: TargetResult | undefined;
+  let deferred: TargetOutcome | undefined;
   if (remaining.length > 0) {
     const prepared =
       preparedAhead ??
@@ -184,13 +193,16 @@ async function publishLeased(
           accountIds: remaining,
           media: post.media,
           accountOptions: post.accountOptions,
+          overrides: post.overrides,
+          thread: post.thread,
         },
         accountLookup(ctx, post.userId, run.accounts),
       ));
     if (!prepared.targets) {
       await recordInvalidTargets(ctx, post.id, owner, prepared.validation, state);
     } else {
-      deferred = await publishTargets(ctx, post, owner, prepared, mode, state, run, resumed);
+      const progress = new Map(existing.map((t) => [t.accountId, progressOf(t)]));
+      deferred = await publishTargets(ctx, post, owner, prepared, mode, state, run, resumed, progress);
     }
   }
   return finalize(ctx, post, owner, mode, state, deferred, run);
@@ -205,7 +217,8 @@ async function publishTargets(
   state: TargetState,
   run: PublishRun,
   resumed: ReadonlyMap<string, TargetIntent>,
-): Promise<TargetResult | undefined> {
+  progress: ReadonlyMap<string, Pick<TargetIntent, 'parts' | 'firstComment'>>,
+): Promise<TargetOutcome | undefined> {
   const targets = prepared.targets!;
   const claims: TargetClaim[] = targets
     .filter((t) => !resumed.has(t.account.id))
@@ -224,7 +237,10 @@ async function publishTargets(
   for (const [i, claim] of claims.entries()) {
     const answer = won[i];
     if (answer)
-      intents.set(claim.accountId, answer.dedupeHandle ? { dedupeHandle: answer.dedupeHandle } : {});
+      intents.set(claim.accountId, {
+        ...(answer.dedupeHandle ? { dedupeHandle: answer.dedupeHandle } : {}),
+        ...progress.get(claim.accountId),
+      });
   }
   await addStagedHandles(ctx, post, prepared, intents);
   const mine = new Set(intents.keys());
@@ -238,7 +254,7 @@ async function publishTargets(
   const mineTargets = targets.filter((t) => mine.has(t.account.id));
   let outstanding = mineTargets.length;
   // The last result is written together with the post's own update (one round trip less per post).
-  let deferred: TargetResult | undefined;
+  let deferred: TargetOutcome | undefined;
   await Promise.all(
     mineTargets.map(async (target) => {
       const [result] = await service.publish(
@@ -246,6 +262,7 @@ async function publishTargets(
         {
           idempotencyKey: post.id,
           intents,
+          onStepPosted: stepRecorder(ctx, post.id, owner, intents),
           ...(retryPolicy ? { retryPolicy } : {}),
           onCredentialsRefreshed: (accountId, credentials) =>
             saveRefreshedCredentials(ctx, accountId, credentials),
@@ -259,17 +276,87 @@ async function publishTargets(
   return deferred;
 }
 
+/** What earlier attempts posted of a target: never sent again, the chain continues after it. */
+function progressOf(t: ExistingTarget): Pick<TargetIntent, 'parts' | 'firstComment'> {
+  // Only a prefix of posted parts counts: a thread is posted in order.
+  const parts = [];
+  for (const part of [...(t.parts ?? [])].sort((a, b) => a.index - b.index)) {
+    if (part.status !== 'posted' || !part.platformPostId || part.index !== parts.length) break;
+    parts.push({
+      index: part.index,
+      platformPostId: part.platformPostId,
+      ...(part.url ? { url: part.url } : {}),
+      ...(part.replyRef ? { replyRef: part.replyRef } : {}),
+    });
+  }
+  const comment = t.firstComment;
+  return {
+    ...(parts.length ? { parts } : {}),
+    ...(comment?.status === 'posted' && comment.platformPostId
+      ? {
+          firstComment: {
+            platformPostId: comment.platformPostId,
+            ...(comment.url ? { url: comment.url } : {}),
+            ...(comment.replyRef ? { replyRef: comment.replyRef } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Per-part publish intents: each posted step of a thread (or before the first comment) is written
+ * with the next step's dedupe handle before that step is sent, so a crash between them neither
+ * loses the posted part nor sends it twice (the next claimer continues after it, or resumes the
+ * step in flight as `Publisher.dedupe` allows).
+ */
+function stepRecorder(
+  ctx: AppContext,
+  postId: string,
+  owner: string,
+  intents: ReadonlyMap<string, TargetIntent>,
+): NonNullable<PublishHooks['onStepPosted']> {
+  const posted = new Map<string, { parts: StoredPart[]; firstComment: StoredStep | null }>();
+  return async (accountId, done, next) => {
+    let progress = posted.get(accountId);
+    if (!progress) {
+      const earlier = intents.get(accountId);
+      progress = {
+        parts: (earlier?.parts ?? []).map((p) => ({ ...p, status: 'posted' as const })),
+        firstComment: earlier?.firstComment ? { status: 'posted', ...earlier.firstComment } : null,
+      };
+      posted.set(accountId, progress);
+    }
+    if (done.step === 'firstComment') progress.firstComment = { status: 'posted', ...done.result };
+    else progress.parts.push({ index: done.step, status: 'posted', ...done.result });
+    const kept = await recordStep(ctx, {
+      postId,
+      accountId,
+      owner,
+      parts: progress.parts.length ? progress.parts : null,
+      firstComment: progress.firstComment,
+      dedupeHandle: next.dedupeHandle,
+    });
+    if (!kept) {
+      throw new PlatformError('internal', 'Another publisher took this target over; it continues from here', {
+        retryable: false,
+      });
+    }
+    return next.dedupeHandle;
+  };
+}
+
 async function recordResult(
   ctx: AppContext,
   postId: string,
   owner: string,
-  result: TargetResult,
+  result: TargetOutcome,
 ): Promise<void> {
   await recordResults(ctx, [{ postId, owner, result }]);
   await flagReconnect(ctx, result);
 }
 
-async function flagReconnect(ctx: AppContext, result: TargetResult): Promise<void> {
+async function flagReconnect(ctx: AppContext, result: TargetOutcome): Promise<void> {
   if (
     result.error &&
     (result.error.code === 'needs_reconnect' || result.error.code === 'credentials_invalid')
@@ -317,7 +404,7 @@ async function finalize(
   owner: string,
   mode: PublishMode,
   state: TargetState,
-  deferred: TargetResult | undefined,
+  deferred: TargetOutcome | undefined,
   run: PublishRun,
 ): Promise<PublishOutcome> {
   if (post.accountIds.some((id) => !state.has(id))) {

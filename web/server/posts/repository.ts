@@ -1,7 +1,14 @@
-import type { TargetResult } from '@postwave/shared';
+import type { TargetOutcome } from '@postwave/shared';
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { type PostStatus, postEvents, posts, postTargets } from '#server/db/schema.ts';
+import {
+  type PostStatus,
+  postEvents,
+  posts,
+  postTargets,
+  type StoredPart,
+  type StoredStep,
+} from '#server/db/schema.ts';
 
 /*
  * The only SQL for posts and their targets. Each operation is one statement that runs on PGlite
@@ -13,7 +20,7 @@ export type PostRow = typeof posts.$inferSelect;
 export type TargetRow = typeof postTargets.$inferSelect;
 export type TargetView = Pick<
   TargetRow,
-  'accountId' | 'platform' | 'status' | 'platformPostId' | 'url' | 'error'
+  'accountId' | 'platform' | 'status' | 'platformPostId' | 'url' | 'error' | 'parts' | 'firstComment'
 >;
 
 /** What a publisher needs to know about a target it may (re)claim. */
@@ -26,6 +33,9 @@ export interface ExistingTarget {
   dedupeHandle: string | null;
   /** When the row last changed (ms since the epoch): for a `publishing` row, when its intent was recorded. */
   updatedAt: number;
+  /** A thread's parts as far as they went; a retry continues after the posted ones. */
+  parts: StoredPart[] | null;
+  firstComment: StoredStep | null;
 }
 
 export type ClaimedPost = PostRow & { targets: ExistingTarget[] };
@@ -45,7 +55,18 @@ export type ClaimAnswer = { dedupeHandle: string | null } | undefined;
 export interface RecordedResult {
   postId: string;
   owner: string;
-  result: TargetResult;
+  result: TargetOutcome;
+}
+
+/** A thread step posted, and the next step's intent, recorded before that step is sent. */
+export interface RecordedStep {
+  postId: string;
+  accountId: string;
+  owner: string;
+  parts: StoredPart[] | null;
+  firstComment: StoredStep | null;
+  /** The dedupe handle of the next step (the target's handle always belongs to its first unposted step). */
+  dedupeHandle: string | null;
 }
 
 export interface PostFinalization {
@@ -54,7 +75,7 @@ export interface PostFinalization {
   status: PostStatus;
   nextAttemptAt: Date | null;
   /** A target result not yet written: written in the same statement. */
-  deferred: TargetResult | undefined;
+  deferred: TargetOutcome | undefined;
 }
 
 /** Posts that nobody is publishing right now and that may still change. */
@@ -85,7 +106,8 @@ export async function insertPost(ctx: AppContext, values: typeof posts.$inferIns
 const targetsJson = sql<TargetView[]>`(
   SELECT coalesce(json_agg(json_build_object(
     'accountId', t.account_id, 'platform', t.platform, 'status', t.status,
-    'platformPostId', t.platform_post_id, 'url', t.url, 'error', t.error)), '[]'::json)
+    'platformPostId', t.platform_post_id, 'url', t.url, 'error', t.error,
+    'parts', t.parts, 'firstComment', t.first_comment)), '[]'::json)
   FROM post_targets t WHERE t.post_id = ${posts.id})`;
 
 /** Newest first, keyset-paginated on (createdAt, id): one backward index range scan per page. */
@@ -199,7 +221,8 @@ export async function postedAccountIds(ctx: AppContext, postId: string): Promise
 export async function targetStates(ctx: AppContext, postId: string): Promise<ExistingTarget[]> {
   const result = await ctx.db.execute(sql`
     SELECT account_id AS "accountId", platform, status, error, claim_owner AS "claimOwner",
-      dedupe_handle AS "dedupeHandle", (extract(epoch FROM updated_at) * 1000)::float8 AS "updatedAt"
+      dedupe_handle AS "dedupeHandle", (extract(epoch FROM updated_at) * 1000)::float8 AS "updatedAt",
+      parts, first_comment AS "firstComment"
     FROM post_targets WHERE post_id = ${postId}::uuid`);
   return rowsOf<ExistingTarget>(result);
 }
@@ -328,14 +351,32 @@ function resultsUpdate(results: readonly RecordedResult[], at: string) {
         result: r,
       }) => sql`(${postId}::uuid, ${r.accountId}::text, ${owner}::text, ${r.status}::text,
         ${r.platformPostId ?? null}::text, ${r.url ?? null}::text,
-        ${r.error ? JSON.stringify(r.error) : null}::jsonb, ${at}::timestamptz)`,
+        ${r.error ? JSON.stringify(r.error) : null}::jsonb, ${at}::timestamptz,
+        ${r.parts ? JSON.stringify(r.parts) : null}::jsonb, ${r.firstComment ? JSON.stringify(r.firstComment) : null}::jsonb)`,
     ),
     sql`, `,
   );
   return sql`UPDATE post_targets AS t
-    SET status = r.status, platform_post_id = r.platform_post_id, url = r.url, error = r.error, updated_at = r.at
-    FROM (VALUES ${values}) AS r(post_id, account_id, owner, status, platform_post_id, url, error, at)
+    SET status = r.status, platform_post_id = r.platform_post_id, url = r.url, error = r.error, updated_at = r.at,
+      parts = coalesce(r.parts, t.parts), first_comment = coalesce(r.first_comment, t.first_comment)
+    FROM (VALUES ${values}) AS r(post_id, account_id, owner, status, platform_post_id, url, error, at, parts, first_comment)
     WHERE t.post_id = r.post_id AND t.account_id = r.account_id AND t.claim_owner = r.owner`;
+}
+
+/**
+ * Records a posted thread step together with the next step's intent (its dedupe handle), before
+ * that step is sent; only while the writer still holds the target's claim. False when it does not.
+ */
+export async function recordStep(ctx: AppContext, step: RecordedStep): Promise<boolean> {
+  const result = await ctx.db.execute(sql`
+    UPDATE post_targets
+    SET parts = ${step.parts ? JSON.stringify(step.parts) : null}::jsonb,
+      first_comment = ${step.firstComment ? JSON.stringify(step.firstComment) : null}::jsonb,
+      dedupe_handle = ${step.dedupeHandle}::text, updated_at = ${new Date().toISOString()}::timestamptz
+    WHERE post_id = ${step.postId}::uuid AND account_id = ${step.accountId} AND claim_owner = ${step.owner}
+      AND status = 'publishing'
+    RETURNING account_id`);
+  return rowsOf(result).length > 0;
 }
 
 export async function recordResults(ctx: AppContext, results: readonly RecordedResult[]): Promise<void> {
@@ -407,6 +448,8 @@ function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
     accountIds: row.account_ids as string[],
     media: row.media as PostRow['media'],
     accountOptions: row.account_options as PostRow['accountOptions'],
+    overrides: (row.overrides as PostRow['overrides'] | null) ?? {},
+    thread: (row.thread as PostRow['thread'] | null) ?? [],
     scheduledAt: toDate(row.scheduled_at),
     postedAt: toDate(row.posted_at),
     createdAt: toDate(row.created_at)!,
@@ -450,7 +493,8 @@ export async function claimDuePosts(
       SELECT coalesce(json_agg(json_build_object(
         'accountId', t.account_id, 'platform', t.platform, 'status', t.status, 'error', t.error,
         'claimOwner', t.claim_owner, 'dedupeHandle', t.dedupe_handle,
-        'updatedAt', (extract(epoch FROM t.updated_at) * 1000)::float8)), '[]'::json)
+        'updatedAt', (extract(epoch FROM t.updated_at) * 1000)::float8,
+        'parts', t.parts, 'firstComment', t.first_comment)), '[]'::json)
       FROM post_targets t WHERE t.post_id = p.id
     ) AS targets`);
   return rowsOf<Record<string, unknown>>(result).map(claimedPostFromRow);

@@ -1,4 +1,5 @@
 import {
+  composerFieldsNote,
   idempotencyKeyParameter,
   idempotencyProblems,
   PostRequest,
@@ -36,6 +37,7 @@ export const postsRoutes = defineApiRoutes({
     auth: 'caller',
     operationId: 'validatePost',
     summary: 'Validate a post against each of its accounts (never publishes)',
+    description: `Runs every check publishing would, per account, without publishing.${composerFieldsNote}`,
     requestBody: { content: { [json]: ValidationRequest } },
     responses: {
       200: {
@@ -68,7 +70,9 @@ export const postsRoutes = defineApiRoutes({
     operationId: 'createPost',
     summary: 'Publish now, schedule, or save a draft',
     description:
-      '`now` validates every target first (422 and nothing published if any is invalid) and returns the finished post, `posted` or `failed`. `schedule` needs a future `scheduledAt` and validates up front.',
+      '`now` validates every target first (422 and nothing published if any is invalid) and returns the finished post, `posted` or `failed`. `schedule` needs a future `scheduledAt` and validates up front.' +
+      composerFieldsNote +
+      ' The post stores `overrides` and `thread`; each result keeps its `parts` (and `firstComment`), and a retry continues from the first part not posted.',
     parameters: [idempotencyHeader],
     requestBody: { content: { [json]: PostRequest } },
     responses: {
@@ -110,7 +114,7 @@ export const postsRoutes = defineApiRoutes({
     operationId: 'actOnPost',
     summary: 'Publish now, schedule, move back to draft, or resolve unknown targets',
     description:
-      'Publishing a `failed` post retries only the targets that did not post: a target is never posted twice. Targets whose result is `unknown` (a send interrupted on a platform that can neither dedupe a resend nor be checked) are left alone by `postingMode`; resolve them with `{ "resolveUnknown": "mark_posted" }` (you checked the account) or `{ "resolveUnknown": "post_again" }` (sends them now), optionally limited by `accountIds`; 409 when the post has none.',
+      'Publishing a `failed` post retries only the targets that did not post: a target is never posted twice. A thread continues from its first part not posted (the parts already posted are not sent again, and the next one replies to the last posted part); a target whose post went out but whose first comment failed gets only the comment. Targets whose result is `unknown` (a send interrupted on a platform that can neither dedupe a resend nor be checked) are left alone by `postingMode`; resolve them with `{ "resolveUnknown": "mark_posted" }` (you checked the account) or `{ "resolveUnknown": "post_again" }` (sends them now), optionally limited by `accountIds`; 409 when the post has none.',
     parameters: [idParam('post'), idempotencyHeader],
     requestBody: { content: { [json]: PostActionRequest } },
     responses: changedPost('invalid, unknown mode, or scheduledAt missing/past', true),

@@ -1,15 +1,21 @@
 import {
   AccountId,
   AccountOptions,
-  MediaObject,
   MediaReference,
+  type NormalizedOverride,
+  type NormalizedThreadPart,
   normalizeMedia,
+  normalizeOverrides,
+  normalizeThread,
+  Overrides,
   PostingMode,
+  PostMediaObject,
   ProblemError,
   parseOffsetDateTime,
   postingModes,
   problem,
   StoredTargetResult,
+  Thread,
 } from '@postwave/shared';
 import { z } from 'zod';
 import { postStatuses } from '#server/db/schema.ts';
@@ -22,8 +28,19 @@ export const Post = z
     status: z.enum(postStatuses),
     message: z.string(),
     accountIds: z.array(z.string()),
-    media: z.array(MediaObject),
+    media: z.array(PostMediaObject),
     accountOptions: AccountOptions,
+    overrides: z
+      .record(
+        z.string(),
+        z.object({ message: z.string().optional(), media: z.array(PostMediaObject).optional() }),
+      )
+      .meta({
+        description: 'Per-account versions as stored (keys among `accountIds`); `{}` when none.',
+      }),
+    thread: z.array(z.object({ message: z.string(), media: z.array(PostMediaObject) })).meta({
+      description: 'The parts after the first message; `[]` when none. Each result lists its `parts`.',
+    }),
     scheduledAt: z.string().nullable(),
     postedAt: z.string().nullable(),
     createdAt: z.string(),
@@ -67,6 +84,8 @@ export interface PostPatch {
   accountIds?: string[] | undefined;
   media?: MediaReference[] | undefined;
   accountOptions?: AccountOptions | undefined;
+  overrides?: Record<string, NormalizedOverride> | undefined;
+  thread?: NormalizedThreadPart[] | undefined;
   scheduledAt?: Date | null | undefined;
 }
 
@@ -79,6 +98,11 @@ export const PostPatchRequest = z
       .nullable()
       .optional(),
     accountOptions: AccountOptions.optional(),
+    overrides: Overrides.optional().meta({
+      description:
+        'Replaces every override (`{}` removes them). Left out, the stored overrides stay, except those of accounts this request removes from `accountIds`.',
+    }),
+    thread: Thread.optional().meta({ description: 'Replaces the thread (`[]` removes it).' }),
     scheduledAt: z.string().nullable().optional(),
   })
   .meta({ id: 'PostPatchRequest' });
@@ -89,6 +113,8 @@ export function toPostPatch(body: z.infer<typeof PostPatchRequest>): PostPatch {
     accountIds: body.accountIds,
     media: body.media === undefined ? undefined : normalizeMedia(body.media ?? undefined),
     accountOptions: body.accountOptions,
+    overrides: body.overrides === undefined ? undefined : normalizeOverrides(body.overrides),
+    thread: body.thread === undefined ? undefined : normalizeThread(body.thread),
     scheduledAt:
       body.scheduledAt === undefined
         ? undefined

@@ -1,7 +1,10 @@
 import {
   type AccountOptions,
+  assertOverrideKeys,
   type MediaReference,
+  type NormalizedOverride,
   type NormalizedPost,
+  type NormalizedThreadPart,
   ProblemError,
   parseOffsetDateTime,
   problem,
@@ -9,7 +12,15 @@ import {
 } from '@postwave/shared';
 import { ownedAccountIds } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
-import type { PostStatus, posts, StoredMedia } from '#server/db/schema.ts';
+import type {
+  PostStatus,
+  posts,
+  StoredMedia,
+  StoredOverride,
+  StoredPart,
+  StoredStep,
+  StoredThreadPart,
+} from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
@@ -48,6 +59,14 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
       ...(t.platformPostId ? { platformPostId: t.platformPostId } : {}),
       ...(t.url ? { url: t.url } : {}),
       ...(t.error ? { error: t.error } : {}),
+      ...((t.parts || t.status === 'unknown') && row.thread.length > 0
+        ? { parts: viewParts(t.parts ?? [], t.status, row.thread.length + 1) }
+        : {}),
+      ...(t.firstComment
+        ? { firstComment: publicStep(t.firstComment) }
+        : t.status === 'unknown' && asksFirstComment(row, accountId)
+          ? { firstComment: { status: interruptedComment(t.parts, row.thread.length + 1) } }
+          : {}),
     });
   }
   return {
@@ -57,6 +76,8 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
     accountIds: row.accountIds,
     media: row.media,
     accountOptions: row.accountOptions,
+    overrides: row.overrides,
+    thread: row.thread,
     scheduledAt: row.scheduledAt?.toISOString() ?? null,
     postedAt: row.postedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -64,6 +85,36 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
     results,
     staging,
   };
+}
+
+/** Interrupted before the comment's outcome was recorded: it was in flight once every part had posted. */
+function interruptedComment(parts: StoredPart[] | null, total: number): 'unknown' | 'pending' {
+  const posted = (parts ?? []).filter((p) => p.status === 'posted').length;
+  return posted >= total ? 'unknown' : 'pending';
+}
+
+function asksFirstComment(row: PostRow, accountId: string): boolean {
+  const comment = row.accountOptions[accountId]?.firstComment;
+  return typeof comment === 'string' && comment.trim() !== '';
+}
+
+/** A stored step without its reply reference (the server's to keep). */
+function publicStep<T extends StoredStep>({ replyRef: _, ...step }: T): Omit<T, 'replyRef'> {
+  return step;
+}
+
+/**
+ * Every part of a target's thread. A target interrupted mid-thread (`unknown`) has stored only the
+ * parts it posted: the next one is the part whose outcome is unknown, the rest were never sent.
+ */
+function viewParts(stored: StoredPart[], status: TargetView['status'], total: number) {
+  const parts = stored.map(publicStep);
+  if (status === 'unknown') {
+    for (let index = parts.length; index < total; index++) {
+      parts.push({ index, status: index === stored.length ? 'unknown' : 'pending' });
+    }
+  }
+  return parts;
 }
 
 async function loadView(ctx: AppContext, row: PostRow): Promise<PostView> {
@@ -81,24 +132,74 @@ export async function getPost(ctx: AppContext, userId: string, postId: string): 
   return loadView(ctx, await ownedPost(ctx, userId, postId));
 }
 
-/** Media references resolved to this user's stored media; anyone else's key is `media_not_found`. */
+/** Media references with where they sit in the request, for error paths. */
+interface MediaSet {
+  path: string;
+  refs: readonly MediaReference[];
+}
+
+/**
+ * Media references resolved to this user's stored media, set by set, in one lookup; anyone
+ * else's key is `media_not_found`. The alt text given with a reference is kept with it.
+ */
 async function resolveOwnedMedia(
   ctx: AppContext,
   userId: string,
-  refs: readonly MediaReference[],
-): Promise<StoredMedia[]> {
-  const owned = await ownedMedia(
-    ctx,
-    userId,
-    refs.map((r) => r.key),
-  );
-  const missing = refs.flatMap((ref, index) =>
-    owned.has(ref.key)
-      ? []
-      : [{ path: `media[${index}]`, code: 'media_not_found', message: `No media with key "${ref.key}"` }],
+  sets: readonly MediaSet[],
+): Promise<StoredMedia[][]> {
+  const owned = await ownedMedia(ctx, userId, [...new Set(sets.flatMap((s) => s.refs.map((r) => r.key)))]);
+  const missing = sets.flatMap(({ path, refs }) =>
+    refs.flatMap((ref, index) =>
+      owned.has(ref.key)
+        ? []
+        : [{ path: `${path}[${index}]`, code: 'media_not_found', message: `No media with key "${ref.key}"` }],
+    ),
   );
   if (missing.length) throw validationFailed('Some media do not exist', missing);
-  return refs.map((ref) => toStoredMedia(ctx, owned.get(ref.key)!));
+  return sets.map(({ refs }) =>
+    refs.map((ref) => ({
+      ...toStoredMedia(ctx, owned.get(ref.key)!),
+      ...(ref.altText ? { altText: ref.altText } : {}),
+    })),
+  );
+}
+
+/** The parts of a request that name media, resolved (each left undefined when not given). */
+async function resolveContentMedia(
+  ctx: AppContext,
+  userId: string,
+  given: {
+    media?: readonly MediaReference[] | undefined;
+    overrides?: Record<string, NormalizedOverride> | undefined;
+    thread?: readonly NormalizedThreadPart[] | undefined;
+  },
+): Promise<{
+  media?: StoredMedia[];
+  overrides?: Record<string, StoredOverride>;
+  thread?: StoredThreadPart[];
+}> {
+  const overrideEntries = Object.entries(given.overrides ?? {});
+  const sets: MediaSet[] = [
+    { path: 'media', refs: given.media ?? [] },
+    ...overrideEntries.map(([id, o]) => ({ path: `overrides.${id}.media`, refs: o.media ?? [] })),
+    ...(given.thread ?? []).map((part, i) => ({ path: `thread[${i}].media`, refs: part.media })),
+  ];
+  const [media, ...rest] = await resolveOwnedMedia(ctx, userId, sets);
+  const overrides: Record<string, StoredOverride> = {};
+  for (const [i, [id, o]] of overrideEntries.entries()) {
+    overrides[id] = {
+      ...(o.message !== undefined ? { message: o.message } : {}),
+      ...(o.media !== undefined ? { media: rest[i]! } : {}),
+    };
+  }
+  const threadMedia = rest.slice(overrideEntries.length);
+  return {
+    ...(given.media ? { media: media! } : {}),
+    ...(given.overrides ? { overrides } : {}),
+    ...(given.thread
+      ? { thread: given.thread.map((part, i) => ({ message: part.message, media: threadMedia[i]! })) }
+      : {}),
+  };
 }
 
 /** Drafts skip platform validation but may still only name this user's accounts. */
@@ -141,6 +242,19 @@ interface Content {
   accountIds: string[];
   media: StoredMedia[];
   accountOptions: AccountOptions;
+  overrides: Record<string, StoredOverride>;
+  thread: StoredThreadPart[];
+}
+
+function contentOf(row: PostRow): Content {
+  return {
+    message: row.message,
+    accountIds: row.accountIds,
+    media: row.media,
+    accountOptions: row.accountOptions,
+    overrides: row.overrides,
+    thread: row.thread,
+  };
 }
 
 /** Validates content against every target as the SDK sees it; 422 with per-account errors when invalid. */
@@ -159,18 +273,28 @@ async function validateForPublishing(
   return prepared;
 }
 
+function pick<T>(record: Record<string, T>, keys: readonly string[]): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => keys.includes(key)));
+}
+
 function leaseOwner(): string {
   return `request:${crypto.randomUUID()}`;
 }
 
 /** `POST /api/v1/posts`: save a draft, schedule, or publish now. */
 export async function createPost(ctx: AppContext, userId: string, input: NormalizedPost): Promise<PostView> {
-  const media = await resolveOwnedMedia(ctx, userId, input.media);
+  const resolved = await resolveContentMedia(ctx, userId, {
+    media: input.media,
+    overrides: input.overrides ?? {},
+    thread: input.thread ?? [],
+  });
   const content: Content = {
     message: input.message,
     accountIds: input.accountIds,
-    media,
+    media: resolved.media!,
     accountOptions: input.accountOptions,
+    overrides: resolved.overrides!,
+    thread: resolved.thread!,
   };
   const now = new Date();
   const base = { id: crypto.randomUUID(), userId, ...content, createdAt: now, updatedAt: now };
@@ -286,11 +410,17 @@ export async function updatePost(
 ): Promise<PostView> {
   const row = await ownedPost(ctx, userId, postId);
   assertEditable(row, 'updated');
+  const accountIds = patch.accountIds ? [...new Set(patch.accountIds)] : row.accountIds;
+  if (patch.overrides) assertOverrideKeys(accountIds, patch.overrides);
+  const resolved = await resolveContentMedia(ctx, userId, patch);
   const content: Content = {
     message: patch.message ?? row.message,
-    accountIds: patch.accountIds ? [...new Set(patch.accountIds)] : row.accountIds,
-    media: patch.media ? await resolveOwnedMedia(ctx, userId, patch.media) : row.media,
+    accountIds,
+    media: resolved.media ?? row.media,
     accountOptions: patch.accountOptions ?? row.accountOptions,
+    // Overrides of accounts the post no longer goes to mean nothing; they go with the account.
+    overrides: resolved.overrides ?? pick(row.overrides, accountIds),
+    thread: resolved.thread ?? row.thread,
   };
   const scheduledAt = patch.scheduledAt === undefined ? row.scheduledAt : patch.scheduledAt;
   const set: Partial<typeof posts.$inferInsert> = { ...content, scheduledAt };
@@ -321,12 +451,7 @@ export async function actOnPost(
   const row = await ownedPost(ctx, userId, postId);
   if ('resolveUnknown' in action) return resolveUnknown(ctx, userId, row, action);
   assertEditable(row, action.postingMode === 'now' ? 'published again' : 'changed');
-  const content: Content = {
-    message: row.message,
-    accountIds: row.accountIds,
-    media: row.media,
-    accountOptions: row.accountOptions,
-  };
+  const content = contentOf(row);
 
   if (action.postingMode === 'draft') {
     return loadView(

@@ -1,4 +1,4 @@
-import { normalizeMedia, ValidationRequest } from '@postwave/shared';
+import { normalizeValidationRequest, ValidationRequest } from '@postwave/shared';
 import { readBody } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
@@ -9,11 +9,6 @@ export const runtime = 'nodejs';
 
 export const POST = route(postsRoutes.validatePost, async ({ request, ctx, caller }) => {
   const body = await readBody(request, ValidationRequest);
-  const prepared = await preparePost(ctx, caller.userId, {
-    message: body.message,
-    accountIds: [...new Set(body.accountIds)],
-    media: normalizeMedia(body.media),
-    accountOptions: body.accountOptions ?? {},
-  });
+  const prepared = await preparePost(ctx, caller.userId, normalizeValidationRequest(body));
   return json(prepared.validation);
 });
