@@ -116,7 +116,8 @@ describe('YouTube staged uploads', () => {
 
 describe('YouTube staging without the edit scope', () => {
   it('refuses to stage (no private copy left behind); the publish uploads as usual', async () => {
-    const uploadOnly = await startFakeYouTube();
+    // A connection granted before the first comment asked for youtube.force-ssl.
+    const uploadOnly = await startFakeYouTube({ scopes: [youTubeUploadScope, youTubeReadonlyScope] });
     try {
       const yt = youTubePublisher(uploadOnly);
       const { file } = sampleVideo();
