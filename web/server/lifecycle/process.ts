@@ -1,5 +1,6 @@
 import { setScheduledDueCounter } from '@postwave/shared';
 import { startCredentialKeeper } from '../accounts/credential-keeper.ts';
+import { startAccountHealthMonitor } from '../accounts/health.ts';
 import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
 import { createLogger } from '../logger.ts';
@@ -14,4 +15,6 @@ export async function startProcess(): Promise<void> {
   await startInProcessDispatcher();
   // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.
   startCredentialKeeper(await getContext());
+  // Every connected account is checked periodically; leased, so every instance may run it.
+  startAccountHealthMonitor(await getContext());
 }

@@ -7,12 +7,8 @@ import {
   type TargetResult,
   type ValidationResponse,
 } from '@postwave/shared';
-import {
-  type AccountCache,
-  accountLookup,
-  markNeedsReconnect,
-  saveRefreshedCredentials,
-} from '#server/accounts/service.ts';
+import { markAccountRefused } from '#server/accounts/health.ts';
+import { type AccountCache, accountLookup, saveRefreshedCredentials } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import type { MicroBatcher } from '#server/dispatch/batches.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
@@ -271,7 +267,7 @@ async function flagReconnect(ctx: AppContext, result: TargetResult): Promise<voi
     result.error &&
     (result.error.code === 'needs_reconnect' || result.error.code === 'credentials_invalid')
   ) {
-    await markNeedsReconnect(ctx, result.accountId);
+    await markAccountRefused(ctx, result.accountId, result.platform);
   }
 }
 
