@@ -28,7 +28,11 @@ export async function notifyAccountHealth(ctx: AppContext, row: AccountRow): Pro
     ctx.logger.info({ userId: row.userId, accountId: row.id }, 'account health mail sent');
   } catch (error) {
     ctx.logger.error(
-      { userId: row.userId, accountId: row.id, error: error instanceof Error ? error.message : String(error) },
+      {
+        userId: row.userId,
+        accountId: row.id,
+        error: error instanceof Error ? error.message : String(error),
+      },
       'account health mail could not be sent',
     );
   }

@@ -3,7 +3,12 @@ import type { AppContext } from '#server/context.ts';
 import type { AccountHealth } from '#server/db/schema.ts';
 import { emitWebhookEvent } from '#server/webhooks/events.ts';
 import { notifyAccountHealth } from './health-mail.ts';
-import { claimAccountsDueForCheck, type HealthChange, recordHealth, releaseHealthLease } from './health-repository.ts';
+import {
+  claimAccountsDueForCheck,
+  type HealthChange,
+  recordHealth,
+  releaseHealthLease,
+} from './health-repository.ts';
 import type { AccountRow } from './repository.ts';
 import { saveRefreshedCredentials, toPlatformAccount, toView } from './service.ts';
 
@@ -73,7 +78,8 @@ export async function checkAccount(
   } catch {
     return {
       health: 'needs_reconnect',
-      reason: 'The stored credentials cannot be read with the current encryption keys; reconnect the account.',
+      reason:
+        'The stored credentials cannot be read with the current encryption keys; reconnect the account.',
     };
   }
   const storedExpiry = expiryOf(account.credentials);
@@ -99,7 +105,11 @@ export async function checkAccount(
   } catch (error) {
     if (!isPlatformError(error)) {
       ctx.logger.error(
-        { accountId: row.id, platform: row.platform, err: error instanceof Error ? error.message : String(error) },
+        {
+          accountId: row.id,
+          platform: row.platform,
+          err: error instanceof Error ? error.message : String(error),
+        },
         'account health check failed unexpectedly',
       );
       return undefined;
@@ -163,14 +173,21 @@ async function announce(ctx: AppContext, change: HealthChange, effects: HealthEf
     try {
       await effects.emit(ctx.db, { userId: row.userId, type: 'account.needs_reconnect', data: toView(row) });
     } catch (error) {
-      ctx.logger.error({ accountId: row.id, err: error instanceof Error ? error.message : String(error) }, 'recording the account.needs_reconnect event failed');
+      ctx.logger.error(
+        { accountId: row.id, err: error instanceof Error ? error.message : String(error) },
+        'recording the account.needs_reconnect event failed',
+      );
     }
   }
   if (mailedHealth.has(row.health)) await effects.mail(ctx, row);
 }
 
 /** Marks an account the platform refused (a publish or a renewal found out). */
-export async function markAccountRefused(ctx: AppContext, accountId: string, platform: string): Promise<void> {
+export async function markAccountRefused(
+  ctx: AppContext,
+  accountId: string,
+  platform: string,
+): Promise<void> {
   const displayName = ctx.publishers.get(platform)?.displayName ?? 'The platform';
   await applyHealth(ctx, accountId, {
     health: 'needs_reconnect',
@@ -249,7 +266,10 @@ export function startAccountHealthMonitor(ctx: AppContext): void {
       const sweep = await runHealthChecks(ctx);
       if (sweep.checked > 0) ctx.logger.debug(sweep, 'account health sweep');
     } catch (error) {
-      ctx.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'account health sweep failed');
+      ctx.logger.error(
+        { err: error instanceof Error ? error.message : String(error) },
+        'account health sweep failed',
+      );
     } finally {
       running = false;
     }
