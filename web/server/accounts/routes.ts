@@ -117,6 +117,10 @@ export const accountsRoutes = defineApiRoutes({
     ],
     responses: {
       302: { description: 'To the platform’s consent screen.' },
+      303: {
+        description:
+          'A browser navigation (`Accept: text/html`) to a platform whose OAuth client is not configured goes to `/setup?missing={platform}`, a page naming the settings that turn it on, instead of a problem document.',
+      },
       ...problemResponses({
         ...unauthorized,
         not_found: 'no OAuth connector for this platform, or `accountId` is not the caller’s account on it',
