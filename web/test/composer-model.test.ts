@@ -54,8 +54,24 @@ describe('connect forms from manifests', () => {
 
 const [first, second] = platformManifests;
 const accounts: AccountSummary[] = [
-  { id: 'a1', platform: first!.id, platformAccountId: 'p1', status: 'active', health: 'ok', healthCheckedAt: null, createdAt: '' },
-  { id: 'a2', platform: second!.id, platformAccountId: 'p2', status: 'active', health: 'ok', healthCheckedAt: null, createdAt: '' },
+  {
+    id: 'a1',
+    platform: first!.id,
+    platformAccountId: 'p1',
+    status: 'active',
+    health: 'ok',
+    healthCheckedAt: null,
+    createdAt: '',
+  },
+  {
+    id: 'a2',
+    platform: second!.id,
+    platformAccountId: 'p2',
+    status: 'active',
+    health: 'ok',
+    healthCheckedAt: null,
+    createdAt: '',
+  },
 ];
 
 describe('composer state model', () => {

@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { AppNav } from '../../components/app-nav.tsx';
 import { Brand } from '../../components/brand.tsx';
+import { OriginWarning } from '../../components/origin-warning.tsx';
+import { UploadNotices } from '../../components/upload-notices.tsx';
+import { getConfig } from '../../server/context.ts';
 import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
 import { requireUser } from '../../server/ui/session.ts';
 
@@ -36,6 +39,8 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </details>
       </aside>
       <main id="main" className="main">
+        <OriginWarning appOrigin={new URL(getConfig().appUrl).origin} />
+        <UploadNotices />
         {!user.emailVerified && (
           <section className="alert alert-info verify-banner" aria-label="E-mail verification">
             <p>

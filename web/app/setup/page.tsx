@@ -54,8 +54,8 @@ export default async function SetupPage({
       </header>
       {missing && (
         <p className="alert alert-info" role="status" data-testid="setup-missing">
-          {missing} is not set up on this server yet. Whoever runs this server can turn it on with the settings
-          below; until then, use one of the enabled options.
+          {missing} is not set up on this server yet. Whoever runs this server can turn it on with the
+          settings below; until then, use one of the enabled options.
         </p>
       )}
       <section className="stack setup-section" aria-labelledby="setup-sign-in">
@@ -71,8 +71,8 @@ export default async function SetupPage({
               {!p.configured && (
                 <p className="small">
                   Set {envList(p.requiredEnv)}
-                  {p.optionalEnv.length > 0 && <> (and optionally {envList(p.optionalEnv)})</>} and restart. Register{' '}
-                  <code>{p.callbackUrl}</code> as the redirect URI.
+                  {p.optionalEnv.length > 0 && <> (and optionally {envList(p.optionalEnv)})</>} and restart.
+                  Register <code>{p.callbackUrl}</code> as the redirect URI.
                 </p>
               )}
             </li>

@@ -4,8 +4,8 @@ import { type FormEvent, useState } from 'react';
 import { AccountAvatar } from '#components/account-avatar.tsx';
 import { ConfirmButton } from '#components/confirm-button.tsx';
 import { api, describeError } from '#components/lib/api.ts';
-import { HealthBadge, healthCopy } from './health.tsx';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
+import { HealthBadge, healthCopy } from './health.tsx';
 
 /** One connected account: its health, rename, reconnect and disconnect. */
 export function AccountCard({
@@ -69,7 +69,8 @@ export function AccountCard({
       {(health === 'expiring' || health === 'unreachable') && (
         <p className="hint small" data-testid="health-hint">
           {account.healthReason ?? healthCopy[health].advice}
-          {health === 'expiring' && ' Choose Reconnect and sign in again; its posts and schedule stay as they are.'}
+          {health === 'expiring' &&
+            ' Choose Reconnect and sign in again; its posts and schedule stay as they are.'}
         </p>
       )}
       {checked && (

@@ -52,9 +52,15 @@ export function AccountsAtRisk({ accounts }: { accounts: readonly AccountSummary
     <div className="alert alert-warn" role="status" data-testid="accounts-at-risk">
       <p>
         <Icon name="warning" size={16} />{' '}
-        {bad.length === 1 ? 'An account of this post needs attention' : 'Accounts of this post need attention'}:{' '}
+        {bad.length === 1
+          ? 'An account of this post needs attention'
+          : 'Accounts of this post need attention'}
+        :{' '}
         {bad
-          .map((a) => `${accountName(a)} on ${platformName(a.platform)} (${healthCopy[a.health].label.toLowerCase()})`)
+          .map(
+            (a) =>
+              `${accountName(a)} on ${platformName(a.platform)} (${healthCopy[a.health].label.toLowerCase()})`,
+          )
           .join(', ')}
         . It may fail to publish there. <Link href="/accounts">Check your accounts</Link>.
       </p>

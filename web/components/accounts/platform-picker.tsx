@@ -44,8 +44,10 @@ export function PlatformPicker({
       {unavailable.length > 0 && (
         <details className="hint small" data-testid="platforms-not-set-up">
           <summary>
-            {unavailable.length === 1 ? 'One more platform needs' : `${unavailable.length} more platforms need`} server
-            setup: {unavailable.map((m) => m.name).join(', ')}
+            {unavailable.length === 1
+              ? 'One more platform needs'
+              : `${unavailable.length} more platforms need`}{' '}
+            server setup: {unavailable.map((m) => m.name).join(', ')}
           </summary>
           <ul className="setup-list" style={{ marginTop: 8 }}>
             {unavailable.map((m) => (

@@ -3,6 +3,7 @@ import { startCredentialKeeper } from '../accounts/credential-keeper.ts';
 import { startAccountHealthMonitor } from '../accounts/health.ts';
 import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
+import { logAppUrlAtStart } from '../http/app-origin.ts';
 import { createLogger } from '../logger.ts';
 import { countScheduledDue } from '../metrics/repository.ts';
 import { installShutdownHandler } from './shutdown.ts';
@@ -10,7 +11,9 @@ import { installShutdownHandler } from './shutdown.ts';
 /** What one Scheduler process runs besides serving requests; called from instrumentation.ts. */
 export async function startProcess(): Promise<void> {
   const config = getConfig();
-  installShutdownHandler({ graceMs: config.shutdownGraceMs, logger: createLogger(config.logLevel) });
+  const logger = createLogger(config.logLevel);
+  installShutdownHandler({ graceMs: config.shutdownGraceMs, logger });
+  logAppUrlAtStart(config, logger);
   setScheduledDueCounter(async () => countScheduledDue(await getContext()));
   await startInProcessDispatcher();
   // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.

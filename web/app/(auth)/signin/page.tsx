@@ -12,8 +12,8 @@ function OtherSignInMethods({ missing }: { missing: { id: string; name: string; 
   if (missing.length === 0) return null;
   return (
     <p className="small muted setup-note" data-testid="other-sign-in-methods">
-      {missing.map((p) => p.name).join(' and ')} sign-in {missing.length === 1 ? 'is' : 'are'} not set up on this
-      server. The operator turns {missing.length === 1 ? 'it' : 'them'} on with{' '}
+      {missing.map((p) => p.name).join(' and ')} sign-in {missing.length === 1 ? 'is' : 'are'} not set up on
+      this server. The operator turns {missing.length === 1 ? 'it' : 'them'} on with{' '}
       {missing.flatMap((p) => p.requiredEnv).join(', ')}: see <a href="/setup#setup-sign-in">server setup</a>.
     </p>
   );

@@ -18,7 +18,10 @@ function unconfiguredProviderRedirect(request: NextRequest): Response | undefine
   if (!provider) return undefined;
   return new Response(null, {
     status: 303,
-    headers: { location: `${config.appUrl}/setup?missing=${provider.id}#${provider.id}`, 'cache-control': 'no-store' },
+    headers: {
+      location: `${config.appUrl}/setup?missing=${provider.id}#${provider.id}`,
+      'cache-control': 'no-store',
+    },
   });
 }
 
