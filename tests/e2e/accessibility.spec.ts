@@ -16,7 +16,7 @@ test.describe.configure({ mode: 'serial' });
 async function scan(page: Page, name: string, shot: (page: Page, name: string) => Promise<void>) {
   await page.waitForLoadState('networkidle');
   await shot(page, `a11y-${name}`);
-  await expectAccessible(page, name, { testInfo: test.info() });
+  await expectAccessible(page, name, { testInfo: test.info(), soft: true });
 }
 
 for (const scheme of ['light', 'dark'] as const) {

@@ -20,6 +20,8 @@ export interface AxeScanOptions {
   /** Rule ids to skip, each with the reason in a comment at the call site. */
   disableRules?: string[];
   testInfo?: TestInfo;
+  /** Record the failure and go on (expect.soft), so one run reports every page's violations. */
+  soft?: boolean;
 }
 
 export interface AxeViolationSummary {
@@ -54,5 +56,5 @@ export async function scanAccessibility(
 /** Fails the test when the page has any axe violation. */
 export async function expectAccessible(page: Page, name: string, options: AxeScanOptions = {}): Promise<void> {
   const violations = await scanAccessibility(page, name, options);
-  expect(violations, `axe violations on ${name} (${page.url()})`).toEqual([]);
+  (options.soft ? expect.soft : expect)(violations, `axe violations on ${name} (${page.url()})`).toEqual([]);
 }

@@ -28,7 +28,9 @@ export function UploadNotices() {
     return () => window.removeEventListener(eventName, onNotice);
   }, []);
   return (
-    <div role="status" aria-live="polite" className="upload-notices" data-testid="upload-notices">
+    // aria-live without role="status": an always-present status region would be one more "status" for
+    // every page, where pages already use role="status" for their own confirmations.
+    <div aria-live="polite" className="upload-notices" data-testid="upload-notices">
       {messages.map((message) => (
         <div key={message} className="alert alert-warn upload-notice">
           <p>

@@ -15,11 +15,13 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <aside className="sidebar">
+      <aside className="sidebar" aria-label="Navigation and account">
         <Brand href="/compose" />
         <AppNav />
         <details className="user-menu">
-          <summary aria-label={`Account menu for ${display}`}>
+          {/* The visible name and e-mail are the summary's name (WCAG 2.5.3), after a hidden "Account menu". */}
+          <summary>
+            <span className="sr-only">Account menu: </span>
             <span className="avatar avatar-sm">
               <span className="avatar-fallback" aria-hidden="true">
                 {display.slice(0, 1).toUpperCase()}

@@ -185,7 +185,7 @@ export default async function PostPage({
             </ul>
           </section>
         </div>
-        <aside className="stack">
+        <aside className="stack" aria-label="Post details">
           <section className="card card-body stack" aria-label="Details">
             <dl className="facts">
               <dt>Created</dt>
