@@ -54,7 +54,11 @@ export async function scanAccessibility(
 }
 
 /** Fails the test when the page has any axe violation. */
-export async function expectAccessible(page: Page, name: string, options: AxeScanOptions = {}): Promise<void> {
+export async function expectAccessible(
+  page: Page,
+  name: string,
+  options: AxeScanOptions = {},
+): Promise<void> {
   const violations = await scanAccessibility(page, name, options);
   (options.soft ? expect.soft : expect)(violations, `axe violations on ${name} (${page.url()})`).toEqual([]);
 }

@@ -169,7 +169,9 @@ test('an account the platform stops accepting is badged, and its scheduled posts
   await shot(page, 'health-posts-at-risk');
   await page.goto(`/posts/${post.id}`);
   await expect(page.getByTestId('accounts-at-risk')).toContainText('needs reconnect');
-  await expect(page.getByTestId('accounts-at-risk').getByRole('link', { name: 'Check your accounts' })).toBeVisible();
+  await expect(
+    page.getByTestId('accounts-at-risk').getByRole('link', { name: 'Check your accounts' }),
+  ).toBeVisible();
   await shot(page, 'health-post-at-risk');
   await expectAccessible(page, 'health-post-at-risk', { testInfo: test.info() });
 });

@@ -139,7 +139,11 @@ for (const backend of backends()) {
     test('a platform that cannot be reached is unreachable, and ok again once it answers', async () => {
       const { api } = await userWithToken(app.url, 'flaky');
       const connected = await api.json('/api/v1/accounts', {
-        json: { platform: 'telegram', platformAccountId: '@updates', credentials: { botToken: tokens.flaky } },
+        json: {
+          platform: 'telegram',
+          platformAccountId: '@updates',
+          credentials: { botToken: tokens.flaky },
+        },
       });
       assert.equal(connected.status, 201);
       telegram.injectServerError(502, { times: 10_000 });
