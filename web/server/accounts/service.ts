@@ -4,7 +4,6 @@ import {
   isPlatformError,
   type PlatformAccount,
   type ProblemError,
-  problem,
   UnsafeUrlError,
   withDeadline,
   zodIssues,
