@@ -44,6 +44,13 @@ export function proxy(request: NextRequest): NextResponse {
       { allow: 'GET, HEAD' },
     );
   }
+  // The API reference (/docs, Scalar) sends its own policy: it loads /docs/scalar.js, which has no
+  // nonce (the page is a static document, not a Next page), so the page policy would block it.
+  if (pathname === '/docs' || pathname.startsWith('/docs/')) {
+    const response = NextResponse.next();
+    for (const [name, value] of Object.entries(baselineSecurityHeaders)) response.headers.set(name, value);
+    return response;
+  }
   let policy = apiContentSecurityPolicy;
   const requestHeaders = new Headers(request.headers);
   if (!isApi) {

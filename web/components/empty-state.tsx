@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Icon, type IconName } from './icons.tsx';
 
 export function EmptyState({
   icon,
@@ -6,7 +7,8 @@ export function EmptyState({
   children,
   action,
 }: {
-  icon: string;
+  /** One of the app's SVG icons (a character would render as a box where the font lacks it). */
+  icon: IconName;
   title: string;
   children?: ReactNode;
   action?: ReactNode;
@@ -14,7 +16,7 @@ export function EmptyState({
   return (
     <div className="empty">
       <span className="empty-icon" aria-hidden="true">
-        {icon}
+        <Icon name={icon} size={24} />
       </span>
       <h2>{title}</h2>
       {children && <p>{children}</p>}

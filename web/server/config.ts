@@ -37,6 +37,15 @@ export interface SchedulerConfig {
   credentialRefreshIntervalMs: number;
   /** `FEEDS_POLL_INTERVAL_MS`: how often the in-process feed poller looks for due feeds; 0: off. */
   feedsPollIntervalMs: number;
+  /** The periodic check of every connected account (server/accounts/health.ts). */
+  accountHealth: {
+    /** `ACCOUNT_HEALTH_INTERVAL_MS`: how old a check may get before the account is checked again; 0 turns checks off. */
+    intervalMs: number;
+    /** `ACCOUNT_HEALTH_CONCURRENCY`: accounts checked at once by one instance. */
+    concurrency: number;
+    /** `ACCOUNT_HEALTH_EXPIRING_MS`: a token expiring sooner than this that could not be renewed is `expiring`. */
+    expiringWithinMs: number;
+  };
   dispatcher: {
     enabled: boolean;
     intervalMs: number;
@@ -142,6 +151,17 @@ const EnvSchema = z.object({
     .int()
     .min(0)
     .default(6 * 60 * 60 * 1000),
+  ACCOUNT_HEALTH_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(6 * 60 * 60 * 1000),
+  ACCOUNT_HEALTH_CONCURRENCY: positiveInt.max(64).default(4),
+  ACCOUNT_HEALTH_EXPIRING_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(3 * 24 * 60 * 60 * 1000),
   DISPATCH_BATCH_SIZE: positiveInt.default(200),
   DISPATCH_CONCURRENCY: positiveInt.default(32),
   DISPATCH_TIME_BUDGET_MS: positiveInt.default(25_000),
@@ -270,6 +290,11 @@ export function loadConfig(env: Env, warn: (message: string) => void = console.w
     dispatchSecret: e.DISPATCH_SECRET,
     credentialRefreshIntervalMs: e.CREDENTIAL_REFRESH_INTERVAL_MS,
     feedsPollIntervalMs: e.FEEDS_POLL_INTERVAL_MS,
+    accountHealth: {
+      intervalMs: e.ACCOUNT_HEALTH_INTERVAL_MS,
+      concurrency: e.ACCOUNT_HEALTH_CONCURRENCY,
+      expiringWithinMs: e.ACCOUNT_HEALTH_EXPIRING_MS,
+    },
     dispatcher: {
       enabled: e.DISPATCHER_ENABLED,
       intervalMs: e.DISPATCHER_INTERVAL_MS,

@@ -63,8 +63,24 @@ describe('connect forms from manifests', () => {
 
 const [first, second] = platformManifests;
 const accounts: AccountSummary[] = [
-  { id: 'a1', platform: first!.id, platformAccountId: 'p1', status: 'active', createdAt: '' },
-  { id: 'a2', platform: second!.id, platformAccountId: 'p2', status: 'active', createdAt: '' },
+  {
+    id: 'a1',
+    platform: first!.id,
+    platformAccountId: 'p1',
+    status: 'active',
+    health: 'ok',
+    healthCheckedAt: null,
+    createdAt: '',
+  },
+  {
+    id: 'a2',
+    platform: second!.id,
+    platformAccountId: 'p2',
+    status: 'active',
+    health: 'ok',
+    healthCheckedAt: null,
+    createdAt: '',
+  },
 ];
 
 describe('composer state model', () => {
@@ -118,10 +134,42 @@ const withAlt = platformManifests
   .sort((a, b) => a.features.altText!.maxLength - b.features.altText!.maxLength);
 const noAlt = platformManifests.find((m) => !m.features.altText);
 const featured: AccountSummary[] = [
-  { id: 't1', platform: threaded.id, platformAccountId: 'p1', status: 'active', createdAt: '' },
-  { id: 'u1', platform: unthreaded.id, platformAccountId: 'p2', status: 'active', createdAt: '' },
-  { id: 'alt-short', platform: withAlt[0]!.id, platformAccountId: 'p3', status: 'active', createdAt: '' },
-  { id: 'alt-long', platform: withAlt.at(-1)!.id, platformAccountId: 'p4', status: 'active', createdAt: '' },
+  {
+    id: 't1',
+    platform: threaded.id,
+    platformAccountId: 'p1',
+    status: 'active',
+    health: 'ok',
+    healthCheckedAt: null,
+    createdAt: '',
+  },
+  {
+    id: 'u1',
+    platform: unthreaded.id,
+    platformAccountId: 'p2',
+    status: 'active',
+    health: 'ok',
+    healthCheckedAt: null,
+    createdAt: '',
+  },
+  {
+    id: 'alt-short',
+    platform: withAlt[0]!.id,
+    platformAccountId: 'p3',
+    status: 'active',
+    health: 'ok',
+    healthCheckedAt: null,
+    createdAt: '',
+  },
+  {
+    id: 'alt-long',
+    platform: withAlt.at(-1)!.id,
+    platformAccountId: 'p4',
+    status: 'active',
+    health: 'ok',
+    healthCheckedAt: null,
+    createdAt: '',
+  },
 ];
 const stored = (key: string) => ({
   id: key,
@@ -283,7 +331,15 @@ describe('alt text', () => {
     assert.equal(altTextLimit(state, featured).limit, withAlt.at(-1)!.features.altText!.maxLength);
     if (noAlt) {
       const accs: AccountSummary[] = [
-        { id: 'n', platform: noAlt.id, platformAccountId: 'n', status: 'active', createdAt: '' },
+        {
+          id: 'n',
+          platform: noAlt.id,
+          platformAccountId: 'n',
+          status: 'active',
+          health: 'ok',
+          healthCheckedAt: null,
+          createdAt: '',
+        },
       ];
       // A lone account starts selected.
       const only = initialState(accs, 'UTC');

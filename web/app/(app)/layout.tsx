@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 import { AppNav } from '../../components/app-nav.tsx';
 import { Brand } from '../../components/brand.tsx';
+import { OriginWarning } from '../../components/origin-warning.tsx';
+import { UploadNotices } from '../../components/upload-notices.tsx';
+import { getConfig } from '../../server/context.ts';
 import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
 import { requireUser } from '../../server/ui/session.ts';
 
@@ -12,11 +15,13 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <aside className="sidebar">
+      <aside className="sidebar" aria-label="Navigation and account">
         <Brand href="/compose" />
         <AppNav />
         <details className="user-menu">
-          <summary aria-label={`Account menu for ${display}`}>
+          {/* The visible name and e-mail are the summary's name (WCAG 2.5.3), after a hidden "Account menu". */}
+          <summary>
+            <span className="sr-only">Account menu: </span>
             <span className="avatar avatar-sm">
               <span className="avatar-fallback" aria-hidden="true">
                 {display.slice(0, 1).toUpperCase()}
@@ -36,6 +41,8 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </details>
       </aside>
       <main id="main" className="main">
+        <OriginWarning appOrigin={new URL(getConfig().appUrl).origin} />
+        <UploadNotices />
         {!user.emailVerified && (
           <section className="alert alert-info verify-banner" aria-label="E-mail verification">
             <p>

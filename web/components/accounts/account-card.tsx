@@ -5,6 +5,7 @@ import { AccountAvatar } from '#components/account-avatar.tsx';
 import { ConfirmButton } from '#components/confirm-button.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
+import { HealthBadge, healthCopy } from './health.tsx';
 
 /** One connected account: its health, rename, reconnect and disconnect. */
 export function AccountCard({
@@ -22,7 +23,10 @@ export function AccountCard({
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const name = accountName(account);
-  const healthy = account.status === 'active';
+  // needs_reconnect (health or status, which a refused publish sets) and expiring call for a reconnect.
+  const health = account.status === 'needs_reconnect' ? 'needs_reconnect' : account.health;
+  const healthy = health === 'ok' || health === 'unreachable';
+  const checked = account.healthCheckedAt ? new Date(account.healthCheckedAt) : undefined;
 
   const rename = async (event: FormEvent) => {
     event.preventDefault();
@@ -53,17 +57,28 @@ export function AccountCard({
             {platformName(account.platform)} · {accountHandle(account)}
           </span>
         </div>
-        {healthy ? (
-          <span className="badge badge-ok">Working</span>
-        ) : (
-          <span className="badge badge-needs">Needs reconnect</span>
-        )}
+        <HealthBadge health={health} />
       </div>
-      {!healthy && (
+      {health === 'needs_reconnect' && (
         <p className="hint small" data-testid="reconnect-hint">
           {platformName(account.platform)} no longer accepts this connection (access was revoked, expired or
           the password changed). Posts to it fail until you reconnect: choose Reconnect and sign in as {name}{' '}
           again. Its posts and schedule stay as they are.
+        </p>
+      )}
+      {(health === 'expiring' || health === 'unreachable') && (
+        <p className="hint small" data-testid="health-hint">
+          {account.healthReason ?? healthCopy[health].advice}
+          {health === 'expiring' &&
+            ' Choose Reconnect and sign in again; its posts and schedule stay as they are.'}
+        </p>
+      )}
+      {checked && (
+        <p className="muted small">
+          Last checked{' '}
+          <time dateTime={checked.toISOString()} suppressHydrationWarning>
+            {checked.toLocaleString()}
+          </time>
         </p>
       )}
       {renaming ? (

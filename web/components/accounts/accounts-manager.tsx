@@ -71,7 +71,7 @@ export function AccountsManager({
           <span className="muted small">{accounts.length} connected</span>
         </div>
         {accounts.length === 0 ? (
-          <EmptyState icon="＋" title="No accounts yet">
+          <EmptyState icon="plus" title="No accounts yet">
             Connect a channel below. Postwave checks the credentials with the platform before saving them.
           </EmptyState>
         ) : (

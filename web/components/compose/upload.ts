@@ -1,4 +1,8 @@
-/** Media uploads from the browser: presign + direct PUT with progress, server upload as fallback. */
+/**
+ * Media uploads from the browser: presign + direct PUT with progress, server upload as fallback.
+ * A fallback is never silent: `onNotice` says why the direct upload did not happen (most often a
+ * page opened at another origin than APP_URL, whose PUT the browser blocks by CORS).
+ */
 
 import type { MediaObject, PresignResponse } from '@postwave/shared';
 
@@ -23,11 +27,30 @@ function send(
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
-    xhr.onerror = () => reject(new Error('The upload was interrupted. Check your connection and try again.'));
+    xhr.onerror = () => reject(new UploadNetworkError());
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(body);
   });
+}
+
+/** The browser gave no answer: offline, or a cross-origin request CORS refused (indistinguishable to scripts). */
+class UploadNetworkError extends Error {
+  override name = 'UploadNetworkError';
+  constructor() {
+    super('The upload was interrupted. Check your connection and try again.');
+  }
+}
+
+/** Why the direct upload to `uploadUrl` failed, in words for the user. */
+function directUploadFailure(uploadUrl: string, filename: string, status?: number): string {
+  const target = new URL(uploadUrl, window.location.href).origin;
+  const here = window.location.origin;
+  if (status !== undefined)
+    return `The direct upload of ${filename} was refused (HTTP ${status}), so it is being uploaded through the server instead.`;
+  if (target !== here)
+    return `The browser blocked the direct upload of ${filename} to ${target} (CORS): this page is open at ${here}. It is being uploaded through the server instead, which is slower. Open the app at ${target}, or set APP_URL to the address you use.`;
+  return `The direct upload of ${filename} was interrupted, so it is being uploaded through the server instead.`;
 }
 
 function problemMessage(text: string, fallback: string): string {
@@ -44,6 +67,8 @@ export async function uploadFile(
   file: File,
   onProgress: (fraction: number) => void,
   signal: AbortSignal,
+  /** Told when the direct upload could not be used and the server upload takes over. */
+  onNotice: (message: string) => void = () => {},
 ): Promise<MediaObject> {
   let presigned: PresignResponse | undefined;
   if (file.type) {
@@ -56,6 +81,11 @@ export async function uploadFile(
     if (response.ok) presigned = (await response.json()) as PresignResponse;
     else if (response.status === 413 || response.status === 415) {
       throw new Error(problemMessage(await response.text(), 'This file cannot be uploaded.'));
+    } else if (response.status !== 501) {
+      // 501: this server has no direct uploads; anything else is a failure worth saying.
+      onNotice(
+        `A direct upload of ${file.name} could not be prepared (HTTP ${response.status}), so it is being uploaded through the server instead.`,
+      );
     }
   }
   if (presigned) {
@@ -72,9 +102,11 @@ export async function uploadFile(
       if (put.status === 413 || put.status === 415) {
         throw new Error(problemMessage(put.text, 'This file cannot be uploaded.'));
       }
+      onNotice(directUploadFailure(presigned.uploadUrl, file.name, put.status));
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
-      if (error instanceof Error && !/interrupted/.test(error.message)) throw error;
+      if (!(error instanceof UploadNetworkError)) throw error;
+      onNotice(directUploadFailure(presigned.uploadUrl, file.name));
     }
   }
   // Fallback: stream through the server.

@@ -1,4 +1,5 @@
 import { type Dispatch, useCallback } from 'react';
+import { reportUploadNotice } from '#components/upload-notices.tsx';
 import {
   type ComposerAction,
   type MediaItem,
@@ -25,7 +26,7 @@ export function useUploads(dispatch: Dispatch<ComposerAction>) {
           item: { localId, filename: file.name, contentType: file.type, preview, progress: 0, abort },
         });
         const update = (patch: Partial<MediaItem>) => dispatch({ type: 'mediaUpdated', localId, patch });
-        uploadFile(file, (progress) => update({ progress }), abort.signal).then(
+        uploadFile(file, (progress) => update({ progress }), abort.signal, reportUploadNotice).then(
           (stored) => update({ media: stored, progress: 1 }),
           (e: Error) => {
             if (e.name !== 'AbortError') update({ error: e.message });
@@ -60,6 +61,7 @@ export function useUploads(dispatch: Dispatch<ComposerAction>) {
         file,
         (progress) => dispatch({ type: 'optionUpload', key, upload: { progress } }),
         new AbortController().signal,
+        reportUploadNotice,
       ).then(
         (stored) => {
           dispatch({ type: 'optionUpload', key, upload: undefined });

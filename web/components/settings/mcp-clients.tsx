@@ -20,7 +20,7 @@ export function McpClients({ clients, timezone }: { clients: McpClientRow[]; tim
   const router = useRouter();
   if (clients.length === 0) {
     return (
-      <EmptyState icon="⌁" title="No assistants connected">
+      <EmptyState icon="assistant" title="No assistants connected">
         When you approve an MCP client (such as an AI assistant) to post for you, it appears here and you can
         revoke its access.
       </EmptyState>

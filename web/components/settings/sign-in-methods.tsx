@@ -7,6 +7,8 @@ import { api, describeError } from '../lib/api.ts';
 export interface SignInMethodsProps {
   methods: { password: boolean; identities: { provider: string; createdAt: string }[] };
   providers: { id: string; name: string }[];
+  /** Providers this server has no credentials for, with the variables that turn them on. */
+  unavailable?: { id: string; name: string; requiredEnv: string[] }[];
   emailVerified: boolean;
   linked?: string;
   linkError?: string;
@@ -23,7 +25,14 @@ const linkErrors: Record<string, string> = {
  * The ways this user can sign in. Linking is explicit: only from here, while signed in, and only
  * after the e-mail address is confirmed; the last way in cannot be removed.
  */
-export function SignInMethods({ methods, providers, emailVerified, linked, linkError }: SignInMethodsProps) {
+export function SignInMethods({
+  methods,
+  providers,
+  unavailable = [],
+  emailVerified,
+  linked,
+  linkError,
+}: SignInMethodsProps) {
   const router = useRouter();
   const ways = methods.identities.length + (methods.password ? 1 : 0);
   const providerName = (id: string) => providers.find((p) => p.id === id)?.name ?? id;
@@ -99,6 +108,19 @@ export function SignInMethods({ methods, providers, emailVerified, linked, linkE
               </tr>
             );
           })}
+          {unavailable
+            .filter((p) => !rows.includes(p.id))
+            .map((p) => (
+              <tr key={p.id} data-testid="sign-in-unavailable">
+                <td>{p.name}</td>
+                <td colSpan={2}>
+                  <span className="muted">
+                    Not available on this server: the operator sets {p.requiredEnv.join(' and ')} (
+                    <a href={`/setup#${p.id}`}>how to set it up</a>).
+                  </span>
+                </td>
+              </tr>
+            ))}
         </tbody>
       </table>
     </div>

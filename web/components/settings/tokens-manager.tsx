@@ -103,7 +103,7 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
         </div>
       )}
       {tokens.length === 0 ? (
-        <EmptyState icon="⌘" title="No tokens">
+        <EmptyState icon="key" title="No tokens">
           Tokens let the Postwave CLI and your scripts call the API as you. Signing in from the CLI adds one
           here too. Every token expires; CLI tokens 90 days after their last use.
         </EmptyState>

@@ -151,7 +151,7 @@ export function WebhooksManager({
         </div>
       )}
       {webhooks.length === 0 ? (
-        <EmptyState icon="↗" title="No webhook endpoints">
+        <EmptyState icon="webhook" title="No webhook endpoints">
           Webhooks tell your systems when a post is published or fails, or an account needs attention.
         </EmptyState>
       ) : (

@@ -107,7 +107,7 @@ export function FeedsManager({
         </p>
       )}
       {feeds.length === 0 ? (
-        <EmptyState icon="◉" title="No feeds">
+        <EmptyState icon="feed" title="No feeds">
           Add a blog’s RSS or Atom feed and every new article becomes a post to the accounts you choose.
         </EmptyState>
       ) : (

@@ -1,7 +1,8 @@
 import { isPlatformError, withDeadline } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { activeAccountRows } from './connect-repository.ts';
-import { markNeedsReconnect, saveRefreshedCredentials, toPlatformAccount } from './service.ts';
+import { markAccountRefused } from './health.ts';
+import { saveRefreshedCredentials, toPlatformAccount } from './service.ts';
 
 /*
  * Publishers renew a token when a publish finds it close to expiry. An account that posts
@@ -62,7 +63,7 @@ export async function refreshExpiringConnections(ctx: AppContext, now = Date.now
         isPlatformError(error) &&
         (error.code === 'needs_reconnect' || error.code === 'credentials_invalid')
       ) {
-        await markNeedsReconnect(ctx, row.id);
+        await markAccountRefused(ctx, row.id, row.platform);
         run.needsReconnect++;
       } else {
         ctx.logger.warn(

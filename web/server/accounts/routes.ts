@@ -24,6 +24,13 @@ export const accountsRoutes = defineApiRoutes({
     auth: 'caller',
     operationId: 'listAccounts',
     summary: 'The user’s connected accounts',
+    description:
+      'Each account carries `health` from the periodic check (every `ACCOUNT_HEALTH_INTERVAL_MS`, default 6 hours): ' +
+      '`ok`, `expiring` (the token expires within `ACCOUNT_HEALTH_EXPIRING_MS` and could not be renewed), ' +
+      '`needs_reconnect` (the platform refused the credentials; also set when a publish is refused) or `unreachable` ' +
+      '(the platform or the target could not be reached at the last check). `healthReason` says why in a sentence; ' +
+      '`healthCheckedAt` is null until the first check. A (re)connected account starts `ok`. A change to ' +
+      '`needs_reconnect` sends the `account.needs_reconnect` webhook event and, like a change to `expiring`, one e-mail.',
     responses: {
       200: { description: 'Accounts.', content: { [json]: AccountList } },
       ...problemResponses(unauthorized),
@@ -110,6 +117,10 @@ export const accountsRoutes = defineApiRoutes({
     ],
     responses: {
       302: { description: 'To the platform’s consent screen.' },
+      303: {
+        description:
+          'A browser navigation (`Accept: text/html`) to a platform whose OAuth client is not configured goes to `/setup?missing={platform}`, a page naming the settings that turn it on, instead of a problem document.',
+      },
       ...problemResponses({
         ...unauthorized,
         not_found: 'no OAuth connector for this platform, or `accountId` is not the caller’s account on it',

@@ -1,10 +1,26 @@
 import { PublicAccount } from '@postwave/shared';
 import { z } from 'zod';
+import { accountHealthStates } from '#server/db/schema.ts';
+
+/** What the last check of the connection found (contract section E). */
+export const AccountHealth = z.enum(accountHealthStates).meta({
+  id: 'AccountHealth',
+  description:
+    '`ok`: the platform accepted the credentials at the last check. `expiring`: they work but expire soon and ' +
+    'could not be renewed (reconnect before then). `needs_reconnect`: the platform refused them; reconnect the ' +
+    'account, its scheduled posts will fail until then. `unreachable`: the platform could not be reached at the ' +
+    'last check (network error, outage); checked again at the next interval.',
+});
 
 /** A connected account as the Scheduler answers it: the SDK's public account plus its state. */
 export const ConnectedAccount = PublicAccount.extend({
   /** `needs_reconnect` once the platform refused the stored credentials for good. */
   status: z.enum(['active', 'needs_reconnect']),
+  health: AccountHealth,
+  /** Why, in a sentence for the user; absent when `ok`. */
+  healthReason: z.string().optional(),
+  /** When the connection was last checked (ISO 8601); null before its first check. */
+  healthCheckedAt: z.string().nullable(),
   createdAt: z.string(),
 }).meta({ id: 'ConnectedAccount', description: 'A connected account. Credentials are never returned.' });
 export type AccountView = z.infer<typeof ConnectedAccount>;

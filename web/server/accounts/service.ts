@@ -4,7 +4,6 @@ import {
   isPlatformError,
   type PlatformAccount,
   type ProblemError,
-  problem,
   UnsafeUrlError,
   withDeadline,
   zodIssues,
@@ -180,6 +179,14 @@ export function verificationProblem(publisher: AnyPublisher, error: unknown): Pr
   ]);
 }
 
+/** The platform just accepted the credentials: a (re)connected account starts healthy. */
+const verifiedHealth = (now: Date) => ({
+  health: 'ok' as const,
+  healthReason: null,
+  healthCheckedAt: now,
+  healthLeaseUntil: null,
+});
+
 export async function saveAccount(
   ctx: AppContext,
   userId: string,
@@ -204,6 +211,7 @@ export async function saveAccount(
         ...(input.label !== undefined ? { label: input.label } : {}),
         credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(existing)),
         status: 'active',
+        ...verifiedHealth(now),
       });
       return { account: toView(row!), created: false };
     }
@@ -218,6 +226,7 @@ export async function saveAccount(
         ...profileColumns,
         credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(id)),
         status: 'active',
+        ...verifiedHealth(now),
         createdAt: now,
         updatedAt: now,
       });
@@ -263,10 +272,6 @@ export async function saveRefreshedCredentials(
   });
 }
 
-export async function markNeedsReconnect(ctx: AppContext, accountId: string): Promise<void> {
-  await updateAccount(ctx, accountId, { status: 'needs_reconnect' });
-}
-
 export function toView(row: AccountRow): AccountView {
   return {
     id: row.id,
@@ -276,6 +281,9 @@ export function toView(row: AccountRow): AccountView {
     ...(row.username ? { username: row.username } : {}),
     ...(row.profilePicture ? { profilePicture: row.profilePicture } : {}),
     status: row.status,
+    health: row.health,
+    ...(row.health !== 'ok' && row.healthReason ? { healthReason: row.healthReason } : {}),
+    healthCheckedAt: row.healthCheckedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -21,6 +21,9 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 export const accountStatuses = ['active', 'needs_reconnect'] as const;
 export type AccountStatus = (typeof accountStatuses)[number];
+/** What the last health check found (contract section E); see server/accounts/health.ts. */
+export const accountHealthStates = ['ok', 'expiring', 'needs_reconnect', 'unreachable'] as const;
+export type AccountHealth = (typeof accountHealthStates)[number];
 export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
 export type PostStatus = (typeof postStatuses)[number];
 /**
@@ -118,12 +121,19 @@ export const accounts = pgTable(
     profilePicture: text('profile_picture'),
     credentials: text('credentials').notNull(),
     status: text('status').$type<AccountStatus>().notNull().default('active'),
+    health: text('health').$type<AccountHealth>().notNull().default('ok'),
+    /** Why the health is what it is, in words for the user (never the platform's raw reply). */
+    healthReason: text('health_reason'),
+    healthCheckedAt: ts('health_checked_at'),
+    /** A health check in progress holds the account until then, so instances never check it twice. */
+    healthLeaseUntil: ts('health_lease_until'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
     uniqueIndex('accounts_user_platform_target').on(t.userId, t.platform, t.platformAccountId),
     index('accounts_user_created').on(t.userId, t.createdAt),
+    index('accounts_health_checked').on(t.healthCheckedAt),
   ],
 );
 

@@ -1,8 +1,10 @@
 import { setScheduledDueCounter } from '@postwave/shared';
 import { startCredentialKeeper } from '../accounts/credential-keeper.ts';
+import { startAccountHealthMonitor } from '../accounts/health.ts';
 import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
 import { startFeedPoller } from '../feeds/poller.ts';
+import { logAppUrlAtStart } from '../http/app-origin.ts';
 import { createLogger } from '../logger.ts';
 import { countScheduledDue } from '../metrics/repository.ts';
 import { startWebhookWorker } from '../webhooks/worker.ts';
@@ -11,7 +13,9 @@ import { installShutdownHandler } from './shutdown.ts';
 /** What one Scheduler process runs besides serving requests; called from instrumentation.ts. */
 export async function startProcess(): Promise<void> {
   const config = getConfig();
-  installShutdownHandler({ graceMs: config.shutdownGraceMs, logger: createLogger(config.logLevel) });
+  const logger = createLogger(config.logLevel);
+  installShutdownHandler({ graceMs: config.shutdownGraceMs, logger });
+  logAppUrlAtStart(config, logger);
   setScheduledDueCounter(async () => countScheduledDue(await getContext()));
   await startInProcessDispatcher();
   // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.
@@ -20,4 +24,6 @@ export async function startProcess(): Promise<void> {
   startFeedPoller(await getContext());
   // Webhook deliveries waiting in the database (from before a restart too) go out from here.
   startWebhookWorker(await getContext());
+  // Every connected account is checked periodically; leased, so every instance may run it.
+  startAccountHealthMonitor(await getContext());
 }

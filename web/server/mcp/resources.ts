@@ -54,7 +54,7 @@ export function registerResources(
     {
       title: 'Connected accounts',
       description:
-        'The social accounts posts can go to (ids for accountIds, platform, label, username, status). Subscribe to hear when one is added, removed, renamed or needs reconnecting.',
+        'The social accounts posts can go to (ids for accountIds, platform, label, username, status, and health: ok, expiring, needs_reconnect or unreachable, with healthReason and healthCheckedAt). Subscribe to hear when one is added, removed, renamed or needs reconnecting.',
       mimeType: 'application/json',
     },
     async (uri) => json(uri.href, { accounts: await listAccounts(ctx, userId) }),

@@ -177,13 +177,17 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
     {
       title: 'List accounts',
       description:
-        'The connected social accounts: id (use it in accountIds), platform, label, username and status.',
+        'The connected social accounts: id (use it in accountIds), platform, label, username, status and health (ok, expiring, needs_reconnect, unreachable; healthReason says why). Posts to an account whose health is needs_reconnect fail until the user reconnects it in the web app: tell them.',
       inputSchema: {},
       annotations: readOnly,
     },
     tool(ctx, async () => {
       const accounts = await listAccounts(ctx, userId);
-      return ok({ accounts }, `${accounts.length} connected account(s).`);
+      const attention = accounts.filter((a) => a.health !== 'ok').length;
+      return ok(
+        { accounts },
+        `${accounts.length} connected account(s).${attention ? ` ${attention} need(s) attention (see health).` : ''}`,
+      );
     }),
   );
 

@@ -11,12 +11,8 @@ import {
   type TargetOutcome,
   type ValidationResponse,
 } from '@postwave/shared';
-import {
-  type AccountCache,
-  accountLookup,
-  markNeedsReconnect,
-  saveRefreshedCredentials,
-} from '#server/accounts/service.ts';
+import { markAccountRefused } from '#server/accounts/health.ts';
+import { type AccountCache, accountLookup, saveRefreshedCredentials } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';
 import type { MicroBatcher } from '#server/dispatch/batches.ts';
@@ -361,7 +357,7 @@ async function flagReconnect(ctx: AppContext, result: TargetOutcome): Promise<vo
     result.error &&
     (result.error.code === 'needs_reconnect' || result.error.code === 'credentials_invalid')
   ) {
-    await markNeedsReconnect(ctx, result.accountId);
+    await markAccountRefused(ctx, result.accountId, result.platform);
   }
 }
 

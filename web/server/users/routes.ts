@@ -107,7 +107,10 @@ export const usersRoutes = defineApiRoutes({
       'Start linking a provider to the signed-in user: 303 to the provider; its callback links the identity to this user only. Never linked by e-mail alone.',
     parameters: [providerParam],
     responses: {
-      303: { description: 'To the provider’s consent page.' },
+      303: {
+        description:
+          'To the provider’s consent page; for a form post naming a known provider this server has no credentials for, to `/setup?missing={provider}`.',
+      },
       ...problemResponses({
         unauthorized: 'no session',
         forbidden: 'not a same-origin browser session, or the e-mail address is not verified yet',

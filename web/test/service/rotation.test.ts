@@ -78,6 +78,10 @@ test('key rotation: old ciphertexts stay readable through previous keys, the scr
         profilePicture: null,
         credentials: String(row.credentials),
         status: 'active',
+        health: 'ok',
+        healthReason: null,
+        healthCheckedAt: null,
+        healthLeaseUntil: null,
         createdAt: new Date(),
         updatedAt: new Date(),
       });

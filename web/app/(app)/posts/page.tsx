@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { PlatformMark } from '../../../components/account-avatar.tsx';
+import { healthCopy, isBadHealth } from '../../../components/accounts/health.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
+import { Icon } from '../../../components/icons.tsx';
 import { formatDateTime } from '../../../components/lib/time.ts';
 import { StatusBadge } from '../../../components/posts/status.tsx';
 import { listAccounts } from '../../../server/accounts/service.ts';
@@ -83,7 +85,7 @@ export default async function PostsPage({
       <section className="card" aria-label={`${tab.label} posts`}>
         {page.posts.length === 0 ? (
           <EmptyState
-            icon="☰"
+            icon="list"
             title={tab.title}
             action={
               <Link href="/compose" className="btn">
@@ -105,6 +107,14 @@ export default async function PostsPage({
               const platforms = [
                 ...new Set(post.accountIds.map((id) => accounts.get(id)?.platform).filter(Boolean)),
               ] as string[];
+              // A post still to go out to an unhealthy account is flagged before its time.
+              const atRisk =
+                post.status === 'scheduled'
+                  ? post.accountIds.flatMap((id) => {
+                      const a = accounts.get(id);
+                      return a && isBadHealth(a.health) ? [a] : [];
+                    })
+                  : [];
               return (
                 <li key={post.id}>
                   <Link href={`/posts/${post.id}`} className="post-row" data-testid="post-row">
@@ -124,6 +134,14 @@ export default async function PostsPage({
                         {post.media.length > 0 && <span>· {post.media.length} media</span>}
                         <span>· {when}</span>
                       </div>
+                      {atRisk.length > 0 && (
+                        <p className="post-risk small" data-testid="post-at-risk">
+                          <Icon name="warning" size={14} />
+                          {atRisk.length === 1
+                            ? `An account ${healthCopy[atRisk[0]!.health].label.toLowerCase()}: it may fail to publish there`
+                            : `${atRisk.length} accounts need attention: it may fail to publish there`}
+                        </p>
+                      )}
                     </div>
                     <StatusBadge status={post.status} />
                   </Link>

@@ -32,7 +32,7 @@ export default async function QueuePage() {
       </div>
       {accounts.length === 0 ? (
         <EmptyState
-          icon="☰"
+          icon="queue"
           title="No accounts yet"
           action={
             <Link href="/accounts" className="btn btn-primary">

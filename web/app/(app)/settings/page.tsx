@@ -11,7 +11,7 @@ import { listMcpConnections } from '../../../server/oauth/connections.ts';
 import { listTokens } from '../../../server/tokens/service.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 import { getAssistantSettings } from '../../../server/users/assistant-settings.ts';
-import { configuredProviders } from '../../../server/users/providers.ts';
+import { configuredProviders, unconfiguredProviders } from '../../../server/users/providers.ts';
 import { listSignInMethods } from '../../../server/users/sign-in-methods.ts';
 import { listWebhooks } from '../../../server/webhooks/service.ts';
 
@@ -60,6 +60,11 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
           <SignInMethods
             methods={methods}
             providers={configuredProviders(ctx.config)}
+            unavailable={unconfiguredProviders(ctx.config).map(({ id, name, requiredEnv }) => ({
+              id,
+              name,
+              requiredEnv,
+            }))}
             emailVerified={user.emailVerified}
             linked={typeof params.linked === 'string' ? params.linked : undefined}
             linkError={typeof params.link_error === 'string' ? params.link_error : undefined}

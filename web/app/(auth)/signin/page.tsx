@@ -5,7 +5,19 @@ import { CenteredCard } from '../../../components/consent-card.tsx';
 import { getConfig } from '../../../server/context.ts';
 import { providerSignInAction } from '../../../server/ui/actions.ts';
 import { currentUser } from '../../../server/ui/session.ts';
-import { configuredProviders } from '../../../server/users/providers.ts';
+import { configuredProviders, unconfiguredProviders } from '../../../server/users/providers.ts';
+
+/** Providers this server could offer but has no credentials for: named, with how to turn them on. */
+function OtherSignInMethods({ missing }: { missing: { id: string; name: string; requiredEnv: string[] }[] }) {
+  if (missing.length === 0) return null;
+  return (
+    <p className="small muted setup-note" data-testid="other-sign-in-methods">
+      {missing.map((p) => p.name).join(' and ')} sign-in {missing.length === 1 ? 'is' : 'are'} not set up on
+      this server. The operator turns {missing.length === 1 ? 'it' : 'them'} on with{' '}
+      {missing.flatMap((p) => p.requiredEnv).join(', ')}: see <a href="/setup#setup-sign-in">server setup</a>.
+    </p>
+  );
+}
 
 export const metadata: Metadata = { title: 'Sign in' };
 
@@ -70,6 +82,7 @@ export default async function SignInPage({
           </button>
         </form>
       ))}
+      <OtherSignInMethods missing={unconfiguredProviders(getConfig())} />
     </CenteredCard>
   );
 }

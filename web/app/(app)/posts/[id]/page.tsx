@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { AccountAvatar } from '#components/account-avatar.tsx';
+import { AccountsAtRisk } from '#components/accounts/health.tsx';
+import { Icon } from '#components/icons.tsx';
 import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
 import { PostActions } from '#components/posts/post-actions.tsx';
@@ -59,7 +61,10 @@ export default async function PostPage({
       <div className="page-head">
         <div>
           <p className="small">
-            <Link href={`/posts?status=${post.status}`}>← Posts</Link>
+            <Link href={`/posts?status=${post.status}`} className="icon-link">
+              <Icon name="arrowLeft" size={16} />
+              Posts
+            </Link>
           </p>
           <div className="row" style={{ marginTop: 6 }}>
             <h1>Post</h1>
@@ -88,6 +93,9 @@ export default async function PostPage({
             : `This post was published to ${post.results.filter((r) => r.status === 'posted').length} of ${post.accountIds.length} accounts.`}{' '}
           See each account below; retrying only republishes where it failed.
         </p>
+      )}
+      {post.status === 'scheduled' && (
+        <AccountsAtRisk accounts={post.accountIds.flatMap((id) => accounts.get(id) ?? [])} />
       )}
       {unknownTargets.length > 0 && (
         <p className="alert alert-error" role="alert">
@@ -153,7 +161,8 @@ export default async function PostPage({
                         {result?.status === 'posted' && result.url && (
                           <p className="small">
                             <a href={result.url} target="_blank" rel="noreferrer">
-                              View on {platformName(result.platform)} ↗
+                              View on {platformName(result.platform)}{' '}
+                              <Icon name="external" size={14} label="(opens in a new tab)" />
                             </a>
                           </p>
                         )}
@@ -188,7 +197,7 @@ export default async function PostPage({
             </ul>
           </section>
         </div>
-        <aside className="stack">
+        <aside className="stack" aria-label="Post details">
           <section className="card card-body stack" aria-label="Details">
             <dl className="facts">
               <dt>Created</dt>

@@ -1,4 +1,29 @@
+import type { NextRequest } from 'next/server';
 import { handlers } from '#server/auth/next-auth.ts';
+import { getConfig } from '#server/context.ts';
+import { unconfiguredProviders } from '#server/users/providers.ts';
 
 export const runtime = 'nodejs';
-export const { GET, POST } = handlers;
+
+/**
+ * A sign-in or callback URL of a provider this server has no credentials for (an old bookmark,
+ * a link from another deployment) goes to the setup page that names the settings, instead of
+ * next-auth's error document.
+ */
+function unconfiguredProviderRedirect(request: NextRequest): Response | undefined {
+  const match = /^\/api\/auth\/(?:signin|callback)\/([^/]+)$/.exec(request.nextUrl.pathname);
+  if (!match) return undefined;
+  const config = getConfig();
+  const provider = unconfiguredProviders(config).find((p) => p.id === match[1]);
+  if (!provider) return undefined;
+  return new Response(null, {
+    status: 303,
+    headers: {
+      location: `${config.appUrl}/setup?missing=${provider.id}#${provider.id}`,
+      'cache-control': 'no-store',
+    },
+  });
+}
+
+export const GET = (request: NextRequest) => unconfiguredProviderRedirect(request) ?? handlers.GET(request);
+export const POST = (request: NextRequest) => unconfiguredProviderRedirect(request) ?? handlers.POST(request);

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import { Composer } from '#components/compose/composer.tsx';
+import { Icon } from '#components/icons.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
 import type { PostView } from '#server/posts/schema.ts';
@@ -27,7 +28,10 @@ export default async function EditPostPage({ params }: { params: Promise<{ id: s
       <div className="page-head">
         <div>
           <p className="small">
-            <Link href={`/posts/${post.id}`}>← Back to the post</Link>
+            <Link href={`/posts/${post.id}`} className="icon-link">
+              <Icon name="arrowLeft" size={16} />
+              Back to the post
+            </Link>
           </p>
           <h1 style={{ marginTop: 6 }}>Edit post</h1>
         </div>

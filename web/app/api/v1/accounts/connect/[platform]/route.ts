@@ -1,5 +1,6 @@
 import { startConnect } from '#server/accounts/oauth-connect.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
+import { isNotConfigured, wantsHtml } from '#server/http/browser.ts';
 import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
@@ -12,7 +13,16 @@ export const GET = route(
   accountsRoutes.startOAuthConnect,
   async ({ request, ctx, caller, params: { platform } }) => {
     const accountId = new URL(request.url).searchParams.get('accountId');
-    const location = await startConnect(ctx, caller.userId, platform, { accountId });
-    return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
+    try {
+      const location = await startConnect(ctx, caller.userId, platform, { accountId });
+      return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
+    } catch (error) {
+      // A person who followed a link gets a page saying what to set up, not a JSON document.
+      if (isNotConfigured(error) && wantsHtml(request)) {
+        const location = `${ctx.config.appUrl}/setup?missing=${encodeURIComponent(platform)}#${encodeURIComponent(platform)}`;
+        return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
+      }
+      throw error;
+    }
   },
 );

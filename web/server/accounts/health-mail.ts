@@ -1,0 +1,39 @@
+import type { AppContext } from '#server/context.ts';
+import { escapeHtml, sendMail } from '#server/mail.ts';
+import { findUser } from '#server/users/repository.ts';
+import type { AccountRow } from './repository.ts';
+
+/**
+ * Tells the owner that an account needs them (needs_reconnect or expiring). Called once per change
+ * of health, never per check. Without SMTP the change is only logged (the account page shows it).
+ * A mail server that fails is logged, not retried: the badge on the account stays.
+ */
+export async function notifyAccountHealth(ctx: AppContext, row: AccountRow): Promise<void> {
+  const mail = ctx.config.mail;
+  if (!mail) return;
+  const user = await findUser(ctx, row.userId);
+  if (!user) return;
+  const platform = ctx.publishers.get(row.platform)?.displayName ?? row.platform;
+  const name = row.label ?? (row.username ? `@${row.username}` : row.platformAccountId);
+  const link = `${ctx.config.appUrl}/accounts`;
+  const what =
+    row.health === 'expiring'
+      ? `Your ${platform} connection "${name}" expires soon`
+      : `Reconnect your ${platform} account "${name}"`;
+  const reason = row.healthReason ?? '';
+  const text = `${what}.\n\n${reason}\n\nScheduled posts for this account will fail until it is reconnected. Open ${link} and choose "Reconnect".\n`;
+  const html = `<p>${escapeHtml(what)}.</p><p>${escapeHtml(reason)}</p><p>Scheduled posts for this account will fail until it is reconnected. Open <a href="${escapeHtml(link)}">your accounts</a> and choose “Reconnect”.</p>`;
+  try {
+    await sendMail(mail, { to: user.email, subject: what, text, html });
+    ctx.logger.info({ userId: row.userId, accountId: row.id }, 'account health mail sent');
+  } catch (error) {
+    ctx.logger.error(
+      {
+        userId: row.userId,
+        accountId: row.id,
+        error: error instanceof Error ? error.message : String(error),
+      },
+      'account health mail could not be sent',
+    );
+  }
+}
