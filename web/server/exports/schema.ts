@@ -7,7 +7,10 @@ import type { ExportFilter } from './repository.ts';
 export const exportFormats = ['csv', 'json'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 
-/** The CSV columns, in order; `import` reads `message` … `accountOptions` back and ignores the rest. */
+/**
+ * The CSV columns, in order; `import` reads `scheduledAt`, `postingMode`, `message`, `accounts`,
+ * `media`, `altText`, `accountOptions`, `overrides` and `thread` back and ignores the rest.
+ */
 export const exportColumns = [
   'id',
   'status',
@@ -18,7 +21,10 @@ export const exportColumns = [
   'message',
   'accounts',
   'media',
+  'altText',
   'accountOptions',
+  'overrides',
+  'thread',
   'results',
 ] as const;
 

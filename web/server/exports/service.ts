@@ -10,8 +10,23 @@ const pageSize = 200;
 
 const postingModeOf = (post: PostView) => (post.status === 'scheduled' ? 'schedule' : 'draft');
 
+/** Media as an override or thread part holds them in CSV JSON: the key (read back as is), URL and alt text. */
+const mediaRefs = (media: PostView['media']) =>
+  media.map((m) => ({ key: m.key, url: m.url, ...(m.altText ? { altText: m.altText } : {}) }));
+
+const jsonOrEmpty = (value: unknown, empty: boolean) => (empty ? '' : JSON.stringify(value));
+
 function csvRow(post: PostView): string[] {
-  const options = Object.keys(post.accountOptions).length ? JSON.stringify(post.accountOptions) : '';
+  const options = jsonOrEmpty(post.accountOptions, Object.keys(post.accountOptions).length === 0);
+  // Alt texts by position in `media`: a JSON array, written only when one medium has one.
+  const altTexts = post.media.map((m) => m.altText ?? null);
+  const overrides = Object.fromEntries(
+    Object.entries(post.overrides).map(([id, o]) => [
+      id,
+      { ...(o.message !== undefined ? { message: o.message } : {}), ...(o.media ? { media: mediaRefs(o.media) } : {}) },
+    ]),
+  );
+  const thread = post.thread.map((p) => ({ message: p.message, ...(p.media.length ? { media: mediaRefs(p.media) } : {}) }));
   return [
     post.id,
     post.status,
@@ -22,7 +37,10 @@ function csvRow(post: PostView): string[] {
     post.message,
     post.accountIds.join('|'),
     post.media.map((m) => m.url).join('|'),
+    jsonOrEmpty(altTexts, altTexts.every((t) => t === null)),
     options,
+    jsonOrEmpty(overrides, Object.keys(overrides).length === 0),
+    jsonOrEmpty(thread, thread.length === 0),
     post.results.length ? JSON.stringify(post.results) : '',
   ];
 }

@@ -3,12 +3,12 @@ import type { AppContext } from '#server/context.ts';
 import type { StoredMedia } from '#server/db/schema.ts';
 import { uploadMediaFromUrl } from '#server/media/from-url.ts';
 import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
-import type { ImportRowInput } from './parse.ts';
+import type { ImportMediaItem, ImportRowInput } from './parse.ts';
 import { importedMediaByUrl, rememberImportedMedia } from './repository.ts';
 import { maxMediaDownloads } from './schema.ts';
 
 export type MediaOutcome = { media: StoredMedia } | { error: ProblemIssue };
-type MediaItem = ImportRowInput['media'][number];
+type MediaItem = ImportMediaItem;
 
 const itemKey = (item: MediaItem) => ('key' in item ? `key:${item.key}` : `url:${item.url}`);
 
@@ -25,7 +25,7 @@ export async function resolveImportMedia(
 ): Promise<Map<string, MediaOutcome>> {
   const outcomes = new Map<string, MediaOutcome>();
   const items = new Map<string, MediaItem>();
-  for (const row of rows) for (const item of row.media) items.set(itemKey(item), item);
+  for (const row of rows) for (const item of rowMedia(row)) items.set(itemKey(item), item);
   if (items.size === 0) return outcomes;
 
   const ownPrefix = ctx.storage.publicUrl('');
@@ -84,6 +84,21 @@ async function fetchOne(ctx: AppContext, userId: string, url: string): Promise<M
   }
 }
 
+/** Every media item of a row: its media, its overrides' and its thread parts'. */
+function rowMedia(row: ImportRowInput): MediaItem[] {
+  return [
+    ...row.media,
+    ...Object.values(row.overrides).flatMap((o) => o.media ?? []),
+    ...row.thread.flatMap((part) => part.media),
+  ];
+}
+
+/** The stored file for an item, with the item's alt text (one file may carry different texts per post). */
 export function mediaOutcomeFor(outcomes: Map<string, MediaOutcome>, item: MediaItem): MediaOutcome {
-  return outcomes.get(itemKey(item)) ?? { error: { code: 'media_not_found', message: 'Media not resolved' } };
+  const outcome = outcomes.get(itemKey(item)) ?? {
+    error: { code: 'media_not_found', message: 'Media not resolved' },
+  };
+  if (!('media' in outcome)) return outcome;
+  const { altText: _, ...media } = outcome.media;
+  return { media: item.altText ? { ...media, altText: item.altText } : media };
 }

@@ -1,6 +1,12 @@
 import { ProblemError, type ProblemIssue, problem, zodIssues } from '@postwave/shared';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
-import { ImportJsonBody, ImportPostRequest, maxImportRows, maxMediaPerRow } from './schema.ts';
+import {
+  ImportComposerFields,
+  ImportJsonBody,
+  ImportPostRequest,
+  maxImportRows,
+  maxMediaPerRow,
+} from './schema.ts';
 
 /**
  * One row of an import file as the user wrote it, before accounts, dates and media are resolved.
@@ -12,11 +18,118 @@ export interface ImportRowInput {
   accountRefs: string[];
   scheduledAt: string | undefined;
   postingMode: string | undefined;
-  /** URLs to fetch, or media keys of the user's library (`{ key }` in JSON). */
-  media: ({ url: string } | { key: string })[];
-  /** Options keyed by account id, handle or platform, as in the file. */
+  /** URLs to fetch, or media keys of the user's library (`{ key }` in JSON), each with its alt text. */
+  media: ImportMediaItem[];
+  /** Options keyed by account id, handle or platform, as in the file (`firstComment` among them). */
   options: Record<string, Record<string, unknown>>;
+  /** Per-account versions keyed by account id or handle, as in the file. */
+  overrides: Record<string, { message?: string; media?: ImportMediaItem[] }>;
+  /** The thread's parts after the first message. */
+  thread: { message: string; media: ImportMediaItem[] }[];
   errors: ProblemIssue[];
+}
+
+export type ImportMediaItem = ({ url: string } | { key: string }) & { altText?: string };
+
+type RawMedia = string | { key?: string | undefined; url?: string | undefined; altText?: unknown };
+
+/** A media item of a file (a URL, or an object with `key` or `url` and maybe `altText`); undefined when neither. */
+function mediaItem(item: RawMedia): ImportMediaItem | undefined {
+  if (typeof item === 'string') return { url: item };
+  const altText = typeof item.altText === 'string' && item.altText !== '' ? { altText: item.altText } : {};
+  if (item.key) return { key: item.key, ...altText };
+  if (item.url) return { url: item.url, ...altText };
+  return undefined;
+}
+
+/** Media items at `path`, errors for the ones that name nothing. */
+function mediaItems(items: readonly RawMedia[], path: string, errors: ProblemIssue[]): ImportMediaItem[] {
+  const out: ImportMediaItem[] = [];
+  items.forEach((raw, m) => {
+    const item = mediaItem(raw);
+    if (item) out.push(item);
+    else errors.push({ path: `${path}[${m}]`, code: 'invalid_media', message: 'Give a media key or a URL' });
+  });
+  return out;
+}
+
+const asList = <T>(value: T | T[] | null | undefined): T[] =>
+  value == null ? [] : Array.isArray(value) ? value : [value];
+
+/** `overrides` and `thread` as the JSON of a post request (a JSON row, or a CSV cell) give them. */
+function composerFields(
+  value: { overrides?: unknown; thread?: unknown },
+  errors: ProblemIssue[],
+): Pick<ImportRowInput, 'overrides' | 'thread'> {
+  const parsed = ImportComposerFields.safeParse(value);
+  if (!parsed.success) {
+    errors.push(...zodIssues(parsed.error));
+    return { overrides: {}, thread: [] };
+  }
+  const overrides: ImportRowInput['overrides'] = {};
+  for (const [ref, o] of Object.entries(parsed.data.overrides ?? {})) {
+    overrides[ref] = {
+      ...(o.message !== undefined ? { message: o.message } : {}),
+      ...(o.media !== undefined ? { media: mediaItems(asList(o.media), `overrides.${ref}.media`, errors) } : {}),
+    };
+  }
+  const thread = (parsed.data.thread ?? []).map((part, i) => ({
+    message: part.message,
+    media: mediaItems(asList(part.media), `thread[${i}].media`, errors),
+  }));
+  return { overrides, thread };
+}
+
+/** A CSV cell holding JSON; an error at `column` when it does not parse. */
+function jsonCell(cell: string | undefined, column: string, errors: ProblemIssue[]): unknown {
+  const text = cell?.trim();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    errors.push({ path: column, code: 'invalid_json', message: `${column} must be JSON` });
+    return undefined;
+  }
+}
+
+/**
+ * Alt texts of a CSV row's media, by position: the `altText` cell is a JSON array (an export writes
+ * one; `null` or `""` for none) or, for a row with one medium, plain text; `altText.<n>` (1-based)
+ * columns set one each.
+ */
+function csvAltTexts(record: Record<string, string>, errors: ProblemIssue[]): (string | undefined)[] {
+  const texts: (string | undefined)[] = [];
+  const cell = record.altText?.trim();
+  if (cell) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(cell);
+    } catch {
+      parsed = cell;
+    }
+    if (Array.isArray(parsed)) {
+      parsed.forEach((t, i) => {
+        if (typeof t === 'string' && t !== '') texts[i] = t;
+        else if (t != null && t !== '')
+          errors.push({ path: `altText[${i}]`, code: 'invalid_alt_text', message: 'Alt text is a string' });
+      });
+    } else texts[0] = typeof parsed === 'string' ? parsed : cell;
+  }
+  for (const [column, value] of Object.entries(record)) {
+    const match = /^altText\.(\d+)$/.exec(column);
+    if (match && value !== '') texts[Number(match[1]) - 1] = value;
+  }
+  return texts;
+}
+
+/** `thread.<n>` columns (1-based): the text of each part, for files written by hand. */
+function csvThreadColumns(record: Record<string, string>): { message: string; media: ImportMediaItem[] }[] {
+  const parts: [number, string][] = [];
+  for (const [column, value] of Object.entries(record)) {
+    const match = /^thread\.(\d+)$/.exec(column);
+    if (match && value.trim() !== '') parts.push([Number(match[1]), value]);
+  }
+  return parts.sort((a, b) => a[0] - b[0]).map(([, message]) => ({ message, media: [] }));
 }
 
 /** `|`, `,` and whitespace separate account references and media URLs in a CSV cell. */
@@ -101,7 +214,31 @@ export function parseCsvImport(text: string): ImportRowInput[] {
       const [, ref, name] = match;
       options[ref!] = { ...options[ref!], [name!]: optionValue(cell) };
     }
-    const media = splitList(record.media).map((url) => ({ url }));
+    const altTexts = csvAltTexts(record, errors);
+    const media: ImportMediaItem[] = splitList(record.media).map((url, m) =>
+      altTexts[m] ? { url, altText: altTexts[m] } : { url },
+    );
+    if (altTexts.length > media.length)
+      errors.push({
+        path: 'altText',
+        code: 'alt_text_without_media',
+        message: `${altTexts.length} alt texts for ${media.length} media`,
+      });
+    const composer = composerFields(
+      {
+        overrides: jsonCell(record.overrides, 'overrides', errors),
+        thread: jsonCell(record.thread, 'thread', errors),
+      },
+      errors,
+    );
+    const threadColumns = csvThreadColumns(record);
+    if (threadColumns.length && composer.thread.length)
+      errors.push({
+        path: 'thread',
+        code: 'thread_twice',
+        message: 'Give the thread either as the `thread` JSON column or as `thread.<n>` columns',
+      });
+    if (threadColumns.length) composer.thread = threadColumns;
     if (media.length > maxMediaPerRow)
       errors.push({
         path: 'media',
@@ -116,6 +253,7 @@ export function parseCsvImport(text: string): ImportRowInput[] {
       postingMode: record.postingMode?.trim() || undefined,
       media,
       options,
+      ...composer,
       errors,
     };
   });
@@ -139,19 +277,15 @@ export function parseJsonImport(value: unknown): ImportRowInput[] {
         postingMode: undefined,
         media: [],
         options: {},
+        overrides: {},
+        thread: [],
         errors: zodIssues(parsed.error),
       };
     }
     const row = parsed.data;
-    const items = row.media == null ? [] : Array.isArray(row.media) ? row.media : [row.media];
     const errors: ProblemIssue[] = [];
-    const media: ImportRowInput['media'] = [];
-    items.forEach((item, m) => {
-      if (typeof item === 'string') media.push({ url: item });
-      else if (item.key) media.push({ key: item.key });
-      else if (item.url) media.push({ url: item.url });
-      else errors.push({ path: `media[${m}]`, code: 'invalid_media', message: 'Give a media key or a URL' });
-    });
+    const media = mediaItems(asList(row.media), 'media', errors);
+    const composer = composerFields(row, errors);
     return {
       index: i + 1,
       message: row.message,
@@ -160,6 +294,7 @@ export function parseJsonImport(value: unknown): ImportRowInput[] {
       postingMode: row.postingMode,
       media,
       options: row.accountOptions ?? {},
+      ...composer,
       errors,
     };
   });

@@ -1,12 +1,16 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { importedMedia, media, postImports, posts } from '#server/db/schema.ts';
+import type { Database } from '#server/db/client.ts';
+import { importedMedia, media, postImports } from '#server/db/schema.ts';
 import type { ImportRowReport } from './schema.ts';
 
-/** The only SQL of imports: committed import reports, media fetched for imports, the posts' insert. */
+/**
+ * The only SQL of imports: committed import reports and media fetched for imports. The posts an
+ * import creates are written by the posts resource (`insertPosts`), in this commit's transaction.
+ */
 
 export type MediaRow = typeof media.$inferSelect;
-export type NewPost = typeof posts.$inferInsert;
+type Db = { db: Database };
 
 export async function findImport(
   ctx: AppContext,
@@ -21,23 +25,27 @@ export async function findImport(
 }
 
 /**
- * Records the import and inserts every post in one transaction: all or nothing. Answers false,
- * writing nothing, when the same file was committed meanwhile (the unique digest decides).
+ * Records the import and runs `createPosts` in the same transaction: all or nothing (a throw rolls
+ * both back). Answers false, writing nothing, when the same file was committed meanwhile (the
+ * unique digest decides). The record is written last, so it holds the reports as `createPosts`
+ * completed them.
  */
 export async function commitImport(
-  ctx: AppContext,
-  record: { userId: string; digest: string; rows: ImportRowReport[] },
-  newPosts: NewPost[],
+  ctx: Db,
+  record: { userId: string; digest: string; rows: () => ImportRowReport[] },
+  createPosts: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
-  return ctx.db.transaction(async (tx) => {
-    const inserted = await tx
+  return ctx.db.transaction(async (transaction) => {
+    const tx = { db: transaction as unknown as Database };
+    const id = crypto.randomUUID();
+    const claimed = await tx.db
       .insert(postImports)
-      .values({ id: crypto.randomUUID(), ...record, createdAt: new Date() })
+      .values({ id, userId: record.userId, digest: record.digest, rows: [], createdAt: new Date() })
       .onConflictDoNothing()
       .returning({ id: postImports.id });
-    if (inserted.length === 0) return false;
-    // Chunks keep each statement's parameter count well under PostgreSQL's limit.
-    for (let i = 0; i < newPosts.length; i += 200) await tx.insert(posts).values(newPosts.slice(i, i + 200));
+    if (claimed.length === 0) return false;
+    await createPosts(tx);
+    await tx.db.update(postImports).set({ rows: record.rows() }).where(eq(postImports.id, id));
     return true;
   });
 }

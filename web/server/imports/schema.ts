@@ -1,4 +1,4 @@
-import { AccountOptions, ProblemIssue } from '@postwave/shared';
+import { AccountOptions, AltText, maxThreadParts, ProblemIssue } from '@postwave/shared';
 import { z } from 'zod';
 
 /** Bodies over this many bytes are 413 before any parsing. */
@@ -33,13 +33,37 @@ export type ImportReport = z.infer<typeof ImportReport>;
 
 const MediaItem = z.union([
   z.string().max(4000),
-  z.looseObject({ key: z.string().max(300).optional(), url: z.string().max(4000).optional() }),
+  z.looseObject({
+    key: z.string().max(300).optional(),
+    url: z.string().max(4000).optional(),
+    altText: AltText.optional(),
+  }),
 ]);
+const MediaItems = z.union([MediaItem, z.array(MediaItem).max(50)]).nullable().optional();
+
+/**
+ * `overrides` and `thread` of an import row: as `POST /api/v1/posts` takes them, except that an
+ * override may be keyed by an account handle too and media may be URLs (fetched like `media`).
+ */
+export const ImportComposerFields = z.object({
+  overrides: z
+    .record(
+      z.string().max(300),
+      z.strictObject({ message: z.string().max(100_000).optional(), media: MediaItems }),
+    )
+    .optional(),
+  thread: z
+    .array(z.strictObject({ message: z.string().max(100_000), media: MediaItems }))
+    .max(maxThreadParts)
+    .optional(),
+});
 
 /**
  * One element of a JSON import: the post request of `POST /api/v1/posts` (an exported post reads
- * back as one too). `accountIds` may name accounts by id or handle; `media` items are media
- * objects (resolved by key) or URLs (fetched). `postingMode` is `draft` or `schedule`, default
+ * back as one too), composer fields included: `overrides`, `thread`, `accountOptions[id].firstComment`
+ * and `altText` on media. `accountIds` and the keys of `overrides` and `accountOptions` may name
+ * accounts by id or handle; media items (also in overrides and thread parts) are media objects
+ * (resolved by key) or URLs (fetched). `postingMode` is `draft`, `schedule` or `queue`, default
  * `schedule` when `scheduledAt` is given, else `draft`.
  */
 export const ImportPostRequest = z
@@ -48,11 +72,10 @@ export const ImportPostRequest = z
     accountIds: z.array(z.string().max(300)).max(100).default([]),
     postingMode: z.string().max(40).optional(),
     scheduledAt: z.string().max(100).nullable().optional(),
-    media: z
-      .union([MediaItem, z.array(MediaItem).max(50)])
-      .nullable()
-      .optional(),
+    media: MediaItems,
     accountOptions: AccountOptions.optional(),
+    overrides: z.unknown().optional(),
+    thread: z.unknown().optional(),
   })
   .meta({ id: 'ImportPostRequest' });
 

@@ -1,24 +1,42 @@
 import { createHash } from 'node:crypto';
-import { type ProblemIssue, parseOffsetDateTime } from '@postwave/shared';
+import { ProblemError, type ProblemIssue, parseOffsetDateTime } from '@postwave/shared';
 import { accountsOf } from '#server/accounts/repository.ts';
 import { type AccountCache, accountLookup } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
-import type { StoredMedia } from '#server/db/schema.ts';
+import type { StoredMedia, StoredOverride, StoredThreadPart } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { postingServiceFor, validationIssues } from '#server/posts/publishing.ts';
+import { type Db, insertPosts, type NewPostRow } from '#server/posts/repository.ts';
+import { withQueueLock } from '#server/queue/repository.ts';
+import { nextQueueSlot } from '#server/queue/service.ts';
 import { accountMatcher } from './accounts.ts';
 import { mediaOutcomeFor, resolveImportMedia } from './media.ts';
-import type { ImportRowInput } from './parse.ts';
-import { commitImport, findImport, type NewPost } from './repository.ts';
+import type { ImportMediaItem, ImportRowInput } from './parse.ts';
+import { commitImport, findImport } from './repository.ts';
 import type { ImportReport, ImportRowReport } from './schema.ts';
 
 export type ImportFormat = 'csv' | 'json';
 
+/** What an import row creates: the post's content and how it is timed. */
+type ImportedPost = Pick<
+  NewPostRow,
+  'message' | 'accountIds' | 'media' | 'accountOptions' | 'overrides' | 'thread'
+> &
+  (
+    | { status: 'draft'; scheduledAt: Date | null }
+    | { status: 'scheduled'; scheduledAt: Date }
+    /** The next free common slot of the accounts' queues, chosen at commit under the queue lock. */
+    | { status: 'queue'; scheduledAt: Date | undefined }
+  );
+
 /** A row ready to become a post, once every row is valid. */
 interface ResolvedRow {
   report: ImportRowReport;
-  post: Omit<NewPost, 'id' | 'userId' | 'createdAt' | 'updatedAt'> | undefined;
+  post: ImportedPost | undefined;
 }
+
+/** Thrown inside the commit to roll it back when a queued row finds no slot. */
+class QueueRowRefused extends Error {}
 
 /** Same format and bytes, same digest: the unit of "idempotent per file". */
 export function importDigest(format: ImportFormat, body: string): string {
@@ -26,9 +44,10 @@ export function importDigest(format: ImportFormat, body: string): string {
 }
 
 /**
- * Checks every row (accounts, date, mode, duplicates, media, and for scheduled rows the same
- * per-platform validation as `POST /api/v1/posts`) and, unless `dryRun`, creates all the posts in
- * one transaction when every row is valid. A file committed before answers its stored report.
+ * Checks every row (accounts, date, mode, duplicates, media, and for scheduled and queued rows the
+ * same per-platform validation as `POST /api/v1/posts`) and, unless `dryRun`, creates all the posts
+ * in one transaction when every row is valid. Queued rows take their slots in that transaction,
+ * under the user's queue lock, in file order. A file committed before answers its stored report.
  */
 export async function importPosts(
   ctx: AppContext,
@@ -40,23 +59,61 @@ export async function importPosts(
     const earlier = await findImport(ctx, userId, digest);
     if (earlier) return { rows: earlier, committed: true };
   }
-  const resolved = await resolveRows(ctx, userId, input.rows);
+  const resolved = await resolveRows(ctx, userId, input.rows, input.dryRun);
   const rows = resolved.map((r) => r.report);
   if (input.dryRun || rows.some((r) => !r.valid)) return { rows, committed: false };
 
   const now = Date.now();
-  const newPosts: NewPost[] = resolved.map((r, i) => {
-    const id = crypto.randomUUID();
-    r.report.postId = id;
-    // One millisecond apart, so the posts list (newest first) keeps the file's order reversed.
-    const createdAt = new Date(now + i);
-    return { id, userId, ...r.post!, createdAt, updatedAt: createdAt };
-  });
-  if (!(await commitImport(ctx, { userId, digest, rows }, newPosts))) {
+  const due: Date[] = [];
+  const commit = async (db: Db) =>
+    commitImport(db, { userId, digest, rows: () => rows }, async (tx) => {
+      const ready: NewPostRow[] = [];
+      const queued: { row: ResolvedRow; values: Omit<NewPostRow, 'status'> }[] = [];
+      resolved.forEach((r, i) => {
+        const id = crypto.randomUUID();
+        r.report.postId = id;
+        // One millisecond apart, so the posts list (newest first) keeps the file's order reversed.
+        const createdAt = new Date(now + i);
+        const { status, scheduledAt, ...content } = r.post!;
+        const values = { id, userId, ...content, createdAt, updatedAt: createdAt };
+        if (status === 'queue') queued.push({ row: r, values });
+        else if (status === 'scheduled')
+          ready.push({ ...values, status, scheduledAt, nextAttemptAt: scheduledAt });
+        else ready.push({ ...values, status, scheduledAt });
+      });
+      await insertPosts(tx, ready);
+      // After the fixed-time rows: a queued row never takes a slot a row of the file holds.
+      for (const { row, values } of queued) {
+        let when: Date;
+        try {
+          when = await nextQueueSlot(tx, userId, values.accountIds, {
+            notBefore: row.post!.scheduledAt ?? undefined,
+          });
+        } catch (error) {
+          if (!(error instanceof ProblemError)) throw error;
+          row.report.valid = false;
+          row.report.errors.push(...(error.problem.errors ?? [{ code: error.problem.code, message: error.problem.detail }]));
+          throw new QueueRowRefused();
+        }
+        await insertPosts(tx, [{ ...values, status: 'scheduled', scheduledAt: when, nextAttemptAt: when }]);
+        due.push(when);
+      }
+      for (const p of ready) if (p.nextAttemptAt) due.push(p.nextAttemptAt);
+    });
+  let committed: boolean;
+  try {
+    committed = resolved.some((r) => r.post?.status === 'queue')
+      ? await withQueueLock(ctx, userId, commit)
+      : await commit(ctx);
+  } catch (error) {
+    if (!(error instanceof QueueRowRefused)) throw error;
+    for (const row of rows) delete row.postId;
+    return { rows, committed: false };
+  }
+  if (!committed) {
     // The same file was committed by a concurrent request: answer what it created.
     return { rows: (await findImport(ctx, userId, digest)) ?? rows, committed: true };
   }
-  const due = newPosts.flatMap((p) => (p.nextAttemptAt ? [p.nextAttemptAt] : []));
   if (due.length) await announceDue(ctx, new Date(Math.min(...due.map((d) => d.getTime()))));
   return { rows, committed: true };
 }
@@ -65,6 +122,7 @@ async function resolveRows(
   ctx: AppContext,
   userId: string,
   inputs: ImportRowInput[],
+  dryRun: boolean,
 ): Promise<ResolvedRow[]> {
   const match = accountMatcher(await accountsOf(ctx, userId));
   const media = await resolveImportMedia(ctx, userId, inputs);
@@ -101,13 +159,15 @@ async function resolveRows(
         });
     }
     const mode = row.postingMode ?? (row.scheduledAt !== undefined ? 'schedule' : 'draft');
-    if (mode !== 'draft' && mode !== 'schedule') {
+    if (mode !== 'draft' && mode !== 'schedule' && mode !== 'queue') {
       errors.push({
         path: 'postingMode',
         code: 'invalid_posting_mode',
-        message: 'An import creates drafts or scheduled posts: postingMode is draft or schedule',
+        message: 'An import creates drafts, scheduled or queued posts: postingMode is draft, schedule or queue',
       });
     }
+    if (mode === 'queue' && row.accountRefs.length === 0)
+      errors.push({ path: 'accounts', code: 'required', message: 'A queued row needs at least one account' });
     if (mode === 'schedule') {
       if (row.scheduledAt === undefined)
         errors.push({ path: 'scheduledAt', code: 'required', message: 'A scheduled row needs scheduledAt' });
@@ -139,18 +199,46 @@ async function resolveRows(
       for (const t of found) accountOptions[t.id] = { ...accountOptions[t.id], ...options };
     }
 
-    const stored: StoredMedia[] = [];
-    row.media.forEach((item, m) => {
-      const outcome = mediaOutcomeFor(media, item);
-      if ('media' in outcome) stored.push(outcome.media);
-      else errors.push({ ...outcome.error, path: `media[${m}]` });
-    });
+    const storedAt = (items: readonly ImportMediaItem[], path: string): StoredMedia[] => {
+      const out: StoredMedia[] = [];
+      items.forEach((item, m) => {
+        const outcome = mediaOutcomeFor(media, item);
+        if ('media' in outcome) out.push(outcome.media);
+        else errors.push({ ...outcome.error, path: `${path}[${m}]` });
+      });
+      return out;
+    };
+    const stored = storedAt(row.media, 'media');
+
+    // Overrides name accounts as the row does (id or handle); each must be one of the row's.
+    const overrides: Record<string, StoredOverride> = {};
+    for (const [ref, given] of Object.entries(row.overrides)) {
+      const target = targets.get(ref) ?? [...targets.values()].find((t) => t.ref === ref);
+      if (!target) {
+        errors.push({
+          path: `overrides.${ref}`,
+          code: 'override_unknown_account',
+          message: `An override for "${ref}", which is none of this row's accounts`,
+        });
+        continue;
+      }
+      overrides[target.id] = {
+        ...(given.message !== undefined ? { message: given.message } : {}),
+        ...(given.media !== undefined ? { media: storedAt(given.media, `overrides.${ref}.media`) } : {}),
+      };
+    }
+    const thread: StoredThreadPart[] = row.thread.map((part, i) => ({
+      message: part.message,
+      media: storedAt(part.media, `thread[${i}].media`),
+    }));
 
     const fingerprint = JSON.stringify([
       row.message,
       [...accountIds].sort(),
       scheduledAt?.toISOString() ?? null,
       stored.map((s) => s.key),
+      overrides,
+      thread.map((p) => [p.message, p.media.map((m) => m.key)]),
     ]);
     const first = seen.get(fingerprint);
     if (first !== undefined)
@@ -160,30 +248,31 @@ async function resolveRows(
       });
     else seen.set(fingerprint, row.index);
 
-    // Scheduled rows get exactly the checks POST /api/v1/posts makes before scheduling.
-    if (errors.length === 0 && mode === 'schedule') {
-      const prepared = await posting.prepare(
-        { message: row.message, accountIds, media: stored, accountOptions },
-        accountLookup(ctx, userId, cache),
-      );
+    const content = { message: row.message, accountIds, media: stored, accountOptions, overrides, thread };
+    // Scheduled and queued rows get exactly the checks POST /api/v1/posts makes before scheduling.
+    if (errors.length === 0 && (mode === 'schedule' || mode === 'queue')) {
+      const prepared = await posting.prepare(content, accountLookup(ctx, userId, cache));
       if (!prepared.targets) errors.push(...validationIssues(prepared.validation));
+    }
+    // A dry run tells whether the queues have a slot; the commit takes the slots for real.
+    if (errors.length === 0 && mode === 'queue' && dryRun) {
+      try {
+        await nextQueueSlot(ctx, userId, accountIds, { notBefore: scheduledAt });
+      } catch (error) {
+        if (!(error instanceof ProblemError)) throw error;
+        errors.push(...(error.problem.errors ?? [{ code: error.problem.code, message: error.problem.detail }]));
+      }
     }
 
     const valid = errors.length === 0;
-    out.push({
-      report: { index: row.index, valid, errors },
-      post: valid
-        ? {
-            status: mode === 'schedule' ? 'scheduled' : 'draft',
-            message: row.message,
-            accountIds,
-            media: stored,
-            accountOptions,
-            scheduledAt: scheduledAt ?? null,
-            nextAttemptAt: mode === 'schedule' ? scheduledAt! : null,
-          }
-        : undefined,
-    });
+    const post: ImportedPost | undefined = !valid
+      ? undefined
+      : mode === 'queue'
+        ? { ...content, status: 'queue', scheduledAt }
+        : mode === 'schedule'
+          ? { ...content, status: 'scheduled', scheduledAt: scheduledAt! }
+          : { ...content, status: 'draft', scheduledAt: scheduledAt ?? null };
+    out.push({ report: { index: row.index, valid, errors }, post });
   }
   return out;
 }

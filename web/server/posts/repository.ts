@@ -1,6 +1,7 @@
 import type { TargetOutcome } from '@postwave/shared';
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
+import type { Database } from '#server/db/client.ts';
 import {
   type PostStatus,
   postEvents,
@@ -97,9 +98,28 @@ export async function findPost(
   return row;
 }
 
-export async function insertPost(ctx: AppContext, values: typeof posts.$inferInsert): Promise<PostRow> {
+export type NewPostRow = typeof posts.$inferInsert;
+
+/** A database or a transaction: whatever can run these statements. */
+export type Db = { db: Database };
+
+export async function insertPost(ctx: Db, values: NewPostRow): Promise<PostRow> {
   const [row] = await ctx.db.insert(posts).values(values).returning();
   return row!;
+}
+
+/**
+ * Inserts many posts with the caller's database or transaction (an import commits them with its
+ * own record, all or nothing). Chunks keep each statement's parameter count well under
+ * PostgreSQL's limit.
+ */
+export async function insertPosts(ctx: Db, rows: readonly NewPostRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) await ctx.db.insert(posts).values(rows.slice(i, i + 200));
+}
+
+/** Runs `work` in one transaction (a savepoint when `ctx` is a transaction already). */
+export async function inTransaction<T>(ctx: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return ctx.db.transaction(async (tx) => work({ db: tx as unknown as Database }));
 }
 
 /** Each post's target results as JSON, fetched with the page in the same statement. */
