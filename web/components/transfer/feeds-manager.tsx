@@ -14,7 +14,7 @@ export interface FeedRow {
   name: string | null;
   accountIds: string[];
   template: string;
-  mode: 'draft' | 'now';
+  mode: 'draft' | 'now' | 'queue';
   intervalMinutes: number;
   enabled: boolean;
   lastPolledAt: string | null;
@@ -49,7 +49,7 @@ export function FeedsManager({
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
   const [template, setTemplate] = useState('{{title}}\n\n{{link}}');
-  const [mode, setMode] = useState<'draft' | 'now'>('draft');
+  const [mode, setMode] = useState<'draft' | 'now' | 'queue'>('draft');
   const [pollEvery, setPollEvery] = useState('30');
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
@@ -133,7 +133,7 @@ export function FeedsManager({
                 </td>
                 <td>{f.accountIds.map((id) => accountName.get(id)?.name ?? id).join(', ')}</td>
                 <td>
-                  {f.mode === 'now' ? 'Publish now' : 'Drafts'}
+                  {f.mode === 'now' ? 'Publish now' : f.mode === 'queue' ? 'Queue' : 'Drafts'}
                   {!f.enabled && <span className="badge">Paused</span>}
                 </td>
                 <td>
@@ -266,6 +266,15 @@ export function FeedsManager({
           <label className="checkbox">
             <input type="radio" name="feed-mode" checked={mode === 'now'} onChange={() => setMode('now')} />
             Posts published right away
+          </label>
+          <label className="checkbox">
+            <input
+              type="radio"
+              name="feed-mode"
+              checked={mode === 'queue'}
+              onChange={() => setMode('queue')}
+            />
+            Posts in the next free queue slot
           </label>
         </fieldset>
         <div className="field">

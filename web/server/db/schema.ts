@@ -503,7 +503,8 @@ export const importedMedia = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.sourceUrl] })],
 );
 
-export const feedModes = ['draft', 'now'] as const;
+/** `queue`: each item takes the next free slot of the accounts' queues. */
+export const feedModes = ['draft', 'now', 'queue'] as const;
 export type FeedMode = (typeof feedModes)[number];
 
 /**

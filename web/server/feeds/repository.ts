@@ -1,5 +1,6 @@
-import { and, asc, eq, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
+import type { Database } from '#server/db/client.ts';
 import { feedItems, feeds } from '#server/db/schema.ts';
 
 /** The only SQL of feeds: the feeds, their leases, and the items each has seen. */
@@ -112,16 +113,32 @@ export async function markItemsSeen(
   return new Set(rows.map((r) => r.itemId));
 }
 
-export async function linkItemPost(
-  ctx: AppContext,
+/** Which of these items the feed has seen before. */
+export async function seenItemIds(ctx: AppContext, feedId: string, itemIds: string[]): Promise<Set<string>> {
+  if (itemIds.length === 0) return new Set();
+  const rows = await ctx.db
+    .select({ itemId: feedItems.itemId })
+    .from(feedItems)
+    .where(and(eq(feedItems.feedId, feedId), inArray(feedItems.itemId, itemIds)));
+  return new Set(rows.map((r) => r.itemId));
+}
+
+/**
+ * Records one item as seen with the post made from it, in the caller's transaction (the one that
+ * inserts the post). False when it was seen already: the caller rolls its post back.
+ */
+export async function markItemPosted(
+  tx: { db: Database },
   feedId: string,
   itemId: string,
   postId: string,
-): Promise<void> {
-  await ctx.db
-    .update(feedItems)
-    .set({ postId })
-    .where(and(eq(feedItems.feedId, feedId), eq(feedItems.itemId, itemId)));
+): Promise<boolean> {
+  const rows = await tx.db
+    .insert(feedItems)
+    .values({ feedId, itemId, postId, seenAt: new Date() })
+    .onConflictDoNothing()
+    .returning({ itemId: feedItems.itemId });
+  return rows.length > 0;
 }
 
 export async function feedById(ctx: AppContext, id: string): Promise<FeedRow | undefined> {

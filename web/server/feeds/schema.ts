@@ -28,7 +28,7 @@ export const FeedRequest = z
     template: Template.default(defaultTemplate),
     mode: z.enum(feedModes).default('draft').meta({
       description:
-        '`draft`: each new item becomes a draft to review. `now`: it is published at once (an item that fails validation becomes a draft instead).',
+        '`draft`: each new item becomes a draft to review. `now`: it is published at once: stored as a post scheduled for now, in the same transaction that marks the item seen, and published by the dispatcher (so a crash neither loses nor doubles it). `queue`: it takes the next free slot common to the accounts’ queues (as `postingMode: "queue"`). In `now` and `queue` an item that fails validation, or finds no queue slot, becomes a draft instead and the reason shows in `lastError`.',
     }),
     intervalMinutes: z.number().int().min(5).max(1440).default(30),
     enabled: z.boolean().default(true),

@@ -4,7 +4,7 @@ import type { AppContext } from '#server/context.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
-import { createPost } from '#server/posts/service.ts';
+import { createPostWith, type DeferredMode } from '#server/posts/service.ts';
 import { type FeedItem, feedItems, renderTemplate } from './items.ts';
 import {
   deleteFeed as deleteFeedRow,
@@ -15,8 +15,9 @@ import {
   finishPoll,
   insertFeed,
   leaseFeed,
-  linkItemPost,
+  markItemPosted,
   markItemsSeen,
+  seenItemIds,
   updateFeed as updateFeedRow,
 } from './repository.ts';
 import type { FeedPatch, FeedPollResult, FeedRequest, FeedView } from './schema.ts';
@@ -177,9 +178,10 @@ async function fetchFeed(ctx: AppContext, row: FeedRow): Promise<Fetched> {
 
 /**
  * One poll of one feed under its lease, so that any number of instances (the in-process poller of
- * each, and manual polls) never poll a feed twice at once. An item is claimed (recorded as seen)
- * before its post is created: a poll that dies in between loses that item rather than posting it
- * twice.
+ * each, and manual polls) never poll a feed twice at once. An item's post and its "seen" mark are
+ * written in one transaction: a poll that dies before the commit leaves the item new for the next
+ * poll, one that dies after it has made the post, so an item is neither lost nor posted twice.
+ * (In `now` mode the post is stored scheduled for now and the dispatcher publishes it.)
  */
 export async function pollFeed(ctx: AppContext, feedId: string): Promise<FeedPollResult> {
   const owner = `feed-poll:${crypto.randomUUID()}`;
@@ -221,15 +223,25 @@ export async function pollFeed(ctx: AppContext, feedId: string): Promise<FeedPol
       );
     }
     const validators = { etag: fetched.etag, lastModified: fetched.lastModified };
-    const fresh = await markItemsSeen(ctx, row.id, [...new Set(items.map((i) => i.id))]);
-    if (!row.primed)
+    const ids = [...new Set(items.map((i) => i.id))];
+    if (!row.primed) {
+      // The first poll: whatever the feed holds now is its back catalogue, seen and never posted.
+      await markItemsSeen(ctx, row.id, ids);
       return await finish({ status: 'primed', newItems: 0, postIds: [] }, { ...validators, primed: true });
+    }
 
+    const known = await seenItemIds(ctx, row.id, ids);
     const seenNow = new Set<string>();
-    const newItems = items.filter((i) => fresh.has(i.id) && !seenNow.has(i.id) && seenNow.add(i.id));
+    const newItems = items.filter((i) => !known.has(i.id) && !seenNow.has(i.id) && seenNow.add(i.id));
+    const toPost = newItems.slice(-maxPostsPerPoll);
+    await markItemsSeen(
+      ctx,
+      row.id,
+      newItems.slice(0, newItems.length - toPost.length).map((i) => i.id),
+    );
     const postIds: string[] = [];
     const errors: string[] = [];
-    for (const entry of newItems.slice(-maxPostsPerPoll)) {
+    for (const entry of toPost) {
       const posted = await postItem(ctx, row, entry);
       if (posted.postId) postIds.push(posted.postId);
       if (posted.error) errors.push(posted.error);
@@ -253,33 +265,51 @@ export async function pollFeed(ctx: AppContext, feedId: string): Promise<FeedPol
   }
 }
 
+/** The item was marked seen by someone else meanwhile: its post is rolled back. */
+class ItemAlreadySeen extends Error {}
+
+/**
+ * Turns one new item into a post, committed together with the item's "seen" mark. An item the
+ * platforms refuse (too long, no queue slot, an account gone) waits as a draft for a person; one
+ * that cannot even be a draft is marked seen without a post, so it is not retried forever.
+ */
 async function postItem(
   ctx: AppContext,
   row: FeedRow,
   entry: FeedItem,
 ): Promise<{ postId?: string; error?: string }> {
-  const message = renderTemplate(row.template, entry);
-  const create = (postingMode: 'draft' | 'now') =>
-    createPost(ctx, row.userId, {
-      message,
-      accountIds: row.accountIds,
-      postingMode,
-      media: [],
-      accountOptions: {},
-    });
-  let error: string | undefined;
-  let post: Awaited<ReturnType<typeof create>> | undefined;
+  const create = (mode: DeferredMode) =>
+    createPostWith(
+      ctx,
+      row.userId,
+      { message: renderTemplate(row.template, entry), accountIds: row.accountIds, media: [], accountOptions: {} },
+      mode,
+      async (tx, post) => {
+        if (!(await markItemPosted(tx, row.id, entry.id, post.id))) throw new ItemAlreadySeen();
+      },
+    );
+  const label = `Item "${entry.title || entry.link}"`;
   try {
-    post = await create(row.mode);
+    return { postId: (await create(deferredMode[row.mode])).id };
   } catch (caught) {
+    if (caught instanceof ItemAlreadySeen) return {};
     if (!(caught instanceof ProblemError)) throw caught;
-    error = `Item "${entry.title || entry.link}": ${caught.problem.detail}`;
-    // A post the platforms refuse (too long, an account gone) waits as a draft for a person.
-    if (row.mode === 'now') post = await create('draft').catch(() => undefined);
+    const error = `${label}: ${caught.problem.detail}`;
+    if (row.mode !== 'draft') {
+      try {
+        return { postId: (await create('draft')).id, error };
+      } catch (again) {
+        if (again instanceof ItemAlreadySeen) return { error };
+        if (!(again instanceof ProblemError)) throw again;
+      }
+    }
+    await markItemsSeen(ctx, row.id, [entry.id]);
+    return { error };
   }
-  if (post) await linkItemPost(ctx, row.id, entry.id, post.id);
-  return { ...(post ? { postId: post.id } : {}), ...(error ? { error } : {}) };
 }
+
+/** How each feed mode stores a post: `now` as scheduled for now, published by the dispatcher. */
+const deferredMode: Record<FeedRow['mode'], DeferredMode> = { draft: 'draft', now: 'due', queue: 'queue' };
 
 async function findFeedById(ctx: AppContext, feedId: string): Promise<FeedRow> {
   const row = await feedById(ctx, feedId);

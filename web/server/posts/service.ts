@@ -34,9 +34,12 @@ import { preparePost, publishLeasedPost, validationIssues } from './publishing.t
 import {
   deleteDroppedTargets,
   deleteEditablePost,
+  type Db,
   findPost,
+  inTransaction,
   insertPost,
   listPostPage,
+  type NewPostRow,
   type PostRow,
   postedAccountIds,
   resolveUnknownTargets,
@@ -347,6 +350,60 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
   });
   await publishLeasedPost(ctx, row, owner, { kind: 'now' }, prepared);
   return getPost(ctx, userId, row.id);
+}
+
+/** How `createPostWith` times a post: it never publishes in the caller's request. */
+export type DeferredMode = 'draft' | 'queue' | 'due';
+
+/**
+ * Creates a post and runs `alongside(tx, row)` in the same transaction, so what the caller records
+ * about the post (a feed item marked seen) commits with it or not at all. `draft` checks the
+ * accounts only; `queue` takes the next free common slot under the queue lock; `due` stores a
+ * post scheduled for now that the dispatcher publishes (a crash after the commit loses nothing,
+ * and the dispatcher never publishes a target twice). Validation as `POST /api/v1/posts`.
+ */
+export async function createPostWith(
+  ctx: AppContext,
+  userId: string,
+  input: Omit<NormalizedPost, 'postingMode' | 'scheduledAt'>,
+  mode: DeferredMode,
+  alongside: (tx: Db, row: PostRow) => Promise<void>,
+): Promise<PostRow> {
+  const resolved = await resolveContentMedia(ctx, userId, {
+    media: input.media,
+    overrides: input.overrides ?? {},
+    thread: input.thread ?? [],
+  });
+  const content: Content = {
+    message: input.message,
+    accountIds: input.accountIds,
+    media: resolved.media!,
+    accountOptions: input.accountOptions,
+    overrides: resolved.overrides!,
+    thread: resolved.thread!,
+  };
+  const now = new Date();
+  const base = { id: crypto.randomUUID(), userId, ...content, createdAt: now, updatedAt: now };
+  const store = async (tx: Db, values: NewPostRow) => {
+    const row = await insertPost(tx, values);
+    await alongside(tx, row);
+    return row;
+  };
+  if (mode === 'draft') {
+    await assertOwnedAccounts(ctx, userId, content.accountIds);
+    return inTransaction(ctx, (tx) => store(tx, { ...base, status: 'draft' }));
+  }
+  await validateForPublishing(ctx, userId, content);
+  if (mode === 'queue') {
+    return scheduleInQueue(ctx, userId, content.accountIds, {}, (tx, when) =>
+      store(tx, { ...base, status: 'scheduled', scheduledAt: when, nextAttemptAt: when }),
+    );
+  }
+  const row = await inTransaction(ctx, (tx) =>
+    store(tx, { ...base, status: 'scheduled', scheduledAt: now, nextAttemptAt: now }),
+  );
+  await announceDue(ctx, now);
+  return row;
 }
 
 export interface ListOptions {
