@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { dispatchSecret } from './helpers/app.ts';
 import { signUp, userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 import { bots, connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
@@ -88,10 +90,31 @@ for (const backend of backends()) {
     before(async () => {
       await host.start();
       await refused.start();
-      env = await startTelegramApp(backend, {
-        ALLOW_PRIVATE_HOSTS: new URL(host.url).host,
-        FEEDS_POLL_INTERVAL_MS: '0',
-      });
+      env = await startTelegramApp(
+        backend,
+        { ALLOW_PRIVATE_HOSTS: new URL(host.url).host, FEEDS_POLL_INTERVAL_MS: '0' },
+        {
+          // Stands for a crash between an item's post and its seen mark: the first attempt to mark
+          // the item `crash-once` seen fails (a sequence is not rolled back, so only once).
+          prepareDatabase: async (db) => {
+            await db.execute(sql.raw('CREATE SEQUENCE postwave_test_crash_once'));
+            await db.execute(
+              sql.raw(`CREATE FUNCTION postwave_test_crash_once() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                  IF NEW.item_id = 'crash-once' AND nextval('postwave_test_crash_once') = 1 THEN
+                    RAISE EXCEPTION 'the process died here (test trigger)';
+                  END IF;
+                  RETURN NEW;
+                END $$`),
+            );
+            await db.execute(
+              sql.raw(
+                'CREATE TRIGGER postwave_test_crash_once BEFORE INSERT ON feed_items FOR EACH ROW EXECUTE FUNCTION postwave_test_crash_once()',
+              ),
+            );
+          },
+        },
+      );
     });
     after(async () => {
       await env?.stop();
@@ -162,6 +185,15 @@ for (const backend of backends()) {
       assert.ok(listed.body.feeds[0].lastPolledAt);
     });
 
+    const dispatch = async () => {
+      const res = await fetch(`${env.app.url}/api/internal/scheduled-posts/dispatch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${dispatchSecret}` },
+      });
+      assert.equal(res.status, 200);
+      return res.json();
+    };
+
     test('mode now publishes new items; Atom with Last-Modified / If-Modified-Since', async () => {
       const { api, news } = await setup('atom');
       host.atom = [{ id: 'urn:a1', title: 'First', link: 'https://blog.example/a1', summary: 'one' }];
@@ -182,9 +214,99 @@ for (const backend of backends()) {
       host.atomModified = new Date('2026-01-02T00:00:00Z');
       const polled = await api.json(`/api/v1/feeds/${created.body.id}/poll`, { method: 'POST' });
       assert.equal(polled.body.newItems, 1);
+      // Stored due now with its seen mark; the dispatcher publishes it (here: the dispatch endpoint).
+      const stored = (await api.json(`/api/v1/posts/${polled.body.postIds[0]}`)).body;
+      assert.equal(stored.status, 'scheduled');
+      assert.ok(Date.parse(stored.scheduledAt) <= Date.now());
+      await dispatch();
       const post = (await api.json(`/api/v1/posts/${polled.body.postIds[0]}`)).body;
-      assert.equal(post.status, 'posted');
-      assert.ok(env.telegram.sent.some((m) => m.text === 'Atom: Second https://blog.example/a2'));
+      assert.equal(post.status, 'posted', JSON.stringify(post));
+      assert.equal(
+        env.telegram.sent.filter((m) => m.text === 'Atom: Second https://blog.example/a2').length,
+        1,
+      );
+    });
+
+    test('an item whose post and seen mark did not commit comes back on the next poll, posted once', async () => {
+      const { api, news } = await setup('crash');
+      host.items = [];
+      host.publish({ guid: 'before', title: 'Before', link: 'https://blog.example/b', description: '' });
+      const created = await api.json('/api/v1/feeds', {
+        json: { url: `${host.url}/rss`, accountIds: [news], mode: 'now', template: 'Crash: {{title}}' },
+      });
+      assert.equal(created.body.lastStatus, 'primed');
+      host.publish({
+        guid: 'crash-once',
+        title: 'Survivor',
+        link: 'https://blog.example/s',
+        description: '',
+      });
+      const crashed = await api.json(`/api/v1/feeds/${created.body.id}/poll`, { method: 'POST' });
+      assert.equal(crashed.body.status, 'failed', JSON.stringify(crashed.body));
+      assert.equal(
+        (await api.json('/api/v1/posts')).body.posts.length,
+        0,
+        'the post rolled back with the mark',
+      );
+
+      const retried = await api.json(`/api/v1/feeds/${created.body.id}/poll`, { method: 'POST' });
+      assert.equal(retried.body.status, 'updated', JSON.stringify(retried.body));
+      assert.equal(retried.body.newItems, 1, 'the item was not lost');
+      host.version++;
+      assert.equal(
+        (await api.json(`/api/v1/feeds/${created.body.id}/poll`, { method: 'POST' })).body.newItems,
+        0,
+      );
+      await dispatch();
+      const posts = (await api.json('/api/v1/posts')).body.posts;
+      assert.deepEqual(
+        posts.map((p: { message: string; status: string }) => [p.message, p.status]),
+        [['Crash: Survivor', 'posted']],
+      );
+      assert.equal(env.telegram.sent.filter((m) => m.text === 'Crash: Survivor').length, 1);
+    });
+
+    test('mode queue puts each new item in the next free slot of the accounts’ queue', async () => {
+      const { api, news } = await setup('queued');
+      const queue = await api.json(`/api/v1/accounts/${news}/queue`, {
+        method: 'PUT',
+        json: {
+          timezone: 'Europe/Berlin',
+          slots: [
+            { weekday: 1, time: '09:00' },
+            { weekday: 4, time: '17:30' },
+          ],
+        },
+      });
+      assert.equal(queue.status, 200, JSON.stringify(queue.body));
+      const [first, second] = queue.body.freeSlots;
+      host.items = [];
+      const created = await api.json('/api/v1/feeds', {
+        json: { url: `${host.url}/rss`, accountIds: [news], mode: 'queue', template: 'Queued: {{title}}' },
+      });
+      assert.equal(created.body.mode, 'queue');
+      host.publish({ guid: 'q1', title: 'One', link: 'https://blog.example/q1', description: '' });
+      host.publish({ guid: 'q2', title: 'Two', link: 'https://blog.example/q2', description: '' });
+      const polled = await api.json(`/api/v1/feeds/${created.body.id}/poll`, { method: 'POST' });
+      assert.equal(polled.body.postIds.length, 2, JSON.stringify(polled.body));
+      const times = [];
+      for (const id of polled.body.postIds) {
+        const post = (await api.json(`/api/v1/posts/${id}`)).body;
+        assert.equal(post.status, 'scheduled');
+        times.push(post.scheduledAt);
+      }
+      assert.deepEqual(times.sort(), [first, second].sort());
+
+      // An account without queue slots: the item waits as a draft, and the reason is shown.
+      const bare = await connectTelegram(api, '@updates', bots.second);
+      const noSlots = await api.json('/api/v1/feeds', {
+        json: { url: `${host.url}/slow`, accountIds: [bare], mode: 'queue' },
+      });
+      host.publish({ guid: 'q3', title: 'Three', link: 'https://blog.example/q3', description: '' });
+      const waiting = await api.json(`/api/v1/feeds/${noSlots.body.id}/poll`, { method: 'POST' });
+      assert.equal(waiting.body.postIds.length, 1, JSON.stringify(waiting.body));
+      assert.match(waiting.body.error, /queue slots/);
+      assert.equal((await api.json(`/api/v1/posts/${waiting.body.postIds[0]}`)).body.status, 'draft');
     });
 
     test('a feed on a private host is refused by the SSRF guard and nothing is fetched', async () => {

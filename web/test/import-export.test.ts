@@ -328,6 +328,182 @@ for (const backend of backends()) {
       assert.deepEqual(await other.api.json('/api/v1/posts/export?format=json').then((r) => r.body), []);
     });
 
+    test('composer fields (overrides, thread, firstComment, altText) import from CSV and JSON and survive an export round trip', async () => {
+      const { api, news, updates } = await setup('composer');
+      const photo = `${files.url}/photo.png`;
+      const when = inDays(4);
+      const table = [
+        [
+          'scheduledAt',
+          'message',
+          'accounts',
+          'media',
+          'altText',
+          'overrides',
+          'thread.1',
+          'thread.2',
+          'options.@news.firstComment',
+        ],
+        [
+          when,
+          'Base text',
+          '@news|@updates',
+          photo,
+          '["A red square"]',
+          JSON.stringify({ '@updates': { message: 'Shorter for updates' } }),
+          'Part two',
+          'Part three',
+          '',
+        ],
+        ['', 'A draft with a first comment', '@news', '', '', '', '', '', 'Read more below'],
+        [when, 'Scheduled with a comment Telegram cannot post', '@news', '', '', '', '', '', 'Nope'],
+        ['', 'Override for a stranger', '@news', '', '', '{"@nobody":{"message":"x"}}', '', '', ''],
+        ['', 'Bad JSON', '@news', '', '', '{oops', '', '', ''],
+      ];
+      const body = csv(table);
+      const dry = await importFile(api, body, { dryRun: true });
+      assert.equal(dry.status, 200, JSON.stringify(dry.body));
+      const codes = dry.body.rows.map((r: { errors: { code: string }[] }) => r.errors.map((e) => e.code));
+      assert.deepEqual(codes.slice(0, 2), [[], []], JSON.stringify(dry.body));
+      assert.deepEqual(codes.slice(2), [
+        ['first_comment_unsupported'],
+        ['override_unknown_account'],
+        ['invalid_json'],
+      ]);
+
+      const good = csv(table.slice(0, 3));
+      const committed = await importFile(api, good, { dryRun: false });
+      assert.equal(committed.body.committed, true, JSON.stringify(committed.body));
+      const [scheduled, draft] = await Promise.all(
+        committed.body.rows.map(
+          async (r: { postId: string }) => (await api.json(`/api/v1/posts/${r.postId}`)).body,
+        ),
+      );
+      assert.equal(scheduled.status, 'scheduled');
+      assert.equal(scheduled.media[0].altText, 'A red square');
+      assert.deepEqual(scheduled.overrides, { [updates]: { message: 'Shorter for updates' } });
+      assert.deepEqual(
+        scheduled.thread.map((p: { message: string }) => p.message),
+        ['Part two', 'Part three'],
+      );
+      assert.equal(draft.status, 'draft');
+      assert.deepEqual(draft.accountOptions, { [news]: { firstComment: 'Read more below' } });
+
+      // JSON: a full post request per row, with URL media and alt text in a thread part.
+      const json = JSON.stringify([
+        {
+          message: 'JSON base',
+          accountIds: ['@news'],
+          postingMode: 'schedule',
+          scheduledAt: inDays(6),
+          thread: [{ message: 'JSON part', media: [{ url: photo, altText: 'Square in a reply' }] }],
+          overrides: { '@news': { message: 'JSON override' } },
+        },
+        { message: 'JSON strict', accountIds: ['@news'], thread: [{ message: 'x', extra: 1 }] },
+      ]);
+      const jsonDry = await importFile(api, json, { dryRun: true, type: 'application/json' });
+      assert.equal(jsonDry.body.rows[0].valid, true, JSON.stringify(jsonDry.body));
+      assert.equal(jsonDry.body.rows[1].valid, false);
+      const jsonCommit = await importFile(api, JSON.stringify([JSON.parse(json)[0]]), {
+        dryRun: false,
+        type: 'application/json',
+      });
+      const fromJson = (await api.json(`/api/v1/posts/${jsonCommit.body.rows[0].postId}`)).body;
+      assert.equal(fromJson.thread[0].media[0].altText, 'Square in a reply');
+      assert.deepEqual(fromJson.overrides, { [news]: { message: 'JSON override' } });
+
+      // Export and import again (both formats): the composer fields come back as they were.
+      const fields = (p: Record<string, unknown>) => ({
+        message: p.message,
+        overrides: p.overrides,
+        thread: (p.thread as { message: string; media: { key: string; altText?: string }[] }[]).map((t) => ({
+          message: t.message,
+          media: t.media.map((m) => [m.key, m.altText]),
+        })),
+        media: (p.media as { key: string; altText?: string }[]).map((m) => [m.key, m.altText]),
+        accountOptions: p.accountOptions,
+      });
+      const original = (await api.json('/api/v1/posts/export?format=json')).body.map(fields);
+      for (const format of ['csv', 'json'] as const) {
+        const exported = await (await api.fetch(`/api/v1/posts/export?format=${format}`)).text();
+        const back = await importFile(api, exported, {
+          dryRun: false,
+          type: format === 'csv' ? 'text/csv' : 'application/json',
+        });
+        assert.equal(back.body.committed, true, JSON.stringify(back.body));
+        const copies = await Promise.all(
+          back.body.rows.map(async (r: { postId: string }) =>
+            fields((await api.json(`/api/v1/posts/${r.postId}`)).body),
+          ),
+        );
+        assert.deepEqual(copies, original, format);
+        for (const r of back.body.rows)
+          assert.equal((await api.json(`/api/v1/posts/${r.postId}`, { method: 'DELETE' })).status, 204);
+      }
+    });
+
+    test('postingMode queue takes the next free queue slots in file order, under the queue lock', async () => {
+      const { api, news, updates } = await setup('queue-import');
+      const queue = await api.json(`/api/v1/accounts/${news}/queue`, {
+        method: 'PUT',
+        json: {
+          timezone: 'America/New_York',
+          slots: [
+            { weekday: 2, time: '08:15' },
+            { weekday: 5, time: '12:00' },
+          ],
+        },
+      });
+      assert.equal(queue.status, 200, JSON.stringify(queue.body));
+      const [first, second, third] = queue.body.freeSlots;
+      const body = csv([
+        ['postingMode', 'message', 'accounts'],
+        ['queue', 'Queued one', '@news'],
+        ['queue', 'Queued two', '@news'],
+      ]);
+      assert.deepEqual(
+        (await importFile(api, body, { dryRun: true })).body.rows.map((r: { valid: boolean }) => r.valid),
+        [true, true],
+      );
+      // A post already scheduled on the first slot keeps it.
+      await api.json('/api/v1/posts', {
+        json: { message: 'On the slot', accountIds: [news], postingMode: 'schedule', scheduledAt: first },
+      });
+      const committed = await importFile(api, body, { dryRun: false });
+      assert.equal(committed.body.committed, true, JSON.stringify(committed.body));
+      const times = [];
+      for (const r of committed.body.rows) {
+        const post = (await api.json(`/api/v1/posts/${r.postId}`)).body;
+        assert.equal(post.status, 'scheduled');
+        times.push(post.scheduledAt);
+      }
+      assert.deepEqual(times, [second, third]);
+
+      // An account without slots: the dry run says so, and a commit writes nothing.
+      const bare = csv([
+        ['postingMode', 'message', 'accounts'],
+        ['queue', 'No slots here', '@updates'],
+        ['draft', 'A draft', '@updates'],
+      ]);
+      const dry = await importFile(api, bare, { dryRun: true });
+      assert.deepEqual(
+        dry.body.rows[0].errors.map((e: { code: string; accountId?: string }) => [e.code, e.accountId]),
+        [['queue_empty', updates]],
+      );
+      const before = await postCount(api);
+      const refused = await importFile(api, bare, { dryRun: false });
+      assert.equal(refused.body.committed, false);
+      assert.equal(await postCount(api), before);
+      const tooFew = csv([
+        ['postingMode', 'message', 'accounts'],
+        ['later', 'x', '@news'],
+      ]);
+      assert.equal(
+        (await importFile(api, tooFew, { dryRun: true })).body.rows[0].errors[0].code,
+        'invalid_posting_mode',
+      );
+    });
+
     test('export pages through more posts than one page without losing or repeating any', async () => {
       const { api, news } = await setup('bulk');
       const rows = [['message', 'accounts']];

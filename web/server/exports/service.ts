@@ -23,10 +23,16 @@ function csvRow(post: PostView): string[] {
   const overrides = Object.fromEntries(
     Object.entries(post.overrides).map(([id, o]) => [
       id,
-      { ...(o.message !== undefined ? { message: o.message } : {}), ...(o.media ? { media: mediaRefs(o.media) } : {}) },
+      {
+        ...(o.message !== undefined ? { message: o.message } : {}),
+        ...(o.media ? { media: mediaRefs(o.media) } : {}),
+      },
     ]),
   );
-  const thread = post.thread.map((p) => ({ message: p.message, ...(p.media.length ? { media: mediaRefs(p.media) } : {}) }));
+  const thread = post.thread.map((p) => ({
+    message: p.message,
+    ...(p.media.length ? { media: mediaRefs(p.media) } : {}),
+  }));
   return [
     post.id,
     post.status,
@@ -37,7 +43,10 @@ function csvRow(post: PostView): string[] {
     post.message,
     post.accountIds.join('|'),
     post.media.map((m) => m.url).join('|'),
-    jsonOrEmpty(altTexts, altTexts.every((t) => t === null)),
+    jsonOrEmpty(
+      altTexts,
+      altTexts.every((t) => t === null),
+    ),
     options,
     jsonOrEmpty(overrides, Object.keys(overrides).length === 0),
     jsonOrEmpty(thread, thread.length === 0),

@@ -282,7 +282,12 @@ async function postItem(
     createPostWith(
       ctx,
       row.userId,
-      { message: renderTemplate(row.template, entry), accountIds: row.accountIds, media: [], accountOptions: {} },
+      {
+        message: renderTemplate(row.template, entry),
+        accountIds: row.accountIds,
+        media: [],
+        accountOptions: {},
+      },
       mode,
       async (tx, post) => {
         if (!(await markItemPosted(tx, row.id, entry.id, post.id))) throw new ItemAlreadySeen();

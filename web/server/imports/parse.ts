@@ -70,7 +70,9 @@ function composerFields(
   for (const [ref, o] of Object.entries(parsed.data.overrides ?? {})) {
     overrides[ref] = {
       ...(o.message !== undefined ? { message: o.message } : {}),
-      ...(o.media !== undefined ? { media: mediaItems(asList(o.media), `overrides.${ref}.media`, errors) } : {}),
+      ...(o.media !== undefined
+        ? { media: mediaItems(asList(o.media), `overrides.${ref}.media`, errors) }
+        : {}),
     };
   }
   const thread = (parsed.data.thread ?? []).map((part, i) => ({

@@ -39,7 +39,10 @@ const MediaItem = z.union([
     altText: AltText.optional(),
   }),
 ]);
-const MediaItems = z.union([MediaItem, z.array(MediaItem).max(50)]).nullable().optional();
+const MediaItems = z
+  .union([MediaItem, z.array(MediaItem).max(50)])
+  .nullable()
+  .optional();
 
 /**
  * `overrides` and `thread` of an import row: as `POST /api/v1/posts` takes them, except that an

@@ -92,7 +92,9 @@ export async function importPosts(
         } catch (error) {
           if (!(error instanceof ProblemError)) throw error;
           row.report.valid = false;
-          row.report.errors.push(...(error.problem.errors ?? [{ code: error.problem.code, message: error.problem.detail }]));
+          row.report.errors.push(
+            ...(error.problem.errors ?? [{ code: error.problem.code, message: error.problem.detail }]),
+          );
           throw new QueueRowRefused();
         }
         await insertPosts(tx, [{ ...values, status: 'scheduled', scheduledAt: when, nextAttemptAt: when }]);
@@ -163,7 +165,8 @@ async function resolveRows(
       errors.push({
         path: 'postingMode',
         code: 'invalid_posting_mode',
-        message: 'An import creates drafts, scheduled or queued posts: postingMode is draft, schedule or queue',
+        message:
+          'An import creates drafts, scheduled or queued posts: postingMode is draft, schedule or queue',
       });
     }
     if (mode === 'queue' && row.accountRefs.length === 0)
@@ -260,7 +263,9 @@ async function resolveRows(
         await nextQueueSlot(ctx, userId, accountIds, { notBefore: scheduledAt });
       } catch (error) {
         if (!(error instanceof ProblemError)) throw error;
-        errors.push(...(error.problem.errors ?? [{ code: error.problem.code, message: error.problem.detail }]));
+        errors.push(
+          ...(error.problem.errors ?? [{ code: error.problem.code, message: error.problem.detail }]),
+        );
       }
     }
 

@@ -32,12 +32,12 @@ import type { TargetStaging } from '#server/staging/schema.ts';
 import { forgetStaging, stagingByPost } from '#server/staging/service.ts';
 import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
 import {
+  type Db,
   deleteDroppedTargets,
   deleteEditablePost,
-  type Db,
   findPost,
-  inTransaction,
   insertPost,
+  inTransaction,
   listPostPage,
   type NewPostRow,
   type PostRow,

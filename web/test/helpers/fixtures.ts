@@ -18,6 +18,7 @@ export interface TelegramApp {
 export async function startTelegramApp(
   backend: Backend,
   env: Record<string, string> = {},
+  options: Parameters<typeof startApp>[2] = {},
 ): Promise<TelegramApp> {
   const telegram = await startFakeTelegram({
     bots: {
@@ -32,7 +33,7 @@ export async function startTelegramApp(
   });
   let app: RunningApp;
   try {
-    app = await startApp(backend, { TELEGRAM_API_URL: telegram.url, ...env });
+    app = await startApp(backend, { TELEGRAM_API_URL: telegram.url, ...env }, options);
   } catch (error) {
     await telegram.close();
     throw error;
