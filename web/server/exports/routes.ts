@@ -14,8 +14,8 @@ export const exportRoutes = defineApiRoutes({
     summary: 'Export posts with their results as CSV or JSON (streamed)',
     description: [
       'Streams every matching post, oldest first (by creation), read from the database a page at a time. A post’s time for `from`/`to` is when it posted, else when it is scheduled, else when it was created; `from` is inclusive, `to` exclusive; each is a date (`2026-12-01`, midnight UTC) or an ISO 8601 date-time with an offset.',
-      `CSV columns: ${exportColumns.map((c) => `\`${c}\``).join(', ')} (RFC 4180 quoting, CRLF line ends). \`accounts\` and \`media\` are \`|\`-separated account ids and media URLs; \`accountOptions\` and \`results\` are JSON. JSON: an array of posts, each with \`postingMode\`.`,
-      'Both read back through `POST /api/v1/posts/import`: scheduled posts come back scheduled (while their time is in the future), everything else as drafts; media URLs of this server resolve to the same stored media.',
+      `CSV columns: ${exportColumns.map((c) => `\`${c}\``).join(', ')} (RFC 4180 quoting, CRLF line ends). \`accounts\` and \`media\` are \`|\`-separated account ids and media URLs; \`altText\` is a JSON array of the media’s alt texts by position (empty when none has one); \`accountOptions\` (with \`firstComment\`), \`overrides\`, \`thread\` (media as \`{ key, url, altText? }\`) and \`results\` (with each thread’s \`parts\`) are JSON. JSON: an array of posts, each with \`postingMode\`.`,
+      'Both read back through `POST /api/v1/posts/import`: scheduled posts come back scheduled (while their time is in the future), everything else as drafts; media URLs of this server resolve to the same stored media; overrides, thread, first comments and alt text come back as they were.',
     ].join('\n\n'),
     parameters: [
       {
