@@ -16,7 +16,9 @@ const Template = z
   .describe('Post text; {{title}}, {{link}} and {{summary}} are replaced by the item’s');
 const Mode = z
   .enum(feedModes)
-  .describe('draft: each new item becomes a draft to review; now: it is published at once');
+  .describe(
+    'draft: each new item becomes a draft to review; now: it is published at once; queue: it takes the next free slot of the accounts’ queues',
+  );
 const Interval = z.number().int().min(5).max(1440).describe('Minutes between polls (5 to 1440)');
 
 /** Feed tools: thin wrappers over the feeds service, as `/api/v1/feeds` is. */
