@@ -1,4 +1,5 @@
 import { isPlatformError, withDeadline } from '@postwave/shared';
+import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import { activeAccountRows } from './connect-repository.ts';
 import { markAccountRefused } from './health.ts';
@@ -88,20 +89,13 @@ const holder = globalThis as typeof globalThis & { __postwaveCredentialKeeper?: 
 export function startCredentialKeeper(ctx: AppContext): void {
   const intervalMs = ctx.config.credentialRefreshIntervalMs;
   if (holder.__postwaveCredentialKeeper || intervalMs === 0) return;
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  holder.__postwaveCredentialKeeper = startIntervalSweep({
+    intervalMs,
+    runAtStart: true,
+    sweep: async () => {
       const run = await refreshExpiringConnections(ctx);
       if (run.checked > 0) ctx.logger.info(run, 'renewed connections ahead of expiry');
-    } catch (error) {
-      ctx.logger.error({ err: error }, 'connection renewal sweep failed');
-    } finally {
-      running = false;
-    }
-  };
-  holder.__postwaveCredentialKeeper = setInterval(tick, intervalMs);
-  holder.__postwaveCredentialKeeper.unref();
-  void tick();
+    },
+    onError: (error) => ctx.logger.error({ err: error }, 'connection renewal sweep failed'),
+  });
 }

@@ -1,4 +1,5 @@
 import { isPlatformError, type PlatformErrorCode, withDeadline } from '@postwave/shared';
+import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import type { AccountHealth } from '#server/db/schema.ts';
 import { emitWebhookEvent } from '#server/webhooks/events.ts';
@@ -258,23 +259,17 @@ export function startAccountHealthMonitor(ctx: AppContext): void {
     ctx.logger.info('account health checks are off (ACCOUNT_HEALTH_INTERVAL_MS=0)');
     return;
   }
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  holder.__postwaveHealthMonitor = startIntervalSweep({
+    intervalMs: Math.min(intervalMs, 60_000),
+    runAtStart: true,
+    sweep: async () => {
       const sweep = await runHealthChecks(ctx);
       if (sweep.checked > 0) ctx.logger.debug(sweep, 'account health sweep');
-    } catch (error) {
+    },
+    onError: (error) =>
       ctx.logger.error(
         { err: error instanceof Error ? error.message : String(error) },
         'account health sweep failed',
-      );
-    } finally {
-      running = false;
-    }
-  };
-  holder.__postwaveHealthMonitor = setInterval(tick, Math.min(intervalMs, 60_000));
-  holder.__postwaveHealthMonitor.unref();
-  void tick();
+      ),
+  });
 }
