@@ -2,7 +2,7 @@ import { isPlatformError, withDeadline } from '@postwave/shared';
 import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import { activeAccountRows } from './connect-repository.ts';
-import { markAccountRefused } from './health.ts';
+import { credentialExpiry, markAccountRefused } from './health.ts';
 import { saveRefreshedCredentials, toPlatformAccount } from './service.ts';
 
 /*
@@ -26,16 +26,6 @@ export interface KeeperRun {
   needsReconnect: number;
 }
 
-function expiryOf(credentials: Record<string, unknown>): number | undefined {
-  const value = credentials.expiresAt;
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string') {
-    const parsed = Date.parse(value);
-    return Number.isNaN(parsed) ? undefined : parsed;
-  }
-  return undefined;
-}
-
 export async function refreshExpiringConnections(ctx: AppContext, now = Date.now()): Promise<KeeperRun> {
   const run: KeeperRun = { checked: 0, refreshed: 0, needsReconnect: 0 };
   for (const row of await activeAccountRows(ctx)) {
@@ -47,7 +37,7 @@ export async function refreshExpiringConnections(ctx: AppContext, now = Date.now
     } catch {
       continue; // unreadable with the current keys: publishing reports it
     }
-    const expiresAt = expiryOf(account.credentials);
+    const expiresAt = credentialExpiry(account.credentials);
     if (expiresAt === undefined || expiresAt - now < floorMs || expiresAt - now > horizonMs) continue;
     run.checked++;
     const deadline = withDeadline(undefined, 30_000);

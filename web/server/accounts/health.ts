@@ -52,7 +52,8 @@ const refusedCodes: ReadonlySet<PlatformErrorCode> = new Set(['needs_reconnect',
 /** Failures that say nothing about the credentials: the health stays as it was. */
 const inconclusiveCodes: ReadonlySet<PlatformErrorCode> = new Set(['rate_limited']);
 
-function expiryOf(credentials: Record<string, unknown>): number | undefined {
+/** When stored credentials expire (ms since epoch), from their `expiresAt`; undefined when they do not say. */
+export function credentialExpiry(credentials: Record<string, unknown>): number | undefined {
   const value = credentials.expiresAt;
   if (typeof value === 'number') return value;
   if (typeof value === 'string') {
@@ -83,7 +84,7 @@ export async function checkAccount(
         'The stored credentials cannot be read with the current encryption keys; reconnect the account.',
     };
   }
-  const storedExpiry = expiryOf(account.credentials);
+  const storedExpiry = credentialExpiry(account.credentials);
   if (
     storedExpiry !== undefined &&
     storedExpiry - now < imminentMs &&
@@ -132,7 +133,7 @@ export async function checkAccount(
   } finally {
     deadline.dispose();
   }
-  const expiry = expiryOf(credentials);
+  const expiry = credentialExpiry(credentials);
   if (
     expiry !== undefined &&
     expiry - now <= ctx.config.accountHealth.expiringWithinMs &&
