@@ -1,8 +1,12 @@
 'use client';
 
 import { type ReactNode, useRef, useState } from 'react';
+import { describeError } from './lib/api.ts';
 
-/** A button that asks for confirmation in a modal dialog before running a destructive action. */
+/**
+ * A button that asks for confirmation in a modal dialog before running a destructive action.
+ * An error `onConfirm` throws (an API error too) is shown in the dialog, described for the user.
+ */
 export function ConfirmButton({
   label,
   title,
@@ -59,7 +63,7 @@ export function ConfirmButton({
                   await onConfirm();
                   dialog.current?.close();
                 } catch (e) {
-                  setError(e instanceof Error ? e.message : 'Something went wrong.');
+                  setError(describeError(e));
                 } finally {
                   setBusy(false);
                 }

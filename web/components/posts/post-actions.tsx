@@ -125,11 +125,7 @@ export function PostActions({
           body="It will be removed for good. Nothing already published is deleted from the platforms."
           confirmLabel="Delete"
           onConfirm={async () => {
-            try {
-              await api('DELETE', `/api/v1/posts/${id}`);
-            } catch (e) {
-              throw new Error(describeError(e));
-            }
+            await api('DELETE', `/api/v1/posts/${id}`);
             router.push(`/posts?status=${status}`);
             router.refresh();
           }}

@@ -57,14 +57,10 @@ export function McpClients({ clients, timezone }: { clients: McpClientRow[]; tim
                   body="It can no longer read or post as you. To use it again, you will have to approve it again."
                   confirmLabel="Revoke access"
                   onConfirm={async () => {
-                    try {
-                      await api(
-                        'DELETE',
-                        `/api/v1/mcp-clients?${new URLSearchParams({ clientId: c.clientId })}`,
-                      );
-                    } catch (e) {
-                      throw new Error(describeError(e));
-                    }
+                    await api(
+                      'DELETE',
+                      `/api/v1/mcp-clients?${new URLSearchParams({ clientId: c.clientId })}`,
+                    );
                     router.refresh();
                   }}
                 />

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { ConfirmButton } from '../confirm-button.tsx';
-import { api, describeError } from '../lib/api.ts';
+import { api } from '../lib/api.ts';
 
 export interface SignInMethodsProps {
   methods: { password: boolean; identities: { provider: string; createdAt: string }[] };
@@ -86,11 +86,7 @@ export function SignInMethods({
                         body={`You will no longer be able to sign in with ${providerName(id)}.`}
                         confirmLabel="Unlink"
                         onConfirm={async () => {
-                          try {
-                            await api('DELETE', `/api/auth/sign-in-methods/${encodeURIComponent(id)}`);
-                          } catch (e) {
-                            throw new Error(describeError(e));
-                          }
+                          await api('DELETE', `/api/auth/sign-in-methods/${encodeURIComponent(id)}`);
                           router.refresh();
                         }}
                       />

@@ -152,11 +152,7 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
                     body="Anything using this token stops working immediately."
                     confirmLabel="Revoke"
                     onConfirm={async () => {
-                      try {
-                        await api('DELETE', `/api/v1/tokens/${t.id}`);
-                      } catch (e) {
-                        throw new Error(describeError(e));
-                      }
+                      await api('DELETE', `/api/v1/tokens/${t.id}`);
                       router.refresh();
                     }}
                   />

@@ -143,16 +143,12 @@ export function WebhookItem({
             body="You get a new secret to copy. For 24 hours deliveries are signed with both the old and the new one, so you can update your receiver without missing events."
             confirmLabel="Rotate"
             onConfirm={async () => {
-              try {
-                const rotated = await api<{ secret: string }>(
-                  'POST',
-                  `/api/v1/webhooks/${hook.id}/rotate-secret`,
-                );
-                onSecret(rotated.secret);
-                router.refresh();
-              } catch (e) {
-                throw new Error(describeError(e));
-              }
+              const rotated = await api<{ secret: string }>(
+                'POST',
+                `/api/v1/webhooks/${hook.id}/rotate-secret`,
+              );
+              onSecret(rotated.secret);
+              router.refresh();
             }}
           />
           <ConfirmButton
@@ -162,11 +158,7 @@ export function WebhookItem({
             body="Nothing more is sent to it, and its delivery log is deleted."
             confirmLabel="Delete"
             onConfirm={async () => {
-              try {
-                await api('DELETE', `/api/v1/webhooks/${hook.id}`);
-              } catch (e) {
-                throw new Error(describeError(e));
-              }
+              await api('DELETE', `/api/v1/webhooks/${hook.id}`);
               announce(`${hook.url} deleted.`);
               router.refresh();
             }}

@@ -181,11 +181,7 @@ export function FeedsManager({
                     body="The feed stops being checked. Posts it already created stay."
                     confirmLabel="Delete"
                     onConfirm={async () => {
-                      try {
-                        await api('DELETE', `/api/v1/feeds/${f.id}`);
-                      } catch (e) {
-                        throw new Error(describeError(e));
-                      }
+                      await api('DELETE', `/api/v1/feeds/${f.id}`);
                       router.refresh();
                     }}
                   />

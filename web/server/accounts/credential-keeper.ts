@@ -1,7 +1,8 @@
 import { isPlatformError, withDeadline } from '@postwave/shared';
+import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import { activeAccountRows } from './connect-repository.ts';
-import { markAccountRefused } from './health.ts';
+import { credentialExpiry, markAccountRefused } from './health.ts';
 import { saveRefreshedCredentials, toPlatformAccount } from './service.ts';
 
 /*
@@ -25,16 +26,6 @@ export interface KeeperRun {
   needsReconnect: number;
 }
 
-function expiryOf(credentials: Record<string, unknown>): number | undefined {
-  const value = credentials.expiresAt;
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string') {
-    const parsed = Date.parse(value);
-    return Number.isNaN(parsed) ? undefined : parsed;
-  }
-  return undefined;
-}
-
 export async function refreshExpiringConnections(ctx: AppContext, now = Date.now()): Promise<KeeperRun> {
   const run: KeeperRun = { checked: 0, refreshed: 0, needsReconnect: 0 };
   for (const row of await activeAccountRows(ctx)) {
@@ -46,7 +37,7 @@ export async function refreshExpiringConnections(ctx: AppContext, now = Date.now
     } catch {
       continue; // unreadable with the current keys: publishing reports it
     }
-    const expiresAt = expiryOf(account.credentials);
+    const expiresAt = credentialExpiry(account.credentials);
     if (expiresAt === undefined || expiresAt - now < floorMs || expiresAt - now > horizonMs) continue;
     run.checked++;
     const deadline = withDeadline(undefined, 30_000);
@@ -88,20 +79,13 @@ const holder = globalThis as typeof globalThis & { __postwaveCredentialKeeper?: 
 export function startCredentialKeeper(ctx: AppContext): void {
   const intervalMs = ctx.config.credentialRefreshIntervalMs;
   if (holder.__postwaveCredentialKeeper || intervalMs === 0) return;
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  holder.__postwaveCredentialKeeper = startIntervalSweep({
+    intervalMs,
+    runAtStart: true,
+    sweep: async () => {
       const run = await refreshExpiringConnections(ctx);
       if (run.checked > 0) ctx.logger.info(run, 'renewed connections ahead of expiry');
-    } catch (error) {
-      ctx.logger.error({ err: error }, 'connection renewal sweep failed');
-    } finally {
-      running = false;
-    }
-  };
-  holder.__postwaveCredentialKeeper = setInterval(tick, intervalMs);
-  holder.__postwaveCredentialKeeper.unref();
-  void tick();
+    },
+    onError: (error) => ctx.logger.error({ err: error }, 'connection renewal sweep failed'),
+  });
 }

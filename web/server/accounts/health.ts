@@ -1,4 +1,5 @@
 import { isPlatformError, type PlatformErrorCode, withDeadline } from '@postwave/shared';
+import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import type { AccountHealth } from '#server/db/schema.ts';
 import { emitWebhookEvent } from '#server/webhooks/events.ts';
@@ -51,7 +52,8 @@ const refusedCodes: ReadonlySet<PlatformErrorCode> = new Set(['needs_reconnect',
 /** Failures that say nothing about the credentials: the health stays as it was. */
 const inconclusiveCodes: ReadonlySet<PlatformErrorCode> = new Set(['rate_limited']);
 
-function expiryOf(credentials: Record<string, unknown>): number | undefined {
+/** When stored credentials expire (ms since epoch), from their `expiresAt`; undefined when they do not say. */
+export function credentialExpiry(credentials: Record<string, unknown>): number | undefined {
   const value = credentials.expiresAt;
   if (typeof value === 'number') return value;
   if (typeof value === 'string') {
@@ -82,7 +84,7 @@ export async function checkAccount(
         'The stored credentials cannot be read with the current encryption keys; reconnect the account.',
     };
   }
-  const storedExpiry = expiryOf(account.credentials);
+  const storedExpiry = credentialExpiry(account.credentials);
   if (
     storedExpiry !== undefined &&
     storedExpiry - now < imminentMs &&
@@ -131,7 +133,7 @@ export async function checkAccount(
   } finally {
     deadline.dispose();
   }
-  const expiry = expiryOf(credentials);
+  const expiry = credentialExpiry(credentials);
   if (
     expiry !== undefined &&
     expiry - now <= ctx.config.accountHealth.expiringWithinMs &&
@@ -258,23 +260,17 @@ export function startAccountHealthMonitor(ctx: AppContext): void {
     ctx.logger.info('account health checks are off (ACCOUNT_HEALTH_INTERVAL_MS=0)');
     return;
   }
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  holder.__postwaveHealthMonitor = startIntervalSweep({
+    intervalMs: Math.min(intervalMs, 60_000),
+    runAtStart: true,
+    sweep: async () => {
       const sweep = await runHealthChecks(ctx);
       if (sweep.checked > 0) ctx.logger.debug(sweep, 'account health sweep');
-    } catch (error) {
+    },
+    onError: (error) =>
       ctx.logger.error(
         { err: error instanceof Error ? error.message : String(error) },
         'account health sweep failed',
-      );
-    } finally {
-      running = false;
-    }
-  };
-  holder.__postwaveHealthMonitor = setInterval(tick, Math.min(intervalMs, 60_000));
-  holder.__postwaveHealthMonitor.unref();
-  void tick();
+      ),
+  });
 }

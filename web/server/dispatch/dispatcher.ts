@@ -1,5 +1,6 @@
+import { AlarmLoop } from '#server/background/alarm-loop.ts';
 import type { AppContext } from '#server/context.ts';
-import { isShuttingDown, trackWork } from '#server/lifecycle/shutdown.ts';
+import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { earliestDueAt } from './repository.ts';
 import { type DispatchOptions, dispatchDuePosts } from './service.ts';
 import { Stager } from './stager.ts';
@@ -19,21 +20,13 @@ export interface DispatcherOptions extends DispatchOptions {
  */
 export class Dispatcher {
   readonly #ctx: AppContext;
-  readonly #options: DispatcherOptions;
-  readonly #stopping = new AbortController();
-  #alarm = Number.POSITIVE_INFINITY;
-  #timer: NodeJS.Timeout | undefined;
-  #wakeSleeper: (() => void) | undefined;
-  /** Set when an announcement arrived during a run: look again before sleeping. */
-  #dirty = false;
-  #loop: Promise<void> | undefined;
+  readonly #loop: AlarmLoop;
   #unlisten: (() => Promise<void>) | undefined;
   /** The staging pass beside the loop (media of posts with video uploaded within the lead). */
   readonly #stager: Stager;
 
   constructor(ctx: AppContext, options: DispatcherOptions) {
     this.#ctx = ctx;
-    this.#options = options;
     this.#stager = new Stager(ctx, {
       leadMs: options.stageLeadMs ?? 0,
       concurrency: options.stageConcurrency ?? 4,
@@ -41,24 +34,33 @@ export class Dispatcher {
       intervalMs: options.intervalMs,
       ...(options.owner ? { owner: `${options.owner}:stage` } : {}),
     });
+    this.#loop = new AlarmLoop({
+      // A run in flight is tracked work: a graceful shutdown waits for it.
+      round: async (signal) => {
+        await trackWork(dispatchDuePosts(ctx, { ...options, signal }));
+        return 'done';
+      },
+      nextDueAt: async () => (await earliestDueAt(ctx))?.getTime(),
+      safetyIntervalMs: options.intervalMs,
+      logger: ctx.logger,
+      messages: {
+        roundFailed: 'dispatch run failed',
+        nextDueFailed: 'could not read the next due time; polling',
+      },
+    });
   }
 
   start(): void {
-    if (this.#loop) return;
+    if (this.#loop.started) return;
     this.#unlisten = listenForDue(this.#ctx, (at) => this.wake(at));
     this.#stager.start();
-    this.#loop = this.#run();
+    this.#loop.start();
   }
 
   /** A post is due at `at` (default: now). Earlier than the alarm: the alarm moves. */
   wake(at: Date = new Date()): void {
     this.#stager.wake(at);
-    const when = at.getTime();
-    if (!this.#wakeSleeper) {
-      this.#dirty = true;
-      return;
-    }
-    if (when < this.#alarm) this.#arm(when);
+    this.#loop.wake(at.getTime());
   }
 
   /**
@@ -66,56 +68,8 @@ export class Dispatcher {
    * and resolves when the loop has ended (the graceful-shutdown hook).
    */
   async stop(): Promise<void> {
-    this.#stopping.abort();
-    this.#wakeSleeper?.();
-    await this.#loop;
+    await this.#loop.stop();
     await this.#stager.stop();
     await this.#unlisten?.();
-  }
-
-  async #run(): Promise<void> {
-    const ctx = this.#ctx;
-    const signal = this.#stopping.signal;
-    // A process shutting down (SIGTERM) claims nothing more; its run in flight is tracked work.
-    while (!signal.aborted && !isShuttingDown()) {
-      this.#dirty = false;
-      try {
-        await trackWork(dispatchDuePosts(ctx, { ...this.#options, signal }));
-      } catch (error) {
-        ctx.logger.error({ err: error }, 'dispatch run failed');
-      }
-      if (signal.aborted) break;
-      if (this.#dirty) continue;
-      let next = Date.now() + this.#options.intervalMs;
-      try {
-        const due = await earliestDueAt(ctx);
-        if (due) next = Math.min(next, due.getTime());
-      } catch (error) {
-        ctx.logger.warn({ err: error }, 'could not read the next due time; polling');
-      }
-      if (this.#dirty || signal.aborted || isShuttingDown()) continue;
-      await this.#sleepUntil(next);
-    }
-  }
-
-  #sleepUntil(at: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.#wakeSleeper = () => {
-        clearTimeout(this.#timer);
-        this.#wakeSleeper = undefined;
-        this.#alarm = Number.POSITIVE_INFINITY;
-        resolve();
-      };
-      this.#arm(at);
-    });
-  }
-
-  #arm(at: number): void {
-    clearTimeout(this.#timer);
-    this.#alarm = at;
-    // +1 ms: a timer may fire within the millisecond before; claiming uses `now >= due`.
-    const delay = Math.max(0, at - Date.now() + 1);
-    this.#timer = setTimeout(() => this.#wakeSleeper?.(), delay);
-    this.#timer.unref();
   }
 }

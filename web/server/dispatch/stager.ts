@@ -1,5 +1,5 @@
+import { AlarmLoop, type RoundOutcome } from '#server/background/alarm-loop.ts';
 import type { AppContext } from '#server/context.ts';
-import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import {
   claimStagings,
   earliestStageAt,
@@ -33,20 +33,32 @@ export class Stager {
   readonly #options: StagerOptions;
   readonly #owner: string;
   readonly #platforms: string[];
-  readonly #stopping = new AbortController();
   readonly #inFlight = new Set<Promise<void>>();
+  readonly #loop: AlarmLoop;
   #leases: LeaseKeeper | undefined;
-  #alarm = Number.POSITIVE_INFINITY;
-  #timer: NodeJS.Timeout | undefined;
-  #wakeSleeper: (() => void) | undefined;
-  #dirty = false;
-  #loop: Promise<void> | undefined;
 
   constructor(ctx: AppContext, options: StagerOptions) {
     this.#ctx = ctx;
     this.#options = options;
     this.#owner = options.owner ?? `stage:${crypto.randomUUID()}`;
     this.#platforms = stagingPlatforms(ctx);
+    this.#loop = new AlarmLoop({
+      round: () => this.#claim(),
+      nextDueAt: async () => {
+        // All slots busy: a finishing upload wakes the loop; only then is there room to claim.
+        if (this.#inFlight.size >= options.concurrency) return undefined;
+        return (await earliestStageAt(ctx, options.leadMs, this.#platforms))?.getTime();
+      },
+      safetyIntervalMs: options.intervalMs,
+      // Something looked due yet nothing could be claimed (a row locked by an edit, a failing
+      // database): look again in a second rather than at once, so the loop never spins.
+      nothingClaimedBackoffMs: 1000,
+      logger: ctx.logger,
+      messages: {
+        roundFailed: 'claiming posts to stage failed',
+        nextDueFailed: 'could not read the next staging time; polling',
+      },
+    });
   }
 
   /** Whether there is anything to do: a lead, and some platform that can stage. */
@@ -55,76 +67,40 @@ export class Stager {
   }
 
   start(): void {
-    if (this.#loop || !this.enabled) return;
+    if (this.#loop.started || !this.enabled) return;
     this.#leases = new LeaseKeeper(
       this.#options.leaseMs,
       (ids) => renewStagingLeases(this.#ctx, this.#owner, ids, this.#options.leaseMs),
       (error) => this.#ctx.logger.warn({ err: error }, 'could not renew staging leases'),
     );
-    this.#loop = this.#run();
+    this.#loop.start();
   }
 
   /** A post is due at `at`: it enters the lead at `at - leadMs`. */
   wake(at: Date = new Date()): void {
-    const when = at.getTime() - this.#options.leadMs;
-    if (!this.#wakeSleeper) {
-      this.#dirty = true;
-      return;
-    }
-    if (when < this.#alarm) this.#arm(when);
+    this.#loop.wake(at.getTime() - this.#options.leadMs);
   }
 
   /** Claims nothing more, aborts uploads in flight (their posts upload at the due time) and waits for them. */
   async stop(): Promise<void> {
-    this.#stopping.abort();
-    this.#wakeSleeper?.();
-    await this.#loop;
+    await this.#loop.stop();
     await Promise.allSettled([...this.#inFlight]);
     await this.#leases?.stop();
   }
 
-  async #run(): Promise<void> {
-    const ctx = this.#ctx;
-    const signal = this.#stopping.signal;
-    while (!signal.aborted && !isShuttingDown()) {
-      this.#dirty = false;
-      const free = this.#options.concurrency - this.#inFlight.size;
-      let full = false;
-      let claimedNone = false;
-      if (free > 0) {
-        try {
-          const claims = await claimStagings(ctx, this.#owner, {
-            limit: free,
-            leaseMs: this.#options.leaseMs,
-            leadMs: this.#options.leadMs,
-            platforms: this.#platforms,
-          });
-          for (const claim of claims) this.#start(claim);
-          full = claims.length === free;
-          claimedNone = claims.length === 0;
-        } catch (error) {
-          ctx.logger.error({ err: error }, 'claiming posts to stage failed');
-          claimedNone = true;
-        }
-      }
-      if (signal.aborted) break;
-      if (this.#dirty || full) continue;
-      let next = Date.now() + this.#options.intervalMs;
-      // All slots busy: a finishing upload wakes the loop; only then is there room to claim.
-      if (this.#inFlight.size < this.#options.concurrency) {
-        try {
-          const at = await earliestStageAt(ctx, this.#options.leadMs, this.#platforms);
-          if (at) next = Math.min(next, at.getTime());
-        } catch (error) {
-          ctx.logger.warn({ err: error }, 'could not read the next staging time; polling');
-        }
-      }
-      // Something looked due yet nothing could be claimed (a row locked by an edit, a failing
-      // database): look again in a second rather than at once, so the loop never spins.
-      if (claimedNone) next = Math.max(next, Date.now() + 1000);
-      if (this.#dirty || signal.aborted || isShuttingDown()) continue;
-      await this.#sleepUntil(next);
-    }
+  /** One round: claims as many posts as there are free slots and starts staging them. */
+  async #claim(): Promise<RoundOutcome> {
+    const free = this.#options.concurrency - this.#inFlight.size;
+    if (free <= 0) return 'done';
+    const claims = await claimStagings(this.#ctx, this.#owner, {
+      limit: free,
+      leaseMs: this.#options.leaseMs,
+      leadMs: this.#options.leadMs,
+      platforms: this.#platforms,
+    });
+    for (const claim of claims) this.#start(claim);
+    if (claims.length === 0) return 'nothing-claimed';
+    return claims.length === free ? 'more' : 'done';
   }
 
   #start(claim: StagingClaim): void {
@@ -132,7 +108,7 @@ export class Stager {
     this.#leases?.hold(id);
     // Not tracked as shutdown work: an upload cut off by an exit is staged again after its lease,
     // or the post simply uploads at its due time.
-    const work = stageClaimedPost(this.#ctx, claim, this.#owner, this.#stopping.signal)
+    const work = stageClaimedPost(this.#ctx, claim, this.#owner, this.#loop.signal)
       .then(
         (results) => {
           const staged = results.filter((r) => r.status === 'staged').length;
@@ -150,27 +126,6 @@ export class Stager {
 
   /** A slot freed: look for more at once. */
   wakeNow(): void {
-    if (!this.#wakeSleeper) this.#dirty = true;
-    else this.#arm(Date.now());
-  }
-
-  #sleepUntil(at: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.#wakeSleeper = () => {
-        clearTimeout(this.#timer);
-        this.#wakeSleeper = undefined;
-        this.#alarm = Number.POSITIVE_INFINITY;
-        resolve();
-      };
-      this.#arm(at);
-    });
-  }
-
-  #arm(at: number): void {
-    clearTimeout(this.#timer);
-    this.#alarm = at;
-    const delay = Math.max(0, at - Date.now() + 1);
-    this.#timer = setTimeout(() => this.#wakeSleeper?.(), delay);
-    this.#timer.unref();
+    this.#loop.wake(Date.now());
   }
 }

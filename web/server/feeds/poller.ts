@@ -1,3 +1,4 @@
+import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import { dueFeedIds } from './repository.ts';
@@ -23,18 +24,12 @@ export async function pollDueFeeds(ctx: AppContext): Promise<number> {
 export function startFeedPoller(ctx: AppContext): void {
   const intervalMs = ctx.config.feedsPollIntervalMs;
   if (holder.__postwaveFeedPoller || intervalMs === 0) return;
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  holder.__postwaveFeedPoller = startIntervalSweep({
+    intervalMs,
+    runAtStart: false,
+    sweep: async () => {
       await pollDueFeeds(ctx);
-    } catch (error) {
-      ctx.logger.error({ err: error }, 'feed poller tick failed');
-    } finally {
-      running = false;
-    }
-  };
-  holder.__postwaveFeedPoller = setInterval(tick, intervalMs);
-  holder.__postwaveFeedPoller.unref();
+    },
+    onError: (error) => ctx.logger.error({ err: error }, 'feed poller tick failed'),
+  });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { AlarmLoop } from '#server/background/alarm-loop.ts';
 import type { AppContext } from '#server/context.ts';
-import { isShuttingDown, trackWork } from '#server/lifecycle/shutdown.ts';
+import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { deliverDue } from './delivery.ts';
 import { earliestDueDelivery, pruneDeliveries } from './repository.ts';
 import { listenForDeliveries } from './wakeups.ts';
@@ -20,67 +21,45 @@ const pruneEveryMs = 3_600_000;
 export class WebhookWorker {
   readonly #ctx: AppContext;
   readonly #owner = `webhooks:${randomUUID()}`;
-  readonly #stopping = new AbortController();
-  #timer: NodeJS.Timeout | undefined;
-  #wakeSleeper: (() => void) | undefined;
-  #alarm = Number.POSITIVE_INFINITY;
-  #dirty = false;
-  #loop: Promise<void> | undefined;
+  readonly #loop: AlarmLoop;
   #unlisten: (() => Promise<void>) | undefined;
   #prunedAt = 0;
 
   constructor(ctx: AppContext) {
     this.#ctx = ctx;
+    this.#loop = new AlarmLoop({
+      // A round in flight is tracked work: a graceful shutdown waits for it.
+      round: async (signal) => {
+        const { concurrency, retrySchedule } = ctx.config.webhooks;
+        const claimed = await trackWork(
+          deliverDue(ctx, { owner: this.#owner, schedule: retrySchedule, limit: concurrency, signal }),
+        );
+        return claimed === concurrency ? 'more' : 'done';
+      },
+      nextDueAt: async () => (await earliestDueDelivery(ctx))?.getTime(),
+      beforeSleep: () => this.#prune(),
+      safetyIntervalMs: safetyPollMs,
+      logger: ctx.logger,
+      messages: {
+        roundFailed: 'webhook delivery round failed',
+        nextDueFailed: 'could not read the next webhook delivery time; polling',
+      },
+    });
   }
 
   start(): void {
-    if (this.#loop) return;
+    if (this.#loop.started) return;
     this.#unlisten = listenForDeliveries(this.#ctx, (at) => this.wake(at));
-    this.#loop = this.#run();
+    this.#loop.start();
   }
 
   wake(at: Date = new Date()): void {
-    if (!this.#wakeSleeper) {
-      this.#dirty = true;
-      return;
-    }
-    if (at.getTime() < this.#alarm) this.#arm(at.getTime());
+    this.#loop.wake(at.getTime());
   }
 
   async stop(): Promise<void> {
-    this.#stopping.abort();
-    this.#wakeSleeper?.();
-    await this.#loop;
+    await this.#loop.stop();
     await this.#unlisten?.();
-  }
-
-  async #run(): Promise<void> {
-    const ctx = this.#ctx;
-    const signal = this.#stopping.signal;
-    const { concurrency, retrySchedule } = ctx.config.webhooks;
-    while (!signal.aborted && !isShuttingDown()) {
-      this.#dirty = false;
-      let claimed = 0;
-      try {
-        claimed = await trackWork(
-          deliverDue(ctx, { owner: this.#owner, schedule: retrySchedule, limit: concurrency, signal }),
-        );
-      } catch (error) {
-        ctx.logger.error({ err: error }, 'webhook delivery round failed');
-      }
-      if (signal.aborted) break;
-      if (this.#dirty || claimed === concurrency) continue;
-      await this.#prune();
-      let next = Date.now() + safetyPollMs;
-      try {
-        const due = await earliestDueDelivery(ctx);
-        if (due) next = Math.min(next, due.getTime());
-      } catch (error) {
-        ctx.logger.warn({ err: error }, 'could not read the next webhook delivery time; polling');
-      }
-      if (this.#dirty || signal.aborted || isShuttingDown()) continue;
-      await this.#sleepUntil(next);
-    }
   }
 
   /** At most hourly: the log keeps 30 days of finished deliveries (every instance may do it; it is idempotent). */
@@ -92,25 +71,6 @@ export class WebhookWorker {
     } catch (error) {
       this.#ctx.logger.warn({ err: error }, 'could not prune the webhook delivery log');
     }
-  }
-
-  #sleepUntil(at: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.#wakeSleeper = () => {
-        clearTimeout(this.#timer);
-        this.#wakeSleeper = undefined;
-        this.#alarm = Number.POSITIVE_INFINITY;
-        resolve();
-      };
-      this.#arm(at);
-    });
-  }
-
-  #arm(at: number): void {
-    clearTimeout(this.#timer);
-    this.#alarm = at;
-    this.#timer = setTimeout(() => this.#wakeSleeper?.(), Math.max(0, at - Date.now() + 1));
-    this.#timer.unref();
   }
 }
 
