@@ -21,6 +21,7 @@ import type {
   StoredStep,
   StoredThreadPart,
 } from '#server/db/schema.ts';
+import { LeaseKeeper } from '#server/dispatch/lease-keeper.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
@@ -39,6 +40,7 @@ import {
   listPostPage,
   type PostRow,
   postedAccountIds,
+  renewPostLeases,
   resolveUnknownTargets,
   type TargetView,
   targetsOf,
@@ -345,8 +347,34 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
     leaseExpiresAt: leaseUntil,
     attempts: 1,
   });
-  await publishLeasedPost(ctx, row, owner, { kind: 'now' }, prepared);
+  await publishNow(ctx, row, owner, prepared);
   return getPost(ctx, userId, row.id);
+}
+
+/**
+ * A publish-now of a post this request leased: the lease is renewed while publishing runs (as a
+ * dispatcher renews its claims), so a publish outliving `DISPATCH_LEASE_MS` is never taken over by
+ * a dispatcher and sent twice; a process that dies stops renewing and dispatch finishes the post.
+ */
+async function publishNow(
+  ctx: AppContext,
+  row: PostRow,
+  owner: string,
+  prepared: Parameters<typeof publishLeasedPost>[4],
+): Promise<void> {
+  const leaseMs = ctx.config.dispatcher.leaseMs;
+  const leases = new LeaseKeeper(
+    leaseMs,
+    (ids) => renewPostLeases(ctx, owner, ids, leaseMs),
+    (error) => ctx.logger.warn({ err: error, postId: row.id }, 'could not renew a publish-now lease'),
+  );
+  leases.hold(row.id);
+  try {
+    await publishLeasedPost(ctx, row, owner, { kind: 'now' }, prepared);
+  } finally {
+    leases.release(row.id);
+    await leases.stop();
+  }
 }
 
 export interface ListOptions {
@@ -512,7 +540,7 @@ export async function actOnPost(
     nextAttemptAt: leaseUntil,
     attempts: row.attempts + 1,
   });
-  await publishLeasedPost(ctx, leased, owner, { kind: 'now' }, prepared);
+  await publishNow(ctx, leased, owner, prepared);
   return getPost(ctx, userId, row.id);
 }
 
