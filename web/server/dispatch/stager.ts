@@ -1,5 +1,6 @@
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
+import { sweepDueDiscards } from '#server/staging/discard.ts';
 import {
   claimStagings,
   earliestStageAt,
@@ -88,6 +89,8 @@ export class Stager {
     const signal = this.#stopping.signal;
     while (!signal.aborted && !isShuttingDown()) {
       this.#dirty = false;
+      // Staged uploads of edited or deleted posts, left to remove from the platform (staging/discard.ts).
+      const discardAt = await sweepDueDiscards(ctx, signal);
       const free = this.#options.concurrency - this.#inFlight.size;
       let full = false;
       let claimedNone = false;
@@ -110,6 +113,7 @@ export class Stager {
       if (signal.aborted) break;
       if (this.#dirty || full) continue;
       let next = Date.now() + this.#options.intervalMs;
+      if (discardAt !== undefined) next = Math.min(next, Math.max(discardAt, Date.now() + 1000));
       // All slots busy: a finishing upload wakes the loop; only then is there room to claim.
       if (this.#inFlight.size < this.#options.concurrency) {
         try {

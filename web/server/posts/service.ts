@@ -29,12 +29,14 @@ import { notFound } from '#server/http/respond.ts';
 import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
 import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
 import { scheduleInQueue } from '#server/queue/service.ts';
+import { discardPlatforms, discardSoon } from '#server/staging/discard.ts';
+import { deletePostQueueingDiscards } from '#server/staging/repository.ts';
 import type { TargetStaging } from '#server/staging/schema.ts';
 import { forgetStaging, stagingByPost } from '#server/staging/service.ts';
 import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
 import {
   deleteDroppedTargets,
-  deleteEditablePost,
+  editableStatuses,
   findPost,
   insertPost,
   listPostPage,
@@ -582,6 +584,13 @@ async function resolveUnknown(
 export async function deletePost(ctx: AppContext, userId: string, postId: string): Promise<void> {
   const row = await ownedPost(ctx, userId, postId);
   assertEditable(row, 'deleted');
-  if (!(await deleteEditablePost(ctx, row.id)))
-    throw invalidStatus('The post is being published and cannot be deleted');
+  // Its staged uploads the platform would keep are queued for discarding in the same statement.
+  const { deleted, discards } = await deletePostQueueingDiscards(
+    ctx,
+    row.id,
+    editableStatuses,
+    discardPlatforms(ctx),
+  );
+  if (!deleted) throw invalidStatus('The post is being published and cannot be deleted');
+  discardSoon(ctx, discards);
 }
