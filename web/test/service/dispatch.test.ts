@@ -273,6 +273,9 @@ for (const backend of backends()) {
         const first = await schedule('wake sooner', sooner);
         const end = Date.now() + 15_000;
         while (sentCount('wake later') === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+        // The fake counts a send on receipt; the post's result is written a moment after the answer.
+        while ((await getPost(ctx, userId, second.id)).status === 'scheduled' && Date.now() < end)
+          await new Promise((r) => setTimeout(r, 20));
         for (const [post, at] of [
           [first, sooner],
           [second, later],
