@@ -106,22 +106,45 @@ async function discardOne(
 export function discardSoon(ctx: AppContext, ids: readonly string[]): void {
   if (ids.length === 0) return;
   void trackWork(
-    sweepStagedDiscards(ctx, { ids, limit: ids.length }).catch((error: unknown) => {
-      ctx.logger.warn({ err: error }, 'could not discard staged uploads now; the sweep retries');
-    }),
+    sweepStagedDiscards(ctx, { ids, limit: ids.length })
+      .then((sweep) => {
+        if (sweep.retrying > 0) sweepSoon(ctx);
+      })
+      .catch((error: unknown) => {
+        sweepSoon(ctx);
+        ctx.logger.warn({ err: error }, 'could not discard staged uploads now; the sweep retries');
+      }),
   );
 }
 
 /**
- * One sweep of the discards that are due, for the staging pass and cron calls: answers when the
- * next one is due (epoch ms; undefined: none queued). Never throws: the next sweep tries again.
+ * When each database's next discard is due, as this process last read it: the staging pass runs
+ * its loop on every announcement, and most iterations have no discard to look at. Another
+ * instance's queued uploads are discarded by that instance at once; only its retries need this
+ * one's sweep, so the cached time is re-read at least every `recheckMs`.
+ */
+const nextSweep = new WeakMap<object, number>();
+const recheckMs = 60_000;
+
+/**
+ * One sweep of the discards that are due, for the staging pass: answers when the next one is due
+ * (epoch ms; undefined: none known). Costs no query until then. Never throws.
  */
 export async function sweepDueDiscards(ctx: AppContext, signal?: AbortSignal): Promise<number | undefined> {
+  const cached = nextSweep.get(ctx.db);
+  if (cached !== undefined && Date.now() < cached) return cached;
   try {
     if (!signal?.aborted) await sweepStagedDiscards(ctx, signal ? { signal } : {});
-    return (await earliestDiscardAt(ctx))?.getTime();
+    const next = (await earliestDiscardAt(ctx))?.getTime();
+    nextSweep.set(ctx.db, Math.min(next ?? Number.POSITIVE_INFINITY, Date.now() + recheckMs));
+    return next;
   } catch (error) {
     ctx.logger.warn({ err: error }, 'sweeping staged uploads to discard failed');
     return undefined;
   }
+}
+
+/** Something was queued or failed in this process: the next sweep looks at once. */
+function sweepSoon(ctx: AppContext): void {
+  nextSweep.delete(ctx.db);
 }

@@ -14,7 +14,7 @@ import { runCronDispatch } from '#server/dispatch/cron.ts';
 import { Stager } from '#server/dispatch/stager.ts';
 import { uploadFromRequest } from '#server/media/service.ts';
 import { createPost, deletePost, getPost, updatePost } from '#server/posts/service.ts';
-import { sweepDueDiscards } from '#server/staging/discard.ts';
+import { sweepStagedDiscards } from '#server/staging/discard.ts';
 import { signUp } from '#server/users/service.ts';
 import { backends } from '../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../helpers/service-context.ts';
@@ -231,7 +231,7 @@ for (const backend of backends()) {
       youtube.server.clearInjected();
       // The retry's time comes (a minute later in real life).
       await ctx.db.execute(sql`UPDATE staged_discards SET next_attempt_at = now()`);
-      await sweepDueDiscards(ctx);
+      assert.equal((await sweepStagedDiscards(ctx)).discarded, 1);
       assert.equal(holds(videoId), false, 'removed by the sweep');
       assert.deepEqual(await queued(), []);
     });
