@@ -1,15 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type FakeX, sampleMp4, startFakeX } from '@postwave/shared/testing';
+import {
+  type FakeX,
+  type FakeYouTube,
+  sampleMp4,
+  startFakeX,
+  startFakeYouTube,
+} from '@postwave/shared/testing';
 import { type RunningApp, startApp } from './helpers/app.ts';
-import { type Client, signUp } from './helpers/client.ts';
+import { type Client, signUp, userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 
 /*
  * Staged media through the Scheduler over real HTTP: a scheduled post with video has its media
  * uploaded (and processed) at the platform's fake ahead of `scheduledAt`, so only the final call
  * happens at the due time; the staging state is in GET /api/v1/posts/{id}; an edit clears it.
- * The fake X holds each video in processing for a few seconds (a slow upload).
+ * The fake X holds each video in processing for a few seconds (a slow upload). On YouTube, which
+ * keeps a staged private video, an edit or a delete of the post removes the upload.
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary JSON
@@ -51,13 +58,16 @@ const describeRequest = (r: { method: string; path: string }) => `${r.method} ${
 for (const backend of backends()) {
   describe(`staged media (${backend})`, () => {
     let x: FakeX;
+    let youtube: FakeYouTube;
     let app: RunningApp;
 
     before(async () => {
       // Three STATUS polls of a second each: a video takes about 3 s to be ready at the fake.
       x = await startFakeX({ processingPolls: 3 });
+      youtube = await startFakeYouTube();
       app = await startApp(backend, {
         ...x.env(),
+        ...youtube.env(),
         DISPATCH_SECRET: '',
         DISPATCHER_ENABLED: 'true',
         DISPATCHER_INTERVAL_MS: '600000',
@@ -67,6 +77,7 @@ for (const backend of backends()) {
     after(async () => {
       await app?.stop();
       await x?.close();
+      await youtube?.close();
     });
 
     test('a scheduled video is uploaded ahead; only the final call happens at the due time', async () => {
@@ -185,8 +196,12 @@ for (const backend of backends()) {
       assert.equal(edited.status, 200, JSON.stringify(edited.body));
       assert.equal(edited.body.message, 'second cut');
       const afterEdit = edited.body.staging;
+      // Gone, or already replaced by the new content's staging (the stager is woken by the edit and
+      // may finish before the response is built on a fast database).
       assert.ok(
-        afterEdit.length === 0 || afterEdit[0].status === 'staging',
+        afterEdit.length === 0 ||
+          afterEdit[0].status === 'staging' ||
+          Date.parse(afterEdit[0].expiresAt) > Date.parse(first.staging[0].expiresAt),
         `the old staging is gone: ${JSON.stringify(afterEdit)}`,
       );
       // Still within the lead: the stager is woken by the edit and stages the new content.
@@ -224,6 +239,73 @@ for (const backend of backends()) {
       const draft = await client.json(`/api/v1/posts/${id}`, { json: { postingMode: 'draft' } });
       assert.equal(draft.status, 200, JSON.stringify(draft.body));
       assert.deepEqual(draft.body.staging, []);
+    });
+
+    test('on YouTube, editing or deleting a staged post removes the private upload from the platform', async () => {
+      const { api } = await userWithToken(app.url, 'staged-youtube');
+      const connected = await api.json('/api/v1/accounts', {
+        json: { platform: 'youtube', credentials: youtube.credentials() },
+      });
+      assert.equal(connected.status, 201, JSON.stringify(connected.body));
+      const account = connected.body.id;
+      const media = await uploadVideo(api);
+      const created = await api.json('/api/v1/posts', {
+        json: {
+          message: 'Trailer\nComing soon',
+          accountIds: [account],
+          media: [media],
+          postingMode: 'schedule',
+          scheduledAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+          accountOptions: { [account]: { title: 'Trailer', privacyStatus: 'public' } },
+        },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.id;
+      const read = async () => (await api.json(`/api/v1/posts/${id}`)).body;
+      const stagedVideo = async () => {
+        await waitFor('staging', read, (post) => post.staging?.[0]?.status === 'staged');
+        const video = youtube.videos.at(-1)!;
+        assert.equal(video.status.privacyStatus, 'private', 'uploaded ahead as private');
+        return video.id;
+      };
+      const held = (videoId: string) => youtube.videos.some((v) => v.id === videoId);
+
+      const first = await stagedVideo();
+      const edited = await api.json(`/api/v1/posts/${id}`, {
+        method: 'PATCH',
+        json: { message: 'Trailer\nOut now' },
+      });
+      assert.equal(edited.status, 200, JSON.stringify(edited.body));
+      await waitFor(
+        'the first upload removed',
+        async () => held(first),
+        (h) => !h,
+      );
+      assert.ok(youtube.deletedVideos.includes(first));
+
+      // Staged again for the new content (still within the lead); deleting the post removes it too.
+      const second = await waitFor(
+        'staged again',
+        async () => {
+          const post = await read();
+          const latest = youtube.videos.at(-1);
+          return post.staging?.[0]?.status === 'staged' && latest && latest.id !== first ? latest.id : null;
+        },
+        (videoId) => videoId !== null,
+      );
+      const deleted = await api.fetch(`/api/v1/posts/${id}`, { method: 'DELETE' });
+      assert.equal(deleted.status, 204);
+      await waitFor(
+        'the second upload removed',
+        async () => held(second!),
+        (h) => !h,
+      );
+      assert.ok(youtube.deletedVideos.includes(second!));
+      assert.equal(
+        youtube.videos.filter((v) => v.snippet.title === 'Trailer').length,
+        0,
+        'nothing of this post is left on the channel',
+      );
     });
   });
 }

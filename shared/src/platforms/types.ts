@@ -105,6 +105,12 @@ export interface StagedMedia {
   expiresAt: Date;
 }
 
+/** What `Publisher.discardStaged` may use of a publish's context. */
+export type DiscardContext = Pick<
+  PublishContext,
+  'signal' | 'logger' | 'onCredentialsRefreshed' | 'accountHostFetch'
+>;
+
 /** At most `limit` publishes sharing `key` start in any `windowMs`. */
 export interface PublishRateLimit {
   /** What shares the rate, one lower-case word (`bot`, `chat`, `webhook`): `PUBLISH_RATE_<PLATFORM>_<SCOPE>`. */
@@ -187,6 +193,15 @@ export interface Publisher<Options = Record<string, unknown>> {
     options: Options,
     context: PublishContext,
   ): Promise<StagedMedia>;
+  /**
+   * Optional: removes a staged upload that will not be published (the post was edited, deleted,
+   * moved back to draft, or its staging dropped), on platforms that keep such an upload
+   * indefinitely: a private YouTube video, an unpublished Facebook video. Platforms whose staged
+   * uploads expire by themselves (X media ids, Threads and Instagram containers) leave it out, as
+   * do those that document no way to remove one (LinkedIn assets). An upload already gone
+   * resolves: discarding is idempotent. A handle that is not the publisher's own is ignored.
+   */
+  discardStaged?(handle: string, account: PlatformAccount, context: DiscardContext): Promise<void>;
   publish(
     post: PostContent,
     account: PlatformAccount,

@@ -94,6 +94,8 @@ export class FakeFacebook {
   readonly posts: FakeFacebookPost[] = [];
   readonly photos = new Map<string, FakeFacebookPhoto>();
   readonly videos = new Map<string, FakeFacebookVideo>();
+  /** Ids of videos removed by `DELETE /{video-id}`, in order. */
+  readonly deletedVideos: string[] = [];
   readonly comments: FakeFacebookComment[] = [];
   consent: 'approve' | 'deny' = 'approve';
   fetchMedia: boolean;
@@ -129,7 +131,8 @@ export class FakeFacebook {
       .route('POST', new RegExp(`${v}/(\\d+)/videos$`), (r, m) => this.#videos(r, m[1]!))
       .route('POST', new RegExp(`${v}/([\\d_]+)/comments$`), (r, m) => this.#comment(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!))
-      .route('POST', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#updateVideo(r, m[1]!));
+      .route('POST', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#updateVideo(r, m[1]!))
+      .route('DELETE', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#deleteVideo(r, m[1]!));
   }
 
   get url(): string {
@@ -540,6 +543,27 @@ export class FakeFacebook {
       video.published = true;
       video.publishedLater = Date.now();
     }
+    return this.#ok({ success: true }, video.pageId);
+  }
+
+  /**
+   * `DELETE /{video-id}` with the Page's token, as the Video reference documents: `{ success: true }`;
+   * an unknown id answers Graph's "does not exist" error (code 100, subcode 33).
+   */
+  #deleteVideo(request: RecordedRequest, id: string): FakeResponse {
+    const video = this.videos.get(id);
+    if (!video) {
+      return graphErrorResponse(400, {
+        message: `Unsupported delete request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        type: 'GraphMethodException',
+        code: 100,
+        error_subcode: 33,
+      });
+    }
+    const token = this.#pageToken(request, video.pageId);
+    if (!isToken(token)) return token;
+    this.videos.delete(id);
+    this.deletedVideos.push(id);
     return this.#ok({ success: true }, video.pageId);
   }
 

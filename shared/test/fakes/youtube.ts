@@ -142,6 +142,8 @@ export class FakeYouTube {
   readonly channel: FakeYouTubeChannel | null;
   readonly sessions = new Map<string, FakeUploadSession>();
   readonly videos: FakeVideo[] = [];
+  /** Ids of videos removed by videos.delete, in order. */
+  readonly deletedVideos: string[] = [];
   readonly comments: FakeYouTubeComment[] = [];
   accessTokenTtlSeconds: number;
   customThumbnails: boolean;
@@ -182,7 +184,8 @@ export class FakeYouTube {
       .route('POST', /^\/upload\/youtube\/v3\/thumbnails\/set$/, (r) => this.#setThumbnail(r))
       .route('POST', /^\/youtube\/v3\/commentThreads$/, (r) => this.#insertCommentThread(r))
       .route('GET', /^\/youtube\/v3\/videos$/, (r) => this.#listVideos(r))
-      .route('PUT', /^\/youtube\/v3\/videos$/, (r) => this.#updateVideo(r));
+      .route('PUT', /^\/youtube\/v3\/videos$/, (r) => this.#updateVideo(r))
+      .route('DELETE', /^\/youtube\/v3\/videos$/, (r) => this.#deleteVideo(r));
   }
 
   get url(): string {
@@ -750,6 +753,27 @@ export class FakeYouTube {
     };
     video.statusUpdates.push(video.status);
     return { json: videoResource(video, this.channel!) };
+  }
+
+  /**
+   * videos.delete (`DELETE /youtube/v3/videos?id=`): 204 with no body; the `youtube`,
+   * `youtube.force-ssl` or `youtubepartner` scope; 404 `videoNotFound` for an unknown id, 403
+   * `forbidden` for another channel's video. The fake has one channel, so every video is its own.
+   */
+  #deleteVideo(request: RecordedRequest): FakeResponse {
+    const denied = this.#authenticate(request, [youTubeForceSslScope]);
+    if (denied) return denied;
+    const index = this.videos.findIndex((v) => v.id === request.query.get('id'));
+    if (index < 0)
+      return googleErrorResponse(
+        404,
+        'videoNotFound',
+        'The video that you are trying to delete cannot be found.',
+        'youtube.video',
+      );
+    this.deletedVideos.push(this.videos[index]!.id);
+    this.videos.splice(index, 1);
+    return { status: 204 };
   }
 
   #setThumbnail(request: RecordedRequest): FakeResponse {

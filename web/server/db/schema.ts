@@ -282,6 +282,33 @@ export const postStagings = pgTable(
   (t) => [primaryKey({ columns: [t.postId, t.accountId] })],
 );
 
+/**
+ * Staged uploads to remove from the platform (`Publisher.discardStaged`): a staged private YouTube
+ * video or unpublished Facebook video whose post was edited, deleted, moved back to draft, or whose
+ * staging was dropped. Apart from `post_stagings` on purpose: the post may be gone (a delete) or
+ * staged again for the same account (an edit) while its old upload still waits to be removed.
+ * The staging pass sweeps rows whose `next_attempt_at` has come; a sweep holds a row by moving
+ * that time past its lease, and backs off after a failure.
+ */
+export const stagedDiscards = pgTable(
+  'staged_discards',
+  {
+    id: uuid('id').primaryKey(),
+    userId: ownerId(),
+    /** No foreign key: an account removed since leaves nothing to discard with (the row is dropped). */
+    accountId: text('account_id').notNull(),
+    platform: text('platform').notNull(),
+    handle: text('handle').notNull(),
+    /** The post it was staged for (perhaps deleted since), for logs. */
+    postId: uuid('post_id').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull(),
+    lastError: jsonb('last_error').$type<{ code: string; message: string; retryable: boolean }>(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('staged_discards_due').on(t.nextAttemptAt)],
+);
+
 export const postEventActors = ['user', 'assistant', 'api', 'system'] as const;
 export type PostEventActor = (typeof postEventActors)[number];
 

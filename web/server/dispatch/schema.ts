@@ -13,3 +13,12 @@ export const DispatchSummary = z
   })
   .meta({ id: 'DispatchSummary' });
 export type DispatchSummary = z.infer<typeof DispatchSummary>;
+
+/** What one cron call did: the dispatch run, and the staging pass beside it. */
+export const CronDispatchSummary = DispatchSummary.extend({
+  /** Targets whose media this call uploaded ahead of their due time (staged). */
+  staged: z.number().int(),
+  /** Staged uploads of edited or deleted posts this call removed from the platform. */
+  discarded: z.number().int(),
+}).meta({ id: 'CronDispatchSummary' });
+export type CronDispatchSummary = z.infer<typeof CronDispatchSummary>;

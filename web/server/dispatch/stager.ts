@@ -1,5 +1,6 @@
 import { AlarmLoop, type RoundOutcome } from '#server/background/alarm-loop.ts';
 import type { AppContext } from '#server/context.ts';
+import { sweepDueDiscards } from '#server/staging/discard.ts';
 import {
   claimStagings,
   earliestStageAt,
@@ -36,6 +37,8 @@ export class Stager {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #loop: AlarmLoop;
   #leases: LeaseKeeper | undefined;
+  /** When the next removal of a discarded staged upload is due (from the last sweep). */
+  #discardAt: number | undefined;
 
   constructor(ctx: AppContext, options: StagerOptions) {
     this.#ctx = ctx;
@@ -43,11 +46,15 @@ export class Stager {
     this.#owner = options.owner ?? `stage:${crypto.randomUUID()}`;
     this.#platforms = stagingPlatforms(ctx);
     this.#loop = new AlarmLoop({
-      round: () => this.#claim(),
+      round: (signal) => this.#round(signal),
       nextDueAt: async () => {
+        // A removal left to retry is looked at no sooner than a second from now.
+        const discard = this.#discardAt === undefined ? undefined : Math.max(this.#discardAt, Date.now() + 1000);
         // All slots busy: a finishing upload wakes the loop; only then is there room to claim.
-        if (this.#inFlight.size >= options.concurrency) return undefined;
-        return (await earliestStageAt(ctx, options.leadMs, this.#platforms))?.getTime();
+        if (this.#inFlight.size >= options.concurrency) return discard;
+        const stage = (await earliestStageAt(ctx, options.leadMs, this.#platforms))?.getTime();
+        if (stage === undefined) return discard;
+        return discard === undefined ? stage : Math.min(stage, discard);
       },
       safetyIntervalMs: options.intervalMs,
       // Something looked due yet nothing could be claimed (a row locked by an edit, a failing
@@ -88,8 +95,12 @@ export class Stager {
     await this.#leases?.stop();
   }
 
-  /** One round: claims as many posts as there are free slots and starts staging them. */
-  async #claim(): Promise<RoundOutcome> {
+  /**
+   * One round: removes the due staged uploads of edited or deleted posts (staging/discard.ts), then
+   * claims as many posts as there are free slots and starts staging them.
+   */
+  async #round(signal: AbortSignal): Promise<RoundOutcome> {
+    this.#discardAt = await sweepDueDiscards(this.#ctx, signal);
     const free = this.#options.concurrency - this.#inFlight.size;
     if (free <= 0) return 'done';
     const claims = await claimStagings(this.#ctx, this.#owner, {

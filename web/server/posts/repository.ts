@@ -80,7 +80,7 @@ export interface PostFinalization {
 }
 
 /** Posts that nobody is publishing right now and that may still change. */
-const editableStatuses: PostStatus[] = ['draft', 'scheduled', 'failed'];
+export const editableStatuses: PostStatus[] = ['draft', 'scheduled', 'failed'];
 const notLeased = () => or(isNull(posts.leaseExpiresAt), lt(posts.leaseExpiresAt, new Date()));
 
 /** `execute()` results: node-postgres and PGlite both expose `rows`. */
@@ -202,15 +202,6 @@ export async function updatePostIfUnchanged(
     )
     .returning();
   return updated;
-}
-
-/** Deletes an editable post nobody is publishing; false when it could not. */
-export async function deleteEditablePost(ctx: AppContext, postId: string): Promise<boolean> {
-  const deleted = await ctx.db
-    .delete(posts)
-    .where(and(eq(posts.id, postId), inArray(posts.status, editableStatuses), notLeased()))
-    .returning({ id: posts.id });
-  return deleted.length > 0;
 }
 
 export async function targetsOf(ctx: AppContext, postId: string): Promise<TargetRow[]> {

@@ -21,6 +21,7 @@ import type {
   StoredStep,
   StoredThreadPart,
 } from '#server/db/schema.ts';
+import { LeaseKeeper } from '#server/dispatch/lease-keeper.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, specificProblem, validationFailed } from '#server/http/problems.ts';
@@ -28,13 +29,15 @@ import { notFound } from '#server/http/respond.ts';
 import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
 import { ownedMedia, toStoredMedia } from '#server/media/service.ts';
 import { scheduleInQueue } from '#server/queue/service.ts';
+import { discardPlatforms, discardSoon } from '#server/staging/discard.ts';
+import { deletePostQueueingDiscards } from '#server/staging/repository.ts';
 import type { TargetStaging } from '#server/staging/schema.ts';
 import { forgetStaging, stagingByPost } from '#server/staging/service.ts';
 import { preparePost, publishLeasedPost, validationIssues } from './publishing.ts';
 import {
   type Db,
   deleteDroppedTargets,
-  deleteEditablePost,
+  editableStatuses,
   findPost,
   insertPost,
   inTransaction,
@@ -42,6 +45,7 @@ import {
   type NewPostRow,
   type PostRow,
   postedAccountIds,
+  renewPostLeases,
   resolveUnknownTargets,
   type TargetView,
   targetsOf,
@@ -348,7 +352,7 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
     leaseExpiresAt: leaseUntil,
     attempts: 1,
   });
-  await publishLeasedPost(ctx, row, owner, { kind: 'now' }, prepared);
+  await publishNow(ctx, row, owner, prepared);
   return getPost(ctx, userId, row.id);
 }
 
@@ -404,6 +408,32 @@ export async function createPostWith(
   );
   await announceDue(ctx, now);
   return row;
+}
+
+/**
+ * A publish-now of a post this request leased: the lease is renewed while publishing runs (as a
+ * dispatcher renews its claims), so a publish outliving `DISPATCH_LEASE_MS` is never taken over by
+ * a dispatcher and sent twice; a process that dies stops renewing and dispatch finishes the post.
+ */
+async function publishNow(
+  ctx: AppContext,
+  row: PostRow,
+  owner: string,
+  prepared: Parameters<typeof publishLeasedPost>[4],
+): Promise<void> {
+  const leaseMs = ctx.config.dispatcher.leaseMs;
+  const leases = new LeaseKeeper(
+    leaseMs,
+    (ids) => renewPostLeases(ctx, owner, ids, leaseMs),
+    (error) => ctx.logger.warn({ err: error, postId: row.id }, 'could not renew a publish-now lease'),
+  );
+  leases.hold(row.id);
+  try {
+    await publishLeasedPost(ctx, row, owner, { kind: 'now' }, prepared);
+  } finally {
+    leases.release(row.id);
+    await leases.stop();
+  }
 }
 
 export interface ListOptions {
@@ -569,7 +599,7 @@ export async function actOnPost(
     nextAttemptAt: leaseUntil,
     attempts: row.attempts + 1,
   });
-  await publishLeasedPost(ctx, leased, owner, { kind: 'now' }, prepared);
+  await publishNow(ctx, leased, owner, prepared);
   return getPost(ctx, userId, row.id);
 }
 
@@ -611,6 +641,13 @@ async function resolveUnknown(
 export async function deletePost(ctx: AppContext, userId: string, postId: string): Promise<void> {
   const row = await ownedPost(ctx, userId, postId);
   assertEditable(row, 'deleted');
-  if (!(await deleteEditablePost(ctx, row.id)))
-    throw invalidStatus('The post is being published and cannot be deleted');
+  // Its staged uploads the platform would keep are queued for discarding in the same statement.
+  const { deleted, discards } = await deletePostQueueingDiscards(
+    ctx,
+    row.id,
+    editableStatuses,
+    discardPlatforms(ctx),
+  );
+  if (!deleted) throw invalidStatus('The post is being published and cannot be deleted');
+  discardSoon(ctx, discards);
 }

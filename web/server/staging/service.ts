@@ -10,9 +10,11 @@ import type { AppContext } from '#server/context.ts';
 import { ownMediaResolver } from '#server/media/service.ts';
 import { postingServiceFor } from '#server/posts/publishing.ts';
 import type { PostRow } from '#server/posts/repository.ts';
+import { discardPlatforms, discardSoon } from './discard.ts';
 import {
   clearStagings,
   recordStagings,
+  releaseStagings,
   type StagingClaim,
   type StagingResult,
   type StagingView,
@@ -53,7 +55,7 @@ export async function stageClaimedPost(
       },
       accountLookup(ctx, post.userId),
     );
-    results = await stagePrepared(ctx, post, prepared, signal);
+    results = await stagePrepared(ctx, claim, prepared, signal);
   } catch (error) {
     // Storage or the database failed us: the due-time publish will try as usual.
     ctx.logger.warn({ err: error, postId: post.id }, 'staging a post failed');
@@ -65,6 +67,7 @@ export async function stageClaimedPost(
     results = targets.map((t) => ({
       postId: post.id,
       accountId: t.accountId,
+      platform: t.platform,
       status: 'stage_failed',
       handle: null,
       expiresAt: null,
@@ -72,21 +75,30 @@ export async function stageClaimedPost(
       error: failure,
     }));
   }
-  await recordStagings(ctx, owner, results);
+  // Cut off (a process stopping, a cron call's budget spent): what was staged is kept, the rest is
+  // handed back so a later pass stages it, rather than recorded as failed.
+  const cutOff = signal.aborted;
+  if (cutOff) results = results.filter((r) => r.status === 'staged');
+  // An upload whose row was cleared meanwhile (an edit, a delete) is queued for discarding here.
+  const discards = await recordStagings(ctx, owner, post.userId, results, discardPlatforms(ctx));
+  discardSoon(ctx, discards);
+  if (cutOff) await releaseStagings(ctx, owner, post.id);
   return results;
 }
 
 async function stagePrepared(
   ctx: AppContext,
-  post: StagingClaim['post'],
+  { post, targets }: StagingClaim,
   prepared: PreparedPost,
   signal: AbortSignal,
 ): Promise<StagingResult[]> {
+  const platformOf = new Map(targets.map((t) => [t.accountId, t.platform]));
   if (!prepared.targets) {
     // Publishing will fail the same way and say so; staging only notes why it did nothing.
     return prepared.validation.results.map((r) => ({
       postId: post.id,
       accountId: r.accountId,
+      platform: platformOf.get(r.accountId) ?? '',
       status: 'stage_failed',
       handle: null,
       expiresAt: null,
@@ -102,7 +114,12 @@ async function stagePrepared(
   return Promise.all(
     prepared.targets.map(async (target): Promise<StagingResult> => {
       const contentKey = stagedContentKey(prepared.message, prepared.media, target.options);
-      const base = { postId: post.id, accountId: target.account.id, contentKey };
+      const base = {
+        postId: post.id,
+        accountId: target.account.id,
+        platform: target.account.platform,
+        contentKey,
+      };
       if (!benefitsFromStaging(target.publisher, prepared.media)) {
         return {
           ...base,
@@ -191,12 +208,16 @@ export async function forgetStaging(ctx: AppContext, before: PostRow, after: Pos
     JSON.stringify(before.media) === JSON.stringify(after.media) &&
     JSON.stringify(before.accountIds) === JSON.stringify(after.accountIds) &&
     JSON.stringify(before.accountOptions) === JSON.stringify(after.accountOptions);
+  const platforms = discardPlatforms(ctx);
   if (!sameContent || after.status !== 'scheduled') {
-    await clearStagings(ctx, after.id);
+    discardSoon(ctx, await clearStagings(ctx, after.id, platforms));
     return;
   }
   const due = after.nextAttemptAt ?? after.scheduledAt;
   const was = before.nextAttemptAt ?? before.scheduledAt;
   if (due && due.getTime() !== was?.getTime())
-    await clearStagings(ctx, after.id, new Date(due.getTime() + finalCallMarginMs));
+    discardSoon(
+      ctx,
+      await clearStagings(ctx, after.id, platforms, new Date(due.getTime() + finalCallMarginMs)),
+    );
 }

@@ -273,6 +273,9 @@ for (const backend of backends()) {
         const first = await schedule('wake sooner', sooner);
         const end = Date.now() + 15_000;
         while (sentCount('wake later') === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+        // The fake counts a send on receipt; the post's result is written a moment after the answer.
+        while ((await getPost(ctx, userId, second.id)).status === 'scheduled' && Date.now() < end)
+          await new Promise((r) => setTimeout(r, 20));
         for (const [post, at] of [
           [first, sooner],
           [second, later],
@@ -315,6 +318,54 @@ for (const backend of backends()) {
       // Finished posts hold no lease any more: renewal never resurrects one.
       const leased = await ctx.db.execute(
         sql`SELECT count(*)::int AS n FROM posts WHERE lease_owner = 'slow-dispatcher'`,
+      );
+      assert.equal((leased as unknown as { rows: { n: number }[] }).rows[0]!.n, 0);
+    });
+
+    test('a publish-now outliving the lease renews it: no dispatcher takes the post over', async () => {
+      // The send takes 2.5 s at the platform, the lease is 600 ms: only renewal keeps the post.
+      telegram.answerSlowly(2500, { times: 1, method: 'sendMessage' });
+      const shortLease = { ...ctx.config.dispatcher, leaseMs: 600 };
+      const requestCtx: AppContext = { ...ctx, config: { ...ctx.config, dispatcher: shortLease } };
+      const now = createPost(requestCtx, userId, {
+        message: 'slow publish now',
+        accountIds: [news],
+        postingMode: 'now',
+        media: [],
+        accountOptions: {},
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const dispatcher = await dispatchDuePosts(harness.contexts.at(-1)!, {
+        ...options,
+        leaseMs: 600,
+        owner: 'eager-dispatcher',
+      });
+      assert.equal(dispatcher.claimed, 0, 'the request kept its lease past its first expiry');
+      const created = await now;
+      assert.equal(created.status, 'posted');
+      assert.equal(sentCount('slow publish now'), 1);
+
+      // The same for `POST /api/v1/posts/{id}` with postingMode now (a draft published).
+      const draft = await createPost(ctx, userId, {
+        message: 'slow draft published',
+        accountIds: [news],
+        postingMode: 'draft',
+        media: [],
+        accountOptions: {},
+      });
+      telegram.answerSlowly(2500, { times: 1, method: 'sendMessage' });
+      const acting = actOnPost(requestCtx, userId, draft.id, { postingMode: 'now' });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const again = await dispatchDuePosts(harness.contexts.at(-1)!, {
+        ...options,
+        leaseMs: 600,
+        owner: 'eager-dispatcher',
+      });
+      assert.equal(again.claimed, 0);
+      assert.equal((await acting).status, 'posted');
+      assert.equal(sentCount('slow draft published'), 1);
+      const leased = await ctx.db.execute(
+        sql`SELECT count(*)::int AS n FROM posts WHERE id IN (${created.id}::uuid, ${draft.id}::uuid) AND lease_owner IS NOT NULL`,
       );
       assert.equal((leased as unknown as { rows: { n: number }[] }).rows[0]!.n, 0);
     });

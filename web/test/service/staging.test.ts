@@ -1,12 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type FakeX, sampleMp4, startFakeX } from '@postwave/shared/testing';
+import {
+  type FakeX,
+  type FakeYouTube,
+  sampleMp4,
+  startFakeX,
+  startFakeYouTube,
+} from '@postwave/shared/testing';
 import { sql } from 'drizzle-orm';
 import { saveAccount } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
+import { runCronDispatch } from '#server/dispatch/cron.ts';
 import { Stager } from '#server/dispatch/stager.ts';
 import { uploadFromRequest } from '#server/media/service.ts';
-import { createPost, getPost } from '#server/posts/service.ts';
+import { createPost, deletePost, getPost, updatePost } from '#server/posts/service.ts';
+import { sweepStagedDiscards } from '#server/staging/discard.ts';
 import { signUp } from '#server/users/service.ts';
 import { backends } from '../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../helpers/service-context.ts';
@@ -15,7 +23,8 @@ import { type ServiceHarness, startServices } from '../helpers/service-context.t
  * The staging pass across instances: several stagers (one per app instance on PostgreSQL) over
  * the same scheduled video posts stage each target exactly once (claims with SKIP LOCKED and a
  * guarded upsert), and a stager that dies mid-upload leaves its claim to another once its lease
- * has run out.
+ * has run out. A cron call stages too. Staged uploads the platform keeps (YouTube) are removed
+ * when the post is edited or deleted, and a removal that failed is retried by the sweep.
  */
 
 async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -111,6 +120,19 @@ for (const backend of backends()) {
       assert.equal(x.posts.length, 0, 'nothing published ahead of time');
     });
 
+    test('a cron call stages posts due within the lead', async () => {
+      const [id] = await scheduleVideos(1, 'cron');
+      const uploadsBefore = x.media.size;
+      const summary = await runCronDispatch(ctx);
+      assert.equal(summary.staged, 1, JSON.stringify(summary));
+      assert.equal(summary.claimed, 0, 'nothing was due');
+      assert.equal((await getPost(ctx, userId, id!)).staging[0]?.status, 'staged');
+      assert.equal(x.media.size - uploadsBefore, 1, 'the video was uploaded ahead by the cron call');
+      assert.equal(x.posts.length, 0, 'nothing published ahead of time');
+      // A second call finds nothing left to stage.
+      assert.equal((await runCronDispatch(ctx)).staged, 0);
+    });
+
     test("a dead stager's claim is taken over once its lease has run out", async () => {
       const [id] = await scheduleVideos(1, 'orphan');
       // A stager that claimed the post and died: its row stays `staging` with a lease about to end.
@@ -131,6 +153,109 @@ for (const backend of backends()) {
       } finally {
         await stager.stop();
       }
+    });
+  });
+
+  describe(`discarding staged uploads (${backend})`, () => {
+    let youtube: FakeYouTube;
+    let harness: ServiceHarness;
+    let ctx: AppContext;
+    let userId: string;
+    let accountId: string;
+    let mediaKey: string;
+
+    before(async () => {
+      youtube = await startFakeYouTube();
+      harness = await startServices(backend, youtube.env(), 1);
+      ctx = harness.ctx;
+      userId = (
+        await signUp(ctx, { email: `discard-${backend}@example.com`, password: 'long enough password' })
+      ).id;
+      accountId = (
+        await saveAccount(ctx, userId, {
+          platform: 'youtube',
+          platformAccountId: youtube.channel!.id,
+          credentials: youtube.credentials(),
+          profile: { name: 'Channel' },
+        })
+      ).account.id;
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(sampleMp4())], { type: 'video/mp4' }), 'clip.mp4');
+      mediaKey = (
+        await uploadFromRequest(
+          ctx,
+          userId,
+          new Request('http://test.invalid/upload', { method: 'POST', body: form }),
+        )
+      ).key;
+    });
+    after(async () => {
+      await harness?.stop();
+      await youtube?.close();
+    });
+
+    const queued = async () =>
+      (
+        (await ctx.db.execute(sql`SELECT attempts, last_error FROM staged_discards`)) as unknown as {
+          rows: { attempts: number; last_error: unknown }[];
+        }
+      ).rows;
+
+    /** Schedules a video post and stages it (by a cron call); answers the post and its private video. */
+    async function stagedPost(message: string) {
+      const post = await createPost(ctx, userId, {
+        message,
+        accountIds: [accountId],
+        postingMode: 'schedule',
+        media: [{ key: mediaKey }],
+        accountOptions: { [accountId]: { title: message, privacyStatus: 'public' } },
+        scheduledAt: new Date(Date.now() + 5 * 60_000),
+      });
+      assert.ok((await runCronDispatch(ctx)).staged >= 1);
+      const video = youtube.videos.find((v) => v.snippet.title === message)!;
+      assert.ok(video, 'uploaded ahead');
+      assert.equal(video.status.privacyStatus, 'private');
+      return { post, videoId: video.id };
+    }
+    const holds = (videoId: string) => youtube.videos.some((v) => v.id === videoId);
+
+    test('an edit removes the private upload; a failed removal is retried by the sweep', async () => {
+      const { post, videoId } = await stagedPost('First cut');
+      // YouTube refuses the first delete: the edit goes through all the same.
+      youtube.failNext({ path: /^\/youtube\/v3\/videos$/, status: 403, reason: 'forbidden', times: 3 });
+      const edited = await updatePost(ctx, userId, post.id, { message: 'Final cut' });
+      assert.equal(edited.message, 'Final cut');
+      assert.deepEqual(edited.staging, [], 'the staging is forgotten at once');
+      await until(async () => (await queued()).some((r) => r.last_error !== null));
+      assert.ok(holds(videoId), 'still there after the failed attempt');
+      youtube.server.clearInjected();
+      // The retry's time comes (a minute later in real life).
+      await ctx.db.execute(sql`UPDATE staged_discards SET next_attempt_at = now()`);
+      assert.equal((await sweepStagedDiscards(ctx)).discarded, 1);
+      assert.equal(holds(videoId), false, 'removed by the sweep');
+      assert.deepEqual(await queued(), []);
+    });
+
+    test('deleting a staged post removes its private upload', async () => {
+      const { post, videoId } = await stagedPost('Doomed');
+      await deletePost(ctx, userId, post.id);
+      await until(async () => !holds(videoId));
+      assert.deepEqual(await queued(), []);
+    });
+
+    test('moving a staged post back to draft removes its upload; a published one is never removed', async () => {
+      const { post, videoId } = await stagedPost('Back to draft');
+      const { actOnPost } = await import('#server/posts/service.ts');
+      await actOnPost(ctx, userId, post.id, { postingMode: 'draft' });
+      await until(async () => !holds(videoId));
+
+      // Published with its staged upload (publish now), then deleted from the list: the video stays.
+      const second = await stagedPost('Goes out');
+      const published = await actOnPost(ctx, userId, second.post.id, { postingMode: 'now' });
+      assert.equal(published.status, 'posted', JSON.stringify(published.results));
+      assert.equal(published.results[0]?.platformPostId, second.videoId, 'the staged upload was published');
+      assert.equal(youtube.deletedVideos.includes(second.videoId), false);
+      assert.ok(holds(second.videoId));
     });
   });
 }

@@ -210,6 +210,13 @@ export class GraphClient {
     );
   }
 
+  /** A DELETE of an object (`DELETE /{id}`), the token in the query as for GET. */
+  delete<T>(path: string, what: string): Promise<T> {
+    const url = new URL(`${this.#base}${path}`);
+    if (this.#token) url.searchParams.set('access_token', this.#token);
+    return this.#send<T>(url, { method: 'DELETE' }, what);
+  }
+
   /** A multipart POST (file chunks). */
   postMultipart<T>(path: string, form: FormData, what: string, base: string, timeoutMs: number): Promise<T> {
     form.set('access_token', this.#token);

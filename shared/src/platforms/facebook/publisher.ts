@@ -11,7 +11,7 @@ import {
   facebookCredentialsSchema,
   facebookOptionsSchema,
 } from './options.ts';
-import { facebookStagedMedia, publishStagedVideo } from './stage.ts';
+import { discardStagedVideo, facebookStagedMedia, publishStagedVideo } from './stage.ts';
 import { validateFacebookPost } from './validate.ts';
 
 interface Created {
@@ -139,6 +139,11 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
         false,
       );
       return facebookStagedMedia(id, post, media);
+    },
+
+    // A staged video that will not be published is deleted (stage.ts).
+    async discardStaged(handle, account, context) {
+      await discardStagedVideo(graph(account, context.signal), handle, context.logger);
     },
 
     async publish(post, account, media, options, context: PublishContext): Promise<PublishResult> {

@@ -8,7 +8,8 @@ import type { GraphClient } from './graph.ts';
  * Staging on Facebook: a post's video is uploaded to the Page ahead of the due time as an
  * unpublished video (`published=false` on the Page's videos edge: uploaded and processed, shown
  * nowhere), and at the due time one update of the Video node (`published=true`) publishes it.
- * Facebook keeps an unpublished video; a handle is used for a day.
+ * Facebook keeps an unpublished video; a handle is used for a day. A staged video that will not
+ * be published is deleted (`DELETE /{video-id}`, the Video reference's documented delete).
  */
 
 const stagedLifetimeMs = 24 * 60 * 60_000;
@@ -68,4 +69,25 @@ function stagedVideo(staged: string | undefined, expected: string): string | und
     // Not a handle of ours: publish as usual.
   }
   return undefined;
+}
+
+/** Deletes a staged (unpublished) video; one already gone counts as deleted. */
+export async function discardStagedVideo(client: GraphClient, staged: string, logger: Logger): Promise<void> {
+  let video: string | undefined;
+  try {
+    const parsed = JSON.parse(staged) as Partial<FacebookStaged>;
+    if (typeof parsed.video === 'string' && /^\d+$/.test(parsed.video)) video = parsed.video;
+  } catch {
+    // Not a handle of ours: nothing to delete.
+  }
+  if (!video) return;
+  try {
+    await client.delete(`/${video}`, 'deleting the staged video');
+  } catch (error) {
+    if (isPlatformError(error) && error.code === 'target_unreachable') {
+      logger.info({ video }, 'the staged Facebook video was already gone');
+      return;
+    }
+    throw error;
+  }
 }

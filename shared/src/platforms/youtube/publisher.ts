@@ -80,6 +80,10 @@ export function createYouTubePublisher(config: YouTubeConfig): Publisher<YouTube
     stage: (post, account, media, options, context) =>
       staging.stage(post, media, options, accessToken(account, context), context),
 
+    // A staged private video that will not be published is deleted (stage.ts).
+    discardStaged: (handle, account, context) =>
+      staging.discard(handle, accessToken(account, context), context),
+
     async publish(post, account, media, options, context): Promise<PublishResult> {
       const video = media[0];
       if (media.length !== 1 || video?.kind !== 'video') {

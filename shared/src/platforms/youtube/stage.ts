@@ -1,6 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
-import type { PostContent, PublishContext, PublishResult, StagedMedia } from '../types.ts';
+import type { DiscardContext, PostContent, PublishContext, PublishResult, StagedMedia } from '../types.ts';
 import type { YouTubeConfig } from './config.ts';
 import { failure, googleFetch } from './google-fetch.ts';
 import { videoMetadata } from './metadata.ts';
@@ -18,7 +18,9 @@ import { uploadVideo } from './upload.ts';
  *
  * videos.update needs the `youtube` or `youtube.force-ssl` scope; `youtube.upload` may only
  * insert. A connection without it is not staged (the due-time publish uploads as usual), so no
- * private copy is ever left behind by a publish that cannot finish it.
+ * private copy is ever left behind by a publish that cannot finish it. A staged video that will not
+ * be published (the post was edited, deleted, or moved back to draft) is removed with
+ * `videos.delete`, which the same scopes allow.
  */
 
 const editScopes = [
@@ -114,6 +116,33 @@ export function youTubeStaging(config: YouTubeConfig) {
       if (options.thumbnailUrl) await thumbnail(uploaded.id, options.thumbnailUrl, token, context);
       const handle: YouTubeStaged = { videoId: uploaded.id, of: fingerprint(post, video, options) };
       return { handle: JSON.stringify(handle), expiresAt: new Date(Date.now() + stagedLifetimeMs) };
+    },
+
+    /** Deletes a staged private video that will not be published; one already gone counts as deleted. */
+    async discard(staged: string, token: GoogleAccessToken, context: DiscardContext): Promise<void> {
+      let videoId: string | undefined;
+      try {
+        const parsed = JSON.parse(staged) as Partial<YouTubeStaged>;
+        if (typeof parsed.videoId === 'string') videoId = parsed.videoId;
+      } catch {
+        // Not a handle of ours: nothing to delete.
+      }
+      if (!videoId) return;
+      const url = new URL(`${config.apiUrl}/videos`);
+      url.searchParams.set('id', videoId);
+      const response = await googleFetch(
+        token,
+        url,
+        { method: 'DELETE', signal: context.signal },
+        'deleting the staged video',
+      );
+      if (response.status === 404) {
+        await response.body?.cancel();
+        context.logger.info({ videoId }, 'the staged YouTube video was already gone');
+        return;
+      }
+      if (!response.ok) throw await failure(response, 'deleting the staged video');
+      await response.body?.cancel();
     },
 
     /**

@@ -98,4 +98,31 @@ describe('Facebook staged videos', () => {
     assert.equal(uploads(), 1, 'uploaded as usual');
     assert.equal(fake.videos.get(result.platformPostId)!.description, 'same');
   });
+
+  it('discards a staged video that will not be published: deleted at the page; again is a no-op', async () => {
+    const small = host.file(new Uint8Array(sampleMp4()), 'small.mp4', 'video/mp4');
+    const staged = await publisher.stage!({ message: 'dropped' }, page, [small], {}, context());
+    const { video: id } = JSON.parse(staged.handle) as { video: string };
+    assert.ok(fake.videos.has(id));
+    fake.server.requests.length = 0;
+    await publisher.discardStaged!(staged.handle, page, context());
+    assert.equal(fake.videos.has(id), false, 'the unpublished video is gone');
+    assert.deepEqual(
+      fake.server.requests.map((r) => `${r.method} ${r.path.replace(/^\/v[\d.]+/, '')}`),
+      [`DELETE /${id}`],
+    );
+    assert.deepEqual(fake.deletedVideos.slice(-1), [id]);
+    // Already gone (a retried discard): resolves; a handle not ours is ignored.
+    await publisher.discardStaged!(staged.handle, page, context());
+    await publisher.discardStaged!('not a handle', page, context());
+  });
+
+  it('a failed discard throws (the caller retries later): another page token is refused', async () => {
+    const small = host.file(new Uint8Array(sampleMp4()), 'small.mp4', 'video/mp4');
+    const staged = await publisher.stage!({ message: 'kept' }, page, [small], {}, context());
+    const { video: id } = JSON.parse(staged.handle) as { video: string };
+    const stranger = { ...page, credentials: { pageAccessToken: 'EAAnot-a-page-token' } };
+    await assert.rejects(publisher.discardStaged!(staged.handle, stranger, context()));
+    assert.ok(fake.videos.has(id), 'still there');
+  });
 });

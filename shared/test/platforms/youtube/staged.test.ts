@@ -114,6 +114,58 @@ describe('YouTube staged uploads', () => {
   });
 });
 
+describe('YouTube staged uploads that will not be published', () => {
+  it('discards the private video with videos.delete; an upload already gone resolves', async () => {
+    const { file } = sampleVideo();
+    const staged = await publisher.stage!(
+      { message: 'edited later' },
+      youTubeAccount(fake),
+      [file],
+      {},
+      publishContext(),
+    );
+    const videoId = JSON.parse(staged.handle).videoId as string;
+    assert.ok(fake.videos.some((v) => v.id === videoId));
+    fake.server.requests.length = 0;
+    await publisher.discardStaged!(staged.handle, youTubeAccount(fake), publishContext());
+    assert.equal(
+      fake.videos.some((v) => v.id === videoId),
+      false,
+      'the private video is gone',
+    );
+    const deletes = fake.requestsTo('DELETE', /^\/youtube\/v3\/videos$/);
+    assert.equal(deletes.length, 1);
+    assert.equal(deletes[0]!.query.get('id'), videoId);
+    // A second discard (a retry after a lost answer) finds it gone and resolves.
+    await publisher.discardStaged!(staged.handle, youTubeAccount(fake), publishContext());
+    await publisher.discardStaged!('{"other":1}', youTubeAccount(fake), publishContext());
+    assert.equal(fake.requestsTo('DELETE', /^\/youtube\/v3\/videos$/).length, 2, 'not ours: no call');
+  });
+
+  it('throws when YouTube refuses (the caller retries later)', async () => {
+    const { file } = sampleVideo();
+    const staged = await publisher.stage!(
+      { message: 'kept' },
+      youTubeAccount(fake),
+      [file],
+      {},
+      publishContext(),
+    );
+    // A token without an edit scope: videos.delete answers 403 insufficientPermissions.
+    const { token, expiresAt } = fake.issueAccessToken(3600, youTubeUploadScope);
+    const uploadOnly = youTubeAccount(fake, {
+      ...fake.credentials(),
+      accessToken: token,
+      expiresAt: new Date(expiresAt).toISOString(),
+    });
+    await assert.rejects(publisher.discardStaged!(staged.handle, uploadOnly, publishContext()));
+    assert.ok(
+      fake.videos.some((v) => v.id === JSON.parse(staged.handle).videoId),
+      'still there',
+    );
+  });
+});
+
 describe('YouTube staging without the edit scope', () => {
   it('refuses to stage (no private copy left behind); the publish uploads as usual', async () => {
     // A connection granted before the first comment asked for youtube.force-ssl.

@@ -1,6 +1,6 @@
 import { ProblemError, problem } from '@postwave/shared';
+import { runCronDispatch } from '#server/dispatch/cron.ts';
 import { dispatchRoutes } from '#server/dispatch/routes.ts';
-import { dispatchDuePosts, dispatchOptions } from '#server/dispatch/service.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { safeEqual } from '#server/security/tokens.ts';
@@ -18,6 +18,6 @@ export const POST = route(dispatchRoutes.dispatchScheduledPosts, async ({ reques
       'WWW-Authenticate': 'Bearer realm="postwave-dispatch"',
     });
   }
-  const summary = await dispatchDuePosts(ctx, dispatchOptions(ctx));
+  const summary = await runCronDispatch(ctx);
   return json(summary);
 });
