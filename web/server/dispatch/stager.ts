@@ -49,7 +49,8 @@ export class Stager {
       round: (signal) => this.#round(signal),
       nextDueAt: async () => {
         // A removal left to retry is looked at no sooner than a second from now.
-        const discard = this.#discardAt === undefined ? undefined : Math.max(this.#discardAt, Date.now() + 1000);
+        const discard =
+          this.#discardAt === undefined ? undefined : Math.max(this.#discardAt, Date.now() + 1000);
         // All slots busy: a finishing upload wakes the loop; only then is there room to claim.
         if (this.#inFlight.size >= options.concurrency) return discard;
         const stage = (await earliestStageAt(ctx, options.leadMs, this.#platforms))?.getTime();
