@@ -185,5 +185,6 @@ describe('composer fields (self-hosted)', () => {
     assert.ok(schemas.MediaReference.properties.altText);
     assert.ok(schemas.TargetResult.properties.parts);
     assert.match(doc.paths['/api/v1/posts'].post.description, /thread_unsupported/);
+    assert.match(doc.paths['/api/v1/posts'].post.description, /only the first message/);
   });
 });
