@@ -1,4 +1,4 @@
-import { samplePng } from '@postwave/shared/testing';
+import { sampleJpeg, samplePng } from '@postwave/shared/testing';
 import { expectAccessible } from './axe.ts';
 import { accountsOf, chans, connectChat, expect, recordPostRequests, test } from './composer-fixtures.ts';
 import { chat, signUp } from './fixtures.ts';
@@ -134,9 +134,9 @@ test('thread: parts after the message, the accounts left out named, previews as 
   // Instagram needs an image; it gets the first message only (a warning, not an error).
   await page
     .getByTestId('media-input')
-    .setInputFiles({ name: 'thread.png', mimeType: 'image/png', buffer: samplePng() });
+    .setInputFiles({ name: 'thread.jpg', mimeType: 'image/jpeg', buffer: sampleJpeg() });
   await expect(page.getByTestId('media-item')).toHaveAttribute('data-uploaded', 'true');
-  await page.getByRole('textbox', { name: 'Alt text for thread.png' }).fill('A chain of three notes');
+  await page.getByRole('textbox', { name: 'Alt text for thread.jpg' }).fill('A chain of three notes');
   await expect(page.getByTestId(`target-${ig.id}`)).toContainText('only the first message is posted');
   await expect(page.locator('.target').getByText('Ready')).toHaveCount(2);
   await expectAccessible(page, 'compose-thread', { testInfo: test.info(), soft: true });
@@ -246,7 +246,8 @@ test('first comment: the option from the platform’s manifest is posted right a
   await expect(page).toHaveURL(/\/accounts\?connected=/);
   const [account] = await accountsOf(page);
   await page.goto('/compose');
-  await page.getByTestId(`chip-${account!.id}`).click();
+  // The only account is chosen already.
+  await expect(page.getByTestId(`chip-${account!.id}`)).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Release notes are out');
   const target = page.getByTestId(`target-${account!.id}`);
   const comment = target.getByRole('textbox', { name: 'First comment' });
