@@ -139,7 +139,7 @@ test('thread: parts after the message, the accounts left out named, previews as 
   await page.getByRole('textbox', { name: 'Alt text for thread.jpg' }).fill('A chain of three notes');
   await expect(page.getByTestId(`target-${ig.id}`)).toContainText('only the first message is posted');
   await expect(page.locator('.target').getByText('Ready')).toHaveCount(2);
-  await expectAccessible(page, 'compose-thread', { testInfo: test.info(), soft: true });
+  await expectAccessible(page, 'compose-thread-mixed', { testInfo: test.info(), soft: true });
   const sent = recordPostRequests(page);
   const before = telegram.sent.length;
   const igBefore = instagram.media.length;
@@ -151,7 +151,8 @@ test('thread: parts after the message, the accounts left out named, previews as 
 
   expect(sent[0]).toMatchObject({
     message: '1/ Why threads matter',
-    accountIds: [tg.id, ig.id],
+    // In the order they were chosen.
+    accountIds: [ig.id, tg.id],
     thread: [{ message: '2/ They keep a story together' }, { message: '3/ And readers follow along' }],
   });
   // Telegram got a reply chain: each part answers the message before it.

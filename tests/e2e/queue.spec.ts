@@ -78,7 +78,7 @@ test('queue: set slots, queue posts from the composer, reorder by keyboard, post
   await expect(items.locator('.queue-message')).toHaveText(messages);
 
   // "Post next" puts the last post first; the others move one place later.
-  await card.getByRole('button', { name: 'Post “Third in line” next' }).click();
+  await card.getByRole('button', { name: 'Post next: “Third in line”' }).click();
   await expect(items.locator('.queue-message')).toHaveText([third, first, second]);
   await expect(card.getByRole('status').filter({ hasText: 'Posting next: “Third in line”' })).toHaveCount(1);
   expect(

@@ -135,7 +135,7 @@ export function QueueBoard({
                       className="btn btn-sm"
                       data-move="next"
                       disabled={busy || (i === 0 && !earlierFreeSlot(queue))}
-                      aria-label={`Post “${excerpt(post.message)}” next`}
+                      aria-label={`Post next: “${excerpt(post.message)}”`}
                       onClick={() => move(post.id, 'next', post.message)}
                     >
                       Post next
