@@ -20,6 +20,7 @@ import {
 describe('composer fields (self-hosted)', () => {
   let telegram: FakeTelegram;
   let chain: ChainPublisher;
+  let flat: ChainPublisher;
   let server: TestServer;
 
   const chainAccount: AccountEntry = {
@@ -28,18 +29,32 @@ describe('composer fields (self-hosted)', () => {
     platformAccountId: 'c1',
     credentials: {},
   };
+  // A platform without threads (like Instagram): a thread reaches it as its first message only.
+  const flatAccount: AccountEntry = {
+    id: 'flat-1',
+    platform: 'flat',
+    platformAccountId: 'f1',
+    credentials: {},
+  };
 
   before(async () => {
     telegram = await fakeTelegram();
     chain = chainPublisher({ comments: true });
+    flat = chainPublisher({ id: 'flat', features: { thread: false } });
     const env = { TELEGRAM_API_URL: telegram.url };
     const real = PublisherRegistry.fromEnv(env, platformModules);
     // The real platforms take their manifests' features; the test platform declares its own.
-    const publishers = new PublisherRegistry([...real.list(), chain.publisher], [['chain', chain.traits]]);
+    const publishers = new PublisherRegistry(
+      [...real.list(), chain.publisher, flat.publisher],
+      [
+        ['chain', chain.traits],
+        ['flat', flat.traits],
+      ],
+    );
     server = await startTestServer({
       telegram,
       publishers,
-      accounts: [...telegramAccounts, chainAccount],
+      accounts: [...telegramAccounts, chainAccount, flatAccount],
     });
   });
   after(async () => {
@@ -131,6 +146,36 @@ describe('composer fields (self-hosted)', () => {
     );
   });
 
+  it('a thread to a platform without threads: a warning, and only the first message goes there', async () => {
+    const thread = [{ message: 'mixed two' }];
+    const check = await server.api('/api/v1/validation', {
+      json: { message: 'mixed one', accountIds: ['tg-main', 'flat-1'], thread },
+    });
+    const validation = (await check.json()) as Body;
+    assert.equal(validation.valid, true, JSON.stringify(validation));
+    const flatResult = validation.results.find((r: Body) => r.accountId === 'flat-1');
+    assert.deepEqual(flatResult.warnings, [
+      {
+        code: 'thread_unsupported',
+        message: 'Chain has no threads: only the first message is posted',
+        path: 'thread',
+      },
+    ]);
+
+    const res = await post({ message: 'mixed one', accountIds: ['tg-main', 'flat-1'], thread });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const byAccount = new Map(res.body.results.map((r: Body) => [r.accountId, r]));
+    assert.equal((byAccount.get('tg-main') as Body).parts.length, 2);
+    const onFlat = byAccount.get('flat-1') as Body;
+    assert.equal(onFlat.status, 'posted');
+    assert.equal(onFlat.parts, undefined);
+    assert.deepEqual(
+      flat.posted().map((c) => c.message),
+      ['mixed one'],
+    );
+    assert.ok(telegram.sent.some((m) => m.text === 'mixed two'));
+  });
+
   it('a failed later part keeps the earlier parts and says which part failed', async () => {
     const media = await upload();
     telegram.inject({
@@ -185,5 +230,6 @@ describe('composer fields (self-hosted)', () => {
     assert.ok(schemas.MediaReference.properties.altText);
     assert.ok(schemas.TargetResult.properties.parts);
     assert.match(doc.paths['/api/v1/posts'].post.description, /thread_unsupported/);
+    assert.match(doc.paths['/api/v1/posts'].post.description, /only the first message/);
   });
 });

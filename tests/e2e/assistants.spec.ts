@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { expectAccessible } from './axe.ts';
 import { connectTelegram, expect, signUp, test } from './fixtures.ts';
 
 test('"Assistants must confirm": toggled by keyboard, an assistant’s post waits on its page for approval', async ({
@@ -22,6 +23,7 @@ test('"Assistants must confirm": toggled by keyboard, an assistant’s post wait
   await page.reload();
   await expect(page.getByRole('checkbox', { name: 'Assistants must confirm' })).toBeChecked();
   await shot(page, 'settings-assistants');
+  await expectAccessible(page, 'settings-assistants', { testInfo: test.info(), soft: true });
 
   // An assistant without elicitation (a plain SDK client with an API token) asks to publish now.
   const created = await page.request.post('/api/v1/tokens', {
@@ -53,6 +55,7 @@ test('"Assistants must confirm": toggled by keyboard, an assistant’s post wait
   await expect(page.getByTestId('approval-request')).toContainText('publish it now');
   await expect(page.getByTestId('post-history')).toContainText('saved it as a draft for your approval');
   await shot(page, 'post-approval');
+  await expectAccessible(page, 'post-approval', { testInfo: test.info(), soft: true });
   await page.getByRole('button', { name: 'Publish now' }).click();
   await expect(page.getByTestId('approval-request')).toHaveCount(0);
   await expect(page.getByTestId('result')).toContainText('Posted');

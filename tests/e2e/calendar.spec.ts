@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { zonedToUtc } from '../../web/components/lib/time.ts';
+import { expectAccessible } from './axe.ts';
 import { connectTelegram, expect, signUp, test } from './fixtures.ts';
 
 const zone = 'Europe/Berlin';
@@ -58,6 +59,7 @@ test('calendar: week and month, filters, drag and keyboard reschedule', async ({
   await expect(day(tuesday).locator('.cal-event')).toContainText('10:00 Telegram Tuesday');
   await expect(day(thursday).locator('.cal-event')).toContainText('15:00 X Thursday');
   await shot(page, 'calendar-week-posts');
+  await expectAccessible(page, 'calendar-week-posts', { testInfo: test.info(), soft: true });
 
   // Month view of the same date keeps the posts.
   await page.getByRole('navigation', { name: 'Calendar view' }).getByRole('link', { name: 'Month' }).click();
@@ -65,6 +67,7 @@ test('calendar: week and month, filters, drag and keyboard reschedule', async ({
   await expect(day(tuesday).locator('.cal-event')).toContainText('Telegram Tuesday');
   await expect(day(thursday).locator('.cal-event')).toContainText('X Thursday');
   await shot(page, 'calendar-month-posts');
+  await expectAccessible(page, 'calendar-month-posts', { testInfo: test.info(), soft: true });
   await page.getByRole('navigation', { name: 'Calendar view' }).getByRole('link', { name: 'Week' }).click();
   await expect(page).toHaveURL(/view=week/);
 
@@ -75,6 +78,7 @@ test('calendar: week and month, filters, drag and keyboard reschedule', async ({
   await expect(page.locator('.cal-event')).toHaveCount(1);
   await expect(page.locator('.cal-event')).toContainText('X Thursday');
   await shot(page, 'calendar-filter-account');
+  await expectAccessible(page, 'calendar-filter-account', { testInfo: test.info(), soft: true });
   await filters.getByLabel('Account').selectOption('');
   await filters.getByLabel('Status').selectOption('posted');
   await filters.getByRole('button', { name: 'Filter' }).click();
@@ -90,6 +94,7 @@ test('calendar: week and month, filters, drag and keyboard reschedule', async ({
   await expect(day(tuesday).locator('.cal-event')).toHaveCount(0);
   await expect(page.getByRole('status').filter({ hasText: 'Rescheduled “Telegram Tuesday”' })).toHaveCount(1);
   await shot(page, 'calendar-dragged');
+  await expectAccessible(page, 'calendar-dragged', { testInfo: test.info(), soft: true });
 
   // Keyboard: Move button, Left arrow (a day earlier), Enter; announced, and the focus follows the post.
   const move = page.getByRole('button', { name: 'Move “X Thursday”' });
@@ -102,6 +107,7 @@ test('calendar: week and month, filters, drag and keyboard reschedule', async ({
   ).toHaveCount(1);
   await expect(day(wednesday)).toHaveAttribute('data-drop-target', 'true');
   await shot(page, 'calendar-keyboard-moving');
+  await expectAccessible(page, 'calendar-keyboard-moving', { testInfo: test.info(), soft: true });
   await page.keyboard.press('Enter');
   await expect(day(wednesday).locator('.cal-event')).toHaveCount(2);
   await expect(day(thursday).locator('.cal-event')).toHaveCount(0);
@@ -124,4 +130,5 @@ test('calendar: week and month, filters, drag and keyboard reschedule', async ({
   expect(byMessage['Telegram Tuesday']).toBe(at(wednesday, '10:00'));
   expect(byMessage['X Thursday']).toBe(at(wednesday, '15:00'));
   await shot(page, 'calendar-rescheduled');
+  await expectAccessible(page, 'calendar-rescheduled', { testInfo: test.info(), soft: true });
 });

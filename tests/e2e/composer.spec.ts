@@ -1,4 +1,5 @@
-import { samplePng } from '@postwave/shared/testing';
+import { sampleJpeg, samplePng } from '@postwave/shared/testing';
+import { expectAccessible } from './axe.ts';
 import { accountsOf, chans, connectChat, expect, recordPostRequests, test } from './composer-fixtures.ts';
 import { chat, signUp } from './fixtures.ts';
 
@@ -60,6 +61,7 @@ test('per-account versions: chips tell same-named chats apart, a tab edits one a
   await expect(version).toHaveValue(base);
   await version.fill('Short one.');
   await shot(page, 'compose-versions');
+  await expectAccessible(page, 'compose-versions', { testInfo: test.info(), soft: true });
 
   // Back to the base post: its counters mark the account with its own version.
   await tabTwo.focus();
@@ -74,6 +76,7 @@ test('per-account versions: chips tell same-named chats apart, a tab edits one a
   await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
   await expect(page.locator('.page-head .badge')).toHaveText('Posted');
   await shot(page, 'post-versions');
+  await expectAccessible(page, 'post-versions', { testInfo: test.info(), soft: true });
 
   expect(sent).toHaveLength(1);
   expect(sent[0]).toMatchObject({
@@ -83,13 +86,16 @@ test('per-account versions: chips tell same-named chats apart, a tab edits one a
   });
   expect(sent[0]!.overrides).not.toHaveProperty(one!.id);
   // The account without a version got the base message.
-  const toOne = telegram.sent.slice(before).find((s) => s.chatId === chans[0]!.id);
-  expect(toOne?.text).toBe(base);
+  const delivered = telegram.sent.slice(before);
+  expect(delivered.find((s) => s.chatId === chans[0]!.id)?.text).toBe(base);
+  // The account with its own version got that version, and only it.
+  expect(delivered.filter((s) => s.chatId === chans[1]!.id).map((s) => s.text)).toEqual(['Short one.']);
 });
 
 test('thread: parts after the message, the accounts left out named, previews as a chain', async ({
   page,
   telegram,
+  instagram,
   shot,
 }) => {
   await signUp(page, 'Thread Writer');
@@ -123,34 +129,54 @@ test('thread: parts after the message, the accounts left out named, previews as 
   await expect(preview.getByTestId('preview-part').nth(1)).toContainText('3/ And readers follow along');
   await expect(page.getByTestId(`preview-${ig.id}`).getByTestId('preview-part')).toHaveCount(0);
   await shot(page, 'compose-thread');
+  await expectAccessible(page, 'compose-thread', { testInfo: test.info(), soft: true });
 
-  // Publish to the threaded account only (Instagram needs media).
-  await page.getByTestId(`chip-${ig.id}`).click();
-  await expect(page.getByTestId('thread-note')).not.toContainText('will not receive');
-  await expect(page.locator('.target').getByText('Ready')).toBeVisible();
+  // Instagram needs an image; it gets the first message only (a warning, not an error).
+  await page
+    .getByTestId('media-input')
+    .setInputFiles({ name: 'thread.jpg', mimeType: 'image/jpeg', buffer: sampleJpeg() });
+  await expect(page.getByTestId('media-item')).toHaveAttribute('data-uploaded', 'true');
+  await page.getByRole('textbox', { name: 'Alt text for thread.jpg' }).fill('A chain of three notes');
+  await expect(page.getByTestId(`target-${ig.id}`)).toContainText('only the first message is posted');
+  await expect(page.locator('.target').getByText('Ready')).toHaveCount(2);
+  await expectAccessible(page, 'compose-thread-mixed', { testInfo: test.info(), soft: true });
   const sent = recordPostRequests(page);
   const before = telegram.sent.length;
+  const igBefore = instagram.media.length;
   await page.getByRole('button', { name: 'Publish now' }).click();
   await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
-  await expect(page.locator('.page-head .badge')).toHaveText('Posted');
+  await expect(page.locator('.page-head .badge')).toHaveText('Posted', { timeout: 30_000 });
   await shot(page, 'post-thread');
+  await expectAccessible(page, 'post-thread', { testInfo: test.info(), soft: true });
 
   expect(sent[0]).toMatchObject({
     message: '1/ Why threads matter',
-    accountIds: [tg.id],
+    // In the order they were chosen.
+    accountIds: [ig.id, tg.id],
     thread: [{ message: '2/ They keep a story together' }, { message: '3/ And readers follow along' }],
   });
-  const delivered = telegram.sent.slice(before);
-  expect(delivered[0]?.text).toBe('1/ Why threads matter');
-  // Where the server publishes threads, the post page lists each part with its status.
-  if (delivered.length > 1) {
-    await expect(page.getByTestId('result-part')).toHaveCount(3);
-    await expect(page.getByTestId('result-parts')).toContainText('Part 3');
-  }
+  // Telegram got a reply chain: each part answers the message before it.
+  const delivered = telegram.sent.slice(before).filter((m) => m.chatId === chat.id);
+  expect(delivered.map((m) => m.caption ?? m.text)).toEqual([
+    '1/ Why threads matter',
+    '2/ They keep a story together',
+    '3/ And readers follow along',
+  ]);
+  expect(delivered[0]!.replyToMessageId).toBeUndefined();
+  expect(delivered[1]!.replyToMessageId).toBe(delivered[0]!.messageIds[0]);
+  expect(delivered[2]!.replyToMessageId).toBe(delivered[1]!.messageIds[0]);
+  // Instagram got the first message only.
+  const published = instagram.media.slice(igBefore);
+  expect(published.map((m) => m.caption)).toEqual(['1/ Why threads matter']);
+  // The post page lists Telegram's parts with their status; Instagram's result has none.
+  await expect(page.getByTestId('result-part')).toHaveCount(3);
+  await expect(page.getByTestId('result-parts')).toContainText('Part 3');
+  await expectAccessible(page, 'post-thread', { testInfo: test.info(), soft: true });
 });
 
 test('alt text: each image asks for it, shows a badge while missing, and counts to the smallest limit', async ({
   page,
+  x: fakeX,
   shot,
 }) => {
   await signUp(page, 'Alt Writer');
@@ -186,19 +212,67 @@ test('alt text: each image asks for it, shows a badge while missing, and counts 
   await expect(page.getByTestId(`preview-${x.id}`).getByRole('img', { name: description })).toBeVisible();
   await expect(page.locator('.target').getByText('Ready')).toHaveCount(2);
   await shot(page, 'compose-alt-text');
+  await expectAccessible(page, 'compose-alt-text', { testInfo: test.info(), soft: true });
+
+  await expectAccessible(page, 'compose-alt-text', { testInfo: test.info(), soft: true });
 
   const sent = recordPostRequests(page);
-  await page.getByRole('button', { name: 'Save draft' }).click();
+  const before = new Set(fakeX.media.keys());
+  await page.getByRole('button', { name: 'Publish now' }).click();
   await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
-  await expect(page.locator('.page-head .badge')).toHaveText('Draft');
+  await expect(page.locator('.page-head .badge')).toHaveText('Posted', { timeout: 30_000 });
   const media = (sent[0]!.media as { key: string; altText?: string }[])[0]!;
   expect(media.altText).toBe(description);
-  // The saved post keeps the image (and its description where the server stores it).
+  // X received the image with its description as media metadata; the post carries that image.
+  const uploaded = [...fakeX.media.values()].filter((m) => !before.has(m.id));
+  expect(uploaded.map((m) => m.altText)).toEqual([description]);
+  expect(fakeX.posts.at(-1)).toMatchObject({ text: 'Our new office', mediaIds: [uploaded[0]!.id] });
+  // The saved post keeps the image and its description.
   const id = new URL(page.url()).pathname.split('/').pop();
   const saved = await (await page.request.get(`/api/v1/posts/${id}`)).json();
   expect(saved.media[0].key).toBe(media.key);
-  if (saved.media[0].altText !== undefined) expect(saved.media[0].altText).toBe(description);
+  expect(saved.media[0].altText).toBe(description);
   await shot(page, 'post-alt-text');
+  await expectAccessible(page, 'post-alt-text', { testInfo: test.info(), soft: true });
+});
+
+test('first comment: the option from the platform’s manifest is posted right after the post', async ({
+  page,
+  x,
+  shot,
+}) => {
+  await signUp(page, 'Comment Writer');
+  await page.goto('/accounts');
+  await page.locator('button[data-platform="x"]').click();
+  await expect(page).toHaveURL(/\/accounts\?connected=/);
+  const [account] = await accountsOf(page);
+  await page.goto('/compose');
+  // The only account is chosen already.
+  await expect(page.getByTestId(`chip-${account!.id}`)).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Release notes are out');
+  const target = page.getByTestId(`target-${account!.id}`);
+  const comment = target.getByRole('textbox', { name: 'First comment' });
+  await comment.fill('Full changelog: https://example.com/changelog');
+  await expect(page.getByTestId(`preview-${account!.id}`)).toContainText('Full changelog');
+  await expect(target.getByText('Ready')).toBeVisible();
+  await shot(page, 'compose-first-comment');
+  await expectAccessible(page, 'compose-first-comment', { testInfo: test.info(), soft: true });
+
+  const sent = recordPostRequests(page);
+  const before = x.posts.length;
+  await page.getByRole('button', { name: 'Publish now' }).click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
+  await expect(page.locator('.page-head .badge')).toHaveText('Posted', { timeout: 30_000 });
+  expect(sent[0]).toMatchObject({
+    accountOptions: { [account!.id]: { firstComment: 'Full changelog: https://example.com/changelog' } },
+  });
+  // On X the first comment is a reply to the post.
+  const [post, reply] = x.posts.slice(before);
+  expect(post?.text).toBe('Release notes are out');
+  expect(reply).toMatchObject({ text: 'Full changelog: https://example.com/changelog', replyTo: post!.id });
+  expect(x.posts).toHaveLength(before + 2);
+  await shot(page, 'post-first-comment');
+  await expectAccessible(page, 'post-first-comment', { testInfo: test.info(), soft: true });
 });
 
 test('preview: a link card from the page’s Open Graph tags, none for a refused host, overflow marked', async ({
@@ -223,6 +297,7 @@ test('preview: a link card from the page’s Open Graph tags, none for a refused
   await expect(preview).toContainText('Postwave News');
   await expect(preview.locator('.preview-counter')).toContainText(`/ 4,096`);
   await shot(page, 'compose-link-card');
+  await expectAccessible(page, 'compose-link-card', { testInfo: test.info(), soft: true });
 
   // A loopback host the operator did not allow: the server refuses, the preview shows no card.
   const refused = page.waitForResponse((r) => r.url().endsWith('/api/v1/link-preview') && r.status() === 422);
@@ -238,4 +313,5 @@ test('preview: a link card from the page’s Open Graph tags, none for a refused
   await expect(preview.locator('.preview-counter')).toContainText('4,104 / 4,096');
   await expect(page.getByRole('button', { name: 'Publish now' })).toBeDisabled();
   await shot(page, 'compose-overflow');
+  await expectAccessible(page, 'compose-overflow', { testInfo: test.info(), soft: true });
 });

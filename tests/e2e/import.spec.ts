@@ -1,3 +1,4 @@
+import { expectAccessible } from './axe.ts';
 import { chat, connectTelegram, expect, signUp, test } from './fixtures.ts';
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
@@ -40,6 +41,7 @@ test('import a CSV: the dry run shows each row’s errors, the fixed file import
   await expect(report.getByRole('row', { name: /^3 / })).toContainText('account_not_found');
   await expect(page.getByRole('button', { name: /^Import \d+ posts?$/ })).toHaveCount(0);
   await shot(page, 'import-dry-run-errors');
+  await expectAccessible(page, 'import-dry-run-errors', { testInfo: test.info(), soft: true });
 
   await page
     .getByLabel('CSV or JSON file')
@@ -54,15 +56,18 @@ test('import a CSV: the dry run shows each row’s errors, the fixed file import
   await page.getByRole('button', { name: 'Check file' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'valid' })).toContainText('All 3 rows are valid.');
   await shot(page, 'import-dry-run-valid');
+  await expectAccessible(page, 'import-dry-run-valid', { testInfo: test.info(), soft: true });
   await page.getByRole('button', { name: 'Import 3 posts' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Imported' })).toContainText('Imported 3 posts.');
   await expect(report.getByText('Imported')).toHaveCount(3);
   await shot(page, 'import-committed');
+  await expectAccessible(page, 'import-committed', { testInfo: test.info(), soft: true });
 
   await page.getByRole('link', { name: 'See scheduled posts' }).click();
   await expect(page.getByTestId('post-row')).toHaveCount(2);
   await expect(page.getByTestId('post-row').filter({ hasText: 'Launch day, "part two"' })).toBeVisible();
   await shot(page, 'import-scheduled-posts');
+  await expectAccessible(page, 'import-scheduled-posts', { testInfo: test.info(), soft: true });
   await page.goto('/posts?status=draft');
   await expect(page.getByTestId('post-row')).toHaveCount(1);
 
@@ -89,4 +94,5 @@ test('feeds page: add a feed for an account, see its first check', async ({ page
   await expect(page.getByRole('status')).toContainText('Feed added');
   await expect(page.getByRole('row', { name: /Company blog/ })).toBeVisible();
   await shot(page, 'feeds');
+  await expectAccessible(page, 'feeds', { testInfo: test.info(), soft: true });
 });

@@ -20,6 +20,7 @@ test('sign-in providers and platforms that are not set up are explained, never a
   await expect(other).toContainText('GOOGLE_CLIENT_ID');
   await expect(other).toContainText('GITHUB_CLIENT_ID');
   await shot(page, 'new-user-signin-methods');
+  await expectAccessible(page, 'new-user-signin-methods', { testInfo: test.info(), soft: true });
 
   // An old link to the Google sign-in lands on the setup page, not on an error document.
   await page.goto('/api/auth/signin/google');
@@ -61,6 +62,7 @@ test('sign-in providers and platforms that are not set up are explained, never a
   await expect(unavailable.first()).toContainText('GITHUB_CLIENT_ID');
   await page.locator('#sign-in-methods').scrollIntoViewIfNeeded();
   await shot(page, 'new-user-settings-sign-in-methods');
+  await expectAccessible(page, 'new-user-settings-sign-in-methods', { testInfo: test.info(), soft: true });
 });
 
 test('a page opened at another origin than APP_URL warns, and the upload says it fell back', async ({
@@ -98,6 +100,7 @@ test('a page opened at another origin than APP_URL warns, and the upload says it
       new RegExp(`^${new URL(app.url).origin}/accounts`),
     );
     await shot(page, 'new-user-origin-banner');
+    await expectAccessible(page, 'new-user-origin-banner', { testInfo: test.info(), soft: true });
 
     // connectTelegram's relative URLs go to APP_URL; stay at localhost instead.
     await page.getByRole('button', { name: 'Telegram' }).click();
@@ -114,6 +117,7 @@ test('a page opened at another origin than APP_URL warns, and the upload says it
     await expect(page.getByTestId('upload-notices')).toContainText('blocked the direct upload of launch.png');
     await expect(page.getByTestId('media-item')).toHaveAttribute('data-uploaded', 'true');
     await shot(page, 'new-user-upload-fallback-notice');
+    await expectAccessible(page, 'new-user-upload-fallback-notice', { testInfo: test.info(), soft: true });
     expect(app.output()).toContain(`A page at ${new URL(elsewhere).origin} is using the app`);
   } finally {
     await context.close();
@@ -167,6 +171,7 @@ test('an account the platform stops accepting is badged, and its scheduled posts
   await page.goto('/posts');
   await expect(page.getByTestId('post-at-risk')).toContainText('needs reconnect');
   await shot(page, 'health-posts-at-risk');
+  await expectAccessible(page, 'health-posts-at-risk', { testInfo: test.info(), soft: true });
   await page.goto(`/posts/${post.id}`);
   await expect(page.getByTestId('accounts-at-risk')).toContainText('needs reconnect');
   await expect(

@@ -1,4 +1,5 @@
 import { sampleJpeg } from '@postwave/shared/testing';
+import { expectAccessible } from './axe.ts';
 import { expect, signUp, test } from './fixtures.ts';
 
 test('connect X and Instagram through their OAuth consent, then publish one post with an image to both', async ({
@@ -22,6 +23,7 @@ test('connect X and Instagram through their OAuth consent, then publish one post
   await expect(page.getByTestId('account-card')).toHaveCount(2);
   await expect(page.getByTestId('account-card').nth(1)).toContainText(instagram.account.name);
   await shot(page, 'accounts-oauth');
+  await expectAccessible(page, 'accounts-oauth', { testInfo: test.info(), soft: true });
 
   await page.getByRole('link', { name: 'Compose' }).click();
   await expect(page.getByRole('heading', { name: 'Compose' })).toBeVisible();
@@ -38,12 +40,14 @@ test('connect X and Instagram through their OAuth consent, then publish one post
     .setInputFiles({ name: 'launch.jpg', mimeType: 'image/jpeg', buffer: sampleJpeg() });
   await expect(page.getByTestId('media-item')).toHaveAttribute('data-uploaded', 'true');
   await shot(page, 'compose-oauth');
+  await expectAccessible(page, 'compose-oauth', { testInfo: test.info(), soft: true });
 
   await page.getByRole('button', { name: 'Publish now' }).click();
   await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
   await expect(page.locator('.page-head .badge')).toHaveText('Posted');
   await expect(page.getByTestId('result')).toHaveCount(2);
   await shot(page, 'post-posted-oauth');
+  await expectAccessible(page, 'post-posted-oauth', { testInfo: test.info(), soft: true });
 
   const tweet = x.posts.at(-1)!;
   expect(tweet.text).toBe(message);

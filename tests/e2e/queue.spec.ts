@@ -1,3 +1,4 @@
+import { expectAccessible } from './axe.ts';
 import { connectTelegram, expect, signUp, test } from './fixtures.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -14,6 +15,7 @@ test('queue: set slots, queue posts from the composer, reorder by keyboard, post
   const card = page.locator('.queue-card');
   await expect(card.getByText('Nothing queued for this account.')).toBeVisible();
   await shot(page, 'queue-empty');
+  await expectAccessible(page, 'queue-empty', { testInfo: test.info(), soft: true });
 
   // Three weekly slots in the editor.
   await card.getByLabel('Time zone').selectOption('Europe/Berlin');
@@ -31,6 +33,7 @@ test('queue: set slots, queue posts from the composer, reorder by keyboard, post
   await expect(card.getByRole('status').filter({ hasText: 'Saved 3 slots' })).toBeVisible();
   await expect(card.getByText(/Next free slot:/)).toBeVisible();
   await shot(page, 'queue-slots');
+  await expectAccessible(page, 'queue-slots', { testInfo: test.info(), soft: true });
 
   // Three posts join the queue from the composer.
   const messages = ['First in line', 'Second in line', 'Third in line'];
@@ -53,6 +56,7 @@ test('queue: set slots, queue posts from the composer, reorder by keyboard, post
     .locator('time')
     .evaluateAll((els) => els.map((e) => e.getAttribute('datetime')));
   await shot(page, 'queue-posts');
+  await expectAccessible(page, 'queue-posts', { testInfo: test.info(), soft: true });
 
   // Keyboard: Tab to "Move up" of the second post and press Enter; the times stay, the order changes.
   const upSecond = card.getByRole('button', { name: 'Move “Second in line” up' });
@@ -74,13 +78,14 @@ test('queue: set slots, queue posts from the composer, reorder by keyboard, post
   await expect(items.locator('.queue-message')).toHaveText(messages);
 
   // "Post next" puts the last post first; the others move one place later.
-  await card.getByRole('button', { name: 'Post “Third in line” next' }).click();
+  await card.getByRole('button', { name: 'Post next: “Third in line”' }).click();
   await expect(items.locator('.queue-message')).toHaveText([third, first, second]);
   await expect(card.getByRole('status').filter({ hasText: 'Posting next: “Third in line”' })).toHaveCount(1);
   expect(
     await items.locator('time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime'))),
   ).toEqual(timesBefore);
   await shot(page, 'queue-reordered');
+  await expectAccessible(page, 'queue-reordered', { testInfo: test.info(), soft: true });
 
   // The order survives a reload: it is the posts' scheduled times.
   await page.reload();

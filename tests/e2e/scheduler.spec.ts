@@ -1,4 +1,5 @@
 import { samplePng } from '@postwave/shared/testing';
+import { expectAccessible } from './axe.ts';
 import { chat, connectTelegram, expect, signUp, test } from './fixtures.ts';
 
 /** `YYYY-MM-DDTHH:mm` for a datetime-local input, in the browser's (and the user's) zone. */
@@ -25,15 +26,19 @@ test('sign up, connect Telegram, publish a post with an image now', async ({ pag
   await page.goto('/');
   await expect(page).toHaveURL(/\/signin/);
   await shot(page, 'signin');
+  await expectAccessible(page, 'signin', { testInfo: test.info(), soft: true });
   await page.goto('/signup');
   await shot(page, 'signup');
+  await expectAccessible(page, 'signup', { testInfo: test.info(), soft: true });
   await signUp(page);
   await shot(page, 'accounts-empty');
+  await expectAccessible(page, 'accounts-empty', { testInfo: test.info(), soft: true });
   await connectTelegram(page);
   const card = page.getByTestId('account-card');
   await expect(card).toContainText(chat.title);
   await expect(card).toContainText('Working');
   await shot(page, 'accounts');
+  await expectAccessible(page, 'accounts', { testInfo: test.info(), soft: true });
 
   await page.getByRole('link', { name: 'Compose' }).click();
   await expect(page.getByRole('heading', { name: 'Compose' })).toBeVisible();
@@ -48,6 +53,7 @@ test('sign up, connect Telegram, publish a post with an image now', async ({ pag
   await expect(page.locator('.counter')).toContainText('/ 1,024');
   await expect(page.locator('.target').getByText('Ready')).toBeVisible();
   await shot(page, 'compose');
+  await expectAccessible(page, 'compose', { testInfo: test.info(), soft: true });
 
   const before = telegram.sent.length;
   await page.getByRole('button', { name: 'Publish now' }).click();
@@ -55,6 +61,7 @@ test('sign up, connect Telegram, publish a post with an image now', async ({ pag
   await expect(page.locator('.page-head .badge')).toHaveText('Posted');
   await expect(page.getByTestId('result')).toContainText('Posted');
   await shot(page, 'post-posted');
+  await expectAccessible(page, 'post-posted', { testInfo: test.info(), soft: true });
 
   expect(telegram.sent.length).toBe(before + 1);
   const sent = telegram.sent.at(-1)!;
@@ -66,6 +73,7 @@ test('sign up, connect Telegram, publish a post with an image now', async ({ pag
   await page.goto('/posts?status=posted');
   await expect(page.getByTestId('post-row')).toHaveCount(1);
   await shot(page, 'posts');
+  await expectAccessible(page, 'posts', { testInfo: test.info(), soft: true });
 });
 
 test('a post scheduled a minute ahead is published by the dispatcher', async ({ page, telegram, shot }) => {
@@ -83,12 +91,15 @@ test('a post scheduled a minute ahead is published by the dispatcher', async ({ 
   await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
   await expect(page.locator('.page-head .badge')).toHaveText('Scheduled');
   await shot(page, 'post-scheduled');
+  await expectAccessible(page, 'post-scheduled', { testInfo: test.info(), soft: true });
 
   await page.goto('/calendar?view=week');
   await expect(page.locator('.cal-event')).toContainText(message);
   await shot(page, 'calendar-week');
+  await expectAccessible(page, 'calendar-week', { testInfo: test.info(), soft: true });
   await page.goto('/calendar');
   await shot(page, 'calendar-month');
+  await expectAccessible(page, 'calendar-month', { testInfo: test.info(), soft: true });
   await page.locator('.cal-event', { hasText: message }).click();
   await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+$/);
 
@@ -119,12 +130,14 @@ test('a draft can be saved, edited and deleted', async ({ page, shot }) => {
   await page.goto('/posts?status=draft');
   await expect(page.getByTestId('post-row')).toContainText('Second, better idea');
   await shot(page, 'posts-drafts');
+  await expectAccessible(page, 'posts-drafts', { testInfo: test.info(), soft: true });
 
   await page.getByTestId('post-row').click();
   await page.getByRole('button', { name: 'Delete post' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete this post?' });
   await expect(dialog).toBeVisible();
   await shot(page, 'post-delete-confirm');
+  await expectAccessible(page, 'post-delete-confirm', { testInfo: test.info(), soft: true });
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(page).toHaveURL(/\/posts\?status=draft/);
   await expect(page.getByRole('heading', { name: 'No drafts' })).toBeVisible();
@@ -146,10 +159,12 @@ test('an over-long message shows the error beside the Telegram account and canno
   await expect(target.locator('.issues .error')).toContainText(/4096|4,096/);
   await expect(page.getByRole('button', { name: 'Publish now' })).toBeDisabled();
   await shot(page, 'compose-too-long');
+  await expectAccessible(page, 'compose-too-long', { testInfo: test.info(), soft: true });
   // The same page on a phone.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.locator('.target .issues .error')).toBeVisible();
   await shot(page, 'compose-phone');
+  await expectAccessible(page, 'compose-phone', { testInfo: test.info(), soft: true });
 });
 
 test('a second user sees none of the first user’s posts or accounts', async ({ page, browser, shot }) => {
@@ -170,10 +185,12 @@ test('a second user sees none of the first user’s posts or accounts', async ({
   await other.goto('/compose');
   await expect(other.getByText('Connect an account to start posting')).toBeVisible();
   await shot(other, 'compose-no-accounts');
+  await expectAccessible(other, 'compose-no-accounts', { testInfo: test.info(), soft: true });
   const response = await other.goto(new URL(firstPostUrl).pathname);
   expect(response?.status()).toBe(404);
   await other.goto('/settings');
   await shot(other, 'settings');
+  await expectAccessible(other, 'settings', { testInfo: test.info(), soft: true });
 
   // Signing out returns to the sign-in page.
   await other.locator('.user-menu summary').click();
@@ -204,6 +221,7 @@ test('forgot password: the reset link sets a new password that signs in', async 
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByRole('status')).toContainText('If an account uses this email');
   await shot(page, 'forgot-password');
+  await expectAccessible(page, 'forgot-password', { testInfo: test.info(), soft: true });
 
   await expect.poll(() => lastResetLink(app.output())).toBeTruthy();
   await page.goto(lastResetLink(app.output())!);
@@ -211,6 +229,7 @@ test('forgot password: the reset link sets a new password that signs in', async 
   await page.getByLabel('New password', { exact: true }).fill('my brand new password');
   await page.getByLabel('Repeat the new password').fill('my brand new password');
   await shot(page, 'reset-password');
+  await expectAccessible(page, 'reset-password', { testInfo: test.info(), soft: true });
   await page.getByRole('button', { name: 'Set new password' }).click();
   await expect(page.getByRole('status')).toContainText('Your password has been changed');
 

@@ -1,4 +1,5 @@
 import { sampleMp4 } from '@postwave/shared/testing';
+import { expectAccessible } from './axe.ts';
 import { expect, signUp, test } from './fixtures.ts';
 
 test('a scheduled video post shows, per account, that its media was uploaded ahead of time', async ({
@@ -40,6 +41,7 @@ test('a scheduled video post shows, per account, that its media was uploaded ahe
   await expect(result).toContainText('Media uploaded ahead of time');
   await expect(result).toContainText('only the final step happens at the scheduled time');
   await shot(page, 'post-staged');
+  await expectAccessible(page, 'post-staged', { testInfo: test.info(), soft: true });
 
   // Editing the message clears the staged upload; the page no longer claims it is staged.
   const edited = await page.request.patch(`/api/v1/posts/${post.id}`, {

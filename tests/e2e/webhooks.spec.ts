@@ -1,5 +1,6 @@
 import { startWebhookReceiver, type WebhookReceiver } from '@postwave/shared/testing';
 import { startApp } from '../../web/test/helpers/app.ts';
+import { expectAccessible } from './axe.ts';
 import { test as base, expect, signUp } from './fixtures.ts';
 
 /**
@@ -62,6 +63,7 @@ test('webhook setup: create with chosen events, copy the secret once, send a tes
   await expect(endpoint).not.toContainText('account.disconnected');
   await expect(endpoint.getByText('Enabled')).toBeVisible();
   await shot(page, 'webhooks-created-secret-once');
+  await expectAccessible(page, 'webhooks-created-secret-once', { testInfo: test.info(), soft: true });
 
   // Shown once: after a reload the secret is nowhere on the page.
   await page.reload();
@@ -84,6 +86,7 @@ test('webhook setup: create with chosen events, copy the secret once, send a tes
   expect(receiver.received[0]!.verifiedWith).toEqual(receiver.secrets);
   expect((receiver.received[0]!.payload as { type: string }).type).toBe('webhook.test');
   await shot(page, 'webhooks-delivery-log');
+  await expectAccessible(page, 'webhooks-delivery-log', { testInfo: test.info(), soft: true });
 
   // Redeliver from the log: the same message again, logged as a second attempt.
   await log.getByRole('button', { name: /^Redeliver webhook\.test/ }).click();

@@ -41,10 +41,13 @@ export function checkFeatures(
   const errors: ValidationIssue[] = [];
   const warnings: ValidationIssue[] = [];
 
+  // A post with a thread can go to networks with and without threads (the composer sends one
+  // thread for all): where there are none, only the first message is posted. Said as a warning,
+  // also when no target has threads, so a client gets one consistent answer.
   if (input.threadParts > 0 && !features.thread) {
-    errors.push({
+    warnings.push({
       code: 'thread_unsupported',
-      message: `${name} has no threads: remove the thread, or post it without this account`,
+      message: `${name} has no threads: only the first message is posted`,
       path: 'thread',
     });
   }

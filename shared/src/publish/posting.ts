@@ -241,7 +241,9 @@ export class PostingService {
     const mediaPath = override?.media ? `overrides.${accountId}.media` : 'media';
     const mediaRefs = override?.media ?? post.media;
     const resolved = override?.media ? await resolveMedia(override.media, this.#storage, mediaPath) : base;
-    const thread = post.thread ?? [];
+    // A platform without threads posts only the first message (warning `thread_unsupported`).
+    const hasThreads = this.#publishers.traits(account.platform).features.thread;
+    const thread = hasThreads ? (post.thread ?? []) : [];
     const mediaIssues = [...resolved.issues, ...threadMedia.flatMap((m) => m.issues)];
 
     const { firstComment: rawComment, ...rawOptions } = {
@@ -278,7 +280,7 @@ export class PostingService {
     };
     const features = checkFeatures(publisher, this.#publishers.traits(account.platform), {
       accountId,
-      threadParts: thread.length,
+      threadParts: post.thread?.length ?? 0,
       firstComment,
       options,
       media: [
@@ -293,17 +295,15 @@ export class PostingService {
       ...features.errors,
     ];
     const warnings = [...first.warnings, ...features.warnings];
-    // Each part is checked with the platform's own rules, unless the platform has no threads at all.
-    if (!features.errors.some((e) => e.code === 'thread_unsupported')) {
-      const outcomes = await Promise.all(
-        thread.map((part, i) =>
-          publisher.validate({ message: part.message }, account, threadMedia[i]!.files, options, context),
-        ),
-      );
-      for (const [i, outcome] of outcomes.entries()) {
-        errors.push(...outcome.errors.map((issue) => inThreadPart(issue, i)));
-        warnings.push(...outcome.warnings.map((issue) => inThreadPart(issue, i)));
-      }
+    // Each part is checked with the platform's own rules (none where the platform posts no parts).
+    const outcomes = await Promise.all(
+      thread.map((part, i) =>
+        publisher.validate({ message: part.message }, account, threadMedia[i]!.files, options, context),
+      ),
+    );
+    for (const [i, outcome] of outcomes.entries()) {
+      errors.push(...outcome.errors.map((issue) => inThreadPart(issue, i)));
+      warnings.push(...outcome.warnings.map((issue) => inThreadPart(issue, i)));
     }
     const result: AccountValidation = {
       accountId,

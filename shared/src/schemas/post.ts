@@ -46,7 +46,7 @@ export type ThreadPart = z.infer<typeof ThreadPart>;
 export const Thread = z.array(ThreadPart).max(maxThreadParts).meta({
   id: 'Thread',
   description:
-    "Up to 25 more posts after the first message, published in order as a reply chain (each a reply to the one before) on every target. Every part is validated with the platform's own rules; a target whose platform has no threads (its manifest's `features.thread` is false) is a validation error (`thread_unsupported`). Overrides change only the first message. Each target's result lists `parts`; if a later part fails, the earlier ones stay posted and a retry continues from the failed part without posting any part twice.",
+    "Up to 25 more posts after the first message, published in order as a reply chain (each a reply to the one before) on every target. Every part is validated with the platform's own rules; a target whose platform has no threads (its manifest's `features.thread` is false) gets the validation warning `thread_unsupported` and is posted with the first message only (its result has no `parts`), also when no target has threads. Overrides change only the first message. Each target's result lists `parts`; if a later part fails, the earlier ones stay posted and a retry continues from the failed part without posting any part twice.",
 });
 
 /**
@@ -128,7 +128,9 @@ export const composerFieldsNote = [
   '`overrides[accountId]` replaces `message` and/or `media` for that account (keys must be among `accountIds`,',
   'else 422 `override_unknown_account`); each target is validated with its own version.',
   '`thread` (up to 25 parts) is published after the first message as a reply chain on every target; every part is',
-  'validated with the platform’s rules, and a platform without threads is 422 `thread_unsupported`. Each part has its',
+  'validated with the platform’s rules. A target whose platform has no threads gets the warning `thread_unsupported`',
+  '("<Platform> has no threads: only the first message is posted") and publishes only the first message (its result',
+  'has no `parts`); this holds also when no target has threads, so one post can mix both kinds. Each part has its',
   'own idempotency key (`<key>:<account>:part:<n>`). If a part fails, the parts before it stay published, the',
   'target is `failed`, and `parts` says which part failed (later ones `pending`).',
   '`accountOptions[accountId].firstComment` is posted right after the post (and its thread): a comment where the',

@@ -214,7 +214,7 @@ describe('threads', () => {
     );
   });
 
-  it('validates every part with the platform rules and refuses a thread where there are none', async () => {
+  it('validates every part with the platform rules; a platform without threads is a warning', async () => {
     const { prepare } = setup({}, [{ id: 'flat', features: { thread: false } }]);
     const prepared = await prepare({
       accountIds: ['a', 'on-flat'],
@@ -231,7 +231,53 @@ describe('threads', () => {
         ['message_too_long', 'thread[0].message'],
       ],
     );
-    assert.ok(flat!.errors.some((e) => e.code === 'thread_unsupported' && /has no threads/.test(e.message)));
+    assert.ok(!flat!.errors.some((e) => e.code === 'thread_unsupported'));
+    assert.deepEqual(
+      flat!.warnings.filter((w) => w.code === 'thread_unsupported'),
+      [
+        {
+          code: 'thread_unsupported',
+          message: 'Chain has no threads: only the first message is posted',
+          path: 'thread',
+        },
+      ],
+    );
+    assert.ok(
+      !flat!.errors.some((e) => e.code === 'message_too_long'),
+      'parts that are not posted on a platform are not checked against its rules',
+    );
+  });
+
+  it('publishes only the first message where the platform has no threads, with no parts', async () => {
+    const { chains, publish } = setup({}, [{ id: 'flat', features: { thread: false } }]);
+    const results = await publish({
+      message: 'one',
+      accountIds: ['a', 'on-flat'],
+      thread: thread('two', 'three'),
+    });
+    const [onChain, onFlat] = results;
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['posted', 'posted'],
+    );
+    assert.equal(publicResult(onChain!).parts?.length, 3);
+    assert.deepEqual(
+      chains[1]!.posted().map((c) => [c.message, c.replyTo]),
+      [['one', undefined]],
+    );
+    assert.equal(publicResult(onFlat!).parts, undefined);
+    assert.equal(onFlat!.platformPostId, chains[1]!.posted()[0]!.postId);
+  });
+
+  it('is a warning, not an error, also when no target has threads', async () => {
+    const { prepare } = setup({ features: { thread: false } });
+    const prepared = await prepare({ thread: thread('two') });
+    assert.equal(prepared.validation.valid, true);
+    assert.deepEqual(
+      prepared.validation.results[0]!.warnings.map((w) => w.code),
+      ['thread_unsupported'],
+    );
+    assert.deepEqual(prepared.targets?.[0]?.thread, []);
   });
 
   it('refuses more than 25 parts', () => {

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { PlatformMark } from '#components/account-avatar.tsx';
+import { Icon } from '#components/icons.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 import { formatTime, utcToZonedInput, zonedDay, zonedToUtc } from '#components/lib/time.ts';
 import type { CalendarEntry } from '#server/ui/calendar.ts';
@@ -278,7 +279,7 @@ export function CalendarGrid({
                           if (isMoving) setMoving(undefined);
                         }}
                       >
-                        ⇄
+                        <Icon name="move" size={16} />
                       </button>
                     )}
                   </div>

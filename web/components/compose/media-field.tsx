@@ -1,4 +1,5 @@
 import { type Dispatch, type DragEvent, useId, useRef, useState } from 'react';
+import { Icon } from '#components/icons.tsx';
 import type { ComposerAction, MediaItem, MediaSlot } from './composer-state.ts';
 
 /** The drop zone, the file picker and the attached media with their upload progress and alt text. */
@@ -102,7 +103,7 @@ function MediaTile({ item, onRemove }: { item: MediaItem; onRemove: () => void }
         <span className="media-file">{item.filename}</span>
       )}
       <button type="button" className="remove" aria-label={`Remove ${item.filename}`} onClick={onRemove}>
-        ×
+        <Icon name="close" size={16} />
       </button>
       {!item.media && !item.error && (
         <span className="progress">

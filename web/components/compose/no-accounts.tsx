@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { Icon } from '#components/icons.tsx';
 import { platformManifests } from '#components/lib/platforms.ts';
 
 const names = platformManifests.map((m) => m.name);
@@ -11,7 +12,7 @@ export function NoAccounts() {
     <div className="card">
       <div className="empty">
         <span className="empty-icon" aria-hidden="true">
-          ✎
+          <Icon name="pen" size={24} />
         </span>
         <h2>Connect an account to start posting</h2>
         <p>Postwave publishes to the accounts you connect: {platformList}.</p>

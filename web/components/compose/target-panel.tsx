@@ -58,18 +58,21 @@ export function TargetPanel({
         </p>
       )}
       {result && (result.errors.length > 0 || result.warnings.length > 0) && (
-        <ul className="issues" role="alert">
-          {result.errors.map((issue) => (
-            <li key={`e-${issue.code}-${issue.path}-${issue.message}`} className="error">
-              {issue.message}
-            </li>
-          ))}
-          {result.warnings.map((issue) => (
-            <li key={`w-${issue.code}-${issue.path}-${issue.message}`} className="warning">
-              {issue.message}
-            </li>
-          ))}
-        </ul>
+        // The alert role on a wrapper: a list keeps its list role, so its items stay list items.
+        <div role="alert">
+          <ul className="issues">
+            {result.errors.map((issue) => (
+              <li key={`e-${issue.code}-${issue.path}-${issue.message}`} className="error">
+                {issue.message}
+              </li>
+            ))}
+            {result.warnings.map((issue) => (
+              <li key={`w-${issue.code}-${issue.path}-${issue.message}`} className="warning">
+                {issue.message}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {fields.length > 0 && (
         <fieldset className="stack" style={{ border: 0, padding: 0, margin: 0, gap: 10 }}>

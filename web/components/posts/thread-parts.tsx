@@ -1,3 +1,4 @@
+import { Icon } from '#components/icons.tsx';
 import { plainError, StatusBadge } from './status.tsx';
 
 /** A thread part's outcome (contract section E): index 0 is the first message. */
@@ -29,7 +30,8 @@ export function ThreadParts({ parts, platformName }: { parts: ResultPart[]; plat
               <StatusBadge status={part.status} />
               {part.status === 'posted' && part.url && (
                 <a href={part.url} target="_blank" rel="noreferrer">
-                  View on {platformName} ↗<span className="sr-only"> (part {part.index + 1})</span>
+                  View on {platformName} <Icon name="external" size={14} />
+                  <span className="sr-only"> (part {part.index + 1})</span>
                 </a>
               )}
               {error && (

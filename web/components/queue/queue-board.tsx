@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { AccountAvatar } from '#components/account-avatar.tsx';
+import { Icon } from '#components/icons.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import type { QueueMove, QueueViewShape } from '#server/queue/schema.ts';
@@ -117,7 +118,7 @@ export function QueueBoard({
                       aria-label={`Move “${excerpt(post.message)}” up`}
                       onClick={() => move(post.id, 'up', post.message)}
                     >
-                      ↑ Up
+                      <Icon name="arrowUp" size={16} /> Up
                     </button>
                     <button
                       type="button"
@@ -127,14 +128,14 @@ export function QueueBoard({
                       aria-label={`Move “${excerpt(post.message)}” down`}
                       onClick={() => move(post.id, 'down', post.message)}
                     >
-                      ↓ Down
+                      <Icon name="arrowDown" size={16} /> Down
                     </button>
                     <button
                       type="button"
                       className="btn btn-sm"
                       data-move="next"
                       disabled={busy || (i === 0 && !earlierFreeSlot(queue))}
-                      aria-label={`Post “${excerpt(post.message)}” next`}
+                      aria-label={`Post next: “${excerpt(post.message)}”`}
                       onClick={() => move(post.id, 'next', post.message)}
                     >
                       Post next

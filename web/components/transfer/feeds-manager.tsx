@@ -192,9 +192,9 @@ export function FeedsManager({
         </table>
       )}
       <form onSubmit={add} className="stack" noValidate aria-labelledby="add-feed-title">
-        <h3 id="add-feed-title" className="section-title">
+        <h2 id="add-feed-title" className="section-title">
           Add a feed
-        </h3>
+        </h2>
         <div className="field">
           <label htmlFor="feed-url">Feed URL</label>
           <input

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { Icon } from '#components/icons.tsx';
 import { accountTrouble } from '../../../components/calendar/account-health.ts';
 import { type CalendarAccount, CalendarGrid } from '../../../components/calendar/calendar-grid.tsx';
 import { accountName } from '../../../components/lib/platforms.ts';
@@ -102,13 +103,13 @@ export default async function CalendarPage({
       </div>
       <div className="cal-toolbar">
         <Link className="btn btn-sm" href={query(view, prev)} aria-label={`Previous ${view}`}>
-          ←
+          <Icon name="arrowLeft" size={16} />
         </Link>
         <Link className="btn btn-sm" href={query(view, parseDay(today))}>
           Today
         </Link>
         <Link className="btn btn-sm" href={query(view, next)} aria-label={`Next ${view}`}>
-          →
+          <Icon name="arrowRight" size={16} />
         </Link>
         <h2 style={{ marginLeft: 8 }}>{title}</h2>
         <span className="spacer" />
