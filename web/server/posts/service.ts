@@ -288,8 +288,12 @@ function leaseOwner(): string {
   return `request:${crypto.randomUUID()}`;
 }
 
-/** `POST /api/v1/posts`: save a draft, schedule, or publish now. */
-export async function createPost(ctx: AppContext, userId: string, input: NormalizedPost): Promise<PostView> {
+/** A new post's content with its media resolved from the user's storage, and its row's common fields. */
+async function newPostContent(
+  ctx: AppContext,
+  userId: string,
+  input: Omit<NormalizedPost, 'postingMode' | 'scheduledAt'>,
+) {
   const resolved = await resolveContentMedia(ctx, userId, {
     media: input.media,
     overrides: input.overrides ?? {},
@@ -305,6 +309,12 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
   };
   const now = new Date();
   const base = { id: crypto.randomUUID(), userId, ...content, createdAt: now, updatedAt: now };
+  return { content, base, now };
+}
+
+/** `POST /api/v1/posts`: save a draft, schedule, or publish now. */
+export async function createPost(ctx: AppContext, userId: string, input: NormalizedPost): Promise<PostView> {
+  const { content, base, now } = await newPostContent(ctx, userId, input);
 
   if (input.postingMode === 'draft') {
     await assertOwnedAccounts(ctx, userId, content.accountIds);
@@ -373,21 +383,7 @@ export async function createPostWith(
   mode: DeferredMode,
   alongside: (tx: Db, row: PostRow) => Promise<void>,
 ): Promise<PostRow> {
-  const resolved = await resolveContentMedia(ctx, userId, {
-    media: input.media,
-    overrides: input.overrides ?? {},
-    thread: input.thread ?? [],
-  });
-  const content: Content = {
-    message: input.message,
-    accountIds: input.accountIds,
-    media: resolved.media!,
-    accountOptions: input.accountOptions,
-    overrides: resolved.overrides!,
-    thread: resolved.thread!,
-  };
-  const now = new Date();
-  const base = { id: crypto.randomUUID(), userId, ...content, createdAt: now, updatedAt: now };
+  const { content, base, now } = await newPostContent(ctx, userId, input);
   const store = async (tx: Db, values: NewPostRow) => {
     const row = await insertPost(tx, values);
     await alongside(tx, row);
