@@ -230,7 +230,9 @@ for (const backend of backends()) {
       assert.ok(holds(videoId), 'still there after the failed attempt');
       youtube.server.clearInjected();
       // The retry's time comes (a minute later in real life).
-      await ctx.db.execute(sql`UPDATE staged_discards SET next_attempt_at = now()`);
+      // A second back: the claim compares with this process's clock in milliseconds, and PostgreSQL's
+    // now() carries microseconds, so "now" set here could still lie ahead of the claim's "now".
+    await ctx.db.execute(sql`UPDATE staged_discards SET next_attempt_at = now() - interval '1 second'`);
       assert.equal((await sweepStagedDiscards(ctx)).discarded, 1);
       assert.equal(holds(videoId), false, 'removed by the sweep');
       assert.deepEqual(await queued(), []);
