@@ -231,8 +231,8 @@ for (const backend of backends()) {
       youtube.server.clearInjected();
       // The retry's time comes (a minute later in real life).
       // A second back: the claim compares with this process's clock in milliseconds, and PostgreSQL's
-    // now() carries microseconds, so "now" set here could still lie ahead of the claim's "now".
-    await ctx.db.execute(sql`UPDATE staged_discards SET next_attempt_at = now() - interval '1 second'`);
+      // now() carries microseconds, so "now" set here could still lie ahead of the claim's "now".
+      await ctx.db.execute(sql`UPDATE staged_discards SET next_attempt_at = now() - interval '1 second'`);
       assert.equal((await sweepStagedDiscards(ctx)).discarded, 1);
       assert.equal(holds(videoId), false, 'removed by the sweep');
       assert.deepEqual(await queued(), []);
