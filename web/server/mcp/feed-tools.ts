@@ -6,7 +6,7 @@ import { feedModes } from '#server/db/schema.ts';
 import { FeedPatch, FeedRequest } from '#server/feeds/schema.ts';
 import { createFeed, deleteFeed, listFeeds, pollOwnedFeed, updateFeed } from '#server/feeds/service.ts';
 import { McpAccountIds } from './schemas.ts';
-import { ok, tool } from './tools.ts';
+import { destructiveIdempotent, ok, readOnly, tool } from './tools.ts';
 
 const FeedId = z.string().max(100).describe('The feed id (from list_feeds)');
 const Template = z
@@ -30,7 +30,7 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, userId: st
       description:
         'The RSS/Atom feeds that turn new items into posts: URL, accounts, template, mode and last poll.',
       inputSchema: {},
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: readOnly,
     },
     tool(ctx, async () => {
       const feeds = await listFeeds(ctx, userId);
@@ -124,7 +124,7 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, userId: st
       title: 'Delete a feed',
       description: 'Stops watching the feed; posts it already created stay.',
       inputSchema: { id: FeedId },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }) => {
       await deleteFeed(ctx, userId, id);

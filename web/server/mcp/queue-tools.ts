@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
 import { getQueue, setQueue } from '#server/queue/service.ts';
 import type { McpActor } from './actor.ts';
-import { ok, tool } from './tools.ts';
+import { ok, readOnly, tool } from './tools.ts';
 
 const McpAccountId = z.string().max(100).describe('An account id from list_accounts');
 const McpQueueSlots = z
@@ -27,7 +27,7 @@ export function registerQueueTools(server: McpServer, ctx: AppContext, actor: Mc
       description:
         'The account’s posting slots (IANA time zone, weekday 1–7 and HH:MM), its upcoming scheduled posts in order, and its next free slots. create_post with postingMode "queue" takes the next slot free in every target account’s queue.',
       inputSchema: { accountId: McpAccountId },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: readOnly,
     },
     tool(ctx, async ({ accountId }: { accountId: string }) => {
       const queue = await getQueue(ctx, userId, accountId);

@@ -164,6 +164,14 @@ export const readOnly = {
   openWorldHint: false,
 };
 
+/** Removes something of the user's for good (a post, a feed, a webhook); repeating it changes nothing more. */
+export const destructiveIdempotent = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
 /** Tools act as the token's user and call the same services as /api/v1; publishing ones confirm first. */
 export function registerTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
   const { userId } = actor;
@@ -356,7 +364,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
         thread: McpThread.optional().describe('Replaces the thread ([] removes it)'),
         scheduledAt: McpScheduledAt.optional(),
       },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id, scheduledAt, media, overrides, thread, ...rest }) => {
       const post = await updatePost(ctx, userId, id, {
@@ -547,7 +555,7 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
       title: 'Delete a post',
       description: 'Deletes a draft, scheduled or failed post for good (a posted post cannot be deleted).',
       inputSchema: { id: McpPostId },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }) => {
       await deletePost(ctx, userId, id);

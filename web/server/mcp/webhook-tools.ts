@@ -10,7 +10,7 @@ import {
   listWebhooks,
   sendTestEvent,
 } from '#server/webhooks/service.ts';
-import { ok, readOnly, tool } from './tools.ts';
+import { destructiveIdempotent, ok, readOnly, tool } from './tools.ts';
 
 const WebhookId = z.string().min(1).max(100).describe('The webhook id (from list_webhooks)');
 
@@ -70,7 +70,7 @@ export function registerWebhookTools(server: McpServer, ctx: AppContext, userId:
       title: 'Delete a webhook',
       description: 'Removes an endpoint and its delivery log; nothing more is sent to it.',
       inputSchema: { id: WebhookId },
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }: { id: string }) => {
       await deleteWebhook(ctx, userId, id);
