@@ -1,4 +1,4 @@
-import { ProblemError, readTextCapped, UnsafeUrlError } from '@postwave/shared';
+import { ProblemError, readTextCapped, runWithDeadline, UnsafeUrlError } from '@postwave/shared';
 import { ownedAccountIds } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { isUuid } from '#server/http/ids.ts';
@@ -138,8 +138,12 @@ type Fetched =
   | { kind: 'ok'; body: string; etag: string | null; lastModified: string | null }
   | { kind: 'failed'; error: string };
 
-/** A conditional GET through the SSRF-safe fetch, body capped. */
-async function fetchFeed(ctx: AppContext, row: FeedRow): Promise<Fetched> {
+/** A conditional GET through the SSRF-safe fetch, body capped, fetch and read within 20 s. */
+function fetchFeed(ctx: AppContext, row: FeedRow): Promise<Fetched> {
+  return runWithDeadline(undefined, 20_000, (signal) => fetchFeedWithin(ctx, row, signal));
+}
+
+async function fetchFeedWithin(ctx: AppContext, row: FeedRow, signal: AbortSignal): Promise<Fetched> {
   const headers: Record<string, string> = {
     accept:
       'application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5',
@@ -148,7 +152,7 @@ async function fetchFeed(ctx: AppContext, row: FeedRow): Promise<Fetched> {
   if (row.lastModified) headers['if-modified-since'] = row.lastModified;
   let response: Response;
   try {
-    response = await ctx.userUrlFetch(row.url, { headers, signal: AbortSignal.timeout(20_000) });
+    response = await ctx.userUrlFetch(row.url, { headers, signal });
   } catch (error) {
     if (error instanceof UnsafeUrlError) return { kind: 'failed', error: `${error.code}: ${error.message}` };
     if ((error as Error)?.name === 'TimeoutError')

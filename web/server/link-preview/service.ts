@@ -1,4 +1,4 @@
-import { ProblemError, problem, UnsafeUrlError } from '@postwave/shared';
+import { ProblemError, problem, runWithDeadline, UnsafeUrlError } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { AttemptLimiter, processWide } from '#server/security/attempt-limiter.ts';
 import { parseLinkPreview } from './parse.ts';
@@ -87,8 +87,11 @@ function normalizeUrl(raw: string): string {
   return url.href;
 }
 
-async function fetchPreview(ctx: AppContext, url: string): Promise<LinkPreview> {
-  const signal = AbortSignal.timeout(deadlineMs);
+function fetchPreview(ctx: AppContext, url: string): Promise<LinkPreview> {
+  return runWithDeadline(undefined, deadlineMs, (signal) => fetchPreviewWithin(ctx, url, signal));
+}
+
+async function fetchPreviewWithin(ctx: AppContext, url: string, signal: AbortSignal): Promise<LinkPreview> {
   try {
     const response = await ctx.userUrlFetch(url, {
       headers: { accept: 'text/html,application/xhtml+xml;q=0.9' },

@@ -1,4 +1,4 @@
-import { toPlatformError } from '@postwave/shared';
+import { runWithDeadline, toPlatformError } from '@postwave/shared';
 import { accountLookup, saveRefreshedCredentials } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
@@ -72,13 +72,14 @@ async function discardOne(
       await removeStagedDiscard(ctx, claim.id);
       return 'givenUp';
     }
-    const timeout = AbortSignal.timeout(discardTimeoutMs);
-    await publisher.discardStaged(claim.handle, account, {
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      logger: ctx.logger,
-      onCredentialsRefreshed: (credentials) => saveRefreshedCredentials(ctx, account.id, credentials),
-      accountHostFetch: ctx.userUrlFetch,
-    });
+    await runWithDeadline(signal, discardTimeoutMs, (within) =>
+      publisher.discardStaged!(claim.handle, account, {
+        signal: within,
+        logger: ctx.logger,
+        onCredentialsRefreshed: (credentials) => saveRefreshedCredentials(ctx, account.id, credentials),
+        accountHostFetch: ctx.userUrlFetch,
+      }),
+    );
     await removeStagedDiscard(ctx, claim.id);
     return 'discarded';
   } catch (thrown) {
