@@ -58,13 +58,38 @@ export interface OptionField {
   contentTypes?: string[];
   required?: boolean;
   placeholder?: string;
+  /**
+   * Choices loaded from the platform for one account (Pinterest boards, Reddit flairs, TikTok
+   * privacy levels): the publisher answers `optionChoices(account, name, values)`, the Scheduler
+   * serves them at `GET /api/v1/accounts/{id}/options/{name}`, the composer shows a searchable
+   * select, and validation rejects a value the platform does not offer.
+   */
+  choicesFrom?: OptionChoicesSource;
+  /** Shown and validated only while another field has this value (contract section C). */
+  showWhen?: { field: string; equals: string | number | boolean };
+}
+
+/** Where a field's choices come from when they depend on the account (`OptionField.choicesFrom`). */
+export interface OptionChoicesSource {
+  /** The field whose value narrows the choices (Pinterest sections of a board); sent as `?<field>=`. */
+  dependsOn?: string;
+  /** Whether typed text outside the loaded choices is accepted (a flair text the user writes). */
+  allowCustom?: boolean;
+}
+
+/** One choice of an option loaded from the platform. */
+export interface OptionChoice {
+  value: string;
+  label: string;
 }
 
 /** A field of a credentials connect form. */
 export interface CredentialField {
   name: string;
   label: string;
-  type: 'text' | 'password' | 'url';
+  type: 'text' | 'password' | 'url' | 'select' | 'textarea';
+  /** For `select`. */
+  choices?: { value: string; label: string }[];
   placeholder?: string;
   help?: string;
   required: boolean;
@@ -121,8 +146,33 @@ export interface PlatformManifest {
   options: OptionField[];
   features: PlatformFeatures;
   connect: CredentialsConnect | OAuthConnect;
+  /** The metrics the publisher collects (contract section H); absent: the platform reports none. */
+  analytics?: PlatformAnalytics;
   /** The platform's page in our docs, as a repository path (`docs/platforms/<id>.md`). */
   docs: string;
+}
+
+/** Metric names, the same on every platform (contract section H). */
+export const postMetricNames = [
+  'impressions',
+  'reach',
+  'views',
+  'likes',
+  'comments',
+  'reposts',
+  'quotes',
+  'shares',
+  'saves',
+  'clicks',
+] as const;
+export type PostMetricName = (typeof postMetricNames)[number];
+export const accountMetricNames = ['followers'] as const;
+export type AccountMetricName = (typeof accountMetricNames)[number];
+
+/** What a platform reports: a metric it does not have is absent from its lists, never 0. */
+export interface PlatformAnalytics {
+  post: PostMetricName[];
+  account: AccountMetricName[];
 }
 
 /** The icon markup for one SVG path drawn on the 24×24 grid in the current text colour. */

@@ -15,6 +15,17 @@ export interface OAuthConnector {
   readonly pkce: boolean;
   authorizeUrl(input: { state: string; redirectUri: string; codeChallenge?: string }): string;
   /**
+   * Optional, for platforms that need a server call before consent (an OAuth 1.0a request token,
+   * a pushed authorization request): used instead of `authorizeUrl` when present. The `secret`
+   * it returns is kept encrypted with the flow's state and handed back to `exchangeCode`.
+   */
+  startAuthorization?(input: {
+    state: string;
+    redirectUri: string;
+    codeChallenge?: string;
+    signal: AbortSignal;
+  }): Promise<AuthorizeStart>;
+  /**
    * Exchanges the code and lists every account the grant can publish to, each with the full
    * credentials to store. Throws `PlatformError` (`credentials_invalid`, `platform_unavailable`).
    */
@@ -22,8 +33,18 @@ export interface OAuthConnector {
     code: string;
     redirectUri: string;
     codeVerifier?: string;
+    /** What `authorizeUrl` returned as `secret` (an OAuth 1.0a request-token secret). */
+    secret?: string;
+    /** Every query parameter of the callback (`oauth_token`, `oauth_verifier` for OAuth 1.0a). */
+    query?: Readonly<Record<string, string>>;
     signal: AbortSignal;
   }): Promise<ConnectableAccount[]>;
+}
+
+/** A consent URL with what the callback leg will need (`OAuthConnector.authorizeUrl`). */
+export interface AuthorizeStart {
+  url: string;
+  secret?: string;
 }
 
 /** One account a grant reaches: saved as one connected account when the user picks it. */
@@ -33,4 +54,11 @@ export interface ConnectableAccount {
   profile: AccountProfile;
   /** What kind of target it is, for the picker ("Page", "Organization", "Profile"). */
   kind?: string;
+  /**
+   * Set when several accounts of one login use the same credentials (Pinterest boards, Google
+   * Business locations): the same opaque key (the platform's user id) on each. The Scheduler
+   * stores those credentials once, so a refreshed or rotated token serves every account of the
+   * login, and a revoked one marks them all `needs_reconnect`.
+   */
+  grantKey?: string;
 }

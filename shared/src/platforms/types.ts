@@ -4,7 +4,12 @@ import type { Logger } from '../logger.ts';
 import type { MediaFile, MediaInfo } from '../media/media-file.ts';
 import type { AccountEntry } from '../schemas/account.ts';
 import type { ValidationIssue } from '../schemas/results.ts';
-import type { PlatformManifest } from './manifest.ts';
+import type {
+  AccountMetricName,
+  OptionChoice,
+  PlatformManifest,
+  PostMetricName,
+} from './manifest.ts';
 import type { OAuthConnector } from './oauth-connector.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -110,6 +115,24 @@ export type DiscardContext = Pick<
   PublishContext,
   'signal' | 'logger' | 'onCredentialsRefreshed' | 'accountHostFetch'
 >;
+
+/** What metric collection and option loading may use of a publish's context. */
+export type PlatformCallContext = Pick<
+  PublishContext,
+  'signal' | 'logger' | 'onCredentialsRefreshed' | 'accountHostFetch'
+>;
+
+/** One posted target whose figures are asked for (`Publisher.metrics`). */
+export interface MetricsTarget {
+  platformPostId: string;
+  url?: string;
+}
+
+/** A post's figures by canonical name; a metric the platform does not report is absent. */
+export type MetricValues = Partial<Record<PostMetricName, number>>;
+
+/** One target's answer: its figures, or `gone` when the remote post was deleted (collection stops). */
+export type PostMetricsResult = { state: 'ok'; metrics: MetricValues } | { state: 'gone' };
 
 /** At most `limit` publishes sharing `key` start in any `windowMs`. */
 export interface PublishRateLimit {
@@ -221,6 +244,34 @@ export interface Publisher<Options = Record<string, unknown>> {
     options: Options,
     context: PublishContext,
   ): Promise<PublishResult>;
+  /**
+   * Optional: the choices of an option field whose manifest entry has `choicesFrom` (boards,
+   * flairs, privacy levels), for one account. `values` holds the other fields' current values
+   * (the `dependsOn` field among them). Validation calls it too, to refuse a value not offered.
+   */
+  optionChoices?(
+    account: PlatformAccount,
+    field: string,
+    values: Readonly<Record<string, string>>,
+    context: PlatformCallContext,
+  ): Promise<OptionChoice[]>;
+  /**
+   * Optional (contract section H): the current figures of posted targets, keyed by
+   * `platformPostId`; at most `metricsBatchSize` targets per call. A target missing from the
+   * answer was not reported this time; `gone` means the remote post no longer exists.
+   */
+  metrics?(
+    targets: readonly MetricsTarget[],
+    account: PlatformAccount,
+    context: PlatformCallContext,
+  ): Promise<Map<string, PostMetricsResult>>;
+  /** How many targets one `metrics` call takes (X: 100 ids); default 1. */
+  readonly metricsBatchSize?: number;
+  /** Optional: the account's own figures (followers), as the manifest's `analytics.account` lists. */
+  accountMetrics?(
+    account: PlatformAccount,
+    context: PlatformCallContext,
+  ): Promise<Partial<Record<AccountMetricName, number>>>;
   verifyCredentials(
     account: PlatformAccount,
     context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'accountHostFetch'>,
