@@ -4,12 +4,7 @@ import type { Logger } from '../logger.ts';
 import type { MediaFile, MediaInfo } from '../media/media-file.ts';
 import type { AccountEntry } from '../schemas/account.ts';
 import type { ValidationIssue } from '../schemas/results.ts';
-import type {
-  AccountMetricName,
-  OptionChoice,
-  PlatformManifest,
-  PostMetricName,
-} from './manifest.ts';
+import type { AccountMetricName, OptionChoice, PlatformManifest, PostMetricName } from './manifest.ts';
 import type { OAuthConnector } from './oauth-connector.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
