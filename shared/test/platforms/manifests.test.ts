@@ -14,6 +14,7 @@ import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
+import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
@@ -146,6 +147,7 @@ const validators: Record<
     ),
   instagram: (message, hasMedia) =>
     validateInstagramPost({ message }, account('instagram', {}), hasMedia ? [image] : [], {}),
+  nostr: (message, hasMedia) => validateNostrNote({ message }, hasMedia ? [image] : []),
   youtube: (message, _hasMedia, options) =>
     validateYouTubePost({ message }, account('youtube', {}), [], options),
 };
