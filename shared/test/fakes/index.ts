@@ -6,6 +6,7 @@ export * from './instagram.ts';
 export * from './linkedin.ts';
 export * from './mastodon.ts';
 export * from './meta-graph.ts';
+export * from './misskey.ts';
 export * from './nostr-relay.ts';
 export * from './s3.ts';
 export * from './sample-media.ts';

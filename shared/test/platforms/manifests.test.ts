@@ -14,6 +14,7 @@ import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
+import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
 import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
@@ -147,6 +148,7 @@ const validators: Record<
     ),
   instagram: (message, hasMedia) =>
     validateInstagramPost({ message }, account('instagram', {}), hasMedia ? [image] : [], {}),
+  misskey: (message, hasMedia) => validateMisskeyNote({ message }, hasMedia ? [image] : [], 3000),
   nostr: (message, hasMedia) => validateNostrNote({ message }, hasMedia ? [image] : []),
   youtube: (message, _hasMedia, options) =>
     validateYouTubePost({ message }, account('youtube', {}), [], options),
