@@ -7,6 +7,7 @@ import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
 import { misskeyManifest } from './misskey/manifest.ts';
 import { nostrManifest } from './nostr/manifest.ts';
+import { pixelfedManifest } from './pixelfed/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
 import { xManifest } from './x/manifest.ts';
@@ -32,6 +33,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   instagramManifest,
   nostrManifest,
   misskeyManifest,
+  pixelfedManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -8,6 +8,7 @@ import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { misskeyModule } from './misskey/index.ts';
 import { nostrModule } from './nostr/index.ts';
+import { pixelfedModule } from './pixelfed/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
@@ -32,6 +33,7 @@ export const platformModules: readonly PlatformModule[] = [
   instagramModule,
   nostrModule,
   misskeyModule,
+  pixelfedModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -8,6 +8,7 @@ export * from './mastodon.ts';
 export * from './meta-graph.ts';
 export * from './misskey.ts';
 export * from './nostr-relay.ts';
+export * from './pixelfed.ts';
 export * from './s3.ts';
 export * from './sample-media.ts';
 export * from './telegram.ts';

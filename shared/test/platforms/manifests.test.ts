@@ -16,6 +16,8 @@ import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
 import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
 import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
+import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
+import { validatePixelfedPost } from '../../src/platforms/pixelfed/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
@@ -149,6 +151,7 @@ const validators: Record<
   instagram: (message, hasMedia) =>
     validateInstagramPost({ message }, account('instagram', {}), hasMedia ? [image] : [], {}),
   misskey: (message, hasMedia) => validateMisskeyNote({ message }, hasMedia ? [image] : [], 3000),
+  pixelfed: (message) => validatePixelfedPost({ message }, [image], defaultPixelfedLimits),
   nostr: (message, hasMedia) => validateNostrNote({ message }, hasMedia ? [image] : []),
   youtube: (message, _hasMedia, options) =>
     validateYouTubePost({ message }, account('youtube', {}), [], options),
