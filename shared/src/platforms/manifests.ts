@@ -2,6 +2,7 @@ import { blueskyManifest } from './bluesky/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
+import { lemmyManifest } from './lemmy/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
@@ -34,6 +35,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   nostrManifest,
   misskeyManifest,
   pixelfedManifest,
+  lemmyManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

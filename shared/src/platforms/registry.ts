@@ -2,6 +2,7 @@ import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { instagramModule } from './instagram/index.ts';
+import { lemmyModule } from './lemmy/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
 import type { PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
@@ -34,6 +35,7 @@ export const platformModules: readonly PlatformModule[] = [
   nostrModule,
   misskeyModule,
   pixelfedModule,
+  lemmyModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -3,6 +3,7 @@ export * from './discord.ts';
 export * from './facebook.ts';
 export * from './fake-server.ts';
 export * from './instagram.ts';
+export * from './lemmy.ts';
 export * from './linkedin.ts';
 export * from './mastodon.ts';
 export * from './meta-graph.ts';
