@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { type Event, verifyEvent } from 'nostr-tools/pure';
+import { npubEncode, nsecEncode } from 'nostr-tools/nip19';
+import { type Event, getPublicKey, verifyEvent } from 'nostr-tools/pure';
+import { bytesToHex } from 'nostr-tools/utils';
 import { type WebSocket, WebSocketServer } from 'ws';
 
 export interface FakeNostrRelayOptions {
@@ -199,4 +201,21 @@ function send(socket: WebSocket, frame: unknown[]): void {
 
 export function startFakeNostrRelay(options: FakeNostrRelayOptions = {}): Promise<FakeNostrRelay> {
   return new FakeNostrRelay(options).start();
+}
+
+/** A throwaway identity for tests (never a real one's): the secret key filled with `seed`. */
+export function nostrTestIdentity(seed = 7): {
+  nsec: string;
+  npub: string;
+  pubkey: string;
+  secretHex: string;
+} {
+  const secret = new Uint8Array(32).fill(seed);
+  const pubkey = getPublicKey(secret);
+  return { nsec: nsecEncode(secret), npub: npubEncode(pubkey), pubkey, secretHex: bytesToHex(secret) };
+}
+
+/** Whether an event's id and signature check out, as a relay verifies them. */
+export function isValidNostrEvent(event: Event): boolean {
+  return verifyEvent(event);
 }
