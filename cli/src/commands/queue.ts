@@ -1,4 +1,4 @@
-import type { QueueSlot, QueueView } from '@postwave/shared';
+import type { QueueSettings, QueueSlot, QueueView } from '@postwave/shared';
 import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { preview } from '../format.ts';
 
@@ -41,7 +41,8 @@ export async function run({ values, args, api, print }: Context<typeof options>)
   }
   const slots = (values.slot ?? []).flatMap(parseSlots);
   const timezone = values.timezone ?? (await client.request<QueueView>('GET', path)).timezone;
-  const queue = await client.request<QueueView>('PUT', path, { timezone, slots });
+  const settings: QueueSettings = { timezone, slots };
+  const queue = await client.request<QueueView>('PUT', path, settings);
   print(queue, describeQueue(queue));
   return 0;
 }
