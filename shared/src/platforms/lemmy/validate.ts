@@ -26,9 +26,10 @@ export function validateLemmyPost(
   } else if (/[\r\n]/.test(title)) {
     errors.push({ code: 'invalid_option', message: 'A Lemmy title is one line', path: titlePath });
   } else if (codePointLength(title) > maxTitleLength) {
+    // Only the option can be too long: a long first line is cut by splitPost.
     errors.push({
-      code: options.title ? 'invalid_option' : 'title_too_long',
-      message: `A Lemmy title may be up to ${maxTitleLength} characters; ${options.title ? 'this one' : 'the first line, used as the title,'} has ${codePointLength(title)} (set the title option, or shorten the first line)`,
+      code: 'invalid_option',
+      message: `A Lemmy title may be up to ${maxTitleLength} characters; this one has ${codePointLength(title)}`,
       path: titlePath,
     });
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { silentLogger } from '../../../src/logger.ts';
+import { splitPost } from '../../../src/platforms/lemmy/content.ts';
 import { defaultLemmyConfig, LemmyPublisher, lemmyManifest } from '../../../src/platforms/lemmy/index.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { type FakeLemmy, startFakeLemmy } from '../../fakes/lemmy.ts';
@@ -165,7 +166,12 @@ describe('Lemmy', () => {
     const codes = async (message: string, options = {}) =>
       (await fx.publisher.validate({ message }, account(), [], options)).errors.map((e) => e.code);
     assert.deepEqual(await codes('Hi'), ['text_required']);
-    assert.deepEqual(await codes(`${'t'.repeat(201)}\nbody`), ['title_too_long']);
+    // A first line over 200 characters is cut at a word for the title; the whole message is the body.
+    const long = `${'word '.repeat(60)}end\nmore`;
+    assert.deepEqual(await codes(long), []);
+    const split = splitPost(long, {});
+    assert.ok([...split.title].length <= 200 && split.title.endsWith('word…'), split.title);
+    assert.equal(split.body, long);
     assert.deepEqual(await codes(`${'t'.repeat(200)}\n${'b'.repeat(10_000)}`), []);
     assert.deepEqual(await codes(`Title\n${'b'.repeat(10_001)}`), ['text_too_long']);
     assert.deepEqual(await codes('x'.repeat(300), { title: 'Short title' }), []);
