@@ -1,12 +1,12 @@
 import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
+import { platformNames } from '#components/lib/platforms.ts';
 import './globals.css';
 
 export const metadata: Metadata = {
   title: { default: 'Postwave', template: '%s · Postwave' },
-  description:
-    'Write once, publish everywhere: schedule posts to Telegram, Bluesky, Mastodon, Discord and YouTube.',
+  description: `Write once, publish everywhere: schedule posts to ${platformNames()}.`,
 };
 
 export const viewport: Viewport = {
