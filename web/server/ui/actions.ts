@@ -10,13 +10,8 @@ import { sendVerificationLink } from '#server/users/email-verification.ts';
 import { configuredProviders } from '#server/users/providers.ts';
 import { signUp, updateProfile } from '#server/users/service.ts';
 import { isTimeZone } from '../../components/lib/time.ts';
+import type { FormState } from './schema.ts';
 import { requireUser } from './session.ts';
-
-export interface FormState {
-  error?: string;
-  fieldErrors?: Record<string, string>;
-  ok?: string;
-}
 
 const field = (form: FormData, name: string) => {
   const value = form.get(name);

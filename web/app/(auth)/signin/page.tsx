@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { SignInForm } from '../../../components/auth/auth-forms.tsx';
 import { CenteredCard } from '../../../components/consent-card.tsx';
 import { getConfig } from '../../../server/context.ts';
-import { providerSignInAction } from '../../../server/ui/actions.ts';
+import { providerSignInAction, signInAction } from '../../../server/ui/actions.ts';
 import { currentUser } from '../../../server/ui/session.ts';
 import { configuredProviders, unconfiguredProviders } from '../../../server/users/providers.ts';
 
@@ -72,7 +72,7 @@ export default async function SignInPage({
           {providerErrors[params.error]}
         </p>
       )}
-      <SignInForm next={next} />
+      <SignInForm next={next} signIn={signInAction} />
       {configuredProviders(getConfig()).map((provider) => (
         <form key={provider.id} action={providerSignInAction}>
           <input type="hidden" name="provider" value={provider.id} />

@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { SignUpForm } from '../../../components/auth/auth-forms.tsx';
 import { CenteredCard } from '../../../components/consent-card.tsx';
 import { platformNames } from '../../../components/lib/platforms.ts';
+import { signUpAction } from '../../../server/ui/actions.ts';
 import { currentUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Create your account' };
@@ -15,7 +16,7 @@ export default async function SignUpPage() {
         <h1>Create your account</h1>
         <p className="muted">Write once, publish to {platformNames()}.</p>
       </header>
-      <SignUpForm />
+      <SignUpForm signUp={signUpAction} />
     </CenteredCard>
   );
 }
