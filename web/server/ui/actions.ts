@@ -5,7 +5,8 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
 import { signIn, signOut } from '#server/auth/next-auth.ts';
-import { getContext } from '#server/context.ts';
+import { returnPath } from '#server/auth/return-path.ts';
+import { getConfig, getContext } from '#server/context.ts';
 import { sendVerificationLink } from '#server/users/email-verification.ts';
 import { configuredProviders } from '#server/users/providers.ts';
 import { signUp, updateProfile } from '#server/users/service.ts';
@@ -18,9 +19,9 @@ const field = (form: FormData, name: string) => {
   return typeof value === 'string' ? value : '';
 };
 
-/** Where to go after signing in: only a path on this site. */
+/** Where to go after signing in: only a path on this site (server/auth/return-path.ts). */
 function safeNext(value: string): string {
-  return value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/compose';
+  return returnPath(value, getConfig().appUrl) ?? '/compose';
 }
 
 export async function signInAction(_state: FormState, form: FormData): Promise<FormState> {
