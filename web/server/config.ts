@@ -98,10 +98,7 @@ const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
  * refused direct uploads by CORS and loses the session on OAuth callbacks (http/app-origin.ts).
  */
 function appUrlWarning(appUrl: string, explicit: boolean): string {
-  const { origin, hostname, port } = new URL(appUrl);
+  const { origin, hostname } = new URL(appUrl);
   const other = hostname === 'localhost' ? '127.0.0.1' : 'localhost';
-  return (
-    `${explicit ? 'APP_URL is' : 'APP_URL is not set: using'} ${origin}; open the app at exactly this address ` +
-    `(http://${other}${port ? `:${port}` : ''} is another origin to the browser).`
-  );
+  return `${explicit ? `APP_URL is ${origin}` : 'APP_URL is not set'}: open the app at exactly ${origin} (not ${other}).`;
 }

@@ -34,10 +34,9 @@ export function generatedSecrets(
   if (generated.length > 0 && (created || config.production)) {
     const [one, two] = generated;
     warnings.push(
-      `${two ? `${one} and ${two} are` : `${one} is`} not set: ${created ? 'generated' : 'using the ones generated'} in ` +
-        `${config.secretsDir} (whoever reads it can forge sessions and read stored credentials).` +
+      `${two ? `${one} and ${two}` : one} ${created ? `${two ? 'were' : 'was'} generated` : `${two ? 'are' : 'is'} not set: using the generated one${two ? 's' : ''}`} in ${config.secretsDir}.` +
         (config.production
-          ? ` In production set ${two ? 'them' : 'it'}, or at least point SECRETS_DIR at storage that is not backed up with DATA_DIR.`
+          ? ` In production set ${two ? 'them' : 'it'}, or keep SECRETS_DIR out of DATA_DIR backups.`
           : ''),
     );
   }

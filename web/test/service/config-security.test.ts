@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../server/config.ts';
+import { getConfig } from '../../server/context.ts';
 
 const base = () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'postwave-config-')), LOG_LEVEL: 'silent' });
 
@@ -27,4 +28,15 @@ test('the retired POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK is named in a warning, ne
   const config = loadConfig({ ...base(), POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK: 'true' });
   assert.deepEqual(config.allowPrivateHosts, []);
   assert.ok(config.warnings.some((w) => /POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK.*ALLOW_PRIVATE_HOSTS/.test(w)));
+});
+
+test('the configuration is never read while `next build` runs, so a build leaves no generated secrets', () => {
+  const phase = process.env.NEXT_PHASE;
+  process.env.NEXT_PHASE = 'phase-production-build';
+  try {
+    assert.throws(() => getConfig(), /never during `next build`/);
+  } finally {
+    if (phase === undefined) delete process.env.NEXT_PHASE;
+    else process.env.NEXT_PHASE = phase;
+  }
 });
