@@ -1,10 +1,9 @@
 import { ProblemError, readTextCapped, runWithDeadline, UnsafeUrlError } from '@postwave/shared';
-import { ownedAccountIds } from '#server/accounts/repository.ts';
+import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
 import type { AppContext } from '#server/context.ts';
 import { isUuid } from '#server/http/ids.ts';
-import { validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
-import { createPostWith, type DeferredMode } from '#server/posts/service.ts';
+import { createDeferredPost, type DeferredMode } from '#server/posts/create-deferred-post.ts';
 import { type FeedItem, feedItems, renderTemplate } from './items.ts';
 import {
   deleteFeed as deleteFeedRow,
@@ -52,21 +51,6 @@ async function ownedFeed(ctx: AppContext, userId: string, id: string): Promise<F
   const row = isUuid(id) ? await findFeed(ctx, userId, id) : undefined;
   if (!row) throw notFound('feed');
   return row;
-}
-
-async function assertOwnedAccounts(ctx: AppContext, userId: string, accountIds: string[]): Promise<void> {
-  const found = await ownedAccountIds(ctx, userId, accountIds.filter(isUuid));
-  const missing = accountIds.filter((id) => !found.has(id));
-  if (missing.length)
-    throw validationFailed(
-      'Some accounts do not exist',
-      missing.map((id) => ({
-        accountId: id,
-        path: 'accountIds',
-        code: 'account_not_found',
-        message: `No account "${id}"`,
-      })),
-    );
 }
 
 export async function listFeeds(ctx: AppContext, userId: string): Promise<FeedView[]> {
@@ -283,7 +267,7 @@ async function postItem(
   entry: FeedItem,
 ): Promise<{ postId?: string; error?: string }> {
   const create = (mode: DeferredMode) =>
-    createPostWith(
+    createDeferredPost(
       ctx,
       row.userId,
       {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
+import { rowsOf, dateOrNull as toDate } from '#server/db/access.ts';
 import type { StagingStatus } from '#server/db/schema.ts';
 import type { PostRow } from '#server/posts/repository.ts';
 
@@ -8,10 +9,6 @@ import type { PostRow } from '#server/posts/repository.ts';
  * targets are not staged yet, recording what staging did, renewing its leases, and what the
  * due-time publish and the API read back. Every statement runs on PGlite and PostgreSQL alike.
  */
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
-const toDate = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value));
 
 export interface StagingClaim {
   post: Pick<PostRow, 'id' | 'userId' | 'message' | 'accountIds' | 'media' | 'accountOptions'> & {

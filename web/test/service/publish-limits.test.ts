@@ -6,7 +6,7 @@ import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
 import { connectAccount } from '#server/accounts/service.ts';
 import { acquireLimits } from '#server/limits/repository.ts';
 import { DatabaseLimitStore } from '#server/limits/store.ts';
-import { createPost } from '#server/posts/service.ts';
+import { createPost } from '#server/posts/create-post.ts';
 import { signUp } from '#server/users/service.ts';
 import { limitStoreSuite } from '../../../shared/test/publish/limit-store-suite.ts';
 import { backends } from '../helpers/databases.ts';

@@ -13,7 +13,10 @@ import type { AppContext } from '#server/context.ts';
 import { runCronDispatch } from '#server/dispatch/cron.ts';
 import { Stager } from '#server/dispatch/stager.ts';
 import { uploadFromRequest } from '#server/media/service.ts';
-import { createPost, deletePost, getPost, updatePost } from '#server/posts/service.ts';
+import { createPost } from '#server/posts/create-post.ts';
+import { deletePost } from '#server/posts/delete-post.ts';
+import { getPost } from '#server/posts/get-post.ts';
+import { updatePost } from '#server/posts/update-post.ts';
 import { sweepStagedDiscards } from '#server/staging/discard.ts';
 import { signUp } from '#server/users/service.ts';
 import { backends } from '../helpers/databases.ts';
@@ -247,7 +250,7 @@ for (const backend of backends()) {
 
     test('moving a staged post back to draft removes its upload; a published one is never removed', async () => {
       const { post, videoId } = await stagedPost('Back to draft');
-      const { actOnPost } = await import('#server/posts/service.ts');
+      const { actOnPost } = await import('#server/posts/act-on-post.ts');
       await actOnPost(ctx, userId, post.id, { postingMode: 'draft' });
       await until(async () => !holds(videoId));
 

@@ -11,7 +11,9 @@ import { type AppContext, createContext } from '#server/context.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { posts } from '#server/db/schema.ts';
 import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service.ts';
-import { actOnPost, createPost, getPost } from '#server/posts/service.ts';
+import { actOnPost } from '#server/posts/act-on-post.ts';
+import { createPost } from '#server/posts/create-post.ts';
+import { getPost } from '#server/posts/get-post.ts';
 import { signUp } from '#server/users/service.ts';
 import {
   type ChainPublisher,

@@ -5,8 +5,10 @@ import type { AppContext } from '#server/context.ts';
 import { feedModes } from '#server/db/schema.ts';
 import { FeedPatch, FeedRequest } from '#server/feeds/schema.ts';
 import { createFeed, deleteFeed, listFeeds, pollOwnedFeed, updateFeed } from '#server/feeds/service.ts';
-import { McpAccountIds } from './schemas.ts';
-import { destructiveIdempotent, ok, readOnly, tool } from './tools.ts';
+import type { McpActor } from '../actor.ts';
+import { McpAccountIds } from '../schemas.ts';
+import { destructiveIdempotent, readOnly } from './annotations.ts';
+import { ok, tool } from './results.ts';
 
 const FeedId = z.string().max(100).describe('The feed id (from list_feeds)');
 const Template = z
@@ -22,7 +24,8 @@ const Mode = z
 const Interval = z.number().int().min(5).max(1440).describe('Minutes between polls (5 to 1440)');
 
 /** Feed tools: thin wrappers over the feeds service, as `/api/v1/feeds` is. */
-export function registerFeedTools(server: McpServer, ctx: AppContext, userId: string): void {
+export function registerFeedTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
+  const { userId } = actor;
   server.registerTool(
     'list_feeds',
     {

@@ -2,8 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
 import { getQueue, setQueue } from '#server/queue/service.ts';
-import type { McpActor } from './actor.ts';
-import { ok, readOnly, tool } from './tools.ts';
+import type { McpActor } from '../actor.ts';
+import { readOnly } from './annotations.ts';
+import { ok, tool } from './results.ts';
 
 const McpAccountId = z.string().max(100).describe('An account id from list_accounts');
 const McpQueueSlots = z

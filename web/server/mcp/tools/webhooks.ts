@@ -10,12 +10,15 @@ import {
   listWebhooks,
   sendTestEvent,
 } from '#server/webhooks/service.ts';
-import { destructiveIdempotent, ok, readOnly, tool } from './tools.ts';
+import type { McpActor } from '../actor.ts';
+import { destructiveIdempotent, readOnly } from './annotations.ts';
+import { ok, tool } from './results.ts';
 
 const WebhookId = z.string().min(1).max(100).describe('The webhook id (from list_webhooks)');
 
 /** Webhook tools: thin wrappers over the same service as /api/v1/webhooks. */
-export function registerWebhookTools(server: McpServer, ctx: AppContext, userId: string): void {
+export function registerWebhookTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
+  const { userId } = actor;
   server.registerTool(
     'list_webhooks',
     {

@@ -13,9 +13,9 @@ import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
+import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents, type PostEventView } from '#server/posts/history.ts';
 import type { PostView } from '#server/posts/schema.ts';
-import { getPost } from '#server/posts/service.ts';
 import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Post' };

@@ -5,8 +5,8 @@ import { Composer } from '#components/compose/composer.tsx';
 import { Icon } from '#components/icons.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
+import { getPost } from '#server/posts/get-post.ts';
 import type { PostView } from '#server/posts/schema.ts';
-import { getPost } from '#server/posts/service.ts';
 import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Edit post' };
