@@ -1,7 +1,7 @@
 import type { AppContext } from '#server/context.ts';
 import { invalidStatus } from '#server/http/problems.ts';
 import { discardPlatforms, discardSoon } from '#server/staging/discard.ts';
-import { deletePostQueueingDiscards } from '#server/staging/repository.ts';
+import { deletePostQueueingDiscards } from '#server/staging/discard-repository.ts';
 import { assertEditable, ownedPost } from './guards.ts';
 import { editableStatuses } from './repository.ts';
 

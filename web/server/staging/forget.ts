@@ -1,7 +1,7 @@
 import type { AppContext } from '#server/context.ts';
 import type { PostRow } from '#server/posts/repository.ts';
 import { discardPlatforms, discardSoon } from './discard.ts';
-import { clearStagings } from './repository.ts';
+import { clearStagings } from './discard-repository.ts';
 
 /** A minute for the final call after the due time: a handle must outlive it. */
 const finalCallMarginMs = 60_000;
