@@ -4,7 +4,8 @@ import { samplePng } from '@postwave/shared/testing';
 import pg from 'pg';
 import { Client, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
-import { bots, connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { bots } from '../helpers/telegram-bots.ts';
 
 function pngForm(bytes = samplePng(), type = 'image/png', name = 'photo.png'): FormData {
   const form = new FormData();

@@ -4,7 +4,8 @@ import { type FakeMastodon, samplePng, startFakeMastodon } from '@postwave/share
 import { dispatchSecret } from '../helpers/app.ts';
 import { userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
-import { bots, connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { bots } from '../helpers/telegram-bots.ts';
 
 /**
  * Contract section E on the Scheduler, through HTTP: per-account overrides, threads (with a

@@ -5,8 +5,9 @@ import { sql } from 'drizzle-orm';
 import { dispatchSecret } from '../helpers/app.ts';
 import { signUp, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
-import { bots, connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
 import { connect } from '../helpers/oauth.ts';
+import { bots } from '../helpers/telegram-bots.ts';
 
 interface Item {
   guid?: string;

@@ -10,8 +10,9 @@ import { telegramHooks } from '../../../shared/test/idempotency/telegram-target.
 import { users } from '../../server/db/schema.ts';
 import { userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
-import { bots, connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
 import { type ServiceHarness, startServices } from '../helpers/service-context.ts';
+import { bots } from '../helpers/telegram-bots.ts';
 
 for (const backend of backends()) {
   describe(`Idempotency-Key conformance (Scheduler, ${backend})`, () => {

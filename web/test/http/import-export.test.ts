@@ -5,7 +5,8 @@ import { samplePng } from '@postwave/shared/testing';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { type Client, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
-import { bots, connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { bots } from '../helpers/telegram-bots.ts';
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 

@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { dispatchSecret } from '../helpers/app.ts';
 import { type Client, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
-import { bots, connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { bots } from '../helpers/telegram-bots.ts';
 
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 

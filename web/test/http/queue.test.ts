@@ -3,8 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { parseSlots, run } from '../../../cli/src/cli.ts';
 import { signUp, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
-import { bots, connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
 import { connect } from '../helpers/oauth.ts';
+import { bots } from '../helpers/telegram-bots.ts';
 
 const everyDay = (time: string) => [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, time }));
 

@@ -9,7 +9,8 @@ import { startFakeTelegram, startWebhookReceiver, type WebhookReceiver } from '@
 import { type RunningApp, startApp } from '../helpers/app.ts';
 import { Client, signUp, userWithToken } from '../helpers/client.ts';
 import { backends, createPostgresDatabase } from '../helpers/databases.ts';
-import { bots, connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { bots } from '../helpers/telegram-bots.ts';
 
 /**
  * Issue #15, webhooks, through real HTTP: the app (its in-process worker on) delivers to a local

@@ -22,8 +22,8 @@ import { posts } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { signUp } from '#server/users/service.ts';
 import { backends } from '../../helpers/databases.ts';
-import { bots } from '../../helpers/fixtures.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
+import { bots } from '../../helpers/telegram-bots.ts';
 
 const postCount = 300;
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

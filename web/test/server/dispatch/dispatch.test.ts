@@ -18,8 +18,8 @@ import { createPost } from '#server/posts/create-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { signUp } from '#server/users/service.ts';
 import { backends } from '../../helpers/databases.ts';
-import { bots } from '../../helpers/fixtures.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
+import { bots } from '../../helpers/telegram-bots.ts';
 
 const options: DispatchOptions = {
   batchSize: 50,

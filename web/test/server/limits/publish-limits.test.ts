@@ -10,8 +10,8 @@ import { createPost } from '#server/posts/create-post.ts';
 import { signUp } from '#server/users/service.ts';
 import { limitStoreSuite } from '../../../../shared/test/publish/limit-store-suite.ts';
 import { backends } from '../../helpers/databases.ts';
-import { bots } from '../../helpers/fixtures.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
+import { bots } from '../../helpers/telegram-bots.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
