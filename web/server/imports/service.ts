@@ -6,6 +6,7 @@ import type { AppContext } from '#server/context.ts';
 import type { Db } from '#server/db/access.ts';
 import type { StoredMedia, StoredOverride, StoredThreadPart } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
+import { pastTimeIssue } from '#server/posts/guards.ts';
 import { publishabilityIssues } from '#server/posts/prepare.ts';
 import { insertPosts, type NewPostRow } from '#server/posts/repository.ts';
 import { withQueueLock } from '#server/queue/repository.ts';
@@ -174,12 +175,10 @@ async function resolveRows(
     if (mode === 'schedule') {
       if (row.scheduledAt === undefined)
         errors.push({ path: 'scheduledAt', code: 'required', message: 'A scheduled row needs scheduledAt' });
-      else if (scheduledAt && scheduledAt.getTime() <= Date.now())
-        errors.push({
-          path: 'scheduledAt',
-          code: 'scheduled_in_past',
-          message: 'scheduledAt is in the past',
-        });
+      else if (scheduledAt) {
+        const past = pastTimeIssue(scheduledAt);
+        if (past) errors.push(past);
+      }
       if (row.accountRefs.length === 0)
         errors.push({
           path: 'accounts',

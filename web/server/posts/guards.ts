@@ -1,3 +1,4 @@
+import type { ProblemIssue } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, validationFailed } from '#server/http/problems.ts';
@@ -34,12 +35,20 @@ export function assertFuture(when: Date | undefined): Date {
       { path: 'scheduledAt', code: 'required', message: 'Give an ISO 8601 date-time with an offset' },
     ]);
   }
-  if (when.getTime() <= Date.now()) {
+  const past = pastTimeIssue(when);
+  if (past) {
     throw validationFailed(`scheduledAt ${when.toISOString()} is in the past; choose a time in the future`, [
-      { path: 'scheduledAt', code: 'scheduled_in_past', message: 'Must be in the future' },
+      past,
     ]);
   }
   return when;
+}
+
+/** Why `when` cannot be a schedule's time (it is not in the future), or undefined when it can. */
+export function pastTimeIssue(when: Date): ProblemIssue | undefined {
+  return when.getTime() <= Date.now()
+    ? { path: 'scheduledAt', code: 'scheduled_in_past', message: 'Must be in the future' }
+    : undefined;
 }
 
 /** The optimistic lock lost: someone published or edited the post since this request read it. */
