@@ -81,7 +81,7 @@ if (process.env.BENCH_TARGET === 'selfhosted') {
   const { createContext } = await import('../../web/server/context.ts');
   const { saveAccount } = await import('../../web/server/accounts/service.ts');
   const { signUp } = await import('../../web/server/users/service.ts');
-  const { createPost } = await import('../../web/server/posts/service.ts');
+  const { createPost } = await import('../../web/server/posts/create-post.ts');
   const config = loadConfig({
     DATA_DIR: dir,
     DATABASE_URL: process.env.BENCH_DATABASE_URL,

@@ -10,7 +10,7 @@ import { StatusBadge } from '../../../components/posts/status.tsx';
 import { listAccounts } from '../../../server/accounts/service.ts';
 import { getContext } from '../../../server/context.ts';
 import { type PostStatus, postStatuses } from '../../../server/db/schema.ts';
-import { listPosts } from '../../../server/posts/service.ts';
+import { listPosts } from '../../../server/posts/list-posts.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Posts' };

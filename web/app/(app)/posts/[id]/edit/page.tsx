@@ -5,7 +5,7 @@ import { Composer } from '#components/compose/composer.tsx';
 import { Icon } from '#components/icons.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
-import { getPost } from '#server/posts/service.ts';
+import { getPost } from '#server/posts/get-post.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { requireUser } from '#server/ui/session.ts';
 
