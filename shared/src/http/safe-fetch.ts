@@ -170,7 +170,7 @@ function toResponse(incoming: IncomingMessage, url: URL, method: string, redirec
 export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
   const maxRedirects = options.maxRedirects ?? 5;
   const userAgent = options.userAgent ?? 'Postwave/1.0';
-  return async (input, init = {}) => {
+  const safeFetch: FetchLike = async (input, init = {}) => {
     let method = (init.method ?? 'GET').toUpperCase();
     let headers = new Headers(init.headers);
     let body: Uint8Array | undefined;
@@ -223,4 +223,8 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
       return toResponse(incoming, target.url, method, hop > 0);
     }
   };
+  safeFetch.checkUrl = async (url) => {
+    await checkUrl(url, options);
+  };
+  return safeFetch;
 }

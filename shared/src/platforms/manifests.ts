@@ -5,6 +5,7 @@ import { instagramManifest } from './instagram/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
+import { slackManifest } from './slack/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
 import { xManifest } from './x/manifest.ts';
@@ -28,6 +29,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   linkedInManifest,
   facebookManifest,
   instagramManifest,
+  slackManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

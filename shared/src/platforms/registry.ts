@@ -6,6 +6,7 @@ import { linkedInModule } from './linkedin/index.ts';
 import type { PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
+import { slackModule } from './slack/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
@@ -28,6 +29,7 @@ export const platformModules: readonly PlatformModule[] = [
   linkedInModule,
   facebookModule,
   instagramModule,
+  slackModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

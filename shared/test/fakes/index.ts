@@ -8,6 +8,7 @@ export * from './mastodon.ts';
 export * from './meta-graph.ts';
 export * from './s3.ts';
 export * from './sample-media.ts';
+export * from './slack.ts';
 export * from './telegram.ts';
 export * from './threads.ts';
 export * from './webhook-receiver.ts';

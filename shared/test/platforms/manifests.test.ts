@@ -15,6 +15,7 @@ import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
+import { validateSlackPost } from '../../src/platforms/slack/validate.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
 import { validateThreadsPost } from '../../src/platforms/threads/validate.ts';
@@ -148,6 +149,8 @@ const validators: Record<
     validateInstagramPost({ message }, account('instagram', {}), hasMedia ? [image] : [], {}),
   youtube: (message, _hasMedia, options) =>
     validateYouTubePost({ message }, account('youtube', {}), [], options),
+  slack: (message, hasMedia, options) =>
+    validateSlackPost({ message }, account('slack', {}), hasMedia ? [image] : [], options, 1e9),
 };
 
 function samples(limit: number): string[] {
@@ -167,6 +170,7 @@ describe('manifest counting agrees with validation', () => {
     telegram: [{}, { parseMode: 'HTML' }, { parseMode: 'MarkdownV2' }],
     mastodon: [{}, { spoilerText: 'cw: spoilers' }],
     youtube: [{}, { description: 'Short description' }],
+    slack: [{}, { mrkdwn: true }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {

@@ -1,0 +1,23 @@
+import { PlatformError } from '../errors.ts';
+import type { FetchLike } from './fetch-like.ts';
+import { UnsafeUrlError } from './safe-fetch.ts';
+
+/**
+ * Checks a user-chosen URL against the address policy of the fetch it will be sent with, without
+ * sending anything: for credentials that cannot be tried without posting (a chat webhook URL).
+ * A plain fetch (hosts the operator chose) has no policy, and every URL passes. A refused host is
+ * a permanent `target_unreachable` carrying the policy's reason; an unknown host a retryable
+ * `network_error`, whose message says nothing about the network.
+ */
+export async function checkUserHost(fetch: FetchLike | undefined, url: string | URL): Promise<void> {
+  if (!fetch?.checkUrl) return;
+  try {
+    await fetch.checkUrl(url);
+  } catch (error) {
+    if (!(error instanceof UnsafeUrlError)) throw error;
+    if (error.code === 'host_not_found' || error.code === 'fetch_failed') {
+      throw new PlatformError('network_error', 'The host could not be reached', { cause: error });
+    }
+    throw new PlatformError('target_unreachable', error.message, { cause: error, retryable: false });
+  }
+}

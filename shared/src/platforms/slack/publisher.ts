@@ -1,0 +1,170 @@
+import { PlatformError } from '../../errors.ts';
+import type {
+  AccountProfile,
+  PlatformAccount,
+  PublishContext,
+  Publisher,
+  PublishResult,
+  ReplyTarget,
+} from '../types.ts';
+import { SlackApi } from './api.ts';
+import type { SlackConfig } from './config.ts';
+import { shareFiles } from './files.ts';
+import { slackManifest } from './manifest.ts';
+import {
+  channelIdPattern,
+  type SlackCredentials,
+  type SlackOptions,
+  slackCredentialsSchema,
+  slackOptionsSchema,
+} from './options.ts';
+import { slackText } from './text.ts';
+import { SlackRenewals, SlackToken } from './token.ts';
+import { validateSlackPost } from './validate.ts';
+
+const tsPattern = /^\d{1,12}\.\d{1,9}$/;
+
+interface ConversationInfo {
+  channel?: { id?: string; name?: string; is_archived?: boolean; is_member?: boolean; is_im?: boolean };
+}
+
+interface AuthTest {
+  team?: string;
+  team_id?: string;
+  user?: string;
+  bot_id?: string;
+}
+
+/** Slack through a bot token: chat.postMessage, or the external file upload with the text as its comment. */
+export function createSlackPublisher(config: SlackConfig): Publisher<SlackOptions> {
+  const renewals = new SlackRenewals();
+
+  function credentialsOf(account: PlatformAccount): SlackCredentials {
+    const parsed = slackCredentialsSchema.safeParse(account.credentials);
+    if (!parsed.success)
+      throw new PlatformError(
+        'credentials_invalid',
+        'Slack credentials need the botToken (xoxb-…) of the app',
+      );
+    return parsed.data;
+  }
+
+  function apiFor(
+    account: PlatformAccount,
+    context: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'> | undefined,
+  ): SlackApi {
+    const token = new SlackToken({
+      credentials: credentialsOf(account),
+      config,
+      renewals,
+      signal: context?.signal,
+      onRenewed: context?.onCredentialsRefreshed,
+    });
+    return new SlackApi(config.apiUrl, token, context?.signal);
+  }
+
+  /** A link to the message; the post stands whether or not Slack answers this. */
+  async function permalinkOf(api: SlackApi, channel: string, ts: string): Promise<string | undefined> {
+    const answer = await api
+      .call<{ permalink?: string }>('chat.getPermalink', { channel, message_ts: ts }, 'lookup', {
+        read: true,
+      })
+      .catch(() => undefined);
+    return typeof answer?.permalink === 'string' && /^https?:\/\//.test(answer.permalink)
+      ? answer.permalink
+      : undefined;
+  }
+
+  /** The workspace an account posts to (an id, not a secret): the channels of one install share it. */
+  const teamKey = (account: PlatformAccount): string | undefined => {
+    const team = account.credentials.teamId;
+    return typeof team === 'string' && team ? team : undefined;
+  };
+
+  return {
+    id: slackManifest.id,
+    displayName: slackManifest.name,
+    optionsSchema: slackOptionsSchema,
+    credentialsSchema: slackCredentialsSchema,
+    concurrency: 16,
+    credentialConcurrency: 4,
+    concurrencyKey: teamKey,
+    // chat.postMessage allows about one message per second per channel, with short bursts; its
+    // 429 and Retry-After remain the safety net (PUBLISH_RATE_SLACK_CHANNEL replaces it).
+    rateLimits: (account) =>
+      account.platformAccountId
+        ? [{ scope: 'channel', key: account.platformAccountId, limit: 1, windowMs: 1000 }]
+        : [],
+
+    async validate(post, account, media, options) {
+      return validateSlackPost(post, account, media, options, config.maxFileBytes);
+    },
+
+    async publish(post, account, media, options, context): Promise<PublishResult> {
+      const api = apiFor(account, context);
+      const channel = account.platformAccountId;
+      const text = slackText(post.message, options.mrkdwn);
+      const threadTs = context.replyTo ? threadOf(context.replyTo) : options.threadTs;
+      if (media.length > 0) {
+        const shared = await shareFiles(api, media, { channel, text, threadTs }, context.signal);
+        const permalink = shared.ts ? await permalinkOf(api, channel, shared.ts) : shared.permalink;
+        return {
+          platformPostId: shared.ts ?? shared.fileIds[0]!,
+          ...(permalink ? { url: permalink } : {}),
+        };
+      }
+      const answer = await api.call<{ ts?: string }>(
+        'chat.postMessage',
+        {
+          channel,
+          text,
+          mrkdwn: options.mrkdwn === true,
+          ...(options.unfurlLinks !== undefined ? { unfurl_links: options.unfurlLinks } : {}),
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+        },
+        'message',
+      );
+      if (typeof answer.ts !== 'string' || !tsPattern.test(answer.ts))
+        throw new PlatformError('platform_unavailable', 'Slack accepted the message but returned no ts');
+      const permalink = await permalinkOf(api, channel, answer.ts);
+      return { platformPostId: answer.ts, ...(permalink ? { url: permalink } : {}) };
+    },
+
+    async verifyCredentials(account, context): Promise<AccountProfile> {
+      const api = apiFor(account, context);
+      const auth = await api.call<AuthTest>('auth.test', {}, 'lookup');
+      const channel = account.platformAccountId;
+      if (!channelIdPattern.test(channel)) {
+        throw new PlatformError(
+          'target_unreachable',
+          'Name the Slack channel by its id (C0123456789, in the channel details)',
+        );
+      }
+      // Reading the channel needs channels:read (groups:read for private ones); a token made
+      // without them still posts, so their absence only costs the channel's name.
+      const info = await api.call<ConversationInfo>('conversations.info', { channel }, 'lookup', {
+        read: true,
+        accept: ['missing_scope'],
+      });
+      const found = info.ok ? info.channel : undefined;
+      if (found?.is_archived) throw new PlatformError('target_unreachable', 'The Slack channel is archived');
+      if (found && found.is_member === false && !found.is_im) {
+        throw new PlatformError(
+          'target_unreachable',
+          `The app is not a member of #${found.name ?? channel}: invite it with /invite @app-name`,
+        );
+      }
+      return {
+        name: found?.name ? `#${found.name}` : channel,
+        ...(auth.team ? { username: auth.team } : {}),
+        platformAccountId: channel,
+      };
+    },
+  };
+}
+
+/** Replies go into the thread of the first message (Slack threads have one level). */
+function threadOf(replyTo: ReplyTarget): string | undefined {
+  const root = replyTo.root.platformPostId;
+  return tsPattern.test(root) ? root : undefined;
+}
