@@ -5,6 +5,7 @@ import { instagramManifest } from './instagram/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
+import { matrixManifest } from './matrix/manifest.ts';
 import { slackManifest } from './slack/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
@@ -30,6 +31,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   facebookManifest,
   instagramManifest,
   slackManifest,
+  matrixManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -6,6 +6,7 @@ import { linkedInModule } from './linkedin/index.ts';
 import type { PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
+import { matrixModule } from './matrix/index.ts';
 import { slackModule } from './slack/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
@@ -30,6 +31,7 @@ export const platformModules: readonly PlatformModule[] = [
   facebookModule,
   instagramModule,
   slackModule,
+  matrixModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -5,6 +5,7 @@ export * from './fake-server.ts';
 export * from './instagram.ts';
 export * from './linkedin.ts';
 export * from './mastodon.ts';
+export * from './matrix.ts';
 export * from './meta-graph.ts';
 export * from './s3.ts';
 export * from './sample-media.ts';

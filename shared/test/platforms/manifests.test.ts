@@ -14,6 +14,7 @@ import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
+import { validateMatrixPost } from '../../src/platforms/matrix/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { validateSlackPost } from '../../src/platforms/slack/validate.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
@@ -151,6 +152,8 @@ const validators: Record<
     validateYouTubePost({ message }, account('youtube', {}), [], options),
   slack: (message, hasMedia, options) =>
     validateSlackPost({ message }, account('slack', {}), hasMedia ? [image] : [], options, 1e9),
+  matrix: (message, hasMedia, options) =>
+    validateMatrixPost({ message }, account('matrix', {}), hasMedia ? [image] : [], options, undefined),
 };
 
 function samples(limit: number): string[] {
@@ -171,6 +174,7 @@ describe('manifest counting agrees with validation', () => {
     mastodon: [{}, { spoilerText: 'cw: spoilers' }],
     youtube: [{}, { description: 'Short description' }],
     slack: [{}, { mrkdwn: true }],
+    matrix: [{}, { notice: true }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {
