@@ -1,12 +1,14 @@
 import { blueskyManifest } from './bluesky/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
+import { googleChatManifest } from './google_chat/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
 import { matrixManifest } from './matrix/manifest.ts';
 import { slackManifest } from './slack/manifest.ts';
+import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
 import { xManifest } from './x/manifest.ts';
@@ -32,6 +34,8 @@ export const platformManifests: readonly PlatformManifest[] = [
   instagramManifest,
   slackManifest,
   matrixManifest,
+  teamsManifest,
+  googleChatManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -1,6 +1,7 @@
 import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
+import { googleChatModule } from './google_chat/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
 import type { PlatformFeatures, TextRules } from './manifest.ts';
@@ -8,6 +9,7 @@ import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { matrixModule } from './matrix/index.ts';
 import { slackModule } from './slack/index.ts';
+import { teamsModule } from './teams/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
@@ -32,6 +34,8 @@ export const platformModules: readonly PlatformModule[] = [
   instagramModule,
   slackModule,
   matrixModule,
+  teamsModule,
+  googleChatModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -8,6 +8,7 @@ import { validateBlueskyPost } from '../../src/platforms/bluesky/validate.ts';
 import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/discord/config.ts';
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
+import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
 import { validateLinkedInPost } from '../../src/platforms/linkedin/validate.ts';
 import type { PlatformManifest } from '../../src/platforms/manifest.ts';
@@ -17,6 +18,7 @@ import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
 import { validateMatrixPost } from '../../src/platforms/matrix/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { validateSlackPost } from '../../src/platforms/slack/validate.ts';
+import { validateTeamsPost } from '../../src/platforms/teams/validate.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
 import { validateThreadsPost } from '../../src/platforms/threads/validate.ts';
@@ -154,6 +156,10 @@ const validators: Record<
     validateSlackPost({ message }, account('slack', {}), hasMedia ? [image] : [], options, 1e9),
   matrix: (message, hasMedia, options) =>
     validateMatrixPost({ message }, account('matrix', {}), hasMedia ? [image] : [], options, undefined),
+  teams: (message, hasMedia, options) =>
+    validateTeamsPost({ message }, account('teams', {}), hasMedia ? [image] : [], options),
+  google_chat: (message, hasMedia) =>
+    validateGoogleChatPost({ message }, account('google_chat', {}), hasMedia ? [image] : []),
 };
 
 function samples(limit: number): string[] {
@@ -175,6 +181,7 @@ describe('manifest counting agrees with validation', () => {
     youtube: [{}, { description: 'Short description' }],
     slack: [{}, { mrkdwn: true }],
     matrix: [{}, { notice: true }],
+    teams: [{}, { title: 'Release notes' }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {
