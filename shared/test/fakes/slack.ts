@@ -113,6 +113,11 @@ export class FakeSlack {
     if (known) known.revoked = true;
   }
 
+  /** The app is uninstalled: every token issued so far is revoked. */
+  revokeAllTokens(): void {
+    for (const token of this.#tokens.values()) token.revoked = true;
+  }
+
   /** Accounts-file credentials for a new token. */
   credentials(options: { scopes?: string[] } = {}): Record<string, string> {
     return { botToken: this.issueToken(options), teamId: this.team.id };
