@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
-import { AuthorizationCodes } from './meta-graph.ts';
 import { type FakeSlackFile, SlackFiles } from './slack-files.ts';
+import { SlackInstalls } from './slack-oauth.ts';
 
 /**
  * A fake Slack Web API as a bot uses it (https://docs.slack.dev/reference/methods): bot tokens
@@ -55,23 +55,27 @@ export class FakeSlack {
   readonly channels = new Map<string, FakeSlackChannel>();
   readonly messages: FakeSlackMessage[] = [];
   readonly files: SlackFiles;
-  /** Installs hand out rotating tokens (refresh_token, 12 h expiry) when set. */
-  tokenRotation = false;
-  consent: 'approve' | 'deny' = 'approve';
+  /** The OAuth v2 install: consent answer and token rotation are set on it. */
+  readonly installs: SlackInstalls;
   readonly #tokens = new Map<string, BotToken>();
-  readonly #refreshTokens = new Map<string, string[]>();
-  readonly #codes = new AuthorizationCodes<{ redirectUri: string; scopes: string[] }>();
   #clock = Math.floor(Date.now() / 1000);
   #sequence = 0;
 
   constructor() {
     this.files = new SlackFiles(() => `${this.url}/upload/v1`);
+    this.installs = new SlackInstalls({
+      clientId: this.clientId,
+      clientSecret: this.clientSecret,
+      team: this.team,
+      botUserId: this.botUserId,
+      issueToken: (options) => this.issueToken(options),
+    });
     this.addChannel({ id: 'C0GENERAL1', name: 'general' });
     this.addChannel({ id: 'C0RANDOM01', name: 'random', isMember: false });
     this.addChannel({ id: 'G0SECRET01', name: 'secret-plans', isPrivate: true });
     this.addChannel({ id: 'C0OLDSTUFF', name: 'old-stuff', isArchived: true });
     const s = this.server;
-    s.route('GET', /^\/oauth\/v2\/authorize$/, (r) => this.#authorize(r));
+    s.route('GET', /^\/oauth\/v2\/authorize$/, (r) => this.installs.authorize(r));
     s.route('POST', /^\/upload\/v1\/([A-Z0-9]+)$/, (r, m) => this.files.receive(m[1]!, r));
     for (const method of ['GET', 'POST']) {
       s.route(method, /^\/api\/([a-zA-Z0-9.]+)$/, (r, m) => this.#method(m[1]!, r));
@@ -162,7 +166,7 @@ export class FakeSlack {
       ...Object.fromEntries(request.query),
       ...((request.body ?? {}) as Record<string, string>),
     };
-    if (method === 'oauth.v2.access') return this.#access(request, params);
+    if (method === 'oauth.v2.access') return this.installs.access(request, params);
     const header = String(request.headers.authorization ?? '');
     const token = header.startsWith('Bearer ') ? header.slice(7) : params.token;
     if (!token) return fail('not_authed');
@@ -305,67 +309,6 @@ export class FakeSlack {
       };
     // As Slack documents it: the answer names the files; the share appears in files.info.
     return ok({ files: files.map((f) => ({ id: f.id, title: f.title })) });
-  }
-
-  // --- OAuth v2 --------------------------------------------------------------------------------
-
-  #authorize(request: RecordedRequest): FakeResponse {
-    const q = request.query;
-    if (q.get('client_id') !== this.clientId) return { status: 400, text: 'Invalid client_id parameter' };
-    const redirectUri = q.get('redirect_uri');
-    if (!redirectUri) return { status: 400, text: 'redirect_uri is required' };
-    const back = new URL(redirectUri);
-    const state = q.get('state');
-    if (state !== null) back.searchParams.set('state', state);
-    const scopes = (q.get('scope') ?? '').split(',').filter(Boolean);
-    if (this.consent === 'deny') {
-      back.searchParams.set('error', 'access_denied');
-    } else if (!scopes.includes('chat:write')) {
-      back.searchParams.set('error', 'invalid_scope');
-    } else {
-      const code = `${this.#digits()}.${randomBytes(24).toString('hex')}`;
-      this.#codes.issue(code, { redirectUri, scopes });
-      back.searchParams.set('code', code);
-    }
-    return { status: 302, headers: { location: back.toString() } };
-  }
-
-  #access(request: RecordedRequest, params: Record<string, string>): FakeResponse {
-    const basic = String(request.headers.authorization ?? '');
-    const [id, secret] = basic.startsWith('Basic ')
-      ? Buffer.from(basic.slice(6), 'base64').toString().split(':')
-      : [params.client_id, params.client_secret];
-    if (id !== this.clientId) return fail('invalid_client_id');
-    if (secret !== this.clientSecret) return fail('bad_client_secret');
-    if (params.grant_type === 'refresh_token') {
-      const scopes = this.#refreshTokens.get(params.refresh_token ?? '');
-      if (!scopes) return fail('invalid_refresh_token');
-      this.#refreshTokens.delete(params.refresh_token!);
-      return ok(this.#grant(scopes, true));
-    }
-    const redeemed = this.#codes.redeem(params.code, params.redirect_uri);
-    if ('problem' in redeemed)
-      return fail(redeemed.problem === 'redirect_mismatch' ? 'bad_redirect_uri' : 'invalid_code');
-    return ok(this.#grant(redeemed.grant.scopes, this.tokenRotation));
-  }
-
-  #grant(scopes: string[], rotating: boolean): Record<string, unknown> {
-    const lifetimeMs = 12 * 3_600_000;
-    const token = this.issueToken({ scopes, ...(rotating ? { expiresInMs: lifetimeMs } : {}) });
-    const refresh = `xoxe-1-${randomBytes(24).toString('hex')}`;
-    if (rotating) this.#refreshTokens.set(refresh, scopes);
-    return {
-      access_token: token,
-      token_type: 'bot',
-      scope: scopes.join(','),
-      bot_user_id: this.botUserId,
-      app_id: 'A0FAKEAPP1',
-      team: { name: this.team.name, id: this.team.id },
-      enterprise: null,
-      is_enterprise_install: false,
-      authed_user: { id: 'U0INSTALLER' },
-      ...(rotating ? { refresh_token: refresh, expires_in: lifetimeMs / 1000 } : {}),
-    };
   }
 }
 

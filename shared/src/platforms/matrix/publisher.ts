@@ -45,9 +45,13 @@ export class MatrixPublisher implements Publisher<MatrixOptions> {
   readonly credentialConcurrency = 2;
   readonly dedupe = 'idempotent-resend' as const;
   readonly #servers: HomeserverCache;
+  /** The homeserver's upload limit, per base URL, reused as long as its discovery. */
+  readonly #uploadLimits = new Map<string, { limit: number | undefined; expires: number }>();
+  readonly #ttlMs: number;
 
   constructor(config: MatrixConfig) {
     this.concurrency = config.concurrency;
+    this.#ttlMs = config.serverCacheTtlMs;
     this.#servers = new HomeserverCache(config.serverCacheTtlMs);
   }
 
@@ -72,7 +76,12 @@ export class MatrixPublisher implements Publisher<MatrixOptions> {
         const { api, server } = await this.#connect(credentials.data, {
           accountHostFetch: context?.accountHostFetch,
         });
-        limit = await uploadLimit(api, server.versions);
+        const known = this.#uploadLimits.get(server.base);
+        if (known && known.expires > Date.now()) limit = known.limit;
+        else {
+          limit = await uploadLimit(api, server.versions);
+          this.#uploadLimits.set(server.base, { limit, expires: Date.now() + this.#ttlMs });
+        }
       } catch {
         unknown = true;
       }

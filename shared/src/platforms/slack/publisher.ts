@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PlatformError } from '../../errors.ts';
 import type {
   AccountProfile,
@@ -75,10 +76,16 @@ export function createSlackPublisher(config: SlackConfig): Publisher<SlackOption
       : undefined;
   }
 
-  /** The workspace an account posts to (an id, not a secret): the channels of one install share it. */
+  /**
+   * Who an account posts as, never the token itself: the workspace (the channels of one install
+   * share it), or a digest of the token for accounts-file entries that name no workspace.
+   */
   const teamKey = (account: PlatformAccount): string | undefined => {
-    const team = account.credentials.teamId;
-    return typeof team === 'string' && team ? team : undefined;
+    const { teamId, botToken } = account.credentials;
+    if (typeof teamId === 'string' && teamId) return teamId;
+    return typeof botToken === 'string'
+      ? createHash('sha256').update(botToken).digest('base64url')
+      : undefined;
   };
 
   return {

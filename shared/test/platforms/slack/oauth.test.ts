@@ -105,7 +105,7 @@ describe('Slack install (OAuth v2)', () => {
 
 describe('Slack token rotation', () => {
   async function rotatingCredentials(): Promise<Record<string, unknown>> {
-    fx.fake.tokenRotation = true;
+    fx.fake.installs.tokenRotation = true;
     const connector = createSlackConnector(fx.config);
     const redirectUri = 'https://postwave.example/cb';
     const back = await consent(connector.authorizeUrl({ state: 's', redirectUri }));

@@ -31,7 +31,7 @@ export function slackFixture() {
         fx.fake.server.clearInjected();
         fx.fake.messages.length = 0;
         fx.fake.server.requests.length = 0;
-        fx.fake.tokenRotation = false;
+        fx.fake.installs.tokenRotation = false;
         fx.account = channelAccount(fx.fake);
       },
     },
