@@ -4,8 +4,8 @@ import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-serv
 /**
  * A fake Matrix homeserver as a posting client uses it (Client-Server API v1.11, Synapse's
  * behaviour where the spec leaves room): `/versions`, optional `.well-known` delegation, Bearer
- * tokens (401 M_UNKNOWN_TOKEN), whoami, the room directory, state events (membership, power
- * levels, name), `PUT …/send/{type}/{txnId}` with transaction ids deduplicated per access token
+ * tokens (401 M_UNKNOWN_TOKEN), whoami, joined rooms, the room directory, state events
+ * (membership, power levels, name), `PUT …/send/{type}/{txnId}` with transaction ids deduplicated per access token
  * and endpoint, the 65,536-byte event limit (413 M_TOO_LARGE), the content repository
  * (`POST /_matrix/media/v3/upload`, media config) and M_LIMIT_EXCEEDED with `retry_after_ms`.
  */
@@ -82,6 +82,15 @@ export class FakeMatrix {
     );
     s.route('GET', /^\/_matrix\/client\/v3\/account\/whoami$/, (r) =>
       this.#authed(r, (user) => ({ json: { user_id: user, device_id: 'FAKEDEVICE', is_guest: false } })),
+    );
+    s.route('GET', /^\/_matrix\/client\/v3\/joined_rooms$/, (r) =>
+      this.#authed(r, (user) => ({
+        json: {
+          joined_rooms: [...this.rooms.values()]
+            .filter((room) => room.members.get(user) === 'join')
+            .map((room) => room.id),
+        },
+      })),
     );
     s.route('GET', /^\/_matrix\/client\/v3\/directory\/room\/([^/]+)$/, (r, m) =>
       this.#authed(r, () => this.#alias(decodeURIComponent(m[1]!))),

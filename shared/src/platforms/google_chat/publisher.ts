@@ -18,8 +18,8 @@ interface ChatMessage {
 
 /** Google Chat documents about one message a second per space for incoming webhooks. */
 const spaceRate = { limit: 1, windowMs: 1000 };
-const messageName = /^spaces\/[A-Za-z0-9_-]+\/messages\/[A-Za-z0-9_.-]+$/;
-const threadName = /^spaces\/[A-Za-z0-9_-]+\/threads\/[A-Za-z0-9_.-]+$/;
+/** Resource names (`spaces/…/messages/…`, `spaces/…/threads/…`): printable, bounded. */
+const resourceName = /^[\x21-\x7e]{1,300}$/;
 
 /**
  * Google Chat spaces through an incoming webhook: `{ text }` as written, images as a card by
@@ -73,7 +73,7 @@ export function createGoogleChatPublisher(): Publisher<GoogleChatOptions> {
       if (!response.ok) throw await googleChatError(response);
       const message = (await readJson(response)) as ChatMessage | undefined;
       const name = message?.name;
-      if (typeof name !== 'string' || !messageName.test(name))
+      if (typeof name !== 'string' || !resourceName.test(name))
         throw new PlatformError(
           'platform_unavailable',
           'Google Chat accepted the message but did not name it',
@@ -81,7 +81,7 @@ export function createGoogleChatPublisher(): Publisher<GoogleChatOptions> {
       const threadNameOf = message?.thread?.name;
       return {
         platformPostId: name,
-        ...(typeof threadNameOf === 'string' && threadName.test(threadNameOf)
+        ...(typeof threadNameOf === 'string' && resourceName.test(threadNameOf)
           ? { replyRef: threadNameOf }
           : {}),
       };
@@ -100,7 +100,7 @@ export function createGoogleChatPublisher(): Publisher<GoogleChatOptions> {
 /** The thread a message joins: a thread part's first message's thread, else the threadKey option. */
 function threadOf(replyTo: ReplyTarget | undefined, threadKey: string | undefined): object | undefined {
   const rootThread = replyTo?.root.replyRef;
-  if (rootThread && threadName.test(rootThread)) return { name: rootThread };
+  if (rootThread && resourceName.test(rootThread)) return { name: rootThread };
   return threadKey ? { threadKey } : undefined;
 }
 

@@ -24,7 +24,10 @@ export async function resolveRoom(api: MatrixApi, room: string): Promise<string>
   return answer.room_id;
 }
 
-/** A state event's content, or undefined when the room has none (404) or hides it (403). */
+/**
+ * A state event's content, or undefined when it cannot be read (none, hidden, or the server does
+ * not say). Only a refused token stops the check: these lookups name the room, they do not gate it.
+ */
 async function state<T>(api: MatrixApi, roomId: string, type: string, key = ''): Promise<T | undefined> {
   try {
     return await api.request<T>({
@@ -33,26 +36,43 @@ async function state<T>(api: MatrixApi, roomId: string, type: string, key = ''):
       operation: 'room',
     });
   } catch (error) {
-    if (isPlatformError(error) && error.code === 'target_unreachable') return undefined;
+    if (isPlatformError(error) && error.code !== 'needs_reconnect') return undefined;
     throw error;
   }
 }
 
+/** Whether `userId` has joined the room: `/joined_rooms`, or its member event where that is not served. */
+async function hasJoined(api: MatrixApi, roomId: string, userId: string): Promise<boolean> {
+  const joined = await api
+    .request<{ joined_rooms?: unknown }>({
+      method: 'GET',
+      path: '/_matrix/client/v3/joined_rooms',
+      operation: 'room',
+    })
+    .catch((error: unknown) => {
+      if (isPlatformError(error) && (error.status === 404 || error.status === 405)) return undefined;
+      throw error;
+    });
+  if (Array.isArray(joined?.joined_rooms)) return joined.joined_rooms.includes(roomId);
+  const member = await state<{ membership?: unknown }>(api, roomId, 'm.room.member', userId);
+  return member?.membership === 'join';
+}
+
 /**
  * Checks that `userId` has joined the room and may send messages there (its power level against
- * the room's level for m.room.message), then returns the room's name for the account's label.
+ * the room's level for m.room.message, where the room lets it be read), then returns the room's
+ * name for the account's label.
  */
 export async function checkMembership(
   api: MatrixApi,
   roomId: string,
   userId: string,
 ): Promise<string | undefined> {
-  const member = await state<{ membership?: unknown }>(api, roomId, 'm.room.member', userId);
-  if (member?.membership !== 'join') {
-    const invited = member?.membership === 'invite';
+  if (!(await hasJoined(api, roomId, userId))) {
+    const member = await state<{ membership?: unknown }>(api, roomId, 'm.room.member', userId);
     throw new PlatformError(
       'target_unreachable',
-      invited
+      member?.membership === 'invite'
         ? `${userId} is invited to the room but has not joined: accept the invitation first`
         : `${userId} is not a member of the room: invite it, and accept the invitation`,
     );

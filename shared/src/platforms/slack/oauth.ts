@@ -54,7 +54,11 @@ export function createSlackConnector(config: SlackConfig): OAuthConnector {
         new SlackToken({ credentials, config, renewals: new SlackRenewals(), signal }),
         signal,
       );
-      const channels = (await listChannels(api)).filter((c) => c.is_member && !c.is_archived && c.id);
+      // A channel object says whether the app is in it (`is_member`); where a field is missing the
+      // channel is offered, and publishing says if the app must be invited.
+      const channels = (await listChannels(api)).filter(
+        (c) => c.id && c.is_member !== false && c.is_archived !== true,
+      );
       if (channels.length === 0) {
         throw new PlatformError(
           'target_unreachable',

@@ -23,7 +23,10 @@ import { slackText } from './text.ts';
 import { SlackRenewals, SlackToken } from './token.ts';
 import { validateSlackPost } from './validate.ts';
 
-const tsPattern = /^\d{1,12}\.\d{1,9}$/;
+/** A message ts as Slack writes it ("1712345678.123456"); anything printable is taken as one. */
+const tsPattern = /^[\x21-\x7e]{1,40}$/;
+/** A file id (F…): what stands for a file share whose message ts Slack did not tell. */
+const fileIdPattern = /^F[A-Z0-9]+$/;
 
 interface ConversationInfo {
   channel?: { id?: string; name?: string; is_archived?: boolean; is_member?: boolean; is_im?: boolean };
@@ -149,11 +152,22 @@ export function createSlackPublisher(config: SlackConfig): Publisher<SlackOption
       }
       // Reading the channel needs channels:read (groups:read for private ones); a token made
       // without them still posts, so their absence only costs the channel's name.
-      const info = await api.call<ConversationInfo>('conversations.info', { channel }, 'lookup', {
-        read: true,
-        accept: ['missing_scope'],
-      });
-      const found = info.ok ? info.channel : undefined;
+      const info = await api
+        .call<ConversationInfo>('conversations.info', { channel }, 'lookup', {
+          read: true,
+          accept: ['missing_scope', 'unknown_method'],
+        })
+        .catch((error: unknown) => {
+          // Only Slack's word about the channel or the token counts; a lookup that failed otherwise
+          // (a proxy without the method) leaves the channel unnamed.
+          if (
+            error instanceof PlatformError &&
+            (error.code === 'target_unreachable' || error.code === 'needs_reconnect')
+          )
+            throw error;
+          return undefined;
+        });
+      const found = info?.ok ? info.channel : undefined;
       if (found?.is_archived) throw new PlatformError('target_unreachable', 'The Slack channel is archived');
       if (found && found.is_member === false && !found.is_im) {
         throw new PlatformError(
@@ -173,5 +187,5 @@ export function createSlackPublisher(config: SlackConfig): Publisher<SlackOption
 /** Replies go into the thread of the first message (Slack threads have one level). */
 function threadOf(replyTo: ReplyTarget): string | undefined {
   const root = replyTo.root.platformPostId;
-  return tsPattern.test(root) ? root : undefined;
+  return fileIdPattern.test(root) ? undefined : root;
 }

@@ -265,6 +265,16 @@ describe('Matrix credentials check', () => {
     );
   });
 
+  it('reads the member event where /joined_rooms is not served', async () => {
+    fx.fake.server.inject({
+      path: /\/joined_rooms$/,
+      status: 404,
+      json: { errcode: 'M_UNRECOGNIZED', error: 'Unrecognized request' },
+    });
+    assert.equal((await fx.publisher.verifyCredentials(fx.account)).name, 'Announcements');
+    assert.equal(fx.fake.calls(/\/state\/m\.room\.member\//).length, 1);
+  });
+
   it('refuses an unknown token as needs_reconnect', async () => {
     const error = await rejection(
       fx.publisher.verifyCredentials({ ...fx.account, credentials: fx.fake.credentials('syt_nope') }),

@@ -237,6 +237,15 @@ describe('Slack credentials check', () => {
     assert.equal(profile.name, 'C0GENERAL1');
   });
 
+  it('names the channel by its id when conversations.info is not served', async () => {
+    fx.fake.server.inject({
+      path: /conversations\.info$/,
+      status: 404,
+      json: { ok: false, error: 'unknown_method' },
+    });
+    assert.equal((await fx.publisher.verifyCredentials(fx.account)).name, 'C0GENERAL1');
+  });
+
   it('refuses a revoked token as needs_reconnect', async () => {
     fx.fake.revokeToken(fx.account.credentials.botToken as string);
     const error = await rejection(fx.publisher.verifyCredentials(fx.account));
