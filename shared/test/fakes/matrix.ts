@@ -47,6 +47,11 @@ export interface FakeMatrixOptions {
   maxUploadBytes?: number;
   /** The legacy `/_matrix/media/*` endpoints answer 404 M_UNRECOGNIZED (a server that retired them). */
   legacyMedia?: boolean;
+  /**
+   * `POST /_matrix/client/v1/media/upload` is served. The spec (through v1.18) has no such
+   * endpoint, so by default it answers 404 M_UNRECOGNIZED, as Synapse does.
+   */
+  clientMediaUpload?: boolean;
 }
 
 /** What the homeserver adds around a client's content (room id, sender, hashes, signatures, prev and auth events). */
@@ -58,6 +63,7 @@ export class FakeMatrix {
   readonly versions: string[];
   readonly maxUploadBytes: number;
   readonly legacyMedia: boolean;
+  readonly clientMediaUpload: boolean;
   readonly rooms = new Map<string, FakeMatrixRoom>();
   readonly events: FakeMatrixEvent[] = [];
   readonly uploads: FakeMatrixUpload[] = [];
@@ -71,6 +77,7 @@ export class FakeMatrix {
     this.versions = options.versions ?? ['r0.6.1', 'v1.1', 'v1.5', 'v1.8', 'v1.10', 'v1.11'];
     this.maxUploadBytes = options.maxUploadBytes ?? 50 * 1024 * 1024;
     this.legacyMedia = options.legacyMedia ?? true;
+    this.clientMediaUpload = options.clientMediaUpload ?? false;
     const s = this.server;
     s.route('GET', /^\/_matrix\/client\/versions$/, () => ({
       json: { versions: this.versions, unstable_features: {} },
@@ -262,7 +269,7 @@ export class FakeMatrix {
   }
 
   #upload(request: RecordedRequest, legacy: boolean): FakeResponse {
-    if (legacy && !this.legacyMedia) return unrecognized();
+    if (legacy ? !this.legacyMedia : !this.clientMediaUpload) return unrecognized();
     if (request.rawBody.length > this.maxUploadBytes)
       return matrixError(413, 'M_TOO_LARGE', 'Upload request body is too large');
     const contentType = String(request.headers['content-type'] ?? 'application/octet-stream');

@@ -1,7 +1,7 @@
 import { isPlatformError, PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
 import { type MatrixApi, segment } from './api.ts';
-import { supportsAuthenticatedMedia } from './server.ts';
+import { type HomeserverInfo, supportsAuthenticatedMedia } from './server.ts';
 
 export interface MediaContent {
   msgtype: 'm.image' | 'm.video' | 'm.file';
@@ -10,13 +10,18 @@ export interface MediaContent {
   info: { mimetype: string; size: number };
 }
 
+const legacyUpload = '/_matrix/media/v3/upload';
+const clientUpload = '/_matrix/client/v1/media/upload';
+
 /**
  * Uploads a file to the content repository and returns its `mxc://` URI. The spec's upload is
- * `POST /_matrix/media/v3/upload` (authenticated, unchanged by v1.11's authenticated media);
- * a server that retired the legacy media prefix answers 404, and the client-API location is
- * tried instead.
+ * `POST /_matrix/media/v3/upload` (authenticated; v1.11's authenticated media moved downloads,
+ * thumbnails and the config under `/_matrix/client/v1/media/`, and deprecated the legacy prefix).
+ * A server listing v1.11 or later is asked at `/_matrix/client/v1/media/upload` first, the
+ * legacy path otherwise; a 404 there sends the upload to the other path, and the server's answer
+ * is remembered (`clientUpload` on its info) so later uploads go straight to the path it serves.
  */
-export async function uploadFile(api: MatrixApi, file: MediaFile): Promise<string> {
+export async function uploadFile(api: MatrixApi, file: MediaFile, server: HomeserverInfo): Promise<string> {
   const upload = { body: await file.blob(), contentType: file.contentType, bytes: file.size };
   const query = `?filename=${encodeURIComponent(file.filename)}`;
   const send = (path: string) =>
@@ -26,11 +31,19 @@ export async function uploadFile(api: MatrixApi, file: MediaFile): Promise<strin
       operation: 'upload',
       upload,
     });
-  const answer = await send('/_matrix/media/v3/upload').catch((error: unknown) => {
-    if (isPlatformError(error) && (error.status === 404 || error.status === 405))
-      return send('/_matrix/client/v1/media/upload');
-    throw error;
-  });
+  const preferClient = server.clientUpload ?? supportsAuthenticatedMedia(server.versions);
+  const [first, second] = preferClient ? [clientUpload, legacyUpload] : [legacyUpload, clientUpload];
+  const answer = await send(first).then(
+    (found) => {
+      server.clientUpload = first === clientUpload;
+      return found;
+    },
+    (error: unknown) => {
+      if (!(isPlatformError(error) && (error.status === 404 || error.status === 405))) throw error;
+      server.clientUpload = second === clientUpload;
+      return send(second);
+    },
+  );
   const uri = answer.content_uri;
   if (typeof uri !== 'string' || !/^mxc:\/\/[^/]+\/\S+$/.test(uri)) {
     throw new PlatformError(

@@ -103,7 +103,7 @@ export class MatrixPublisher implements Publisher<MatrixOptions> {
     options: MatrixOptions,
     context: PublishContext,
   ): Promise<PublishResult> {
-    const { api } = await this.#connect(this.#credentials(account), context);
+    const { api, server } = await this.#connect(this.#credentials(account), context);
     const roomId = await resolveRoom(api, account.platformAccountId);
     const txn = transactionBase(context.idempotencyKey);
     const relation = context.replyTo ? threadRelation(context.replyTo) : {};
@@ -125,7 +125,7 @@ export class MatrixPublisher implements Publisher<MatrixOptions> {
     if (post.message.trim() !== '') await send(0, textContent(post.message, options.notice));
     // In order, one at a time: the room shows them in the order they are sent.
     for (const [index, file] of media.entries()) {
-      await send(index + 1, mediaContent(file, await uploadFile(api, file)));
+      await send(index + 1, mediaContent(file, await uploadFile(api, file, server)));
     }
     const first = events[0];
     if (!first) throw new PlatformError('content_rejected', 'A Matrix post needs text or a file');

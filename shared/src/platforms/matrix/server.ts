@@ -8,6 +8,8 @@ export interface HomeserverInfo {
   base: string;
   /** Spec versions from `/_matrix/client/versions` (`v1.11`, …); empty when it did not say. */
   versions: readonly string[];
+  /** Learnt from the first upload: whether `/_matrix/client/v1/media/upload` is served. */
+  clientUpload?: boolean;
 }
 
 interface WellKnown {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { matrixConfigFromEnv } from '../../../src/platforms/matrix/config.ts';
 import { MatrixPublisher, matrixModule } from '../../../src/platforms/matrix/index.ts';
 import { withRetry } from '../../../src/publish/retry.ts';
-import { startFakeMatrix } from '../../fakes/matrix.ts';
+import { type FakeMatrix, startFakeMatrix } from '../../fakes/matrix.ts';
 import { fastRetries, rejection } from '../../support/platform-testing.ts';
 import { memoryMedia, patternBytes } from '../memory-media.ts';
 import { context, matrixFixture } from './setup.ts';
@@ -350,29 +350,55 @@ describe('Matrix homeservers', () => {
     }
   });
 
-  it('uploads through /_matrix/client/v1/media/upload when the legacy media prefix is gone', async () => {
-    const modern = await startFakeMatrix({ legacyMedia: false });
+  it('on a v1.11 server asks the client-API upload first, remembers a 404 and uses the legacy path', async () => {
+    const account = (fake: FakeMatrix) => {
+      const room = fake.addRoom();
+      const bot = fake.addUser('bot', [room.id]);
+      return {
+        id: 'm3',
+        platform: 'matrix',
+        platformAccountId: room.id,
+        credentials: fake.credentials(bot.accessToken),
+      };
+    };
+    const file = () => [memoryMedia(patternBytes(10, 1), { filename: 'a.png', contentType: 'image/png' })];
+    const synapse = await startFakeMatrix();
+    const clientOnly = await startFakeMatrix({ legacyMedia: false, clientMediaUpload: true });
+    const older = await startFakeMatrix({
+      versions: ['v1.1', 'v1.10'],
+      legacyMedia: false,
+      clientMediaUpload: true,
+    });
     try {
-      const room = modern.addRoom();
-      const bot = modern.addUser('bot', [room.id]);
-      await new MatrixPublisher(matrixConfigFromEnv({})).publish(
-        { message: '' },
-        {
-          id: 'm3',
-          platform: 'matrix',
-          platformAccountId: room.id,
-          credentials: modern.credentials(bot.accessToken),
-        },
-        [memoryMedia(patternBytes(10, 1), { filename: 'a.png', contentType: 'image/png' })],
-        {},
-        context(),
-      );
+      const publisher = new MatrixPublisher(matrixConfigFromEnv({}));
+      const onSynapse = account(synapse);
+      await publisher.publish({ message: '' }, onSynapse, file(), {}, context());
+      await publisher.publish({ message: '' }, onSynapse, file(), {}, context());
       assert.deepEqual(
-        modern.uploads.map((u) => u.path),
+        synapse.calls(/\/upload$/).map((r) => [r.path, synapse.uploads.some((u) => u.path === r.path)]),
+        [
+          ['/_matrix/client/v1/media/upload', false],
+          ['/_matrix/media/v3/upload', true],
+          ['/_matrix/media/v3/upload', true],
+        ],
+      );
+      await publisher.publish({ message: '' }, account(clientOnly), file(), {}, context());
+      assert.deepEqual(
+        clientOnly.uploads.map((u) => u.path),
         ['/_matrix/client/v1/media/upload'],
       );
+      await publisher.publish({ message: '' }, account(older), file(), {}, context());
+      assert.deepEqual(
+        older.uploads.map((u) => u.path),
+        ['/_matrix/client/v1/media/upload'],
+      );
+      assert.equal(
+        older.calls(/\/upload$/)[0]!.path,
+        '/_matrix/media/v3/upload',
+        'older servers: the legacy path first',
+      );
     } finally {
-      await modern.close();
+      await Promise.all([synapse.close(), clientOnly.close(), older.close()]);
     }
   });
 
