@@ -134,8 +134,11 @@ export function createSlackPublisher(config: SlackConfig): Publisher<SlackOption
         },
         'message',
       );
+      // Posted, but unnamed: not retried, which would post it twice.
       if (typeof answer.ts !== 'string' || !tsPattern.test(answer.ts))
-        throw new PlatformError('platform_unavailable', 'Slack accepted the message but returned no ts');
+        throw new PlatformError('internal', 'Slack accepted the message but returned no ts', {
+          retryable: false,
+        });
       const permalink = await permalinkOf(api, channel, answer.ts);
       return { platformPostId: answer.ts, ...(permalink ? { url: permalink } : {}) };
     },
