@@ -524,7 +524,7 @@ for (const backend of backends()) {
       assert.equal(existsSync(join(app.dataDir, 'secrets')), false, 'nothing beside the data');
       assert.match(
         app.output(),
-        /AUTH_SECRET is not set: .*In production set AUTH_SECRET, or at least point SECRETS_DIR/,
+        /start-up warning.*AUTH_SECRET and CREDENTIALS_ENCRYPTION_KEY (were generated|are not set).* In production set them, or keep SECRETS_DIR out of DATA_DIR backups/,
       );
     });
   });

@@ -4,12 +4,6 @@
  * which: the Scheduler hands user-chosen hosts (a Mastodon instance, a Bluesky PDS) the safe one;
  * hosts an operator configured (env, the self-hosted accounts file) get the plain one.
  */
-export type FetchLike = ((input: string | URL, init?: RequestInit) => Promise<Response>) & {
-  /**
-   * Present on the SSRF-safe fetch: checks a URL against its address policy (resolving the host)
-   * without sending anything, for a check that must not post (a webhook URL on connect).
-   */
-  checkUrl?: (url: string | URL) => Promise<void>;
-};
+export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 export const plainFetch: FetchLike = (input, init) => fetch(input, init);

@@ -223,8 +223,20 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
       return toResponse(incoming, target.url, method, hop > 0);
     }
   };
-  safeFetch.checkUrl = async (url) => {
-    await checkUrl(url, options);
-  };
+  policies.set(safeFetch, options);
   return safeFetch;
+}
+
+/** The policy each safe fetch was built with, so other protocols to the same hosts follow it. */
+const policies = new WeakMap<FetchLike, SafeFetchOptions>();
+
+/**
+ * The address policy a fetch for user-chosen hosts applies, for connections that are not HTTP
+ * requests (a Nostr relay's WebSocket): the safe fetch's own options, or the strictest policy for
+ * any other fetch a caller passed for such hosts (a wrapper must not open a hole). Undefined
+ * `fetch`: the hosts are the operator's, and no policy applies.
+ */
+export function addressPolicyOf(fetch: FetchLike | undefined): SafeFetchOptions | undefined {
+  if (!fetch) return undefined;
+  return policies.get(fetch) ?? {};
 }

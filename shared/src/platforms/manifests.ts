@@ -3,10 +3,14 @@ import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { googleChatManifest } from './google_chat/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
+import { lemmyManifest } from './lemmy/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
 import { matrixManifest } from './matrix/manifest.ts';
+import { misskeyManifest } from './misskey/manifest.ts';
+import { nostrManifest } from './nostr/manifest.ts';
+import { pixelfedManifest } from './pixelfed/manifest.ts';
 import { slackManifest } from './slack/manifest.ts';
 import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
@@ -32,6 +36,10 @@ export const platformManifests: readonly PlatformManifest[] = [
   linkedInManifest,
   facebookManifest,
   instagramManifest,
+  nostrManifest,
+  misskeyManifest,
+  pixelfedManifest,
+  lemmyManifest,
   slackManifest,
   matrixManifest,
   teamsManifest,

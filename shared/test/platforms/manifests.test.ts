@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -10,12 +10,17 @@ import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
 import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
+import { validateLemmyPost } from '../../src/platforms/lemmy/validate.ts';
 import { validateLinkedInPost } from '../../src/platforms/linkedin/validate.ts';
 import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
 import { validateMatrixPost } from '../../src/platforms/matrix/validate.ts';
+import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
+import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
+import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
+import { validatePixelfedPost } from '../../src/platforms/pixelfed/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { validateSlackPost } from '../../src/platforms/slack/validate.ts';
 import { validateTeamsPost } from '../../src/platforms/teams/validate.ts';
@@ -43,6 +48,18 @@ describe('platform manifests', () => {
     for (const manifest of platformManifests) {
       assert.equal(publishers.get(manifest.id)?.displayName, manifest.name, manifest.id);
     }
+  });
+
+  it('give every platform an id of lower-case letters, digits and underscores, unique, naming its folder', () => {
+    const ids = platformModules.map((m) => m.id);
+    for (const id of ids) assert.match(id, /^[a-z][a-z0-9_]*$/, id);
+    assert.equal(new Set(ids).size, ids.length, 'ids are unique');
+    // A platform is its folder (shared/src/platforms/<id>/, with its manifest) plus one registry
+    // entry: every such folder is registered, and nothing is registered without its folder.
+    const folders = readdirSync(platformsDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(resolve(platformsDir, entry.name, 'manifest.ts')))
+      .map((entry) => entry.name);
+    assert.deepEqual([...ids].sort(), folders.sort());
   });
 
   it('draw each icon as one inline SVG path on the 24×24 grid, with no external reference', () => {
@@ -150,6 +167,10 @@ const validators: Record<
     ),
   instagram: (message, hasMedia) =>
     validateInstagramPost({ message }, account('instagram', {}), hasMedia ? [image] : [], {}),
+  lemmy: (message, hasMedia, options) => validateLemmyPost({ message }, hasMedia ? [image] : [], options),
+  misskey: (message, hasMedia) => validateMisskeyNote({ message }, hasMedia ? [image] : [], 3000),
+  pixelfed: (message) => validatePixelfedPost({ message }, [image], defaultPixelfedLimits),
+  nostr: (message, hasMedia) => validateNostrNote({ message }, hasMedia ? [image] : []),
   youtube: (message, _hasMedia, options) =>
     validateYouTubePost({ message }, account('youtube', {}), [], options),
   slack: (message, hasMedia, options) =>
@@ -178,6 +199,7 @@ describe('manifest counting agrees with validation', () => {
   const cases: Record<string, Record<string, unknown>[]> = {
     telegram: [{}, { parseMode: 'HTML' }, { parseMode: 'MarkdownV2' }],
     mastodon: [{}, { spoilerText: 'cw: spoilers' }],
+    lemmy: [{}, { title: 'A title' }],
     youtube: [{}, { description: 'Short description' }],
     slack: [{}, { mrkdwn: true }],
     matrix: [{}, { notice: true }],

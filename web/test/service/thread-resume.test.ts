@@ -49,15 +49,12 @@ for (const backend of backends()) {
     before(async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'postwave-thread-'));
       const database = backend === 'postgres' ? await createPostgresDatabase() : undefined;
-      const config = loadConfig(
-        {
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'silent',
-          MIGRATIONS_DIR: join(import.meta.dirname, '..', '..', '..', 'drizzle'),
-          ...(database ? { DATABASE_URL: database.url } : {}),
-        },
-        () => {},
-      );
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        MIGRATIONS_DIR: join(import.meta.dirname, '..', '..', '..', 'drizzle'),
+        ...(database ? { DATABASE_URL: database.url } : {}),
+      });
       const failOn = (call: { message: string }) => (call.message === failing ? rejected() : undefined);
       safe = chainPublisher({ id: 'chain', dedupe: 'idempotent-resend', failOn });
       blind = chainPublisher({ id: 'blindchain', dedupe: 'none', failOn });
