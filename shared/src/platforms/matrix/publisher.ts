@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { PlatformError } from '../../errors.ts';
 import type { FetchLike } from '../../http/fetch-like.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
+import { HostCache } from '../host-cache.ts';
 import type {
   AccountProfile,
   PlatformAccount,
@@ -46,12 +47,11 @@ export class MatrixPublisher implements Publisher<MatrixOptions> {
   readonly dedupe = 'idempotent-resend' as const;
   readonly #servers: HomeserverCache;
   /** The homeserver's upload limit, per base URL, reused as long as its discovery. */
-  readonly #uploadLimits = new Map<string, { limit: number | undefined; expires: number }>();
-  readonly #ttlMs: number;
+  readonly #uploadLimits: HostCache<number | undefined>;
 
   constructor(config: MatrixConfig) {
     this.concurrency = config.concurrency;
-    this.#ttlMs = config.serverCacheTtlMs;
+    this.#uploadLimits = new HostCache(config.serverCacheTtlMs);
     this.#servers = new HomeserverCache(config.serverCacheTtlMs);
   }
 
@@ -76,12 +76,9 @@ export class MatrixPublisher implements Publisher<MatrixOptions> {
         const { api, server } = await this.#connect(credentials.data, {
           accountHostFetch: context?.accountHostFetch,
         });
-        const known = this.#uploadLimits.get(server.base);
-        if (known && known.expires > Date.now()) limit = known.limit;
-        else {
-          limit = await uploadLimit(api, server.versions);
-          this.#uploadLimits.set(server.base, { limit, expires: Date.now() + this.#ttlMs });
-        }
+        limit = (
+          await this.#uploadLimits.get(server.base, () => uploadLimit(api, server.versions), undefined)
+        ).value;
       } catch {
         unknown = true;
       }
