@@ -1,5 +1,6 @@
 export * from './address-policy.ts';
 export * from './capped-body.ts';
+export * from './check-host.ts';
 export * from './deadline.ts';
 export * from './fetch.ts';
 export * from './fetch-like.ts';

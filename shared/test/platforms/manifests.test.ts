@@ -8,6 +8,7 @@ import { validateBlueskyPost } from '../../src/platforms/bluesky/validate.ts';
 import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/discord/config.ts';
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
+import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
 import { validateLemmyPost } from '../../src/platforms/lemmy/validate.ts';
 import { validateLinkedInPost } from '../../src/platforms/linkedin/validate.ts';
@@ -15,11 +16,14 @@ import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
+import { validateMatrixPost } from '../../src/platforms/matrix/validate.ts';
 import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
 import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
 import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
 import { validatePixelfedPost } from '../../src/platforms/pixelfed/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
+import { validateSlackPost } from '../../src/platforms/slack/validate.ts';
+import { validateTeamsPost } from '../../src/platforms/teams/validate.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
 import { validateThreadsPost } from '../../src/platforms/threads/validate.ts';
@@ -169,6 +173,14 @@ const validators: Record<
   nostr: (message, hasMedia) => validateNostrNote({ message }, hasMedia ? [image] : []),
   youtube: (message, _hasMedia, options) =>
     validateYouTubePost({ message }, account('youtube', {}), [], options),
+  slack: (message, hasMedia, options) =>
+    validateSlackPost({ message }, account('slack', {}), hasMedia ? [image] : [], options, 1e9),
+  matrix: (message, hasMedia, options) =>
+    validateMatrixPost({ message }, account('matrix', {}), hasMedia ? [image] : [], options, undefined),
+  teams: (message, hasMedia, options) =>
+    validateTeamsPost({ message }, account('teams', {}), hasMedia ? [image] : [], options),
+  google_chat: (message, hasMedia) =>
+    validateGoogleChatPost({ message }, account('google_chat', {}), hasMedia ? [image] : []),
 };
 
 function samples(limit: number): string[] {
@@ -189,6 +201,9 @@ describe('manifest counting agrees with validation', () => {
     mastodon: [{}, { spoilerText: 'cw: spoilers' }],
     lemmy: [{}, { title: 'A title' }],
     youtube: [{}, { description: 'Short description' }],
+    slack: [{}, { mrkdwn: true }],
+    matrix: [{}, { notice: true }],
+    teams: [{}, { title: 'Release notes' }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {

@@ -1,4 +1,5 @@
 import { graphemeLength } from '../../text.ts';
+import { trimUrlEnd } from '../text-html.ts';
 
 // Mastodon only gives URLs the fixed length when they carry a scheme (extract_url_without_protocol: false).
 const urlPattern = /(^|[^\p{L}\p{N}_@#$/])(https?:\/\/[^\s<>"]+)/giu;
@@ -20,13 +21,4 @@ export function mastodonLength(text: string, spoilerText: string, charactersRese
     })
     .replace(mentionPattern, (_all, before: string, username: string) => `${before}@${username}`);
   return graphemeLength(spoilerText + countable);
-}
-
-/** Sentence punctuation after a URL is not part of it, nor is a ")" the URL did not open. */
-function trimUrlEnd(url: string): string {
-  let result = url.replace(/[.,;:!?'"]+$/u, '');
-  const count = (char: string) => result.split(char).length - 1;
-  while (result.endsWith(')') && count(')') > count('('))
-    result = result.slice(0, -1).replace(/[.,;:!?'"]+$/u, '');
-  return result;
 }
