@@ -7,6 +7,7 @@ import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
+import { wordpressManifest } from './wordpress/manifest.ts';
 import { xManifest } from './x/manifest.ts';
 import { youTubeManifest } from './youtube/manifest.ts';
 
@@ -28,6 +29,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   linkedInManifest,
   facebookManifest,
   instagramManifest,
+  wordpressManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -9,6 +9,7 @@ import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
+import { wordpressModule } from './wordpress/index.ts';
 import { xModule } from './x/index.ts';
 import { youTubeModule } from './youtube/index.ts';
 
@@ -28,6 +29,7 @@ export const platformModules: readonly PlatformModule[] = [
   linkedInModule,
   facebookModule,
   instagramModule,
+  wordpressModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */
