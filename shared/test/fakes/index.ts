@@ -11,5 +11,6 @@ export * from './sample-media.ts';
 export * from './telegram.ts';
 export * from './threads.ts';
 export * from './webhook-receiver.ts';
+export * from './wordpress.ts';
 export * from './x.ts';
 export * from './youtube.ts';

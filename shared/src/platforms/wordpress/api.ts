@@ -72,10 +72,13 @@ export class WordPressApi {
   async answer(request: WordPressRequest): Promise<WordPressAnswer<unknown>> {
     const plain = plainPermalinkSites.has(this.site);
     let answer = await this.#send(request, plain);
-    if (!plain && answer.status === 404 && wordpressCode(answer.body) === undefined) {
-      // No REST answer at /wp-json: the site may use plain permalinks. Ask once at ?rest_route=.
+    const notRest = (a: WordPressAnswer<unknown>) =>
+      (a.status >= 300 && a.status < 400) || (a.status === 404 && wordpressCode(a.body) === undefined);
+    if (!plain && notRest(answer)) {
+      // No REST answer at /wp-json (a theme's 404 page, or WordPress's canonical redirect to a
+      // path that does not exist): the site may use plain permalinks. Ask once at ?rest_route=.
       const retried = await this.#send(request, true);
-      if (retried.status !== 404 || wordpressCode(retried.body) !== undefined) {
+      if (!notRest(retried)) {
         if (plainPermalinkSites.size >= maxRememberedSites) plainPermalinkSites.clear();
         plainPermalinkSites.add(this.site);
         answer = retried;
