@@ -1,84 +1,19 @@
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import {
+  capabilities,
+  escapeHtml,
+  type FakeUser,
+  type FakeWordPressMedia,
+  type FakeWordPressOptions,
+  type FakeWordPressPost,
+  type FakeWordPressTerm,
+  postJson,
+  slugify,
+  userJson,
+  wpError,
+} from './wordpress-shapes.ts';
 
-export type FakeWordPressRole = 'administrator' | 'editor' | 'author' | 'contributor' | 'subscriber';
-
-export interface FakeWordPressUser {
-  username: string;
-  email?: string;
-  name?: string;
-  role?: FakeWordPressRole;
-  /** Application passwords of this user, as WordPress shows them (spaces are ignored on login). */
-  applicationPasswords: string[];
-}
-
-export interface FakeWordPressOptions {
-  users: FakeWordPressUser[];
-  siteName?: string;
-  /** The site's subdirectory (`/blog`): every URL of the site starts with it. */
-  path?: string;
-  /** Plain permalinks: `/wp-json/` is a theme's 404 page; the API answers only at `?rest_route=`. */
-  plainPermalinks?: boolean;
-  /** Application passwords unavailable (no HTTPS): Basic auth is ignored, every request is anonymous. */
-  applicationPasswordsDisabled?: boolean;
-  /** Media types uploads accept (WordPress's allowed mime types). */
-  allowedTypes?: string[];
-}
-
-export interface FakeWordPressTerm {
-  id: number;
-  taxonomy: 'category' | 'post_tag';
-  name: string;
-  slug: string;
-  count: number;
-}
-
-export interface FakeWordPressMedia {
-  id: number;
-  author: number;
-  filename: string;
-  mimeType: string;
-  size: number;
-  altText: string;
-  sourceUrl: string;
-}
-
-export interface FakeWordPressPost {
-  id: number;
-  author: number;
-  title: string;
-  content: string;
-  excerpt: string;
-  status: string;
-  categories: number[];
-  tags: number[];
-  featuredMedia: number;
-  dateGmt: string | null;
-  slug: string;
-  /** Approved comments (set by tests). */
-  comments: number;
-}
-
-type User = Required<Omit<FakeWordPressUser, 'email'>> & { id: number; email: string };
-
-const capabilities: Record<FakeWordPressRole, string[]> = {
-  administrator: ['read', 'edit_posts', 'publish_posts', 'upload_files', 'manage_categories'],
-  editor: ['read', 'edit_posts', 'publish_posts', 'upload_files', 'manage_categories'],
-  author: ['read', 'edit_posts', 'publish_posts', 'upload_files'],
-  contributor: ['read', 'edit_posts'],
-  subscriber: ['read'],
-};
-
-const wpError = (status: number, code: string, message: string, data: Record<string, unknown> = {}) => ({
-  status,
-  json: { code, message, data: { status, ...data } },
-});
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const slugify = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '') || 'post';
+export type * from './wordpress-shapes.ts';
 
 /**
  * A WordPress site's REST API (`/wp-json/wp/v2`, or `?rest_route=` with plain permalinks) as far
@@ -91,7 +26,7 @@ export class FakeWordPress {
   readonly posts: FakeWordPressPost[] = [];
   readonly media: FakeWordPressMedia[] = [];
   readonly terms: FakeWordPressTerm[] = [];
-  readonly #users: User[];
+  readonly #users: FakeUser[];
   readonly #options: FakeWordPressOptions;
   #nextId = 10;
 
@@ -187,12 +122,13 @@ export class FakeWordPress {
         namespaces: ['oembed/1.0', 'wp/v2'],
       });
     }
-    const user = this.#authenticate(req);
-    if (user && 'status' in user) return user;
+    const login = this.#authenticate(req);
+    if (login.refused) return login.refused;
+    const { user } = login;
     const post = /^\/wp\/v2\/posts\/(\d+)$/.exec(route);
     const taxonomy = /^\/wp\/v2\/(categories|tags)$/.exec(route)?.[1];
     if (route === '/wp/v2/users/me' && req.method === 'GET') {
-      return user ? this.#fields(req, this.#userJson(user)) : this.#notLoggedIn();
+      return user ? this.#fields(req, userJson(this.url, user)) : this.#notLoggedIn();
     }
     if (route === '/wp/v2/media' && req.method === 'POST') return this.#upload(req, user);
     if (taxonomy && req.method === 'GET') return this.#listTerms(req, taxonomy);
@@ -205,28 +141,36 @@ export class FakeWordPress {
   }
 
   /** The request's user, undefined when anonymous, or the 401 WordPress answers a bad login with. */
-  #authenticate(req: RecordedRequest): User | FakeResponse | undefined {
+  #authenticate(req: RecordedRequest): { user?: FakeUser; refused?: FakeResponse } {
     const header = String(req.headers.authorization ?? '');
-    if (!header.startsWith('Basic ') || this.#options.applicationPasswordsDisabled) return undefined;
+    if (!header.startsWith('Basic ') || this.#options.applicationPasswordsDisabled) return {};
     const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const login = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1).replace(/[^a-z\d]/gi, '');
     const user = this.#users.find((u) => u.username === login || u.email === login);
     if (!user) {
-      return wpError(401, 'invalid_username', 'Unknown username. Check again or try your email address.');
+      return {
+        refused: wpError(401, 'invalid_username', 'Unknown username. Check again or try your email address.'),
+      };
     }
     if (!user.applicationPasswords.some((p) => p.replace(/[^a-z\d]/gi, '') === password)) {
-      return wpError(401, 'incorrect_password', 'The provided password is an invalid application password.');
+      return {
+        refused: wpError(
+          401,
+          'incorrect_password',
+          'The provided password is an invalid application password.',
+        ),
+      };
     }
-    return user;
+    return { user };
   }
 
   #notLoggedIn(): FakeResponse {
     return wpError(401, 'rest_not_logged_in', 'You are not currently logged in.');
   }
 
-  #can(user: User | undefined, capability: string): boolean {
+  #can(user: FakeUser | undefined, capability: string): boolean {
     return user !== undefined && capabilities[user.role].includes(capability);
   }
 
@@ -239,19 +183,7 @@ export class FakeWordPress {
     return { status: 200, ...init, json: body };
   }
 
-  #userJson(user: User): Record<string, unknown> {
-    return {
-      id: user.id,
-      name: user.name,
-      slug: user.username.toLowerCase(),
-      link: `${this.url}/author/${user.username}/`,
-      avatar_urls: { '24': `${this.url}/avatar-24.png`, '96': `${this.url}/avatar-96.png` },
-      roles: [user.role],
-      capabilities: Object.fromEntries(capabilities[user.role].map((c) => [c, true])),
-    };
-  }
-
-  async #upload(req: RecordedRequest, user: User | undefined): Promise<FakeResponse> {
+  async #upload(req: RecordedRequest, user: FakeUser | undefined): Promise<FakeResponse> {
     if (!this.#can(user, 'upload_files')) {
       return wpError(
         user ? 403 : 401,
@@ -308,15 +240,13 @@ export class FakeWordPress {
         params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' },
       });
     }
-    const json = terms
-      .slice(0, perPage)
-      .map((t) => ({
-        id: t.id,
-        count: t.count,
-        name: escapeHtml(t.name),
-        slug: t.slug,
-        taxonomy: t.taxonomy,
-      }));
+    const json = terms.slice(0, perPage).map((t) => ({
+      id: t.id,
+      count: t.count,
+      name: escapeHtml(t.name),
+      slug: t.slug,
+      taxonomy: t.taxonomy,
+    }));
     return this.#fields(req, json, {
       headers: {
         'x-wp-total': String(terms.length),
@@ -325,7 +255,7 @@ export class FakeWordPress {
     });
   }
 
-  #createTerm(req: RecordedRequest, user: User | undefined, taxonomy: string): FakeResponse {
+  #createTerm(req: RecordedRequest, user: FakeUser | undefined, taxonomy: string): FakeResponse {
     const kind = taxonomy === 'categories' ? 'category' : 'post_tag';
     // Hierarchical taxonomies need edit_terms (manage_categories); tags need only assign_terms.
     if (!this.#can(user, kind === 'category' ? 'manage_categories' : 'edit_posts')) {
@@ -360,7 +290,7 @@ export class FakeWordPress {
     };
   }
 
-  #createPost(req: RecordedRequest, user: User | undefined): FakeResponse {
+  #createPost(req: RecordedRequest, user: FakeUser | undefined): FakeResponse {
     if (!this.#can(user, 'edit_posts')) {
       return wpError(
         user ? 403 : 401,
@@ -415,30 +345,11 @@ export class FakeWordPress {
     return {
       status: 201,
       headers: { location: `${this.url}/wp-json/wp/v2/posts/${post.id}` },
-      json: this.#postJson(post, true),
+      json: postJson(this.url, post, true),
     };
   }
 
-  #postJson(post: FakeWordPressPost, edit: boolean): Record<string, unknown> {
-    const raw = (value: string, rendered: string) => (edit ? { raw: value, rendered } : { rendered });
-    return {
-      id: post.id,
-      date_gmt: post.dateGmt,
-      slug: post.slug,
-      status: post.status,
-      type: 'post',
-      link: post.status === 'publish' ? `${this.url}/${post.slug}/` : `${this.url}/?p=${post.id}`,
-      title: raw(post.title, escapeHtml(post.title)),
-      content: { ...raw(post.content, post.content), protected: false },
-      excerpt: { ...raw(post.excerpt, post.excerpt ? `<p>${post.excerpt}</p>` : ''), protected: false },
-      author: post.author,
-      featured_media: post.featuredMedia,
-      categories: post.categories,
-      tags: post.tags,
-    };
-  }
-
-  #listPosts(req: RecordedRequest, user: User | undefined): FakeResponse {
+  #listPosts(req: RecordedRequest, user: FakeUser | undefined): FakeResponse {
     const statuses = (req.query.get('status') ?? 'publish').split(',');
     const edit = req.query.get('context') === 'edit';
     if ((edit || statuses.some((s) => s !== 'publish')) && !this.#can(user, 'edit_posts')) {
@@ -459,12 +370,12 @@ export class FakeWordPress {
       .slice(0, Number(req.query.get('per_page') ?? 10));
     return this.#fields(
       req,
-      found.map((p) => this.#postJson(p, edit)),
+      found.map((p) => postJson(this.url, p, edit)),
       { headers: { 'x-wp-total': String(found.length) } },
     );
   }
 
-  #getPost(req: RecordedRequest, user: User | undefined, id: number): FakeResponse {
+  #getPost(req: RecordedRequest, user: FakeUser | undefined, id: number): FakeResponse {
     const post = this.posts.find((p) => p.id === id && p.status !== 'deleted');
     if (!post) return wpError(404, 'rest_post_invalid_id', 'Invalid post ID.');
     const edit = req.query.get('context') === 'edit';
@@ -475,7 +386,7 @@ export class FakeWordPress {
         'Sorry, you are not allowed to edit this post.',
       );
     }
-    return this.#fields(req, this.#postJson(post, edit));
+    return this.#fields(req, postJson(this.url, post, edit));
   }
 
   #comments(req: RecordedRequest): FakeResponse {
