@@ -189,3 +189,12 @@ export function checkLongFormMedia(
   }
   return errors;
 }
+
+/**
+ * The address a site's API hangs off, from the URL a user typed: origin plus any subdirectory, no
+ * trailing slash, query or fragment (`https://example.com/blog/` → `https://example.com/blog`).
+ */
+export function siteRoot(siteUrl: string): string {
+  const url = new URL(siteUrl);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -1,6 +1,7 @@
 import { blueskyManifest } from './bluesky/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
+import { ghostManifest } from './ghost/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
@@ -30,6 +31,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   facebookManifest,
   instagramManifest,
   wordpressManifest,
+  ghostManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -1,6 +1,7 @@
 import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
+import { ghostModule } from './ghost/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
 import type { PlatformFeatures, TextRules } from './manifest.ts';
@@ -30,6 +31,7 @@ export const platformModules: readonly PlatformModule[] = [
   facebookModule,
   instagramModule,
   wordpressModule,
+  ghostModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

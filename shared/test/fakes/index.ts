@@ -2,6 +2,7 @@ export * from './bluesky.ts';
 export * from './discord.ts';
 export * from './facebook.ts';
 export * from './fake-server.ts';
+export * from './ghost.ts';
 export * from './instagram.ts';
 export * from './linkedin.ts';
 export * from './mastodon.ts';

@@ -44,12 +44,3 @@ export const wordpressCredentialsSchema = z
   })
   .meta({ id: 'WordPressCredentials' });
 export type WordPressCredentials = z.infer<typeof wordpressCredentialsSchema>;
-
-/**
- * The site address the REST API hangs off: origin plus any subdirectory, no trailing slash, no
- * query or fragment (`https://example.com/blog/` → `https://example.com/blog`).
- */
-export function siteRoot(siteUrl: string): string {
-  const url = new URL(siteUrl);
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}

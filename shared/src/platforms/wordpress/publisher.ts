@@ -4,7 +4,7 @@ import type { FetchLike } from '../../http/fetch-like.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import { appendBlock, imagesHtml, markdownToHtml } from '../../text/markdown.ts';
 import { AttemptMemory } from '../attempt-memory.ts';
-import { longFormParts } from '../long-form.ts';
+import { longFormParts, siteRoot } from '../long-form.ts';
 import type { OptionChoice } from '../manifest.ts';
 import type {
   AccountProfile,
@@ -21,12 +21,7 @@ import type {
 import { decodeEntities, WordPressApi } from './api.ts';
 import { wordpressManifest } from './manifest.ts';
 import { type UploadedImage, uploadImage } from './media.ts';
-import {
-  siteRoot,
-  type WordPressOptions,
-  wordpressCredentialsSchema,
-  wordpressOptionsSchema,
-} from './options.ts';
+import { type WordPressOptions, wordpressCredentialsSchema, wordpressOptionsSchema } from './options.ts';
 import { findRecentPost } from './recent.ts';
 import { termChoices, termIds } from './terms.ts';
 import { validateWordPressPost } from './validate.ts';
