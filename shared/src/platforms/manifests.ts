@@ -1,4 +1,5 @@
 import { blueskyManifest } from './bluesky/manifest.ts';
+import { devtoManifest } from './devto/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { ghostManifest } from './ghost/manifest.ts';
@@ -31,6 +32,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   facebookManifest,
   instagramManifest,
   wordpressManifest,
+  devtoManifest,
   ghostManifest,
 ];
 

@@ -1,4 +1,5 @@
 import { blueskyModule } from './bluesky/index.ts';
+import { devtoModule } from './devto/index.ts';
 import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { ghostModule } from './ghost/index.ts';
@@ -31,6 +32,7 @@ export const platformModules: readonly PlatformModule[] = [
   facebookModule,
   instagramModule,
   wordpressModule,
+  devtoModule,
   ghostModule,
 ];
 

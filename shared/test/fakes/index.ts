@@ -1,4 +1,5 @@
 export * from './bluesky.ts';
+export * from './devto.ts';
 export * from './discord.ts';
 export * from './facebook.ts';
 export * from './fake-server.ts';
