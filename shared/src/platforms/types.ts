@@ -251,7 +251,7 @@ export interface Publisher<Options = Record<string, unknown>> {
     context: PlatformCallContext,
   ): Promise<OptionChoice[]>;
   /**
-   * Optional (contract section H): the current figures of posted targets, keyed by
+   * Optional (post analytics): the current figures of posted targets, keyed by
    * `platformPostId`; at most `metricsBatchSize` targets per call. A target missing from the
    * answer was not reported this time; `gone` means the remote post no longer exists.
    */

@@ -21,7 +21,7 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 export const accountStatuses = ['active', 'needs_reconnect'] as const;
 export type AccountStatus = (typeof accountStatuses)[number];
-/** What the last health check found (contract section E); see server/accounts/health.ts. */
+/** What the last health check found (docs/operations.md#account-health); see server/accounts/health.ts. */
 export const accountHealthStates = ['ok', 'expiring', 'needs_reconnect', 'unreachable'] as const;
 export type AccountHealth = (typeof accountHealthStates)[number];
 export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
@@ -161,7 +161,7 @@ export type StoredMedia = {
   contentType: string;
   size: number;
   storage: 'local' | 's3';
-  /** The alt text given with the post for this file (contract section E). */
+  /** The alt text given with the post for this file (docs/composer-fields.md). */
   altText?: string;
 };
 
@@ -476,7 +476,7 @@ export const limitGrantKinds = ['slot', 'rate'] as const;
 export type LimitGrantKind = (typeof limitGrantKinds)[number];
 
 /**
- * Publish limits shared by every instance on PostgreSQL (issue #17): one row per key of a live
+ * Publish limits shared by every instance on PostgreSQL (docs/dispatch.md): one row per key of a live
  * grant. A `slot` lives until released or until its lease runs out (renewed while held, so a dead
  * instance's slots free themselves); a `rate` row lives its window. `postwave_acquire_limits()`
  * (in the migration) checks and takes a batch of grants in one round trip.
@@ -581,8 +581,9 @@ export const feedItems = pgTable(
 );
 
 /**
- * Queue (issue #14): an account's weekly posting slots in an IANA zone. No row means an empty
- * queue. `postingMode: "queue"` schedules a post at the next slot no scheduled post of the account holds.
+ * Queue (docs/web-ui.md#queue-and-calendar): an account's weekly posting slots in an IANA zone. No row means
+ * an empty queue. `postingMode: "queue"` schedules a post at the next slot no scheduled post of the account
+ * holds.
  */
 export const accountQueues = pgTable('account_queues', {
   accountId: uuid('account_id')

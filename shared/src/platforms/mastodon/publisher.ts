@@ -112,7 +112,7 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
     // In order, one at a time: attachment order is the order of media_ids, and instances throttle uploads.
     for (const [index, file] of media.entries()) {
       mediaIds.push(
-        // The media's own `altText` (contract section E) wins over the older per-post `altTexts` option.
+        // The media's own `altText` (docs/composer-fields.md) wins over the older per-post `altTexts` option.
         await uploadMedia(api, file, file.altText ?? options.altTexts?.[index], {
           timeoutMs: this.#config.mediaTimeoutMs,
           firstIntervalMs: this.#config.mediaPollIntervalMs,
