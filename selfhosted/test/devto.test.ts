@@ -13,7 +13,7 @@ describe('self-hosted: Dev.to', () => {
       accounts: [
         { id: 'dev', platform: 'devto', platformAccountId: 'alice', credentials: { apiKey: 'dev-key' } },
       ],
-      env: { DEVTO_API_URL: devto.url, SERVICE_PUBLIC_URL: 'https://media.example.org' },
+      env: { ...devto.env(), SERVICE_PUBLIC_URL: 'https://media.example.org' },
     });
   });
   after(async () => {

@@ -71,6 +71,11 @@ export class FakeDevto {
     return `${this.server.url}/api`;
   }
 
+  /** The variables that point the Dev.to publisher at this fake. */
+  env(): Record<string, string> {
+    return { DEVTO_API_URL: this.url };
+  }
+
   calls(path: string, method?: string): RecordedRequest[] {
     return this.server.requests.filter((r) => r.path === `/api${path}` && (!method || r.method === method));
   }

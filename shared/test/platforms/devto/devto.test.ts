@@ -22,7 +22,7 @@ const fx = useFixture(
         'devto-key-banned': { username: 'bob', suspended: true },
       },
     });
-    return { fake, publisher: createDevtoPublisher(devtoConfigFromEnv({ DEVTO_API_URL: fake.url })) };
+    return { fake, publisher: createDevtoPublisher(devtoConfigFromEnv(fake.env())) };
   },
   {
     stop: (f) => f.fake.close(),

@@ -13,7 +13,7 @@ for (const backend of backends()) {
     before(async () => {
       devto = await startFakeDevto({ keys: { 'dev-key': { username: 'alice', name: 'Alice' } } });
       // DEVTO_API_URL is the operator's: trusted, so a loopback fake needs no ALLOW_PRIVATE_HOSTS.
-      app = await startApp(backend, { DEVTO_API_URL: devto.url });
+      app = await startApp(backend, devto.env());
     });
     after(async () => {
       await app?.stop();
