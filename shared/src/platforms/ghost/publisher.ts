@@ -103,7 +103,8 @@ export class GhostPublisher implements Publisher<GhostOptions> {
       html: appendBlock(markdownToHtml(body), figures),
       // Always sent: Ghost's own default is a draft.
       status: options.status ?? 'published',
-      ...(options.tags?.length ? { tags: options.tags.map((name) => ({ name })) } : {}),
+      // Ghost's short form: a tag by its name; one the site does not have is created.
+      ...(options.tags?.length ? { tags: options.tags } : {}),
       ...(feature ? { feature_image: feature } : {}),
       ...(feature && media[0]?.altText ? { feature_image_alt: media[0].altText } : {}),
     };

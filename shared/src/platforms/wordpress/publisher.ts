@@ -29,7 +29,11 @@ import { validateWordPressPost } from './validate.ts';
 const userSchema = z.object({
   id: z.number().int(),
   name: z.string().max(500).optional(),
-  slug: z.string().regex(/^[\w.@%+-]{1,100}$/),
+  slug: z
+    .string()
+    .regex(/^[\w.@%+-]{1,100}$/)
+    .optional()
+    .catch(undefined),
   avatar_urls: z.record(z.string(), z.string()).optional(),
   capabilities: z.record(z.string(), z.unknown()).optional(),
 });
@@ -213,9 +217,10 @@ export class WordPressPublisher implements Publisher<WordPressOptions> {
     }
     const siteName = await this.#siteName(api);
     const avatar = avatars?.['96'] ?? Object.values(avatars ?? {}).at(-1);
+    const username = user.data.slug ?? wordpressCredentialsSchema.parse(account.credentials).username;
     return {
-      name: siteName || user.data.name?.trim().slice(0, 100) || user.data.slug,
-      username: user.data.slug,
+      name: siteName || user.data.name?.trim().slice(0, 100) || username,
+      username,
       platformAccountId: api.site,
       ...(avatar && /^https?:\/\/\S{1,2000}$/.test(avatar) ? { avatarUrl: avatar } : {}),
     };
