@@ -33,10 +33,15 @@ export const devtoManifest: PlatformManifest = {
       help: `Up to ${devtoMaxTags}; letters and digits only.`,
     },
     {
+      // A select, not a checkbox: the default is to publish, and an unticked box could not say "draft".
       name: 'published',
-      label: 'Publish at once',
-      type: 'boolean',
-      help: 'Off: the article is saved as a draft on Dev.to. Default on.',
+      label: 'Status',
+      type: 'select',
+      placeholder: 'Publish',
+      choices: [
+        { value: 'true', label: 'Publish' },
+        { value: 'false', label: 'Save as draft' },
+      ],
     },
     {
       name: 'canonicalUrl',

@@ -30,8 +30,9 @@ export const devtoOptionsSchema = z
       .meta({
         description: `Up to ${devtoMaxTags} tags (letters and digits; a leading # is dropped), as a list or one comma-separated string.`,
       }),
+    // A boolean; "true" and "false" too, as the composer's select sends them.
     published: z
-      .boolean()
+      .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
       .optional()
       .meta({ description: 'Publish at once (default true); false saves the article as a draft on Dev.to.' }),
     canonicalUrl: z

@@ -224,5 +224,8 @@ describe('Dev.to validation', () => {
     assert.equal(devtoOptionsSchema.safeParse({ tags: ['a', 'b', 'c', 'd', 'e'] }).success, false);
     assert.equal(devtoOptionsSchema.safeParse({ tags: ['web-dev'] }).success, false);
     assert.equal(devtoOptionsSchema.safeParse({ canonicalUrl: 'javascript:alert(1)' }).success, false);
+    assert.deepEqual(devtoOptionsSchema.parse({ published: 'false' }), { published: false });
+    assert.deepEqual(devtoOptionsSchema.parse({ published: true }), { published: true });
+    assert.equal(devtoOptionsSchema.safeParse({ published: 'no' }).success, false);
   });
 });
