@@ -4,9 +4,13 @@ import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { ghostManifest } from './ghost/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
+import { lemmyManifest } from './lemmy/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
+import { misskeyManifest } from './misskey/manifest.ts';
+import { nostrManifest } from './nostr/manifest.ts';
+import { pixelfedManifest } from './pixelfed/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
 import { wordpressManifest } from './wordpress/manifest.ts';
@@ -31,6 +35,10 @@ export const platformManifests: readonly PlatformManifest[] = [
   linkedInManifest,
   facebookManifest,
   instagramManifest,
+  nostrManifest,
+  misskeyManifest,
+  pixelfedManifest,
+  lemmyManifest,
   wordpressManifest,
   devtoManifest,
   ghostManifest,

@@ -4,10 +4,14 @@ import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { ghostModule } from './ghost/index.ts';
 import { instagramModule } from './instagram/index.ts';
+import { lemmyModule } from './lemmy/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
 import type { PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
+import { misskeyModule } from './misskey/index.ts';
+import { nostrModule } from './nostr/index.ts';
+import { pixelfedModule } from './pixelfed/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
@@ -31,6 +35,10 @@ export const platformModules: readonly PlatformModule[] = [
   linkedInModule,
   facebookModule,
   instagramModule,
+  nostrModule,
+  misskeyModule,
+  pixelfedModule,
+  lemmyModule,
   wordpressModule,
   devtoModule,
   ghostModule,

@@ -11,11 +11,16 @@ import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
 import { validateGhostPost } from '../../src/platforms/ghost/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
+import { validateLemmyPost } from '../../src/platforms/lemmy/validate.ts';
 import { validateLinkedInPost } from '../../src/platforms/linkedin/validate.ts';
 import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
+import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
+import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
+import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
+import { validatePixelfedPost } from '../../src/platforms/pixelfed/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
@@ -151,6 +156,10 @@ const validators: Record<
     ),
   instagram: (message, hasMedia) =>
     validateInstagramPost({ message }, account('instagram', {}), hasMedia ? [image] : [], {}),
+  lemmy: (message, hasMedia, options) => validateLemmyPost({ message }, hasMedia ? [image] : [], options),
+  misskey: (message, hasMedia) => validateMisskeyNote({ message }, hasMedia ? [image] : [], 3000),
+  pixelfed: (message) => validatePixelfedPost({ message }, [image], defaultPixelfedLimits),
+  nostr: (message, hasMedia) => validateNostrNote({ message }, hasMedia ? [image] : []),
   youtube: (message, _hasMedia, options) =>
     validateYouTubePost({ message }, account('youtube', {}), [], options),
   wordpress: (message, hasMedia, options) =>
@@ -177,6 +186,7 @@ describe('manifest counting agrees with validation', () => {
   const cases: Record<string, Record<string, unknown>[]> = {
     telegram: [{}, { parseMode: 'HTML' }, { parseMode: 'MarkdownV2' }],
     mastodon: [{}, { spoilerText: 'cw: spoilers' }],
+    lemmy: [{}, { title: 'A title' }],
     youtube: [{}, { description: 'Short description' }],
     // Long-form platforms count the title: the option's when set, else the message's first line.
     wordpress: [{}, { title: 'A title from the option' }],

@@ -1,3 +1,4 @@
+import type { TargetDetails } from '@postwave/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -181,6 +182,7 @@ export type StoredStep = {
   url?: string;
   replyRef?: string;
   error?: { code: string; message: string; retryable: boolean };
+  details?: TargetDetails;
 };
 export type StoredPart = StoredStep & { index: number };
 
@@ -245,6 +247,8 @@ export const postTargets = pgTable(
     parts: jsonb('parts').$type<StoredPart[]>(),
     /** The first comment's outcome, once it was tried or posted; null when none was asked for. */
     firstComment: jsonb('first_comment').$type<StoredStep>(),
+    /** What the platform reported beyond the post id (per-relay answers), as the SDK returned it. */
+    details: jsonb('details').$type<TargetDetails>(),
     attempts: integer('attempts').notNull().default(0),
     updatedAt: ts('updated_at').notNull(),
   },
