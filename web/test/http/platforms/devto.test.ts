@@ -4,7 +4,7 @@ import { type FakeDevto, startFakeDevto } from '@postwave/shared/testing';
 import { type RunningApp, startApp } from '../../helpers/app.ts';
 import { userWithToken } from '../../helpers/client.ts';
 import { backends } from '../../helpers/databases.ts';
-import { scheduleAndDispatch, uploadPng } from './long-form.helpers.ts';
+import { scheduleAndDispatch, uploadPng } from './support.ts';
 
 for (const backend of backends()) {
   describe(`Scheduler: Dev.to over HTTP (${backend})`, () => {

@@ -4,7 +4,7 @@ import { type FakeWordPress, startFakeWordPress } from '@postwave/shared/testing
 import { type RunningApp, startApp } from '../../helpers/app.ts';
 import { userWithToken } from '../../helpers/client.ts';
 import { backends } from '../../helpers/databases.ts';
-import { scheduleAndDispatch, uploadPng } from './long-form.helpers.ts';
+import { scheduleAndDispatch, uploadPng } from './support.ts';
 
 const password = 'abcd efgh ijkl mnop qrst uvwx';
 
