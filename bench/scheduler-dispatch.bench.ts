@@ -40,17 +40,14 @@ async function stats(): Promise<{ total: number; distinct: number; duplicates: n
 async function run(label: string, instances: number, env: Record<string, string>) {
   const database = await freshPostgres('postwave_bench_dispatch');
   const dataDir = mkdtempSync(join(tmpdir(), 'postwave-bench-'));
-  const config = loadConfig(
-    {
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      LOG_LEVEL: 'silent',
-      TELEGRAM_API_URL: platformUrl,
-      MIGRATIONS_DIR: new URL('../drizzle', import.meta.url).pathname,
-      ...env,
-    },
-    () => {},
-  );
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'silent',
+    TELEGRAM_API_URL: platformUrl,
+    MIGRATIONS_DIR: new URL('../drizzle', import.meta.url).pathname,
+    ...env,
+  });
   const contexts: AppContext[] = [];
   for (let i = 0; i < instances; i++) {
     const handle = await openDatabase({

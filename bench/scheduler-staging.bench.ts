@@ -13,7 +13,8 @@ import { saveAccount } from '../web/server/accounts/service.ts';
 import { Dispatcher } from '../web/server/dispatch/dispatcher.ts';
 import { dispatchOptions } from '../web/server/dispatch/service.ts';
 import { uploadFromRequest } from '../web/server/media/service.ts';
-import { createPost, getPost } from '../web/server/posts/service.ts';
+import { createPost } from '../web/server/posts/create-post.ts';
+import { getPost } from '../web/server/posts/get-post.ts';
 import { percentile, setUp, until } from './support/dispatch-setup.ts';
 
 const postsPerMode = Number(process.env.BENCH_STAGE_POSTS ?? 3);

@@ -23,7 +23,7 @@ import { posts } from '../web/server/db/schema.ts';
 import { Dispatcher } from '../web/server/dispatch/dispatcher.ts';
 import { dispatchDuePosts, dispatchOptions } from '../web/server/dispatch/service.ts';
 import { announceDue } from '../web/server/dispatch/wakeups.ts';
-import { createPost } from '../web/server/posts/service.ts';
+import { createPost } from '../web/server/posts/create-post.ts';
 import {
   type FakePlatform,
   percentile,

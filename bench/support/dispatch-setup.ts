@@ -74,7 +74,7 @@ export async function setUp(
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...extraEnv,
   };
-  const ctx = await createContext(loadConfig(env, () => {}));
+  const ctx = await createContext(loadConfig(env));
   const user = await signUp(ctx, {
     email: `bench-${Date.now()}@example.com`,
     password: 'benchmark password',

@@ -81,19 +81,16 @@ if (process.env.BENCH_TARGET === 'selfhosted') {
   const { createContext } = await import('../../web/server/context.ts');
   const { saveAccount } = await import('../../web/server/accounts/service.ts');
   const { signUp } = await import('../../web/server/users/service.ts');
-  const { createPost } = await import('../../web/server/posts/service.ts');
-  const config = loadConfig(
-    {
-      DATA_DIR: dir,
-      DATABASE_URL: process.env.BENCH_DATABASE_URL,
-      LOG_LEVEL: 'silent',
-      TELEGRAM_API_URL: telegramUrl,
-      MIGRATIONS_DIR: new URL('../../drizzle', import.meta.url).pathname,
-      PUBLISH_CONCURRENCY_TELEGRAM: '1000',
-      DATABASE_POOL_SIZE: '20',
-    },
-    () => {},
-  );
+  const { createPost } = await import('../../web/server/posts/create-post.ts');
+  const config = loadConfig({
+    DATA_DIR: dir,
+    DATABASE_URL: process.env.BENCH_DATABASE_URL,
+    LOG_LEVEL: 'silent',
+    TELEGRAM_API_URL: telegramUrl,
+    MIGRATIONS_DIR: new URL('../../drizzle', import.meta.url).pathname,
+    PUBLISH_CONCURRENCY_TELEGRAM: '1000',
+    DATABASE_POOL_SIZE: '20',
+  });
   const ctx = await createContext(config);
   const user = await signUp(ctx, { email: 'soak@example.com', password: 'benchmark password' });
   const { account } = await saveAccount(ctx, user.id, {

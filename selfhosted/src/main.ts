@@ -19,9 +19,7 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(error);
   }
-  if (config.env.SHUTDOWN_TIMEOUT_MS && !config.env.SHUTDOWN_GRACE_MS) {
-    logger.warn('SHUTDOWN_TIMEOUT_MS is deprecated: rename it SHUTDOWN_GRACE_MS');
-  }
+  if (config.warnings.length > 0) logger.warn(`start-up warnings: ${config.warnings.join(' ')}`);
   const running = await startServer(config, services);
   logger.info(
     {

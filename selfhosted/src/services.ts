@@ -1,8 +1,5 @@
 import {
   accountNotFound,
-  type EnvRate,
-  envPlatformOverrides,
-  envPlatformRates,
   LocalStorage,
   objectStorageConfigFromEnv,
   PlatformLimiter,
@@ -13,7 +10,7 @@ import {
 } from '@postwave/shared';
 import type { Logger } from 'pino';
 import { AccountsStore, accountsNotConfigured } from './accounts.ts';
-import { type Config, ConfigError, type Env } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { Idempotency } from './idempotency.ts';
 import { Publishing } from './publishing.ts';
 import { ServiceWebhook } from './webhook.ts';
@@ -42,12 +39,7 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
     publishers,
     storage,
     logger,
-    limiter: new PlatformLimiter({
-      platformLimits: concurrencyOverrides(config.env),
-      credentialLimits: concurrencyOverrides(config.env, 'PUBLISH_CREDENTIAL_CONCURRENCY_'),
-      rateLimits: rateOverrides(config.env),
-      rateMarginMs: envNonNegativeInt(config.env, 'PUBLISH_LIMITS_RATE_MARGIN_MS', 100),
-    }),
+    limiter: new PlatformLimiter(config.limits),
     unknownAccount: (accountId) => (accounts.configured ? accountNotFound(accountId) : accountsNotConfigured),
   });
   const webhook =
@@ -76,37 +68,6 @@ function createStorage(config: Config): Storage {
 function configured<T>(build: () => T): T {
   try {
     return build();
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
-  }
-}
-
-/**
- * `PUBLISH_CONCURRENCY_<PLATFORM>=n` raises or lowers a platform's overall limit of concurrent
- * publishes; `PUBLISH_CREDENTIAL_CONCURRENCY_<PLATFORM>=n` its limit per credential (one Telegram
- * bot, one Discord webhook). Without the latter, an overall override applies to one credential too.
- */
-/** `PUBLISH_RATE_<PLATFORM>_<SCOPE>=30/1s` (or `off`): the platforms' documented rates, replaced. */
-export function rateOverrides(env: Env): Map<string, EnvRate | null> {
-  try {
-    return envPlatformRates(env);
-  } catch (error) {
-    throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
-  }
-}
-
-function envNonNegativeInt(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw new ConfigError(`Invalid configuration: ${name} must be a whole number of ms, got "${raw}"`);
-  return value;
-}
-
-export function concurrencyOverrides(env: Env, prefix = 'PUBLISH_CONCURRENCY_'): Map<string, number> {
-  try {
-    return envPlatformOverrides(env, prefix);
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
   }

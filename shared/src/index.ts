@@ -1,3 +1,4 @@
+export * from './config/env-settings.ts';
 export * from './errors.ts';
 export * from './health/readiness.ts';
 export * from './health/schemas.ts';

@@ -1,12 +1,11 @@
 import type { Metadata, Viewport } from 'next';
-import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
+import { platformNames } from '#components/lib/platforms.ts';
 import './globals.css';
 
 export const metadata: Metadata = {
   title: { default: 'Postwave', template: '%s · Postwave' },
-  description:
-    'Write once, publish everywhere: schedule posts to Telegram, Bluesky, Mastodon, Discord and YouTube.',
+  description: `Write once, publish everywhere: schedule posts to ${platformNames()}.`,
 };
 
 export const viewport: Viewport = {
@@ -19,11 +18,13 @@ export const viewport: Viewport = {
 };
 
 /**
- * Async on purpose: reading the request makes every page render per request, so Next can put
- * the proxy's per-request CSP nonce on its inline scripts (a prerendered page would carry none).
+ * Every page renders per request: Next puts the proxy's per-request CSP nonce on its inline
+ * scripts (a prerendered page would carry none), and the build never renders a page, so it never
+ * reads the configuration or generates secrets (see server/context.ts).
  */
-export default async function RootLayout({ children }: { children: ReactNode }) {
-  await headers();
+export const dynamic = 'force-dynamic';
+
+export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>{children}</body>

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from '#server/config.ts';
 import { createContext } from '#server/context.ts';
 import { Dispatcher } from '#server/dispatch/dispatcher.ts';
 import { dispatchOptions } from '#server/dispatch/service.ts';
+import { logStartupWarnings } from '#server/lifecycle/startup-warnings.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -22,6 +23,7 @@ try {
 }
 
 const ctx = await createContext(config);
+logStartupWarnings(ctx.logger, config.warnings);
 const dispatcher = new Dispatcher(ctx, {
   ...dispatchOptions(ctx),
   intervalMs: config.dispatcher.intervalMs,

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { chromium } from 'playwright';
 import { signUp } from '../test/helpers/client.ts';
 import { connectTelegram, startTelegramApp } from '../test/helpers/fixtures.ts';
-import { authorize, exchange, loopbackRedirect, type Tokens } from '../test/oauth.helpers.ts';
+import { authorize, exchange, loopbackRedirect, type Tokens } from '../test/helpers/oauth.ts';
 
 const out = join(import.meta.dirname, '..', '..', 'docs', 'images');
 const env = await startTelegramApp('pglite');

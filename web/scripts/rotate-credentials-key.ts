@@ -21,6 +21,7 @@ try {
   }
   throw error;
 }
+if (config.warnings.length > 0) console.warn(config.warnings.join(' '));
 const cipher = new CredentialCipher(config.credentialsKeys);
 const database = await openDatabase({
   databaseUrl: config.databaseUrl,

@@ -33,7 +33,8 @@ try {
 }
 
 // The server reads the same variables; DATA_DIR and the migrations folder are passed resolved,
-// because `next start` runs with web/ as its working directory.
+// because `next start` runs with web/ as its working directory. The IPC channel is how the server
+// notices this process going away (even by SIGKILL) and stops instead of living on as an orphan.
 const child = spawn(process.execPath, [nextBin(), 'start', '--port', String(config.port)], {
   cwd: webDir,
   env: {
@@ -43,8 +44,10 @@ const child = spawn(process.execPath, [nextBin(), 'start', '--port', String(conf
     PORT: String(config.port),
     NEXT_TELEMETRY_DISABLED: '1',
   },
-  stdio: 'inherit',
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
-// The server drains on the first signal and exits at once on a second (web/server/lifecycle/shutdown.ts).
+// Every stop is passed on: the server takes signals a moment apart as one stop (Ctrl-C reaches
+// it from the terminal too, and npm forwards its own copy), drains as docs/operations.md says,
+// and exits at once on a later one (web/server/lifecycle/shutdown.ts).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

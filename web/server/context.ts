@@ -124,8 +124,16 @@ const holder = globalThis as typeof globalThis & {
 };
 let bundleContext: Promise<AppContext> | undefined;
 
-/** The process's configuration, read from the environment on first use. */
+/**
+ * The process's configuration, read from the environment on first use. Never while `next build`
+ * runs: reading it generates secrets under DATA_DIR, which a build must not leave behind (a page
+ * that needs the configuration is rendered per request; app/layout.tsx makes every page so).
+ */
 export function getConfig(): SchedulerConfig {
+  if (process.env.NEXT_PHASE === 'phase-production-build')
+    throw new Error(
+      'The configuration is read at request time, never during `next build`: render this page dynamically',
+    );
   holder.__postwaveConfig ??= loadConfig(process.env);
   return holder.__postwaveConfig;
 }

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { platformModules } from '@postwave/shared';
+import { platformManifests, platformModules } from '@postwave/shared';
 
 /**
  * A platform is its SDK folder plus one registry line: the adapters render and route from the
@@ -63,4 +63,26 @@ test('browser components reach the SDK through its browser-safe modules only, ne
     }
   }
   assert.deepEqual(found, []);
+});
+
+test('no platform name is written into web/ or selfhosted/ code outside comments and tests', () => {
+  // Lists of platforms in copy ("publish to Telegram, Bluesky, ...") come from the manifests, so
+  // a new platform appears everywhere at once. Short names ("X") are left to the id check above.
+  const names = platformManifests.map((m) => m.name).filter((name) => name.length >= 5);
+  assert.ok(names.length > 0);
+  const comment = /^\s*(\/\/|\/?\*)/;
+  const found: string[] = [];
+  for (const file of scanned.flatMap((dir) => sources(join(root, dir)))) {
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        const code = line.replace(/\/\/.*$|\/\*.*?\*\//g, '');
+        if (comment.test(line)) return;
+        for (const name of names) {
+          if (new RegExp(`\\b${name}\\b`).test(code))
+            found.push(`${relative(root, file)}:${index + 1}: ${name}: ${line.trim()}`);
+        }
+      });
+  }
+  assert.deepEqual(found, [], `platform names written into adapter code:\n${found.join('\n')}`);
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +47,18 @@ describe('platform manifests', () => {
     for (const manifest of platformManifests) {
       assert.equal(publishers.get(manifest.id)?.displayName, manifest.name, manifest.id);
     }
+  });
+
+  it('give every platform an id of lower-case letters, digits and underscores, unique, naming its folder', () => {
+    const ids = platformModules.map((m) => m.id);
+    for (const id of ids) assert.match(id, /^[a-z][a-z0-9_]*$/, id);
+    assert.equal(new Set(ids).size, ids.length, 'ids are unique');
+    // A platform is its folder (shared/src/platforms/<id>/, with its manifest) plus one registry
+    // entry: every such folder is registered, and nothing is registered without its folder.
+    const folders = readdirSync(platformsDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(resolve(platformsDir, entry.name, 'manifest.ts')))
+      .map((entry) => entry.name);
+    assert.deepEqual([...ids].sort(), folders.sort());
   });
 
   it('draw each icon as one inline SVG path on the 24×24 grid, with no external reference', () => {

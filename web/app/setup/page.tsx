@@ -3,9 +3,9 @@ import Link from 'next/link';
 import { CenteredCard } from '#components/consent-card.tsx';
 import { Icon } from '#components/icons.tsx';
 import { platformManifests } from '#components/lib/platforms.ts';
+import { configuredOAuthPlatforms } from '#server/accounts/oauth-availability.ts';
 import { getConfig } from '#server/context.ts';
 import { signInProviderSetup } from '#server/users/providers.ts';
-import { configuredOAuthPlatforms } from '../(app)/accounts/oauth-availability.ts';
 
 export const metadata: Metadata = { title: 'Server setup' };
 

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { type FormEvent, useActionState, useEffect, useState } from 'react';
-import { type FormState, signInAction, signUpAction } from '../../server/ui/actions.ts';
+import type { FormAction, FormState } from '#server/ui/schema.ts';
 import { ApiError, api, describeError } from '../lib/api.ts';
 
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
@@ -13,8 +13,9 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
   ) : null;
 }
 
-export function SignInForm({ next }: { next?: string }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(signInAction, {});
+/** `signIn`: the server action that checks the password (server/ui/actions.ts), given by the page. */
+export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(signIn, {});
   return (
     <form action={action} className="stack" noValidate>
       {state.error && (
@@ -53,8 +54,9 @@ export function SignInForm({ next }: { next?: string }) {
   );
 }
 
-export function SignUpForm() {
-  const [state, action, pending] = useActionState<FormState, FormData>(signUpAction, {});
+/** `signUp`: the server action that creates the account (server/ui/actions.ts), given by the page. */
+export function SignUpForm({ signUp }: { signUp: FormAction }) {
+  const [state, action, pending] = useActionState<FormState, FormData>(signUp, {});
   const [timezone, setTimezone] = useState('UTC');
   useEffect(() => setTimezone(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'), []);
   const errors = state.fieldErrors ?? {};

@@ -7,7 +7,7 @@ import { PlatformMark } from '#components/account-avatar.tsx';
 import { Icon } from '#components/icons.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 import { formatTime, utcToZonedInput, zonedDay, zonedToUtc } from '#components/lib/time.ts';
-import type { CalendarEntry } from '#server/ui/calendar.ts';
+import type { CalendarEntry } from '#server/ui/schema.ts';
 
 export interface CalendarAccount {
   id: string;

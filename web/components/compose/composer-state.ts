@@ -5,10 +5,9 @@
 import type { ProblemIssue } from '#components/lib/api.ts';
 import type { AccountSummary } from '#components/lib/platforms.ts';
 import { utcToZonedInput } from '#components/lib/time.ts';
+import { nextLocalId } from './local-id.ts';
 import { patchItems, storedItems, withSlotMedia } from './media-slots.ts';
 import type { MediaObject } from './upload.ts';
-
-export { slotMedia } from './media-slots.ts';
 
 export type AccountOptions = Record<string, Record<string, unknown>>;
 /** `queue`: the next free slot of every selected account's queue (see /queue). */
@@ -119,9 +118,6 @@ export type ComposerAction =
   | { type: 'validationSettled' }
   | { type: 'submitStarted'; mode: SubmitMode }
   | { type: 'submitRefused'; error: string; issues?: ProblemIssue[] };
-
-let counter = 0;
-export const nextLocalId = () => `m${++counter}`;
 
 export const optionKey = (accountId: string, name: string) => `${accountId}/${name}`;
 

@@ -22,9 +22,9 @@ import {
   type MediaItem,
   type MediaSlot,
   type SubmitMode,
-  slotMedia,
 } from './composer-state.ts';
 import { MediaField } from './media-field.tsx';
+import { slotMedia } from './media-slots.ts';
 import { MessageField } from './message-field.tsx';
 import { NoAccounts } from './no-accounts.tsx';
 import { Previews } from './previews.tsx';

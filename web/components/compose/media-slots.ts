@@ -1,11 +1,6 @@
 /** Where the composer's media lists live (base post, account versions, thread parts) and how they change. */
-import {
-  type ComposerState,
-  type MediaItem,
-  type MediaRef,
-  type MediaSlot,
-  nextLocalId,
-} from './composer-state.ts';
+import type { ComposerState, MediaItem, MediaRef, MediaSlot } from './composer-state.ts';
+import { nextLocalId } from './local-id.ts';
 
 /** Media already stored (a post being edited) as composer items. */
 export function storedItems(media: MediaRef[] | undefined): MediaItem[] {

@@ -1,12 +1,7 @@
 import { type Dispatch, useCallback } from 'react';
 import { reportUploadNotice } from '#components/upload-notices.tsx';
-import {
-  type ComposerAction,
-  type MediaItem,
-  type MediaSlot,
-  nextLocalId,
-  optionKey,
-} from './composer-state.ts';
+import { type ComposerAction, type MediaItem, type MediaSlot, optionKey } from './composer-state.ts';
+import { nextLocalId } from './local-id.ts';
 import { uploadFile } from './upload.ts';
 
 /** Starts uploads and reports their progress as composer actions. */

@@ -4,7 +4,7 @@
  * exactly as validation does because the manifests reuse the validators' own counting functions.
  */
 import type { CountInput, TextCount } from '@postwave/shared/platforms/manifest';
-import { manifestFor, type PlatformManifest } from '@postwave/shared/platforms/manifests';
+import { manifestFor, type PlatformManifest, platformManifests } from '@postwave/shared/platforms/manifests';
 import type { AccountView } from '#server/accounts/schema.ts';
 
 export type { TextCount } from '@postwave/shared/platforms/manifest';
@@ -12,6 +12,12 @@ export { manifestFor, platformManifests } from '@postwave/shared/platforms/manif
 
 /** The API's connected account, declared once in the accounts schema. */
 export type AccountSummary = AccountView;
+
+/** Every platform this build publishes to, by name: "Telegram, Discord, … and Instagram". */
+export function platformNames(): string {
+  const names = platformManifests.map((manifest) => manifest.name);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+}
 
 /** The platform's display name; the bare id for a platform this build does not know. */
 export function platformName(platform: string): string {

@@ -1,20 +1,23 @@
 'use client';
 
 import { useActionState } from 'react';
-import { type FormState, updateProfileAction } from '../../server/ui/actions.ts';
+import type { FormAction, FormState } from '#server/ui/schema.ts';
 
 export function ProfileForm({
   name,
   email,
   timezone,
   zones,
+  updateProfile,
 }: {
   name: string;
   email: string;
   timezone: string;
   zones: string[];
+  /** The server action that saves the profile (server/ui/actions.ts), given by the page. */
+  updateProfile: FormAction;
 }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(updateProfileAction, {});
+  const [state, action, pending] = useActionState<FormState, FormData>(updateProfile, {});
   return (
     <form action={action} className="stack">
       <div className="field">

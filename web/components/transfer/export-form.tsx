@@ -1,10 +1,8 @@
-import { postStatuses } from '../../server/db/schema.ts';
-
 /**
  * A plain GET form: the browser downloads the streamed export with the session cookie, so it
  * works without JavaScript too.
  */
-export function ExportForm() {
+export function ExportForm({ statuses }: { statuses: readonly string[] }) {
   return (
     <form method="get" action="/api/v1/posts/export" className="row" style={{ alignItems: 'flex-end' }}>
       <div className="field">
@@ -18,7 +16,7 @@ export function ExportForm() {
         <label htmlFor="export-status">Status</label>
         <select id="export-status" name="status" className="input" defaultValue="">
           <option value="">All</option>
-          {postStatuses.map((s) => (
+          {statuses.map((s) => (
             <option key={s} value={s}>
               {s[0]!.toUpperCase() + s.slice(1)}
             </option>

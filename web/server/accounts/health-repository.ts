@@ -1,10 +1,8 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
+import { rowsOf } from '#server/db/access.ts';
 import { type AccountHealth, accounts } from '#server/db/schema.ts';
 import type { AccountRow } from './repository.ts';
-
-/** `execute()` answers `{ rows }` on both PGlite and node-postgres. */
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** The only SQL of account health checks: claiming accounts due for a check and recording results. */
 

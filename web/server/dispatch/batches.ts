@@ -1,12 +1,7 @@
 import type { AppContext } from '#server/context.ts';
 import type { PostStatus } from '#server/db/schema.ts';
-import {
-  type ClaimAnswer,
-  claimTargets,
-  finalizePosts,
-  type PostFinalization,
-  type TargetClaim,
-} from '#server/posts/repository.ts';
+import { finalizePosts, type PostFinalization } from '#server/posts/repository.ts';
+import { type ClaimAnswer, claimTargets, type TargetClaim } from '#server/posts/targets-repository.ts';
 
 /**
  * Collects calls made in the same turn of the event loop and runs them as one statement. Every

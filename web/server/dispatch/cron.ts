@@ -2,7 +2,7 @@ import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import { sweepStagedDiscards } from '#server/staging/discard.ts';
 import { claimStagings, renewStagingLeases } from '#server/staging/repository.ts';
-import { stageClaimedPost, stagingPlatforms } from '#server/staging/service.ts';
+import { stageClaimedPost, stagingPlatforms } from '#server/staging/stage-post.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 import type { CronDispatchSummary } from './schema.ts';
 import { dispatchDuePosts, dispatchOptions } from './service.ts';

@@ -2,10 +2,11 @@ import { recordDispatchLateness } from '@postwave/shared';
 import type { SchedulerConfig } from '#server/config.ts';
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
-import { publishLeasedPost } from '#server/posts/publishing.ts';
-import { type ClaimedPost, claimDuePosts, releasePost, renewPostLeases } from '#server/posts/repository.ts';
+import { publishLeasedPost } from '#server/posts/publish-leased.ts';
+import { renewPostLeases } from '#server/posts/repository.ts';
 import { finalizationBatcher, targetClaimBatcher } from './batches.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
+import { type ClaimedPost, claimDuePosts, releasePost } from './repository.ts';
 import type { DispatchSummary } from './schema.ts';
 
 /** The dispatcher's configuration (without the in-process timer's own settings). */

@@ -7,7 +7,7 @@ import {
   renewStagingLeases,
   type StagingClaim,
 } from '#server/staging/repository.ts';
-import { stageClaimedPost, stagingPlatforms } from '#server/staging/service.ts';
+import { stageClaimedPost, stagingPlatforms } from '#server/staging/stage-post.ts';
 import { LeaseKeeper } from './lease-keeper.ts';
 
 export interface StagerOptions {

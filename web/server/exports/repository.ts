@@ -1,7 +1,9 @@
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
+import { type KeysetPosition, keysetAfter } from '#server/db/keyset.ts';
 import { type PostStatus, posts } from '#server/db/schema.ts';
-import type { PostRow, TargetView } from '#server/posts/repository.ts';
+import type { PostRow } from '#server/posts/repository.ts';
+import type { TargetView } from '#server/posts/targets-repository.ts';
 
 /** The export's only SQL: one keyset page of posts with their target results. */
 
@@ -26,7 +28,7 @@ export async function exportPage(
   userId: string,
   filter: ExportFilter,
   limit: number,
-  after: { createdAt: Date; id: string } | undefined,
+  after: KeysetPosition | undefined,
 ): Promise<{ post: PostRow; targets: TargetView[] }[]> {
   return ctx.db
     .select({ post: posts, targets: targetsJson })
@@ -37,9 +39,7 @@ export async function exportPage(
         filter.status ? eq(posts.status, filter.status) : undefined,
         filter.from ? gte(postTime, filter.from) : undefined,
         filter.to ? lt(postTime, filter.to) : undefined,
-        after
-          ? sql`(${posts.createdAt}, ${posts.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
-          : undefined,
+        after ? keysetAfter(posts.createdAt, posts.id, after) : undefined,
       ),
     )
     .orderBy(asc(posts.createdAt), asc(posts.id))

@@ -1,7 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import type { AppContext } from '#server/context.ts';
+import type { KeysetPosition } from '#server/db/keyset.ts';
 import type { PostView } from '#server/posts/schema.ts';
-import { toPostView } from '#server/posts/service.ts';
+import { toPostView } from '#server/posts/view.ts';
 import { type ExportFilter, exportPage } from './repository.ts';
 import { type ExportFormat, exportColumns } from './schema.ts';
 
@@ -65,7 +66,7 @@ export function exportPosts(
   filter: ExportFilter,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let after: { createdAt: Date; id: string } | undefined;
+  let after: KeysetPosition | undefined;
   let started = false;
   let done = false;
   return new ReadableStream<Uint8Array>({

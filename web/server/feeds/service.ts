@@ -1,10 +1,10 @@
-import { ProblemError, readTextCapped, runWithDeadline, UnsafeUrlError } from '@postwave/shared';
-import { ownedAccountIds } from '#server/accounts/repository.ts';
+import { ProblemError } from '@postwave/shared';
+import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
 import type { AppContext } from '#server/context.ts';
 import { isUuid } from '#server/http/ids.ts';
-import { validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
-import { createPostWith, type DeferredMode } from '#server/posts/service.ts';
+import { createDeferredPost, type DeferredMode } from '#server/posts/create-deferred-post.ts';
+import { fetchFeed } from './fetch.ts';
 import { type FeedItem, feedItems, renderTemplate } from './items.ts';
 import {
   deleteFeed as deleteFeedRow,
@@ -24,8 +24,6 @@ import type { FeedPatch, FeedPollResult, FeedRequest, FeedView } from './schema.
 
 /** A poll holds its feed this long at most (fetch, parse, a few posts). */
 const pollLeaseMs = 2 * 60 * 1000;
-/** Feed documents over this size are refused. */
-const maxFeedBytes = 5 * 1024 * 1024;
 /** New items turned into posts per poll; more at once (a feed that renumbered its ids) are only marked seen. */
 const maxPostsPerPoll = 10;
 
@@ -52,21 +50,6 @@ async function ownedFeed(ctx: AppContext, userId: string, id: string): Promise<F
   const row = isUuid(id) ? await findFeed(ctx, userId, id) : undefined;
   if (!row) throw notFound('feed');
   return row;
-}
-
-async function assertOwnedAccounts(ctx: AppContext, userId: string, accountIds: string[]): Promise<void> {
-  const found = await ownedAccountIds(ctx, userId, accountIds.filter(isUuid));
-  const missing = accountIds.filter((id) => !found.has(id));
-  if (missing.length)
-    throw validationFailed(
-      'Some accounts do not exist',
-      missing.map((id) => ({
-        accountId: id,
-        path: 'accountIds',
-        code: 'account_not_found',
-        message: `No account "${id}"`,
-      })),
-    );
 }
 
 export async function listFeeds(ctx: AppContext, userId: string): Promise<FeedView[]> {
@@ -131,53 +114,6 @@ export async function deleteFeed(ctx: AppContext, userId: string, id: string): P
 export async function pollOwnedFeed(ctx: AppContext, userId: string, id: string): Promise<FeedPollResult> {
   const row = await ownedFeed(ctx, userId, id);
   return pollFeed(ctx, row.id);
-}
-
-type Fetched =
-  | { kind: 'not_modified' }
-  | { kind: 'ok'; body: string; etag: string | null; lastModified: string | null }
-  | { kind: 'failed'; error: string };
-
-/** A conditional GET through the SSRF-safe fetch, body capped, fetch and read within 20 s. */
-function fetchFeed(ctx: AppContext, row: FeedRow): Promise<Fetched> {
-  return runWithDeadline(undefined, 20_000, (signal) => fetchFeedWithin(ctx, row, signal));
-}
-
-async function fetchFeedWithin(ctx: AppContext, row: FeedRow, signal: AbortSignal): Promise<Fetched> {
-  const headers: Record<string, string> = {
-    accept:
-      'application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5',
-  };
-  if (row.etag) headers['if-none-match'] = row.etag;
-  if (row.lastModified) headers['if-modified-since'] = row.lastModified;
-  let response: Response;
-  try {
-    response = await ctx.userUrlFetch(row.url, { headers, signal });
-  } catch (error) {
-    if (error instanceof UnsafeUrlError) return { kind: 'failed', error: `${error.code}: ${error.message}` };
-    if ((error as Error)?.name === 'TimeoutError')
-      return { kind: 'failed', error: 'The feed did not answer in time' };
-    return { kind: 'failed', error: `The feed could not be fetched: ${(error as Error).message}` };
-  }
-  if (response.status === 304) {
-    await response.body?.cancel().catch(() => {});
-    return { kind: 'not_modified' };
-  }
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => {});
-    return { kind: 'failed', error: `The feed answered ${response.status}` };
-  }
-  try {
-    const body = await readTextCapped(response, maxFeedBytes);
-    return {
-      kind: 'ok',
-      body,
-      etag: response.headers.get('etag'),
-      lastModified: response.headers.get('last-modified'),
-    };
-  } catch (error) {
-    return { kind: 'failed', error: `The feed could not be read: ${(error as Error).message}` };
-  }
 }
 
 /**
@@ -283,7 +219,7 @@ async function postItem(
   entry: FeedItem,
 ): Promise<{ postId?: string; error?: string }> {
   const create = (mode: DeferredMode) =>
-    createPostWith(
+    createDeferredPost(
       ctx,
       row.userId,
       {

@@ -5,27 +5,10 @@ import type { AppLogger } from '#server/logger.ts';
  * APP_URL is the one address of the app: media URLs, presigned upload URLs and OAuth redirects
  * are built from it. A browser that opened the app at another origin (http://127.0.0.1:3000
  * while APP_URL says http://localhost:3000) is refused the direct upload by CORS, and OAuth
- * callbacks land on the other origin without the session. Say so at start and on the first
- * request from another origin, and the page shows a banner (components/origin-warning.tsx).
+ * callbacks land on the other origin without the session. The start-up warnings say so
+ * (config.ts), so does the log on the first request from another origin, and the page shows a
+ * banner (components/origin-warning.tsx).
  */
-
-const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** The start-up line about APP_URL: what it is and why the browser must use exactly it. */
-export function logAppUrlAtStart(config: SchedulerConfig, logger: AppLogger): void {
-  const origin = new URL(config.appUrl).origin;
-  const explicit = Boolean(config.env.APP_URL?.trim());
-  const { hostname, port } = new URL(config.appUrl);
-  if (!explicit || loopbackHosts.has(hostname)) {
-    const other = hostname === 'localhost' ? '127.0.0.1' : 'localhost';
-    logger.warn(
-      { appUrl: origin },
-      `${explicit ? 'APP_URL is' : 'APP_URL is not set; using'} ${origin}. Open the app at exactly this address: ` +
-        `http://${other}${port ? `:${port}` : ''} is a different origin to the browser, so direct uploads are blocked (CORS) ` +
-        'and sign-in redirects lose the session. Set APP_URL to the address people open.',
-    );
-  }
-}
 
 const warned = new Set<string>();
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import type { Database } from '#server/db/client.ts';
+import { type Db, inTransaction } from '#server/db/access.ts';
 import { importedMedia, media, postImports } from '#server/db/schema.ts';
 import type { ImportRowReport } from './schema.ts';
 
@@ -10,7 +10,6 @@ import type { ImportRowReport } from './schema.ts';
  */
 
 export type MediaRow = typeof media.$inferSelect;
-type Db = { db: Database };
 
 export async function findImport(
   ctx: AppContext,
@@ -35,8 +34,7 @@ export async function commitImport(
   record: { userId: string; digest: string; rows: () => ImportRowReport[] },
   createPosts: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
-  return ctx.db.transaction(async (transaction) => {
-    const tx = { db: transaction as unknown as Database };
+  return inTransaction(ctx, async (tx) => {
     const id = crypto.randomUUID();
     const claimed = await tx.db
       .insert(postImports)

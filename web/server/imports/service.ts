@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { ProblemError, type ProblemIssue, parseOffsetDateTime } from '@postwave/shared';
 import { accountsOf } from '#server/accounts/repository.ts';
-import { type AccountCache, accountLookup } from '#server/accounts/service.ts';
+import type { AccountCache } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
+import type { Db } from '#server/db/access.ts';
 import type { StoredMedia, StoredOverride, StoredThreadPart } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
-import { postingServiceFor, validationIssues } from '#server/posts/publishing.ts';
-import { type Db, insertPosts, type NewPostRow } from '#server/posts/repository.ts';
+import { pastTimeIssue } from '#server/posts/guards.ts';
+import { publishabilityIssues } from '#server/posts/prepare.ts';
+import { insertPosts, type NewPostRow } from '#server/posts/repository.ts';
 import { withQueueLock } from '#server/queue/repository.ts';
 import { nextQueueSlot } from '#server/queue/service.ts';
 import { accountMatcher } from './accounts.ts';
@@ -128,7 +130,6 @@ async function resolveRows(
 ): Promise<ResolvedRow[]> {
   const match = accountMatcher(await accountsOf(ctx, userId));
   const media = await resolveImportMedia(ctx, userId, inputs);
-  const posting = postingServiceFor(ctx, userId);
   const cache: AccountCache = new Map();
   const seen = new Map<string, number>();
   const out: ResolvedRow[] = [];
@@ -174,12 +175,10 @@ async function resolveRows(
     if (mode === 'schedule') {
       if (row.scheduledAt === undefined)
         errors.push({ path: 'scheduledAt', code: 'required', message: 'A scheduled row needs scheduledAt' });
-      else if (scheduledAt && scheduledAt.getTime() <= Date.now())
-        errors.push({
-          path: 'scheduledAt',
-          code: 'scheduled_in_past',
-          message: 'scheduledAt is in the past',
-        });
+      else if (scheduledAt) {
+        const past = pastTimeIssue(scheduledAt);
+        if (past) errors.push(past);
+      }
       if (row.accountRefs.length === 0)
         errors.push({
           path: 'accounts',
@@ -254,8 +253,7 @@ async function resolveRows(
     const content = { message: row.message, accountIds, media: stored, accountOptions, overrides, thread };
     // Scheduled and queued rows get exactly the checks POST /api/v1/posts makes before scheduling.
     if (errors.length === 0 && (mode === 'schedule' || mode === 'queue')) {
-      const prepared = await posting.prepare(content, accountLookup(ctx, userId, cache));
-      if (!prepared.targets) errors.push(...validationIssues(prepared.validation));
+      errors.push(...(await publishabilityIssues(ctx, userId, content, cache)));
     }
     // A dry run tells whether the queues have a slot; the commit takes the slots for real.
     if (errors.length === 0 && mode === 'queue' && dryRun) {

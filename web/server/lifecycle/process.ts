@@ -4,18 +4,18 @@ import { startAccountHealthMonitor } from '../accounts/health.ts';
 import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
 import { startFeedPoller } from '../feeds/poller.ts';
-import { logAppUrlAtStart } from '../http/app-origin.ts';
 import { createLogger } from '../logger.ts';
 import { countScheduledDue } from '../metrics/repository.ts';
 import { startWebhookWorker } from '../webhooks/worker.ts';
 import { installShutdownHandler } from './shutdown.ts';
+import { logStartupWarnings } from './startup-warnings.ts';
 
 /** What one Scheduler process runs besides serving requests; called from instrumentation.ts. */
 export async function startProcess(): Promise<void> {
   const config = getConfig();
   const logger = createLogger(config.logLevel);
   installShutdownHandler({ graceMs: config.shutdownGraceMs, logger });
-  logAppUrlAtStart(config, logger);
+  logStartupWarnings(logger, config.warnings);
   setScheduledDueCounter(async () => countScheduledDue(await getContext()));
   await startInProcessDispatcher();
   // Idle OAuth connections are renewed ahead of expiry, independent of the dispatcher.

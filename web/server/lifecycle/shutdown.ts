@@ -3,7 +3,8 @@ import { ProblemError, problem } from '@postwave/shared';
 /**
  * Graceful shutdown of one Scheduler process. On SIGTERM: stop accepting publishes and stop
  * claiming scheduled posts (the dispatcher hands back claims it has not started), let publishes in
- * flight finish within SHUTDOWN_GRACE_MS, then exit 0. A second SIGTERM exits at once.
+ * flight finish within SHUTDOWN_GRACE_MS, then exit 0. A second SIGTERM (a second or more after
+ * the first) exits at once.
  *
  * The state lives on globalThis: Next.js loads this module once per route bundle, and every copy
  * must see the one process's state.
@@ -80,40 +81,56 @@ export async function drain(graceMs: number, settleMs = 300): Promise<'drained' 
 }
 
 /**
+ * How close together two signals must be to count as one stop delivered twice. Ctrl-C in a
+ * terminal signals the whole process group, and `npm start` and web/scripts/start.ts forward the
+ * signal too, so the server gets the same stop two or three times within milliseconds; systemd's
+ * default stop signals every process of the unit as well. A second signal after this long is the
+ * operator asking again: exit at once.
+ */
+export const duplicateSignalWindowMs = 1000;
+
+/**
  * Takes SIGTERM and SIGINT over from Next.js. Next's own handler closes the HTTP server and exits
  * with 143 as soon as open requests end, which would cut off the in-process dispatcher's
  * publishes (they are not requests): ours lets the server keep answering (health, a publish-now
- * response) while the work drains, then exits 0.
+ * response) while the work drains, then exits 0. Started by web/scripts/start.ts (an IPC channel
+ * to it), the server also stops this way when that parent goes away, even by SIGKILL: no orphan.
  */
 export function installShutdownHandler(options: ShutdownOptions): void {
   const s = state();
   if (s.installed) return;
   s.installed = true;
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  let firstStopAt = 0;
+  const stop = (reason: string) => {
+    if (s.draining) {
+      if (Date.now() - firstStopAt < duplicateSignalWindowMs) return;
+      options.logger.warn({ reason, inFlight: s.work.size }, 'second stop: exiting now');
+      exit(1);
+      return;
+    }
+    s.draining = true;
+    firstStopAt = Date.now();
+    options.logger.info(
+      { reason, inFlight: s.work.size, graceMs: options.graceMs },
+      'shutting down: finishing in-flight publishes',
+    );
+    void drain(options.graceMs, options.settleMs).then((outcome) => {
+      if (outcome === 'timeout') {
+        options.logger.warn(
+          { inFlight: s.work.size },
+          'shutdown grace period over; publishes still running are left to their lease',
+        );
+      } else {
+        options.logger.info({}, 'stopped');
+      }
+      exit(0);
+    });
+  };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     for (const listener of process.listeners(signal)) process.off(signal, listener);
-    process.on(signal, () => {
-      if (s.draining) {
-        options.logger.warn({ signal, inFlight: s.work.size }, 'second signal: exiting now');
-        exit(1);
-        return;
-      }
-      s.draining = true;
-      options.logger.info(
-        { signal, inFlight: s.work.size, graceMs: options.graceMs },
-        'shutting down: finishing in-flight publishes',
-      );
-      void drain(options.graceMs, options.settleMs).then((outcome) => {
-        if (outcome === 'timeout') {
-          options.logger.warn(
-            { inFlight: s.work.size },
-            'shutdown grace period over; publishes still running are left to their lease',
-          );
-        } else {
-          options.logger.info({}, 'stopped');
-        }
-        exit(0);
-      });
-    });
+    process.on(signal, () => stop(signal));
   }
+  // The channel web/scripts/start.ts opens; it closes when that process ends, however it ends.
+  if (process.channel) process.once('disconnect', () => stop('parent process exited'));
 }

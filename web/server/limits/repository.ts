@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { rowsOf } from '#server/db/access.ts';
 import type { Database } from '#server/db/client.ts';
 
 /*
@@ -9,8 +10,6 @@ import type { Database } from '#server/db/client.ts';
 /** One acquisition as the database function reads it: key, limit, window ms (null: a slot). */
 export type LimitRow = { k: string; n: number; w: number | null };
 export type AcquireAnswer = { g: string } | { b: string; r: number | null };
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export async function acquireLimits(
   db: Database,

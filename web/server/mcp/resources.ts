@@ -7,8 +7,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { listAccounts } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
+import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents } from '#server/posts/history.ts';
-import { getPost, listPosts } from '#server/posts/service.ts';
+import { listPosts } from '#server/posts/list-posts.ts';
 import { onPostStatusChange } from '#server/posts/status-feed.ts';
 
 export const accountsUri = 'postwave://accounts';

@@ -4,8 +4,7 @@ import { createActor } from './actor.ts';
 import type { McpCaller } from './auth.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
-import { registerTools } from './tools.ts';
-import { registerWebhookTools } from './webhook-tools.ts';
+import { registerTools } from './tools/register.ts';
 
 export interface BuiltServer {
   server: McpServer;
@@ -32,7 +31,6 @@ export function createMcpServer(
   );
   const actor = createActor(ctx, caller, server);
   registerTools(server, ctx, actor);
-  registerWebhookTools(server, ctx, caller.userId);
   const stopResources = registerResources(server, ctx, caller.userId, options);
   registerPrompts(server, ctx, caller.userId);
   return { server, dispose: stopResources };

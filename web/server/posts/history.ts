@@ -1,6 +1,6 @@
 import type { AppContext } from '#server/context.ts';
 import type { PostEventActor } from '#server/db/schema.ts';
-import { insertPostEvent, selectPostEvents } from './repository.ts';
+import { insertPostEvent, selectPostEvents } from './history-repository.ts';
 
 /** What an actor did to a post, in words the post page shows. */
 export const postEventActions = {

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Database } from '#server/db/client.ts';
+import { type Db, inTransaction } from '#server/db/access.ts';
 import { accountQueues, posts } from '#server/db/schema.ts';
 
 /**
@@ -7,9 +7,6 @@ import { accountQueues, posts } from '#server/db/schema.ts';
  * operation that picks or moves times runs in one transaction holding a per-user advisory lock,
  * so two requests never take the same slot or swap the same posts at once.
  */
-
-/** A database or a transaction: whatever can run this resource's statements. */
-export type Db = { db: Database };
 
 export type QueueRow = typeof accountQueues.$inferSelect;
 
@@ -130,8 +127,8 @@ export class QueueConflict extends Error {}
 
 /** Runs `work` in a transaction that holds the user's queue lock until it commits. */
 export async function withQueueLock<T>(ctx: Db, userId: string, work: (tx: Db) => Promise<T>): Promise<T> {
-  return ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`postwave-queue:${userId}`}))`);
-    return work({ db: tx as unknown as Database });
+  return inTransaction(ctx, async (tx) => {
+    await tx.db.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`postwave-queue:${userId}`}))`);
+    return work(tx);
   });
 }

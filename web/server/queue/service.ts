@@ -1,13 +1,13 @@
 import type { ProblemIssue } from '@postwave/shared';
 import { getAccountRow } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
+import type { Db } from '#server/db/access.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
 import { findUser } from '#server/users/repository.ts';
 import {
-  type Db,
   moveScheduledPosts,
   QueueConflict,
   type QueueRow,

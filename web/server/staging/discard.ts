@@ -8,7 +8,7 @@ import {
   removeStagedDiscard,
   retryStagedDiscard,
   type StagedDiscard,
-} from './repository.ts';
+} from './discard-repository.ts';
 
 /*
  * Discarding staged uploads that will not be published (`Publisher.discardStaged`): a private

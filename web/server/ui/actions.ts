@@ -5,27 +5,23 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { AuthError } from 'next-auth';
 import { signIn, signOut } from '#server/auth/next-auth.ts';
-import { getContext } from '#server/context.ts';
+import { returnPath } from '#server/auth/return-path.ts';
+import { getConfig, getContext } from '#server/context.ts';
 import { sendVerificationLink } from '#server/users/email-verification.ts';
 import { configuredProviders } from '#server/users/providers.ts';
 import { signUp, updateProfile } from '#server/users/service.ts';
 import { isTimeZone } from '../../components/lib/time.ts';
+import type { FormState } from './schema.ts';
 import { requireUser } from './session.ts';
-
-export interface FormState {
-  error?: string;
-  fieldErrors?: Record<string, string>;
-  ok?: string;
-}
 
 const field = (form: FormData, name: string) => {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
 };
 
-/** Where to go after signing in: only a path on this site. */
+/** Where to go after signing in: only a path on this site (server/auth/return-path.ts). */
 function safeNext(value: string): string {
-  return value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/compose';
+  return returnPath(value, getConfig().appUrl) ?? '/compose';
 }
 
 export async function signInAction(_state: FormState, form: FormData): Promise<FormState> {

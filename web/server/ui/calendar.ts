@@ -1,13 +1,9 @@
 import { getContext } from '#server/context.ts';
 import { postsInWindow } from '#server/posts/repository.ts';
 
-export interface CalendarEntry {
-  id: string;
-  status: 'scheduled' | 'posted' | 'failed';
-  message: string;
-  at: string;
-  accountIds: string[];
-}
+import type { CalendarEntry } from './schema.ts';
+
+export type { CalendarEntry } from './schema.ts';
 
 /** The user's scheduled, posted and failed posts whose time falls in [from, to). */
 export async function calendarEntries(userId: string, from: Date, to: Date): Promise<CalendarEntry[]> {

@@ -1,6 +1,6 @@
 import { postEventType } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
-import { getPost } from '#server/posts/service.ts';
+import { getPost } from '#server/posts/get-post.ts';
 import { emitWebhookEvent } from './events.ts';
 import { hasSubscriber } from './repository.ts';
 

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Database } from '#server/db/client.ts';
+import { type Db, rowsOf } from '#server/db/access.ts';
+import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
 import {
   users,
   type WebhookDeliveryStatus,
@@ -13,13 +14,9 @@ import {
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
-/** A database or a transaction: whatever can run this resource's statements. */
-type Db = { db: Database };
 
 /** The channel every instance LISTENs on: a delivery became due (NOTIFY is sent on commit). */
 export const webhookChannel = 'postwave_webhooks';
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export async function endpointsOf(ctx: Db, userId: string): Promise<EndpointRow[]> {
   return ctx.db
@@ -281,7 +278,7 @@ export async function deliveriesOf(
   options: {
     status?: WebhookDeliveryStatus | undefined;
     limit: number;
-    after?: { createdAt: Date; id: string };
+    after?: KeysetPosition;
   },
 ): Promise<{ delivery: DeliveryRow; attempts: AttemptRow[] }[]> {
   const { after } = options;
@@ -292,12 +289,7 @@ export async function deliveriesOf(
       and(
         eq(webhookDeliveries.endpointId, endpointId),
         options.status ? eq(webhookDeliveries.status, options.status) : undefined,
-        after
-          ? or(
-              lt(webhookDeliveries.createdAt, after.createdAt),
-              and(eq(webhookDeliveries.createdAt, after.createdAt), lt(webhookDeliveries.id, after.id)),
-            )
-          : undefined,
+        after ? keysetBefore(webhookDeliveries.createdAt, webhookDeliveries.id, after) : undefined,
       ),
     )
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))

@@ -3,12 +3,12 @@ import {
   checkUrl,
   newWebhookSecret,
   ProblemError,
-  parseOffsetDateTime,
   problem,
   UnsafeUrlError,
   webhookPayload,
 } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
+import { decodeCursor, keysetPage } from '#server/http/cursor.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
@@ -231,18 +231,6 @@ function toDeliveryView({
   };
 }
 
-function encodeCursor(row: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = iso ? parseOffsetDateTime(iso) : undefined;
-  if (!createdAt || !id || !isUuid(id))
-    throw new ProblemError(problem('invalid_request', 'The cursor is not valid'));
-  return { createdAt, id };
-}
-
 /** The delivery log of one endpoint, newest first, a page at a time. */
 export async function listDeliveries(
   ctx: AppContext,
@@ -256,12 +244,8 @@ export async function listDeliveries(
     limit: options.limit + 1,
     ...(options.cursor ? { after: decodeCursor(options.cursor) } : {}),
   });
-  const page = rows.slice(0, options.limit);
-  const last = page.at(-1);
-  return {
-    deliveries: page.map(toDeliveryView),
-    nextCursor: rows.length > options.limit && last ? encodeCursor(last.delivery) : null,
-  };
+  const { page, nextCursor } = keysetPage(rows, options.limit, (row) => row.delivery);
+  return { deliveries: page.map(toDeliveryView), nextCursor };
 }
 
 /**

@@ -2,11 +2,7 @@ import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
 import { type RunningApp, startApp } from './app.ts';
 import type { Client } from './client.ts';
 import type { Backend } from './databases.ts';
-
-export const bots = {
-  main: { token: '111111:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQr', username: 'postwave_main_bot' },
-  second: { token: '222222:ZZyyXXwwVVuuTTssRRqqPPooNNmmLLkkJJi', username: 'postwave_second_bot' },
-};
+import { bots } from './telegram-bots.ts';
 
 export interface TelegramApp {
   app: RunningApp;

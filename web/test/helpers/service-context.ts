@@ -24,16 +24,13 @@ export async function startServices(
 ): Promise<ServiceHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'postwave-svc-'));
   const database = backend === 'postgres' ? await createPostgresDatabase() : undefined;
-  const config = loadConfig(
-    {
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      MIGRATIONS_DIR: join(import.meta.dirname, '..', '..', '..', 'drizzle'),
-      ...(database ? { DATABASE_URL: database.url } : {}),
-      ...env,
-    },
-    () => {},
-  );
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    MIGRATIONS_DIR: join(import.meta.dirname, '..', '..', '..', 'drizzle'),
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
   const contexts: AppContext[] = [];
   const count = database ? instances : 1;
   for (let i = 0; i < count; i++) {

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { AccountsManager } from '#components/accounts/accounts-manager.tsx';
 import { accountName, platformName } from '#components/lib/platforms.ts';
+import { configuredOAuthPlatforms } from '#server/accounts/oauth-availability.ts';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
 import { requireUser } from '#server/ui/session.ts';
-import { configuredOAuthPlatforms } from './oauth-availability.ts';
 
 export const metadata: Metadata = { title: 'Accounts' };
 

@@ -1,3 +1,4 @@
+import { ProblemError } from '@postwave/shared';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { PlatformMark } from '../../../components/account-avatar.tsx';
@@ -9,7 +10,7 @@ import { StatusBadge } from '../../../components/posts/status.tsx';
 import { listAccounts } from '../../../server/accounts/service.ts';
 import { getContext } from '../../../server/context.ts';
 import { type PostStatus, postStatuses } from '../../../server/db/schema.ts';
-import { listPosts } from '../../../server/posts/service.ts';
+import { listPosts } from '../../../server/posts/list-posts.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Posts' };
@@ -47,12 +48,13 @@ export default async function PostsPage({
     ? (params.status as PostStatus)
     : 'scheduled';
   const ctx = await getContext();
-  let page: Awaited<ReturnType<typeof listPosts>>;
-  try {
-    page = await listPosts(ctx, user.id, { status, limit: 30, cursor: params.cursor });
-  } catch {
-    page = await listPosts(ctx, user.id, { status, limit: 30 });
-  }
+  // A cursor that does not decode (an edited or stale link) shows the first page; any other
+  // failure (the database is down) reaches the error boundary rather than an empty list.
+  const page = await listPosts(ctx, user.id, { status, limit: 30, cursor: params.cursor }).catch((error) => {
+    if (params.cursor && error instanceof ProblemError && error.problem.code === 'invalid_request')
+      return listPosts(ctx, user.id, { status, limit: 30 });
+    throw error;
+  });
   const accounts = new Map((await listAccounts(ctx, user.id)).map((a) => [a.id, a]));
   const tab = tabs.find((t) => t.status === status)!;
   return (

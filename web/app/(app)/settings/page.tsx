@@ -9,6 +9,7 @@ import { WebhooksManager } from '../../../components/settings/webhooks-manager.t
 import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
 import { listTokens } from '../../../server/tokens/service.ts';
+import { updateProfileAction } from '../../../server/ui/actions.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 import { getAssistantSettings } from '../../../server/users/assistant-settings.ts';
 import { configuredProviders, unconfiguredProviders } from '../../../server/users/providers.ts';
@@ -49,6 +50,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
             email={user.email}
             timezone={user.timezone}
             zones={zones.includes(user.timezone) ? zones : [user.timezone, ...zones]}
+            updateProfile={updateProfileAction}
           />
         </div>
       </section>

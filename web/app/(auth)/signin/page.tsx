@@ -2,8 +2,9 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignInForm } from '../../../components/auth/auth-forms.tsx';
 import { CenteredCard } from '../../../components/consent-card.tsx';
+import { returnPath } from '../../../server/auth/return-path.ts';
 import { getConfig } from '../../../server/context.ts';
-import { providerSignInAction } from '../../../server/ui/actions.ts';
+import { providerSignInAction, signInAction } from '../../../server/ui/actions.ts';
 import { currentUser } from '../../../server/ui/session.ts';
 import { configuredProviders, unconfiguredProviders } from '../../../server/users/providers.ts';
 
@@ -21,22 +22,6 @@ function OtherSignInMethods({ missing }: { missing: { id: string; name: string; 
 
 export const metadata: Metadata = { title: 'Sign in' };
 
-/** Where to go after signing in: a path on this site, from `next` or a same-origin `callbackUrl`. */
-function returnPath(next: string | undefined, callbackUrl: string | undefined): string | undefined {
-  const candidate = next ?? callbackUrl;
-  if (!candidate) return undefined;
-  const appUrl = getConfig().appUrl;
-  let url: URL;
-  try {
-    url = new URL(candidate, appUrl);
-  } catch {
-    return undefined;
-  }
-  if (url.origin !== new URL(appUrl).origin) return undefined;
-  const path = `${url.pathname}${url.search}${url.hash}`;
-  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : undefined;
-}
-
 /** Why a GitHub/Google sign-in was refused (server/auth/next-auth.ts). */
 const providerErrors: Record<string, string> = {
   email_in_use:
@@ -52,10 +37,8 @@ export default async function SignInPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const params = await searchParams;
-  const next = returnPath(
-    typeof params.next === 'string' ? params.next : undefined,
-    typeof params.callbackUrl === 'string' ? params.callbackUrl : undefined,
-  );
+  const candidate = [params.next].flat()[0] ?? [params.callbackUrl].flat()[0];
+  const next = returnPath(candidate, getConfig().appUrl);
   if (await currentUser()) redirect(next ?? '/compose');
   return (
     <CenteredCard>
@@ -72,7 +55,7 @@ export default async function SignInPage({
           {providerErrors[params.error]}
         </p>
       )}
-      <SignInForm next={next} />
+      <SignInForm next={next} signIn={signInAction} />
       {configuredProviders(getConfig()).map((provider) => (
         <form key={provider.id} action={providerSignInAction}>
           <input type="hidden" name="provider" value={provider.id} />

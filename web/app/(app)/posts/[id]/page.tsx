@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { AccountAvatar } from '#components/account-avatar.tsx';
 import { AccountsAtRisk } from '#components/accounts/health.tsx';
 import { Icon } from '#components/icons.tsx';
@@ -13,9 +12,10 @@ import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
-import { listPostEvents, type PostEventView } from '#server/posts/history.ts';
-import type { PostView } from '#server/posts/schema.ts';
-import { getPost } from '#server/posts/service.ts';
+import { getPost } from '#server/posts/get-post.ts';
+import { listPostEvents } from '#server/posts/history.ts';
+import { foundOr404 } from '#server/ui/not-found.ts';
+import { openApprovalRequest } from '#server/ui/post-approval.ts';
 import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Post' };
@@ -38,18 +38,13 @@ export default async function PostPage({
   const { id } = await params;
   const { done, approve } = await searchParams;
   const ctx = await getContext();
-  let post: PostView;
-  try {
-    post = await getPost(ctx, user.id, id);
-  } catch {
-    notFound();
-  }
+  const post = await foundOr404(getPost(ctx, user.id, id));
   const [accountList, history] = await Promise.all([
     listAccounts(ctx, user.id),
     listPostEvents(ctx, user.id, post.id),
   ]);
   const accounts = new Map(accountList.map((a) => [a.id, a]));
-  const approval = approvalRequest(post, history, approve === '1');
+  const approval = openApprovalRequest(post, history, approve === '1');
   const tz = user.timezone;
   const failedTargets = post.results.filter((r) => r.status === 'failed');
   const unknownTargets = post.results.filter((r) => r.status === 'unknown');
@@ -260,20 +255,4 @@ export default async function PostPage({
 function altTextOf(media: object): string | undefined {
   const alt = (media as { altText?: unknown }).altText;
   return typeof alt === 'string' && alt.trim() ? alt : undefined;
-}
-
-/**
- * The assistant's request for approval while it is still open: a draft waits for the user to
- * publish or schedule it; a scheduled or failed post that an assistant asked to publish now waits
- * for "Publish now" (shown when the user came through the approval link).
- */
-function approvalRequest(
-  post: PostView,
-  history: PostEventView[],
-  asked: boolean,
-): PostEventView | undefined {
-  const last = history.findLast((e) => e.action === 'approval_requested');
-  if (!last || post.status === 'posted') return undefined;
-  if (post.status === 'draft') return last;
-  return asked && last.detail.requestedMode === 'now' ? last : undefined;
 }

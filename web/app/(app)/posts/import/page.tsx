@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { ExportForm } from '../../../../components/transfer/export-form.tsx';
 import { ImportForm } from '../../../../components/transfer/import-form.tsx';
+import { postStatuses } from '../../../../server/db/schema.ts';
 import { requireUser } from '../../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Import and export' };
@@ -32,7 +33,7 @@ export default async function ImportPage() {
             Every post with its per-account results. An export can be imported again: scheduled posts come
             back scheduled, the others as drafts.
           </p>
-          <ExportForm />
+          <ExportForm statuses={postStatuses} />
         </div>
       </section>
     </div>

@@ -1,6 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { handlers } from '#server/auth/next-auth.ts';
 import { getConfig } from '#server/context.ts';
+import { setupPageRedirect } from '#server/http/browser.ts';
 import { unconfiguredProviders } from '#server/users/providers.ts';
 
 export const runtime = 'nodejs';
@@ -16,13 +17,7 @@ function unconfiguredProviderRedirect(request: NextRequest): Response | undefine
   const config = getConfig();
   const provider = unconfiguredProviders(config).find((p) => p.id === match[1]);
   if (!provider) return undefined;
-  return new Response(null, {
-    status: 303,
-    headers: {
-      location: `${config.appUrl}/setup?missing=${provider.id}#${provider.id}`,
-      'cache-control': 'no-store',
-    },
-  });
+  return setupPageRedirect(config, provider.id);
 }
 
 export const GET = (request: NextRequest) => unconfiguredProviderRedirect(request) ?? handlers.GET(request);

@@ -3,9 +3,10 @@ import { readJson } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
+import { createPost } from '#server/posts/create-post.ts';
+import { listPosts } from '#server/posts/list-posts.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { ListPostsQuery } from '#server/posts/schema.ts';
-import { createPost, listPosts } from '#server/posts/service.ts';
 
 export const runtime = 'nodejs';
 

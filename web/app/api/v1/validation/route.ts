@@ -2,7 +2,7 @@ import { normalizeValidationRequest, ValidationRequest } from '@postwave/shared'
 import { readBody } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
-import { preparePost } from '#server/posts/publishing.ts';
+import { preparePost } from '#server/posts/prepare.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 
 export const runtime = 'nodejs';

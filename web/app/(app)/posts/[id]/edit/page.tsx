@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound, redirect } from 'next/navigation';
+import { redirect } from 'next/navigation';
 import { Composer } from '#components/compose/composer.tsx';
 import { Icon } from '#components/icons.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
-import type { PostView } from '#server/posts/schema.ts';
-import { getPost } from '#server/posts/service.ts';
+import { getPost } from '#server/posts/get-post.ts';
+import { foundOr404 } from '#server/ui/not-found.ts';
 import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Edit post' };
@@ -15,12 +15,7 @@ export default async function EditPostPage({ params }: { params: Promise<{ id: s
   const user = await requireUser();
   const { id } = await params;
   const ctx = await getContext();
-  let post: PostView;
-  try {
-    post = await getPost(ctx, user.id, id);
-  } catch {
-    notFound();
-  }
+  const post = await foundOr404(getPost(ctx, user.id, id));
   if (post.status === 'posted') redirect(`/posts/${post.id}`);
   const accounts = await listAccounts(ctx, user.id);
   return (

@@ -3,9 +3,12 @@ import { readBody, readJson } from '#server/http/body.ts';
 import { json, noContent } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
+import { actOnPost } from '#server/posts/act-on-post.ts';
+import { deletePost } from '#server/posts/delete-post.ts';
+import { getPost } from '#server/posts/get-post.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { PostActionRequest, PostPatchRequest, toPostAction, toPostPatch } from '#server/posts/schema.ts';
-import { actOnPost, deletePost, getPost, updatePost } from '#server/posts/service.ts';
+import { updatePost } from '#server/posts/update-post.ts';
 
 export const runtime = 'nodejs';
 

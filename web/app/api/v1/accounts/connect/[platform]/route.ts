@@ -1,6 +1,6 @@
 import { startConnect } from '#server/accounts/oauth-connect.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
-import { isNotConfigured, wantsHtml } from '#server/http/browser.ts';
+import { isNotConfigured, setupPageRedirect, wantsHtml } from '#server/http/browser.ts';
 import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
@@ -18,10 +18,7 @@ export const GET = route(
       return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
     } catch (error) {
       // A person who followed a link gets a page saying what to set up, not a JSON document.
-      if (isNotConfigured(error) && wantsHtml(request)) {
-        const location = `${ctx.config.appUrl}/setup?missing=${encodeURIComponent(platform)}#${encodeURIComponent(platform)}`;
-        return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
-      }
+      if (isNotConfigured(error) && wantsHtml(request)) return setupPageRedirect(ctx.config, platform);
       throw error;
     }
   },

@@ -1,0 +1,24 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AppContext } from '#server/context.ts';
+import type { McpActor } from '../actor.ts';
+import { registerAccountTools } from './accounts.ts';
+import { registerFeedTools } from './feeds.ts';
+import { registerMediaTools } from './media.ts';
+import { registerPostActionTools } from './post-actions.ts';
+import { registerPostTools } from './posts.ts';
+import { registerQueueTools } from './queue.ts';
+import { registerWebhookTools } from './webhooks.ts';
+
+/**
+ * Every MCP tool, registered in one place. Tools act as the token's user and call the same
+ * operations as /api/v1 (one file per resource); publishing ones confirm with the user first.
+ */
+export function registerTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
+  registerAccountTools(server, ctx, actor);
+  registerPostTools(server, ctx, actor);
+  registerPostActionTools(server, ctx, actor);
+  registerMediaTools(server, ctx, actor);
+  registerFeedTools(server, ctx, actor);
+  registerQueueTools(server, ctx, actor);
+  registerWebhookTools(server, ctx, actor);
+}

@@ -1,0 +1,74 @@
+import type { AppContext } from '#server/context.ts';
+import { announceDue } from '#server/dispatch/wakeups.ts';
+import { scheduleInQueue } from '#server/queue/service.ts';
+import { contentOf } from './content.ts';
+import {
+  assertEditable,
+  assertFuture,
+  changedMeanwhile,
+  ownedPost,
+  unpostedAccounts,
+  updateGuarded,
+} from './guards.ts';
+import { assertPublishable } from './prepare.ts';
+import { publishPost } from './publish-post.ts';
+import { updatePostIfUnchanged } from './repository.ts';
+import { resolveUnknown } from './resolve-unknown.ts';
+import type { PostAction, PostView } from './schema.ts';
+import { loadPostView } from './view.ts';
+
+/**
+ * `POST /api/v1/posts/{id}`: publish now, schedule, queue, move back to draft, or resolve targets
+ * whose outcome is unknown. Scheduling and queueing validate the targets that did not post yet.
+ */
+export async function actOnPost(
+  ctx: AppContext,
+  userId: string,
+  postId: string,
+  action: PostAction,
+): Promise<PostView> {
+  const row = await ownedPost(ctx, userId, postId);
+  if ('resolveUnknown' in action) return resolveUnknown(ctx, userId, row, action);
+  if (action.postingMode === 'now') return publishPost(ctx, userId, row);
+  assertEditable(row, 'changed');
+
+  if (action.postingMode === 'draft') {
+    return loadPostView(
+      ctx,
+      await updateGuarded(ctx, row, {
+        status: 'draft',
+        nextAttemptAt: null,
+        ...(action.scheduledAt ? { scheduledAt: action.scheduledAt } : {}),
+      }),
+    );
+  }
+  const remaining = await unpostedAccounts(ctx, row);
+  const content = { ...contentOf(row), accountIds: remaining };
+
+  if (action.postingMode === 'queue') {
+    await assertPublishable(ctx, userId, content);
+    const queued = await scheduleInQueue(
+      ctx,
+      userId,
+      remaining,
+      { notBefore: action.scheduledAt, postId: row.id },
+      async (tx, when) => {
+        const set = { status: 'scheduled' as const, scheduledAt: when, nextAttemptAt: when, attempts: 0 };
+        const updated = await updatePostIfUnchanged(tx, row, set);
+        if (!updated) throw changedMeanwhile();
+        return updated;
+      },
+    );
+    return loadPostView(ctx, queued);
+  }
+  const when = assertFuture(action.scheduledAt ?? row.scheduledAt ?? undefined);
+  await assertPublishable(ctx, userId, content);
+  const scheduled = await updateGuarded(ctx, row, {
+    status: 'scheduled',
+    scheduledAt: when,
+    nextAttemptAt: when,
+    attempts: 0,
+  });
+  await announceDue(ctx, when);
+  return loadPostView(ctx, scheduled);
+}

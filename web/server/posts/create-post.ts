@@ -1,0 +1,63 @@
+import type { NormalizedPost } from '@postwave/shared';
+import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
+import type { AppContext } from '#server/context.ts';
+import { announceDue } from '#server/dispatch/wakeups.ts';
+import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
+import { scheduleInQueue } from '#server/queue/service.ts';
+import { newPostContent } from './content.ts';
+import { getPost } from './get-post.ts';
+import { assertFuture } from './guards.ts';
+import { assertPublishable } from './prepare.ts';
+import { publishNow, requestLease } from './publish-now.ts';
+import { insertPost } from './repository.ts';
+import type { PostView } from './schema.ts';
+import { toPostView } from './view.ts';
+
+/** `POST /api/v1/posts`: save a draft, schedule, queue, or publish now. */
+export async function createPost(ctx: AppContext, userId: string, input: NormalizedPost): Promise<PostView> {
+  const { content, base } = await newPostContent(ctx, userId, input);
+
+  if (input.postingMode === 'draft') {
+    await assertOwnedAccounts(ctx, userId, content.accountIds);
+    const row = await insertPost(ctx, { ...base, status: 'draft', scheduledAt: input.scheduledAt ?? null });
+    return toPostView(row, []);
+  }
+  if (input.postingMode === 'queue') {
+    // The next free slot of every target's queue (`scheduledAt`, if given, is the earliest time wanted).
+    await assertPublishable(ctx, userId, content);
+    const row = await scheduleInQueue(
+      ctx,
+      userId,
+      content.accountIds,
+      { notBefore: input.scheduledAt },
+      (tx, when) => insertPost(tx, { ...base, status: 'scheduled', scheduledAt: when, nextAttemptAt: when }),
+    );
+    return toPostView(row, []);
+  }
+  if (input.postingMode === 'schedule') {
+    const when = assertFuture(input.scheduledAt);
+    await assertPublishable(ctx, userId, content);
+    const row = await insertPost(ctx, {
+      ...base,
+      status: 'scheduled',
+      scheduledAt: when,
+      nextAttemptAt: when,
+    });
+    await announceDue(ctx, when);
+    return toPostView(row, []);
+  }
+  assertAcceptingWork();
+  const prepared = await assertPublishable(ctx, userId, content);
+  const lease = requestLease(ctx);
+  // Stored as a leased `scheduled` post: if this process dies mid-publish, dispatch finishes it.
+  const row = await insertPost(ctx, {
+    ...base,
+    status: 'scheduled',
+    nextAttemptAt: lease.until,
+    leaseOwner: lease.owner,
+    leaseExpiresAt: lease.until,
+    attempts: 1,
+  });
+  await publishNow(ctx, row, lease.owner, prepared);
+  return getPost(ctx, userId, row.id);
+}

@@ -1,0 +1,18 @@
+/** What a server-action form shows after it was sent: a form error, field errors, or success. */
+export interface FormState {
+  error?: string;
+  fieldErrors?: Record<string, string>;
+  ok?: string;
+}
+
+/** A server action behind `useActionState`: the previous state and the form in, the next state out. */
+export type FormAction = (state: FormState, form: FormData) => Promise<FormState>;
+
+/** A post on the calendar: scheduled, posted or failed, at its time (ISO 8601). */
+export interface CalendarEntry {
+  id: string;
+  status: 'scheduled' | 'posted' | 'failed';
+  message: string;
+  at: string;
+  accountIds: string[];
+}

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { send } from '../../../shared/test/support/http-fuzz.ts';
+import { type RunningApp, startApp } from '../helpers/app.ts';
+import { Client, userWithToken } from '../helpers/client.ts';
+import { backends } from '../helpers/databases.ts';
+
+/** Hostile input is a 4xx problem, never a 5xx (SECURITY.md), on PGlite and PostgreSQL. */
+for (const backend of backends()) {
+  describe(`Scheduler: hostile input (${backend})`, () => {
+    let app: RunningApp;
+    before(async () => {
+      app = await startApp(backend);
+    });
+    after(() => app?.stop());
+
+    const nul = 'a\u0000b';
+
+    test('NUL in unauthenticated bodies: sign-up, password reset, client registration, sign-in', async () => {
+      const anonymous = new Client(app.url);
+      for (const json of [
+        { email: `x${nul}@example.com`, password: 'correct horse battery' },
+        { email: 'nul@example.com', password: `correct horse ${nul}` },
+        { email: 'nul2@example.com', password: 'correct horse battery', name: nul },
+      ]) {
+        const res = await anonymous.json('/api/auth/signup', { json });
+        assert.equal(res.status, 400, JSON.stringify(res.body));
+        assert.equal(res.body.code, 'invalid_request');
+      }
+      const reset = await anonymous.json('/api/auth/password-reset', {
+        json: { email: `a${nul}@example.com` },
+      });
+      assert.equal(reset.status, 400, JSON.stringify(reset.body));
+      const confirm = await anonymous.json('/api/auth/password-reset/confirm', {
+        json: { token: nul, password: 'correct horse battery' },
+      });
+      assert.equal(confirm.status, 400, JSON.stringify(confirm.body));
+      const registration = await anonymous.json('/api/oauth/register', {
+        json: {
+          client_name: nul,
+          redirect_uris: ['http://127.0.0.1:9/callback'],
+          token_endpoint_auth_method: 'none',
+        },
+      });
+      assert.equal(registration.status, 400, JSON.stringify(registration.body));
+      const token = await anonymous.fetch('/api/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `grant_type=authorization_code&code=%00&client_id=%00&code_verifier=x`,
+      });
+      assert.ok(token.status >= 400 && token.status < 500, String(token.status));
+      const csrf = await anonymous.json('/api/auth/csrf');
+      const signIn = await anonymous.fetch('/api/auth/callback/credentials', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          email: `x${nul}@example.com`,
+          password: nul,
+          csrfToken: csrf.body.csrfToken,
+        }).toString(),
+      });
+      assert.ok(signIn.status < 500, String(signIn.status));
+    });
+
+    test('NUL in authenticated JSON fields is 400 invalid_request', async () => {
+      const { api, session } = await userWithToken(app.url, 'nul');
+      const tokens = await session.json('/api/v1/tokens', { json: { name: nul } });
+      assert.equal(tokens.status, 400, JSON.stringify(tokens.body));
+      const post = await api.json('/api/v1/posts', {
+        json: { message: nul, accountIds: [], postingMode: 'draft' },
+      });
+      assert.equal(post.status, 400, JSON.stringify(post.body));
+      const account = await api.json('/api/v1/accounts', {
+        json: { platform: 'telegram', platformAccountId: nul, credentials: { botToken: nul }, label: nul },
+      });
+      assert.equal(account.status, 400, JSON.stringify(account.body));
+      const deep = await api.fetch('/api/v1/posts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-1' },
+        body: `{"message":"x","accountIds":[],"postingMode":"draft","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+      });
+      assert.equal(deep.status, 400);
+    });
+
+    test('malformed percent-encoding and NUL in paths and queries are 400 invalid_request', async () => {
+      const { api } = await userWithToken(app.url, 'percent');
+      for (const path of [
+        '/api/v1/posts/%ZZ',
+        '/api/v1/posts?status=%ZZ',
+        '/api/v1/posts?cursor=%00',
+        '/api/v1/accounts/%E0%A4%A',
+        '/media/%ZZ',
+        '/posts/%ZZ',
+        '/api/cli/authorize?state=%ZZ',
+      ]) {
+        const answer = await send(app.url, {
+          method: 'GET',
+          path,
+          headers: { authorization: `Bearer ${api.token}` },
+          body: undefined,
+        });
+        assert.equal(answer.status, 400, `${path}: ${answer.status} ${answer.body.slice(0, 200)}`);
+        assert.equal(JSON.parse(answer.body).code, 'invalid_request', path);
+      }
+      const big = await send(app.url, {
+        method: 'GET',
+        path: '/api/v1/posts',
+        headers: { 'x-big': 'a'.repeat(20 * 1024) },
+        body: undefined,
+      });
+      assert.ok(big.status >= 400 && big.status < 500, String(big.status));
+    });
+  });
+}

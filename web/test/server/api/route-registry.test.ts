@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { routeKey } from '@postwave/shared/openapi/index';
+import { apiRoutes } from '#server/api/registry.ts';
+
+const appDir = fileURLToPath(new URL('../../../app/', import.meta.url));
+const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(path);
+    return entry.name === 'route.ts' ? [path] : [];
+  });
+}
+
+/** `app/api/v1/posts/[id]/route.ts` → `/api/v1/posts/{id}` (route groups dropped, `[...x]` → `{x}`). */
+function pathOf(file: string): string {
+  const segments = relative(appDir, file).split(sep).slice(0, -1);
+  const path = segments
+    .filter((s) => !/^\(.*\)$/.test(s))
+    .map((s) => s.replace(/^\[(?:\.\.\.)?(.+)\]$/, '{$1}'))
+    .join('/');
+  return `/${path}`;
+}
+
+/** The HTTP methods a route file exports (`export const GET`, `export function GET`, `export const { GET }`). */
+function exportedMethods(source: string): string[] {
+  const found = new Set<string>();
+  for (const m of source.matchAll(/export\s+(?:const|(?:async\s+)?function)\s+([A-Z]+)\b/g)) found.add(m[1]!);
+  for (const m of source.matchAll(/export\s+const\s+\{([^}]+)\}/g))
+    for (const name of m[1]!.split(',')) found.add(name.trim());
+  return [...found].filter((name) => methods.includes(name));
+}
+
+describe('route registry (Scheduler)', () => {
+  test('every exported route handler has a registry entry, and every entry a handler', () => {
+    const handlers = routeFiles(appDir)
+      .flatMap((file) =>
+        exportedMethods(readFileSync(file, 'utf8')).map((method) => routeKey({ method, path: pathOf(file) })),
+      )
+      .sort();
+    const registry = Object.values(apiRoutes).map(routeKey).sort();
+    assert.deepEqual(handlers, registry);
+  });
+
+  test('no method and path is declared twice, and operation ids are unique', () => {
+    const routes = Object.values(apiRoutes);
+    assert.equal(new Set(routes.map(routeKey)).size, routes.length);
+    assert.equal(new Set(routes.map((r) => r.operationId)).size, routes.length);
+  });
+
+  test('handlers wired with route() name the entry of their own method and path', () => {
+    for (const file of routeFiles(appDir)) {
+      const source = readFileSync(file, 'utf8');
+      for (const m of source.matchAll(/export const ([A-Z]+) = route\(\s*\w+\.(\w+)/g)) {
+        const entry = apiRoutes[m[2] as keyof typeof apiRoutes];
+        assert.ok(entry, `${file}: no registry entry ${m[2]}`);
+        assert.equal(routeKey(entry), routeKey({ method: m[1]!, path: pathOf(file) }), file);
+      }
+    }
+  });
+});

@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
+import { connectAccount } from '#server/accounts/service.ts';
+import { acquireLimits } from '#server/limits/repository.ts';
+import { DatabaseLimitStore } from '#server/limits/store.ts';
+import { createPost } from '#server/posts/create-post.ts';
+import { signUp } from '#server/users/service.ts';
+import { limitStoreSuite } from '../../../../shared/test/publish/limit-store-suite.ts';
+import { backends } from '../../helpers/databases.ts';
+import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
+import { bots } from '../../helpers/telegram-bots.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Stands in front of the fake platform, holds each call `holdMs` and records, per bot token,
+ * when calls arrived and how many were in flight at once: what the platform would observe.
+ */
+async function startProbe(target: string, holdMs: number) {
+  const arrivals = new Map<string, number[]>();
+  const inFlight = new Map<string, number>();
+  const peak = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    // Sends only (verifying an account calls getMe and getChat too).
+    const bot = /^\/bot([^/]+)\/send/.exec(req.url ?? '')?.[1] ?? '?';
+    (arrivals.get(bot) ?? arrivals.set(bot, []).get(bot)!).push(performance.now());
+    const now = (inFlight.get(bot) ?? 0) + 1;
+    inFlight.set(bot, now);
+    peak.set(bot, Math.max(peak.get(bot) ?? 0, now));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      setTimeout(() => {
+        const forward = httpRequest(
+          new URL(req.url ?? '/', target),
+          { method: req.method, headers: req.headers },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            answer.on('end', () => inFlight.set(bot, inFlight.get(bot)! - 1));
+          },
+        );
+        forward.end(Buffer.concat(chunks));
+      }, holdMs);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    peak: (bot: string) => peak.get(bot) ?? 0,
+    /** The most calls of `bot` that arrived within any `windowMs`. */
+    maxInWindow(bot: string, windowMs: number) {
+      const times = [...(arrivals.get(bot) ?? [])].sort((a, b) => a - b);
+      let best = 0;
+      for (let i = 0, j = 0; i < times.length; i++) {
+        while (times[i]! - times[j]! >= windowMs) j++;
+        best = Math.max(best, i - j + 1);
+      }
+      return best;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+for (const backend of backends()) {
+  describe(`publish limits shared by app instances (${backend})`, () => {
+    let telegram: FakeTelegram;
+    let probe: Awaited<ReturnType<typeof startProbe>>;
+    let harness: ServiceHarness;
+
+    before(async () => {
+      telegram = await startFakeTelegram({
+        bots: { [bots.main.token]: { username: bots.main.username } },
+        chats: { '@news': { id: -1001, title: 'News' }, '@updates': { id: -1002, title: 'Updates' } },
+      });
+      probe = await startProbe(telegram.url, 150);
+      // Two instances (separate pools, limiters and stores) on PostgreSQL; PGlite has one.
+      harness = await startServices(
+        backend,
+        {
+          TELEGRAM_API_URL: probe.url,
+          PUBLISH_CREDENTIAL_CONCURRENCY_TELEGRAM: '2',
+          PUBLISH_RATE_TELEGRAM_BOT: '4/1s',
+        },
+        2,
+      );
+    });
+    after(async () => {
+      await harness?.stop();
+      await probe?.close();
+      await telegram?.close();
+    });
+
+    test('one bot posting from every instance at once stays within its concurrency and rate', async () => {
+      const ctx = harness.ctx;
+      const user = await signUp(ctx, {
+        email: `limits-${backend}@example.com`,
+        password: 'long enough password',
+      });
+      const accounts: string[] = [];
+      for (const chat of ['@news', '@updates']) {
+        const { account } = await connectAccount(ctx, user.id, {
+          platform: 'telegram',
+          platformAccountId: chat,
+          credentials: { botToken: bots.main.token },
+        });
+        accounts.push(account.id);
+      }
+      const sentBefore = telegram.sent.length;
+      const started = performance.now();
+      const views = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          createPost(harness.contexts[i % harness.contexts.length]!, user.id, {
+            message: `limited ${i}`,
+            accountIds: [accounts[i % 2]!],
+            postingMode: 'now',
+            media: [],
+            accountOptions: {},
+          }),
+        ),
+      );
+      const elapsed = performance.now() - started;
+      assert.deepEqual(
+        views.map((v) => (v.status === 'posted' ? v.status : JSON.stringify(v.results))),
+        Array(12).fill('posted'),
+      );
+      assert.equal(telegram.sent.length - sentBefore, 12);
+      assert.equal(probe.peak(bots.main.token), 2, 'two in flight at most, and the two are used');
+      // Grants are timed where they are taken (with the limiter's 100 ms margin), arrivals here:
+      // under a loaded CPU a request may leave tens of ms after its grant, so allow 50 ms more.
+      const peakRate = probe.maxInWindow(bots.main.token, 950);
+      assert.ok(peakRate <= 4, `at most 4 calls in any second, saw ${peakRate}`);
+      assert.ok(elapsed >= 2000, `12 calls at 4 a second take over 2 s, took ${Math.round(elapsed)} ms`);
+    });
+  });
+}
+
+if (backends().includes('postgres')) {
+  describe('DatabaseLimitStore (postgres)', () => {
+    limitStoreSuite({
+      async open() {
+        const harness = await startServices('postgres', {}, 2);
+        const stores = harness.contexts.map((c) => new DatabaseLimitStore(c.db, { leaseMs: 30_000 }));
+        return {
+          stores,
+          async close() {
+            for (const s of stores) await s.close();
+            await harness.stop();
+          },
+        };
+      },
+    });
+
+    test('slots of an instance that stopped renewing free themselves; a live holder keeps its own', async () => {
+      const harness = await startServices('postgres', {}, 2);
+      const [a, b] = harness.contexts;
+      const live = new DatabaseLimitStore(a!.db, { leaseMs: 1000 });
+      const other = new DatabaseLimitStore(b!.db, { leaseMs: 1000 });
+      try {
+        // A dead instance: it took a slot with a 1 s lease and never renewed it.
+        const [answer] = await acquireLimits(a!.db, [[{ k: 'dead', n: 1, w: null }]], 1000);
+        assert.ok(answer && 'g' in answer);
+        const held = await live.tryAcquire([{ key: 'held', limit: 1 }]);
+        assert.equal(held.granted, true);
+        assert.equal((await other.tryAcquire([{ key: 'dead', limit: 1 }])).granted, false);
+        await sleep(1600);
+        assert.equal(
+          (await other.tryAcquire([{ key: 'dead', limit: 1 }])).granted,
+          true,
+          'the dead slot ran out',
+        );
+        assert.equal(
+          (await other.tryAcquire([{ key: 'held', limit: 1 }])).granted,
+          false,
+          'renewed while held',
+        );
+      } finally {
+        await live.close();
+        await other.close();
+        await harness.stop();
+      }
+    });
+  });
+}
