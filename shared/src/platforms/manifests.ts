@@ -1,6 +1,8 @@
 import { blueskyManifest } from './bluesky/manifest.ts';
+import { devtoManifest } from './devto/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
+import { ghostManifest } from './ghost/manifest.ts';
 import { googleChatManifest } from './google_chat/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
 import { lemmyManifest } from './lemmy/manifest.ts';
@@ -15,6 +17,7 @@ import { slackManifest } from './slack/manifest.ts';
 import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
+import { wordpressManifest } from './wordpress/manifest.ts';
 import { xManifest } from './x/manifest.ts';
 import { youTubeManifest } from './youtube/manifest.ts';
 
@@ -44,6 +47,9 @@ export const platformManifests: readonly PlatformManifest[] = [
   matrixManifest,
   teamsManifest,
   googleChatManifest,
+  wordpressManifest,
+  devtoManifest,
+  ghostManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

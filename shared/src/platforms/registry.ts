@@ -1,6 +1,8 @@
 import { blueskyModule } from './bluesky/index.ts';
+import { devtoModule } from './devto/index.ts';
 import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
+import { ghostModule } from './ghost/index.ts';
 import { googleChatModule } from './google_chat/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { lemmyModule } from './lemmy/index.ts';
@@ -17,6 +19,7 @@ import { teamsModule } from './teams/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
+import { wordpressModule } from './wordpress/index.ts';
 import { xModule } from './x/index.ts';
 import { youTubeModule } from './youtube/index.ts';
 
@@ -44,6 +47,9 @@ export const platformModules: readonly PlatformModule[] = [
   matrixModule,
   teamsModule,
   googleChatModule,
+  wordpressModule,
+  devtoModule,
+  ghostModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

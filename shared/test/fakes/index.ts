@@ -1,7 +1,9 @@
 export * from './bluesky.ts';
+export * from './devto.ts';
 export * from './discord.ts';
 export * from './facebook.ts';
 export * from './fake-server.ts';
+export * from './ghost.ts';
 export * from './google-chat.ts';
 export * from './instagram.ts';
 export * from './lemmy.ts';
@@ -19,5 +21,6 @@ export * from './teams.ts';
 export * from './telegram.ts';
 export * from './threads.ts';
 export * from './webhook-receiver.ts';
+export * from './wordpress.ts';
 export * from './x.ts';
 export * from './youtube.ts';

@@ -5,9 +5,11 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { MediaInfo } from '../../src/media/media-file.ts';
 import { validateBlueskyPost } from '../../src/platforms/bluesky/validate.ts';
+import { validateDevtoPost } from '../../src/platforms/devto/validate.ts';
 import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/discord/config.ts';
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
+import { validateGhostPost } from '../../src/platforms/ghost/validate.ts';
 import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
 import { validateLemmyPost } from '../../src/platforms/lemmy/validate.ts';
@@ -28,6 +30,7 @@ import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
 import { validateThreadsPost } from '../../src/platforms/threads/validate.ts';
 import type { ValidationOutcome } from '../../src/platforms/types.ts';
+import { validateWordPressPost } from '../../src/platforms/wordpress/validate.ts';
 import { validateXPost } from '../../src/platforms/x/validate.ts';
 import { validateYouTubePost } from '../../src/platforms/youtube/validate.ts';
 
@@ -125,6 +128,8 @@ const image: MediaInfo = {
   url: 'https://media.example/a.png',
 };
 const lengthCodes = new Set(['text_too_long', 'caption_too_long', 'description_too_long']);
+/** Long-form platforms: the counter counts the title, whose limit is the one that matters. */
+const titleCounted = new Set(['wordpress', 'devto', 'ghost']);
 const account = (platform: string, credentials: Record<string, unknown>) => ({
   id: 'a1',
   platform,
@@ -181,6 +186,12 @@ const validators: Record<
     validateTeamsPost({ message }, account('teams', {}), hasMedia ? [image] : [], options),
   google_chat: (message, hasMedia) =>
     validateGoogleChatPost({ message }, account('google_chat', {}), hasMedia ? [image] : []),
+  wordpress: (message, hasMedia, options) =>
+    validateWordPressPost({ message }, account('wordpress', {}), hasMedia ? [image] : [], options),
+  devto: (message, hasMedia, options) =>
+    validateDevtoPost({ message }, account('devto', {}), hasMedia ? [image] : [], options),
+  ghost: (message, hasMedia, options) =>
+    validateGhostPost({ message }, account('ghost', {}), hasMedia ? [image] : [], options),
 };
 
 function samples(limit: number): string[] {
@@ -204,6 +215,10 @@ describe('manifest counting agrees with validation', () => {
     slack: [{}, { mrkdwn: true }],
     matrix: [{}, { notice: true }],
     teams: [{}, { title: 'Release notes' }],
+    // Long-form platforms count the title: the option's when set, else the message's first line.
+    wordpress: [{}, { title: 'A title from the option' }],
+    devto: [{}, { title: 'A title from the option' }],
+    ghost: [{}, { title: 'A title from the option' }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {
@@ -239,7 +254,9 @@ async function agree(
 ) {
   const count = manifest.text.count({ message, hasMedia, options });
   const outcome = await validate(message, hasMedia, options);
-  const refused = outcome.errors.some((e) => lengthCodes.has(e.code));
+  const refused = outcome.errors.some(
+    (e) => lengthCodes.has(e.code) || (titleCounted.has(manifest.id) && e.code === 'title_too_long'),
+  );
   assert.equal(
     count.used > count.limit,
     refused,

@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
+import { samplePng } from '@postwave/shared/testing';
 import { dispatchSecret, type RunningApp } from '../../helpers/app.ts';
 import type { Client } from '../../helpers/client.ts';
 
@@ -42,4 +44,13 @@ export async function scheduleAndDispatch(app: RunningApp, api: Client, post: Re
   });
   if (dispatched.status !== 200) throw new Error(`dispatch failed: ${dispatched.status}`);
   return (await api.json(`/api/v1/posts/${created.body.id}`)).body;
+}
+
+/** Uploads a small PNG through the API; answers the media object. */
+export async function uploadPng(api: Client): Promise<Record<string, unknown>> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(samplePng())], { type: 'image/png' }), 'cover.png');
+  const res = await api.json('/api/v1/upload', { method: 'POST', body: form });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.media;
 }
