@@ -3,7 +3,7 @@ import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
-import type { PlatformFeatures, TextRules } from './manifest.ts';
+import type { OptionField, PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { telegramModule } from './telegram/index.ts';
@@ -34,6 +34,8 @@ export const platformModules: readonly PlatformModule[] = [
 export interface PlatformTraits {
   features: PlatformFeatures;
   text?: TextRules;
+  /** The option fields (their `showWhen`, `required` and `choicesFrom` take part in validation). */
+  options?: readonly OptionField[];
 }
 
 /** A platform that declares nothing: no threads, no first comment, no alt text. */
@@ -56,7 +58,10 @@ export class PublisherRegistry {
   static fromEnv(env: Env, modules: readonly PlatformModule[] = platformModules): PublisherRegistry {
     return new PublisherRegistry(
       modules.map((m) => m.create(env)),
-      modules.map((m) => [m.id, { features: m.manifest.features, text: m.manifest.text }]),
+      modules.map((m) => [
+        m.id,
+        { features: m.manifest.features, text: m.manifest.text, options: m.manifest.options },
+      ]),
     );
   }
 
@@ -69,7 +74,9 @@ export class PublisherRegistry {
     const own = this.#traits.get(platform);
     if (own) return own;
     const manifest = manifestFor(platform);
-    return manifest ? { features: manifest.features, text: manifest.text } : { features: noFeatures };
+    return manifest
+      ? { features: manifest.features, text: manifest.text, options: manifest.options }
+      : { features: noFeatures };
   }
 
   list(): AnyPublisher[] {

@@ -6,6 +6,7 @@ import {
   AccountList,
   ConnectAccountRequest,
   ConnectedAccount,
+  OptionChoiceList,
   PickAccountsRequest,
   RenameAccountRequest,
 } from './schema.ts';
@@ -95,6 +96,46 @@ export const accountsRoutes = defineApiRoutes({
     responses: {
       204: { description: 'Disconnected.' },
       ...problemResponses({ ...unauthorized, ...notFound }),
+    },
+  },
+  listOptionChoices: {
+    method: 'get',
+    path: '/api/v1/accounts/{id}/options/{field}',
+    auth: 'caller',
+    operationId: 'listOptionChoices',
+    summary: 'The choices the platform offers this account for an option (boards, flairs, privacy levels)',
+    description:
+      'For an option field whose entry in the platform’s manifest has `choicesFrom` (`docs/platforms/README.md`): ' +
+      'asks the platform, for this account, which values the field may take. When the ' +
+      'field `dependsOn` another (a board’s sections), that field’s current value is passed as the query parameter ' +
+      'of its name (`?board=…`); without it the platform answers for none. Answers are cached for 60 seconds per ' +
+      'account, field and `dependsOn` value; each user may make 60 uncached asks a minute (429 `rate_limited` with ' +
+      '`Retry-After` beyond, or when the platform itself asks to wait). Validation refuses a value outside these ' +
+      'choices with the issue `option_not_offered` (path `accountOptions.<account id>.<field>`), unless the field ' +
+      'says `allowCustom`; when the choices cannot be loaded, the value passes with the warning ' +
+      '`option_choices_unavailable`. A refused token marks the account `needs_reconnect`, as a refused publish does.',
+    parameters: [
+      idParam('account'),
+      {
+        name: 'field',
+        in: 'path' as const,
+        description:
+          'The option’s name as the manifest gives it (dotted for a nested option: `event.title`).',
+        schema: z.string(),
+      },
+    ],
+    responses: {
+      200: { description: 'The choices.', content: { [json]: OptionChoiceList } },
+      ...problemResponses({
+        ...unauthorized,
+        not_found:
+          'no such account for this user, or its platform has no option of that name whose choices come from the platform',
+        credentials_invalid:
+          'the platform refused the account’s credentials (the account is now `needs_reconnect`)',
+        target_unreachable: 'the platform cannot reach the account’s target',
+        rate_limited: 'more than 60 uncached asks a minute, or the platform asked to wait; see `Retry-After`',
+        publish_failed: 'the platform could not be reached',
+      }),
     },
   },
   startOAuthConnect: {

@@ -12,6 +12,7 @@ import {
   type ValidationResponse,
 } from '@postwave/shared';
 import { markAccountRefused } from '#server/accounts/health.ts';
+import { optionChoicesLoader } from '#server/accounts/option-choices.ts';
 import { type AccountCache, accountLookup, saveRefreshedCredentials } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';
@@ -48,6 +49,7 @@ export function postingServiceFor(ctx: AppContext, userId: string): PostingServi
     resolveOwnMedia: ownMediaResolver(ctx, userId),
     // Scheduler users choose their accounts' hosts: those are reached through the SSRF-safe fetch.
     accountHostFetch: ctx.userUrlFetch,
+    loadOptionChoices: optionChoicesLoader(ctx),
   });
 }
 
