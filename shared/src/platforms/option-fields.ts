@@ -29,14 +29,15 @@ export function getOptionValue(values: OptionValues, name: string): unknown {
 }
 
 /**
- * A copy of `values` with the dotted name set; an empty value (see `isEmptyOptionValue`) removes
- * the key, and a nested object left empty goes with it, so nothing empty is ever sent.
+ * A copy of `values` with the dotted name set; undefined, null or '' removes the key, and a nested
+ * object left empty goes with it, so nothing empty is ever sent. Other values are kept as given
+ * (a field being typed may hold a space).
  */
 export function setOptionValue(values: OptionValues, name: string, value: unknown): Record<string, unknown> {
   const [key, ...rest] = name.split('.');
   const copy: Record<string, unknown> = { ...values };
   if (rest.length === 0) {
-    if (isEmptyOptionValue(value)) delete copy[key!];
+    if (value === undefined || value === null || value === '') delete copy[key!];
     else copy[key!] = value;
     return copy;
   }

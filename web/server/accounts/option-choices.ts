@@ -72,7 +72,6 @@ export async function listOptionChoices(
   accountId: string,
   fieldName: string,
   query: URLSearchParams,
-  now = Date.now(),
 ): Promise<{ choices: OptionChoice[] }> {
   const row = await getAccountRow(ctx, userId, accountId);
   if (!row) throw notFound('account');
@@ -92,7 +91,7 @@ export async function listOptionChoices(
   const depended = dependsOn ? query.get(dependsOn) : null;
   const values = dependsOn && depended ? { [dependsOn]: depended.slice(0, 500) } : {};
   const account = await toPlatformAccount(ctx, row);
-  if (!cache.has(optionChoicesKey(account, field, values), now) && !asksByUser.tryAttempt(userId, now)) {
+  if (!cache.has(optionChoicesKey(account, field, values)) && !asksByUser.tryAttempt(userId)) {
     throw new ProblemError(
       problem('rate_limited', 'Too many choice lists asked for. Wait a minute and try again.'),
       {

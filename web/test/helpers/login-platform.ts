@@ -7,6 +7,9 @@ import {
 } from '@postwave/shared';
 import { FakeServer, type RecordedRequest } from '@postwave/shared/testing';
 import { z } from 'zod';
+import { finishConnect, startConnect } from '#server/accounts/oauth-connect.ts';
+import { pickAccounts } from '#server/accounts/oauth-picker.ts';
+import type { AppContext } from '#server/context.ts';
 
 /*
  * A test-only OAuth platform whose one login reaches several "spaces" (as a Pinterest login
@@ -161,6 +164,10 @@ async function call(url: string, init: RequestInit, signal?: AbortSignal): Promi
       retryable: false,
       status: response.status,
     });
+  if (response.status === 429) {
+    const seconds = Number(response.headers.get('retry-after') ?? '1');
+    throw new PlatformError('rate_limited', 'Slow down', { retryAfterMs: seconds * 1000, status: 429 });
+  }
   if (!response.ok)
     throw new PlatformError('platform_unavailable', `HTTP ${response.status}`, { status: response.status });
   return response.json();
@@ -349,4 +356,21 @@ export function loginPlatformModule(
     create: () => publisher(fake),
     createConnector: () => connector(fake, options.requestToken ?? false),
   };
+}
+
+/** Connects every space of the fake's login for the user (the picker, both chosen); their account ids. */
+export async function connectLoginSpaces(ctx: AppContext, userId: string): Promise<string[]> {
+  const url = await startConnect(ctx, userId, loginPlatformId);
+  const approved = await fetch(url, { redirect: 'manual' });
+  const callback = new URL(approved.headers.get('location')!);
+  const outcome = await finishConnect(ctx, userId, loginPlatformId, callback.searchParams);
+  if (outcome.kind !== 'pick') throw new Error('the login reaches two spaces: expected the picker');
+  const saved = await pickAccounts(
+    ctx,
+    userId,
+    loginPlatformId,
+    outcome.token,
+    spaces.map((s) => s.id),
+  );
+  return saved.map((a) => a.id);
 }
