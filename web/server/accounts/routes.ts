@@ -145,7 +145,7 @@ export const accountsRoutes = defineApiRoutes({
     operationId: 'startOAuthConnect',
     summary: 'Browser redirect to the platform’s consent screen',
     description:
-      'Starts the OAuth connect flow of any platform whose SDK module has a connector: a one-time `state` bound to the user (stored hashed, 10 minutes) and a PKCE S256 challenge where the platform supports PKCE. With `accountId` the flow reconnects that account: it is updated in place, and a login as another platform account is refused (`error=account_mismatch`).',
+      'Starts the OAuth connect flow of any platform whose SDK module has a connector: a one-time `state` bound to the user (stored hashed, 10 minutes) and a PKCE S256 challenge where the platform supports PKCE. A platform that needs a server call before consent (an OAuth 1.0a request token) is called first, within 30 seconds, and what it must keep for the callback is stored encrypted with the state; when that call fails the browser goes to `/accounts?error=provider_error` (or `credentials_invalid`) with `message`, as a failed callback does. With `accountId` the flow reconnects that account: it is updated in place (with the other accounts of the same login, which share its credentials), and a login as another platform account is refused (`error=account_mismatch`).',
     parameters: [
       platformParam,
       {
@@ -176,11 +176,17 @@ export const accountsRoutes = defineApiRoutes({
     operationId: 'finishOAuthConnect',
     summary: 'Where the platform sends the browser back; saves the account',
     description:
-      'Redirects to `/accounts` with `connected=<account id>` (one per saved account) on success, or `error` (`access_denied`, `invalid_state`, `credentials_invalid`, `no_accounts`, `account_mismatch`, `provider_error`) and `message`. When the login reaches several accounts (pages, organizations, profiles) it redirects to the picker page `/accounts/pick?pending=<token>` instead: nothing is saved until the user picks (`pickOAuthAccounts`).',
+      'Redirects to `/accounts` with `connected=<account id>` (one per saved account) on success, or `error` (`access_denied`, `invalid_state`, `credentials_invalid`, `no_accounts`, `account_mismatch`, `provider_error`, `invalid_request`) and `message`. When the login reaches several accounts (pages, organizations, profiles) it redirects to the picker page `/accounts/pick?pending=<token>` instead: nothing is saved until the user picks (`pickOAuthAccounts`). Accounts one login reaches that publish with the same tokens (boards, locations) share one stored grant: a renewed token serves them all, a refused one marks them all `needs_reconnect`. Every query parameter is handed to the platform’s connector (OAuth 1.0a answers `oauth_token` and `oauth_verifier` instead of `code`).',
     parameters: [
       platformParam,
       { name: 'code', in: 'query', schema: z.string() },
       { name: 'state', in: 'query', schema: z.string() },
+      {
+        name: 'oauth_verifier',
+        in: 'query',
+        description: 'OAuth 1.0a platforms: the verifier, taken instead of `code`.',
+        schema: z.string(),
+      },
     ],
     responses: {
       302: { description: 'Back to the accounts page with the outcome, or on to the picker page.' },
