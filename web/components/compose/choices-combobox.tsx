@@ -210,7 +210,7 @@ export function ChoicesCombobox({ id, spec, accountId, value, depends, described
           <span aria-hidden="true">▾</span>
         </button>
       </div>
-      <ul
+      <div
         id={listId}
         role="listbox"
         aria-label={`${spec.label} choices`}
@@ -219,10 +219,11 @@ export function ChoicesCombobox({ id, spec, accountId, value, depends, described
       >
         {shown.map((choice, index) => (
           // biome-ignore lint/a11y/useKeyWithClickEvents: the combobox input handles the keyboard (aria-activedescendant)
-          <li
+          <div
             key={choice.value}
             id={optionId(index)}
             role="option"
+            tabIndex={-1}
             aria-selected={index === active}
             data-current={choice.value === current || undefined}
             className="combobox-option"
@@ -230,9 +231,9 @@ export function ChoicesCombobox({ id, spec, accountId, value, depends, described
             onClick={() => pick(choice)}
           >
             {choice.label}
-          </li>
+          </div>
         ))}
-      </ul>
+      </div>
       <p id={statusId} className="hint" role="status" aria-live="polite">
         {announcement(state, open, shown.length, depends?.label)}
         {state.status === 'failed' && (

@@ -28,7 +28,7 @@ export function useOptionChoices(
   const [attempt, setAttempt] = useState(0);
   const dependsName = depends?.name;
   const dependsValue = depends?.value ?? '';
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is how a retry asks again
+  // `attempt` is among the dependencies: a retry asks again.
   useEffect(() => {
     if (dependsName && !dependsValue) {
       setState({ status: 'waiting' });

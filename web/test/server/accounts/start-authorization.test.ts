@@ -58,7 +58,8 @@ for (const backend of backends()) {
       const outcome = await finishConnect(ctx, userId, loginPlatformId, callback.searchParams);
       assert.equal(outcome.kind, 'pick', 'the exchange used the secret and the oauth_token from the query');
       const exchange = fake.server.requests.findLast((r) => r.path === '/oauth/token');
-      assert.equal((exchange?.body as Record<string, string>).grant_type, 'request_token');
+      assert.ok(exchange);
+      assert.equal((exchange.body as Record<string, string>).grant_type, 'request_token');
     });
 
     test('a platform failure before consent is a connect error the accounts page shows', async () => {
