@@ -64,8 +64,8 @@ export function OptionField(props: Props) {
   );
 }
 
-/** Kinds of field whose single value can be picked from choices the platform offers. */
-const choosable = new Set<OptionSpec['type']>(['text', 'textarea', 'select', 'number']);
+/** Kinds of field whose single value (a string, as choices are) can be picked from choices the platform offers. */
+const choosable = new Set<OptionSpec['type']>(['text', 'textarea', 'select']);
 
 function OptionInput({
   id,
