@@ -5,6 +5,7 @@ import {
   OptionChoicesCache,
   type OptionChoicesLoader,
   optionChoicesKey,
+  type PlatformAccount,
   ProblemError,
   problem,
   withDeadline,
@@ -90,7 +91,15 @@ export async function listOptionChoices(
   const dependsOn = field.choicesFrom.dependsOn;
   const depended = dependsOn ? query.get(dependsOn) : null;
   const values = dependsOn && depended ? { [dependsOn]: depended.slice(0, 500) } : {};
-  const account = await toPlatformAccount(ctx, row);
+  let account: PlatformAccount;
+  try {
+    account = await toPlatformAccount(ctx, row);
+  } catch {
+    // Unreadable with the current keys (see docs/scheduler.md, key rotation): only a reconnect helps.
+    throw new ProblemError(
+      problem('credentials_invalid', 'The stored credentials cannot be read; reconnect the account'),
+    );
+  }
   if (!cache.has(optionChoicesKey(account, field, values)) && !asksByUser.tryAttempt(userId)) {
     throw new ProblemError(
       problem('rate_limited', 'Too many choice lists asked for. Wait a minute and try again.'),
