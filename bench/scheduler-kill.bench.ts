@@ -1,5 +1,5 @@
 /**
- * Exactly once across crashes (issue #17): 4 dispatcher processes over 10,000 due posts on
+ * Exactly once across crashes (docs/dispatch.md): 4 dispatcher processes over 10,000 due posts on
  * PostgreSQL, half to Telegram-like accounts (no dedupe: an interrupted send becomes `unknown`)
  * and half to Mastodon-like ones (`Idempotency-Key`: an interrupted send is resumed). One process
  * is killed with SIGKILL at a random moment three times (and replaced). The platform answers

@@ -1,5 +1,5 @@
 /**
- * Staged media (issue #17, item 6): the due-time latency of a scheduled video post, with and
+ * Staged media (docs/dispatch.md, "Staged media"): the due-time latency of a scheduled video post, with and
  * without staging, against an X-like fake whose video takes a few seconds to be ready after upload
  * (STATUS answers `in_progress` for BENCH_STAGE_PROCESSING_SECONDS, default 5). Latency is taken
  * at the fake: from `scheduledAt` until the post arrived. Without staging the upload and its

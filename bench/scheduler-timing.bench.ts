@@ -1,5 +1,5 @@
 /**
- * Punctuality and speed of scheduled posts, timed at the fake platform's receipt (issue #17):
+ * Punctuality and speed of scheduled posts, timed at the fake platform's receipt (docs/dispatch.md):
  * - posts due at distinct seconds → lateness p50/p99/max (goal p99 ≤ 1 s, aim 250 ms);
  * - a burst of 1,000 due at one instant over 50 accounts → when the last one arrived (goal ≤ 3 s);
  *   both on PGlite (the embedded default, one process) and on PostgreSQL with 4 dispatcher

@@ -10,10 +10,10 @@ import { type NextRequest, NextResponse } from 'next/server';
 /**
  * Runs before every route but static assets:
  * - a URL with malformed percent-encoding or an encoded NUL is 400 before any handler decodes it;
- * - section D's headers. Pages get a fresh nonce per request: Next reads it from the request's
- *   Content-Security-Policy and puts it on its inline scripts (the root layout renders per request
- *   for that reason). API answers get a policy under which nothing loads. /media sends its own
- *   sandbox policy.
+ * - the security headers (SECURITY.md, "Browser hardening"). Pages get a fresh nonce per
+ *   request: Next reads it from the request's Content-Security-Policy and puts it on its inline
+ *   scripts (the root layout renders per request for that reason). API answers get a policy under
+ *   which nothing loads. /media sends its own sandbox policy.
  */
 export function proxy(request: NextRequest): NextResponse {
   const target = request.url.slice(request.nextUrl.origin.length);

@@ -1,3 +1,5 @@
+import type { Problem } from '@postwave/shared';
+
 /** A thin client for the Scheduler's HTTP API that turns problem responses into readable errors. */
 export class ApiError extends Error {
   readonly status: number;
@@ -69,12 +71,8 @@ export async function readResponse<T>(response: Response): Promise<T> {
     parsed = undefined;
   }
   if (response.ok) return parsed as T;
-  const problem = (parsed ?? {}) as {
-    code?: string;
-    detail?: string;
-    title?: string;
-    errors?: { accountId?: string; path?: string; code: string; message: string }[];
-  };
+  // A problem body (RFC 9457), or whatever a proxy in between answered.
+  const problem = (parsed ?? {}) as Partial<Problem>;
   const code = problem.code ?? `http_${response.status}`;
   let message = problem.detail ?? problem.title ?? `The server answered ${response.status}`;
   for (const issue of problem.errors ?? []) {

@@ -1,43 +1,74 @@
-/** `postwave completion bash|zsh`: scripts to source, e.g. `source <(postwave completion bash)`. */
+/**
+ * `postwave completion bash|zsh`: scripts to source (`source <(postwave completion bash)`), built
+ * from the command list: its names and summaries, each command's options and what the word after
+ * the command completes to.
+ */
+import {
+  type Command,
+  type CommandList,
+  globalOptions,
+  type OptionSpec,
+  type OptionSpecs,
+} from './command.ts';
 
-const commands = [
-  'login',
-  'logout',
-  'whoami',
-  'accounts',
-  'post',
-  'validate',
-  'posts',
-  'import',
-  'export',
-  'queue',
-  'completion',
-  'help',
-];
-const postsSubcommands = ['list', 'show', 'delete'];
-const globalFlags = ['--server', '--json', '--help', '--version'];
-const flags: Record<string, string[]> = {
-  login: ['--no-browser', '--device'],
-  post: [
-    '--account',
-    '--media',
-    '--alt-text',
-    '--thread',
-    '--override',
-    '--first-comment',
-    '--at',
-    '--queue',
-    '--draft',
-  ],
-  queue: ['--slot', '--timezone'],
-  validate: ['--account', '--media', '--alt-text', '--thread', '--override', '--first-comment'],
-  posts: ['--status', '--limit', '--cursor'],
-  import: ['--dry-run'],
-  export: ['--format', '--status', '--from', '--to', '--output'],
-};
-const statuses = ['draft', 'scheduled', 'posted', 'failed'];
+export function completionScript(shell: string | undefined, commands: CommandList): string | undefined {
+  if (shell === 'bash') return bash(commands);
+  if (shell === 'zsh') return zsh(commands);
+  return undefined;
+}
 
-const bash = `# postwave completion for bash. Load it with:
+/** The commands completion offers (those with a summary), by name. */
+function offered(commands: CommandList): [string, Command][] {
+  return Object.entries(commands).filter(([, command]) => command.summary);
+}
+
+const longFlags = (options: OptionSpecs) => Object.keys(options).map((name) => `--${name}`);
+
+function bash(commands: CommandList): string {
+  const names = offered(commands).map(([name]) => name);
+  const globalFlags = longFlags(globalOptions);
+  // What follows an option that takes a value: files, one of its words, or nothing to complete.
+  const valued = new Map<string, OptionSpec>();
+  for (const options of [globalOptions, ...Object.values(commands).map((c) => c.options)]) {
+    for (const [name, option] of Object.entries(options as OptionSpecs))
+      if (option.type === 'string' && !valued.has(name)) valued.set(name, option);
+  }
+  const arms = new Map<string, string[]>();
+  for (const [name, option] of valued) {
+    const complete = option.value?.complete;
+    const action =
+      complete === 'file'
+        ? 'COMPREPLY=( $(compgen -f -- "$cur") ); return'
+        : complete
+          ? `COMPREPLY=( $(compgen -W "${complete.join(' ')}" -- "$cur") ); return`
+          : 'return';
+    const flags = arms.get(action) ?? [];
+    flags.push(`--${name}`, ...(option.short ? [`-${option.short}`] : []));
+    arms.set(action, flags);
+  }
+  // Options without a completion last: their arm only stops the rest from completing.
+  const byPrevious = [...arms]
+    .sort(([a], [b]) => Number(a === 'return') - Number(b === 'return'))
+    .map(([action, flags]) => `    ${flags.join('|')}) ${action} ;;`);
+  const positionals = offered(commands).flatMap(([name, { positional }]) => {
+    if (!positional) return [];
+    if (positional.kind === 'subcommand')
+      return [
+        `    ${name})`,
+        `      if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "${positional.words.join(' ')}" -- "$cur") ); return; fi ;;`,
+      ];
+    if (positional.kind === 'file')
+      return [
+        `    ${name})`,
+        `      if [[ "$cur" != -* ]]; then COMPREPLY=( $(compgen -f -- "$cur") ); return; fi ;;`,
+      ];
+    const words = positional.words === 'commands' ? names : positional.words;
+    return [`    ${name})`, `      COMPREPLY=( $(compgen -W "${words.join(' ')}" -- "$cur") ); return ;;`];
+  });
+  const flagsOf = offered(commands)
+    .filter(([, command]) => Object.keys(command.options).length)
+    .map(([name, command]) => `    ${name}) extra="${longFlags(command.options).join(' ')}" ;;`);
+  return `# postwave completion for bash. Load it with:
 #   source <(postwave completion bash)
 # or save it as ~/.local/share/bash-completion/completions/postwave
 _postwave() {
@@ -46,103 +77,94 @@ _postwave() {
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   cmd="\${COMP_WORDS[1]}"
   case "$prev" in
-    --media|-m|--output|-o) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    --format) COMPREPLY=( $(compgen -W "csv json" -- "$cur") ); return ;;
-    --status) COMPREPLY=( $(compgen -W "${statuses.join(' ')}" -- "$cur") ); return ;;
-    --server|--account|-a|--at|--device|--limit|--cursor|--from|--to|--slot|--timezone|--alt-text|--thread|--override|--first-comment) return ;;
+${byPrevious.join('\n')}
   esac
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W "${[...commands, ...globalFlags].join(' ')}" -- "$cur") )
+    COMPREPLY=( $(compgen -W "${[...names, ...globalFlags].join(' ')}" -- "$cur") )
     return
   fi
   case "$cmd" in
-    posts)
-      if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "${postsSubcommands.join(' ')}" -- "$cur") ); return; fi ;;
-    import)
-      if [[ "$cur" != -* ]]; then COMPREPLY=( $(compgen -f -- "$cur") ); return; fi ;;
-    queue)
-      if [ "$COMP_CWORD" -eq 2 ]; then COMPREPLY=( $(compgen -W "show set" -- "$cur") ); return; fi ;;
-    completion)
-      COMPREPLY=( $(compgen -W "bash zsh" -- "$cur") ); return ;;
-    help)
-      COMPREPLY=( $(compgen -W "${commands.join(' ')}" -- "$cur") ); return ;;
+${positionals.join('\n')}
   esac
   local extra=""
   case "$cmd" in
-${Object.entries(flags)
-  .map(([command, list]) => `    ${command}) extra="${list.join(' ')}" ;;`)
-  .join('\n')}
+${flagsOf.join('\n')}
   esac
   COMPREPLY=( $(compgen -W "$extra ${globalFlags.join(' ')}" -- "$cur") )
 }
 complete -F _postwave postwave
 `;
+}
 
-const zsh = `#compdef postwave
+/** `text` in single quotes for zsh. */
+const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** One `_arguments` spec, e.g. `'*'{-a,--account}'[target account id]:account id:'`. */
+function zshOption(name: string, option: OptionSpec): string {
+  const complete = option.value?.complete;
+  const action = complete === 'file' ? '_files' : complete ? `(${complete.join(' ')})` : '';
+  const value = option.type === 'string' ? `:${option.value?.name ?? name}:${action}` : '';
+  const described = `[${option.summary.replaceAll(']', '\\]')}]${value}`;
+  const repeat = option.multiple ? '*' : '';
+  if (!option.short) return quote(`${repeat}--${name}${described}`);
+  // Both spellings; a single option excludes a second use of either.
+  return `${quote(repeat || `(-${option.short} --${name})`)}{-${option.short},--${name}}${quote(described)}`;
+}
+
+const zshOptions = (options: OptionSpecs) =>
+  Object.entries(options).map(([name, option]) => zshOption(name, option));
+
+/** The `_arguments` call for the words after `postwave <name>` (zsh has shifted them to the front). */
+function zshArm(name: string, command: Command, names: string[]): string | undefined {
+  const { positional } = command;
+  if (!positional && !Object.keys(command.options).length) return undefined;
+  if (positional?.kind === 'word') {
+    const words = positional.words === 'commands' ? names : positional.words;
+    return `        ${name}) _arguments ${quote(`1:${positional.name}:(${words.join(' ')})`)} ;;`;
+  }
+  const first =
+    positional?.kind === 'subcommand'
+      ? `1:${name} command:(${positional.words.join(' ')})`
+      : positional?.kind === 'file'
+        ? `1:file:_files${positional.glob ? ` -g "${positional.glob}"` : ''}`
+        : undefined;
+  const specs = [...zshOptions(command.options), ...(first ? [quote(first)] : []), quote('*: :')];
+  return `        ${name}) _arguments $global ${specs.join(' ')} ;;`;
+}
+
+function zsh(commands: CommandList): string {
+  const names = offered(commands).map(([name]) => name);
+  const described = offered(commands).map(
+    ([name, command]) => `    ${quote(`${name}:${command.summary!.replaceAll(':', '\\:')}`)}`,
+  );
+  const arms = offered(commands)
+    .map(([name, command]) => zshArm(name, command, names))
+    .filter((arm) => arm !== undefined);
+  return `#compdef postwave
 # postwave completion for zsh. Load it with:
 #   source <(postwave completion zsh)
 # or save it as _postwave in a directory on your $fpath.
 _postwave() {
-  local -a commands
+  local -a commands global
   commands=(
-    'login:connect this computer to your account'
-    'logout:forget the stored token'
-    'whoami:show the signed-in user and server'
-    'accounts:list your connected social accounts'
-    'post:publish now, schedule or save a draft'
-    'validate:check a post without publishing'
-    'posts:list, show or delete posts'
-    'import:create posts from a CSV or JSON file'
-    'export:write your posts as CSV or JSON'
-    'queue:show or set an account's posting slots'
-    'completion:print a shell completion script'
-    'help:help for a command'
+${described.join('\n')}
   )
-  local -a global
   global=(
-    '--server[the Scheduler URL]:url:'
-    '--json[print machine-readable JSON]'
-    '(-h --help)'{-h,--help}'[show help]'
-    '(-v --version)'{-v,--version}'[show the version]'
+${zshOptions(globalOptions)
+  .map((spec) => `    ${spec}`)
+  .join('\n')}
   )
-  if (( CURRENT == 2 )); then
-    _describe -t commands 'postwave command' commands
-    _arguments $global
-    return
-  fi
-  case "$words[2]" in
-    login) _arguments $global '--no-browser[print the URL instead of opening a browser]' '--device[device name]:name:' ;;
-    post|validate)
-      _arguments $global '*'{-a,--account}'[target account id]:account id:' '*'{-m,--media}'[attach a file]:file:_files' \\
-        '*--alt-text[alt text of the media, in order]:text:' '*--thread[one more post of the thread]:text:' \\
-        '*--override[own text for one account (id=message)]:id=message:' '*--first-comment[posted right after the post]:text:' \\
-        '--at[schedule at (ISO 8601)]:datetime:' '--queue[next free queue slot]' '--draft[save as a draft]' ;;
-    queue)
-      if (( CURRENT == 3 )); then
-        local -a sub; sub=('show' 'set'); _describe -t sub 'queue command' sub
-      else
-        _arguments $global '*--slot[days@HH:MM]:slot:' '--timezone[IANA zone]:zone:'
-      fi ;;
-    posts)
-      if (( CURRENT == 3 )); then
-        local -a sub; sub=(${postsSubcommands.map((s) => `'${s}'`).join(' ')}); _describe -t sub 'posts command' sub
-      else
-        _arguments $global '--status[filter by status]:status:(${statuses.join(' ')})' '--limit[page size]:n:' '--cursor[next page]:cursor:'
-      fi ;;
-    import) _arguments $global '--dry-run[check every row, create nothing]' '1:file:_files -g "*.(csv|json)"' ;;
-    export)
-      _arguments $global '--format[output format]:format:(csv json)' '--status[filter by status]:status:(${statuses.join(' ')})' \\
-        '--from[from date]:date:' '--to[to date]:date:' '(-o --output)'{-o,--output}'[write to a file]:file:_files' ;;
-    completion) _values 'shell' bash zsh ;;
-    help) _describe -t commands 'postwave command' commands ;;
-    *) _arguments $global ;;
+  local curcontext="$curcontext" state line
+  _arguments -C $global '1: :->command' '*:: :->argument' && return
+  case $state in
+    command) _describe -t commands 'postwave command' commands ;;
+    argument)
+      case $words[1] in
+${arms.join('\n')}
+        *) _arguments $global '*: :' ;;
+      esac ;;
   esac
 }
 if [[ "$funcstack[1]" = "_postwave" ]]; then _postwave "$@"; else compdef _postwave postwave; fi
 `;
-
-export function completionScript(shell: string | undefined): string | undefined {
-  if (shell === 'bash') return bash;
-  if (shell === 'zsh') return zsh;
-  return undefined;
 }

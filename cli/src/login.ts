@@ -13,6 +13,10 @@ export interface LoginOptions {
   timeoutMs?: number;
 }
 
+/**
+ * The answer of POST /api/cli/authorize (declared with the Scheduler's routes in
+ * web/server/cli-auth/schema.ts): a CLI token always has an expiry (docs/cli.md).
+ */
 export interface LoginResult {
   token: string;
   expiresAt: string;

@@ -2,19 +2,9 @@ import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ImportReport } from '@postwave/shared';
 import { type Api, ApiError, readResponse } from './api.ts';
 import { formatBytes, ProgressBar } from './upload.ts';
-
-export interface ImportRow {
-  index: number;
-  valid: boolean;
-  errors: { path?: string; accountId?: string; code: string; message: string }[];
-  postId?: string;
-}
-export interface ImportReport {
-  rows: ImportRow[];
-  committed: boolean;
-}
 
 /** `.json` (or a body starting with `[`) is JSON; anything else is CSV. */
 export function importContentType(path: string, text: string): 'text/csv' | 'application/json' {

@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import type { MediaObject, PresignResponse } from '@postwave/shared';
+import type { MediaObject, PresignRequest, PresignResponse, UploadResponse } from '@postwave/shared';
 import { type Api, ApiError, readResponse } from './api.ts';
 
 export type { MediaObject } from '@postwave/shared';
@@ -103,7 +103,8 @@ export async function uploadFile(
   if (!contentType || size === 0) return uploadMultipart(api, path, filename, size, contentType, progress);
   let presigned: PresignResponse;
   try {
-    presigned = await api.request('POST', '/api/v1/upload/presign', { filename, contentType, size });
+    const request: PresignRequest = { filename, contentType, size };
+    presigned = await api.request('POST', '/api/v1/upload/presign', request);
   } catch (error) {
     if (error instanceof ApiError && presignUnavailable.includes(error.status))
       return uploadMultipart(api, path, filename, size, contentType, progress);
@@ -155,7 +156,7 @@ async function uploadMultipart(
     }
     yield tail;
   }
-  const result = await api.request<{ media: MediaObject }>('POST', '/api/v1/upload', undefined, {
+  const result = await api.request<UploadResponse>('POST', '/api/v1/upload', undefined, {
     headers: {
       'content-type': `multipart/form-data; boundary=${boundary}`,
       'content-length': String(head.length + size + tail.length),

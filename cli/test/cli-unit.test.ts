@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ApiError, hintFor } from '../src/api.ts';
 import { run } from '../src/cli.ts';
+import type { Command } from '../src/command.ts';
 import { configDir, normalizeServer, readConfig, resolveServer, writeConfig } from '../src/config.ts';
 import { pkcePair } from '../src/login.ts';
 import { contentTypeFor, formatBytes, renderBar } from '../src/upload.ts';
@@ -186,6 +187,7 @@ test('uploadFile: presign and PUT the exact bytes; multipart only when the serve
 test('import and export: help, completion and the file type', async () => {
   const { importContentType, exportPath } = await import('../src/transfer.ts');
   const { completionScript } = await import('../src/completion.ts');
+  const { commands } = await import('../src/commands/index.ts');
   assert.equal(importContentType('posts.JSON', 'x'), 'application/json');
   assert.equal(importContentType('posts.csv', '[oops'), 'text/csv');
   assert.equal(importContentType('posts.txt', '  [{"message":"x"}]'), 'application/json');
@@ -193,9 +195,9 @@ test('import and export: help, completion and the file type', async () => {
     exportPath({ format: 'json', status: 'posted', from: '2026-01-01' }),
     '/api/v1/posts/export?format=json&status=posted&from=2026-01-01',
   );
-  assert.match(completionScript('bash')!, /import/);
-  assert.match(completionScript('bash')!, /--dry-run/);
-  assert.match(completionScript('zsh')!, /export\)/);
+  assert.match(completionScript('bash', commands)!, /import/);
+  assert.match(completionScript('bash', commands)!, /--dry-run/);
+  assert.match(completionScript('zsh', commands)!, /export\)/);
   let out = '';
   const io = {
     env: {},
@@ -214,4 +216,57 @@ test('import and export: help, completion and the file type', async () => {
   out = '';
   assert.equal(await run(['--help'], io), 0);
   assert.match(out, /import <file>/);
+});
+
+test('help, dispatch and completion come from the one command list', async () => {
+  const { commands } = await import('../src/commands/index.ts');
+  const { completionScript } = await import('../src/completion.ts');
+  const bash = completionScript('bash', commands)!;
+  const zsh = completionScript('zsh', commands)!;
+  let out = '';
+  const io = {
+    env: {},
+    stdout: (t: string) => {
+      out += t;
+    },
+    stderr: () => {},
+    progress: undefined,
+    readStdin: () => '',
+  };
+  assert.equal(await run(['--help'], io), 0);
+  const overview = out;
+  for (const [name, command] of Object.entries(commands) as [string, Command][]) {
+    for (const [usage] of command.synopsis ?? []) assert.ok(overview.includes(`  ${usage} `), usage);
+    if (command.help) {
+      out = '';
+      assert.equal(await run([name, '--help'], io), 0, name);
+      assert.equal(out, command.help);
+    }
+    if (!command.summary) continue;
+    assert.match(bash, new RegExp(`compgen -W "[^"]*\\b${name}\\b`), `bash offers ${name}`);
+    assert.ok(zsh.includes(`'${name}:`), `zsh offers ${name}`);
+    const flags = Object.keys(command.options).map((option) => `--${option}`);
+    if (flags.length) assert.ok(bash.includes(`${name}) extra="${flags.join(' ')}"`), name);
+    for (const flag of flags) {
+      assert.ok(zsh.includes(flag), `zsh completes ${name} ${flag}`);
+      if (command.help) assert.ok(command.help.includes(flag), `${name} --help explains ${flag}`);
+    }
+  }
+});
+
+test('both completion scripts are valid shell (zsh quoting is checked with bash -n, same rules)', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { writeFileSync } = await import('node:fs');
+  const { commands } = await import('../src/commands/index.ts');
+  const { completionScript } = await import('../src/completion.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'pw-cli-completion-'));
+  try {
+    for (const shell of ['bash', 'zsh']) {
+      const file = join(dir, shell);
+      writeFileSync(file, completionScript(shell, commands)!);
+      execFileSync('bash', ['-n', file]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -36,7 +36,8 @@ export function createApp(config: Config, services: Services): Express {
     platformIds: services.publishers.list().map((publisher) => publisher.id),
   });
 
-  // Section D: every response; pages and /media set their own Content-Security-Policy over this one.
+  // Every response (SECURITY.md, "Browser hardening"); pages and /media set their own
+  // Content-Security-Policy over this one.
   app.use((req, res, next) => {
     res.set(baselineSecurityHeaders).set('Content-Security-Policy', apiContentSecurityPolicy);
     if (malformedRequestTarget(req.originalUrl))

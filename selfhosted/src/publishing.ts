@@ -45,7 +45,7 @@ export class Publishing {
     return prepared.validation;
   }
 
-  /** Publishes a `now` post; answers the contract's 200 / 207 / 502 (422 when anything is invalid). */
+  /** Publishes a `now` post; answers 200 / 207 / 502 (422 when anything is invalid). */
   async publishNow(post: NormalizedPost, idempotencyKey?: string): Promise<OperationResult> {
     this.assertAccepting();
     const prepared = await this.#posting.prepare(post, this.#lookup);

@@ -12,10 +12,10 @@ import {
 } from './helpers.ts';
 
 /**
- * Contract section E on the self-hosted server, through HTTP: overrides, threads, first comment
- * and alt text. Telegram (the real publisher against its fake) shows what a platform without
- * first comments or alt text answers; a test-only platform (`chain`) records what the posting
- * service hands a publisher (reply targets, comments, alt text) without any platform's quirks.
+ * The composer fields (docs/composer-fields.md) on the self-hosted server, through HTTP: overrides, threads,
+ * first comment and alt text. Telegram (the real publisher against its fake) shows what a platform without
+ * first comments or alt text answers; a test-only platform (`chain`) records what the posting service hands a
+ * publisher (reply targets, comments, alt text) without any platform's quirks.
  */
 describe('composer fields (self-hosted)', () => {
   let telegram: FakeTelegram;

@@ -11,7 +11,7 @@ import {
 import { apiKey, fakeTelegram, startTestServer, type TestServer } from './helpers.ts';
 
 /**
- * Section D: no input yields a 5xx or a stack trace. Every route of the OpenAPI document plus the
+ * No input yields a 5xx or a stack trace. Every route of the OpenAPI document plus the
  * public ones, fuzzed with a fixed seed: 200 cases in `npm test`, FUZZ_RUNS (10,000 with
  * `npm run fuzz`) otherwise. FUZZ_SEED replays another sequence.
  */

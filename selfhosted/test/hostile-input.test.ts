@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { send } from '../../shared/test/support/http-fuzz.ts';
 import { apiKey, fakeTelegram, startTestServer, type TestServer } from './helpers.ts';
 
-/** Section D: hostile input is a 4xx problem, never a 5xx (issue #12, finding 6). */
+/** Hostile input is a 4xx problem, never a 5xx (SECURITY.md, "No 5xx from input"). */
 describe('self-hosted: hostile input', () => {
   let server: TestServer;
   let telegram: Awaited<ReturnType<typeof fakeTelegram>>;

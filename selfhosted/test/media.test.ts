@@ -149,7 +149,7 @@ describe('media on local storage', () => {
       assert.equal(response.status, 404, path);
       assert.match(response.headers.get('content-type') ?? '', /problem\+json/, path);
     }
-    // An encoded NUL is refused before routing (section D: 400 invalid_request).
+    // An encoded NUL is refused before routing (400 invalid_request, SECURITY.md).
     const nul = await fetch(`${server.url}/media/%00`);
     assert.equal(nul.status, 400);
     assert.match(nul.headers.get('content-type') ?? '', /problem\+json/);

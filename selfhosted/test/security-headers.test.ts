@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { samplePdf, samplePng } from '@postwave/shared/testing';
 import { startTestServer, type TestServer } from './helpers.ts';
 
-/** Issue #12, finding 9: section D's headers on the self-hosted server's pages and /media. */
+/** The security headers (SECURITY.md, "Browser hardening") on the self-hosted server's pages and /media. */
 describe('self-hosted security headers', () => {
   let server: TestServer;
   before(async () => {

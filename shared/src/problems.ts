@@ -4,7 +4,7 @@ import type { TargetResult } from './schemas/results.ts';
 
 /**
  * The closed set of problem codes and the HTTP status each one answers with. The first code listed
- * for a status is its generic one; the others are the specific codes the contract names.
+ * for a status is its generic one; the others are specific codes clients branch on.
  */
 export const problemStatus = {
   invalid_request: 400,

@@ -5,7 +5,7 @@ import { startApp } from '../../web/test/helpers/app.ts';
 import { test as base, botToken, chat } from './fixtures.ts';
 
 /**
- * The composer journeys (issue #14): the usual fixtures, plus two Telegram chats that share a
+ * The composer journeys (docs/web-ui.md): the usual fixtures, plus two Telegram chats that share a
  * title (the chips must tell them apart) and a local site whose Open Graph tags make a link card.
  * The site is allowed through the SSRF-safe fetch with ALLOW_PRIVATE_HOSTS; `blockedUrl` is not.
  */

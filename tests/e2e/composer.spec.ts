@@ -4,7 +4,7 @@ import { accountsOf, chans, connectChat, expect, recordPostRequests, test } from
 import { chat, signUp } from './fixtures.ts';
 
 /*
- * Composer journeys (issue #14), one per feature. Each asserts what the page shows and what it
+ * Composer journeys (docs/web-ui.md), one per feature. Each asserts what the page shows and what it
  * sends (the request body, recorded as it leaves the browser) and, where the server already
  * stores it, the saved post.
  */

@@ -4,7 +4,7 @@ import { expectAccessible } from './axe.ts';
 import { test as base, expect, signUp } from './fixtures.ts';
 
 /**
- * Webhook setup in the browser (issue #15): add an endpoint with event checkboxes, see the secret
+ * Webhook setup in the browser (docs/webhooks.md): add an endpoint with event checkboxes, see the secret
  * once, send a test event and find it in the delivery log. The app is the shared fixture's, with
  * the local receiver (which verifies signatures with `standardwebhooks`) allowed as a private host.
  */

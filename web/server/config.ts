@@ -60,7 +60,7 @@ export interface SchedulerConfig {
     /** How many targets are staged at once per process (uploads are long and heavy). */
     stageConcurrency: number;
   };
-  /** Webhook deliveries (issue #15): the in-process worker and the retry schedule. */
+  /** Webhook deliveries (docs/webhooks.md): the in-process worker and the retry schedule. */
   webhooks: {
     /** `WEBHOOK_WORKER_ENABLED` (default true): this process sends due deliveries. */
     workerEnabled: boolean;

@@ -7,10 +7,10 @@ import { backends } from './helpers/databases.ts';
 import { bots, connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
 
 /**
- * Contract section E on the Scheduler, through HTTP: per-account overrides, threads (with a
- * failed part and a retry that continues without reposting), first comment and alt text, each
- * validated per platform feature. Telegram (threads; no first comment, no alt text) and Mastodon
- * (threads, first comment, alt text) are the real publishers against their fakes.
+ * The composer fields (docs/composer-fields.md) on the Scheduler, through HTTP: per-account overrides,
+ * threads (with a failed part and a retry that continues without reposting), first comment and alt text, each
+ * validated per platform feature. Telegram (threads; no first comment, no alt text) and Mastodon (threads,
+ * first comment, alt text) are the real publishers against their fakes.
  */
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of the API under test, read field by field
 type Body = Record<string, any>;

@@ -15,7 +15,7 @@ import { userWithToken } from './helpers/client.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
 
 /**
- * Section D: no input yields a 5xx or a stack trace. Every route handler and page under web/app
+ * No input yields a 5xx or a stack trace. Every route handler and page under web/app
  * (found on disk, so new routes are fuzzed without editing this list), with generated and
  * mutated bodies, hostile path parameters, queries and headers, signed in half the time. A fixed
  * seed: 200 cases in `npm test`; `npm run fuzz` runs FUZZ_RUNS=10000. FUZZ_SEED replays another.

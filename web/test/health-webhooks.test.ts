@@ -11,7 +11,7 @@ import { userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 
 /**
- * Issue #15 end to end over real HTTP: account health, webhooks and the dispatcher together. A
+ * End to end over real HTTP: account health, webhooks and the dispatcher together. A
  * platform that starts refusing an account's credentials flips it to `needs_reconnect`, which a
  * subscribed endpoint hears once (verified with `standardwebhooks` by the local receiver), and
  * the post scheduled to it is flagged. A thread published by the dispatcher sends

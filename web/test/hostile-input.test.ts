@@ -5,7 +5,7 @@ import { type RunningApp, startApp } from './helpers/app.ts';
 import { Client, userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 
-/** Issue #12, finding 6: hostile input is a 4xx problem, never a 5xx, on PGlite and PostgreSQL. */
+/** Hostile input is a 4xx problem, never a 5xx (SECURITY.md), on PGlite and PostgreSQL. */
 for (const backend of backends()) {
   describe(`Scheduler: hostile input (${backend})`, () => {
     let app: RunningApp;

@@ -6,7 +6,7 @@ import { Client, userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 
 /**
- * `POST /api/v1/link-preview` (issue #14): the composer's link cards. The page is a user-chosen
+ * `POST /api/v1/link-preview`: the composer's link cards. The page is a user-chosen
  * URL, so it is fetched through the SSRF-safe fetch; ALLOW_PRIVATE_HOSTS names the local site.
  */
 

@@ -4,7 +4,7 @@ import { samplePdf, samplePng } from '@postwave/shared/testing';
 import { type RunningApp, startApp } from './helpers/app.ts';
 import { userWithToken } from './helpers/client.ts';
 
-/** Issue #12, finding 9: section D's headers on every page and on /media. */
+/** The security headers (SECURITY.md, "Browser hardening") on every page and on /media. */
 describe('Scheduler security headers', () => {
   let app: RunningApp;
   before(async () => {

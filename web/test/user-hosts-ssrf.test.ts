@@ -12,8 +12,8 @@ import { userWithToken } from './helpers/client.ts';
 import { backends } from './helpers/databases.ts';
 
 /**
- * Issue #12, finding 3: Mastodon `instanceUrl` and Bluesky `service` are user-chosen hosts. They
- * are reached only through the SDK's safe fetch; ALLOW_PRIVATE_HOSTS names the local fakes.
+ * SSRF (SECURITY.md, "User-chosen URLs"): Mastodon `instanceUrl` and Bluesky `service` are user-chosen hosts.
+ * They are reached only through the SDK's safe fetch; ALLOW_PRIVATE_HOSTS names the local fakes.
  */
 
 interface Listener {

@@ -12,7 +12,7 @@ import { backends, createPostgresDatabase } from './helpers/databases.ts';
 import { bots, connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
 
 /**
- * Issue #15, webhooks, through real HTTP: the app (its in-process worker on) delivers to a local
+ * Webhooks (docs/webhooks.md) through real HTTP: the app (its in-process worker on) delivers to a local
  * receiver that verifies every request with the `standardwebhooks` package. The retry schedule
  * is shortened with WEBHOOK_RETRY_SCHEDULE (what is tested is the order of attempts, never time).
  */

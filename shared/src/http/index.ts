@@ -6,4 +6,5 @@ export * from './fetch-like.ts';
 export * from './json-input.ts';
 export * from './remote-text.ts';
 export * from './safe-fetch.ts';
+export * from './safe-socket.ts';
 export * from './security-headers.ts';

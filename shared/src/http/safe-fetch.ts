@@ -170,7 +170,7 @@ function toResponse(incoming: IncomingMessage, url: URL, method: string, redirec
 export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
   const maxRedirects = options.maxRedirects ?? 5;
   const userAgent = options.userAgent ?? 'Postwave/1.0';
-  return async (input, init = {}) => {
+  const safeFetch: FetchLike = async (input, init = {}) => {
     let method = (init.method ?? 'GET').toUpperCase();
     let headers = new Headers(init.headers);
     let body: Uint8Array | undefined;
@@ -223,4 +223,20 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
       return toResponse(incoming, target.url, method, hop > 0);
     }
   };
+  policies.set(safeFetch, options);
+  return safeFetch;
+}
+
+/** The policy each safe fetch was built with, so other protocols to the same hosts follow it. */
+const policies = new WeakMap<FetchLike, SafeFetchOptions>();
+
+/**
+ * The address policy a fetch for user-chosen hosts applies, for connections that are not HTTP
+ * requests (a Nostr relay's WebSocket): the safe fetch's own options, or the strictest policy for
+ * any other fetch a caller passed for such hosts (a wrapper must not open a hole). Undefined
+ * `fetch`: the hosts are the operator's, and no policy applies.
+ */
+export function addressPolicyOf(fetch: FetchLike | undefined): SafeFetchOptions | undefined {
+  if (!fetch) return undefined;
+  return policies.get(fetch) ?? {};
 }

@@ -1,5 +1,5 @@
 /**
- * Response headers from the contract's section D, in one place for both servers.
+ * Response headers (SECURITY.md, "Browser hardening"), in one place for both servers.
  */
 
 /** Sent with every response of both servers. */

@@ -64,7 +64,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The contract's request fingerprint: method, path and the canonical JSON body. The caller must
+ * The request fingerprint (docs/idempotency.md): method, path and the canonical JSON body. The caller must
  * have refused bodies deeper than `maxJsonDepth` first.
  */
 export function requestFingerprint(method: string, path: string, body: unknown): string {

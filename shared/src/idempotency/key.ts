@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** The contract's `Idempotency-Key`: 1 to 255 printable ASCII characters (space through tilde). */
+/** An `Idempotency-Key` (docs/idempotency.md): 1 to 255 printable ASCII characters (space through tilde). */
 export const idempotencyKeyPattern = /^[\x20-\x7e]{1,255}$/;
 
 /** How long a finished request's answer is replayed. */

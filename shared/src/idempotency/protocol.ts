@@ -33,7 +33,7 @@ export interface IdempotentResponse extends StoredResponse {
 export const jsonContentType = 'application/json; charset=utf-8';
 
 /**
- * The contract's Idempotency-Key protocol around `operation` (which parses, validates and
+ * The Idempotency-Key protocol (docs/idempotency.md) around `operation` (which parses, validates and
  * publishes). Refusals of the key itself are thrown as ProblemError: 400 for a malformed key or a
  * body nested deeper than 32 levels, 409 `idempotency_in_progress` while the first request runs,
  * 422 `idempotency_key_reused` for another request under the same key. A ProblemError thrown by

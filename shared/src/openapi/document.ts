@@ -27,7 +27,7 @@ export interface ResponseSpec {
 export interface OperationSpec {
   operationId: string;
   summary: string;
-  /** Markdown: where the contract's decisions for this operation are written down. */
+  /** Markdown: the operation's behaviour and the decisions a client needs (status codes, limits). */
   description?: string;
   tags?: string[];
   /** Omit for the document's default security; `[]` for a public operation. */

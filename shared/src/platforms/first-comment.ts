@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { OptionField } from './manifest.ts';
 
 /**
- * `accountOptions[id].firstComment` (contract section E): the text posted right after the post,
+ * `accountOptions[id].firstComment` (docs/composer-fields.md): the text posted right after the post,
  * as a comment (`Publisher.comment`) or as a reply where the platform's comments are posts. The
  * posting service sends it; a publisher only has to accept the option. Browser-safe.
  */

@@ -65,7 +65,7 @@ export interface OptionField {
    * select, and validation rejects a value the platform does not offer.
    */
   choicesFrom?: OptionChoicesSource;
-  /** Shown and validated only while another field has this value (contract section C). */
+  /** Shown and validated only while another field has this value (a sub-option of a choice). */
   showWhen?: { field: string; equals: string | number | boolean };
 }
 
@@ -121,7 +121,7 @@ export interface OAuthConnect {
 }
 
 /**
- * What a platform does with the composer's extra fields (contract section E). The composer shows
+ * What a platform does with the composer's extra fields (docs/composer-fields.md). The composer shows
  * the thread editor, the first-comment field and the alt-text prompt from these; validation
  * refuses a field a platform cannot honour with a clear message instead of dropping it.
  */
@@ -146,13 +146,13 @@ export interface PlatformManifest {
   options: OptionField[];
   features: PlatformFeatures;
   connect: CredentialsConnect | OAuthConnect;
-  /** The metrics the publisher collects (contract section H); absent: the platform reports none. */
+  /** The metrics the publisher collects (post analytics); absent: the platform reports none. */
   analytics?: PlatformAnalytics;
   /** The platform's page in our docs, as a repository path (`docs/platforms/<id>.md`). */
   docs: string;
 }
 
-/** Metric names, the same on every platform (contract section H). */
+/** Metric names, the same on every platform, so figures compare across platforms. */
 export const postMetricNames = [
   'impressions',
   'reach',

@@ -2,9 +2,13 @@ import { blueskyManifest } from './bluesky/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
+import { lemmyManifest } from './lemmy/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
+import { misskeyManifest } from './misskey/manifest.ts';
+import { nostrManifest } from './nostr/manifest.ts';
+import { pixelfedManifest } from './pixelfed/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
 import { xManifest } from './x/manifest.ts';
@@ -28,6 +32,10 @@ export const platformManifests: readonly PlatformManifest[] = [
   linkedInManifest,
   facebookManifest,
   instagramManifest,
+  nostrManifest,
+  misskeyManifest,
+  pixelfedManifest,
+  lemmyManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -44,7 +44,7 @@ function isPublicIpv6(host: string): boolean {
 }
 
 /**
- * The `media_url_not_public` warning (contract section C) for platforms that fetch media from
+ * The `media_url_not_public` warning (docs/platforms/README.md) for platforms that fetch media from
  * our public URL: the post still goes, but the platform will most likely fail to fetch it.
  */
 export function mediaUrlWarnings(

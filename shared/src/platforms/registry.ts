@@ -2,10 +2,14 @@ import { blueskyModule } from './bluesky/index.ts';
 import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { instagramModule } from './instagram/index.ts';
+import { lemmyModule } from './lemmy/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
 import type { OptionField, PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
+import { misskeyModule } from './misskey/index.ts';
+import { nostrModule } from './nostr/index.ts';
+import { pixelfedModule } from './pixelfed/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
@@ -28,6 +32,10 @@ export const platformModules: readonly PlatformModule[] = [
   linkedInModule,
   facebookModule,
   instagramModule,
+  nostrModule,
+  misskeyModule,
+  pixelfedModule,
+  lemmyModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -3,7 +3,7 @@ import type { FetchLike } from '../http/fetch-like.ts';
 import type { Logger } from '../logger.ts';
 import type { MediaFile, MediaInfo } from '../media/media-file.ts';
 import type { AccountEntry } from '../schemas/account.ts';
-import type { ValidationIssue } from '../schemas/results.ts';
+import type { TargetDetails, ValidationIssue } from '../schemas/results.ts';
 import type { AccountMetricName, OptionChoice, PlatformManifest, PostMetricName } from './manifest.ts';
 import type { OAuthConnector } from './oauth-connector.ts';
 
@@ -46,6 +46,8 @@ export interface PublishResult {
    * `{ uri, cid }` as JSON). Stored with the result so a retried thread continues from its last part.
    */
   replyRef?: string;
+  /** What the platform reported beyond the id (Nostr: each relay's answer), shown in the target's result. */
+  details?: TargetDetails;
 }
 
 /** Where a thread part or a first comment goes: the post it answers and the thread's first post. */
@@ -251,7 +253,7 @@ export interface Publisher<Options = Record<string, unknown>> {
     context: PlatformCallContext,
   ): Promise<OptionChoice[]>;
   /**
-   * Optional (contract section H): the current figures of posted targets, keyed by
+   * Optional (post analytics): the current figures of posted targets, keyed by
    * `platformPostId`; at most `metricsBatchSize` targets per call. A target missing from the
    * answer was not reported this time; `gone` means the remote post no longer exists.
    */

@@ -6,8 +6,8 @@ import type { Problem, ProblemIssue } from '../schemas/problem.ts';
 import type { ValidationIssue } from '../schemas/results.ts';
 
 /**
- * The checks of contract section E that do not depend on a platform's own rules: whether it can
- * take a thread, a first comment and alt text at all (its manifest's `features`), and how long
+ * The checks of the composer fields (docs/composer-fields.md) that do not depend on a platform's own rules:
+ * whether it can take a thread, a first comment and alt text at all (its manifest's `features`), and how long
  * they may be. The platform's own `validate` still checks every part's text and media.
  */
 

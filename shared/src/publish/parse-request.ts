@@ -12,8 +12,8 @@ import {
 import { overrideKeysProblem } from './composer-checks.ts';
 
 /**
- * Parses a post request body. Malformed JSON shapes are 400; a well-formed request with an
- * unknown `postingMode` or a bad `scheduledAt` is 422, as the contract says.
+ * Parses a post request body. Malformed JSON shapes are 400; a well-formed request with an unknown
+ * `postingMode` or a bad `scheduledAt` is 422: the request is well formed, a value is not.
  */
 export function parsePostRequest(body: unknown): NormalizedPost {
   const parsed = PostRequest.safeParse(body);

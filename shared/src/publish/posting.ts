@@ -12,6 +12,7 @@ import type { NormalizedOverride, NormalizedThreadPart } from '../schemas/post.t
 import type {
   AccountValidation,
   FirstCommentResult,
+  TargetDetails,
   TargetPart,
   TargetResult,
   ValidationIssue,
@@ -82,6 +83,8 @@ export interface PostedStep {
   url?: string;
   /** `PublishResult.replyRef`: what a reply to it needs (opaque). */
   replyRef?: string;
+  /** `PublishResult.details`: what the platform reported beyond the id. */
+  details?: TargetDetails;
 }
 
 export interface PostedPart extends PostedStep {

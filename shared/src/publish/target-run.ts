@@ -157,6 +157,7 @@ export class TargetRun {
       status,
       ...(first?.platformPostId ? { platformPostId: first.platformPostId } : {}),
       ...(first?.url ? { url: first.url } : {}),
+      ...(first?.details ? { details: first.details } : {}),
       ...(error ? { error } : {}),
       ...(thread.length > 0 ? { parts: this.#parts } : {}),
       ...(firstComment !== undefined && this.#comment ? { firstComment: this.#comment } : {}),
@@ -245,6 +246,7 @@ function postedStep(result: PublishResult): PostedStep {
     platformPostId: result.platformPostId,
     ...(result.url ? { url: result.url } : {}),
     ...(result.replyRef ? { replyRef: result.replyRef } : {}),
+    ...(result.details ? { details: result.details } : {}),
   };
 }
 

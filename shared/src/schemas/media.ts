@@ -60,3 +60,4 @@ export const MediaReference = z
 export type MediaReference = z.infer<typeof MediaReference>;
 
 export const UploadResponse = z.object({ media: MediaObject }).meta({ id: 'UploadResponse' });
+export type UploadResponse = z.infer<typeof UploadResponse>;

@@ -51,7 +51,7 @@ export const Thread = z.array(ThreadPart).max(maxThreadParts).meta({
 
 /**
  * The wire shape. `postingMode` is any string here so that a well-typed but unknown mode
- * is reported as 422 (validation) rather than 400 (malformed), as the contract asks.
+ * is reported as 422 (validation) rather than 400 (malformed): the request is well formed, its value is not.
  */
 export const PostRequest = z
   .object({

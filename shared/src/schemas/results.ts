@@ -4,6 +4,32 @@ export const TargetError = z
   .object({ code: z.string(), message: z.string(), retryable: z.boolean() })
   .meta({ id: 'TargetError' });
 
+export const RelayOutcome = z
+  .object({
+    url: z.string(),
+    status: z.enum(['accepted', 'refused', 'timeout', 'unreachable']),
+    message: z.string().optional(),
+  })
+  .meta({
+    id: 'RelayOutcome',
+    description:
+      "One Nostr relay's answer to the note: `accepted` (`OK true`, a duplicate included), `refused` (`OK false`, with the relay's reason in `message`, e.g. `blocked: …`), `timeout` (no answer in time) or `unreachable` (no connection, or the address is not allowed).",
+  });
+export type RelayOutcome = z.infer<typeof RelayOutcome>;
+
+export const TargetDetails = z
+  .object({
+    relays: z.array(RelayOutcome).optional().meta({
+      description: 'Nostr: every relay the note was sent to, in order, with its answer.',
+    }),
+  })
+  .meta({
+    id: 'TargetDetails',
+    description:
+      'What the platform reported beyond the post id and URL, where it has more to say (Nostr: each relay’s answer). Absent for most platforms.',
+  });
+export type TargetDetails = z.infer<typeof TargetDetails>;
+
 export const partStatuses = ['posted', 'failed', 'pending', 'unknown'] as const;
 
 export const TargetPart = z
@@ -13,6 +39,7 @@ export const TargetPart = z
     platformPostId: z.string().optional(),
     url: z.string().optional(),
     error: TargetError.optional(),
+    details: TargetDetails.optional(),
   })
   .meta({
     id: 'TargetPart',
@@ -43,6 +70,9 @@ export const TargetResult = z
     platformPostId: z.string().optional(),
     url: z.string().optional(),
     error: TargetError.optional(),
+    details: TargetDetails.optional().meta({
+      description: "The first message's platform details (Nostr: per-relay answers); see `TargetDetails`.",
+    }),
     parts: z.array(TargetPart).optional().meta({
       description:
         "Present when the post has a `thread`: every part's outcome in order. `status` is `posted` only when every part (and the first comment) is; `platformPostId` and `url` are the first message's.",

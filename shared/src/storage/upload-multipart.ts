@@ -40,7 +40,7 @@ interface ParsedFile {
 
 /**
  * Streams the one file in multipart field `file` into storage (never held in memory) and returns
- * its media object. Throws StorageError for the contract's 413 and 415 and ProblemError (400) for
+ * its media object. Throws StorageError for 413 and 415 (docs/storage.md) and ProblemError (400) for
  * anything else wrong with the body: not multipart, no file, another field, two files, malformed.
  */
 export async function receiveMultipartUpload(options: ReceiveMultipartOptions): Promise<MediaObject> {
@@ -112,7 +112,7 @@ function storageEngine(storage: Storage, maxBytes: number): multer.StorageEngine
   return engine as unknown as multer.StorageEngine;
 }
 
-/** Parser failures as the contract's answers; their messages may quote the body, so never echoed. */
+/** Parser failures as problem answers (400, 413); their messages may quote the body, so never echoed. */
 function multipartError(error: unknown, maxBytes: number): unknown {
   if (error instanceof StorageError || error instanceof ProblemError) return error;
   if (error instanceof multer.MulterError) {

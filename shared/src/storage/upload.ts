@@ -9,7 +9,7 @@ import { verifyUploadGrant } from './signed-url.ts';
 import { normalizeContentType, sniffBytes, sniffContentType } from './sniff.ts';
 import { type Storage, StorageError, type StoredObject } from './types.ts';
 
-/** Presigned upload URLs are valid this long (the contract's 15 minutes). */
+/** Presigned upload URLs are valid this long (15 minutes, docs/storage.md). */
 export const presignExpirySeconds = 900;
 
 export interface StoreUploadOptions {

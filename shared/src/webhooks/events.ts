@@ -1,5 +1,5 @@
 /**
- * The webhook events of contract section E, shared by both servers: post events carry the Post
+ * The webhook events (docs/webhooks.md), shared by both servers: post events carry the Post
  * (the Scheduler's Post resource; the self-hosted server's publish response), account events
  * the Account.
  */

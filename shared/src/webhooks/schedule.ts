@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again: the contract's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+ * When a failed delivery is tried again (docs/webhooks.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
  * 10 h (about 33 hours of retries, three days counting slow receivers' windows); after the
  * last retry fails the delivery is marked failed.
  */

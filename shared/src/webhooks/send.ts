@@ -3,7 +3,7 @@ import { withDeadline } from '../http/deadline.ts';
 import type { FetchLike } from '../http/fetch-like.ts';
 import { signWebhook } from './signing.ts';
 
-/** A delivery succeeds on a 2xx within this time (contract section E). */
+/** A delivery succeeds on a 2xx within this time (docs/webhooks.md). */
 export const webhookTimeoutMs = 15_000;
 /** How much of a receiver's reply is read and kept for the delivery log. */
 export const webhookResponseKeepBytes = 2_048;

@@ -9,6 +9,7 @@ export interface FakeMastodonUser {
   scopes?: string[];
   /** A disabled or suspended login: the API answers 403. */
   disabled?: boolean;
+  followersCount?: number;
 }
 
 export interface FakeMastodonOptions {
@@ -50,6 +51,9 @@ export interface FakeStatus {
   inReplyToId: string | null;
   /** Deleted by its author (`deleteStatus`): replies to it answer 404. */
   deleted?: boolean;
+  /** Counts `GET /api/v1/statuses/:id` reports (contract section H); 0 unless a test sets them. */
+  favourites?: number;
+  reblogs?: number;
 }
 
 const unprocessable = (error: string): FakeResponse => ({ status: 422, json: { error } });
@@ -161,6 +165,14 @@ export class FakeMastodon {
     s.route('POST', /^\/api\/v1\/statuses$/, (req) =>
       this.#authed(req, 'write:statuses', (user) => this.#postStatus(req, user)),
     );
+    s.route('GET', /^\/api\/v1\/statuses\/([^/]+)$/, (req, m) =>
+      this.#authed(req, 'read:statuses', (user) => {
+        const status = this.statuses.find((st) => st.id === m[1] && !st.deleted);
+        return status
+          ? { json: this.#statusJson(status, user) }
+          : { status: 404, json: { error: 'Record not found' } };
+      }),
+    );
     s.route('GET', /.*/, () => ({ status: 404, json: { error: 'Record not found' } }));
     s.route('POST', /.*/, () => ({ status: 404, json: { error: 'Record not found' } }));
   }
@@ -216,6 +228,7 @@ export class FakeMastodon {
       acct: user.username,
       display_name: user.displayName ?? '',
       avatar: user.avatar ?? `${this.url}/avatars/original/missing.png`,
+      followers_count: user.followersCount ?? 0,
       url: `${this.url}/@${user.username}`,
     };
   }
@@ -364,6 +377,9 @@ export class FakeMastodon {
       in_reply_to_id: status.inReplyToId,
       content: `<p>${status.text}</p>`,
       media_attachments: status.mediaIds.map((id) => this.#attachmentJson(this.media.get(id)!)),
+      favourites_count: status.favourites ?? 0,
+      reblogs_count: status.reblogs ?? 0,
+      replies_count: this.statuses.filter((st) => st.inReplyToId === status.id && !st.deleted).length,
       account: this.#account(user),
     };
   }

@@ -90,7 +90,7 @@ function nested(depth: number): unknown {
 }
 
 /**
- * Registers the contract's Idempotency rules as node:test cases. Call it inside a `describe`
+ * Registers the Idempotency-Key rules (docs/idempotency.md) as node:test cases. Call it inside a `describe`
  * whose `before` has started the deployment; `target()` is read when each test runs.
  */
 export function idempotencyConformance(

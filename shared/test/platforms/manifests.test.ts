@@ -9,11 +9,16 @@ import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
+import { validateLemmyPost } from '../../src/platforms/lemmy/validate.ts';
 import { validateLinkedInPost } from '../../src/platforms/linkedin/validate.ts';
 import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
+import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
+import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
+import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
+import { validatePixelfedPost } from '../../src/platforms/pixelfed/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
@@ -148,6 +153,10 @@ const validators: Record<
     ),
   instagram: (message, hasMedia) =>
     validateInstagramPost({ message }, account('instagram', {}), hasMedia ? [image] : [], {}),
+  lemmy: (message, hasMedia, options) => validateLemmyPost({ message }, hasMedia ? [image] : [], options),
+  misskey: (message, hasMedia) => validateMisskeyNote({ message }, hasMedia ? [image] : [], 3000),
+  pixelfed: (message) => validatePixelfedPost({ message }, [image], defaultPixelfedLimits),
+  nostr: (message, hasMedia) => validateNostrNote({ message }, hasMedia ? [image] : []),
   youtube: (message, _hasMedia, options) =>
     validateYouTubePost({ message }, account('youtube', {}), [], options),
 };
@@ -168,6 +177,7 @@ describe('manifest counting agrees with validation', () => {
   const cases: Record<string, Record<string, unknown>[]> = {
     telegram: [{}, { parseMode: 'HTML' }, { parseMode: 'MarkdownV2' }],
     mastodon: [{}, { spoilerText: 'cw: spoilers' }],
+    lemmy: [{}, { title: 'A title' }],
     youtube: [{}, { description: 'Short description' }],
   };
   for (const manifest of platformManifests) {

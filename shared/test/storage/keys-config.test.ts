@@ -9,7 +9,7 @@ import { StorageError } from '../../src/storage/types.ts';
 import { sampleMp4 } from '../fakes/sample-media.ts';
 
 describe('newMediaKey', () => {
-  it('makes unguessable keys that match the contract pattern whatever the file name', () => {
+  it('makes unguessable keys that match the documented key pattern whatever the file name', () => {
     const names = [
       'photo.png',
       '../../etc/passwd',
@@ -125,7 +125,7 @@ describe('objectStorageConfigFromEnv', () => {
 });
 
 describe('storageErrorStatus', () => {
-  it('maps storage failures to the contract problem codes', () => {
+  it('maps storage failures to the problem codes of the API', () => {
     const status = (code: ConstructorParameters<typeof StorageError>[0]) =>
       storageErrorStatus(new StorageError(code, 'x'));
     assert.deepEqual(status('too_large'), { status: 413, code: 'payload_too_large' });

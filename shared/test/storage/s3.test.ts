@@ -103,7 +103,7 @@ describe('S3Storage against s3rver', () => {
     );
   });
 
-  it('issues contract presign responses whose URL accepts the declared file', async () => {
+  it('issues presign responses whose URL accepts the declared file', async () => {
     const bytes = paddedSample(sampleJpeg(), 800);
     const response = await createPresignedUpload({
       storage,

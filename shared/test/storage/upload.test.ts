@@ -181,7 +181,7 @@ describe('presigned uploads to local storage', () => {
     });
   };
 
-  it('returns the contract shape with a self-signed URL valid for 15 minutes', async () => {
+  it('returns the documented shape with a self-signed URL valid for 15 minutes', async () => {
     const now = new Date('2030-01-01T00:00:00.000Z');
     const response = await presign(now);
     PresignResponse.parse(response);

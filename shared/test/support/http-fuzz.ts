@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 
 /**
- * A seeded, bounded HTTP fuzzer for both servers (contract section D: no input yields a 5xx).
+ * A seeded, bounded HTTP fuzzer for both servers (SECURITY.md: no input yields a 5xx).
  * Every case is one real request over a socket: a route of the server (its path parameters
  * replaced by hostile text), a query string with malformed percent-encoding, headers (wrong
  * types, odd keys, oversize values, with or without valid credentials) and a body that is either

@@ -32,7 +32,7 @@ describe('webhook signing (Standard Webhooks)', () => {
       assert.equal(isWebhookSecret(bad), false, bad);
   });
 
-  test('retry schedules parse from text; the default is the contract’s', () => {
+  test('retry schedules parse from text; the default is the documented one', () => {
     assert.deepEqual(parseWebhookRetrySchedule('5s, 5m,30m,2h,5h,10h,10h'), defaultWebhookRetrySchedule);
     assert.deepEqual(parseWebhookRetrySchedule('100ms,1d'), [100, 86_400_000]);
     assert.throws(() => parseWebhookRetrySchedule('5 minutes'), /5 minutes/);

@@ -107,8 +107,8 @@ export default async function SetupPage({
         </ul>
       </section>
       <p className="small muted">
-        Every setting is described in the README’s configuration table and in <code>docs/operations.md</code>.
-        The HTTP API is documented at <a href="/docs">/docs</a>.
+        Every setting is described in <code>docs/scheduler.md</code> and <code>docs/operations.md</code>. The
+        HTTP API is documented at <a href="/docs">/docs</a>.
       </p>
       <p className="small">
         <Link href="/signin" className="icon-link">

@@ -1,7 +1,7 @@
 /**
  * Whether an account needs attention before its posts can go out. Reads `health` (`ok` |
- * `expiring` | `needs_reconnect` | `unreachable`, contract section E) when the account carries it,
- * and the older `status: "needs_reconnect"` otherwise.
+ * `expiring` | `needs_reconnect` | `unreachable`, docs/operations.md#account-health) when the
+ * account carries it, and the older `status: "needs_reconnect"` otherwise.
  */
 export function accountTrouble(account: { status?: string; health?: string }): string | undefined {
   const health = account.health;

@@ -26,7 +26,7 @@ export interface EditablePost {
   media: MediaRef[];
   accountOptions: AccountOptions;
   scheduledAt: string | null;
-  /** Contract section E; absent from servers that predate it. */
+  /** The composer fields (docs/composer-fields.md); absent from servers that predate them. */
   overrides?: Record<string, { message?: string; media?: MediaRef[] }>;
   thread?: { message: string; media?: MediaRef[] }[];
 }
@@ -60,7 +60,7 @@ export interface ThreadPart {
 /** Where a media list lives: the base post, one account's version, or a thread part. */
 export type MediaSlot = 'base' | `account:${string}` | `part:${string}`;
 
-/** The contract's limit on thread parts after the first message. */
+/** The limit on thread parts after the first message (docs/composer-fields.md). */
 export const maxThreadParts = 25;
 
 export interface ValidationResult {

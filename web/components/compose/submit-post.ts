@@ -39,7 +39,7 @@ export async function submitPost(
     ...(body.accountIds.length ? { accountIds: body.accountIds } : {}),
     media: body.media,
     accountOptions: body.accountOptions,
-    // Section E fields: an empty value clears what the post had.
+    // The composer fields (docs/composer-fields.md): an empty value clears what the post had.
     overrides: body.overrides ?? {},
     thread: body.thread ?? [],
   });

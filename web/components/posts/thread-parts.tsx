@@ -1,7 +1,7 @@
 import { Icon } from '#components/icons.tsx';
 import { plainError, StatusBadge } from './status.tsx';
 
-/** A thread part's outcome (contract section E): index 0 is the first message. */
+/** A thread part's outcome (docs/composer-fields.md): index 0 is the first message. */
 export interface ResultPart {
   index: number;
   status: string;

@@ -21,7 +21,7 @@ import { saveRefreshedCredentials, toPlatformAccount } from './service.ts';
 export { badHealth, type HealthEffects } from './health-announce.ts';
 
 /*
- * Account health (contract section E): every connected account is checked at least once per
+ * Account health (docs/operations.md#account-health): every connected account is checked at least once per
  * ACCOUNT_HEALTH_INTERVAL_MS by asking its publisher to verify the stored credentials. The
  * publisher renews a token that is close to expiry while doing so (onCredentialsRefreshed), so
  * the check also keeps idle connections alive. What it finds is stored on the account; a change

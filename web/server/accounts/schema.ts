@@ -2,7 +2,7 @@ import { PublicAccount } from '@postwave/shared';
 import { z } from 'zod';
 import { accountHealthStates } from '#server/db/schema.ts';
 
-/** What the last check of the connection found (contract section E). */
+/** What the last check of the connection found (docs/operations.md#account-health). */
 export const AccountHealth = z.enum(accountHealthStates).meta({
   id: 'AccountHealth',
   description:

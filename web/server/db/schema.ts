@@ -1,3 +1,4 @@
+import type { TargetDetails } from '@postwave/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -22,7 +23,7 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 export const accountStatuses = ['active', 'needs_reconnect'] as const;
 export type AccountStatus = (typeof accountStatuses)[number];
-/** What the last health check found (contract section E); see server/accounts/health.ts. */
+/** What the last health check found (docs/operations.md#account-health); see server/accounts/health.ts. */
 export const accountHealthStates = ['ok', 'expiring', 'needs_reconnect', 'unreachable'] as const;
 export type AccountHealth = (typeof accountHealthStates)[number];
 export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
@@ -187,7 +188,7 @@ export type StoredMedia = {
   contentType: string;
   size: number;
   storage: 'local' | 's3';
-  /** The alt text given with the post for this file (contract section E). */
+  /** The alt text given with the post for this file (docs/composer-fields.md). */
   altText?: string;
 };
 
@@ -207,6 +208,7 @@ export type StoredStep = {
   url?: string;
   replyRef?: string;
   error?: { code: string; message: string; retryable: boolean };
+  details?: TargetDetails;
 };
 export type StoredPart = StoredStep & { index: number };
 
@@ -271,6 +273,8 @@ export const postTargets = pgTable(
     parts: jsonb('parts').$type<StoredPart[]>(),
     /** The first comment's outcome, once it was tried or posted; null when none was asked for. */
     firstComment: jsonb('first_comment').$type<StoredStep>(),
+    /** What the platform reported beyond the post id (per-relay answers), as the SDK returned it. */
+    details: jsonb('details').$type<TargetDetails>(),
     attempts: integer('attempts').notNull().default(0),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -504,7 +508,7 @@ export const limitGrantKinds = ['slot', 'rate'] as const;
 export type LimitGrantKind = (typeof limitGrantKinds)[number];
 
 /**
- * Publish limits shared by every instance on PostgreSQL (issue #17): one row per key of a live
+ * Publish limits shared by every instance on PostgreSQL (docs/dispatch.md): one row per key of a live
  * grant. A `slot` lives until released or until its lease runs out (renewed while held, so a dead
  * instance's slots free themselves); a `rate` row lives its window. `postwave_acquire_limits()`
  * (in the migration) checks and takes a batch of grants in one round trip.
@@ -609,8 +613,9 @@ export const feedItems = pgTable(
 );
 
 /**
- * Queue (issue #14): an account's weekly posting slots in an IANA zone. No row means an empty
- * queue. `postingMode: "queue"` schedules a post at the next slot no scheduled post of the account holds.
+ * Queue (docs/web-ui.md#queue-and-calendar): an account's weekly posting slots in an IANA zone. No row means
+ * an empty queue. `postingMode: "queue"` schedules a post at the next slot no scheduled post of the account
+ * holds.
  */
 export const accountQueues = pgTable('account_queues', {
   accountId: uuid('account_id')

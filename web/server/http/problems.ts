@@ -1,7 +1,7 @@
 import { type ProblemCode, ProblemError, type ProblemIssue, problem } from '@postwave/shared';
 
 /**
- * A problem with one of the specific codes the contract names (e.g. `credentials_invalid`); the
+ * A problem with one of the specific codes clients branch on (e.g. `credentials_invalid`); the
  * code must come from the SDK's closed map, which also fixes its status.
  */
 export function specificProblem(code: ProblemCode, detail: string, errors?: ProblemIssue[]): ProblemError {

@@ -1,4 +1,4 @@
-import { AccountOptions, AltText, maxThreadParts, ProblemIssue } from '@postwave/shared';
+import { AccountOptions, AltText, maxThreadParts } from '@postwave/shared';
 import { z } from 'zod';
 
 /** Bodies over this many bytes are 413 before any parsing. */
@@ -10,26 +10,8 @@ export const maxMediaPerRow = 20;
 /** New media URLs one import downloads (URLs fetched before, and our own media, do not count). */
 export const maxMediaDownloads = 200;
 
-export const ImportRowReport = z
-  .object({
-    index: z.number().int().meta({ description: 'Row number, 1-based; the CSV header is not counted.' }),
-    valid: z.boolean(),
-    errors: z.array(ProblemIssue),
-    postId: z.string().optional().meta({ description: 'The created post (committed imports only).' }),
-  })
-  .meta({ id: 'ImportRowReport' });
-export type ImportRowReport = z.infer<typeof ImportRowReport>;
-
-export const ImportReport = z
-  .object({
-    rows: z.array(ImportRowReport),
-    committed: z.boolean().meta({
-      description:
-        'True when the posts were created (now, or by an earlier import of the same file). False for a dry run, or when any row is invalid (then nothing was written).',
-    }),
-  })
-  .meta({ id: 'ImportReport' });
-export type ImportReport = z.infer<typeof ImportReport>;
+// The report is the SDK's (shared/src/schemas/import-report.ts): the CLI reads it too.
+export { ImportReport, ImportRowReport } from '@postwave/shared';
 
 const MediaItem = z.union([
   z.string().max(4000),

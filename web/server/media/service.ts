@@ -33,7 +33,7 @@ export function toMediaObject(ctx: AppContext, row: MediaRow): MediaObject {
   };
 }
 
-/** A StorageError as the contract's problem (413, 415, 400 ...). */
+/** A StorageError as its problem answer (413, 415, 400 ...; docs/storage.md). */
 export function storageProblem(error: unknown): ProblemError {
   if (!(error instanceof StorageError)) throw error;
   const { code } = storageErrorStatus(error);

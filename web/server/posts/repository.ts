@@ -21,7 +21,15 @@ export type PostRow = typeof posts.$inferSelect;
 export type TargetRow = typeof postTargets.$inferSelect;
 export type TargetView = Pick<
   TargetRow,
-  'accountId' | 'platform' | 'status' | 'platformPostId' | 'url' | 'error' | 'parts' | 'firstComment'
+  | 'accountId'
+  | 'platform'
+  | 'status'
+  | 'platformPostId'
+  | 'url'
+  | 'error'
+  | 'parts'
+  | 'firstComment'
+  | 'details'
 >;
 
 /** What a publisher needs to know about a target it may (re)claim. */
@@ -127,7 +135,7 @@ const targetsJson = sql<TargetView[]>`(
   SELECT coalesce(json_agg(json_build_object(
     'accountId', t.account_id, 'platform', t.platform, 'status', t.status,
     'platformPostId', t.platform_post_id, 'url', t.url, 'error', t.error,
-    'parts', t.parts, 'firstComment', t.first_comment)), '[]'::json)
+    'parts', t.parts, 'firstComment', t.first_comment, 'details', t.details)), '[]'::json)
   FROM post_targets t WHERE t.post_id = ${posts.id})`;
 
 /** Newest first, keyset-paginated on (createdAt, id): one backward index range scan per page. */
@@ -363,14 +371,16 @@ function resultsUpdate(results: readonly RecordedResult[], at: string) {
       }) => sql`(${postId}::uuid, ${r.accountId}::text, ${owner}::text, ${r.status}::text,
         ${r.platformPostId ?? null}::text, ${r.url ?? null}::text,
         ${r.error ? JSON.stringify(r.error) : null}::jsonb, ${at}::timestamptz,
-        ${r.parts ? JSON.stringify(r.parts) : null}::jsonb, ${r.firstComment ? JSON.stringify(r.firstComment) : null}::jsonb)`,
+        ${r.parts ? JSON.stringify(r.parts) : null}::jsonb, ${r.firstComment ? JSON.stringify(r.firstComment) : null}::jsonb,
+        ${r.details ? JSON.stringify(r.details) : null}::jsonb)`,
     ),
     sql`, `,
   );
   return sql`UPDATE post_targets AS t
     SET status = r.status, platform_post_id = r.platform_post_id, url = r.url, error = r.error, updated_at = r.at,
-      parts = coalesce(r.parts, t.parts), first_comment = coalesce(r.first_comment, t.first_comment)
-    FROM (VALUES ${values}) AS r(post_id, account_id, owner, status, platform_post_id, url, error, at, parts, first_comment)
+      parts = coalesce(r.parts, t.parts), first_comment = coalesce(r.first_comment, t.first_comment),
+      details = coalesce(r.details, t.details)
+    FROM (VALUES ${values}) AS r(post_id, account_id, owner, status, platform_post_id, url, error, at, parts, first_comment, details)
     WHERE t.post_id = r.post_id AND t.account_id = r.account_id AND t.claim_owner = r.owner`;
 }
 

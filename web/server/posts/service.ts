@@ -66,6 +66,7 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
       ...(t.platformPostId ? { platformPostId: t.platformPostId } : {}),
       ...(t.url ? { url: t.url } : {}),
       ...(t.error ? { error: t.error } : {}),
+      ...(t.details ? { details: t.details } : {}),
       ...((t.parts || t.status === 'unknown') && row.thread.length > 0
         ? { parts: viewParts(t.parts ?? [], t.status, row.thread.length + 1) }
         : {}),

@@ -187,7 +187,7 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
   ): Promise<Record<string, unknown> | undefined> {
     if (media.length === 0) return undefined;
     const blobs = await Promise.all(media.map((file) => client.uploadBlob(file)));
-    // The media's own `altText` (contract section E) wins over the older per-post `altTexts` option.
+    // The media's own `altText` (docs/composer-fields.md) wins over the older per-post `altTexts` option.
     const altText = (index: number) => media[index]!.altText ?? options.altTexts?.[index] ?? '';
     if (media[0]!.kind === 'video') {
       const alt = altText(0);

@@ -21,13 +21,22 @@ export interface MastodonAnswer<T> {
 /** One account's calls to its instance, with the bearer token and error mapping in one place. */
 export class MastodonApi {
   readonly origin: string;
+  /** Whose API this is, for error messages: Mastodon, or a server speaking its API (Pixelfed). */
+  readonly platformName: string;
   readonly #accessToken: string | undefined;
   readonly #signal: AbortSignal | undefined;
   readonly #fetch: FetchLike | undefined;
 
   /** `fetch`: the instance is user-chosen on the Scheduler, which passes its SSRF-safe fetch. */
-  constructor(origin: string, accessToken: string | undefined, signal?: AbortSignal, fetch?: FetchLike) {
+  constructor(
+    origin: string,
+    accessToken: string | undefined,
+    signal?: AbortSignal,
+    fetch?: FetchLike,
+    platformName = 'Mastodon',
+  ) {
     this.origin = origin;
+    this.platformName = platformName;
     this.#accessToken = accessToken;
     this.#signal = signal;
     this.#fetch = fetch;
@@ -51,11 +60,12 @@ export class MastodonApi {
       ...(this.#fetch ? { fetch: this.#fetch } : {}),
     });
     const parsed = await readJson(response);
-    if (!response.ok) throw mastodonError(response.status, parsed, response.headers, request.operation);
+    if (!response.ok)
+      throw mastodonError(response.status, parsed, response.headers, request.operation, this.platformName);
     if (parsed === undefined || parsed === null || typeof parsed !== 'object' || 'nonJsonBody' in parsed) {
       throw new PlatformError(
         'platform_unavailable',
-        `${new URL(this.origin).host} did not answer like a Mastodon server`,
+        `${new URL(this.origin).host} did not answer like a ${this.platformName} server`,
         {
           status: response.status,
         },

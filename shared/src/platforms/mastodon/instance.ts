@@ -34,9 +34,22 @@ export interface LimitsLookup {
 export class InstanceLimitsCache {
   readonly #ttlMs: number;
   readonly #entries = new Map<string, { limits: Promise<InstanceLimits>; expires: number }>();
+  readonly #paths: readonly string[];
+  readonly #defaults: InstanceLimits;
+  readonly #platformName: string;
 
-  constructor(ttlMs: number) {
+  /**
+   * `paths`: where the instance describes itself, tried in order while the answer is 404 (Mastodon:
+   * v2, then v1 for servers before 4.0; Pixelfed: v1). `defaults`: what the server leaves unsaid.
+   */
+  constructor(
+    ttlMs: number,
+    options: { paths?: readonly string[]; defaults?: InstanceLimits; platformName?: string } = {},
+  ) {
     this.#ttlMs = ttlMs;
+    this.#paths = options.paths ?? ['/api/v2/instance', '/api/v1/instance'];
+    this.#defaults = options.defaults ?? defaultInstanceLimits;
+    this.#platformName = options.platformName ?? 'Mastodon';
   }
 
   async get(origin: string, signal?: AbortSignal, fetch?: FetchLike): Promise<LimitsLookup> {
@@ -44,7 +57,11 @@ export class InstanceLimitsCache {
     let entry = this.#entries.get(origin);
     if (!entry || entry.expires <= now) {
       entry = {
-        limits: fetchLimits(new MastodonApi(origin, undefined, signal, fetch)),
+        limits: fetchLimits(
+          new MastodonApi(origin, undefined, signal, fetch, this.#platformName),
+          this.#paths,
+          this.#defaults,
+        ),
         expires: now + this.#ttlMs,
       };
       this.#entries.set(origin, entry);
@@ -55,34 +72,33 @@ export class InstanceLimitsCache {
       // Not cached: the next post asks again.
       if (this.#entries.get(origin) === entry) this.#entries.delete(origin);
       if (!isPlatformError(error)) throw error;
-      return { limits: defaultInstanceLimits, fromInstance: false };
+      return { limits: this.#defaults, fromInstance: false };
     }
   }
 }
 
-async function fetchLimits(api: MastodonApi): Promise<InstanceLimits> {
-  const answer = await api
-    .request<InstanceConfiguration>({
-      method: 'GET',
-      path: '/api/v2/instance',
-      operation: 'instance',
-      timeoutMs: 10_000,
-    })
-    .catch((error: unknown) => {
+async function fetchLimits(
+  api: MastodonApi,
+  paths: readonly string[],
+  d: InstanceLimits,
+): Promise<InstanceLimits> {
+  let answer: { body: InstanceConfiguration } | undefined;
+  for (const [index, path] of paths.entries()) {
+    try {
+      answer = await api.request<InstanceConfiguration>({
+        method: 'GET',
+        path,
+        operation: 'instance',
+        timeoutMs: 10_000,
+      });
+      break;
+    } catch (error) {
       // Servers before Mastodon 4.0 only have v1, which carries the same `configuration`.
-      if (isPlatformError(error) && error.status === 404) {
-        return api.request<InstanceConfiguration>({
-          method: 'GET',
-          path: '/api/v1/instance',
-          operation: 'instance',
-          timeoutMs: 10_000,
-        });
-      }
-      throw error;
-    });
-  const statuses = answer.body.configuration?.statuses;
-  const media = answer.body.configuration?.media_attachments;
-  const d = defaultInstanceLimits;
+      if (!(isPlatformError(error) && error.status === 404 && index < paths.length - 1)) throw error;
+    }
+  }
+  const statuses = answer?.body.configuration?.statuses;
+  const media = answer?.body.configuration?.media_attachments;
   return {
     maxCharacters: positive(statuses?.max_characters) ?? d.maxCharacters,
     maxMediaAttachments: positive(statuses?.max_media_attachments) ?? d.maxMediaAttachments,

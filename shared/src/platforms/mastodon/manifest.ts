@@ -84,5 +84,6 @@ export const mastodonManifest: PlatformManifest = {
       { name: 'accessToken', label: 'Access token', type: 'password', required: true },
     ],
   },
+  analytics: { post: ['likes', 'comments', 'reposts'], account: ['followers'] },
   docs: 'docs/platforms/mastodon.md',
 };

@@ -39,7 +39,7 @@ export async function uploadMedia(
     timeoutMs: uploadTimeoutMs,
   });
   if (!uploaded.body.id)
-    throw new PlatformError('platform_unavailable', 'Mastodon answered the upload without an id');
+    throw new PlatformError('platform_unavailable', `${api.platformName} answered the upload without an id`);
   if (uploaded.status === 200 && uploaded.body.url) return uploaded.body.id;
   await waitUntilProcessed(api, uploaded.body.id, polling);
   return uploaded.body.id;
@@ -59,7 +59,7 @@ async function waitUntilProcessed(api: MastodonApi, id: string, polling: MediaPo
     if (Date.now() >= giveUpAt) {
       throw new PlatformError(
         'timeout',
-        `Mastodon was still processing the media after ${Math.round(polling.timeoutMs / 1000)} s`,
+        `${api.platformName} was still processing the media after ${Math.round(polling.timeoutMs / 1000)} s`,
       );
     }
     interval = Math.min(interval * 1.5, 5_000);

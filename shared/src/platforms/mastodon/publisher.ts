@@ -1,22 +1,27 @@
-import { z } from 'zod';
 import { PlatformError } from '../../errors.ts';
 import type { FetchLike } from '../../http/fetch-like.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
+import type { AccountMetricName } from '../manifest.ts';
 import type {
   AccountProfile,
+  MetricsTarget,
   PlatformAccount,
+  PlatformCallContext,
   PostContent,
+  PostMetricsResult,
   PublishContext,
   Publisher,
   PublishResult,
   ValidationContext,
   ValidationOutcome,
 } from '../types.ts';
+import { verifiedProfile } from './account.ts';
 import { MastodonApi } from './api.ts';
 import type { MastodonConfig } from './config.ts';
 import { InstanceLimitsCache } from './instance.ts';
 import { mastodonManifest } from './manifest.ts';
 import { uploadMedia } from './media.ts';
+import { accountFollowers, statusMetrics } from './metrics.ts';
 import {
   instanceOrigin,
   type MastodonCredentials,
@@ -30,21 +35,6 @@ interface Status {
   id: string;
   url: string | null;
   uri: string;
-}
-
-const verifiedAccountSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  username: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/),
-  display_name: z.string().optional(),
-  avatar: z.string().optional(),
-});
-
-interface Account {
-  id: string;
-  username: string;
-  acct: string;
-  display_name: string;
-  avatar?: string;
 }
 
 /** Publishes to any Mastodon server with an access token: upload media, wait for processing, post a status. */
@@ -112,7 +102,7 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
     // In order, one at a time: attachment order is the order of media_ids, and instances throttle uploads.
     for (const [index, file] of media.entries()) {
       mediaIds.push(
-        // The media's own `altText` (contract section E) wins over the older per-post `altTexts` option.
+        // The media's own `altText` (docs/composer-fields.md) wins over the older per-post `altTexts` option.
         await uploadMedia(api, file, file.altText ?? options.altTexts?.[index], {
           timeoutMs: this.#config.mediaTimeoutMs,
           firstIntervalMs: this.#config.mediaPollIntervalMs,
@@ -145,26 +135,23 @@ export class MastodonPublisher implements Publisher<MastodonOptions> {
     account: PlatformAccount,
     context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'accountHostFetch'>,
   ): Promise<AccountProfile> {
-    const api = this.#api(account, context?.signal, context?.accountHostFetch);
-    const { body } = await api.request<Account>({
-      method: 'GET',
-      path: '/api/v1/accounts/verify_credentials',
-      operation: 'account',
-    });
-    const host = new URL(api.origin).host;
-    // The instance is whatever host the user named: keep only fields shaped like Mastodon's, never
-    // copy anything else of the reply into the account.
-    const account_ = verifiedAccountSchema.safeParse(body);
-    if (!account_.success)
-      throw new PlatformError('platform_unavailable', `${host} did not answer like a Mastodon server`);
-    const { id, username, display_name: displayName, avatar } = account_.data;
-    const name = displayName?.trim().slice(0, 64);
-    return {
-      name: name || username,
-      username: `@${username}@${host}`,
-      platformAccountId: id,
-      ...(avatar && /^https?:\/\/\S{1,2000}$/.test(avatar) ? { avatarUrl: avatar } : {}),
-    };
+    return verifiedProfile(this.#api(account, context?.signal, context?.accountHostFetch));
+  }
+
+  /** Contract section H: favourites, replies and boosts of each status. */
+  metrics(
+    targets: readonly MetricsTarget[],
+    account: PlatformAccount,
+    context: PlatformCallContext,
+  ): Promise<Map<string, PostMetricsResult>> {
+    return statusMetrics(this.#api(account, context.signal, context.accountHostFetch), targets);
+  }
+
+  accountMetrics(
+    account: PlatformAccount,
+    context: PlatformCallContext,
+  ): Promise<Partial<Record<AccountMetricName, number>>> {
+    return accountFollowers(this.#api(account, context.signal, context.accountHostFetch));
   }
 
   #api(account: PlatformAccount, signal: AbortSignal | undefined, fetch?: FetchLike): MastodonApi {

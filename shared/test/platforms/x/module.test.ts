@@ -24,7 +24,7 @@ describe('X module', () => {
     );
   });
 
-  it('takes the accounts-file credentials of the contract', () => {
+  it('takes the documented accounts-file credentials', () => {
     assert.equal(xCredentialsSchema.safeParse({ accessToken: 't' }).success, true);
     assert.equal(
       xCredentialsSchema.safeParse({ accessToken: 't', refreshToken: 'r', clientId: 'c', clientSecret: 's' })

@@ -256,7 +256,7 @@ export default async function PostPage({
   );
 }
 
-/** The media's alt text, on servers that keep it (contract section E). */
+/** The media's alt text, on servers that keep it (docs/composer-fields.md). */
 function altTextOf(media: object): string | undefined {
   const alt = (media as { altText?: unknown }).altText;
   return typeof alt === 'string' && alt.trim() ? alt : undefined;

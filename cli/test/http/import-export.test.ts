@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { userWithToken } from './helpers/client.ts';
-import { backends } from './helpers/databases.ts';
-import { connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
+import { userWithToken } from '../../../web/test/helpers/client.ts';
+import { backends } from '../../../web/test/helpers/databases.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../../../web/test/helpers/fixtures.ts';
 
-const cliMain = resolve(import.meta.dirname, '..', '..', 'cli', 'src', 'main.ts');
+const cliMain = resolve(import.meta.dirname, '..', '..', 'src', 'main.ts');
 
 function cli(
   args: string[],

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { samplePng } from '@postwave/shared/testing';
-import { decide } from './cli-auth.helpers.ts';
-import { Client, signUp, userWithToken } from './helpers/client.ts';
-import { backends } from './helpers/databases.ts';
-import { connectTelegram, startTelegramApp, type TelegramApp } from './helpers/fixtures.ts';
+import { decide } from '../../../web/test/cli-auth.helpers.ts';
+import { Client, signUp, userWithToken } from '../../../web/test/helpers/client.ts';
+import { backends } from '../../../web/test/helpers/databases.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../../../web/test/helpers/fixtures.ts';
 
-const cliMain = resolve(import.meta.dirname, '..', '..', 'cli', 'src', 'main.ts');
+const cliMain = resolve(import.meta.dirname, '..', '..', 'src', 'main.ts');
 
 function pkce() {
   const verifier = randomBytes(32).toString('base64url');

@@ -1,0 +1,26 @@
+import type { PublicAccount } from '@postwave/shared';
+import type { Context, OptionSpecs } from '../command.ts';
+import { table } from '../format.ts';
+
+export const summary = 'list your connected social accounts';
+export const synopsis = [['accounts', 'list your connected social accounts']] as const;
+
+export const help = `Usage: postwave accounts [--json]
+
+Lists your connected accounts with the ids that --account takes.
+`;
+
+export const options = {} as const satisfies OptionSpecs;
+
+export async function run({ api, print }: Context<typeof options>): Promise<number> {
+  // The Scheduler's accounts carry more (health, status); the CLI shows the SDK's public part.
+  const { accounts } = await api().request<{ accounts: PublicAccount[] }>('GET', '/api/v1/accounts');
+  const text = accounts.length
+    ? table(
+        ['ID', 'PLATFORM', 'TARGET', 'LABEL'],
+        accounts.map((a) => [a.id, a.platform, a.username ?? a.platformAccountId, a.label ?? '']),
+      )
+    : 'No accounts connected yet: connect one in the web app.\n';
+  print({ accounts }, text);
+  return 0;
+}

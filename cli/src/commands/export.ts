@@ -1,0 +1,57 @@
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { postStatuses } from '../post-view.ts';
+import { exportPosts } from '../transfer.ts';
+
+export const summary = 'write your posts as CSV or JSON';
+export const synopsis = [['export', 'write your posts with their results as CSV or JSON']] as const;
+
+export const help = `Usage: postwave export [--format csv|json] [--status s] [--from d] [--to d] [-o file]
+
+Streams your posts with their per-account results (oldest first) to standard output or
+to a file, with a byte counter on a terminal.
+
+  --format csv|json    default csv
+  --status <status>    draft, scheduled, posted or failed
+  --from <date>        posts whose time (posted, else scheduled, else created) is on or
+                       after this date (2026-12-01) or date-time (ISO 8601 with offset)
+  --to <date>          ... and before this one
+  -o, --output <file>  write to a file instead of standard output
+
+Examples:
+  postwave export -o posts.csv
+  postwave export --format json --status posted --from 2026-01-01 --to 2026-02-01
+`;
+
+export const options = {
+  format: { type: 'string', summary: 'output format', value: { name: 'format', complete: ['csv', 'json'] } },
+  status: {
+    type: 'string',
+    summary: 'filter by status',
+    value: { name: 'status', complete: postStatuses },
+  },
+  from: { type: 'string', summary: 'from date', value: { name: 'date' } },
+  to: { type: 'string', summary: 'to date', value: { name: 'date' } },
+  output: {
+    type: 'string',
+    short: 'o',
+    summary: 'write to a file',
+    value: { name: 'file', complete: 'file' },
+  },
+} as const satisfies OptionSpecs;
+
+export async function run({ values, args, io, api }: Context<typeof options>): Promise<number> {
+  if (args.length) throw new UsageError(help);
+  const format = values.format ?? 'csv';
+  if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
+  const bytes = await exportPosts(api(), {
+    format,
+    status: values.status,
+    from: values.from,
+    to: values.to,
+    file: values.output,
+    write: io.stdout,
+    progress: values.output ? io.progress : undefined,
+  });
+  if (values.output) io.stderr(`Wrote ${bytes} bytes to ${values.output}.\n`);
+  return 0;
+}

@@ -1,0 +1,16 @@
+import type { Context, OptionSpecs } from '../command.ts';
+import { overview } from '../overview.ts';
+
+export const summary = 'help for a command';
+
+export const options = {} as const satisfies OptionSpecs;
+
+export const positional = { kind: 'word', name: 'command', words: 'commands' } as const;
+
+/** `postwave help <command>`: that command's help, else the overview. */
+export async function run({ args, io, commands }: Context<typeof options>): Promise<number> {
+  const topic = args[0];
+  const command = topic !== undefined && Object.hasOwn(commands, topic) ? commands[topic] : undefined;
+  io.stdout(command?.help ?? overview(commands));
+  return 0;
+}

@@ -1,0 +1,66 @@
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { preview, table } from '../format.ts';
+import { describePost, type PostPage, type PostView, postStatuses } from '../post-view.ts';
+
+export const summary = 'list, show or delete posts';
+export const synopsis = [
+  ['posts list', 'list posts (newest first)'],
+  ['posts show <id>', 'show one post with its per-account results'],
+  ['posts delete <id>', 'delete a draft, scheduled or failed post'],
+] as const;
+
+export const help = `Usage: postwave posts <list|show|delete>
+  postwave posts list [--status draft|scheduled|posted|failed] [--limit n] [--cursor c] [--json]
+  postwave posts show <id> [--json]
+  postwave posts delete <id> [--json]
+`;
+
+export const options = {
+  status: {
+    type: 'string',
+    summary: 'filter by status',
+    value: { name: 'status', complete: postStatuses },
+  },
+  limit: { type: 'string', summary: 'page size', value: { name: 'n' } },
+  cursor: { type: 'string', summary: 'next page', value: { name: 'cursor' } },
+} as const satisfies OptionSpecs;
+
+export const positional = { kind: 'subcommand', words: ['list', 'show', 'delete'] } as const;
+
+export async function run({ values, args, api, print }: Context<typeof options>): Promise<number> {
+  const [sub, id, ...extra] = args;
+  if (extra.length) throw new UsageError(help);
+  const client = api();
+  if (sub === 'list' || sub === undefined) {
+    const query = new URLSearchParams();
+    if (values.status) query.set('status', values.status);
+    if (values.limit) query.set('limit', values.limit);
+    if (values.cursor) query.set('cursor', values.cursor);
+    const page = await client.request<PostPage>('GET', `/api/v1/posts${query.size ? `?${query}` : ''}`);
+    const text = page.posts.length
+      ? table(
+          ['ID', 'STATUS', 'WHEN', 'MESSAGE'],
+          page.posts.map((p) => [
+            p.id,
+            p.status,
+            p.postedAt ?? p.scheduledAt ?? p.createdAt,
+            preview(p.message),
+          ]),
+        ) + (page.nextCursor ? `More: postwave posts list --cursor ${page.nextCursor}\n` : '')
+      : 'No posts.\n';
+    print(page, text);
+    return 0;
+  }
+  if (!id) throw new UsageError(`Usage: postwave posts ${sub} <id>`);
+  if (sub === 'show') {
+    const post = await client.request<PostView>('GET', `/api/v1/posts/${encodeURIComponent(id)}`);
+    print(post, describePost(post));
+    return 0;
+  }
+  if (sub === 'delete') {
+    await client.request('DELETE', `/api/v1/posts/${encodeURIComponent(id)}`);
+    print({ deleted: id }, `Deleted post ${id}.\n`);
+    return 0;
+  }
+  throw new UsageError(`Unknown posts command "${sub}".\n${help}`);
+}

@@ -1,0 +1,24 @@
+import type { CommandList } from './command.ts';
+
+/** `postwave --help`: the commands' synopsis lines, then the global options. */
+export function overview(commands: CommandList): string {
+  const lines = Object.values(commands).flatMap((command) =>
+    (command.synopsis ?? []).map(([usage, text]) => `  ${usage.padEnd(22)}${text}`),
+  );
+  return `postwave: publish and schedule posts on a Postwave Scheduler.
+
+Usage: postwave <command> [options]
+
+Commands:
+${lines.join('\n')}
+
+Global options:
+  --server <url>        the Scheduler (default: POSTWAVE_URL, then the server you logged in to)
+  --json                print machine-readable JSON
+  -h, --help            help for any command (e.g. postwave post --help)
+  -v, --version         print the version
+
+Environment: POSTWAVE_URL, POSTWAVE_TOKEN (use a token instead of the stored one),
+POSTWAVE_CONFIG_DIR (default: $XDG_CONFIG_HOME/postwave or ~/.config/postwave).
+`;
+}

@@ -1,0 +1,50 @@
+import type { StoredTargetResult } from '@postwave/shared';
+import { preview } from './format.ts';
+
+/**
+ * The fields of the Scheduler's post (OpenAPI `Post`, declared in web/server/posts/schema.ts) that
+ * the CLI reads. That schema stays with the Scheduler (its statuses and staging are the
+ * Scheduler's own), so the CLI declares only its part; the results are the SDK's.
+ */
+export interface PostView {
+  id: string;
+  status: string;
+  message: string;
+  accountIds: string[];
+  scheduledAt: string | null;
+  postedAt: string | null;
+  createdAt: string;
+  results: StoredTargetResult[];
+}
+
+/** OpenAPI `PostPage`: GET /api/v1/posts. */
+export interface PostPage {
+  posts: PostView[];
+  nextCursor: string | null;
+}
+
+/** The statuses `--status` takes (the Scheduler's post statuses, OpenAPI `Post.status`). */
+export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
+
+/** A post with one line per account (and per thread part and first comment). */
+export function describePost(p: PostView): string {
+  const lines = [`Post ${p.id}: ${p.status}`];
+  if (p.scheduledAt && p.status === 'scheduled') lines.push(`Scheduled for ${p.scheduledAt}`);
+  if (p.postedAt) lines.push(`Posted at ${p.postedAt}`);
+  lines.push(`Message: ${preview(p.message, 200)}`);
+  for (const r of p.results ?? []) {
+    lines.push(
+      `  ${r.status.padEnd(7)} ${r.accountId} (${r.platform})${r.url ? ` ${r.url}` : ''}${r.error ? `: ${r.error.message}` : ''}`,
+    );
+    for (const part of r.parts ?? []) {
+      if (part.index > 0)
+        lines.push(`    part ${part.index}: ${part.status}${part.url ? ` ${part.url}` : ''}`);
+    }
+    if (r.firstComment) {
+      lines.push(
+        `    first comment: ${r.firstComment.status}${r.firstComment.url ? ` ${r.firstComment.url}` : ''}`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

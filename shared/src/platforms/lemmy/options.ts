@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { firstCommentOption } from '../first-comment.ts';
+import { maxTitleLength } from './limits.ts';
+
+export const lemmyOptionsSchema = z
+  .strictObject({
+    title: z
+      .string()
+      .trim()
+      .max(maxTitleLength)
+      .optional()
+      .meta({
+        description: `The post's title (up to ${maxTitleLength} characters). Default: the message's first line, the rest being the body.`,
+      }),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .meta({ description: "The post's link. Default: the first image's URL, when the post has images." }),
+    nsfw: z.boolean().optional().meta({ description: 'Mark the post NSFW.' }),
+    firstComment: firstCommentOption(),
+  })
+  .meta({ id: 'LemmyOptions' });
+export type LemmyOptions = z.infer<typeof lemmyOptionsSchema>;
+
+export const lemmyCredentialsSchema = z
+  .object({
+    instanceUrl: z
+      .url({ protocol: /^https?$/ })
+      .meta({ description: 'The instance the account lives on, e.g. "https://lemmy.world".' }),
+    username: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .meta({ description: 'The user name (or e-mail) to log in with.' }),
+    password: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'The password; Postwave logs in with it and keeps the session token (jwt).' }),
+    jwt: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'A session token instead of the password (accounts with two-factor login).' }),
+  })
+  .refine((c) => c.password !== undefined || c.jwt !== undefined, {
+    message: 'give a password or a jwt',
+    path: ['password'],
+  })
+  .meta({ id: 'LemmyCredentials' });
+export type LemmyCredentials = z.infer<typeof lemmyCredentialsSchema>;
