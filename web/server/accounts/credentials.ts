@@ -13,7 +13,7 @@ import { type AccountRow, updateAccount } from './repository.ts';
 /*
  * Where an account's credentials live: on the account itself, or, for accounts one login
  * connected together (`ConnectableAccount.grantKey`), once on their shared grant, so a refreshed
- * or rotated token reaches every account of the login (docs/platforms/manifest.md, "Shared grants").
+ * or rotated token reaches every account of the login (docs/platforms/README.md, "Shared grants").
  * Ciphertexts are bound to their row: one copied onto another account or grant will not decrypt.
  */
 

@@ -20,7 +20,7 @@ import { getAccountRow, toPlatformAccount } from './service.ts';
 /*
  * Choices an option field loads from the platform for one account (`OptionField.choicesFrom`:
  * boards, flairs, privacy levels), for the composer's searchable select and for validation.
- * Documented in the OpenAPI entry `listOptionChoices` and docs/platforms/manifest.md.
+ * Documented in the OpenAPI entry `listOptionChoices` and docs/platforms/README.md.
  */
 
 /** Boards and flairs change rarely; a new one shows within a minute. */

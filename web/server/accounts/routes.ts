@@ -105,7 +105,7 @@ export const accountsRoutes = defineApiRoutes({
     operationId: 'listOptionChoices',
     summary: 'The choices the platform offers this account for an option (boards, flairs, privacy levels)',
     description:
-      'For an option field whose entry in the platform’s manifest has `choicesFrom` (`docs/platforms/manifest.md`): ' +
+      'For an option field whose entry in the platform’s manifest has `choicesFrom` (`docs/platforms/README.md`): ' +
       'asks the platform, for this account, which values the field may take. When the ' +
       'field `dependsOn` another (a board’s sections), that field’s current value is passed as the query parameter ' +
       'of its name (`?board=…`); without it the platform answers for none. Answers are cached for 60 seconds per ' +
