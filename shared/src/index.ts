@@ -13,6 +13,8 @@ export { type EnvRate, envPlatformOverrides, envPlatformRates } from './platform
 export type * from './platforms/manifest.ts';
 export { manifestFor, platformManifests } from './platforms/manifests.ts';
 export type * from './platforms/oauth-connector.ts';
+export * from './platforms/option-choices.ts';
+export * from './platforms/option-fields.ts';
 export * from './platforms/registry.ts';
 export type * from './platforms/types.ts';
 export * from './problems.ts';

@@ -5,10 +5,11 @@
  *
  *   node web/scripts/rotate-credentials-key.ts
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { accountCredentialsAad, grantCredentialsAad } from '#server/accounts/credentials.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db/client.ts';
-import { accounts, connectStates } from '#server/db/schema.ts';
+import { accountGrants, accounts, connectStates } from '#server/db/schema.ts';
 import { CredentialCipher } from '#server/security/encryption.ts';
 
 let config: ReturnType<typeof loadConfig>;
@@ -33,16 +34,31 @@ try {
   const { db } = database;
   let rotated = 0;
   for (const row of await db.select({ id: accounts.id, credentials: accounts.credentials }).from(accounts)) {
-    if (CredentialCipher.keyIdOf(row.credentials) === cipher.currentKeyId) continue;
-    const aad = `account:${row.id}`;
+    // An account on a shared grant has no credentials of its own: the grant's are rotated below.
+    if (row.credentials === null || CredentialCipher.keyIdOf(row.credentials) === cipher.currentKeyId)
+      continue;
+    const aad = accountCredentialsAad(row.id);
     const fresh = cipher.encrypt(cipher.decrypt(row.credentials, aad), aad);
     // Only if nobody rewrote it meanwhile (a token refresh writes with the current key anyway).
     const updated = await db
       .update(accounts)
       .set({ credentials: fresh })
-      .where(eq(accounts.credentials, row.credentials))
+      .where(and(eq(accounts.id, row.id), eq(accounts.credentials, row.credentials)))
       .returning({ id: accounts.id });
     rotated += updated.length;
+  }
+  let grants = 0;
+  for (const row of await db
+    .select({ id: accountGrants.id, credentials: accountGrants.credentials })
+    .from(accountGrants)) {
+    if (CredentialCipher.keyIdOf(row.credentials) === cipher.currentKeyId) continue;
+    const aad = grantCredentialsAad(row.id);
+    const updated = await db
+      .update(accountGrants)
+      .set({ credentials: cipher.encrypt(cipher.decrypt(row.credentials, aad), aad) })
+      .where(and(eq(accountGrants.id, row.id), eq(accountGrants.credentials, row.credentials)))
+      .returning({ id: accountGrants.id });
+    grants += updated.length;
   }
   // Connection states live ten minutes; expired ones are simply dropped.
   for (const row of await db.select().from(connectStates)) {
@@ -51,13 +67,18 @@ try {
       await db.delete(connectStates).where(eq(connectStates.stateHash, row.stateHash));
       continue;
     }
-    const aad = `connect:${row.stateHash}`;
+    const again = (ciphertext: string, aad: string) => cipher.encrypt(cipher.decrypt(ciphertext, aad), aad);
     await db
       .update(connectStates)
-      .set({ codeVerifier: cipher.encrypt(cipher.decrypt(row.codeVerifier, aad), aad) })
+      .set({
+        codeVerifier: again(row.codeVerifier, `connect:${row.stateHash}`),
+        secret: row.secret === null ? null : again(row.secret, `connect-secret:${row.stateHash}`),
+      })
       .where(eq(connectStates.stateHash, row.stateHash));
   }
-  console.log(`Re-encrypted ${rotated} account credential(s) with key ${cipher.currentKeyId}.`);
+  console.log(
+    `Re-encrypted ${rotated} account credential(s) and ${grants} shared grant(s) with key ${cipher.currentKeyId}.`,
+  );
 } finally {
   await database.close();
 }

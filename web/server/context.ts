@@ -3,8 +3,11 @@ import {
   type FetchLike,
   type LimitStore,
   MemoryLimitStore,
+  type OAuthConnector,
   PlatformLimiter,
+  type PlatformModule,
   PublisherRegistry,
+  platformModules,
   type Storage,
   setDefaultMaxReplyBytes,
 } from '@postwave/shared';
@@ -24,6 +27,10 @@ export interface AppContext {
   cipher: CredentialCipher;
   storage: Storage;
   publishers: PublisherRegistry;
+  /** The platform modules this app serves, by id (the SDK registry's; tests may add their own). */
+  platforms: ReadonlyMap<string, PlatformModule>;
+  /** The OAuth connectors of the modules that have one, by platform id. */
+  connectors: ReadonlyMap<string, OAuthConnector>;
   /** Shared by every publish in the process, so per-platform concurrency limits hold globally. */
   limiter: PlatformLimiter;
   /**
@@ -37,6 +44,8 @@ export interface ContextOverrides {
   database?: DatabaseHandle;
   storage?: Storage;
   publishers?: PublisherRegistry;
+  /** Platform modules instead of the SDK registry's (publishers, connectors and manifests from them). */
+  platforms?: readonly PlatformModule[];
   logger?: AppLogger;
 }
 
@@ -93,6 +102,7 @@ function assemble(
 ): AppContext {
   // Per bundle: each Next bundle has its own copy of the SDK module that holds the default.
   setDefaultMaxReplyBytes(config.maxReplyBytes);
+  const modules = overrides.platforms ?? platformModules;
   return {
     config,
     userUrlFetch: createSafeFetch({ allowPrivateHosts: config.allowPrivateHosts }),
@@ -100,7 +110,11 @@ function assemble(
     db: resources.database.db,
     cipher: new CredentialCipher(config.credentialsKeys),
     storage: overrides.storage ?? createStorage(config),
-    publishers: overrides.publishers ?? PublisherRegistry.fromEnv(config.env),
+    publishers: overrides.publishers ?? PublisherRegistry.fromEnv(config.env, modules),
+    platforms: new Map(modules.map((m) => [m.id, m])),
+    connectors: new Map(
+      modules.flatMap((m) => (m.createConnector ? [[m.id, m.createConnector(config.env)] as const] : [])),
+    ),
   };
 }
 

@@ -33,7 +33,7 @@ export interface OAuthConnector {
     code: string;
     redirectUri: string;
     codeVerifier?: string;
-    /** What `authorizeUrl` returned as `secret` (an OAuth 1.0a request-token secret). */
+    /** What `startAuthorization` returned as `secret` (an OAuth 1.0a request-token secret). */
     secret?: string;
     /** Every query parameter of the callback (`oauth_token`, `oauth_verifier` for OAuth 1.0a). */
     query?: Readonly<Record<string, string>>;
@@ -41,7 +41,7 @@ export interface OAuthConnector {
   }): Promise<ConnectableAccount[]>;
 }
 
-/** A consent URL with what the callback leg will need (`OAuthConnector.authorizeUrl`). */
+/** A consent URL with what the callback leg will need (`OAuthConnector.startAuthorization`). */
 export interface AuthorizeStart {
   url: string;
   secret?: string;

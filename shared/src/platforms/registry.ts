@@ -7,7 +7,7 @@ import { googleChatModule } from './google_chat/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { lemmyModule } from './lemmy/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
-import type { PlatformFeatures, TextRules } from './manifest.ts';
+import type { OptionField, PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { matrixModule } from './matrix/index.ts';
@@ -56,6 +56,8 @@ export const platformModules: readonly PlatformModule[] = [
 export interface PlatformTraits {
   features: PlatformFeatures;
   text?: TextRules;
+  /** The option fields (their `showWhen`, `required` and `choicesFrom` take part in validation). */
+  options?: readonly OptionField[];
 }
 
 /** A platform that declares nothing: no threads, no first comment, no alt text. */
@@ -78,7 +80,10 @@ export class PublisherRegistry {
   static fromEnv(env: Env, modules: readonly PlatformModule[] = platformModules): PublisherRegistry {
     return new PublisherRegistry(
       modules.map((m) => m.create(env)),
-      modules.map((m) => [m.id, { features: m.manifest.features, text: m.manifest.text }]),
+      modules.map((m) => [
+        m.id,
+        { features: m.manifest.features, text: m.manifest.text, options: m.manifest.options },
+      ]),
     );
   }
 
@@ -91,7 +96,9 @@ export class PublisherRegistry {
     const own = this.#traits.get(platform);
     if (own) return own;
     const manifest = manifestFor(platform);
-    return manifest ? { features: manifest.features, text: manifest.text } : { features: noFeatures };
+    return manifest
+      ? { features: manifest.features, text: manifest.text, options: manifest.options }
+      : { features: noFeatures };
   }
 
   list(): AnyPublisher[] {

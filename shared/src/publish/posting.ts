@@ -3,6 +3,8 @@ import type { FetchLike } from '../http/fetch-like.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
 import { publishOutcome, recordPublish } from '../metrics/registry.ts';
+import { cachedOptionChoicesLoader, type OptionChoicesLoader } from '../platforms/option-choices.ts';
+import { visibleOptions } from '../platforms/option-fields.ts';
 import type { PublisherRegistry } from '../platforms/registry.ts';
 import type { AnyPublisher, PlatformAccount } from '../platforms/types.ts';
 import type { MediaReference } from '../schemas/media.ts';
@@ -19,6 +21,7 @@ import type {
 import type { Storage } from '../storage/types.ts';
 import { checkFeatures } from './composer-checks.ts';
 import { PlatformLimiter } from './limiter.ts';
+import { checkOptionFields, uniqueIssues } from './option-checks.ts';
 import { ownMediaResolver, type ResolvedMedia, resolveMedia } from './resolve-media.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 import { TargetRun } from './target-run.ts';
@@ -166,6 +169,11 @@ export interface PostingServiceOptions {
   resolveOwnMedia?: (url: string) => Promise<MediaFile | null>;
   /** The fetch for hosts accounts name themselves (see PublishContext.accountHostFetch). */
   accountHostFetch?: FetchLike;
+  /**
+   * Loads a `choicesFrom` field's choices for validation; by default the publisher is asked under
+   * a 10-second deadline, cached for a minute per account, field and `dependsOn` value.
+   */
+  loadOptionChoices?: OptionChoicesLoader;
 }
 
 export function accountNotFound(accountId: string): { code: string; message: string } {
@@ -185,6 +193,7 @@ export class PostingService {
   readonly #unknownAccount: (accountId: string) => { code: string; message: string };
   readonly #resolveOwnMedia: ((url: string) => Promise<MediaFile | null>) | undefined;
   readonly #accountHostFetch: FetchLike | undefined;
+  readonly #loadOptionChoices: OptionChoicesLoader;
 
   constructor(options: PostingServiceOptions) {
     this.#publishers = options.publishers;
@@ -194,6 +203,12 @@ export class PostingService {
     this.#unknownAccount = options.unknownAccount ?? accountNotFound;
     this.#resolveOwnMedia = options.resolveOwnMedia ?? ownMediaResolver(options.storage);
     this.#accountHostFetch = options.accountHostFetch;
+    this.#loadOptionChoices =
+      options.loadOptionChoices ??
+      cachedOptionChoicesLoader({
+        logger: this.#logger,
+        ...(options.accountHostFetch ? { accountHostFetch: options.accountHostFetch } : {}),
+      });
   }
 
   async prepare(post: PostInput, lookup: AccountLookup): Promise<PreparedPost> {
@@ -245,14 +260,17 @@ export class PostingService {
     const mediaRefs = override?.media ?? post.media;
     const resolved = override?.media ? await resolveMedia(override.media, this.#storage, mediaPath) : base;
     // A platform without threads posts only the first message (warning `thread_unsupported`).
-    const hasThreads = this.#publishers.traits(account.platform).features.thread;
+    const traits = this.#publishers.traits(account.platform);
+    const hasThreads = traits.features.thread;
     const thread = hasThreads ? (post.thread ?? []) : [];
     const mediaIssues = [...resolved.issues, ...threadMedia.flatMap((m) => m.issues)];
 
-    const { firstComment: rawComment, ...rawOptions } = {
+    const optionFields = traits.options ?? [];
+    // Values of fields their `showWhen` hides are neither validated nor published.
+    const { firstComment: rawComment, ...rawOptions } = visibleOptions(optionFields, {
       ...account.options,
       ...post.accountOptions?.[accountId],
-    } as Record<string, unknown>;
+    });
     if (rawComment !== undefined && typeof rawComment !== 'string') {
       return {
         result: invalid(accountId, account.platform, [
@@ -281,7 +299,7 @@ export class PostingService {
       ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
       ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
     };
-    const features = checkFeatures(publisher, this.#publishers.traits(account.platform), {
+    const features = checkFeatures(publisher, traits, {
       accountId,
       threadParts: post.thread?.length ?? 0,
       firstComment,
@@ -291,13 +309,17 @@ export class PostingService {
         ...thread.map((part, i) => ({ path: `thread[${i}].media`, refs: part.media })),
       ],
     });
-    const first = await publisher.validate({ message }, account, resolved.files, options, context);
+    const [first, fieldChecks] = await Promise.all([
+      publisher.validate({ message }, account, resolved.files, options, context),
+      checkOptionFields({ publisher, account, fields: optionFields, options, load: this.#loadOptionChoices }),
+    ]);
     const errors = [
       ...mediaIssues,
       ...first.errors.map((issue) => overridePath(issue, accountId, override)),
+      ...fieldChecks.errors,
       ...features.errors,
     ];
-    const warnings = [...first.warnings, ...features.warnings];
+    const warnings = [...first.warnings, ...fieldChecks.warnings, ...features.warnings];
     // Each part is checked with the platform's own rules (none where the platform posts no parts).
     const outcomes = await Promise.all(
       thread.map((part, i) =>
@@ -312,8 +334,8 @@ export class PostingService {
       accountId,
       platform: account.platform,
       valid: errors.length === 0,
-      errors,
-      warnings,
+      errors: uniqueIssues(errors),
+      warnings: uniqueIssues(warnings),
     };
     const target: PreparedTarget = {
       account,

@@ -4,7 +4,7 @@ import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-serv
 /**
  * A fake of the YouTube Data API v3 and Google's OAuth endpoints: token grants (refresh_token,
  * authorization_code with PKCE), the consent redirect, channels.list, resumable videos.insert
- * (308 + Range, 256 KiB chunk alignment, status queries), thumbnails.set, videos.list (status and
+ * (308 + Range, 256 KiB chunk alignment, status queries), videoCategories.list, thumbnails.set, videos.list (status and
  * processing details: a new video is `processing` for `processingPolls` lists, then `processed`)
  * and videos.update of the status part (the youtube or youtube.force-ssl scope only), with Google's
  * error bodies and bearer tokens that expire. Use `env()` for the publisher's settings.
@@ -30,6 +30,8 @@ export interface FakeYouTubeChannel {
   title: string;
   customUrl: string;
   thumbnailUrl: string;
+  /** `snippet.country`, set by the owner in Studio; absent by default, as on many channels. */
+  country?: string;
 }
 
 export interface FakeUploadChunk {
@@ -101,23 +103,32 @@ export const youTubeForceSslScope = 'https://www.googleapis.com/auth/youtube.for
 const youTubeFullScope = 'https://www.googleapis.com/auth/youtube';
 const chunkQuantum = 256 * 1024;
 const maxThumbnailBytes = 2 * 1024 * 1024;
-const categories = new Set([
-  '1',
-  '2',
-  '10',
-  '15',
-  '17',
-  '19',
-  '20',
-  '22',
-  '23',
-  '24',
-  '25',
-  '26',
-  '27',
-  '28',
-  '29',
-]);
+/**
+ * videoCategories.list for a region, as YouTube answers it (ids and English titles); videos may
+ * only use the `assignable` ones, which are the ones videos.insert accepts.
+ */
+const videoCategories: { id: string; title: string; assignable: boolean }[] = [
+  { id: '1', title: 'Film & Animation', assignable: true },
+  { id: '2', title: 'Autos & Vehicles', assignable: true },
+  { id: '10', title: 'Music', assignable: true },
+  { id: '15', title: 'Pets & Animals', assignable: true },
+  { id: '17', title: 'Sports', assignable: true },
+  { id: '18', title: 'Short Movies', assignable: false },
+  { id: '19', title: 'Travel & Events', assignable: true },
+  { id: '20', title: 'Gaming', assignable: true },
+  { id: '21', title: 'Videoblogging', assignable: false },
+  { id: '22', title: 'People & Blogs', assignable: true },
+  { id: '23', title: 'Comedy', assignable: true },
+  { id: '24', title: 'Entertainment', assignable: true },
+  { id: '25', title: 'News & Politics', assignable: true },
+  { id: '26', title: 'Howto & Style', assignable: true },
+  { id: '27', title: 'Education', assignable: true },
+  { id: '28', title: 'Science & Technology', assignable: true },
+  { id: '29', title: 'Nonprofits & Activism', assignable: true },
+  { id: '30', title: 'Movies', assignable: false },
+  { id: '44', title: 'Trailers', assignable: false },
+];
+const categories = new Set(videoCategories.filter((c) => c.assignable).map((c) => c.id));
 
 interface Grant {
   clientId: string;
@@ -145,6 +156,8 @@ export class FakeYouTube {
   /** Ids of videos removed by videos.delete, in order. */
   readonly deletedVideos: string[] = [];
   readonly comments: FakeYouTubeComment[] = [];
+  /** The `regionCode` of every videoCategories.list call, in order. */
+  readonly categoryRegions: string[] = [];
   accessTokenTtlSeconds: number;
   customThumbnails: boolean;
   processingPolls: number;
@@ -179,6 +192,7 @@ export class FakeYouTube {
       .route('POST', /^\/token$/, (r) => this.#token(r))
       .route('GET', /^\/o\/oauth2\/v2\/auth$/, (r) => this.#authorize(r))
       .route('GET', /^\/youtube\/v3\/channels$/, (r) => this.#channels(r))
+      .route('GET', /^\/youtube\/v3\/videoCategories$/, (r) => this.#videoCategories(r))
       .route('POST', /^\/upload\/youtube\/v3\/videos$/, (r) => this.#startUpload(r))
       .route('PUT', /^\/upload\/youtube\/v3\/videos$/, (r) => this.#putUpload(r))
       .route('POST', /^\/upload\/youtube\/v3\/thumbnails\/set$/, (r) => this.#setThumbnail(r))
@@ -436,6 +450,42 @@ export class FakeYouTube {
 
   // --- Data API ------------------------------------------------------------------------------
 
+  /** videoCategories.list: `part=snippet` and exactly one of `id` or `regionCode`; any valid token may ask. */
+  #videoCategories(request: RecordedRequest): FakeResponse {
+    const denied = this.#authenticate(request, [
+      youTubeReadonlyScope,
+      youTubeUploadScope,
+      youTubeForceSslScope,
+    ]);
+    if (denied) return denied;
+    if (request.query.get('part') !== 'snippet')
+      return googleErrorResponse(400, 'required', 'Required parameter: part', 'global');
+    const region = request.query.get('regionCode');
+    const ids = request.query.get('id');
+    if (Boolean(region) === Boolean(ids))
+      return googleErrorResponse(
+        400,
+        'missingRequiredParameter',
+        'No filter selected. Expected one of: id, regionCode',
+      );
+    if (region) this.categoryRegions.push(region);
+    const wanted = ids ? new Set(ids.split(',')) : undefined;
+    return {
+      json: {
+        kind: 'youtube#videoCategoryListResponse',
+        etag: randomBytes(8).toString('hex'),
+        items: videoCategories
+          .filter((c) => !wanted || wanted.has(c.id))
+          .map((c) => ({
+            kind: 'youtube#videoCategory',
+            etag: randomBytes(8).toString('hex'),
+            id: c.id,
+            snippet: { title: c.title, assignable: c.assignable, channelId: 'UCBR8-60-B28hp2BmDPdntcQ' },
+          })),
+      },
+    };
+  }
+
   #channels(request: RecordedRequest): FakeResponse {
     const denied = this.#authenticate(request, [youTubeReadonlyScope, youTubeUploadScope]);
     if (denied) return denied;
@@ -460,6 +510,7 @@ export class FakeYouTube {
                 high: { url: this.channel.thumbnailUrl, width: 800, height: 800 },
               },
               localized: { title: this.channel.title, description: '' },
+              ...(this.channel.country ? { country: this.channel.country } : {}),
             },
           },
         ]

@@ -1,6 +1,6 @@
 'use client';
 
-import type { CredentialsConnect } from '@postwave/shared/platforms/manifest';
+import type { CredentialField, CredentialsConnect } from '@postwave/shared/platforms/manifest';
 import { type FormEvent, useState } from 'react';
 import { PlatformMark } from '#components/account-avatar.tsx';
 import { ApiError, api, describeError } from '#components/lib/api.ts';
@@ -83,18 +83,13 @@ export function ConnectForm({
         return (
           <div className="field" key={f.name}>
             <label htmlFor={id}>{f.label}</label>
-            <input
+            <CredentialInput
               id={id}
-              className="input"
-              type={f.type}
-              placeholder={f.placeholder}
-              autoComplete="off"
-              spellCheck={false}
-              required={f.required}
+              field={f}
               value={values[f.name] ?? ''}
-              onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
-              aria-invalid={errors[f.name] ? true : undefined}
-              aria-describedby={note ? `${id}-note` : undefined}
+              invalid={Boolean(errors[f.name])}
+              describedBy={note ? `${id}-note` : undefined}
+              onChange={(value) => setValues({ ...values, [f.name]: value })}
             />
             {note && (
               <p className={errors[f.name] ? 'field-error' : 'hint'} id={`${id}-note`}>
@@ -113,5 +108,69 @@ export function ConnectForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** One credential field as its manifest kind says: a text-like input, a select or a multi-line box (a key file). */
+function CredentialInput({
+  id,
+  field,
+  value,
+  invalid,
+  describedBy,
+  onChange,
+}: {
+  id: string;
+  field: CredentialField;
+  value: string;
+  invalid: boolean;
+  describedBy: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  const common = {
+    id,
+    required: field.required,
+    'aria-required': field.required || undefined,
+    'aria-invalid': invalid || undefined,
+    'aria-describedby': describedBy,
+  };
+  if (field.type === 'select') {
+    return (
+      <select {...common} className="select" value={value} onChange={(e) => onChange(e.target.value)}>
+        {/* An empty first choice, so nothing is chosen for the user; a required field says so when sent. */}
+        <option value="">{field.placeholder ?? 'Choose…'}</option>
+        {field.choices?.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  if (field.type === 'textarea') {
+    return (
+      <textarea
+        {...common}
+        className="textarea"
+        rows={6}
+        placeholder={field.placeholder}
+        autoComplete="off"
+        spellCheck={false}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
+  }
+  return (
+    <input
+      {...common}
+      className="input"
+      type={field.type}
+      placeholder={field.placeholder}
+      autoComplete="off"
+      spellCheck={false}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
   );
 }

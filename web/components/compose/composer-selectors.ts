@@ -1,4 +1,5 @@
 /** What the composer shows, derived from its state: the request body, the counters, readiness. */
+import { visibleOptions } from '@postwave/shared/platforms/option-fields';
 import { type AccountSummary, countFor, manifestFor, type TextCount } from '#components/lib/platforms.ts';
 import type { AccountOptions, ComposerState, MediaItem, MediaRef, ThreadPart } from './composer-state.ts';
 
@@ -56,7 +57,10 @@ export function requestBody(state: ComposerState, accounts: AccountSummary[]) {
   const accountOptions: AccountOptions = {};
   const overrides: Record<string, { message?: string; media?: MediaRef[] }> = {};
   for (const id of state.selected) {
-    const o = state.options[id];
+    // Values of fields hidden by `showWhen` stay in the composer (shown again, they come back) but are not sent.
+    const platform = accounts.find((a) => a.id === id)?.platform;
+    const fields = (platform && manifestFor(platform)?.options) || [];
+    const o = state.options[id] && visibleOptions(fields, state.options[id]);
     if (o && Object.keys(o).length) accountOptions[id] = o;
     const version = state.overrides[id];
     if (version) {

@@ -2,6 +2,7 @@
  * The composer's one state model: every change goes through `composerReducer` as a typed action,
  * and what the view shows is derived from it in `composer-selectors.ts`.
  */
+import { setOptionValue } from '@postwave/shared/platforms/option-fields';
 import type { ProblemIssue } from '#components/lib/api.ts';
 import type { AccountSummary } from '#components/lib/platforms.ts';
 import { utcToZonedInput } from '#components/lib/time.ts';
@@ -179,16 +180,14 @@ function withIssues(state: ComposerState, issues: ProblemIssue[]): Partial<Compo
   return { results, generalIssues };
 }
 
+/** Sets one option of one account; a dotted name (`event.title`) sets a field of a nested option. */
 function withOption(
   options: AccountOptions,
   accountId: string,
   name: string,
   value: unknown,
 ): AccountOptions {
-  const current = { ...(options[accountId] ?? {}) };
-  if (value === undefined || value === '') delete current[name];
-  else current[name] = value;
-  return { ...options, [accountId]: current };
+  return { ...options, [accountId]: setOptionValue(options[accountId] ?? {}, name, value) };
 }
 
 export function composerReducer(state: ComposerState, action: ComposerAction): ComposerState {

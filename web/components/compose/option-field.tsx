@@ -1,5 +1,6 @@
 import type { OptionField as OptionSpec } from '@postwave/shared/platforms/manifest';
 import { utcToZonedInput, zonedToUtc } from '#components/lib/time.ts';
+import { ChoicesCombobox } from './choices-combobox.tsx';
 import type { OptionUpload } from './composer-state.ts';
 
 const kindTypes: Record<string, string> = {
@@ -12,6 +13,10 @@ const kindTypes: Record<string, string> = {
 interface Props {
   id: string;
   spec: OptionSpec;
+  /** The account whose options these are (choices loaded from the platform are per account). */
+  accountId: string;
+  /** For `choicesFrom.dependsOn`: that field's name, current value and label. */
+  depends?: { name: string; value: string; label: string } | undefined;
   value: unknown;
   timezone: string;
   upload: OptionUpload | undefined;
@@ -59,9 +64,14 @@ export function OptionField(props: Props) {
   );
 }
 
+/** Kinds of field whose single value (a string, as choices are) can be picked from choices the platform offers. */
+const choosable = new Set<OptionSpec['type']>(['text', 'textarea', 'select']);
+
 function OptionInput({
   id,
   spec,
+  accountId,
+  depends,
   value,
   timezone,
   upload,
@@ -71,6 +81,19 @@ function OptionInput({
 }: Props & { helpId?: string }) {
   const common = { id, 'aria-describedby': helpId, required: spec.required };
   const text = typeof value === 'string' ? value : '';
+  if (spec.choicesFrom && choosable.has(spec.type)) {
+    return (
+      <ChoicesCombobox
+        id={id}
+        spec={spec}
+        accountId={accountId}
+        value={value}
+        depends={depends}
+        describedBy={helpId}
+        onChange={onChange}
+      />
+    );
+  }
   switch (spec.type) {
     case 'select':
       return (

@@ -1,3 +1,4 @@
+import { activeOptionFields, getOptionValue } from '@postwave/shared/platforms/option-fields';
 import Link from 'next/link';
 import { AccountAvatar } from '#components/account-avatar.tsx';
 import {
@@ -29,7 +30,15 @@ export function TargetPanel({
   uploadOption: (name: string, file: File) => void;
 }) {
   const invalid = result ? !result.valid : false;
-  const fields = manifestFor(account.platform)?.options ?? [];
+  const declared = manifestFor(account.platform)?.options ?? [];
+  // Only the fields `showWhen` shows for the current values; a hidden one keeps its value unsent.
+  const fields = activeOptionFields(declared, options);
+  const dependsOn = (name: string | undefined) => {
+    if (!name) return undefined;
+    const value = getOptionValue(options, name);
+    const label = declared.find((f) => f.name === name)?.label ?? name;
+    return { name, value: value === undefined || value === null ? '' : String(value), label };
+  };
   return (
     <li
       className="target"
@@ -80,9 +89,11 @@ export function TargetPanel({
           {fields.map((spec) => (
             <OptionField
               key={spec.name}
-              id={`option-${account.id}-${spec.name}`}
+              id={`option-${account.id}-${spec.name.replaceAll('.', '-')}`}
               spec={spec}
-              value={options[spec.name]}
+              accountId={account.id}
+              depends={dependsOn(spec.choicesFrom?.dependsOn)}
+              value={getOptionValue(options, spec.name)}
               timezone={timezone}
               upload={uploads[optionKey(account.id, spec.name)]}
               onChange={(value) => setOption(spec.name, value)}

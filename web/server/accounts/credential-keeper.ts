@@ -1,4 +1,4 @@
-import { isPlatformError, withDeadline } from '@postwave/shared';
+import { isPlatformError, type PlatformAccount, withDeadline } from '@postwave/shared';
 import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import { activeAccountRows } from './connect-repository.ts';
@@ -28,12 +28,18 @@ export interface KeeperRun {
 
 export async function refreshExpiringConnections(ctx: AppContext, now = Date.now()): Promise<KeeperRun> {
   const run: KeeperRun = { checked: 0, refreshed: 0, needsReconnect: 0 };
+  // Accounts of one login share a grant: it is renewed once, through the first of them.
+  const grantsSeen = new Set<string>();
   for (const row of await activeAccountRows(ctx)) {
     const publisher = ctx.publishers.get(row.platform);
     if (!publisher) continue;
-    let account: ReturnType<typeof toPlatformAccount>;
+    if (row.grantId) {
+      if (grantsSeen.has(row.grantId)) continue;
+      grantsSeen.add(row.grantId);
+    }
+    let account: PlatformAccount;
     try {
-      account = toPlatformAccount(ctx, row);
+      account = await toPlatformAccount(ctx, row);
     } catch {
       continue; // unreadable with the current keys: publishing reports it
     }
@@ -54,7 +60,7 @@ export async function refreshExpiringConnections(ctx: AppContext, now = Date.now
         isPlatformError(error) &&
         (error.code === 'needs_reconnect' || error.code === 'credentials_invalid')
       ) {
-        await markAccountRefused(ctx, row.id, row.platform);
+        await markAccountRefused(ctx, row.id, row.platform, { current: true });
         run.needsReconnect++;
       } else {
         ctx.logger.warn(

@@ -1,17 +1,24 @@
-import { isPlatformError, type PlatformErrorCode, withDeadline } from '@postwave/shared';
+import {
+  isPlatformError,
+  type PlatformAccount,
+  type PlatformErrorCode,
+  withDeadline,
+} from '@postwave/shared';
 import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import type { AccountHealth } from '#server/db/schema.ts';
-import { emitWebhookEvent } from '#server/webhooks/events.ts';
-import { notifyAccountHealth } from './health-mail.ts';
+import { accountsOfGrant } from './grant-repository.ts';
+import { announce, defaultEffects, type HealthEffects } from './health-announce.ts';
 import {
   claimAccountsDueForCheck,
   type HealthChange,
   recordHealth,
   releaseHealthLease,
 } from './health-repository.ts';
-import type { AccountRow } from './repository.ts';
-import { saveRefreshedCredentials, toPlatformAccount, toView } from './service.ts';
+import { type AccountRow, findAccountById } from './repository.ts';
+import { saveRefreshedCredentials, toPlatformAccount } from './service.ts';
+
+export { badHealth, type HealthEffects } from './health-announce.ts';
 
 /*
  * Account health (docs/operations.md#account-health): every connected account is checked at least once per
@@ -26,18 +33,6 @@ export interface HealthFinding {
   health: AccountHealth;
   reason: string | null;
 }
-
-/** Injectable effects, so a service test can watch them. */
-export interface HealthEffects {
-  emit: typeof emitWebhookEvent;
-  mail: typeof notifyAccountHealth;
-}
-const defaultEffects: HealthEffects = { emit: emitWebhookEvent, mail: notifyAccountHealth };
-
-/** Health states that are bad for the posts scheduled on the account. */
-export const badHealth: ReadonlySet<AccountHealth> = new Set(['expiring', 'needs_reconnect', 'unreachable']);
-/** Bad states the user can fix, so a change into them is e-mailed (unreachable is usually the platform's outage). */
-const mailedHealth: ReadonlySet<AccountHealth> = new Set(['expiring', 'needs_reconnect']);
 
 /**
  * A token this close to expiry (or already expired) whose account carries a refresh token is
@@ -74,9 +69,9 @@ export async function checkAccount(
 ): Promise<HealthFinding | undefined> {
   const publisher = ctx.publishers.get(row.platform);
   if (!publisher) return undefined; // a platform this build no longer has: nothing to check with
-  let account: ReturnType<typeof toPlatformAccount>;
+  let account: PlatformAccount;
   try {
-    account = toPlatformAccount(ctx, row);
+    account = await toPlatformAccount(ctx, row);
   } catch {
     return {
       health: 'needs_reconnect',
@@ -147,12 +142,31 @@ export async function checkAccount(
   return { health: 'ok', reason: null };
 }
 
-/** Stores a finding and announces a change into a bad state once. */
+/**
+ * Stores a finding and announces a change into a bad state once. A refusal of a shared grant's
+ * credentials is every account of the login's: each is marked, and each announces its change.
+ */
 export async function applyHealth(
   ctx: AppContext,
   accountId: string,
   finding: HealthFinding,
   options: { checkedAt?: Date; effects?: HealthEffects } = {},
+): Promise<HealthChange | undefined> {
+  const change = await recordFinding(ctx, accountId, finding, options);
+  const grantId = change?.row.grantId;
+  if (grantId && finding.health === 'needs_reconnect') {
+    for (const sibling of await accountsOfGrant(ctx, grantId)) {
+      if (sibling.id !== accountId) await recordFinding(ctx, sibling.id, finding, options);
+    }
+  }
+  return change;
+}
+
+async function recordFinding(
+  ctx: AppContext,
+  accountId: string,
+  finding: HealthFinding,
+  options: { checkedAt?: Date; effects?: HealthEffects },
 ): Promise<HealthChange | undefined> {
   const change = await recordHealth(ctx, accountId, {
     health: finding.health,
@@ -166,31 +180,32 @@ export async function applyHealth(
   return change;
 }
 
-async function announce(ctx: AppContext, change: HealthChange, effects: HealthEffects): Promise<void> {
-  const { row, previous } = change;
-  const log = { accountId: row.id, platform: row.platform, health: row.health, previous };
-  if (badHealth.has(row.health)) ctx.logger.warn(log, 'account health changed');
-  else ctx.logger.info(log, 'account health changed');
-  if (row.health === 'needs_reconnect') {
-    try {
-      await effects.emit(ctx.db, { userId: row.userId, type: 'account.needs_reconnect', data: toView(row) });
-    } catch (error) {
-      ctx.logger.error(
-        { accountId: row.id, err: error instanceof Error ? error.message : String(error) },
-        'recording the account.needs_reconnect event failed',
-      );
-    }
-  }
-  if (mailedHealth.has(row.health)) await effects.mail(ctx, row);
-}
-
-/** Marks an account the platform refused (a publish or a renewal found out). */
+/**
+ * Marks an account the platform refused (a publish or a renewal found out), with every account
+ * sharing its grant. A publish may have used the grant's credentials just before another account
+ * of the login rotated them (a rotating refresh token is single use): unless the caller read the
+ * credentials right before (`current`), a grant's refusal is confirmed with the credentials now
+ * stored before the whole login is marked.
+ */
 export async function markAccountRefused(
   ctx: AppContext,
   accountId: string,
   platform: string,
+  options: { current?: boolean } = {},
 ): Promise<void> {
   const displayName = ctx.publishers.get(platform)?.displayName ?? 'The platform';
+  const row = await findAccountById(ctx, accountId);
+  if (!row) return;
+  if (row.grantId && !options.current) {
+    const recheck = await checkAccount(ctx, row);
+    if (recheck && recheck.health !== 'needs_reconnect') {
+      ctx.logger.info(
+        { accountId, platform },
+        'a refusal of stale shared credentials: the login works with the ones stored now',
+      );
+      return;
+    }
+  }
   await applyHealth(ctx, accountId, {
     health: 'needs_reconnect',
     reason: `${displayName} refused the stored credentials; reconnect the account.`,

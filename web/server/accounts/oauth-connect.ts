@@ -1,65 +1,45 @@
 import {
+  type AuthorizeStart,
   type ConnectableAccount,
   isPlatformError,
   type OAuthConnector,
   ProblemError,
-  platformModules,
   problem,
   withDeadline,
 } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret, pkceChallenge } from '#server/security/tokens.ts';
-import {
-  connectedPlatformAccountIds,
-  deletePendingConnection,
-  findPendingConnection,
-  insertConnectState,
-  insertPendingConnection,
-  takeConnectState,
-} from './connect-repository.ts';
+import { insertConnectState, insertPendingConnection, takeConnectState } from './connect-repository.ts';
+import { saveReached } from './oauth-save.ts';
 import type { AccountView } from './schema.ts';
-import { getAccountRow, saveAccount } from './service.ts';
+import { getAccountRow } from './service.ts';
 
 /*
  * The Scheduler's side of "Connect with <platform>", the same for every OAuth platform: the
- * platform's connector (from its SDK folder) builds the consent URL, exchanges the code and lists
- * the accounts the grant reaches; this module owns state, PKCE, the picker and saving.
+ * platform's connector (from its SDK folder) builds the consent URL (or starts the flow with a
+ * server call, `startAuthorization`), exchanges the code and lists the accounts the grant
+ * reaches; this module owns state, PKCE, the connector's secret, the picker and saving.
  */
 
 const stateLifetimeMs = 10 * 60 * 1000;
 const exchangeTimeoutMs = 60_000;
-
-const connectorsByContext = new WeakMap<AppContext, Map<string, OAuthConnector>>();
-
-/** The OAuth connectors of every platform module that has one, built once per context. */
-function connectors(ctx: AppContext): Map<string, OAuthConnector> {
-  let found = connectorsByContext.get(ctx);
-  if (!found) {
-    found = new Map(
-      platformModules.flatMap((module) =>
-        module.createConnector ? [[module.id, module.createConnector(ctx.config.env)] as const] : [],
-      ),
-    );
-    connectorsByContext.set(ctx, found);
-  }
-  return found;
-}
+/** A server call before consent (a request token) is short; the browser is waiting on it. */
+const startTimeoutMs = 30_000;
 
 export function callbackUrl(ctx: AppContext, platform: string): string {
   return `${ctx.config.appUrl}/api/v1/accounts/connect/${platform}/callback`;
 }
 
-function displayName(ctx: AppContext, platform: string): string {
+export function displayName(ctx: AppContext, platform: string): string {
   return ctx.publishers.get(platform)?.displayName ?? platform;
 }
 
 function connectorFor(ctx: AppContext, platform: string): OAuthConnector {
-  const connector = connectors(ctx).get(platform);
+  const connector = ctx.connectors.get(platform);
   if (!connector) throw notFound('OAuth platform');
   if (!connector.configured) {
-    const module = platformModules.find((m) => m.id === platform);
-    const manifestConnect = module?.manifest?.connect;
+    const manifestConnect = ctx.platforms.get(platform)?.manifest.connect;
     const needed =
       manifestConnect && manifestConnect.method === 'oauth' ? manifestConnect.requiredEnv.join(' and ') : '';
     throw new ProblemError(
@@ -82,10 +62,27 @@ export class ConnectError extends Error {
   }
 }
 
+/** A platform failure during the flow, in the words the accounts page shows. */
+function connectFailure(ctx: AppContext, platform: string, error: unknown, during: string): ConnectError {
+  const name = displayName(ctx, platform);
+  if (!isPlatformError(error)) {
+    ctx.logger.warn({ platform, err: (error as Error).message }, `OAuth ${during} failed`);
+    return new ConnectError('provider_error', `${name} could not be reached; try again`);
+  }
+  if (error.retryable)
+    return new ConnectError('provider_error', `${name} could not be reached; try again (${error.message})`);
+  return new ConnectError(
+    error.code === 'target_unreachable' ? 'no_accounts' : 'credentials_invalid',
+    error.message,
+  );
+}
+
 /**
  * Starts the consent flow: a random state bound to this user (stored hashed, 10 minutes, single
  * use), a PKCE verifier kept encrypted server-side where the platform supports PKCE, and for a
- * reconnect the account it must update. Returns the URL to send the browser to.
+ * reconnect the account it must update. A connector with `startAuthorization` is called first
+ * (under a 30-second deadline) and what it asks to keep (`secret`) is stored encrypted with the
+ * state. Returns the URL to send the browser to; a platform failure is a `ConnectError`.
  */
 export async function startConnect(
   ctx: AppContext,
@@ -102,6 +99,24 @@ export async function startConnect(
   }
   const state = newSecret('', 32);
   const verifier = connector.pkce ? newSecret('', 48) : '';
+  const consent = {
+    state,
+    redirectUri: callbackUrl(ctx, platform),
+    ...(connector.pkce ? { codeChallenge: pkceChallenge(verifier) } : {}),
+  };
+  let start: AuthorizeStart;
+  if (connector.startAuthorization) {
+    const deadline = withDeadline(undefined, startTimeoutMs);
+    try {
+      start = await connector.startAuthorization({ ...consent, signal: deadline.signal });
+    } catch (error) {
+      throw connectFailure(ctx, platform, error, 'start');
+    } finally {
+      deadline.dispose();
+    }
+  } else {
+    start = { url: connector.authorizeUrl(consent) };
+  }
   const stateHash = hashSecret(state);
   const now = new Date();
   await insertConnectState(ctx, {
@@ -109,15 +124,13 @@ export async function startConnect(
     userId,
     platform,
     codeVerifier: ctx.cipher.encrypt(verifier, `connect:${stateHash}`),
+    secret:
+      start.secret === undefined ? null : ctx.cipher.encrypt(start.secret, `connect-secret:${stateHash}`),
     accountId,
     expiresAt: new Date(now.getTime() + stateLifetimeMs),
     createdAt: now,
   });
-  return connector.authorizeUrl({
-    state,
-    redirectUri: callbackUrl(ctx, platform),
-    ...(connector.pkce ? { codeChallenge: pkceChallenge(verifier) } : {}),
-  });
+  return start.url;
 }
 
 export type ConnectOutcome =
@@ -126,9 +139,10 @@ export type ConnectOutcome =
   | { kind: 'pick'; token: string };
 
 /**
- * Finishes the flow: the state must be this user's, unexpired and unused; the code is exchanged
- * (with the PKCE verifier); one account is saved at once, several wait for the picker. A reconnect
- * updates only the account it was started for.
+ * Finishes the flow: the state must be this user's, unexpired and unused; the code (`code`, or
+ * OAuth 1.0a's `oauth_verifier`) is exchanged with the PKCE verifier, the connector's secret and
+ * the callback's whole query; one account is saved at once, several wait for the picker. A
+ * reconnect updates only the account it was started for (and the other accounts of its login).
  */
 export async function finishConnect(
   ctx: AppContext,
@@ -136,7 +150,7 @@ export async function finishConnect(
   platform: string,
   query: URLSearchParams,
 ): Promise<ConnectOutcome> {
-  const connector = connectors(ctx).get(platform);
+  const connector = ctx.connectors.get(platform);
   if (!connector) throw notFound('OAuth platform');
   const name = displayName(ctx, platform);
   const state = query.get('state');
@@ -149,7 +163,7 @@ export async function finishConnect(
       'invalid_state',
       'The connection link expired or belongs to someone else; start again',
     );
-  const denied = query.get('error');
+  const denied = query.get('error') ?? (query.get('denied') !== null ? 'access_denied' : null);
   if (denied) {
     const cancelled = /denied|cancel/i.test(`${denied} ${query.get('error_reason') ?? ''}`);
     throw new ConnectError(
@@ -159,10 +173,12 @@ export async function finishConnect(
         : `${name} answered: ${denied.slice(0, 100)}`,
     );
   }
-  const code = query.get('code');
+  const code = query.get('code') ?? query.get('oauth_verifier');
   if (!code) throw new ConnectError('invalid_request', `${name} did not return an authorization code`);
 
   const verifier = ctx.cipher.decrypt(row.codeVerifier, `connect:${stateHash}`);
+  const secret =
+    row.secret === null ? undefined : ctx.cipher.decrypt(row.secret, `connect-secret:${stateHash}`);
   let reached: ConnectableAccount[];
   const deadline = withDeadline(undefined, exchangeTimeoutMs);
   try {
@@ -170,19 +186,12 @@ export async function finishConnect(
       code,
       redirectUri: callbackUrl(ctx, platform),
       ...(verifier ? { codeVerifier: verifier } : {}),
+      ...(secret !== undefined ? { secret } : {}),
+      query: Object.fromEntries(query),
       signal: deadline.signal,
     });
   } catch (error) {
-    if (!isPlatformError(error)) {
-      ctx.logger.warn({ platform, err: (error as Error).message }, 'OAuth code exchange failed');
-      throw new ConnectError('provider_error', `${name} could not be reached; try again`);
-    }
-    if (error.retryable)
-      throw new ConnectError('provider_error', `${name} could not be reached; try again (${error.message})`);
-    throw new ConnectError(
-      error.code === 'target_unreachable' ? 'no_accounts' : 'credentials_invalid',
-      error.message,
-    );
+    throw connectFailure(ctx, platform, error, 'code exchange');
   } finally {
     deadline.dispose();
   }
@@ -198,10 +207,10 @@ export async function finishConnect(
         `You signed in to ${name} as an account other than the one you are reconnecting; sign in as that account and try again`,
       );
     }
-    return { kind: 'connected', accounts: [await save(ctx, userId, platform, match)] };
+    return { kind: 'connected', accounts: await saveReached(ctx, userId, platform, reached, [match]) };
   }
   if (reached.length === 1) {
-    return { kind: 'connected', accounts: [await save(ctx, userId, platform, reached[0]!)] };
+    return { kind: 'connected', accounts: await saveReached(ctx, userId, platform, reached, reached) };
   }
   const token = newSecret('', 32);
   const tokenHash = hashSecret(token);
@@ -215,118 +224,4 @@ export async function finishConnect(
     createdAt: now,
   });
   return { kind: 'pick', token };
-}
-
-async function save(
-  ctx: AppContext,
-  userId: string,
-  platform: string,
-  reached: ConnectableAccount,
-): Promise<AccountView> {
-  const { account } = await saveAccount(ctx, userId, {
-    platform,
-    platformAccountId: reached.platformAccountId,
-    credentials: reached.credentials,
-    profile: reached.profile,
-  });
-  return account;
-}
-
-/** One choice on the picker page: what the user sees, never the credentials. */
-export interface PendingChoice {
-  platformAccountId: string;
-  name: string;
-  username?: string;
-  avatarUrl?: string;
-  kind?: string;
-  /** Already connected by this user: picking it again refreshes its credentials. */
-  connected: boolean;
-}
-
-export interface PendingConnection {
-  platform: string;
-  platformName: string;
-  choices: PendingChoice[];
-  expiresAt: string;
-}
-
-async function loadPending(
-  ctx: AppContext,
-  userId: string,
-  token: string,
-): Promise<
-  { tokenHash: string; platform: string; reached: ConnectableAccount[]; expiresAt: Date } | undefined
-> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
-  const tokenHash = hashSecret(token);
-  const row = await findPendingConnection(ctx, { tokenHash, userId });
-  if (!row) return undefined;
-  const reached = ctx.cipher.decryptJson<ConnectableAccount[]>(row.accounts, `connect-pending:${tokenHash}`);
-  return { tokenHash, platform: row.platform, reached, expiresAt: row.expiresAt };
-}
-
-/** The picker's choices, or undefined when the token is unknown, expired or another user's. */
-export async function getPendingConnection(
-  ctx: AppContext,
-  userId: string,
-  token: string,
-): Promise<PendingConnection | undefined> {
-  const pending = await loadPending(ctx, userId, token);
-  if (!pending) return undefined;
-  const connected = await connectedPlatformAccountIds(ctx, userId, pending.platform);
-  return {
-    platform: pending.platform,
-    platformName: displayName(ctx, pending.platform),
-    expiresAt: pending.expiresAt.toISOString(),
-    choices: pending.reached.map((a) => ({
-      platformAccountId: a.platformAccountId,
-      name: a.profile.name,
-      ...(a.profile.username ? { username: a.profile.username } : {}),
-      ...(a.profile.avatarUrl ? { avatarUrl: a.profile.avatarUrl } : {}),
-      ...(a.kind ? { kind: a.kind } : {}),
-      connected: connected.has(a.platformAccountId),
-    })),
-  };
-}
-
-/**
- * Saves the picked accounts, one connected account each, and ends the pending connection.
- * Unknown ids are refused (422) so a stale form never connects something else.
- */
-export async function pickAccounts(
-  ctx: AppContext,
-  userId: string,
-  platform: string,
-  token: string,
-  platformAccountIds: string[],
-): Promise<AccountView[]> {
-  const pending = await loadPending(ctx, userId, token);
-  if (!pending || pending.platform !== platform) throw notFound('pending connection');
-  const chosen = [...new Set(platformAccountIds)];
-  if (chosen.length === 0) {
-    throw new ProblemError(
-      problem('validation_failed', 'Choose at least one account to connect', {
-        errors: [{ path: 'accountIds', code: 'required', message: 'Choose at least one account' }],
-      }),
-    );
-  }
-  const unknown = chosen.filter((id) => !pending.reached.some((a) => a.platformAccountId === id));
-  if (unknown.length > 0) {
-    throw new ProblemError(
-      problem('validation_failed', 'Some chosen accounts were not offered by this login', {
-        errors: unknown.map((id) => ({
-          path: 'accountIds',
-          code: 'unknown_account',
-          message: id.slice(0, 200),
-        })),
-      }),
-    );
-  }
-  if (!(await deletePendingConnection(ctx, { tokenHash: pending.tokenHash, userId })))
-    throw notFound('pending connection');
-  const saved: AccountView[] = [];
-  for (const reached of pending.reached) {
-    if (chosen.includes(reached.platformAccountId)) saved.push(await save(ctx, userId, platform, reached));
-  }
-  return saved;
 }

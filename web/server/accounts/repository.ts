@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { accounts, posts, postTargets } from '#server/db/schema.ts';
+import { deleteGrantIfUnused } from './grant-repository.ts';
 
 /** The only SQL for connected accounts. Credentials arrive here already encrypted. */
 
@@ -24,6 +25,12 @@ export async function findAccount(
     .select()
     .from(accounts)
     .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)));
+  return row;
+}
+
+/** An account by id alone, for background work that acts on behalf of its owner. */
+export async function findAccountById(ctx: AppContext, accountId: string): Promise<AccountRow | undefined> {
+  const [row] = await ctx.db.select().from(accounts).where(eq(accounts.id, accountId));
   return row;
 }
 
@@ -79,7 +86,8 @@ export async function updateAccount(
 
 /**
  * Deletes an account in one transaction: posts not yet posted lose it as a target (its unposted
- * results go too); one left without targets becomes a draft. False when it is not the user's.
+ * results go too); one left without targets becomes a draft; a grant it was the last user of goes.
+ * False when it is not the user's.
  */
 export async function deleteAccount(
   ctx: AppContext,
@@ -94,6 +102,8 @@ export async function deleteAccount(
       .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)))
       .returning();
     if (!deleted) return false;
+    // The last account of a login takes its shared grant with it.
+    if (deleted.grantId) await deleteGrantIfUnused(tx as unknown as AppContext['db'], deleted.grantId);
     await onDeleted?.(tx as unknown as AppContext['db'], deleted);
     const affected = await tx
       .select({ id: posts.id, accountIds: posts.accountIds, status: posts.status })

@@ -6,6 +6,7 @@ import {
   AccountList,
   ConnectAccountRequest,
   ConnectedAccount,
+  OptionChoiceList,
   PickAccountsRequest,
   RenameAccountRequest,
 } from './schema.ts';
@@ -97,6 +98,46 @@ export const accountsRoutes = defineApiRoutes({
       ...problemResponses({ ...unauthorized, ...notFound }),
     },
   },
+  listOptionChoices: {
+    method: 'get',
+    path: '/api/v1/accounts/{id}/options/{field}',
+    auth: 'caller',
+    operationId: 'listOptionChoices',
+    summary: 'The choices the platform offers this account for an option (boards, flairs, privacy levels)',
+    description:
+      'For an option field whose entry in the platform’s manifest has `choicesFrom` (`docs/platforms/README.md`): ' +
+      'asks the platform, for this account, which values the field may take. When the ' +
+      'field `dependsOn` another (a board’s sections), that field’s current value is passed as the query parameter ' +
+      'of its name (`?board=…`); without it the platform answers for none. Answers are cached for 60 seconds per ' +
+      'account, field and `dependsOn` value; each user may make 60 uncached asks a minute (429 `rate_limited` with ' +
+      '`Retry-After` beyond, or when the platform itself asks to wait). Validation refuses a value outside these ' +
+      'choices with the issue `option_not_offered` (path `accountOptions.<account id>.<field>`), unless the field ' +
+      'says `allowCustom`; when the choices cannot be loaded, the value passes with the warning ' +
+      '`option_choices_unavailable`. A refused token marks the account `needs_reconnect`, as a refused publish does.',
+    parameters: [
+      idParam('account'),
+      {
+        name: 'field',
+        in: 'path' as const,
+        description:
+          'The option’s name as the manifest gives it (dotted for a nested option: `event.title`).',
+        schema: z.string(),
+      },
+    ],
+    responses: {
+      200: { description: 'The choices.', content: { [json]: OptionChoiceList } },
+      ...problemResponses({
+        ...unauthorized,
+        not_found:
+          'no such account for this user, or its platform has no option of that name whose choices come from the platform',
+        credentials_invalid:
+          'the platform refused the account’s credentials (the account is now `needs_reconnect`)',
+        target_unreachable: 'the platform cannot reach the account’s target',
+        rate_limited: 'more than 60 uncached asks a minute, or the platform asked to wait; see `Retry-After`',
+        publish_failed: 'the platform could not be reached',
+      }),
+    },
+  },
   startOAuthConnect: {
     method: 'get',
     path: '/api/v1/accounts/connect/{platform}',
@@ -104,7 +145,7 @@ export const accountsRoutes = defineApiRoutes({
     operationId: 'startOAuthConnect',
     summary: 'Browser redirect to the platform’s consent screen',
     description:
-      'Starts the OAuth connect flow of any platform whose SDK module has a connector: a one-time `state` bound to the user (stored hashed, 10 minutes) and a PKCE S256 challenge where the platform supports PKCE. With `accountId` the flow reconnects that account: it is updated in place, and a login as another platform account is refused (`error=account_mismatch`).',
+      'Starts the OAuth connect flow of any platform whose SDK module has a connector: a one-time `state` bound to the user (stored hashed, 10 minutes) and a PKCE S256 challenge where the platform supports PKCE. A platform that needs a server call before consent (an OAuth 1.0a request token) is called first, within 30 seconds, and what it must keep for the callback is stored encrypted with the state; when that call fails the browser goes to `/accounts?error=provider_error` (or `credentials_invalid`) with `message`, as a failed callback does. With `accountId` the flow reconnects that account: it is updated in place (with the other accounts of the same login, which share its credentials), and a login as another platform account is refused (`error=account_mismatch`).',
     parameters: [
       platformParam,
       {
@@ -135,11 +176,17 @@ export const accountsRoutes = defineApiRoutes({
     operationId: 'finishOAuthConnect',
     summary: 'Where the platform sends the browser back; saves the account',
     description:
-      'Redirects to `/accounts` with `connected=<account id>` (one per saved account) on success, or `error` (`access_denied`, `invalid_state`, `credentials_invalid`, `no_accounts`, `account_mismatch`, `provider_error`) and `message`. When the login reaches several accounts (pages, organizations, profiles) it redirects to the picker page `/accounts/pick?pending=<token>` instead: nothing is saved until the user picks (`pickOAuthAccounts`).',
+      'Redirects to `/accounts` with `connected=<account id>` (one per saved account) on success, or `error` (`access_denied`, `invalid_state`, `credentials_invalid`, `no_accounts`, `account_mismatch`, `provider_error`, `invalid_request`) and `message`. When the login reaches several accounts (pages, organizations, profiles) it redirects to the picker page `/accounts/pick?pending=<token>` instead: nothing is saved until the user picks (`pickOAuthAccounts`). Accounts one login reaches that publish with the same tokens (boards, locations) share one stored grant: a renewed token serves them all, a refused one marks them all `needs_reconnect`. Every query parameter is handed to the platform’s connector (OAuth 1.0a answers `oauth_token` and `oauth_verifier` instead of `code`).',
     parameters: [
       platformParam,
       { name: 'code', in: 'query', schema: z.string() },
       { name: 'state', in: 'query', schema: z.string() },
+      {
+        name: 'oauth_verifier',
+        in: 'query',
+        description: 'OAuth 1.0a platforms: the verifier, taken instead of `code`.',
+        schema: z.string(),
+      },
     ],
     responses: {
       302: { description: 'Back to the accounts page with the outcome, or on to the picker page.' },

@@ -43,3 +43,17 @@ export const PickAccountsRequest = z
     accountIds: z.array(z.string().min(1).max(500)).max(500),
   })
   .meta({ id: 'PickAccountsRequest' });
+
+/** `GET /api/v1/accounts/{id}/options/{field}`: one option's choices as the platform offers them now. */
+export const OptionChoiceList = z
+  .object({
+    choices: z
+      .array(
+        z.object({
+          value: z.string().meta({ description: 'What `accountOptions[id][field]` takes.' }),
+          label: z.string().meta({ description: 'What the user sees (the board or flair name).' }),
+        }),
+      )
+      .meta({ description: 'In the platform’s order; at most 1000.' }),
+  })
+  .meta({ id: 'OptionChoiceList' });

@@ -14,6 +14,8 @@ import { isUuid } from '#server/http/ids.ts';
 import { specificProblem, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
 import { emitWebhookEvent } from '#server/webhooks/events.ts';
+import { accountCredentialsAad, saveGrant, toPlatformAccount } from './credentials.ts';
+import { deleteGrantIfUnused } from './grant-repository.ts';
 import {
   type AccountRow,
   accountsOf,
@@ -25,8 +27,7 @@ import {
 } from './repository.ts';
 import type { AccountView } from './schema.ts';
 
-/** Credentials are bound to their row: a ciphertext copied onto another account will not decrypt. */
-const credentialsAad = (accountId: string) => `account:${accountId}`;
+export { saveRefreshedCredentials, toPlatformAccount } from './credentials.ts';
 
 export async function listAccounts(ctx: AppContext, userId: string): Promise<AccountView[]> {
   return (await accountsOf(ctx, userId)).map(toView);
@@ -40,19 +41,6 @@ export async function getAccountRow(
   return isUuid(accountId) ? findAccount(ctx, userId, accountId) : undefined;
 }
 
-/** An account with decrypted credentials, as the SDK's publishers expect it. */
-export function toPlatformAccount(ctx: AppContext, row: AccountRow): PlatformAccount {
-  return {
-    id: row.id,
-    platform: row.platform,
-    platformAccountId: row.platformAccountId,
-    credentials: ctx.cipher.decryptJson<Record<string, unknown>>(row.credentials, credentialsAad(row.id)),
-    ...(row.label ? { label: row.label } : {}),
-    ...(row.username ? { username: row.username } : {}),
-    ...(row.profilePicture ? { profilePicture: row.profilePicture } : {}),
-  };
-}
-
 /** Decrypted accounts by id, kept for one dispatch run only. */
 export type AccountCache = Map<string, Promise<PlatformAccount | undefined>>;
 
@@ -60,7 +48,7 @@ export type AccountCache = Map<string, Promise<PlatformAccount | undefined>>;
 export function accountLookup(ctx: AppContext, userId: string, cache?: AccountCache) {
   const load = async (accountId: string): Promise<PlatformAccount | undefined> => {
     const row = await getAccountRow(ctx, userId, accountId);
-    return row ? toPlatformAccount(ctx, row) : undefined;
+    return row ? await toPlatformAccount(ctx, row) : undefined;
   };
   if (!cache) return load;
   return (accountId: string): Promise<PlatformAccount | undefined> => {
@@ -187,6 +175,10 @@ const verifiedHealth = (now: Date) => ({
   healthLeaseUntil: null,
 });
 
+/**
+ * Saves a verified connection. With `grantKey` (accounts one login connected together) the
+ * credentials go to the login's grant, shared with its other accounts; otherwise onto the account.
+ */
 export async function saveAccount(
   ctx: AppContext,
   userId: string,
@@ -196,23 +188,40 @@ export async function saveAccount(
     credentials: Record<string, unknown>;
     label?: string | undefined;
     profile: AccountProfile;
+    grantKey?: string | undefined;
   },
 ): Promise<{ account: AccountView; created: boolean }> {
   const profileColumns = {
     username: input.profile.username ?? null,
     profilePicture: input.profile.avatarUrl ?? null,
   };
+  const grantId = input.grantKey
+    ? await saveGrant(ctx, {
+        userId,
+        platform: input.platform,
+        grantKey: input.grantKey,
+        credentials: input.credentials,
+      })
+    : null;
+  const credentialColumns = (accountId: string) => ({
+    grantId,
+    credentials: grantId ? null : ctx.cipher.encryptJson(input.credentials, accountCredentialsAad(accountId)),
+  });
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = new Date();
     const existing = await findConnectedId(ctx, userId, input.platform, input.platformAccountId);
     if (existing) {
+      const previous = await findAccount(ctx, userId, existing);
       const row = await updateAccount(ctx, existing, {
         ...profileColumns,
         ...(input.label !== undefined ? { label: input.label } : {}),
-        credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(existing)),
+        ...credentialColumns(existing),
         status: 'active',
         ...verifiedHealth(now),
       });
+      // Moved off a grant (another login, or credentials of its own): a grant left unused goes.
+      if (previous?.grantId && previous.grantId !== grantId)
+        await deleteGrantIfUnused(ctx.db, previous.grantId);
       return { account: toView(row!), created: false };
     }
     const id = crypto.randomUUID();
@@ -224,7 +233,7 @@ export async function saveAccount(
         platformAccountId: input.platformAccountId,
         label: input.label ?? input.profile.name ?? null,
         ...profileColumns,
-        credentials: ctx.cipher.encryptJson(input.credentials, credentialsAad(id)),
+        ...credentialColumns(id),
         status: 'active',
         ...verifiedHealth(now),
         createdAt: now,
@@ -260,16 +269,6 @@ export async function disconnectAccount(ctx: AppContext, userId: string, account
   const disconnected = (tx: AppContext['db'], row: AccountRow) =>
     emitWebhookEvent(tx, { userId, type: 'account.disconnected', data: toView(row) });
   if (!(await deleteAccount(ctx, userId, accountId, disconnected))) throw notFound('account');
-}
-
-export async function saveRefreshedCredentials(
-  ctx: AppContext,
-  accountId: string,
-  credentials: Record<string, unknown>,
-): Promise<void> {
-  await updateAccount(ctx, accountId, {
-    credentials: ctx.cipher.encryptJson(credentials, credentialsAad(accountId)),
-  });
 }
 
 export function toView(row: AccountRow): AccountView {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -110,7 +111,29 @@ export const userIdentities = pgTable(
   ],
 );
 
-/** Connected social accounts. `credentials` is AES-256-GCM ciphertext that names its key id. */
+/**
+ * The credentials one login granted, shared by every account it connected (several boards, pages
+ * or locations of one user): a refreshed or rotated token is stored once and serves them all.
+ * One per user, platform and `grant_key` (the connector's `ConnectableAccount.grantKey`, e.g. the
+ * platform's user id); removed with its last account. `credentials` is ciphertext like accounts'.
+ */
+export const accountGrants = pgTable(
+  'account_grants',
+  {
+    ...ownedRow(),
+    platform: text('platform').notNull(),
+    grantKey: text('grant_key').notNull(),
+    credentials: text('credentials').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('account_grants_user_platform_key').on(t.userId, t.platform, t.grantKey)],
+);
+
+/**
+ * Connected social accounts. `credentials` is AES-256-GCM ciphertext that names its key id; null
+ * when the account uses its grant's (`grant_id`).
+ */
 export const accounts = pgTable(
   'accounts',
   {
@@ -120,7 +143,8 @@ export const accounts = pgTable(
     label: text('label'),
     username: text('username'),
     profilePicture: text('profile_picture'),
-    credentials: text('credentials').notNull(),
+    credentials: text('credentials'),
+    grantId: uuid('grant_id').references(() => accountGrants.id),
     status: text('status').$type<AccountStatus>().notNull().default('active'),
     health: text('health').$type<AccountHealth>().notNull().default('ok'),
     /** Why the health is what it is, in words for the user (never the platform's raw reply). */
@@ -135,6 +159,8 @@ export const accounts = pgTable(
     uniqueIndex('accounts_user_platform_target').on(t.userId, t.platform, t.platformAccountId),
     index('accounts_user_created').on(t.userId, t.createdAt),
     index('accounts_health_checked').on(t.healthCheckedAt),
+    index('accounts_grant').on(t.grantId),
+    check('accounts_credentials_or_grant', sql`${t.credentials} IS NOT NULL OR ${t.grantId} IS NOT NULL`),
   ],
 );
 
@@ -456,6 +482,8 @@ export const connectStates = pgTable('connect_states', {
   platform: text('platform').notNull(),
   /** PKCE verifier, encrypted like credentials (an empty secret for platforms without PKCE). */
   codeVerifier: text('code_verifier').notNull(),
+  /** What the connector's `startAuthorization` asked to keep for the callback, encrypted likewise. */
+  secret: text('secret'),
   /** Set when the flow reconnects this account: only the same platform account may answer. */
   accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
   expiresAt: ts('expires_at').notNull(),

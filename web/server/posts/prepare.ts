@@ -7,6 +7,7 @@ import {
   type ProblemIssue,
   type ValidationResponse,
 } from '@postwave/shared';
+import { optionChoicesLoader } from '#server/accounts/option-choices.ts';
 import { type AccountCache, accountLookup } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { validationFailed } from '#server/http/problems.ts';
@@ -28,6 +29,7 @@ export function postingServiceFor(ctx: AppContext, userId: string): PostingServi
     resolveOwnMedia: ownMediaResolver(ctx, userId),
     // Scheduler users choose their accounts' hosts: those are reached through the SSRF-safe fetch.
     accountHostFetch: ctx.userUrlFetch,
+    loadOptionChoices: optionChoicesLoader(ctx),
   });
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '#server/config.ts';
-import { type AppContext, createContext } from '#server/context.ts';
+import { type AppContext, type ContextOverrides, createContext } from '#server/context.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { type Backend, createPostgresDatabase } from './databases.ts';
 
@@ -21,6 +21,8 @@ export async function startServices(
   backend: Backend,
   env: Record<string, string>,
   instances = 1,
+  /** E.g. test-only platform modules (`platforms`). */
+  overrides: Omit<ContextOverrides, 'database'> = {},
 ): Promise<ServiceHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'postwave-svc-'));
   const database = backend === 'postgres' ? await createPostgresDatabase() : undefined;
@@ -35,7 +37,7 @@ export async function startServices(
   const count = database ? instances : 1;
   for (let i = 0; i < count; i++) {
     const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir, poolSize: 10 });
-    contexts.push(await createContext(config, { database: handle }));
+    contexts.push(await createContext(config, { ...overrides, database: handle }));
   }
   return {
     contexts,

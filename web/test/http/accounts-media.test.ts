@@ -136,7 +136,7 @@ for (const backend of backends()) {
       assert.equal(afterSingle.body.status, 'draft');
     });
 
-    // PGlite belongs to the running app process; web/test/service/encryption.test.ts reads it directly.
+    // PGlite belongs to the running app process; the service tests under web/test/server/ read it directly.
     if (backend === 'postgres') {
       test('credentials are encrypted at rest in the database', async () => {
         const { api } = await userWithToken(env.app.url);

@@ -44,6 +44,14 @@ export const youTubeManifest: PlatformManifest = {
         { value: 'private', label: 'Private' },
       ],
     },
+    {
+      name: 'categoryId',
+      label: 'Category',
+      type: 'select',
+      placeholder: 'Default (People & Blogs)',
+      help: 'The categories YouTube lets this channel’s videos use.',
+      choicesFrom: {},
+    },
     { name: 'tags', label: 'Tags', type: 'tags', placeholder: 'launch, demo' },
     { name: 'madeForKids', label: 'Made for kids', type: 'boolean' },
     {

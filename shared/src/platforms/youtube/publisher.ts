@@ -1,6 +1,7 @@
 import { PlatformError } from '../../errors.ts';
 import { readJson } from '../../http/fetch.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
+import { videoCategoryChoices } from './categories.ts';
 import type { YouTubeConfig } from './config.ts';
 import { failure, googleFetch } from './google-fetch.ts';
 import { youTubeManifest } from './manifest.ts';
@@ -155,6 +156,12 @@ export function createYouTubePublisher(config: YouTubeConfig): Publisher<YouTube
         platformPostId: thread.id,
         url: `https://www.youtube.com/watch?v=${encodeURIComponent(parent.platformPostId)}&lc=${encodeURIComponent(thread.id)}`,
       };
+    },
+
+    // The manifest's `categoryId` field loads its choices from the channel (contract section C).
+    async optionChoices(account, field, _values, context) {
+      if (field !== 'categoryId') return [];
+      return videoCategoryChoices(config, accessToken(account, context), context.signal);
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

@@ -43,7 +43,7 @@ for (const backend of backends()) {
 
     async function credentialsOf(accountId: string) {
       const row = await getAccountRow(ctx, userId, accountId);
-      return { status: row!.status, credentials: toPlatformAccount(ctx, row!).credentials };
+      return { status: row!.status, credentials: (await toPlatformAccount(ctx, row!)).credentials };
     }
 
     test('a token in its last week is renewed and stored; one far from expiry is left alone', async () => {

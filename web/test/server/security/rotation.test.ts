@@ -68,7 +68,7 @@ test('key rotation: old ciphertexts stay readable through previous keys, the scr
       const result = await after.db.execute(sql`SELECT * FROM accounts`);
       const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0]!;
       assert.ok(!String(row.credentials).includes('secret-token'));
-      const platformAccount = toPlatformAccount(after, {
+      const platformAccount = await toPlatformAccount(after, {
         id: account.id,
         userId: user.id,
         platform: 'telegram',
@@ -77,6 +77,7 @@ test('key rotation: old ciphertexts stay readable through previous keys, the scr
         username: null,
         profilePicture: null,
         credentials: String(row.credentials),
+        grantId: null,
         status: 'active',
         health: 'ok',
         healthReason: null,

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { AccountAvatar } from '#components/account-avatar.tsx';
-import { getPendingConnection } from '#server/accounts/oauth-connect.ts';
+import { getPendingConnection } from '#server/accounts/oauth-picker.ts';
 import { getContext } from '#server/context.ts';
 import { requireUser } from '#server/ui/session.ts';
 

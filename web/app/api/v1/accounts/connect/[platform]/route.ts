@@ -1,4 +1,4 @@
-import { startConnect } from '#server/accounts/oauth-connect.ts';
+import { ConnectError, startConnect } from '#server/accounts/oauth-connect.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { isNotConfigured, setupPageRedirect, wantsHtml } from '#server/http/browser.ts';
 import { route } from '#server/http/route.ts';
@@ -17,6 +17,16 @@ export const GET = route(
       const location = await startConnect(ctx, caller.userId, platform, { accountId });
       return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
     } catch (error) {
+      // The platform failed before consent (a request token): the accounts page says so, as a failed callback does.
+      if (error instanceof ConnectError) {
+        const back = new URL('/accounts', ctx.config.appUrl);
+        back.searchParams.set('error', error.code);
+        back.searchParams.set('message', error.message);
+        return new Response(null, {
+          status: 302,
+          headers: { location: back.toString(), 'cache-control': 'no-store' },
+        });
+      }
       // A person who followed a link gets a page saying what to set up, not a JSON document.
       if (isNotConfigured(error) && wantsHtml(request)) return setupPageRedirect(ctx.config, platform);
       throw error;

@@ -1,5 +1,5 @@
 import { ProblemError, problem } from '@postwave/shared';
-import { pickAccounts } from '#server/accounts/oauth-connect.ts';
+import { pickAccounts } from '#server/accounts/oauth-picker.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { PickAccountsRequest } from '#server/accounts/schema.ts';
 import { json } from '#server/http/respond.ts';

@@ -1,0 +1,46 @@
+import type { ConnectableAccount } from '@postwave/shared';
+import type { AppContext } from '#server/context.ts';
+import { connectedPlatformAccountIds } from './connect-repository.ts';
+import type { AccountView } from './schema.ts';
+import { saveAccount } from './service.ts';
+
+/**
+ * Saves the accounts a user chose among those one login reached. Accounts the user connected
+ * earlier through the same login (same `grantKey`) are renewed too, though not chosen again: they
+ * share the grant the login just renewed, so one reconnect brings back every account of the login.
+ * Answers the chosen accounts.
+ */
+export async function saveReached(
+  ctx: AppContext,
+  userId: string,
+  platform: string,
+  reached: readonly ConnectableAccount[],
+  chosen: readonly ConnectableAccount[],
+): Promise<AccountView[]> {
+  const saved: AccountView[] = [];
+  for (const account of chosen) saved.push(await save(ctx, userId, platform, account));
+  const grantKeys = new Set(chosen.flatMap((a) => (a.grantKey ? [a.grantKey] : [])));
+  if (grantKeys.size === 0) return saved;
+  const connected = await connectedPlatformAccountIds(ctx, userId, platform);
+  for (const sibling of reached) {
+    if (chosen.includes(sibling) || !sibling.grantKey || !grantKeys.has(sibling.grantKey)) continue;
+    if (connected.has(sibling.platformAccountId)) await save(ctx, userId, platform, sibling);
+  }
+  return saved;
+}
+
+async function save(
+  ctx: AppContext,
+  userId: string,
+  platform: string,
+  reached: ConnectableAccount,
+): Promise<AccountView> {
+  const { account } = await saveAccount(ctx, userId, {
+    platform,
+    platformAccountId: reached.platformAccountId,
+    credentials: reached.credentials,
+    profile: reached.profile,
+    grantKey: reached.grantKey,
+  });
+  return account;
+}
