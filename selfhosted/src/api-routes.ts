@@ -21,7 +21,6 @@ import {
   type RouteSpec,
 } from '@postwave/shared/openapi/index';
 import type { RequestHandler, Router } from 'express';
-import { z } from 'zod';
 
 /** `apiKey`: the `x-api-key` header must equal SERVICE_API_KEY; `public`: no credential. */
 export type ApiAuth = 'apiKey' | 'public';

@@ -242,7 +242,7 @@ export async function refreshTokens(ctx: AppContext, form: URLSearchParams): Pro
   if (resource !== null && normalizeResource(resource) !== rotated.resource)
     throw new OAuthError('invalid_target', 'resource does not match the grant');
   const scope = form.get('scope');
-  if (scope !== null && scope.split(' ').some((s) => s && s !== rotated.scope))
+  if (scope?.split(' ').some((s) => s && s !== rotated.scope))
     throw new OAuthError('invalid_scope', 'A refresh cannot widen the scope');
   // Rows from before token families existed start a family of their own on their first rotation.
   return issueTokens(ctx, { ...rotated, familyId: rotated.familyId ?? crypto.randomUUID() });
