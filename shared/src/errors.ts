@@ -66,3 +66,12 @@ export function toPlatformError(value: unknown): PlatformError {
   if (value instanceof PlatformError) return value;
   return new PlatformError('internal', 'Unexpected error while publishing', { cause: value });
 }
+
+/**
+ * A failure after which the platform may have acted all the same (a timeout, a cut connection, a
+ * 5xx): the publish is looked up before it is sent again (docs/dispatch.md#exactly-once-across-crashes).
+ */
+export function isUnclearOutcome(error: unknown): boolean {
+  if (!(error instanceof PlatformError)) return false;
+  return error.code === 'timeout' || error.code === 'network_error' || error.code === 'platform_unavailable';
+}

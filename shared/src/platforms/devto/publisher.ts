@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import { appendBlock, imagesMarkdown } from '../../text/markdown.ts';
-import { AttemptMemory } from '../attempt-memory.ts';
 import { longFormParts } from '../long-form.ts';
+import { SendLedger } from '../send-ledger.ts';
 import type {
   AccountProfile,
   MetricsTarget,
@@ -46,12 +46,6 @@ const pageSize = 1000;
 const maxPages = 5;
 const clockSlackMs = 10 * 60_000;
 
-/** An answer that may have come after Dev.to created the article (timeouts, cut connections, 5xx). */
-function unclearOutcome(error: unknown): boolean {
-  if (!(error instanceof PlatformError)) return false;
-  return error.code === 'timeout' || error.code === 'network_error' || error.code === 'platform_unavailable';
-}
-
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 
@@ -61,7 +55,7 @@ const count = (value: unknown): number | undefined =>
  * as Markdown images after the text. See docs/platforms/devto.md.
  */
 export function createDevtoPublisher(config: DevtoConfig): Publisher<DevtoOptions> {
-  const unclear = new AttemptMemory<number>();
+  const ledger = new SendLedger();
   const keyOf = (account: PlatformAccount) => {
     const parsed = devtoCredentialsSchema.safeParse(account.credentials);
     if (!parsed.success) throw new PlatformError('credentials_invalid', 'Dev.to credentials need an apiKey');
@@ -131,11 +125,11 @@ export function createDevtoPublisher(config: DevtoConfig): Publisher<DevtoOption
     ): Promise<PublishResult> {
       const apiKey = keyOf(account);
       const { title, body } = longFormParts(post.message, options.title);
-      const since = context.resumed?.since.getTime() ?? unclear.get(context.idempotencyKey);
-      if (since !== undefined) {
-        const found = await findRecent(apiKey, title, since, context.signal);
+      const earlier = ledger.earlierSend(context);
+      if (earlier) {
+        const found = await findRecent(apiKey, title, earlier.getTime(), context.signal);
         if (found) {
-          unclear.delete(context.idempotencyKey);
+          ledger.done(context);
           return found;
         }
       }
@@ -151,20 +145,15 @@ export function createDevtoPublisher(config: DevtoConfig): Publisher<DevtoOption
         ...(options.canonicalUrl ? { canonical_url: options.canonicalUrl } : {}),
         ...(cover ? { main_image: cover.url } : {}),
       };
-      let created: MyArticle;
-      try {
-        created = await devtoCall<MyArticle>(config.apiUrl, apiKey, {
-          method: 'POST',
-          path: '/articles',
-          json: { article },
-          operation: 'article',
-          signal: context.signal,
-        });
-      } catch (error) {
-        if (unclearOutcome(error)) unclear.set(context.idempotencyKey, since ?? Date.now() - 1000);
-        throw error;
-      }
-      unclear.delete(context.idempotencyKey);
+      ledger.sending(context);
+      const created: MyArticle = await devtoCall<MyArticle>(config.apiUrl, apiKey, {
+        method: 'POST',
+        path: '/articles',
+        json: { article },
+        operation: 'article',
+        signal: context.signal,
+      });
+      ledger.done(context);
       const answer = result(created);
       if (!answer)
         throw new PlatformError('platform_unavailable', 'Dev.to answered the article without an id');

@@ -5,6 +5,7 @@ import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import { appendBlock, imagesHtml, markdownToHtml } from '../../text/markdown.ts';
 import { AttemptMemory } from '../attempt-memory.ts';
 import { longFormParts, siteRoot } from '../long-form.ts';
+import { SendLedger } from '../send-ledger.ts';
 import type {
   AccountProfile,
   PlatformAccount,
@@ -30,12 +31,6 @@ interface GhostPost {
 const clockSlackMs = 10 * 60_000;
 const uploadTimeoutMs = 5 * 60_000;
 
-/** An answer that may have come after Ghost created the post (timeouts, cut connections, 5xx). */
-function unclearOutcome(error: unknown): boolean {
-  if (!(error instanceof PlatformError)) return false;
-  return error.code === 'timeout' || error.code === 'network_error' || error.code === 'platform_unavailable';
-}
-
 /**
  * Publishes to a Ghost site through its Admin API with a custom integration's key: images to
  * `images/upload/`, then one post from HTML (`posts/?source=html`). See docs/platforms/ghost.md.
@@ -51,8 +46,8 @@ export class GhostPublisher implements Publisher<GhostOptions> {
   readonly dedupe = 'lookup' as const;
   /** Image URLs an earlier attempt of the same publish uploaded, reused instead of uploaded again. */
   readonly #uploads = new AttemptMemory<string>();
-  /** When an attempt whose outcome is unknown started, by idempotency key. */
-  readonly #unclear = new AttemptMemory<number>();
+  /** Which sends may have reached the site, so a retry looks for the post first. */
+  readonly #ledger = new SendLedger();
 
   concurrencyKey(account: PlatformAccount): string | undefined {
     const parsed = ghostCredentialsSchema.safeParse(account.credentials);
@@ -78,11 +73,11 @@ export class GhostPublisher implements Publisher<GhostOptions> {
     const api = this.#api(account, context.signal, context.accountHostFetch);
     const { title, body } = longFormParts(post.message, options.title);
     const key = context.idempotencyKey;
-    const since = context.resumed?.since.getTime() ?? this.#unclear.get(key);
-    if (since !== undefined) {
-      const found = await findRecentPost(api, title, since);
+    const earlier = this.#ledger.earlierSend(context);
+    if (earlier) {
+      const found = await findRecentPost(api, title, earlier.getTime());
       if (found) {
-        this.#unclear.delete(key);
+        this.#ledger.done(context);
         return found;
       }
     }
@@ -108,20 +103,15 @@ export class GhostPublisher implements Publisher<GhostOptions> {
       ...(feature ? { feature_image: feature } : {}),
       ...(feature && media[0]?.altText ? { feature_image_alt: media[0].altText } : {}),
     };
-    let created: { posts?: GhostPost[] };
-    try {
-      created = await api.request<{ posts?: GhostPost[] }>({
-        method: 'POST',
-        path: '/posts/',
-        query: { source: 'html' },
-        json: { posts: [draft] },
-        operation: 'post',
-      });
-    } catch (error) {
-      if (unclearOutcome(error)) this.#unclear.set(key, since ?? Date.now() - 1000);
-      throw error;
-    }
-    this.#unclear.delete(key);
+    this.#ledger.sending(context);
+    const created: { posts?: GhostPost[] } = await api.request<{ posts?: GhostPost[] }>({
+      method: 'POST',
+      path: '/posts/',
+      query: { source: 'html' },
+      json: { posts: [draft] },
+      operation: 'post',
+    });
+    this.#ledger.done(context);
     for (const file of media) this.#uploads.delete(`${key}\n${file.key}`);
     const saved = created.posts?.[0];
     if (typeof saved?.id !== 'string') {

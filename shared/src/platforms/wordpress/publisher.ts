@@ -6,6 +6,7 @@ import { appendBlock, imagesHtml, markdownToHtml } from '../../text/markdown.ts'
 import { AttemptMemory } from '../attempt-memory.ts';
 import { longFormParts, siteRoot } from '../long-form.ts';
 import type { OptionChoice } from '../manifest.ts';
+import { SendLedger } from '../send-ledger.ts';
 import type {
   AccountProfile,
   MetricsTarget,
@@ -38,12 +39,6 @@ const userSchema = z.object({
   capabilities: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** An answer that may have come after WordPress created the post (timeouts, cut connections, 5xx). */
-function unclearOutcome(error: unknown): boolean {
-  if (!(error instanceof PlatformError)) return false;
-  return error.code === 'timeout' || error.code === 'network_error' || error.code === 'platform_unavailable';
-}
-
 /**
  * Publishes to a self-hosted or hosted WordPress site through its REST API (`/wp-json/wp/v2`)
  * with an application password: images to the media library, categories and tags by name, then
@@ -61,8 +56,8 @@ export class WordPressPublisher implements Publisher<WordPressOptions> {
   readonly dedupe = 'lookup' as const;
   /** Images an earlier attempt of the same publish uploaded, reused instead of uploaded again. */
   readonly #uploads = new AttemptMemory<UploadedImage>();
-  /** When an attempt whose outcome is unknown started, by idempotency key. */
-  readonly #unclear = new AttemptMemory<number>();
+  /** Which sends may have reached the site, so a retry looks for the post first. */
+  readonly #ledger = new SendLedger();
 
   concurrencyKey(account: PlatformAccount): string | undefined {
     const parsed = wordpressCredentialsSchema.safeParse(account.credentials);
@@ -88,11 +83,11 @@ export class WordPressPublisher implements Publisher<WordPressOptions> {
     const api = this.#api(account, context.signal, context.accountHostFetch);
     const { title, body } = longFormParts(post.message, options.title);
     const key = context.idempotencyKey;
-    const since = context.resumed?.since.getTime() ?? this.#unclear.get(key);
-    if (since !== undefined) {
-      const found = await findRecentPost(api, title, since);
+    const earlier = this.#ledger.earlierSend(context);
+    if (earlier) {
+      const found = await findRecentPost(api, title, earlier.getTime());
       if (found) {
-        this.#unclear.delete(key);
+        this.#ledger.done(context);
         return found;
       }
     }
@@ -120,19 +115,14 @@ export class WordPressPublisher implements Publisher<WordPressOptions> {
       ...(tags.length ? { tags } : {}),
       ...(featured ? { featured_media: featured.id } : {}),
     };
-    let created: { id?: unknown; link?: unknown };
-    try {
-      ({ body: created } = await api.request<{ id?: unknown; link?: unknown }>({
-        method: 'POST',
-        route: '/wp/v2/posts',
-        json,
-        operation: 'post',
-      }));
-    } catch (error) {
-      if (unclearOutcome(error)) this.#unclear.set(key, since ?? Date.now() - 1000);
-      throw error;
-    }
-    this.#unclear.delete(key);
+    this.#ledger.sending(context);
+    const { body: created } = await api.request<{ id?: unknown; link?: unknown }>({
+      method: 'POST',
+      route: '/wp/v2/posts',
+      json,
+      operation: 'post',
+    });
+    this.#ledger.done(context);
     for (const file of media) this.#uploads.delete(`${key}\n${file.key}`);
     if (typeof created.id !== 'number') {
       throw new PlatformError('platform_unavailable', `${api.host} answered the post without an id`);

@@ -1,4 +1,4 @@
-import { PlatformError } from '../../errors.ts';
+import { isUnclearOutcome, PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
 import type {
   AccountProfile,
@@ -171,7 +171,7 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
           if (found) id = found;
         }
         if (!id) {
-          if (classified && unclearOutcome(classified)) rememberUnclear(context.idempotencyKey);
+          if (classified && isUnclearOutcome(classified)) rememberUnclear(context.idempotencyKey);
           throw error;
         }
       }
@@ -247,9 +247,4 @@ function comparable(text: string): string {
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&')
     .trim();
-}
-
-/** Failures after which the post may exist at X all the same. */
-function unclearOutcome(error: PlatformError): boolean {
-  return error.code === 'timeout' || error.code === 'network_error' || error.code === 'platform_unavailable';
 }
