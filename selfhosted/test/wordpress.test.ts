@@ -101,9 +101,12 @@ describe('self-hosted: WordPress', () => {
     });
     const text = await response.text();
     assert.equal(response.status, 502);
-    const body = JSON.parse(text) as { results: { error: { code: string; retryable: boolean } }[] };
+    const body = JSON.parse(text) as {
+      results: { error: { code: string; retryable: boolean; hint: string } }[];
+    };
     assert.deepEqual(body.results[0]!.error.code, 'credentials_invalid');
     assert.equal(body.results[0]!.error.retryable, false);
+    assert.match(body.results[0]!.error.hint, /reconnect the account/);
     assert.ok(!text.includes('not the password'));
   });
 });

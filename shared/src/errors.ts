@@ -17,7 +17,33 @@ export const platformErrorCodes = [
 ] as const;
 export type PlatformErrorCode = (typeof platformErrorCodes)[number];
 
+/**
+ * One sentence in plain words on what a person can do about a failure (contract section F: every
+ * platform error carries a `hint`). Keyed by the stable code, so the API, MCP, the post page and
+ * e-mails say the same thing; the platform's own words stay in `message`. Browser-safe.
+ */
+export const platformErrorHints: Record<PlatformErrorCode, string> = {
+  credentials_invalid:
+    'The platform no longer accepts this account’s credentials: update them or reconnect the account, then retry.',
+  needs_reconnect: 'The account’s sign-in expired or was revoked: reconnect the account, then retry.',
+  target_unreachable:
+    'The account can no longer post there (the app was removed, the channel or page is gone, or the address is not allowed): check it on the platform, then retry.',
+  content_rejected:
+    'The platform refused the text or options: edit the post (length, links, mentions, options) and try again.',
+  media_rejected:
+    'The platform refused a file: pick another file or change its format, size or duration, then retry.',
+  media_unavailable: 'A file could not be read from storage: upload it again, then retry.',
+  rate_limited: 'The platform asked us to slow down: wait a few minutes; retries happen by themselves.',
+  platform_unavailable:
+    'The platform had a problem on its side: wait, then retry; retries happen by themselves.',
+  timeout: 'The platform did not answer in time: retry; a post that did arrive is not posted twice.',
+  network_error: 'The platform could not be reached: check the network or wait, then retry.',
+  internal: 'Something went wrong on our side: retry, and tell the operator if it happens again.',
+};
+
 export interface PlatformErrorInit {
+  /** What the person can do, when the platform's case needs more than the code's hint. */
+  hint?: string;
   retryable?: boolean;
   /** Milliseconds the platform asked us to wait before trying again (429 retry_after). */
   retryAfterMs?: number;
@@ -33,6 +59,7 @@ export class PlatformError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
   readonly status: number | undefined;
+  readonly hint: string;
 
   constructor(code: PlatformErrorCode, message: string, init: PlatformErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -41,10 +68,11 @@ export class PlatformError extends Error {
     this.retryable = init.retryable ?? defaultRetryable(code);
     this.retryAfterMs = init.retryAfterMs;
     this.status = init.status;
+    this.hint = init.hint ?? platformErrorHints[code];
   }
 
-  toJSON(): { code: PlatformErrorCode; message: string; retryable: boolean } {
-    return { code: this.code, message: this.message, retryable: this.retryable };
+  toJSON(): { code: PlatformErrorCode; message: string; retryable: boolean; hint: string } {
+    return { code: this.code, message: this.message, retryable: this.retryable, hint: this.hint };
   }
 }
 

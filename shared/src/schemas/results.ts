@@ -1,7 +1,17 @@
 import { z } from 'zod';
 
 export const TargetError = z
-  .object({ code: z.string(), message: z.string(), retryable: z.boolean() })
+  .object({
+    code: z.string(),
+    message: z
+      .string()
+      .meta({ description: "What happened, in the platform's own words where it gave any." }),
+    retryable: z.boolean(),
+    hint: z.string().optional().meta({
+      description:
+        'One sentence in plain words on what the person can do (reconnect, shorten, pick another file, wait). Present on every error in answers; keyed by `code` (see docs/operations.md#errors-in-plain-words).',
+    }),
+  })
   .meta({ id: 'TargetError' });
 
 export const RelayOutcome = z

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
+import { type LoopCheck, type LoopLiveness, registerLoop } from './loop-liveness.ts';
 
 /** What a round found: `more` when it filled its batch (look again at once, no sleep). */
 export type RoundOutcome = 'more' | 'done' | 'nothing-claimed';
@@ -19,7 +21,16 @@ export interface AlarmLoopOptions {
   beforeSleep?: () => Promise<void>;
   logger: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   messages: { roundFailed: string; nextDueFailed: string };
+  /** The `/ready` check this loop reports to (a loop silent for twice its safety interval fails it). */
+  liveness?: LoopCheck;
+  /**
+   * Testing hook (LOOP_HOLD_FILE): while this file exists the loop holds before its next round,
+   * as a stuck worker would, so a test can watch `/ready` fail and recover without a mock.
+   */
+  holdFile?: string | undefined;
 }
+
+const holdPollMs = 100;
 
 /**
  * The loop behind the dispatcher, the stager and the webhook worker: run a round, then sleep until
@@ -73,9 +84,22 @@ export class AlarmLoop {
 
   async #run(): Promise<void> {
     const options = this.#options;
+    const liveness = options.liveness ? registerLoop(options.liveness, options.safetyIntervalMs) : undefined;
+    try {
+      await this.#passes(liveness);
+    } finally {
+      liveness?.end();
+    }
+  }
+
+  async #passes(liveness: LoopLiveness | undefined): Promise<void> {
+    const options = this.#options;
     const signal = this.#stopping.signal;
     // A process shutting down (SIGTERM) claims nothing more.
     while (!signal.aborted && !isShuttingDown()) {
+      await this.#hold(signal);
+      // Awake and about to work: silence is measured from here, so only a stuck round counts.
+      liveness?.passed();
       this.#dirty = false;
       let outcome: RoundOutcome;
       try {
@@ -85,6 +109,7 @@ export class AlarmLoop {
         outcome = 'nothing-claimed';
       }
       if (signal.aborted) break;
+      liveness?.passed();
       if (this.#dirty || outcome === 'more') continue;
       await options.beforeSleep?.();
       let next = Date.now() + options.safetyIntervalMs;
@@ -99,6 +124,13 @@ export class AlarmLoop {
       }
       if (this.#dirty || signal.aborted || isShuttingDown()) continue;
       await this.#sleepUntil(next);
+    }
+  }
+
+  async #hold(signal: AbortSignal): Promise<void> {
+    const file = this.#options.holdFile;
+    while (file && existsSync(file) && !signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, holdPollMs));
     }
   }
 

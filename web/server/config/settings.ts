@@ -89,6 +89,8 @@ export const schedulerSettings = {
     /** A token expiring sooner than this that could not be renewed is `expiring`. */
     expiringWithinMs: fromEnv('ACCOUNT_HEALTH_EXPIRING_MS', envMilliseconds.default(3 * 86_400_000)),
   },
+  /** Testing hook: background loops hold while this file exists (docs/testing.md#frozen-loops). */
+  loopHoldFile: fromEnv('LOOP_HOLD_FILE', text),
   dispatcher: {
     enabled: fromEnv('DISPATCHER_ENABLED', envFlag.default(true)),
     intervalMs: fromEnv('DISPATCHER_INTERVAL_MS', envPositive.default(15_000)),

@@ -207,7 +207,7 @@ export type StoredStep = {
   platformPostId?: string;
   url?: string;
   replyRef?: string;
-  error?: { code: string; message: string; retryable: boolean };
+  error?: { code: string; message: string; retryable: boolean; hint?: string };
   details?: TargetDetails;
 };
 export type StoredPart = StoredStep & { index: number };

@@ -42,6 +42,8 @@ export class Dispatcher {
       },
       nextDueAt: async () => (await earliestDueAt(ctx))?.getTime(),
       safetyIntervalMs: options.intervalMs,
+      liveness: 'dispatcher',
+      holdFile: ctx.config.loopHoldFile,
       logger: ctx.logger,
       messages: {
         roundFailed: 'dispatch run failed',

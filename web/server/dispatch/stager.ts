@@ -61,6 +61,8 @@ export class Stager {
       // Something looked due yet nothing could be claimed (a row locked by an edit, a failing
       // database): look again in a second rather than at once, so the loop never spins.
       nothingClaimedBackoffMs: 1000,
+      liveness: 'dispatcher',
+      holdFile: ctx.config.loopHoldFile,
       logger: ctx.logger,
       messages: {
         roundFailed: 'claiming posts to stage failed',

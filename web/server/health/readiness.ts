@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ReadinessReport, runReadiness, type Storage } from '@postwave/shared';
+import { loopProblems } from '../background/loop-liveness.ts';
 import { type AppContext, getConfig, getContext } from '../context.ts';
 import { isShuttingDown } from '../lifecycle/shutdown.ts';
 import { createStorage } from '../storage.ts';
@@ -10,7 +11,8 @@ const holder = globalThis as typeof globalThis & { __postwaveReadyStorage?: Stor
 
 /**
  * The Scheduler can work when its database answers, every migration in the build is applied,
- * media storage answers, and it is not shutting down. Each failing check is named.
+ * media storage answers, it is not shutting down, and the background loops running here
+ * (`dispatcher`, `webhooks`) complete their passes. Each failing check is named.
  */
 export async function schedulerReadiness(): Promise<ReadinessReport> {
   let ctx: AppContext | undefined;
@@ -43,6 +45,15 @@ export async function schedulerReadiness(): Promise<ReadinessReport> {
         if (isShuttingDown()) throw new Error('shutting down');
       },
     ],
+    ...[...loopProblems()].map(
+      ([check, problem]) =>
+        [
+          check,
+          async () => {
+            if (problem) throw new Error(problem);
+          },
+        ] as const,
+    ),
   ]);
 }
 

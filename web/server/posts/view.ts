@@ -1,4 +1,5 @@
 import type { StoredTargetResult } from '@postwave/shared';
+import { withHint } from '@postwave/shared/error-hints';
 import type { AppContext } from '#server/context.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';
 import type { TargetStaging } from '#server/staging/schema.ts';
@@ -20,7 +21,7 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
       status: t.status,
       ...(t.platformPostId ? { platformPostId: t.platformPostId } : {}),
       ...(t.url ? { url: t.url } : {}),
-      ...(t.error ? { error: t.error } : {}),
+      ...(t.error ? { error: withHint(t.error) } : {}),
       ...(t.details ? { details: t.details } : {}),
       ...((t.parts || t.status === 'unknown') && row.thread.length > 0
         ? { parts: viewParts(t.parts ?? [], t.status, row.thread.length + 1) }
@@ -61,9 +62,9 @@ function asksFirstComment(row: PostRow, accountId: string): boolean {
   return typeof comment === 'string' && comment.trim() !== '';
 }
 
-/** A stored step without its reply reference (the server's to keep). */
+/** A stored step without its reply reference (the server's to keep), its error with a hint. */
 function publicStep<T extends StoredStep>({ replyRef: _, ...step }: T): Omit<T, 'replyRef'> {
-  return step;
+  return step.error ? { ...step, error: withHint(step.error) } : step;
 }
 
 /**

@@ -39,6 +39,8 @@ export class WebhookWorker {
       nextDueAt: async () => (await earliestDueDelivery(ctx))?.getTime(),
       beforeSleep: () => this.#prune(),
       safetyIntervalMs: safetyPollMs,
+      liveness: 'webhooks',
+      holdFile: ctx.config.loopHoldFile,
       logger: ctx.logger,
       messages: {
         roundFailed: 'webhook delivery round failed',

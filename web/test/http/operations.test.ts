@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../server/db/client.ts';
@@ -57,7 +60,8 @@ for (const backend of backends()) {
       assert.equal(ready.status, 200);
       assert.deepEqual(await ready.json(), {
         status: 'ready',
-        checks: { database: 'ok', migrations: 'ok', storage: 'ok', shutdown: 'ok' },
+        // The webhook worker runs in this process (the dispatcher is off in tests unless asked for).
+        checks: { database: 'ok', migrations: 'ok', storage: 'ok', shutdown: 'ok', webhooks: 'ok' },
       });
     });
 
@@ -118,6 +122,56 @@ for (const backend of backends()) {
         assert.equal(response.status, 404);
         await response.body?.cancel();
       } finally {
+        await env.stop();
+      }
+    });
+  });
+
+  describe(`readiness of the background loops (${backend})`, () => {
+    test('a dispatcher loop frozen in its pass makes /ready 503 naming it, and it recovers', async () => {
+      const holdFile = join(mkdtempSync(join(tmpdir(), 'postwave-hold-')), 'hold');
+      const env = await startTelegramApp(backend, {
+        DISPATCHER_ENABLED: 'true',
+        DISPATCHER_INTERVAL_MS: '300',
+        LOOP_HOLD_FILE: holdFile,
+      });
+      try {
+        const readiness = async () => {
+          const response = await fetch(`${env.app.url}/ready`);
+          return {
+            status: response.status,
+            body: (await response.json()) as {
+              checks: Record<string, string>;
+              failed?: string[];
+              detail?: string;
+            },
+          };
+        };
+        await waitFor(
+          async () => (await readiness()).body.checks?.dispatcher === 'ok',
+          'the dispatcher check',
+        );
+        assert.equal((await readiness()).status, 200);
+        // The hook in the loop: it holds before its next round, as a stuck worker would.
+        writeFileSync(holdFile, '');
+        await waitFor(async () => (await readiness()).status === 503, '/ready to fail');
+        const frozen = await readiness();
+        assert.deepEqual(frozen.body.failed, ['dispatcher']);
+        assert.equal(frozen.body.checks.webhooks, 'ok');
+        assert.match(
+          frozen.body.detail ?? '',
+          /^dispatcher: no pass completed for [\d.]+ s \(its interval is 0\.3 s\)$/,
+        );
+        assert.equal(
+          (await fetch(`${env.app.url}/health`)).status,
+          200,
+          '/health still says the process serves',
+        );
+        rmSync(holdFile);
+        await waitFor(async () => (await readiness()).status === 200, '/ready to recover');
+        assert.equal((await readiness()).body.checks.dispatcher, 'ok');
+      } finally {
+        rmSync(holdFile, { force: true });
         await env.stop();
       }
     });

@@ -49,12 +49,14 @@ const mediaErrors = new Set([
 /** Slack's own transient failures. */
 const transientErrors = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
 
+/** Slack's cases where the person can do something precise (the error's `hint`). */
 const hints: Record<string, string> = {
-  not_in_channel: 'invite the app to the channel (/invite @app-name) and try again',
-  channel_not_found: 'the channel was deleted, or the app cannot see it',
-  is_archived: 'the channel is archived',
-  missing_scope: 'the app lacks a permission it needs; reinstall it',
-  msg_too_long: 'shorten the message',
+  not_in_channel: 'Invite the app to the channel (/invite @app-name), then retry.',
+  channel_not_found:
+    'The channel was deleted or the app cannot see it: pick another channel or invite the app.',
+  is_archived: 'The channel is archived: unarchive it or pick another channel.',
+  missing_scope: 'The app lacks a permission it needs: install it again from the accounts page.',
+  msg_too_long: 'Shorten the message, then retry.',
 };
 
 /**
@@ -67,8 +69,11 @@ export function slackError(
   init: { status?: number; retryAfterMs?: number | undefined } = {},
 ): PlatformError {
   const code = /^[a-z0-9_]{1,80}$/.test(error) ? error : 'unknown_error';
-  const hint = hints[code] ? `: ${hints[code]}` : '';
-  const base = { ...(init.status === undefined ? {} : { status: init.status }) };
+  const hint = hints[code] ? `: ${hints[code]!.replace(/\.$/, '')}` : '';
+  const base = {
+    ...(init.status === undefined ? {} : { status: init.status }),
+    ...(hints[code] ? { hint: hints[code] } : {}),
+  };
   if (code === 'ratelimited' || code === 'rate_limited' || code === 'message_limit_exceeded') {
     return new PlatformError('rate_limited', `Slack rate limit reached (${code}); retry later`, {
       ...base,

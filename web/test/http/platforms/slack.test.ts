@@ -78,6 +78,8 @@ for (const backend of backends()) {
       const failed = await publishNow(client, { message: 'Will not go out', accountIds: [account.id] });
       assert.equal(failed.status, 'failed');
       assert.equal(failed.results[0].error.code, 'needs_reconnect');
+      // Contract section F: every error in an answer carries a hint in plain words.
+      assert.match(failed.results[0].error.hint, /reconnect the account/);
       assert.equal((await client.json(`/api/v1/accounts/${account.id}`)).body.status, 'needs_reconnect');
     });
   });
