@@ -71,8 +71,20 @@ export class PlatformError extends Error {
     this.hint = init.hint ?? platformErrorHints[code];
   }
 
-  toJSON(): { code: PlatformErrorCode; message: string; retryable: boolean; hint: string } {
-    return { code: this.code, message: this.message, retryable: this.retryable, hint: this.hint };
+  toJSON(): {
+    code: PlatformErrorCode;
+    message: string;
+    retryable: boolean;
+    hint: string;
+    platformStatus?: number;
+  } {
+    return {
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+      hint: this.hint,
+      ...(this.status === undefined ? {} : { platformStatus: this.status }),
+    };
   }
 }
 

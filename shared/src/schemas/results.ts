@@ -7,6 +7,11 @@ export const TargetError = z
       .string()
       .meta({ description: "What happened, in the platform's own words where it gave any." }),
     retryable: z.boolean(),
+    platformStatus: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "The platform's HTTP status, when it answered." }),
     hint: z.string().optional().meta({
       description:
         'One sentence in plain words on what the person can do (reconnect, shorten, pick another file, wait). Present on every error in answers; keyed by `code` (see docs/operations.md#errors-in-plain-words).',

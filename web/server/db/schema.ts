@@ -1,6 +1,7 @@
 import type { TargetDetails } from '@postwave/shared';
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   bigint,
   boolean,
   check,
@@ -343,9 +344,12 @@ export const postEventActors = ['user', 'assistant', 'api', 'system'] as const;
 export type PostEventActor = (typeof postEventActors)[number];
 
 /**
- * A post's history: who did what to it, e.g. an assistant (named by its MCP client) that created,
- * scheduled or published it, or asked for approval. Status changes made by dispatch are recorded
- * by the posts themselves (status, results); this log is about actions people and assistants took.
+ * A post's timeline (docs/posts.md#timeline): every step, oldest first. State changes (created,
+ * updated, scheduled, each attempt at a platform with its outcome, posted, failed, resolved) are
+ * written by database triggers on `posts` and `post_targets` (migration 0020), so each event
+ * commits with the state it describes whatever code path wrote it, batched with the dispatcher's
+ * own statements. Assistants' requests (an MCP client's name in `actor_name`) are written by the
+ * MCP actor. `action` holds the event's type.
  */
 export const postEvents = pgTable(
   'post_events',
@@ -357,12 +361,24 @@ export const postEvents = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    actor: text('actor').$type<PostEventActor>().notNull(),
+    /** Who acted; null where the writer did not say (see the triggers). */
+    actor: text('actor').$type<PostEventActor>(),
     /** The MCP client's name (or the API token's) that acted; null for the user in the browser. */
     actorName: text('actor_name'),
     action: text('action').notNull(),
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    /** The target's account, for attempts and per-account outcomes. */
+    accountId: text('account_id'),
+    /** The thread part an attempt sent (0: the message). */
+    part: integer('part'),
+    /** Which attempt of the target this was (1 first). */
+    attempt: integer('attempt'),
+    /** An attempt's or resolution's outcome: posted, failed or unknown. */
+    outcome: text('outcome'),
+    error: jsonb('error').$type<{ code: string; message: string; retryable: boolean; platformStatus?: number }>(),
     createdAt: ts('created_at').notNull(),
+    /** Insertion order: events of one statement share their time. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
   },
   (t) => [index('post_events_post').on(t.postId, t.createdAt)],
 );

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { AppContext } from '#server/context.ts';
 import { findClientRow } from '#server/oauth/repository.ts';
-import { type PostEventAction, recordPostEvent } from '#server/posts/history.ts';
+import { type RecordedAction, recordPostEvent } from '#server/posts/history.ts';
 import { tokenName } from '#server/tokens/repository.ts';
 import type { McpCaller } from './auth.ts';
 
@@ -11,7 +11,7 @@ export interface McpActor {
   /** The name the user approved on the consent page (or the API token's name). */
   clientName(): Promise<string>;
   /** Adds an assistant action to the post's history, naming the client. */
-  record(postId: string, action: PostEventAction, detail?: Record<string, unknown>): Promise<void>;
+  record(postId: string, action: RecordedAction, detail?: Record<string, unknown>): Promise<void>;
 }
 
 async function lookUpClientName(ctx: AppContext, caller: McpCaller): Promise<string> {

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { postEvents } from '#server/db/schema.ts';
 
@@ -15,5 +15,10 @@ export function selectPostEvents(ctx: AppContext, userId: string, postId: string
     .select()
     .from(postEvents)
     .where(and(eq(postEvents.postId, postId), eq(postEvents.userId, userId)))
-    .orderBy(asc(postEvents.createdAt), asc(postEvents.id));
+    .orderBy(
+      asc(postEvents.createdAt),
+      // At one instant the post's outcome follows its targets' attempts (one statement writes both).
+      asc(sql`${postEvents.action} in ('posted', 'failed')`),
+      asc(postEvents.seq),
+    );
 }

@@ -1,9 +1,12 @@
+import { withHint } from '@postwave/shared/error-hints';
 import type { AppContext } from '#server/context.ts';
 import type { PostEventActor } from '#server/db/schema.ts';
 import { insertPostEvent, selectPostEvents } from './history-repository.ts';
+import type { TimelineEvent } from './timeline-schema.ts';
 
-/** What an actor did to a post, in words the post page shows. */
+/** What an actor did to a post, in words the post page shows (the timeline's types, docs/posts.md#timeline). */
 export const postEventActions = {
+  created: 'created it',
   created_draft: 'saved it as a draft',
   published: 'published it',
   scheduled: 'scheduled it',
@@ -12,26 +15,39 @@ export const postEventActions = {
   approval_requested: 'saved it as a draft for your approval',
   confirmation_declined: 'asked you to confirm; you declined',
   confirmation_cancelled: 'asked you to confirm; you dismissed the request',
+  attempt: 'sent it to the platform',
+  posted: 'finished publishing: posted',
+  failed: 'finished publishing: failed',
+  resolved: 'settled an unknown outcome',
+  staged: 'uploaded its media to the platform ahead of time',
+  stage_failed: 'could not upload its media ahead of time (it is uploaded at the due time)',
 } as const;
 export type PostEventAction = keyof typeof postEventActions;
+
+/** The actions an assistant records itself (the MCP actor); the others are written by the database. */
+export type RecordedAction = Exclude<
+  PostEventAction,
+  'attempt' | 'posted' | 'failed' | 'resolved' | 'staged' | 'stage_failed' | 'created'
+>;
 
 export interface PostEventInput {
   postId: string;
   userId: string;
   actor: PostEventActor;
   actorName: string | null;
-  action: PostEventAction;
+  action: RecordedAction;
   detail?: Record<string, unknown>;
 }
 
 export interface PostEventView {
   id: string;
-  actor: PostEventActor;
+  actor: PostEventActor | null;
   actorName: string | null;
   action: string;
   description: string;
   detail: Record<string, unknown>;
   createdAt: string;
+  event: TimelineEvent;
 }
 
 export async function recordPostEvent(ctx: AppContext, input: PostEventInput): Promise<void> {
@@ -47,7 +63,9 @@ export async function recordPostEvent(ctx: AppContext, input: PostEventInput): P
   });
 }
 
-/** The post's history, oldest first (the caller has already checked the post is the user's). */
+type EventRow = Awaited<ReturnType<typeof selectPostEvents>>[number];
+
+/** The post's timeline, oldest first (the caller has already checked the post is the user's). */
 export async function listPostEvents(
   ctx: AppContext,
   userId: string,
@@ -59,8 +77,47 @@ export async function listPostEvents(
     actor: row.actor,
     actorName: row.actorName,
     action: row.action,
-    description: postEventActions[row.action as PostEventAction] ?? row.action,
+    description: describe(row),
     detail: row.detail,
     createdAt: row.createdAt.toISOString(),
+    event: timelineEvent(row),
   }));
 }
+
+function describe(row: EventRow): string {
+  const base = postEventActions[row.action as PostEventAction] ?? row.action.replaceAll('_', ' ');
+  if (row.action !== 'attempt' && row.action !== 'resolved') return base;
+  const where = typeof row.detail.platform === 'string' ? ` (${row.detail.platform})` : '';
+  const part = row.part !== null && row.part > 0 ? `, thread part ${row.part + 1}` : '';
+  return `${base}${where}${part}: ${row.outcome ?? 'unknown'}`;
+}
+
+/** One row as `GET /api/v1/posts/{id}/events` shows it (contract section F). */
+function timelineEvent(row: EventRow): TimelineEvent {
+  const { platformStatus, ...error } = row.error ?? { code: '', message: '', retryable: false };
+  return {
+    id: row.id,
+    at: row.createdAt.toISOString(),
+    type: row.action,
+    ...(row.accountId ? { accountId: row.accountId } : {}),
+    ...(row.part !== null ? { part: row.part } : {}),
+    ...(row.attempt !== null ? { attempt: row.attempt } : {}),
+    ...(row.actor ? { actor: { type: row.actor, name: row.actorName ?? defaultActorName[row.actor] } } : {}),
+    ...(row.outcome ? { outcome: row.outcome as TimelineEvent['outcome'] & string } : {}),
+    ...(row.error
+      ? {
+          error: {
+            ...withHint({ code: error.code, message: error.message }),
+            ...(platformStatus !== undefined ? { platformStatus } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+const defaultActorName: Record<PostEventActor, string> = {
+  user: 'You',
+  assistant: 'An assistant',
+  api: 'An API client',
+  system: 'Postwave',
+};

@@ -12,6 +12,7 @@ import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { postStatuses } from '#server/db/schema.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
 import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
+import { PostEvents } from './timeline-schema.ts';
 
 /** The answer to every change of one post: the post as it now is, or why it could not change. */
 const changedPost = (invalid: string, idempotent = false) => ({
@@ -94,6 +95,20 @@ export const postsRoutes = defineApiRoutes({
     parameters: [idParam('post')],
     responses: {
       200: { description: 'The post.', content: { [json]: Post } },
+      ...problemResponses({ ...unauthorized, ...notFound }),
+    },
+  },
+  listPostEvents: {
+    method: 'get',
+    path: '/api/v1/posts/{id}/events',
+    auth: 'caller',
+    operationId: 'listPostEvents',
+    summary: "The post's timeline, oldest first",
+    description:
+      'Every step of the post: created, edited, scheduled, media staged, each attempt at a platform with its outcome and the platform’s status, posted or failed, an unknown outcome resolved. Each event is written in the same transaction as the change it describes, and kept as long as the post. Errors carry a `hint` in plain words.',
+    parameters: [idParam('post')],
+    responses: {
+      200: { description: 'The events.', content: { [json]: PostEvents } },
       ...problemResponses({ ...unauthorized, ...notFound }),
     },
   },

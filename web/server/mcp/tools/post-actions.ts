@@ -5,7 +5,7 @@ import type { AppContext } from '#server/context.ts';
 import { actOnPost } from '#server/posts/act-on-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { assertFuture } from '#server/posts/guards.ts';
-import type { PostEventAction } from '#server/posts/history.ts';
+import type { RecordedAction } from '#server/posts/history.ts';
 import { assertPublishable } from '#server/posts/prepare.ts';
 import { parseScheduledAt, toPostAction } from '#server/posts/schema.ts';
 import { updatePost } from '#server/posts/update-post.ts';
@@ -22,7 +22,7 @@ import { ok, tool } from './results.ts';
  */
 export function registerPostActionTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
   const { userId } = actor;
-  const log = (postId: string, action: PostEventAction, detail: Record<string, unknown> = {}) =>
+  const log = (postId: string, action: RecordedAction, detail: Record<string, unknown> = {}) =>
     actor.record(postId, action, detail);
   const ask = (intent: PublishIntent, requestId: RequestId): Promise<Decision> =>
     decide(ctx, server, userId, intent, requestId);

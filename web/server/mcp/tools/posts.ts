@@ -15,7 +15,8 @@ import { createPost } from '#server/posts/create-post.ts';
 import { deletePost } from '#server/posts/delete-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { assertFuture } from '#server/posts/guards.ts';
-import type { PostEventAction } from '#server/posts/history.ts';
+import type { RecordedAction } from '#server/posts/history.ts';
+import { listPostTimeline } from '#server/posts/list-post-events.ts';
 import { listPosts } from '#server/posts/list-posts.ts';
 import { assertPublishable, preparePost } from '#server/posts/prepare.ts';
 import { parseScheduledAt } from '#server/posts/schema.ts';
@@ -43,7 +44,7 @@ import { ok, tool } from './results.ts';
  */
 export function registerPostTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
   const { userId } = actor;
-  const log = (postId: string, action: PostEventAction, detail: Record<string, unknown> = {}) =>
+  const log = (postId: string, action: RecordedAction, detail: Record<string, unknown> = {}) =>
     actor.record(postId, action, detail);
   const ask = (intent: PublishIntent, requestId: RequestId): Promise<Decision> =>
     decide(ctx, server, userId, intent, requestId);
@@ -170,13 +171,14 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     {
       title: 'Get a post',
       description:
-        'One post with its per-account results (platform post ids and URLs, errors) and staging (a scheduled video uploaded to the platform ahead of its time: staging, staged or stage_failed per account). Also readable as the resource postwave://posts/{id}.',
+        'One post with its per-account results (platform post ids and URLs, errors with a hint in plain words), its timeline (`events`: created, scheduled, each attempt with its outcome, posted or failed) and staging (a scheduled video uploaded to the platform ahead of its time: staging, staged or stage_failed per account). Also readable as the resource postwave://posts/{id}.',
       inputSchema: { id: McpPostId },
       annotations: readOnly,
     },
     tool(ctx, async ({ id }) => {
       const post = await getPost(ctx, userId, id);
-      return ok(post, `Post ${post.id} is ${post.status}.`);
+      const { events } = await listPostTimeline(ctx, userId, post.id);
+      return ok({ ...post, events }, `Post ${post.id} is ${post.status}.`);
     }),
   );
 

@@ -216,15 +216,22 @@ export default async function PostPage({
           {history.length > 0 && (
             <section className="card" aria-labelledby="history-title">
               <div className="card-head">
-                <h2 id="history-title">History</h2>
+                <h2 id="history-title">Timeline</h2>
               </div>
               <ol className="history" data-testid="post-history">
                 {history.map((event) => (
-                  <li key={event.id} className="small">
-                    <strong>{event.actorName ?? (event.actor === 'user' ? 'You' : 'Postwave')}</strong>{' '}
+                  <li key={event.id} className="small" data-event-type={event.action}>
+                    <strong>{event.event.actor?.name ?? 'Postwave'}</strong>{' '}
                     {event.actor === 'assistant' && <span className="muted">(assistant) </span>}
                     {event.description}
                     {event.detail.confirmedBy === 'elicitation' && ' after you confirmed'}
+                    {event.event.error && (
+                      <>
+                        <br />
+                        <span>{event.event.error.hint}</span>{' '}
+                        <span className="muted">{event.event.error.message}</span>
+                      </>
+                    )}
                     <br />
                     <time className="muted" dateTime={event.createdAt}>
                       {formatDateTime(event.createdAt, tz)}

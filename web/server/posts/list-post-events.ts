@@ -1,0 +1,14 @@
+import type { AppContext } from '#server/context.ts';
+import { ownedPost } from './guards.ts';
+import { listPostEvents } from './history.ts';
+import type { TimelineEvent } from './timeline-schema.ts';
+
+/** `GET /api/v1/posts/{id}/events`: the post's timeline (another user's post answers 404). */
+export async function listPostTimeline(
+  ctx: AppContext,
+  userId: string,
+  postId: string,
+): Promise<{ events: TimelineEvent[] }> {
+  const post = await ownedPost(ctx, userId, postId);
+  return { events: (await listPostEvents(ctx, userId, post.id)).map((e) => e.event) };
+}

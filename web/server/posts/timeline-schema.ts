@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { postEventActors } from '#server/db/schema.ts';
+
+/** One step of a post's life (contract section F, "Post timeline"; docs/posts.md#timeline). */
+export const TimelineEvent = z
+  .object({
+    id: z.string(),
+    at: z.string().meta({ description: 'When it happened (ISO 8601, UTC).' }),
+    type: z.string().meta({
+      description:
+        'What happened: `created`, `updated`, `scheduled`, `moved_to_draft`, `staged`, `stage_failed`, `attempt` (one per platform call that can publish, with its `outcome`), `posted`, `failed`, `resolved` (an unknown outcome settled by a person); assistants also leave `created_draft`, `published`, `approval_requested`, `confirmation_declined`, `confirmation_cancelled`.',
+    }),
+    accountId: z.string().optional(),
+    part: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'The thread part an attempt sent: 0 is the message.' }),
+    attempt: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'Which attempt of this account it was, 1 first.' }),
+    actor: z
+      .object({ type: z.enum(postEventActors), id: z.string().optional(), name: z.string() })
+      .optional()
+      .meta({ description: 'Who acted, where known: `system` for what dispatch did.' }),
+    outcome: z.enum(['posted', 'failed', 'unknown']).optional(),
+    error: z
+      .object({
+        code: z.string(),
+        message: z.string(),
+        hint: z.string().optional(),
+        platformStatus: z.number().int().optional().meta({ description: "The platform's HTTP status." }),
+      })
+      .optional(),
+  })
+  .meta({ id: 'PostEvent' });
+export type TimelineEvent = z.infer<typeof TimelineEvent>;
+
+export const PostEvents = z.object({ events: z.array(TimelineEvent) }).meta({ id: 'PostEvents' });

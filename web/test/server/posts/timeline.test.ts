@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
+import { eq } from 'drizzle-orm';
+import { connectAccount } from '#server/accounts/service.ts';
+import type { AppContext } from '#server/context.ts';
+import { posts } from '#server/db/schema.ts';
+import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service.ts';
+import { actOnPost } from '#server/posts/act-on-post.ts';
+import { createPost } from '#server/posts/create-post.ts';
+import { listPostTimeline } from '#server/posts/list-post-events.ts';
+import { updatePost } from '#server/posts/update-post.ts';
+import { signUp } from '#server/users/service.ts';
+import { backends } from '../../helpers/databases.ts';
+import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
+import { bots } from '../../helpers/telegram-bots.ts';
+
+const options: DispatchOptions = {
+  batchSize: 50,
+  concurrency: 4,
+  timeBudgetMs: 60_000,
+  leaseMs: 300_000,
+  maxAttempts: 3,
+  retryBaseMs: 1,
+};
+
+for (const backend of backends()) {
+  describe(`post timeline (${backend})`, () => {
+    let telegram: FakeTelegram;
+    let harness: ServiceHarness;
+    let ctx: AppContext;
+    let userId: string;
+    let news: string;
+
+    before(async () => {
+      telegram = await startFakeTelegram({
+        bots: { [bots.main.token]: { username: bots.main.username } },
+        chats: { '@news': { id: -1001, title: 'News' } },
+      });
+      harness = await startServices(backend, { TELEGRAM_API_URL: telegram.url });
+      ctx = harness.ctx;
+      userId = (
+        await signUp(ctx, { email: `timeline-${backend}@example.com`, password: 'long enough password' })
+      ).id;
+      news = (
+        await connectAccount(ctx, userId, {
+          platform: 'telegram',
+          platformAccountId: '@news',
+          credentials: { botToken: bots.main.token },
+        })
+      ).account.id;
+    });
+    after(async () => {
+      await harness?.stop();
+      await telegram?.close();
+    });
+
+    const timeline = async (postId: string) => (await listPostTimeline(ctx, userId, postId)).events;
+    const makeDue = (postId: string) =>
+      ctx.db
+        .update(posts)
+        .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+        .where(eq(posts.id, postId));
+
+    test('a draft edited, scheduled, then published: each step once, in order', async () => {
+      const draft = await createPost(ctx, userId, {
+        message: 'timeline draft',
+        accountIds: [news],
+        postingMode: 'draft',
+        media: [],
+        accountOptions: {},
+      });
+      await updatePost(ctx, userId, draft.id, { message: 'timeline draft, edited' });
+      const at = new Date(Date.now() + 3_600_000);
+      await actOnPost(ctx, userId, draft.id, { postingMode: 'schedule', scheduledAt: at });
+      assert.deepEqual(
+        (await timeline(draft.id)).map((e) => e.type),
+        ['created', 'updated', 'scheduled'],
+      );
+      await makeDue(draft.id);
+      await dispatchDuePosts(ctx, options);
+      const events = await timeline(draft.id);
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['created', 'updated', 'scheduled', 'attempt', 'posted'],
+      );
+      const attempt = events[3]!;
+      assert.equal(attempt.accountId, news);
+      assert.equal(attempt.outcome, 'posted');
+      assert.equal(attempt.attempt, 1);
+      assert.deepEqual(attempt.actor, { type: 'system', name: 'Postwave' });
+      assert.ok(events.every((e, i) => i === 0 || e.at >= events[i - 1]!.at));
+    });
+
+    test('a failed attempt says what the platform answered and what to do; the retry is attempt 2', async () => {
+      const post = await createPost(ctx, userId, {
+        message: 'timeline retry',
+        accountIds: [news],
+        postingMode: 'schedule',
+        media: [],
+        accountOptions: {},
+        scheduledAt: new Date(Date.now() + 3_600_000),
+      });
+      await makeDue(post.id);
+      // More 502s than the SDK's immediate retries: this dispatch of the target fails.
+      telegram.injectServerError(502, { times: 10, method: 'sendMessage' });
+      await dispatchDuePosts(ctx, options);
+      const afterFailure = await timeline(post.id);
+      const failed = afterFailure.at(-1)!;
+      assert.equal(failed.type, 'attempt');
+      assert.equal(failed.outcome, 'failed');
+      assert.equal(failed.error?.code, 'platform_unavailable');
+      assert.equal(failed.error?.platformStatus, 502);
+      assert.match(failed.error?.hint ?? '', /wait, then retry/);
+      assert.ok(!afterFailure.some((e) => e.type === 'failed'), 'a retryable failure is not the end');
+      telegram.clearInjected();
+      await makeDue(post.id);
+      await dispatchDuePosts(ctx, options);
+      const events = await timeline(post.id);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.outcome ?? null, e.attempt ?? null]),
+        [
+          ['created', null, null],
+          ['scheduled', null, null],
+          ['attempt', 'failed', 1],
+          ['attempt', 'posted', 2],
+          ['posted', null, null],
+        ],
+      );
+    });
+
+    test('a thread records one attempt per part', async () => {
+      const post = await createPost(ctx, userId, {
+        message: 'timeline thread 1',
+        thread: [
+          { message: 'timeline thread 2', media: [] },
+          { message: 'timeline thread 3', media: [] },
+        ],
+        accountIds: [news],
+        postingMode: 'schedule',
+        media: [],
+        accountOptions: {},
+        scheduledAt: new Date(Date.now() + 3_600_000),
+      });
+      await makeDue(post.id);
+      await dispatchDuePosts(ctx, options);
+      const attempts = (await timeline(post.id)).filter((e) => e.type === 'attempt');
+      assert.deepEqual(
+        attempts.map((e) => [e.part, e.outcome]),
+        [
+          [0, 'posted'],
+          [1, 'posted'],
+          [2, 'posted'],
+        ],
+      );
+    });
+
+    test('another user’s post has no timeline for you (404)', async () => {
+      const other = await signUp(ctx, {
+        email: `timeline-other-${backend}@example.com`,
+        password: 'long enough password',
+      });
+      const post = await createPost(ctx, userId, {
+        message: 'mine',
+        accountIds: [news],
+        postingMode: 'draft',
+        media: [],
+        accountOptions: {},
+      });
+      await assert.rejects(
+        listPostTimeline(ctx, other.id, post.id),
+        (error: { status?: number }) => error.status === 404,
+      );
+    });
+  });
+}
