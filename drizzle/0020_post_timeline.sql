@@ -5,7 +5,7 @@ ALTER TABLE "post_events" ADD COLUMN "attempt" integer;--> statement-breakpoint
 ALTER TABLE "post_events" ADD COLUMN "outcome" text;--> statement-breakpoint
 ALTER TABLE "post_events" ADD COLUMN "error" jsonb;--> statement-breakpoint
 ALTER TABLE "post_events" ADD COLUMN "seq" bigserial NOT NULL;--> statement-breakpoint
--- The post timeline (docs/posts.md#timeline): triggers write each event in the statement, and so
+-- The post timeline (docs/dispatch.md#timeline): triggers write each event in the statement, and so
 -- the transaction, that changes the state it describes; statement-level with transition tables, so
 -- a batch of the dispatcher's results is one INSERT of its events. `actor` is the one the writer
 -- set with set_config('postwave.actor', …, true) in its transaction, 'system' for dispatch outcomes.

@@ -344,7 +344,7 @@ export const postEventActors = ['user', 'assistant', 'api', 'system'] as const;
 export type PostEventActor = (typeof postEventActors)[number];
 
 /**
- * A post's timeline (docs/posts.md#timeline): every step, oldest first. State changes (created,
+ * A post's timeline (docs/dispatch.md#timeline): every step, oldest first. State changes (created,
  * updated, scheduled, each attempt at a platform with its outcome, posted, failed, resolved) are
  * written by database triggers on `posts` and `post_targets` (migration 0020), so each event
  * commits with the state it describes whatever code path wrote it, batched with the dispatcher's

@@ -4,7 +4,7 @@ import type { PostEventActor } from '#server/db/schema.ts';
 import { insertPostEvent, selectPostEvents } from './history-repository.ts';
 import type { TimelineEvent } from './timeline-schema.ts';
 
-/** What an actor did to a post, in words the post page shows (the timeline's types, docs/posts.md#timeline). */
+/** What an actor did to a post, in words the post page shows (the timeline's types, docs/dispatch.md#timeline). */
 export const postEventActions = {
   created: 'created it',
   created_draft: 'saved it as a draft',

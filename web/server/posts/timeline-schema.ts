@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { postEventActors } from '#server/db/schema.ts';
 
-/** One step of a post's life (contract section F, "Post timeline"; docs/posts.md#timeline). */
+/** One step of a post's life (contract section F, "Post timeline"; docs/dispatch.md#timeline). */
 export const TimelineEvent = z
   .object({
     id: z.string(),
