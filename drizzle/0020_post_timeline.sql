@@ -5,6 +5,8 @@ ALTER TABLE "post_events" ADD COLUMN "attempt" integer;--> statement-breakpoint
 ALTER TABLE "post_events" ADD COLUMN "outcome" text;--> statement-breakpoint
 ALTER TABLE "post_events" ADD COLUMN "error" jsonb;--> statement-breakpoint
 ALTER TABLE "post_events" ADD COLUMN "seq" bigserial NOT NULL;--> statement-breakpoint
+ALTER TABLE "posts" ADD COLUMN "risk" jsonb;--> statement-breakpoint
+ALTER TABLE "posts" ADD COLUMN "preflight_checked_at" timestamp with time zone;--> statement-breakpoint
 -- The post timeline (docs/dispatch.md#timeline): triggers write each event in the statement, and so
 -- the transaction, that changes the state it describes; statement-level with transition tables, so
 -- a batch of the dispatcher's results is one INSERT of its events. `actor` is the one the writer
@@ -29,8 +31,8 @@ CREATE FUNCTION post_timeline_posts_updated() RETURNS trigger LANGUAGE plpgsql A
 BEGIN
   INSERT INTO post_events (id, post_id, user_id, actor, actor_name, action, detail, created_at)
   SELECT gen_random_uuid(), n.id, n.user_id,
-    CASE WHEN e.type IN ('posted', 'failed') THEN 'system' ELSE nullif(current_setting('postwave.actor', true), '') END,
-    CASE WHEN e.type IN ('posted', 'failed') THEN NULL ELSE nullif(current_setting('postwave.actor_name', true), '') END,
+    CASE WHEN e.ord > 1 AND e.type NOT IN ('scheduled', 'moved_to_draft') THEN 'system' ELSE nullif(current_setting('postwave.actor', true), '') END,
+    CASE WHEN e.ord > 1 AND e.type NOT IN ('scheduled', 'moved_to_draft') THEN NULL ELSE nullif(current_setting('postwave.actor_name', true), '') END,
     e.type, e.detail, n.updated_at
   FROM new_posts n
   JOIN old_posts o ON o.id = n.id
@@ -42,7 +44,12 @@ BEGIN
         WHEN n.status = 'scheduled' AND (o.status <> 'scheduled' OR n.scheduled_at IS DISTINCT FROM o.scheduled_at) THEN 'scheduled'
         WHEN n.status <> o.status AND n.status = 'draft' THEN 'moved_to_draft'
         WHEN n.status <> o.status AND n.status IN ('posted', 'failed') THEN n.status
-      END, jsonb_build_object('scheduledAt', n.scheduled_at))
+      END, jsonb_build_object('scheduledAt', n.scheduled_at)),
+    (3, CASE
+        WHEN n.risk IS NOT NULL AND (n.risk ->> 'code', n.risk ->> 'accountId') IS DISTINCT FROM (o.risk ->> 'code', o.risk ->> 'accountId')
+          THEN 'preflight_failed'
+        WHEN n.risk IS NULL AND o.risk IS NOT NULL AND n.status = 'scheduled' THEN 'preflight_passed'
+      END, coalesce(n.risk, '{}'::jsonb))
   ) AS e(ord, type, detail)
   WHERE e.type IS NOT NULL
   ORDER BY n.id, e.ord;

@@ -8,6 +8,7 @@ export const webhookEventTypes = [
   'post.partially_published',
   'post.failed',
   'post.unknown',
+  'post.at_risk',
   'account.needs_reconnect',
   'account.disconnected',
   'webhook.test',

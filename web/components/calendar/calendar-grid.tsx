@@ -229,7 +229,7 @@ export function CalendarGrid({
                     className="cal-event"
                     data-event-id={e.id}
                     data-status={e.status}
-                    data-trouble={trouble.length ? 'true' : undefined}
+                    data-trouble={trouble.length || e.risk ? 'true' : undefined}
                     data-moving={isMoving ? 'true' : undefined}
                     draggable={movable && !saving}
                     onDragStart={(ev) => {
@@ -255,12 +255,12 @@ export function CalendarGrid({
                         ({e.status}, {names.join(', ')})
                       </span>
                     </Link>
-                    {trouble.length > 0 && (
+                    {(trouble.length > 0 || e.risk) && (
                       <span
                         className="cal-trouble"
                         role="img"
-                        aria-label={trouble.map((a) => `${a.name} ${a.trouble}`).join('; ')}
-                        title={trouble.map((a) => `${a.name} ${a.trouble}`).join('; ')}
+                        aria-label={troubleNote(trouble, e.risk)}
+                        title={troubleNote(trouble, e.risk)}
                       >
                         !
                       </span>
@@ -299,4 +299,12 @@ export function CalendarGrid({
       </p>
     </>
   );
+}
+
+/** Why an entry is flagged: its accounts' health, and what the pre-flight check found. */
+function troubleNote(trouble: readonly CalendarAccount[], risk: string | undefined): string {
+  return [
+    ...trouble.map((a) => `${a.name} ${a.trouble}`),
+    ...(risk ? [`Pre-flight check: ${risk}`] : []),
+  ].join('; ');
 }

@@ -105,6 +105,11 @@ export const schedulerSettings = {
       'DISPATCH_STAGE_LEAD_MS',
       envWholeNumber(0, 86_400_000, 'number of ms').default(600_000),
     ),
+    /** How long before its due time a scheduled post's accounts and media are checked; 0: never. */
+    preflightLeadMs: fromEnv(
+      'DISPATCH_PREFLIGHT_LEAD_MS',
+      envWholeNumber(0, 7 * 86_400_000, 'number of ms').default(3_600_000),
+    ),
     /** How many targets are staged at once per process (uploads are long and heavy). */
     stageConcurrency: fromEnv('DISPATCH_STAGE_CONCURRENCY', envPositive.default(4)),
   },

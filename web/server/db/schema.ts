@@ -1,8 +1,8 @@
 import type { TargetDetails } from '@postwave/shared';
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
   bigint,
+  bigserial,
   boolean,
   check,
   index,
@@ -213,6 +213,9 @@ export type StoredStep = {
 };
 export type StoredPart = StoredStep & { index: number };
 
+/** A scheduled post's problem found before its due time: what, which account, what to do. */
+export type PostRisk = { code: string; message: string; hint: string; accountId?: string; checkedAt: string };
+
 export const posts = pgTable(
   'posts',
   {
@@ -237,6 +240,10 @@ export const posts = pgTable(
     leaseExpiresAt: ts('lease_expires_at'),
     /** Publishing rounds so far (dispatch retries give up after a limit). */
     attempts: integer('attempts').notNull().default(0),
+    /** What the last pre-flight check found wrong (docs/dispatch.md#pre-flight); null when all was well. */
+    risk: jsonb('risk').$type<PostRisk>(),
+    /** When the pre-flight check last claimed the post (null: not checked since it was scheduled). */
+    preflightCheckedAt: ts('preflight_checked_at'),
   },
   (t) => [
     // Ascending on purpose: scanned backwards they give `created_at DESC, id DESC` (NULLS FIRST,
@@ -375,7 +382,12 @@ export const postEvents = pgTable(
     attempt: integer('attempt'),
     /** An attempt's or resolution's outcome: posted, failed or unknown. */
     outcome: text('outcome'),
-    error: jsonb('error').$type<{ code: string; message: string; retryable: boolean; platformStatus?: number }>(),
+    error: jsonb('error').$type<{
+      code: string;
+      message: string;
+      retryable: boolean;
+      platformStatus?: number;
+    }>(),
     createdAt: ts('created_at').notNull(),
     /** Insertion order: events of one statement share their time. */
     seq: bigserial('seq', { mode: 'number' }).notNull(),

@@ -1,6 +1,7 @@
 import { AlarmLoop } from '#server/background/alarm-loop.ts';
 import type { AppContext } from '#server/context.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
+import { Preflighter } from '#server/preflight/preflighter.ts';
 import { earliestDueAt } from './repository.ts';
 import { type DispatchOptions, dispatchDuePosts } from './service.ts';
 import { Stager } from './stager.ts';
@@ -24,9 +25,15 @@ export class Dispatcher {
   #unlisten: (() => Promise<void>) | undefined;
   /** The staging pass beside the loop (media of posts with video uploaded within the lead). */
   readonly #stager: Stager;
+  /** The pre-flight pass (accounts and media checked `preflightLeadMs` before the due time). */
+  readonly #preflighter: Preflighter;
 
   constructor(ctx: AppContext, options: DispatcherOptions) {
     this.#ctx = ctx;
+    this.#preflighter = new Preflighter(ctx, {
+      leadMs: options.preflightLeadMs ?? 0,
+      intervalMs: options.intervalMs,
+    });
     this.#stager = new Stager(ctx, {
       leadMs: options.stageLeadMs ?? 0,
       concurrency: options.stageConcurrency ?? 4,
@@ -56,12 +63,14 @@ export class Dispatcher {
     if (this.#loop.started) return;
     this.#unlisten = listenForDue(this.#ctx, (at) => this.wake(at));
     this.#stager.start();
+    this.#preflighter.start();
     this.#loop.start();
   }
 
   /** A post is due at `at` (default: now). Earlier than the alarm: the alarm moves. */
   wake(at: Date = new Date()): void {
     this.#stager.wake(at);
+    this.#preflighter.wake(at);
     this.#loop.wake(at.getTime());
   }
 
@@ -72,6 +81,7 @@ export class Dispatcher {
   async stop(): Promise<void> {
     await this.#loop.stop();
     await this.#stager.stop();
+    await this.#preflighter.stop();
     await this.#unlisten?.();
   }
 }

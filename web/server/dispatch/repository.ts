@@ -36,6 +36,8 @@ function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
     leaseOwner: (row.lease_owner as string | null) ?? null,
     leaseExpiresAt: toDate(row.lease_expires_at),
     attempts: Number(row.attempts),
+    risk: (row.risk as PostRow['risk']) ?? null,
+    preflightCheckedAt: toDate(row.preflight_checked_at),
     targets: (row.targets as ExistingTarget[] | null) ?? [],
   };
 }

@@ -12,10 +12,10 @@ import type { DispatchSummary } from './schema.ts';
 /** The dispatcher's configuration (without the in-process timer's own settings). */
 export type DispatchOptions = Omit<
   SchedulerConfig['dispatcher'],
-  'enabled' | 'intervalMs' | 'stageLeadMs' | 'stageConcurrency'
+  'enabled' | 'intervalMs' | 'stageLeadMs' | 'stageConcurrency' | 'preflightLeadMs'
 > &
-  /** The staging pass's (the dispatcher loop runs it beside dispatch); absent: no staging. */
-  Partial<Pick<SchedulerConfig['dispatcher'], 'stageLeadMs' | 'stageConcurrency'>> & {
+  /** The staging and pre-flight passes' (the dispatcher loop runs them beside dispatch); absent: none. */
+  Partial<Pick<SchedulerConfig['dispatcher'], 'stageLeadMs' | 'stageConcurrency' | 'preflightLeadMs'>> & {
     /** Identifies this dispatcher in lease columns (logs, debugging). */
     owner?: string;
     /** Aborted: claim nothing more and hand back claimed posts not yet started (graceful shutdown). */

@@ -21,13 +21,23 @@ export const postEventActions = {
   resolved: 'settled an unknown outcome',
   staged: 'uploaded its media to the platform ahead of time',
   stage_failed: 'could not upload its media ahead of time (it is uploaded at the due time)',
+  preflight_failed: 'checked it before its time and found a problem',
+  preflight_passed: 'checked it again before its time: the problem is gone',
 } as const;
 export type PostEventAction = keyof typeof postEventActions;
 
 /** The actions an assistant records itself (the MCP actor); the others are written by the database. */
 export type RecordedAction = Exclude<
   PostEventAction,
-  'attempt' | 'posted' | 'failed' | 'resolved' | 'staged' | 'stage_failed' | 'created'
+  | 'attempt'
+  | 'posted'
+  | 'failed'
+  | 'resolved'
+  | 'staged'
+  | 'stage_failed'
+  | 'created'
+  | 'preflight_failed'
+  | 'preflight_passed'
 >;
 
 export interface PostEventInput {
@@ -94,7 +104,9 @@ function describe(row: EventRow): string {
 
 /** One row as `GET /api/v1/posts/{id}/events` shows it (contract section F). */
 function timelineEvent(row: EventRow): TimelineEvent {
-  const { platformStatus, ...error } = row.error ?? { code: '', message: '', retryable: false };
+  const stored: StoredError | null =
+    row.error ?? (row.action === 'preflight_failed' ? riskError(row.detail) : null);
+  const { platformStatus, ...error } = stored ?? { code: '', message: '', retryable: false };
   return {
     id: row.id,
     at: row.createdAt.toISOString(),
@@ -104,10 +116,14 @@ function timelineEvent(row: EventRow): TimelineEvent {
     ...(row.attempt !== null ? { attempt: row.attempt } : {}),
     ...(row.actor ? { actor: { type: row.actor, name: row.actorName ?? defaultActorName[row.actor] } } : {}),
     ...(row.outcome ? { outcome: row.outcome as TimelineEvent['outcome'] & string } : {}),
-    ...(row.error
+    ...(stored
       ? {
           error: {
-            ...withHint({ code: error.code, message: error.message }),
+            ...withHint({
+              code: error.code,
+              message: error.message,
+              ...(error.hint ? { hint: error.hint } : {}),
+            }),
             ...(platformStatus !== undefined ? { platformStatus } : {}),
           },
         }
@@ -121,3 +137,22 @@ const defaultActorName: Record<PostEventActor, string> = {
   api: 'An API client',
   system: 'Postwave',
 };
+
+type StoredError = {
+  code: string;
+  message: string;
+  retryable: boolean;
+  platformStatus?: number;
+  hint?: string;
+};
+
+/** A pre-flight event keeps the risk it found in `detail`: shown as its error. */
+function riskError(detail: Record<string, unknown>): StoredError {
+  const text = (key: string) => (typeof detail[key] === 'string' ? (detail[key] as string) : undefined);
+  return {
+    code: text('code') ?? 'preflight_failed',
+    message: text('message') ?? '',
+    retryable: false,
+    ...(text('hint') ? { hint: text('hint') } : {}),
+  };
+}

@@ -85,6 +85,7 @@ export async function postsInWindow(ctx: AppContext, userId: string, from: Date,
       accountIds: posts.accountIds,
       postedAt: posts.postedAt,
       scheduledAt: posts.scheduledAt,
+      risk: posts.risk,
     })
     .from(posts)
     .where(

@@ -21,6 +21,17 @@ import { z } from 'zod';
 import { postStatuses } from '#server/db/schema.ts';
 import { TargetStaging } from '#server/staging/schema.ts';
 
+/** A scheduled post's problem found before its due time (docs/dispatch.md#pre-flight). */
+export const PostRisk = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    hint: z.string(),
+    accountId: z.string().optional(),
+    checkedAt: z.string(),
+  })
+  .meta({ id: 'PostRisk' });
+
 /** A stored post as the API answers it, with one result per target that finished. */
 export const Post = z
   .object({
@@ -49,6 +60,10 @@ export const Post = z
     staging: z.array(TargetStaging).meta({
       description:
         'Targets whose media is uploaded to the platform ahead of the due time (posts with video, on platforms that allow publishing an upload later; `DISPATCH_STAGE_LEAD_MS` before `scheduledAt`). Empty when nothing was staged. Editing the message, media, accounts or options clears it; rescheduling clears only uploads the platform forgets before the new time.',
+    }),
+    risk: PostRisk.nullable().meta({
+      description:
+        'What the pre-flight check (`DISPATCH_PREFLIGHT_LEAD_MS` before the due time) found wrong with a scheduled post: an account that needs reconnecting or cannot be reached, a file that no longer reads back. `null` when all was well or the post was not checked. A later check that finds nothing clears it; the post still publishes at its time, never earlier.',
     }),
   })
   .meta({ id: 'Post' });

@@ -48,6 +48,7 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
     updatedAt: row.updatedAt.toISOString(),
     results,
     staging,
+    risk: row.status === 'scheduled' ? (row.risk ?? null) : null,
   };
 }
 

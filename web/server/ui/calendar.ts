@@ -19,6 +19,7 @@ export async function calendarEntries(userId: string, from: Date, to: Date): Pro
         message: r.message,
         at: when.toISOString(),
         accountIds: r.accountIds,
+        ...(r.status === 'scheduled' && r.risk ? { risk: r.risk.message } : {}),
       },
     ];
   });

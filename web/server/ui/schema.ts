@@ -15,4 +15,6 @@ export interface CalendarEntry {
   message: string;
   at: string;
   accountIds: string[];
+  /** What the pre-flight check found wrong with a scheduled post, if anything. */
+  risk?: string;
 }

@@ -136,7 +136,13 @@ export default async function PostsPage({
                         {post.media.length > 0 && <span>· {post.media.length} media</span>}
                         <span>· {when}</span>
                       </div>
-                      {atRisk.length > 0 && (
+                      {post.risk && (
+                        <p className="post-risk small" data-testid="post-preflight-risk">
+                          <Icon name="warning" size={14} />
+                          {`Pre-flight check: ${post.risk.message} ${post.risk.hint}`}
+                        </p>
+                      )}
+                      {!post.risk && atRisk.length > 0 && (
                         <p className="post-risk small" data-testid="post-at-risk">
                           <Icon name="warning" size={14} />
                           {atRisk.length === 1

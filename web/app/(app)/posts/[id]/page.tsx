@@ -92,6 +92,11 @@ export default async function PostPage({
       {post.status === 'scheduled' && (
         <AccountsAtRisk accounts={post.accountIds.flatMap((id) => accounts.get(id) ?? [])} />
       )}
+      {post.risk && (
+        <div className="alert alert-warn" role="status" data-testid="post-preflight-risk">
+          <strong>This post may fail to publish.</strong> {post.risk.message} {post.risk.hint}
+        </div>
+      )}
       {unknownTargets.length > 0 && (
         <p className="alert alert-error" role="alert">
           For {unknownTargets.length === 1 ? 'one account' : `${unknownTargets.length} accounts`} we cannot
