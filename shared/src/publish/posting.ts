@@ -111,6 +111,18 @@ export interface PublishHooks {
     posted: { step: PublishStep; result: PostedStep },
     next: { step: PublishStep; dedupeHandle: string | null },
   ) => Promise<string | null | undefined | undefined>;
+  /**
+   * Called when a call to the platform failed retryably and is tried again at once (within this
+   * publish): the caller may record the failed call. Errors thrown here are logged by the caller's
+   * own means; they never fail the publish.
+   */
+  onCallRetried?: (
+    accountId: string,
+    call: {
+      step: PublishStep;
+      error: { code: string; message: string; retryable: boolean; platformStatus?: number };
+    },
+  ) => Promise<void>;
 }
 
 /**

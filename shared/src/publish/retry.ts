@@ -26,6 +26,7 @@ export async function withRetry<T>(
   policy: RetryPolicy,
   signal?: AbortSignal,
   random: () => number = Math.random,
+  onRetry?: (error: PlatformError, attemptNumber: number) => void | Promise<void>,
 ): Promise<T> {
   for (let n = 1; ; n++) {
     try {
@@ -36,6 +37,8 @@ export async function withRetry<T>(
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1)) * random();
       const wait = error.retryAfterMs ?? backoff;
       if (Date.now() + wait >= policy.deadline) throw error;
+      // This call failed and another follows: the caller may record it (the post's timeline).
+      await onRetry?.(error, n);
       // Cancelled while waiting: the platform's error says more than "cancelled" would.
       await sleep(wait, signal).catch(() => {
         throw error;

@@ -235,6 +235,12 @@ export class TargetRun {
       },
       policy,
       signal,
+      Math.random,
+      async (error) => {
+        await hooks.onCallRetried?.(account.id, { step, error: error.toJSON() }).catch((failure: unknown) => {
+          logger.warn({ err: failure, accountId: account.id }, 'could not record a retried call');
+        });
+      },
     );
     this.#unreported = { step, result: postedStep(result) };
     return result;

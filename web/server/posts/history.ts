@@ -73,6 +73,36 @@ export async function recordPostEvent(ctx: AppContext, input: PostEventInput): P
   });
 }
 
+/**
+ * A call to the platform that failed retryably and was tried again within the same publish: an
+ * `attempt` of its own on the timeline (the target's row does not change, so no trigger sees it).
+ */
+export async function recordRetriedCall(
+  ctx: AppContext,
+  call: {
+    postId: string;
+    userId: string;
+    accountId: string;
+    platform: string;
+    part?: number;
+    error: { code: string; message: string; retryable: boolean; platformStatus?: number };
+  },
+): Promise<void> {
+  await insertPostEvent(ctx, {
+    id: crypto.randomUUID(),
+    postId: call.postId,
+    userId: call.userId,
+    actor: 'system',
+    action: 'attempt',
+    detail: { platform: call.platform, retriedAtOnce: true },
+    accountId: call.accountId,
+    ...(call.part === undefined ? {} : { part: call.part }),
+    outcome: 'failed',
+    error: call.error,
+    createdAt: new Date(),
+  });
+}
+
 type EventRow = Awaited<ReturnType<typeof selectPostEvents>>[number];
 
 /** The post's timeline, oldest first (the caller has already checked the post is the user's). */

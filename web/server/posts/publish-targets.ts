@@ -12,6 +12,7 @@ import type { AppContext } from '#server/context.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';
 import type { MicroBatcher } from '#server/dispatch/batches.ts';
 import { addStagedHandles } from '#server/staging/staged-handles.ts';
+import { recordRetriedCall } from './history.ts';
 import { postingServiceFor } from './prepare.ts';
 import type { PostFinalization, PostRow } from './repository.ts';
 import {
@@ -106,6 +107,15 @@ export async function publishTargets(
           idempotencyKey: post.id,
           intents,
           onStepPosted: stepRecorder(ctx, post.id, owner, intents),
+          onCallRetried: (accountId, call) =>
+            recordRetriedCall(ctx, {
+              postId: post.id,
+              userId: post.userId,
+              accountId,
+              platform: target.account.platform,
+              ...(typeof call.step === 'number' && post.thread.length > 0 ? { part: call.step } : {}),
+              error: call.error,
+            }),
           ...(retryPolicy ? { retryPolicy } : {}),
           onCredentialsRefreshed: (accountId, credentials) =>
             saveRefreshedCredentials(ctx, accountId, credentials),

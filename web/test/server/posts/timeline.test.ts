@@ -92,7 +92,37 @@ for (const backend of backends()) {
       assert.ok(events.every((e, i) => i === 0 || e.at >= events[i - 1]!.at));
     });
 
-    test('a failed attempt says what the platform answered and what to do; the retry is attempt 2', async () => {
+    test('each platform call is an attempt: one retried at once, then the answer', async () => {
+      const post = await createPost(ctx, userId, {
+        message: 'timeline retried call',
+        accountIds: [news],
+        postingMode: 'schedule',
+        media: [],
+        accountOptions: {},
+        scheduledAt: new Date(Date.now() + 3_600_000),
+      });
+      await makeDue(post.id);
+      telegram.injectServerError(502, { times: 1, method: 'sendMessage' });
+      await dispatchDuePosts(ctx, options);
+      const events = await timeline(post.id);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.outcome ?? null]),
+        [
+          ['created', null],
+          ['scheduled', null],
+          ['attempt', 'failed'],
+          ['attempt', 'posted'],
+          ['posted', null],
+        ],
+      );
+      const failed = events[2]!;
+      assert.equal(failed.error?.code, 'platform_unavailable');
+      assert.equal(failed.error?.platformStatus, 502);
+      assert.match(failed.error?.hint ?? '', /wait, then retry/);
+      assert.equal(failed.accountId, news);
+    });
+
+    test('a dispatch whose calls all fail is attempt 1; the later dispatch is attempt 2', async () => {
       const post = await createPost(ctx, userId, {
         message: 'timeline retry',
         accountIds: [news],
@@ -102,31 +132,22 @@ for (const backend of backends()) {
         scheduledAt: new Date(Date.now() + 3_600_000),
       });
       await makeDue(post.id);
-      // More 502s than the SDK's immediate retries: this dispatch of the target fails.
+      // More 502s than the dispatch's immediate retries: this dispatch of the target fails.
       telegram.injectServerError(502, { times: 10, method: 'sendMessage' });
       await dispatchDuePosts(ctx, options);
-      const afterFailure = await timeline(post.id);
-      const failed = afterFailure.at(-1)!;
-      assert.equal(failed.type, 'attempt');
-      assert.equal(failed.outcome, 'failed');
-      assert.equal(failed.error?.code, 'platform_unavailable');
-      assert.equal(failed.error?.platformStatus, 502);
-      assert.match(failed.error?.hint ?? '', /wait, then retry/);
-      assert.ok(!afterFailure.some((e) => e.type === 'failed'), 'a retryable failure is not the end');
       telegram.clearInjected();
+      const afterFailure = await timeline(post.id);
+      assert.ok(!afterFailure.some((e) => e.type === 'failed'), 'a retryable failure is not the end');
+      const calls = afterFailure.filter((e) => e.type === 'attempt');
+      assert.ok(calls.length >= 2, 'every call is recorded');
+      assert.ok(calls.every((e) => e.outcome === 'failed' && e.error?.platformStatus === 502));
+      assert.equal(calls.at(-1)!.attempt, 1);
       await makeDue(post.id);
       await dispatchDuePosts(ctx, options);
       const events = await timeline(post.id);
-      assert.deepEqual(
-        events.map((e) => [e.type, e.outcome ?? null, e.attempt ?? null]),
-        [
-          ['created', null, null],
-          ['scheduled', null, null],
-          ['attempt', 'failed', 1],
-          ['attempt', 'posted', 2],
-          ['posted', null, null],
-        ],
-      );
+      assert.deepEqual(events.at(-2)!.type, 'attempt');
+      assert.deepEqual([events.at(-2)!.outcome, events.at(-2)!.attempt], ['posted', 2]);
+      assert.equal(events.at(-1)!.type, 'posted');
     });
 
     test('a thread records one attempt per part', async () => {
