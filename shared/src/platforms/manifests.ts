@@ -12,6 +12,7 @@ import { mastodonManifest } from './mastodon/manifest.ts';
 import { matrixManifest } from './matrix/manifest.ts';
 import { misskeyManifest } from './misskey/manifest.ts';
 import { nostrManifest } from './nostr/manifest.ts';
+import { pinterestManifest } from './pinterest/manifest.ts';
 import { pixelfedManifest } from './pixelfed/manifest.ts';
 import { slackManifest } from './slack/manifest.ts';
 import { teamsManifest } from './teams/manifest.ts';
@@ -52,6 +53,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   devtoManifest,
   ghostManifest,
   tiktokManifest,
+  pinterestManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

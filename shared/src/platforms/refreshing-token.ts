@@ -86,6 +86,11 @@ export interface RefreshingTokenOptions {
   signal?: AbortSignal | undefined;
   onRefreshed?: ((credentials: Record<string, unknown>) => void | Promise<void>) | undefined;
   logger?: Logger | undefined;
+  /**
+   * Renew this long before the stated expiry (default a minute): a platform whose tokens live
+   * weeks renews in their last days, when the keeper's sweep verifies the connection.
+   */
+  renewAheadMs?: number;
 }
 
 export class RefreshingToken<C extends RefreshableCredentials> {
@@ -114,7 +119,11 @@ export class RefreshingToken<C extends RefreshableCredentials> {
 
   async get(now = Date.now()): Promise<string> {
     const expiresAt = expiryOf(this.#credentials.expiresAt);
-    if (expiresAt === undefined || expiresAt - expirySkewMs > now || !this.canRefresh) {
+    if (
+      expiresAt === undefined ||
+      expiresAt - (this.#options.renewAheadMs ?? expirySkewMs) > now ||
+      !this.canRefresh
+    ) {
       return this.#credentials.accessToken;
     }
     return this.refresh();

@@ -13,6 +13,7 @@ import { mastodonModule } from './mastodon/index.ts';
 import { matrixModule } from './matrix/index.ts';
 import { misskeyModule } from './misskey/index.ts';
 import { nostrModule } from './nostr/index.ts';
+import { pinterestModule } from './pinterest/index.ts';
 import { pixelfedModule } from './pixelfed/index.ts';
 import { slackModule } from './slack/index.ts';
 import { teamsModule } from './teams/index.ts';
@@ -52,6 +53,7 @@ export const platformModules: readonly PlatformModule[] = [
   devtoModule,
   ghostModule,
   tiktokModule,
+  pinterestModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

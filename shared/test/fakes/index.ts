@@ -13,6 +13,7 @@ export * from './matrix.ts';
 export * from './meta-graph.ts';
 export * from './misskey.ts';
 export * from './nostr-relay.ts';
+export * from './pinterest.ts';
 export * from './pixelfed.ts';
 export * from './s3.ts';
 export * from './sample-media.ts';

@@ -21,6 +21,7 @@ import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
 import { validateMatrixPost } from '../../src/platforms/matrix/validate.ts';
 import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
 import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
+import { validatePinterestPin } from '../../src/platforms/pinterest/validate.ts';
 import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
 import { validatePixelfedPost } from '../../src/platforms/pixelfed/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
@@ -195,6 +196,7 @@ const validators: Record<
     validateDevtoPost({ message }, account('devto', {}), hasMedia ? [image] : [], options),
   ghost: (message, hasMedia, options) =>
     validateGhostPost({ message }, account('ghost', {}), hasMedia ? [image] : [], options),
+  pinterest: (message) => validatePinterestPin({ message }, [image]),
   tiktok: (message, hasMedia) =>
     validateTikTokPost(
       { message },
