@@ -216,9 +216,16 @@ export function createTikTokPublisher(config: TikTokConfig): Publisher<TikTokOpt
     // Uploads of one creator go one at a time; TikTok also limits init calls per user token.
     credentialConcurrency: 1,
     concurrencyKey: (account) => `tiktok:${account.platformAccountId}`,
-    // Documented: 6 init requests a minute per user access token.
+    // Documented: 6 init requests a minute per user access token. Off unless configured
+    // (PUBLISH_RATE_TIKTOK_CREATOR): TikTok's 429 is the better judge by default.
     rateLimits: (account) => [
-      { scope: 'creator', key: `tiktok:${account.platformAccountId}`, limit: 6, windowMs: 60_000 },
+      {
+        scope: 'creator',
+        key: `tiktok:${account.platformAccountId}`,
+        limit: 6,
+        windowMs: 60_000,
+        enabled: false,
+      },
     ],
 
     async validate(post, account, media, options) {
