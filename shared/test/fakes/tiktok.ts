@@ -533,7 +533,7 @@ export class FakeTikTok {
       }
     }
     const uploaded = post.received.reduce((sum, b) => sum + b.length, 0);
-    return ok({
+    const answer = ok({
       status: post.status,
       ...(post.failReason ? { fail_reason: post.failReason } : {}),
       ...(post.postId ? { publicaly_available_post_id: [post.postId] } : { publicaly_available_post_id: [] }),
@@ -541,6 +541,12 @@ export class FakeTikTok {
         ? { uploaded_bytes: uploaded }
         : { downloaded_bytes: post.downloaded.reduce((s, d) => s + d.bytes, 0) }),
     });
+    // TikTok writes the post id as a JSON number (19 digits, beyond a double's exact range).
+    const text = JSON.stringify(answer.json).replace(
+      /"publicaly_available_post_id":\["(\d+)"\]/,
+      '"publicaly_available_post_id":[$1]',
+    );
+    return { text, headers: { 'content-type': 'application/json' } };
   }
 }
 

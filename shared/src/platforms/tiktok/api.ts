@@ -30,7 +30,7 @@ export async function tiktokCall<T>(
     ...(request.method === 'POST' ? { body: JSON.stringify(request.body ?? {}) } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
   });
-  const answer = (await readJson(response)) as TikTokEnvelope<T> | undefined;
+  const answer = (await readJson(response, undefined, quotePostIds)) as TikTokEnvelope<T> | undefined;
   const code = answer?.error?.code;
   if (!response.ok || (code !== undefined && code !== 'ok')) {
     throw tiktokError(response.status, answer, response.headers, request.what);
@@ -38,4 +38,15 @@ export async function tiktokCall<T>(
   if (!answer?.data)
     throw new PlatformError('platform_unavailable', `TikTok answered ${request.what} without data`);
   return answer.data;
+}
+
+/**
+ * TikTok writes post ids (`publicaly_available_post_id`) as JSON numbers of 19 digits, more than a
+ * double holds exactly: they are quoted before parsing so the id and its URL stay right.
+ */
+export function quotePostIds(text: string): string {
+  return text.replace(
+    /("publicaly_available_post_id"\s*:\s*\[)([^\]]*)\]/g,
+    (_all, head: string, items: string) => `${head}${items.replace(/(^|,)\s*(-?\d+)\s*(?=,|$)/g, '$1"$2"')}]`,
+  );
 }

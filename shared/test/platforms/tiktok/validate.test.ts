@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MediaInfo } from '../../../src/media/media-file.ts';
+import { quotePostIds } from '../../../src/platforms/tiktok/api.ts';
 import { tiktokConfigFromEnv } from '../../../src/platforms/tiktok/config.ts';
 import { chunkPlan } from '../../../src/platforms/tiktok/index.ts';
 import { tiktokManifest } from '../../../src/platforms/tiktok/manifest.ts';
@@ -134,5 +135,19 @@ describe('TikTok FILE_UPLOAD chunks', () => {
     assert.throws(() => tiktokConfigFromEnv({ TIKTOK_CHUNK_BYTES: String(65 * MB) }), /TIKTOK_CHUNK_BYTES/);
     assert.throws(() => tiktokConfigFromEnv({ TIKTOK_VIDEO_SOURCE: 'SOMETHING' }), /TIKTOK_VIDEO_SOURCE/);
     assert.equal(tiktokConfigFromEnv({}).authorizeUrl, 'https://www.tiktok.com/v2/auth/authorize/');
+  });
+});
+
+describe('TikTok answers', () => {
+  it('keeps 19-digit post ids exact (TikTok writes them as JSON numbers)', () => {
+    const text =
+      '{"data":{"status":"PUBLISH_COMPLETE","publicaly_available_post_id":[7300000000000000123, 7300000000000000999]},"error":{"code":"ok"}}';
+    const parsed = JSON.parse(quotePostIds(text));
+    assert.deepEqual(parsed.data.publicaly_available_post_id, ['7300000000000000123', '7300000000000000999']);
+    assert.equal(quotePostIds('{"publicaly_available_post_id":[]}'), '{"publicaly_available_post_id":[]}');
+    assert.equal(
+      quotePostIds('{"publicaly_available_post_id":["1"]}'),
+      '{"publicaly_available_post_id":["1"]}',
+    );
   });
 });
