@@ -30,8 +30,13 @@ export interface RefreshableCredentials {
 
 /** Refresh this long before the stated expiry, so a token never lapses mid-publish. */
 const expirySkewMs = 60_000;
-/** How long a rotation is remembered, for callers still holding the refresh token it replaced. */
-const rotationMemoryMs = 10 * 60_000;
+/**
+ * How long a rotation is remembered, for callers still holding the refresh token it replaced: as
+ * long as a refresh token lives (the self-hosted server reads the accounts file's, spent after the
+ * first renewal, at every publish), bounded in number.
+ */
+const rotationMemoryMs = 400 * 24 * 60 * 60_000;
+const maxRotations = 5_000;
 
 export class RefreshLocks {
   readonly #tails = new Map<string, Promise<unknown>>();
@@ -58,6 +63,10 @@ export class RefreshLocks {
   }
 
   remember(spentRefreshToken: string, tokens: RenewedTokens, now = Date.now()): void {
+    if (this.#rotations.size >= maxRotations) {
+      const oldest = this.#rotations.keys().next().value;
+      if (oldest !== undefined) this.#rotations.delete(oldest);
+    }
     this.#rotations.set(hash(spentRefreshToken), { tokens, at: now });
   }
 }
@@ -126,10 +135,10 @@ export class RefreshingToken<C extends RefreshableCredentials> {
     ) {
       return this.#credentials.accessToken;
     }
-    return this.refresh();
+    return this.refresh(now);
   }
 
-  async refresh(): Promise<string> {
+  async refresh(now = Date.now()): Promise<string> {
     const spent = this.#credentials.refreshToken;
     const { platformName, locks, lockKey } = this.#options;
     if (!spent) {
@@ -138,11 +147,20 @@ export class RefreshingToken<C extends RefreshableCredentials> {
         `${platformName} refused the access token and the account has no refresh token to renew it; reconnect the account`,
       );
     }
+    const ahead = this.#options.renewAheadMs ?? expirySkewMs;
     const tokens = await locks.run(lockKey, async () => {
-      const already = locks.rotated(spent);
-      if (already) return already;
-      const renewed = await this.#options.refresh(spent, this.#options.signal);
-      locks.remember(spent, renewed);
+      // Follow the rotations this process already made from the token we hold: the latest one
+      // is used while it is fresh enough, else renewed (never a refresh token already spent).
+      let current = spent;
+      for (let hops = 0; hops < 1_000; hops++) {
+        const already = locks.rotated(current);
+        if (!already) break;
+        if ((expiryOf(already.expiresAt) ?? 0) - ahead > now) return already;
+        if (!already.refreshToken || already.refreshToken === current) break;
+        current = already.refreshToken;
+      }
+      const renewed = await this.#options.refresh(current, this.#options.signal);
+      locks.remember(current, renewed);
       return renewed;
     });
     this.#credentials = {
