@@ -91,7 +91,12 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
  * Reads a JSON body without throwing on bad JSON (platforms sometimes answer HTML on errors), at
  * most `limit` bytes: a bigger reply is a permanent PlatformError and the stream is cancelled.
  */
-export async function readJson(response: Response, limit = defaultMaxReplyBytes()): Promise<unknown> {
+export async function readJson(
+  response: Response,
+  limit = defaultMaxReplyBytes(),
+  /** Rewrites the text before parsing (to quote an id JSON numbers cannot hold exactly). */
+  prepare?: (text: string) => string,
+): Promise<unknown> {
   let text: string;
   try {
     text = await readTextCapped(response, limit);
@@ -101,7 +106,7 @@ export async function readJson(response: Response, limit = defaultMaxReplyBytes(
   }
   if (!text) return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(prepare ? prepare(text) : text);
   } catch {
     return { nonJsonBody: text.slice(0, 500) };
   }

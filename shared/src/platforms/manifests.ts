@@ -12,11 +12,13 @@ import { mastodonManifest } from './mastodon/manifest.ts';
 import { matrixManifest } from './matrix/manifest.ts';
 import { misskeyManifest } from './misskey/manifest.ts';
 import { nostrManifest } from './nostr/manifest.ts';
+import { pinterestManifest } from './pinterest/manifest.ts';
 import { pixelfedManifest } from './pixelfed/manifest.ts';
 import { slackManifest } from './slack/manifest.ts';
 import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
+import { tiktokManifest } from './tiktok/manifest.ts';
 import { wordpressManifest } from './wordpress/manifest.ts';
 import { xManifest } from './x/manifest.ts';
 import { youTubeManifest } from './youtube/manifest.ts';
@@ -50,6 +52,8 @@ export const platformManifests: readonly PlatformManifest[] = [
   wordpressManifest,
   devtoManifest,
   ghostManifest,
+  tiktokManifest,
+  pinterestManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -13,11 +13,13 @@ import { mastodonModule } from './mastodon/index.ts';
 import { matrixModule } from './matrix/index.ts';
 import { misskeyModule } from './misskey/index.ts';
 import { nostrModule } from './nostr/index.ts';
+import { pinterestModule } from './pinterest/index.ts';
 import { pixelfedModule } from './pixelfed/index.ts';
 import { slackModule } from './slack/index.ts';
 import { teamsModule } from './teams/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
+import { tiktokModule } from './tiktok/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
 import { wordpressModule } from './wordpress/index.ts';
 import { xModule } from './x/index.ts';
@@ -50,6 +52,8 @@ export const platformModules: readonly PlatformModule[] = [
   wordpressModule,
   devtoModule,
   ghostModule,
+  tiktokModule,
+  pinterestModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

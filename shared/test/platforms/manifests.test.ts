@@ -21,6 +21,7 @@ import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
 import { validateMatrixPost } from '../../src/platforms/matrix/validate.ts';
 import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
 import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
+import { validatePinterestPin } from '../../src/platforms/pinterest/validate.ts';
 import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
 import { validatePixelfedPost } from '../../src/platforms/pixelfed/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
@@ -29,6 +30,7 @@ import { validateTeamsPost } from '../../src/platforms/teams/validate.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
 import { validateThreadsPost } from '../../src/platforms/threads/validate.ts';
+import { validateTikTokPost } from '../../src/platforms/tiktok/validate.ts';
 import type { ValidationOutcome } from '../../src/platforms/types.ts';
 import { validateWordPressPost } from '../../src/platforms/wordpress/validate.ts';
 import { validateXPost } from '../../src/platforms/x/validate.ts';
@@ -194,6 +196,15 @@ const validators: Record<
     validateDevtoPost({ message }, account('devto', {}), hasMedia ? [image] : [], options),
   ghost: (message, hasMedia, options) =>
     validateGhostPost({ message }, account('ghost', {}), hasMedia ? [image] : [], options),
+  pinterest: (message) => validatePinterestPin({ message }, [image]),
+  tiktok: (message, hasMedia) =>
+    validateTikTokPost(
+      { message },
+      hasMedia ? [{ ...image, contentType: 'image/jpeg' }] : [],
+      { privacyLevel: 'SELF_ONLY' },
+      { audited: true, videoSource: 'FILE_UPLOAD' },
+      'a1',
+    ),
 };
 
 function samples(limit: number): string[] {
