@@ -10,6 +10,7 @@ import { linkedInManifest } from './linkedin/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
 import { matrixManifest } from './matrix/manifest.ts';
+import { mediumManifest } from './medium/manifest.ts';
 import { misskeyManifest } from './misskey/manifest.ts';
 import { nostrManifest } from './nostr/manifest.ts';
 import { pixelfedManifest } from './pixelfed/manifest.ts';
@@ -50,6 +51,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   wordpressManifest,
   devtoManifest,
   ghostManifest,
+  mediumManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -11,6 +11,7 @@ import type { OptionField, PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { matrixModule } from './matrix/index.ts';
+import { mediumModule } from './medium/index.ts';
 import { misskeyModule } from './misskey/index.ts';
 import { nostrModule } from './nostr/index.ts';
 import { pixelfedModule } from './pixelfed/index.ts';
@@ -50,6 +51,7 @@ export const platformModules: readonly PlatformModule[] = [
   wordpressModule,
   devtoModule,
   ghostModule,
+  mediumModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -10,6 +10,7 @@ export * from './lemmy.ts';
 export * from './linkedin.ts';
 export * from './mastodon.ts';
 export * from './matrix.ts';
+export * from './medium.ts';
 export * from './meta-graph.ts';
 export * from './misskey.ts';
 export * from './nostr-relay.ts';

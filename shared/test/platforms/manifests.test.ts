@@ -19,6 +19,7 @@ import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
 import { validateMatrixPost } from '../../src/platforms/matrix/validate.ts';
+import { validateMediumPost } from '../../src/platforms/medium/validate.ts';
 import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
 import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
 import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
@@ -131,7 +132,7 @@ const image: MediaInfo = {
 };
 const lengthCodes = new Set(['text_too_long', 'caption_too_long', 'description_too_long']);
 /** Long-form platforms: the counter counts the title, whose limit is the one that matters. */
-const titleCounted = new Set(['wordpress', 'devto', 'ghost']);
+const titleCounted = new Set(['wordpress', 'devto', 'ghost', 'medium']);
 const account = (platform: string, credentials: Record<string, unknown>) => ({
   id: 'a1',
   platform,
@@ -194,6 +195,8 @@ const validators: Record<
     validateDevtoPost({ message }, account('devto', {}), hasMedia ? [image] : [], options),
   ghost: (message, hasMedia, options) =>
     validateGhostPost({ message }, account('ghost', {}), hasMedia ? [image] : [], options),
+  medium: (message, hasMedia, options) =>
+    validateMediumPost({ message }, account('medium', {}), hasMedia ? [image] : [], options),
 };
 
 function samples(limit: number): string[] {
@@ -221,6 +224,7 @@ describe('manifest counting agrees with validation', () => {
     wordpress: [{}, { title: 'A title from the option' }],
     devto: [{}, { title: 'A title from the option' }],
     ghost: [{}, { title: 'A title from the option' }],
+    medium: [{}, { title: 'A title from the option' }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {
