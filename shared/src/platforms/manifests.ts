@@ -4,6 +4,7 @@ import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { ghostManifest } from './ghost/manifest.ts';
 import { googleChatManifest } from './google_chat/manifest.ts';
+import { hashnodeManifest } from './hashnode/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
 import { lemmyManifest } from './lemmy/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
@@ -52,6 +53,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   devtoManifest,
   ghostManifest,
   mediumManifest,
+  hashnodeManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -4,6 +4,7 @@ import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { ghostModule } from './ghost/index.ts';
 import { googleChatModule } from './google_chat/index.ts';
+import { hashnodeModule } from './hashnode/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { lemmyModule } from './lemmy/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
@@ -52,6 +53,7 @@ export const platformModules: readonly PlatformModule[] = [
   devtoModule,
   ghostModule,
   mediumModule,
+  hashnodeModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -5,6 +5,7 @@ export * from './facebook.ts';
 export * from './fake-server.ts';
 export * from './ghost.ts';
 export * from './google-chat.ts';
+export * from './hashnode.ts';
 export * from './instagram.ts';
 export * from './lemmy.ts';
 export * from './linkedin.ts';

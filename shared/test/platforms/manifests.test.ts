@@ -11,6 +11,7 @@ import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
 import { validateGhostPost } from '../../src/platforms/ghost/validate.ts';
 import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
+import { validateHashnodePost } from '../../src/platforms/hashnode/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
 import { validateLemmyPost } from '../../src/platforms/lemmy/validate.ts';
 import { validateLinkedInPost } from '../../src/platforms/linkedin/validate.ts';
@@ -132,7 +133,7 @@ const image: MediaInfo = {
 };
 const lengthCodes = new Set(['text_too_long', 'caption_too_long', 'description_too_long']);
 /** Long-form platforms: the counter counts the title, whose limit is the one that matters. */
-const titleCounted = new Set(['wordpress', 'devto', 'ghost', 'medium']);
+const titleCounted = new Set(['wordpress', 'devto', 'ghost', 'medium', 'hashnode']);
 const account = (platform: string, credentials: Record<string, unknown>) => ({
   id: 'a1',
   platform,
@@ -197,6 +198,8 @@ const validators: Record<
     validateGhostPost({ message }, account('ghost', {}), hasMedia ? [image] : [], options),
   medium: (message, hasMedia, options) =>
     validateMediumPost({ message }, account('medium', {}), hasMedia ? [image] : [], options),
+  hashnode: (message, hasMedia, options) =>
+    validateHashnodePost({ message }, account('hashnode', {}), hasMedia ? [image] : [], options),
 };
 
 function samples(limit: number): string[] {
@@ -225,6 +228,7 @@ describe('manifest counting agrees with validation', () => {
     devto: [{}, { title: 'A title from the option' }],
     ghost: [{}, { title: 'A title from the option' }],
     medium: [{}, { title: 'A title from the option' }],
+    hashnode: [{}, { title: 'A title from the option' }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {
