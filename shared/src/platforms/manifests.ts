@@ -8,6 +8,7 @@ import { hashnodeManifest } from './hashnode/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
 import { lemmyManifest } from './lemmy/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
+import { listmonkManifest } from './listmonk/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
 import { matrixManifest } from './matrix/manifest.ts';
@@ -54,6 +55,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   ghostManifest,
   mediumManifest,
   hashnodeManifest,
+  listmonkManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -8,6 +8,7 @@ import { hashnodeModule } from './hashnode/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { lemmyModule } from './lemmy/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
+import { listmonkModule } from './listmonk/index.ts';
 import type { OptionField, PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
@@ -54,6 +55,7 @@ export const platformModules: readonly PlatformModule[] = [
   ghostModule,
   mediumModule,
   hashnodeModule,
+  listmonkModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

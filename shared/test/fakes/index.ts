@@ -9,6 +9,7 @@ export * from './hashnode.ts';
 export * from './instagram.ts';
 export * from './lemmy.ts';
 export * from './linkedin.ts';
+export * from './listmonk.ts';
 export * from './mastodon.ts';
 export * from './matrix.ts';
 export * from './medium.ts';

@@ -15,6 +15,7 @@ import { validateHashnodePost } from '../../src/platforms/hashnode/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
 import { validateLemmyPost } from '../../src/platforms/lemmy/validate.ts';
 import { validateLinkedInPost } from '../../src/platforms/linkedin/validate.ts';
+import { validateListmonkPost } from '../../src/platforms/listmonk/validate.ts';
 import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
@@ -133,7 +134,7 @@ const image: MediaInfo = {
 };
 const lengthCodes = new Set(['text_too_long', 'caption_too_long', 'description_too_long']);
 /** Long-form platforms: the counter counts the title, whose limit is the one that matters. */
-const titleCounted = new Set(['wordpress', 'devto', 'ghost', 'medium', 'hashnode']);
+const titleCounted = new Set(['wordpress', 'devto', 'ghost', 'medium', 'hashnode', 'listmonk']);
 const account = (platform: string, credentials: Record<string, unknown>) => ({
   id: 'a1',
   platform,
@@ -200,6 +201,8 @@ const validators: Record<
     validateMediumPost({ message }, account('medium', {}), hasMedia ? [image] : [], options),
   hashnode: (message, hasMedia, options) =>
     validateHashnodePost({ message }, account('hashnode', {}), hasMedia ? [image] : [], options),
+  listmonk: (message, hasMedia, options) =>
+    validateListmonkPost({ message }, account('listmonk', {}), hasMedia ? [image] : [], options),
 };
 
 function samples(limit: number): string[] {
@@ -229,6 +232,7 @@ describe('manifest counting agrees with validation', () => {
     ghost: [{}, { title: 'A title from the option' }],
     medium: [{}, { title: 'A title from the option' }],
     hashnode: [{}, { title: 'A title from the option' }],
+    listmonk: [{}, { subject: 'A subject from the option' }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {
