@@ -1,6 +1,7 @@
 import { blueskyManifest } from './bluesky/manifest.ts';
 import { devtoManifest } from './devto/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
+import { dribbbleManifest } from './dribbble/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { ghostManifest } from './ghost/manifest.ts';
 import { googleChatManifest } from './google_chat/manifest.ts';
@@ -56,6 +57,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   mediumManifest,
   hashnodeManifest,
   listmonkManifest,
+  dribbbleManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

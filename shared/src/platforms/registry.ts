@@ -1,6 +1,7 @@
 import { blueskyModule } from './bluesky/index.ts';
 import { devtoModule } from './devto/index.ts';
 import { discordModule } from './discord/index.ts';
+import { dribbbleModule } from './dribbble/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { ghostModule } from './ghost/index.ts';
 import { googleChatModule } from './google_chat/index.ts';
@@ -56,6 +57,7 @@ export const platformModules: readonly PlatformModule[] = [
   mediumModule,
   hashnodeModule,
   listmonkModule,
+  dribbbleModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -1,6 +1,7 @@
 export * from './bluesky.ts';
 export * from './devto.ts';
 export * from './discord.ts';
+export * from './dribbble.ts';
 export * from './facebook.ts';
 export * from './fake-server.ts';
 export * from './ghost.ts';

@@ -8,6 +8,7 @@ import { validateBlueskyPost } from '../../src/platforms/bluesky/validate.ts';
 import { validateDevtoPost } from '../../src/platforms/devto/validate.ts';
 import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/discord/config.ts';
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
+import { validateDribbbleShot } from '../../src/platforms/dribbble/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
 import { validateGhostPost } from '../../src/platforms/ghost/validate.ts';
 import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
@@ -134,7 +135,7 @@ const image: MediaInfo = {
 };
 const lengthCodes = new Set(['text_too_long', 'caption_too_long', 'description_too_long']);
 /** Long-form platforms: the counter counts the title, whose limit is the one that matters. */
-const titleCounted = new Set(['wordpress', 'devto', 'ghost', 'medium', 'hashnode', 'listmonk']);
+const titleCounted = new Set(['wordpress', 'devto', 'ghost', 'medium', 'hashnode', 'listmonk', 'dribbble']);
 const account = (platform: string, credentials: Record<string, unknown>) => ({
   id: 'a1',
   platform,
@@ -203,6 +204,8 @@ const validators: Record<
     validateHashnodePost({ message }, account('hashnode', {}), hasMedia ? [image] : [], options),
   listmonk: (message, hasMedia, options) =>
     validateListmonkPost({ message }, account('listmonk', {}), hasMedia ? [image] : [], options),
+  dribbble: (message, hasMedia, options) =>
+    validateDribbbleShot({ message }, account('dribbble', {}), hasMedia ? [image] : [], options),
 };
 
 function samples(limit: number): string[] {
@@ -233,6 +236,8 @@ describe('manifest counting agrees with validation', () => {
     medium: [{}, { title: 'A title from the option' }],
     hashnode: [{}, { title: 'A title from the option' }],
     listmonk: [{}, { subject: 'A subject from the option' }],
+    // Dribbble counts the title option (the message is the description).
+    dribbble: [{}, { title: 'A shot title' }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {
