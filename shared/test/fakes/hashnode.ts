@@ -184,8 +184,19 @@ export class FakeHashnode {
     // Drafts are the members' only.
     if (user !== owner)
       return gqlError('You must be a member of the publication to see its drafts.', 'FORBIDDEN');
+    const publication = owner.publications.find((p) => p.id === id)!;
     return {
-      json: { data: { publication: { posts: { edges: list('post') }, drafts: { edges: list('draft') } } } },
+      json: {
+        data: {
+          publication: {
+            id,
+            title: publication.title,
+            url: publication.url,
+            posts: { edges: list('post') },
+            drafts: { edges: list('draft') },
+          },
+        },
+      },
     };
   }
 }

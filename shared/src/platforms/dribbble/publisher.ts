@@ -70,7 +70,7 @@ export function createDribbblePublisher(config: DribbbleConfig): Publisher<Dribb
         signal,
         expect: [404],
       });
-      if (answer.status !== 404 && typeof answer.body?.id === 'number') return answer.body;
+      if (answer.status !== 404) return answer.body ?? {};
       if (Date.now() + wait > deadline) {
         throw new PlatformError(
           'timeout',

@@ -42,6 +42,10 @@ const draftMutation = `mutation CreateDraft($input: CreateDraftInput!) {
   createDraft(input: $input) { draft { id slug title } }
 }`;
 
+const publicationQuery = `query Publication($id: ObjectId!) {
+  publication(id: $id) { id title url }
+}`;
+
 const recentQuery = `query Recent($id: ObjectId!) {
   publication(id: $id) {
     posts(first: 20) { edges { node { id title url publishedAt } } }
@@ -136,6 +140,25 @@ export function createHashnodePublisher(config: HashnodeConfig): Publisher<Hashn
     }
   }
 
+  /**
+   * A publication named by id that `me` did not list (a team publication the user writes for):
+   * it counts when Hashnode answers it to this token.
+   */
+  async function publicationById(token: string, id: string, signal?: AbortSignal) {
+    const data = await hashnodeQuery<{ publication?: { id?: unknown; title?: unknown } | null }>(
+      config.apiUrl,
+      token,
+      {
+        query: publicationQuery,
+        variables: { id },
+        operation: 'read',
+        signal,
+      },
+    ).catch(() => undefined);
+    const found = data?.publication;
+    return typeof found?.id === 'string' ? { id: found.id, title: found.title } : undefined;
+  }
+
   return {
     id: hashnodeManifest.id,
     displayName: hashnodeManifest.name,
@@ -224,7 +247,8 @@ export function createHashnodePublisher(config: HashnodeConfig): Publisher<Hashn
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {
-      const data = await hashnodeQuery<{ me?: Me | null }>(config.apiUrl, tokenOf(account), {
+      const token = tokenOf(account);
+      const data = await hashnodeQuery<{ me?: Me | null }>(config.apiUrl, token, {
         query: meQuery,
         operation: 'account',
         signal: context?.signal,
@@ -253,7 +277,10 @@ export function createHashnodePublisher(config: HashnodeConfig): Publisher<Hashn
                   .toLowerCase() === wanted),
           )
         : publications[0];
-      if (!publication) {
+      const named =
+        publication ??
+        (/^[a-f0-9]{24}$/i.test(wanted) ? await publicationById(token, wanted, context?.signal) : undefined);
+      if (!named) {
         throw new PlatformError(
           'target_unreachable',
           wanted
@@ -262,12 +289,12 @@ export function createHashnodePublisher(config: HashnodeConfig): Publisher<Hashn
           { retryable: false },
         );
       }
-      const title = typeof publication.title === 'string' ? publication.title.trim().slice(0, 100) : '';
+      const title = typeof named.title === 'string' ? named.title.trim().slice(0, 100) : '';
       const avatar = me.profilePicture;
       return {
-        name: title || (typeof me.name === 'string' && me.name) || publication.id,
+        name: title || (typeof me.name === 'string' && me.name) || named.id,
         ...(typeof me.username === 'string' ? { username: me.username } : {}),
-        platformAccountId: publication.id,
+        platformAccountId: named.id,
         ...(typeof avatar === 'string' && /^https?:\/\/\S{1,2000}$/.test(avatar)
           ? { avatarUrl: avatar }
           : {}),
