@@ -22,36 +22,8 @@ import {
   hashnodeOptionsSchema,
   hashnodeTag,
 } from './options.ts';
+import { draftMutation, meQuery, publicationQuery, publishMutation, recentQuery } from './queries.ts';
 import { validateHashnodePost } from './validate.ts';
-
-const meQuery = `query Me {
-  me {
-    id
-    username
-    name
-    profilePicture
-    publications(first: 50) { edges { node { id title url } } }
-  }
-}`;
-
-const publishMutation = `mutation PublishPost($input: PublishPostInput!) {
-  publishPost(input: $input) { post { id slug title url } }
-}`;
-
-const draftMutation = `mutation CreateDraft($input: CreateDraftInput!) {
-  createDraft(input: $input) { draft { id slug title } }
-}`;
-
-const publicationQuery = `query Publication($id: ObjectId!) {
-  publication(id: $id) { id title url }
-}`;
-
-const recentQuery = `query Recent($id: ObjectId!) {
-  publication(id: $id) {
-    posts(first: 20) { edges { node { id title url publishedAt } } }
-    drafts(first: 20) { edges { node { id title updatedAt } } }
-  }
-}`;
 
 interface Me {
   id?: unknown;
