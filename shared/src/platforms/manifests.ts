@@ -1,15 +1,19 @@
 import { blueskyManifest } from './bluesky/manifest.ts';
 import { devtoManifest } from './devto/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
+import { dribbbleManifest } from './dribbble/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { ghostManifest } from './ghost/manifest.ts';
 import { googleChatManifest } from './google_chat/manifest.ts';
+import { hashnodeManifest } from './hashnode/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
 import { lemmyManifest } from './lemmy/manifest.ts';
 import { linkedInManifest } from './linkedin/manifest.ts';
+import { listmonkManifest } from './listmonk/manifest.ts';
 import type { PlatformManifest } from './manifest.ts';
 import { mastodonManifest } from './mastodon/manifest.ts';
 import { matrixManifest } from './matrix/manifest.ts';
+import { mediumManifest } from './medium/manifest.ts';
 import { misskeyManifest } from './misskey/manifest.ts';
 import { nostrManifest } from './nostr/manifest.ts';
 import { pinterestManifest } from './pinterest/manifest.ts';
@@ -54,6 +58,10 @@ export const platformManifests: readonly PlatformManifest[] = [
   ghostManifest,
   tiktokManifest,
   pinterestManifest,
+  mediumManifest,
+  hashnodeManifest,
+  listmonkManifest,
+  dribbbleManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

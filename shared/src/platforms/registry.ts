@@ -1,16 +1,20 @@
 import { blueskyModule } from './bluesky/index.ts';
 import { devtoModule } from './devto/index.ts';
 import { discordModule } from './discord/index.ts';
+import { dribbbleModule } from './dribbble/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { ghostModule } from './ghost/index.ts';
 import { googleChatModule } from './google_chat/index.ts';
+import { hashnodeModule } from './hashnode/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { lemmyModule } from './lemmy/index.ts';
 import { linkedInModule } from './linkedin/index.ts';
+import { listmonkModule } from './listmonk/index.ts';
 import type { OptionField, PlatformFeatures, TextRules } from './manifest.ts';
 import { manifestFor } from './manifests.ts';
 import { mastodonModule } from './mastodon/index.ts';
 import { matrixModule } from './matrix/index.ts';
+import { mediumModule } from './medium/index.ts';
 import { misskeyModule } from './misskey/index.ts';
 import { nostrModule } from './nostr/index.ts';
 import { pinterestModule } from './pinterest/index.ts';
@@ -54,6 +58,10 @@ export const platformModules: readonly PlatformModule[] = [
   ghostModule,
   tiktokModule,
   pinterestModule,
+  mediumModule,
+  hashnodeModule,
+  listmonkModule,
+  dribbbleModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -8,17 +8,21 @@ import { validateBlueskyPost } from '../../src/platforms/bluesky/validate.ts';
 import { validateDevtoPost } from '../../src/platforms/devto/validate.ts';
 import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/discord/config.ts';
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
+import { validateDribbbleShot } from '../../src/platforms/dribbble/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
 import { validateGhostPost } from '../../src/platforms/ghost/validate.ts';
 import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
+import { validateHashnodePost } from '../../src/platforms/hashnode/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
 import { validateLemmyPost } from '../../src/platforms/lemmy/validate.ts';
 import { validateLinkedInPost } from '../../src/platforms/linkedin/validate.ts';
+import { validateListmonkPost } from '../../src/platforms/listmonk/validate.ts';
 import type { PlatformManifest } from '../../src/platforms/manifest.ts';
 import { manifestFor, platformManifests } from '../../src/platforms/manifests.ts';
 import { defaultInstanceLimits } from '../../src/platforms/mastodon/limits.ts';
 import { validateMastodonPost } from '../../src/platforms/mastodon/validate.ts';
 import { validateMatrixPost } from '../../src/platforms/matrix/validate.ts';
+import { validateMediumPost } from '../../src/platforms/medium/validate.ts';
 import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
 import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
 import { validatePinterestPin } from '../../src/platforms/pinterest/validate.ts';
@@ -133,7 +137,7 @@ const image: MediaInfo = {
 };
 const lengthCodes = new Set(['text_too_long', 'caption_too_long', 'description_too_long']);
 /** Long-form platforms: the counter counts the title, whose limit is the one that matters. */
-const titleCounted = new Set(['wordpress', 'devto', 'ghost']);
+const titleCounted = new Set(['wordpress', 'devto', 'ghost', 'medium', 'hashnode', 'listmonk', 'dribbble']);
 const account = (platform: string, credentials: Record<string, unknown>) => ({
   id: 'a1',
   platform,
@@ -205,6 +209,14 @@ const validators: Record<
       { audited: true, videoSource: 'FILE_UPLOAD' },
       'a1',
     ),
+  medium: (message, hasMedia, options) =>
+    validateMediumPost({ message }, account('medium', {}), hasMedia ? [image] : [], options),
+  hashnode: (message, hasMedia, options) =>
+    validateHashnodePost({ message }, account('hashnode', {}), hasMedia ? [image] : [], options),
+  listmonk: (message, hasMedia, options) =>
+    validateListmonkPost({ message }, account('listmonk', {}), hasMedia ? [image] : [], options),
+  dribbble: (message, hasMedia, options) =>
+    validateDribbbleShot({ message }, account('dribbble', {}), hasMedia ? [image] : [], options),
 };
 
 function samples(limit: number): string[] {
@@ -232,6 +244,11 @@ describe('manifest counting agrees with validation', () => {
     wordpress: [{}, { title: 'A title from the option' }],
     devto: [{}, { title: 'A title from the option' }],
     ghost: [{}, { title: 'A title from the option' }],
+    medium: [{}, { title: 'A title from the option' }],
+    hashnode: [{}, { title: 'A title from the option' }],
+    listmonk: [{}, { subject: 'A subject from the option' }],
+    // Dribbble counts the title option (the message is the description).
+    dribbble: [{}, { title: 'A shot title' }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {
