@@ -17,6 +17,7 @@ import { slackManifest } from './slack/manifest.ts';
 import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
+import { tumblrManifest } from './tumblr/manifest.ts';
 import { wordpressManifest } from './wordpress/manifest.ts';
 import { xManifest } from './x/manifest.ts';
 import { youTubeManifest } from './youtube/manifest.ts';
@@ -50,6 +51,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   wordpressManifest,
   devtoManifest,
   ghostManifest,
+  tumblrManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -18,6 +18,7 @@ import { slackModule } from './slack/index.ts';
 import { teamsModule } from './teams/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
+import { tumblrModule } from './tumblr/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
 import { wordpressModule } from './wordpress/index.ts';
 import { xModule } from './x/index.ts';
@@ -50,6 +51,7 @@ export const platformModules: readonly PlatformModule[] = [
   wordpressModule,
   devtoModule,
   ghostModule,
+  tumblrModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

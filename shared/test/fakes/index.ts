@@ -20,6 +20,7 @@ export * from './slack.ts';
 export * from './teams.ts';
 export * from './telegram.ts';
 export * from './threads.ts';
+export * from './tumblr.ts';
 export * from './webhook-receiver.ts';
 export * from './wordpress.ts';
 export * from './x.ts';

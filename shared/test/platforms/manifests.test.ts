@@ -29,6 +29,7 @@ import { validateTeamsPost } from '../../src/platforms/teams/validate.ts';
 import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
 import { validateThreadsPost } from '../../src/platforms/threads/validate.ts';
+import { validateTumblrPost } from '../../src/platforms/tumblr/validate.ts';
 import type { ValidationOutcome } from '../../src/platforms/types.ts';
 import { validateWordPressPost } from '../../src/platforms/wordpress/validate.ts';
 import { validateXPost } from '../../src/platforms/x/validate.ts';
@@ -194,6 +195,7 @@ const validators: Record<
     validateDevtoPost({ message }, account('devto', {}), hasMedia ? [image] : [], options),
   ghost: (message, hasMedia, options) =>
     validateGhostPost({ message }, account('ghost', {}), hasMedia ? [image] : [], options),
+  tumblr: (message, hasMedia) => validateTumblrPost({ message }, hasMedia ? [image] : []),
 };
 
 function samples(limit: number): string[] {
