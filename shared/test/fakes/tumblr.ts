@@ -68,6 +68,8 @@ export class FakeTumblr {
   accessTtlSec: number;
   consent: 'approve' | 'deny' = 'approve';
   refreshes = 0;
+  /** Refresh tokens spent by refreshes, in order, and the refresh token each refresh answered. */
+  readonly refreshLog: { spent: string; issued: string }[] = [];
   readonly #access = new Map<string, number>();
   readonly #refresh = new Set<string>();
   readonly #codes = new Map<string, string>();
@@ -255,7 +257,9 @@ export class FakeTumblr {
       // Single use: the answer carries the replacement.
       this.#refresh.delete(form.refresh_token);
       this.refreshes++;
-      return { json: this.#issue() };
+      const tokens = this.#issue();
+      this.refreshLog.push({ spent: form.refresh_token, issued: tokens.refresh_token });
+      return { json: tokens };
     }
     return tokenError(400, 'unsupported_grant_type', 'Unsupported grant type');
   }
