@@ -2,6 +2,7 @@ import { blueskyManifest } from './bluesky/manifest.ts';
 import { devtoManifest } from './devto/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
+import { farcasterManifest } from './farcaster/manifest.ts';
 import { ghostManifest } from './ghost/manifest.ts';
 import { googleChatManifest } from './google_chat/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
@@ -52,6 +53,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   devtoManifest,
   ghostManifest,
   tumblrManifest,
+  farcasterManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -2,6 +2,7 @@ import { blueskyModule } from './bluesky/index.ts';
 import { devtoModule } from './devto/index.ts';
 import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
+import { farcasterModule } from './farcaster/index.ts';
 import { ghostModule } from './ghost/index.ts';
 import { googleChatModule } from './google_chat/index.ts';
 import { instagramModule } from './instagram/index.ts';
@@ -52,6 +53,7 @@ export const platformModules: readonly PlatformModule[] = [
   devtoModule,
   ghostModule,
   tumblrModule,
+  farcasterModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

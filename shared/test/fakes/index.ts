@@ -3,6 +3,7 @@ export * from './devto.ts';
 export * from './discord.ts';
 export * from './facebook.ts';
 export * from './fake-server.ts';
+export * from './farcaster.ts';
 export * from './ghost.ts';
 export * from './google-chat.ts';
 export * from './instagram.ts';

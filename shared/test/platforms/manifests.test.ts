@@ -9,6 +9,7 @@ import { validateDevtoPost } from '../../src/platforms/devto/validate.ts';
 import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/discord/config.ts';
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
+import { validateFarcasterCast } from '../../src/platforms/farcaster/validate.ts';
 import { validateGhostPost } from '../../src/platforms/ghost/validate.ts';
 import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
@@ -196,6 +197,8 @@ const validators: Record<
   ghost: (message, hasMedia, options) =>
     validateGhostPost({ message }, account('ghost', {}), hasMedia ? [image] : [], options),
   tumblr: (message, hasMedia) => validateTumblrPost({ message }, hasMedia ? [image] : []),
+  farcaster: (message, hasMedia, options) =>
+    validateFarcasterCast({ message }, hasMedia ? [image] : [], options),
 };
 
 function samples(limit: number): string[] {
@@ -223,6 +226,7 @@ describe('manifest counting agrees with validation', () => {
     wordpress: [{}, { title: 'A title from the option' }],
     devto: [{}, { title: 'A title from the option' }],
     ghost: [{}, { title: 'A title from the option' }],
+    farcaster: [{}, { longCast: true }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {
