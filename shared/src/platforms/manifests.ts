@@ -19,6 +19,7 @@ import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
 import { tumblrManifest } from './tumblr/manifest.ts';
+import { vkManifest } from './vk/manifest.ts';
 import { wordpressManifest } from './wordpress/manifest.ts';
 import { xManifest } from './x/manifest.ts';
 import { youTubeManifest } from './youtube/manifest.ts';
@@ -54,6 +55,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   ghostManifest,
   tumblrManifest,
   farcasterManifest,
+  vkManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -21,6 +21,7 @@ import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import { tumblrModule } from './tumblr/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
+import { vkModule } from './vk/index.ts';
 import { wordpressModule } from './wordpress/index.ts';
 import { xModule } from './x/index.ts';
 import { youTubeModule } from './youtube/index.ts';
@@ -54,6 +55,7 @@ export const platformModules: readonly PlatformModule[] = [
   ghostModule,
   tumblrModule,
   farcasterModule,
+  vkModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

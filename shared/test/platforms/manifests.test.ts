@@ -32,6 +32,7 @@ import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
 import { validateThreadsPost } from '../../src/platforms/threads/validate.ts';
 import { validateTumblrPost } from '../../src/platforms/tumblr/validate.ts';
 import type { ValidationOutcome } from '../../src/platforms/types.ts';
+import { validateVkPost } from '../../src/platforms/vk/validate.ts';
 import { validateWordPressPost } from '../../src/platforms/wordpress/validate.ts';
 import { validateXPost } from '../../src/platforms/x/validate.ts';
 import { validateYouTubePost } from '../../src/platforms/youtube/validate.ts';
@@ -199,6 +200,7 @@ const validators: Record<
   tumblr: (message, hasMedia) => validateTumblrPost({ message }, hasMedia ? [image] : []),
   farcaster: (message, hasMedia, options) =>
     validateFarcasterCast({ message }, hasMedia ? [image] : [], options),
+  vk: (message, hasMedia) => validateVkPost({ message }, hasMedia ? [image] : []),
 };
 
 function samples(limit: number): string[] {
