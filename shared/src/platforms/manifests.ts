@@ -19,6 +19,7 @@ import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
 import { tumblrManifest } from './tumblr/manifest.ts';
+import { twitchManifest } from './twitch/manifest.ts';
 import { vkManifest } from './vk/manifest.ts';
 import { wordpressManifest } from './wordpress/manifest.ts';
 import { xManifest } from './x/manifest.ts';
@@ -56,6 +57,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   tumblrManifest,
   farcasterManifest,
   vkManifest,
+  twitchManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -20,6 +20,7 @@ import { teamsModule } from './teams/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import { tumblrModule } from './tumblr/index.ts';
+import { twitchModule } from './twitch/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
 import { vkModule } from './vk/index.ts';
 import { wordpressModule } from './wordpress/index.ts';
@@ -56,6 +57,7 @@ export const platformModules: readonly PlatformModule[] = [
   tumblrModule,
   farcasterModule,
   vkModule,
+  twitchModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

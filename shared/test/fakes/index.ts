@@ -22,6 +22,7 @@ export * from './teams.ts';
 export * from './telegram.ts';
 export * from './threads.ts';
 export * from './tumblr.ts';
+export * from './twitch.ts';
 export * from './vk.ts';
 export * from './webhook-receiver.ts';
 export * from './wordpress.ts';

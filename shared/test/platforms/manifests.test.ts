@@ -31,6 +31,7 @@ import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
 import { validateThreadsPost } from '../../src/platforms/threads/validate.ts';
 import { validateTumblrPost } from '../../src/platforms/tumblr/validate.ts';
+import { validateTwitchMessage } from '../../src/platforms/twitch/publisher.ts';
 import type { ValidationOutcome } from '../../src/platforms/types.ts';
 import { validateVkPost } from '../../src/platforms/vk/validate.ts';
 import { validateWordPressPost } from '../../src/platforms/wordpress/validate.ts';
@@ -201,6 +202,7 @@ const validators: Record<
   farcaster: (message, hasMedia, options) =>
     validateFarcasterCast({ message }, hasMedia ? [image] : [], options),
   vk: (message, hasMedia) => validateVkPost({ message }, hasMedia ? [image] : []),
+  twitch: (message) => validateTwitchMessage({ message }, []),
 };
 
 function samples(limit: number): string[] {
