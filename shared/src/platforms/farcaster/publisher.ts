@@ -98,14 +98,14 @@ export class FarcasterPublisher implements Publisher<FarcasterOptions> {
       },
     });
     const hash = answer.cast?.hash;
-    if (typeof hash !== 'string' || !/^0x[0-9a-f]{8,64}$/i.test(hash))
+    if (typeof hash !== 'string' || !/^[\w-]{1,200}$/.test(hash))
       throw new PlatformError('platform_unavailable', 'Neynar answered the cast without its hash');
     const username = answer.cast?.author?.username ?? account.username?.replace(/^@/, '');
     return {
       platformPostId: hash,
       url:
         username && /^[\w.-]{1,64}$/.test(username)
-          ? `https://farcaster.xyz/${username}/${hash.slice(0, 10)}`
+          ? `https://farcaster.xyz/${username}/${hash.startsWith('0x') ? hash.slice(0, 10) : hash}`
           : `https://farcaster.xyz/~/conversations/${hash}`,
     };
   }
@@ -127,11 +127,14 @@ export class FarcasterPublisher implements Publisher<FarcasterOptions> {
         `The Neynar signer is ${signer.status === 'revoked' ? 'revoked' : 'not approved yet'}: approve it in the Farcaster app (or create a new one) and connect again`,
       );
     const fid = String(signer.fid);
-    const { users } = await neynarFetch<UserAnswer>(this.#config, `/v2/farcaster/user/bulk?fids=${fid}`, {
+    // The profile only dresses the account up: a failed lookup leaves the fid as its name.
+    const users = await neynarFetch<UserAnswer>(this.#config, `/v2/farcaster/user/bulk?fids=${fid}`, {
       method: 'GET',
       what: 'the profile lookup',
       signal,
-    });
+    })
+      .then((answer) => answer.users)
+      .catch(() => undefined);
     const user = users?.find((u) => u.fid === signer.fid);
     return {
       name: user?.display_name?.trim().slice(0, 100) || user?.username || `fid ${fid}`,

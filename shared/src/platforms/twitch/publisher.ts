@@ -156,11 +156,17 @@ export async function twitchProfile(
   me: { user_id: string; login: string },
   signal: AbortSignal | undefined,
 ): Promise<AccountProfile> {
-  const { data } = await twitchFetch<UsersAnswer>(token, `${config.apiUrl}/users?id=${me.user_id}`, {
+  // The profile only dresses the account up: a failed lookup leaves the login as its name.
+  const data = await twitchFetch<UsersAnswer>(token, `${config.apiUrl}/users?id=${me.user_id}`, {
     method: 'GET',
     what: 'the profile lookup',
     signal,
-  });
+  })
+    .then((answer) => answer.data)
+    .catch((error: unknown) => {
+      if (error instanceof PlatformError && error.code === 'needs_reconnect') throw error;
+      return undefined;
+    });
   const user = data?.find((u) => u.id === me.user_id);
   return {
     name: user?.display_name?.slice(0, 100) || me.login,

@@ -150,7 +150,8 @@ export class VkPublisher implements Publisher<VkOptions> {
       const group = (Array.isArray(answer) ? answer : answer.groups)?.[0];
       if (!group || String(-group.id) !== wanted)
         throw new PlatformError('target_unreachable', `VK has no community ${wanted.slice(1)}`);
-      if (group.is_admin !== 1)
+      // A user token's `groups.getById` says `is_admin`; when absent, wall.post judges.
+      if (group.is_admin === 0)
         throw new PlatformError(
           'target_unreachable',
           'The token’s user does not administer this community: use a token of one of its administrators',
