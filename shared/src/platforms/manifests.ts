@@ -3,6 +3,7 @@ import { devtoManifest } from './devto/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
 import { dribbbleManifest } from './dribbble/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
+import { farcasterManifest } from './farcaster/manifest.ts';
 import { ghostManifest } from './ghost/manifest.ts';
 import { googleChatManifest } from './google_chat/manifest.ts';
 import { hashnodeManifest } from './hashnode/manifest.ts';
@@ -23,6 +24,9 @@ import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
 import { threadsManifest } from './threads/manifest.ts';
 import { tiktokManifest } from './tiktok/manifest.ts';
+import { tumblrManifest } from './tumblr/manifest.ts';
+import { twitchManifest } from './twitch/manifest.ts';
+import { vkManifest } from './vk/manifest.ts';
 import { wordpressManifest } from './wordpress/manifest.ts';
 import { xManifest } from './x/manifest.ts';
 import { youTubeManifest } from './youtube/manifest.ts';
@@ -62,6 +66,10 @@ export const platformManifests: readonly PlatformManifest[] = [
   hashnodeManifest,
   listmonkManifest,
   dribbbleManifest,
+  tumblrManifest,
+  farcasterManifest,
+  vkManifest,
+  twitchManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -3,6 +3,7 @@ import { devtoModule } from './devto/index.ts';
 import { discordModule } from './discord/index.ts';
 import { dribbbleModule } from './dribbble/index.ts';
 import { facebookModule } from './facebook/index.ts';
+import { farcasterModule } from './farcaster/index.ts';
 import { ghostModule } from './ghost/index.ts';
 import { googleChatModule } from './google_chat/index.ts';
 import { hashnodeModule } from './hashnode/index.ts';
@@ -24,7 +25,10 @@ import { teamsModule } from './teams/index.ts';
 import { telegramModule } from './telegram/index.ts';
 import { threadsModule } from './threads/index.ts';
 import { tiktokModule } from './tiktok/index.ts';
+import { tumblrModule } from './tumblr/index.ts';
+import { twitchModule } from './twitch/index.ts';
 import type { AnyPublisher, Env, PlatformModule } from './types.ts';
+import { vkModule } from './vk/index.ts';
 import { wordpressModule } from './wordpress/index.ts';
 import { xModule } from './x/index.ts';
 import { youTubeModule } from './youtube/index.ts';
@@ -62,6 +66,10 @@ export const platformModules: readonly PlatformModule[] = [
   hashnodeModule,
   listmonkModule,
   dribbbleModule,
+  tumblrModule,
+  farcasterModule,
+  vkModule,
+  twitchModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -10,6 +10,7 @@ import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateDribbbleShot } from '../../src/platforms/dribbble/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
+import { validateFarcasterCast } from '../../src/platforms/farcaster/validate.ts';
 import { validateGhostPost } from '../../src/platforms/ghost/validate.ts';
 import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
 import { validateHashnodePost } from '../../src/platforms/hashnode/validate.ts';
@@ -35,7 +36,10 @@ import { defaultTelegramLimits } from '../../src/platforms/telegram/limits.ts';
 import { validateTelegramPost } from '../../src/platforms/telegram/validate.ts';
 import { validateThreadsPost } from '../../src/platforms/threads/validate.ts';
 import { validateTikTokPost } from '../../src/platforms/tiktok/validate.ts';
+import { validateTumblrPost } from '../../src/platforms/tumblr/validate.ts';
+import { validateTwitchMessage } from '../../src/platforms/twitch/publisher.ts';
 import type { ValidationOutcome } from '../../src/platforms/types.ts';
+import { validateVkPost } from '../../src/platforms/vk/validate.ts';
 import { validateWordPressPost } from '../../src/platforms/wordpress/validate.ts';
 import { validateXPost } from '../../src/platforms/x/validate.ts';
 import { validateYouTubePost } from '../../src/platforms/youtube/validate.ts';
@@ -217,6 +221,11 @@ const validators: Record<
     validateListmonkPost({ message }, account('listmonk', {}), hasMedia ? [image] : [], options),
   dribbble: (message, hasMedia, options) =>
     validateDribbbleShot({ message }, account('dribbble', {}), hasMedia ? [image] : [], options),
+  tumblr: (message, hasMedia) => validateTumblrPost({ message }, hasMedia ? [image] : []),
+  farcaster: (message, hasMedia, options) =>
+    validateFarcasterCast({ message }, hasMedia ? [image] : [], options),
+  vk: (message, hasMedia) => validateVkPost({ message }, hasMedia ? [image] : []),
+  twitch: (message) => validateTwitchMessage({ message }, []),
 };
 
 function samples(limit: number): string[] {
@@ -249,6 +258,7 @@ describe('manifest counting agrees with validation', () => {
     listmonk: [{}, { subject: 'A subject from the option' }],
     // Dribbble counts the title option (the message is the description).
     dribbble: [{}, { title: 'A shot title' }],
+    farcaster: [{}, { longCast: true }],
   };
   for (const manifest of platformManifests) {
     it(`${manifest.id}: the counter is over the limit exactly when validation refuses the length`, async () => {

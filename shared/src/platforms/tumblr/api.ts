@@ -1,0 +1,105 @@
+import { PlatformError } from '../../errors.ts';
+import { platformFetch, readJson } from '../../http/fetch.ts';
+import { sleep } from '../../publish/retry.ts';
+import type { RefreshingToken, TokenGrant } from '../oauth-refresh.ts';
+import { tumblrError, tumblrTokenError } from './errors.ts';
+import type { TumblrCredentials } from './options.ts';
+
+export interface TumblrClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** `POST {TUMBLR_API_URL}/v2/oauth2/token` (form, client id and secret in the form as Tumblr documents). */
+export async function requestTumblrTokens(
+  apiUrl: string,
+  client: TumblrClient,
+  form: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<TokenGrant> {
+  const response = await platformFetch(`${apiUrl}/v2/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({
+      ...form,
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    }).toString(),
+    ...(signal ? { signal } : {}),
+  });
+  const answer = ((await readJson(response)) ?? {}) as Record<string, unknown>;
+  if (!response.ok) throw tumblrTokenError(response.status, answer, response.headers);
+  if (typeof answer.access_token !== 'string' || answer.access_token === '')
+    throw new PlatformError(
+      'platform_unavailable',
+      'Tumblr answered the token request without an access token',
+    );
+  return {
+    accessToken: answer.access_token,
+    ...(typeof answer.refresh_token === 'string' ? { refreshToken: answer.refresh_token } : {}),
+    ...(typeof answer.expires_in === 'number' ? { expiresIn: answer.expires_in } : {}),
+  };
+}
+
+export interface TumblrRequest {
+  method: 'GET' | 'POST';
+  /** Names the request in error messages. */
+  what: string;
+  json?: unknown;
+  /** A multipart body (NPF with media); rebuilt for a retry, so a function. */
+  multipart?: () => Promise<{ body: Blob; contentType: string }>;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number;
+}
+
+/** A 429 whose reset is this close is waited out inside the call; a later one fails retryable. */
+const maxRateLimitWaitMs = 30_000;
+
+/**
+ * One API v2 call with the bearer token; answers the envelope's `response`. A 401 refreshes the
+ * token once (when the account can) and tries again; a short 429 is waited out once.
+ */
+export async function tumblrFetch<T>(
+  token: RefreshingToken<TumblrCredentials>,
+  url: string,
+  request: TumblrRequest,
+): Promise<T> {
+  let refreshed = false;
+  let waited = false;
+  for (;;) {
+    const multipart = request.multipart ? await request.multipart() : undefined;
+    const contentType =
+      multipart?.contentType ?? (request.json === undefined ? undefined : 'application/json');
+    const response = await platformFetch(url, {
+      method: request.method,
+      headers: {
+        accept: 'application/json',
+        authorization: `Bearer ${await token.get()}`,
+        ...(contentType ? { 'content-type': contentType } : {}),
+      },
+      ...(request.json !== undefined ? { body: JSON.stringify(request.json) } : {}),
+      ...(multipart ? { body: multipart.body } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+    });
+    const body = await readJson(response);
+    if (response.ok) {
+      const envelope = (body ?? {}) as { response?: unknown };
+      return envelope.response as T;
+    }
+    const error = tumblrError(response.status, body, response.headers, request.what);
+    if (response.status === 401 && !refreshed && !token.fresh && token.canRefresh) {
+      refreshed = true;
+      await token.refresh();
+      continue;
+    }
+    if (response.status === 429 && !waited && (error.retryAfterMs ?? Infinity) <= maxRateLimitWaitMs) {
+      waited = true;
+      await sleep(error.retryAfterMs!, request.signal).catch(() => {
+        throw error;
+      });
+      continue;
+    }
+    throw error;
+  }
+}
