@@ -13,6 +13,7 @@ import { matrixManifest } from './matrix/manifest.ts';
 import { misskeyManifest } from './misskey/manifest.ts';
 import { nostrManifest } from './nostr/manifest.ts';
 import { pixelfedManifest } from './pixelfed/manifest.ts';
+import { redditManifest } from './reddit/manifest.ts';
 import { slackManifest } from './slack/manifest.ts';
 import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
@@ -50,6 +51,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   wordpressManifest,
   devtoManifest,
   ghostManifest,
+  redditManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

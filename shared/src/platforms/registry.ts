@@ -14,6 +14,7 @@ import { matrixModule } from './matrix/index.ts';
 import { misskeyModule } from './misskey/index.ts';
 import { nostrModule } from './nostr/index.ts';
 import { pixelfedModule } from './pixelfed/index.ts';
+import { redditModule } from './reddit/index.ts';
 import { slackModule } from './slack/index.ts';
 import { teamsModule } from './teams/index.ts';
 import { telegramModule } from './telegram/index.ts';
@@ -50,6 +51,7 @@ export const platformModules: readonly PlatformModule[] = [
   wordpressModule,
   devtoModule,
   ghostModule,
+  redditModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -14,6 +14,7 @@ export * from './meta-graph.ts';
 export * from './misskey.ts';
 export * from './nostr-relay.ts';
 export * from './pixelfed.ts';
+export * from './reddit.ts';
 export * from './s3.ts';
 export * from './sample-media.ts';
 export * from './slack.ts';

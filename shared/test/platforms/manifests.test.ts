@@ -23,6 +23,7 @@ import { validateMisskeyNote } from '../../src/platforms/misskey/validate.ts';
 import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
 import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
 import { validatePixelfedPost } from '../../src/platforms/pixelfed/validate.ts';
+import { validateRedditPost } from '../../src/platforms/reddit/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { validateSlackPost } from '../../src/platforms/slack/validate.ts';
 import { validateTeamsPost } from '../../src/platforms/teams/validate.ts';
@@ -194,6 +195,11 @@ const validators: Record<
     validateDevtoPost({ message }, account('devto', {}), hasMedia ? [image] : [], options),
   ghost: (message, hasMedia, options) =>
     validateGhostPost({ message }, account('ghost', {}), hasMedia ? [image] : [], options),
+  reddit: (message, hasMedia, options) =>
+    validateRedditPost({ message }, account('reddit', {}), hasMedia ? [image] : [], {
+      title: 'A title',
+      ...options,
+    }),
 };
 
 function samples(limit: number): string[] {
