@@ -3,6 +3,7 @@ import { devtoManifest } from './devto/manifest.ts';
 import { discordManifest } from './discord/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { ghostManifest } from './ghost/manifest.ts';
+import { googleBusinessManifest } from './google_business/manifest.ts';
 import { googleChatManifest } from './google_chat/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
 import { lemmyManifest } from './lemmy/manifest.ts';
@@ -52,6 +53,7 @@ export const platformManifests: readonly PlatformManifest[] = [
   devtoManifest,
   ghostManifest,
   redditManifest,
+  googleBusinessManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -3,6 +3,7 @@ import { devtoModule } from './devto/index.ts';
 import { discordModule } from './discord/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { ghostModule } from './ghost/index.ts';
+import { googleBusinessModule } from './google_business/index.ts';
 import { googleChatModule } from './google_chat/index.ts';
 import { instagramModule } from './instagram/index.ts';
 import { lemmyModule } from './lemmy/index.ts';
@@ -52,6 +53,7 @@ export const platformModules: readonly PlatformModule[] = [
   devtoModule,
   ghostModule,
   redditModule,
+  googleBusinessModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -4,6 +4,7 @@ export * from './discord.ts';
 export * from './facebook.ts';
 export * from './fake-server.ts';
 export * from './ghost.ts';
+export * from './google-business.ts';
 export * from './google-chat.ts';
 export * from './instagram.ts';
 export * from './lemmy.ts';

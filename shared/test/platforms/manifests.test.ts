@@ -10,6 +10,7 @@ import { defaultDiscordApiUrl, defaultDiscordLimits } from '../../src/platforms/
 import { validateDiscordPost } from '../../src/platforms/discord/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
 import { validateGhostPost } from '../../src/platforms/ghost/validate.ts';
+import { validateGoogleBusinessPost } from '../../src/platforms/google_business/validate.ts';
 import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
 import { validateLemmyPost } from '../../src/platforms/lemmy/validate.ts';
@@ -195,6 +196,14 @@ const validators: Record<
     validateDevtoPost({ message }, account('devto', {}), hasMedia ? [image] : [], options),
   ghost: (message, hasMedia, options) =>
     validateGhostPost({ message }, account('ghost', {}), hasMedia ? [image] : [], options),
+  google_business: (message, hasMedia, options) =>
+    validateGoogleBusinessPost(
+      { message },
+      account('google_business', {}),
+      hasMedia ? [image] : [],
+      options,
+      'UTC',
+    ),
   reddit: (message, hasMedia, options) =>
     validateRedditPost({ message }, account('reddit', {}), hasMedia ? [image] : [], {
       title: 'A title',
