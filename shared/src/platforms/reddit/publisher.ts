@@ -180,11 +180,17 @@ export function createRedditPublisher(config: RedditConfig): Publisher<RedditOpt
       const avatarUrl =
         typeof me.icon_img === 'string' && me.icon_img ? me.icon_img.split('?')[0] : undefined;
       return {
-        name: account.platformAccountId ? `r/${account.platformAccountId}` : `u/${me.name}`,
+        name: profileName(account.platformAccountId, me.name),
         username: me.name,
         ...(avatarUrl ? { avatarUrl } : {}),
       };
     },
   };
   return publisher;
+}
+
+/** `r/<sub>`, or `u/<name>` for a user's profile subreddit (`u_<name>`) or no subreddit. */
+function profileName(subreddit: string, username: string): string {
+  if (!subreddit) return `u/${username}`;
+  return subreddit.startsWith('u_') ? `u/${subreddit.slice(2)}` : `r/${subreddit}`;
 }
