@@ -92,6 +92,10 @@ export class FakeReddit {
   readonly submitErrors: [string, string, string][] = [];
   /** Image and video submits are answered with a websocket URL instead of the post, as Reddit does. */
   mediaAnswersWithWebsocket = true;
+  /** The lease names the bucket protocol-relative (`//host/…`), as Reddit does. */
+  protocolRelativeAction = false;
+  /** The bucket answers 204 without a body (`success_action_status` unset), as S3 may. */
+  bucketAnswers204 = false;
   readonly #tokens = new Map<string, Token>();
   readonly #refreshTokens = new Map<string, { user: string; scopes: string[]; revoked: boolean }>();
   readonly #codes = new AuthorizationCodes<{ redirectUri: string; scopes: string[] }>();
@@ -260,6 +264,7 @@ export class FakeReddit {
     const location = `${this.url}/reddit-uploaded-media/${encodeURIComponent(asset.key)}`;
     asset.url = `${this.url}/reddit-uploaded-media/${asset.key}`;
     asset.bytes = Buffer.from(await file.arrayBuffer());
+    if (this.bucketAnswers204) return { status: 204 };
     return {
       status: 201,
       headers: { 'content-type': 'application/xml', location },
@@ -442,7 +447,7 @@ export class FakeReddit {
     return {
       json: {
         args: {
-          action: `${this.url}/reddit-uploaded-media`,
+          action: `${this.protocolRelativeAction ? this.url.replace(/^https?:/, '') : this.url}/reddit-uploaded-media`,
           fields: [
             { name: 'acl', value: 'private' },
             { name: 'key', value: key },

@@ -67,6 +67,11 @@ export class RedditApi {
     return this.#token;
   }
 
+  /** `https:` for Reddit; a test or proxy API URL may be plain http. */
+  get protocol(): string {
+    return new URL(this.#config.apiUrl).protocol;
+  }
+
   /** The answer's JSON; a failed answer is thrown classified. A 401 refreshes the token once. */
   async call<T>(path: string, request: RedditRequest, what: string): Promise<T> {
     const { response, body } = await this.answer(path, request, what);

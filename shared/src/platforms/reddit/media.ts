@@ -44,7 +44,8 @@ export async function uploadAsset(
   const assetId = lease.asset?.asset_id;
   if (!action || !assetId)
     throw new PlatformError('platform_unavailable', 'Reddit answered the media lease without an upload form');
-  const target = new URL(action.startsWith('//') ? `https:${action}` : action);
+  // Reddit names the bucket protocol-relative (`//reddit-uploaded-media.s3-accelerate.amazonaws.com`).
+  const target = new URL(action.startsWith('//') ? `${api.protocol}${action}` : action);
   if (target.protocol !== 'https:' && target.protocol !== 'http:')
     throw new PlatformError('platform_unavailable', 'Reddit answered an upload form that is not http(s)');
   const form = new FormData();

@@ -152,7 +152,17 @@ export function createRedditPublisher(config: RedditConfig): Publisher<RedditOpt
       const title = (options.title ?? '').trim();
       if (!title) throw new PlatformError('content_rejected', 'A Reddit post needs a title');
       if (context.resumed) {
-        const found = await findOwnPost(api, subreddit, title, await usernameOf(api), context.resumed.since);
+        const found = await findOwnPost(
+          api,
+          subreddit,
+          title,
+          await usernameOf(api),
+          context.resumed.since,
+        ).catch((error: unknown) => {
+          // No listing to search is no earlier post found; anything else may hide one.
+          if (isPlatformError(error) && error.status === 404) return undefined;
+          throw error;
+        });
         if (found) return found;
       }
       return submitPost({

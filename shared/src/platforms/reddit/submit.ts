@@ -33,7 +33,7 @@ interface Listing {
 const webHost = 'https://www.reddit.com';
 
 /** Polls of the subreddit's new posts for an image or video post Reddit answered without an id. */
-const findAttempts = 4;
+const findAttempts = 3;
 
 /**
  * `POST /api/submit` (`api_type=json`): `self` with the message as `text`, `link` with it as `url`,
@@ -82,13 +82,19 @@ export async function submitPost(input: {
   if (id) return { platformPostId: id, ...(data.url ? { url: data.url } : {}) };
   // Image and video posts are answered with a websocket to wait on instead of the post: the post
   // is found among the subreddit's newest instead.
+  // The post is out whatever these lookups answer: their failure only costs the post's id.
   for (let attempt = 0; attempt < findAttempts; attempt++) {
-    const found = await findOwnPost(api, subreddit, title, await input.username(), undefined);
+    const found = await findOwnPost(api, subreddit, title, await input.username(), undefined).catch(
+      () => undefined,
+    );
     if (found) return found;
-    await sleep(500 * 2 ** attempt, signal);
+    if (attempt < findAttempts - 1) await sleep(500 * 2 ** attempt, signal);
   }
-  if (assetId && data.user_submitted_page)
-    return { platformPostId: `asset:${assetId}`, url: data.user_submitted_page };
+  if (assetId)
+    return {
+      platformPostId: `asset:${assetId}`,
+      ...(data.user_submitted_page ? { url: data.user_submitted_page } : {}),
+    };
   throw new PlatformError('internal', 'Reddit accepted the post but named neither it nor its media');
 }
 

@@ -1,3 +1,4 @@
+import { isPlatformError } from '../../errors.ts';
 import type { OptionChoice } from '../manifest.ts';
 import type { RedditApi } from './api.ts';
 import type { RedditKind } from './kind.ts';
@@ -41,7 +42,14 @@ const path = (subreddit: string) => encodeURIComponent(subreddit);
 export async function subredditRules(api: RedditApi, subreddit: string): Promise<SubredditRules> {
   const [about, requirements] = await Promise.all([
     api.call<About>(`/r/${path(subreddit)}/about`, {}, 'the subreddit lookup'),
-    api.call<Requirements>(`/api/v1/${path(subreddit)}/post_requirements`, {}, 'the post requirements'),
+    // Not every subreddit (nor every Reddit-compatible API) answers post requirements: without
+    // them, the about page's rules still apply and Reddit judges flair at submit time.
+    api
+      .call<Requirements>(`/api/v1/${path(subreddit)}/post_requirements`, {}, 'the post requirements')
+      .catch((error: unknown) => {
+        if (isPlatformError(error) && error.status === 404) return undefined;
+        throw error;
+      }),
   ]);
   const data = about?.data ?? {};
   return {
@@ -62,7 +70,10 @@ export async function subredditRules(api: RedditApi, subreddit: string): Promise
  */
 export async function subredditFlairs(api: RedditApi, subreddit: string): Promise<RedditFlair[]> {
   const what = 'the flair list';
-  const { response, body } = await api.answer(`/r/${path(subreddit)}/api/link_flair_v2`, {}, what);
+  let { response, body } = await api.answer(`/r/${path(subreddit)}/api/link_flair_v2`, {}, what);
+  // The older `link_flair` answers the same templates where v2 is not served.
+  if (response.status === 404 && !(body as { reason?: unknown } | undefined)?.reason)
+    ({ response, body } = await api.answer(`/r/${path(subreddit)}/api/link_flair`, {}, what));
   // A 403 without a reason (private, banned…) and without a scope complaint: post flair is off.
   const plainForbidden =
     response.status === 403 &&

@@ -69,6 +69,33 @@ describe('Reddit publishing', () => {
     assert.equal(upload.headers.authorization, undefined, 'no Reddit token goes to the bucket');
   });
 
+  it('takes a protocol-relative bucket and a 204 from it; a post it cannot find still counts as posted', async () => {
+    fx.fake.protocolRelativeAction = true;
+    fx.fake.bucketAnswers204 = true;
+    fx.fake.server.inject({
+      path: /^\/r\/postwave\/new$/,
+      status: 404,
+      json: { message: 'Not Found', error: 404 },
+      times: 3,
+    });
+    try {
+      const result = await fx.publisher.publish(
+        { message: '' },
+        fx.account,
+        [png()],
+        { title: 'Relative' },
+        context(),
+      );
+      const asset = [...fx.fake.assets.values()][0]!;
+      assert.equal(fx.fake.posts[0]?.url, asset.url);
+      assert.equal(result.platformPostId, `asset:${asset.id}`);
+      assert.match(result.url!, /\/user\/postwave_tester\/submitted\//);
+    } finally {
+      fx.fake.protocolRelativeAction = false;
+      fx.fake.bucketAnswers204 = false;
+    }
+  });
+
   it('uploads a video with a poster image', async () => {
     fx.fake.mediaAnswersWithWebsocket = false;
     try {

@@ -74,6 +74,12 @@ describe('Reddit validation', () => {
   });
 
   it('refuses a kind the subreddit forbids', async () => {
+    // Without post requirements the about page's rules still apply.
+    fx.fake.server.inject({
+      path: /post_requirements$/,
+      status: 404,
+      json: { message: 'Not Found', error: 404 },
+    });
     const text = await fx.publisher.validate(
       { message: 'Body' },
       subredditAccount(fx.fake, 'linksonly'),
