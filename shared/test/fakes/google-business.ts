@@ -46,6 +46,8 @@ export class FakeGoogleBusiness {
   /** Each refresh answers a new refresh token and retires the old one (Google may rotate). */
   rotateRefreshTokens = false;
   accessTtlSeconds = 3599;
+  /** False: only the older v4 account and location lists are served (v1 answers 404). */
+  v1Served = true;
   refreshes = 0;
   readonly #grants = new Map<string, { scope: string; revoked: boolean }>();
   readonly #access = new Map<string, { expiresAt: number; scope: string }>();
@@ -58,9 +60,13 @@ export class FakeGoogleBusiness {
     this.server
       .route('GET', /^\/o\/oauth2\/v2\/auth$/, (r) => this.#authorize(r))
       .route('POST', /^\/token$/, (r) => this.#token(r))
-      .route('GET', /^\/v1\/accounts$/, (r) => this.#authed(r, () => this.#listAccounts(r)))
+      .route('GET', /^\/v1\/accounts$/, (r) => this.#v1(r, () => this.#listAccounts(r)))
       .route('GET', /^\/v1\/(accounts\/[^/]+)\/locations$/, (r, m) =>
-        this.#authed(r, () => this.#listLocations(r, m[1]!)),
+        this.#v1(r, () => this.#listLocations(r, m[1]!, 'v1')),
+      )
+      .route('GET', /^\/v4\/accounts$/, (r) => this.#authed(r, () => this.#listAccounts(r)))
+      .route('GET', /^\/v4\/(accounts\/[^/]+)\/locations$/, (r, m) =>
+        this.#authed(r, () => this.#listLocations(r, m[1]!, 'v4')),
       )
       .route('GET', /^\/v1\/locations\/([^/]+)$/, (r, m) =>
         this.#authed(r, () => this.#getLocation(r, m[1]!)),
@@ -195,6 +201,11 @@ export class FakeGoogleBusiness {
     return handle();
   }
 
+  #v1(request: RecordedRequest, handle: () => FakeResponse): FakeResponse {
+    if (!this.v1Served) return googleError(404, 'NOT_FOUND', 'Method not found.');
+    return this.#authed(request, handle);
+  }
+
   #listAccounts(request: RecordedRequest): FakeResponse {
     const size = Math.min(20, Number(request.query.get('pageSize') ?? 20));
     const start = Number(request.query.get('pageToken') ?? 0);
@@ -207,8 +218,8 @@ export class FakeGoogleBusiness {
     };
   }
 
-  #listLocations(request: RecordedRequest, account: string): FakeResponse {
-    if (!request.query.get('readMask'))
+  #listLocations(request: RecordedRequest, account: string, version: 'v1' | 'v4'): FakeResponse {
+    if (version === 'v1' && !request.query.get('readMask'))
       return googleError(400, 'INVALID_ARGUMENT', 'Request contains an invalid argument.');
     if (!this.accounts.some((a) => a.name === account))
       return googleError(404, 'NOT_FOUND', 'Requested entity was not found.');
@@ -217,11 +228,19 @@ export class FakeGoogleBusiness {
     const start = Number(request.query.get('pageToken') ?? 0);
     return {
       json: {
-        locations: all.slice(start, start + size).map((l) => ({
-          name: `locations/${l.id}`,
-          title: l.title,
-          storefrontAddress: { addressLines: [l.address], locality: 'Springfield' },
-        })),
+        locations: all.slice(start, start + size).map((l) =>
+          version === 'v1'
+            ? {
+                name: `locations/${l.id}`,
+                title: l.title,
+                storefrontAddress: { addressLines: [l.address], locality: 'Springfield' },
+              }
+            : {
+                name: `${account}/locations/${l.id}`,
+                locationName: l.title,
+                address: { addressLines: [l.address] },
+              },
+        ),
         ...(start + size < all.length ? { nextPageToken: String(start + size) } : {}),
       },
     };

@@ -15,6 +15,8 @@ interface Account {
 interface Location {
   name?: string;
   title?: string;
+  /** v4's name for `title`. */
+  locationName?: string;
   storefrontAddress?: { addressLines?: string[]; locality?: string };
 }
 
@@ -93,13 +95,17 @@ export function createGoogleBusinessConnector(
           credentials = fresh;
         },
       });
+      // The v1 APIs replaced v4's account and location lists; a v4-only service answers 404 to v1.
       const accounts = await pages<Account>(
         token,
         `${config.accountsUrl}/v1/accounts`,
         'accounts',
         signal,
         20,
-      );
+      ).catch((error: unknown) => {
+        if (!notServed(error)) throw error;
+        return pages<Account>(token, `${config.apiUrl}/v4/accounts`, 'accounts', signal, 20);
+      });
       const grantKey = (accounts.find((a) => a.type === 'PERSONAL') ?? accounts[0])?.name;
       const found: ConnectableAccount[] = [];
       const seen = new Set<string>();
@@ -107,7 +113,18 @@ export function createGoogleBusinessConnector(
         if (!account.name) continue;
         const url = new URL(`${config.informationUrl}/v1/${account.name}/locations`);
         url.searchParams.set('readMask', 'name,title,storefrontAddress');
-        const locations = await pages<Location>(token, url.toString(), 'locations', signal, 100);
+        const locations = await pages<Location>(token, url.toString(), 'locations', signal, 100).catch(
+          (error: unknown) => {
+            if (!notServed(error)) throw error;
+            return pages<Location>(
+              token,
+              `${config.apiUrl}/v4/${account.name}/locations`,
+              'locations',
+              signal,
+              100,
+            );
+          },
+        );
         for (const location of locations) {
           const locationId = location.name?.replace(/^.*locations\//, '');
           if (!locationId || seen.has(locationId)) continue;
@@ -123,7 +140,7 @@ export function createGoogleBusinessConnector(
             platformAccountId,
             credentials,
             profile: {
-              name: location.title || platformAccountId,
+              name: location.title || location.locationName || platformAccountId,
               ...(address
                 ? { username: address }
                 : account.accountName
@@ -145,6 +162,11 @@ export function createGoogleBusinessConnector(
       return found.map((entry) => ({ ...entry, credentials }));
     },
   };
+}
+
+/** A 404 or 405: the host does not serve this version of the call. */
+function notServed(error: unknown): boolean {
+  return error instanceof PlatformError && (error.status === 404 || error.status === 405);
 }
 
 async function pages<T>(

@@ -114,7 +114,14 @@ export function createGoogleBusinessPublisher(
       const token = tokenFor(account, context);
       const body = localPostBody(post.message, media[0], options, config.timeZone);
       if (context.resumed) {
-        const found = await findEarlier(token, name, body, context.resumed.since, context.signal);
+        const found = await findEarlier(token, name, body, context.resumed.since, context.signal).catch(
+          (error: unknown) => {
+            // No list to search is no earlier post found; anything else may hide one.
+            if (error instanceof PlatformError && (error.status === 404 || error.status === 405))
+              return undefined;
+            throw error;
+          },
+        );
         if (found) return found;
       }
       const created = await googleBusinessCall<LocalPost>(
@@ -143,13 +150,26 @@ export function createGoogleBusinessPublisher(
         return { name: 'Google Business Profile' };
       }
       const locationId = location(account).replace(/^accounts\/[^/]+\//, '');
-      const info = await googleBusinessCall<{ title?: string }>(
+      type Info = { title?: string; locationName?: string };
+      const info = await googleBusinessCall<Info>(
         token,
         `${config.informationUrl}/v1/${locationId}?readMask=name,title`,
         { signal: context?.signal },
         'the location lookup',
-      );
-      return { name: info?.title || account.platformAccountId, platformAccountId: account.platformAccountId };
+      ).catch((error: unknown) => {
+        // A v4-only service: the location as v4 answers it (`locationName`).
+        if (!(error instanceof PlatformError && (error.status === 404 || error.status === 405))) throw error;
+        return googleBusinessCall<Info>(
+          token,
+          `${config.apiUrl}/v4/${account.platformAccountId}`,
+          { signal: context?.signal },
+          'the location lookup',
+        );
+      });
+      return {
+        name: info?.title || info?.locationName || account.platformAccountId,
+        platformAccountId: account.platformAccountId,
+      };
     },
   };
 }

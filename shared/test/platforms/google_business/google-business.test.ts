@@ -292,6 +292,28 @@ describe('Google Business Profile connect', () => {
         ['accounts/2200/locations/9002', 'Corner Bakery Harbour', 'accounts/1100'],
       ],
     );
+    // A service with only the older v4 lists gives the same locations.
+    fx.fake.v1Served = false;
+    try {
+      const again = await fetch(
+        new URL(connector.authorizeUrl({ state: 's', redirectUri, codeChallenge: challenge })),
+        {
+          redirect: 'manual',
+        },
+      );
+      const v4 = await connector.exchangeCode({
+        code: new URL(again.headers.get('location')!).searchParams.get('code')!,
+        redirectUri,
+        codeVerifier: verifier,
+        signal: AbortSignal.timeout(5000),
+      });
+      assert.deepEqual(
+        v4.map((a) => [a.platformAccountId, a.profile.name]),
+        accounts.map((a) => [a.platformAccountId, a.profile.name]),
+      );
+    } finally {
+      fx.fake.v1Served = true;
+    }
     const profile = await fx.publisher.verifyCredentials(
       location(fx.fake, accounts[1]!.platformAccountId, accounts[1]!.credentials),
     );
