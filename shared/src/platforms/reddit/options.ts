@@ -36,6 +36,10 @@ export const redditCredentialsSchema = z
       .optional()
       .meta({ description: 'When accessToken expires: ISO 8601, or milliseconds since the epoch.' }),
     username: z.string().optional().meta({ description: 'The Reddit user name (learnt when absent).' }),
+    clientId: z.string().min(1).optional().meta({
+      description: 'The Reddit app that issued the tokens, when it is not the one in REDDIT_CLIENT_ID.',
+    }),
+    clientSecret: z.string().optional().meta({ description: 'That app’s secret (with clientId).' }),
   })
   .meta({ id: 'RedditCredentials' });
 export type RedditCredentials = z.infer<typeof redditCredentialsSchema>;

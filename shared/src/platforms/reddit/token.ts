@@ -129,8 +129,11 @@ export class RedditToken {
   }
 
   async refresh(): Promise<string> {
+    // An accounts-file entry may name the app that issued its tokens; otherwise the server's app.
+    const { clientId, clientSecret } = this.#credentials;
+    const config = clientId ? { ...this.#config, clientId, clientSecret: clientSecret ?? '' } : this.#config;
     const tokens = await requestRedditTokens(
-      this.#config,
+      config,
       { grant_type: 'refresh_token', refresh_token: this.#credentials.refreshToken },
       this.#signal,
     );

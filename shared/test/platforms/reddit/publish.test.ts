@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { redditConfigFromEnv } from '../../../src/platforms/reddit/config.ts';
+import { createRedditPublisher } from '../../../src/platforms/reddit/index.ts';
 import { samplePng } from '../../fakes/sample-media.ts';
 import { rejection } from '../../support/platform-testing.ts';
 import { memoryMedia, patternBytes } from '../memory-media.ts';
@@ -224,11 +226,27 @@ describe('Reddit publishing', () => {
     assert.match(String(refresh.headers.authorization), /^Basic /);
     assert.equal(refresh.headers['user-agent'], 'test:postwave:1.0 (by /u/postwave_tester)');
 
+    // An entry naming its own app refreshes with that app's credentials.
+    const ownApp = createRedditPublisher(
+      redditConfigFromEnv({ ...fx.fake.env(), REDDIT_CLIENT_ID: 'other', REDDIT_CLIENT_SECRET: 'x' }),
+    );
+    await ownApp.publish(
+      { message: 'own app' },
+      subredditAccount(fx.fake, 'postwave', {
+        ...fx.fake.credentials({ expired: true }),
+        clientId: fx.fake.clientId,
+        clientSecret: fx.fake.clientSecret,
+      }),
+      [],
+      { title: 'T' },
+      context(),
+    );
+
     // A token refused before its stated expiry is refreshed once, too.
     const early = subredditAccount(fx.fake);
     fx.fake.expireAccessTokens();
     await fx.publisher.publish({ message: 'y' }, early, [], { title: 'T' }, context());
-    assert.equal(fx.fake.posts.length, 2);
+    assert.equal(fx.fake.posts.length, 3);
   });
 
   it('a revoked grant is needs_reconnect; missing scope too', async () => {
