@@ -65,9 +65,15 @@ export interface OptionField {
    * select, and validation rejects a value the platform does not offer.
    */
   choicesFrom?: OptionChoicesSource;
-  /** Shown and validated only while another field has this value (a sub-option of a choice). */
-  showWhen?: { field: string; equals: string | number | boolean };
+  /**
+   * Shown and validated only while another field has this value (a sub-option of a choice), or
+   * one of these values (Google Business event fields serve both events and offers).
+   */
+  showWhen?: { field: string; equals: OptionScalar | readonly OptionScalar[] };
 }
+
+/** A value `showWhen` compares with. */
+export type OptionScalar = string | number | boolean;
 
 /** Where a field's choices come from when they depend on the account (`OptionField.choicesFrom`). */
 export interface OptionChoicesSource {

@@ -5,6 +5,7 @@ import { dribbbleManifest } from './dribbble/manifest.ts';
 import { facebookManifest } from './facebook/manifest.ts';
 import { farcasterManifest } from './farcaster/manifest.ts';
 import { ghostManifest } from './ghost/manifest.ts';
+import { googleBusinessManifest } from './google_business/manifest.ts';
 import { googleChatManifest } from './google_chat/manifest.ts';
 import { hashnodeManifest } from './hashnode/manifest.ts';
 import { instagramManifest } from './instagram/manifest.ts';
@@ -19,6 +20,7 @@ import { misskeyManifest } from './misskey/manifest.ts';
 import { nostrManifest } from './nostr/manifest.ts';
 import { pinterestManifest } from './pinterest/manifest.ts';
 import { pixelfedManifest } from './pixelfed/manifest.ts';
+import { redditManifest } from './reddit/manifest.ts';
 import { slackManifest } from './slack/manifest.ts';
 import { teamsManifest } from './teams/manifest.ts';
 import { telegramManifest } from './telegram/manifest.ts';
@@ -70,6 +72,8 @@ export const platformManifests: readonly PlatformManifest[] = [
   farcasterManifest,
   vkManifest,
   twitchManifest,
+  redditManifest,
+  googleBusinessManifest,
 ];
 
 const byId = new Map(platformManifests.map((manifest) => [manifest.id, manifest]));

@@ -52,15 +52,17 @@ export function setOptionValue(values: OptionValues, name: string, value: unknow
 }
 
 /**
- * Whether `showWhen` lets a field show for these values (always, without `showWhen`). An unset
- * controlling field equals `false` (an unticked box), never a string or number.
+ * Whether `showWhen` lets a field show for these values (always, without `showWhen`): the
+ * controlling field has the value `equals` names, or one of them for a list. An unset controlling
+ * field equals `false` (an unticked box), never a string or number.
  */
 export function optionShown(field: OptionField, values: OptionValues): boolean {
   if (!field.showWhen) return true;
   const actual = getOptionValue(values, field.showWhen.field);
   const { equals } = field.showWhen;
-  if (actual === undefined || actual === null || actual === '') return equals === false;
-  return actual === equals || String(actual) === String(equals);
+  const expected: readonly unknown[] = Array.isArray(equals) ? equals : [equals];
+  if (actual === undefined || actual === null || actual === '') return expected.includes(false);
+  return expected.some((value) => actual === value || String(actual) === String(value));
 }
 
 /**

@@ -5,6 +5,7 @@ import { dribbbleModule } from './dribbble/index.ts';
 import { facebookModule } from './facebook/index.ts';
 import { farcasterModule } from './farcaster/index.ts';
 import { ghostModule } from './ghost/index.ts';
+import { googleBusinessModule } from './google_business/index.ts';
 import { googleChatModule } from './google_chat/index.ts';
 import { hashnodeModule } from './hashnode/index.ts';
 import { instagramModule } from './instagram/index.ts';
@@ -20,6 +21,7 @@ import { misskeyModule } from './misskey/index.ts';
 import { nostrModule } from './nostr/index.ts';
 import { pinterestModule } from './pinterest/index.ts';
 import { pixelfedModule } from './pixelfed/index.ts';
+import { redditModule } from './reddit/index.ts';
 import { slackModule } from './slack/index.ts';
 import { teamsModule } from './teams/index.ts';
 import { telegramModule } from './telegram/index.ts';
@@ -70,6 +72,8 @@ export const platformModules: readonly PlatformModule[] = [
   farcasterModule,
   vkModule,
   twitchModule,
+  redditModule,
+  googleBusinessModule,
 ];
 
 /** What the posting service needs from a platform's manifest besides its publisher. */

@@ -12,6 +12,7 @@ import { validateDribbbleShot } from '../../src/platforms/dribbble/validate.ts';
 import { validateFacebookPost } from '../../src/platforms/facebook/validate.ts';
 import { validateFarcasterCast } from '../../src/platforms/farcaster/validate.ts';
 import { validateGhostPost } from '../../src/platforms/ghost/validate.ts';
+import { validateGoogleBusinessPost } from '../../src/platforms/google_business/validate.ts';
 import { validateGoogleChatPost } from '../../src/platforms/google_chat/validate.ts';
 import { validateHashnodePost } from '../../src/platforms/hashnode/validate.ts';
 import { validateInstagramPost } from '../../src/platforms/instagram/validate.ts';
@@ -29,6 +30,7 @@ import { validateNostrNote } from '../../src/platforms/nostr/validate.ts';
 import { validatePinterestPin } from '../../src/platforms/pinterest/validate.ts';
 import { defaultPixelfedLimits } from '../../src/platforms/pixelfed/limits.ts';
 import { validatePixelfedPost } from '../../src/platforms/pixelfed/validate.ts';
+import { validateRedditPost } from '../../src/platforms/reddit/validate.ts';
 import { PublisherRegistry, platformModules } from '../../src/platforms/registry.ts';
 import { validateSlackPost } from '../../src/platforms/slack/validate.ts';
 import { validateTeamsPost } from '../../src/platforms/teams/validate.ts';
@@ -226,6 +228,19 @@ const validators: Record<
     validateFarcasterCast({ message }, hasMedia ? [image] : [], options),
   vk: (message, hasMedia) => validateVkPost({ message }, hasMedia ? [image] : []),
   twitch: (message) => validateTwitchMessage({ message }, []),
+  google_business: (message, hasMedia, options) =>
+    validateGoogleBusinessPost(
+      { message },
+      account('google_business', {}),
+      hasMedia ? [image] : [],
+      options,
+      'UTC',
+    ),
+  reddit: (message, hasMedia, options) =>
+    validateRedditPost({ message }, account('reddit', {}), hasMedia ? [image] : [], {
+      title: 'A title',
+      ...options,
+    }),
 };
 
 function samples(limit: number): string[] {

@@ -107,6 +107,20 @@ describe('showWhen', () => {
     assert.equal(optionShown(byNumber, {}), false);
   });
 
+  it('shows a field for any value of a list (event fields of events and offers)', () => {
+    const dates: OptionField = {
+      name: 'event.start',
+      label: 'Starts',
+      type: 'datetime',
+      showWhen: { field: 'topicType', equals: ['EVENT', 'OFFER'] },
+    };
+    assert.equal(optionShown(dates, { topicType: 'EVENT' }), true);
+    assert.equal(optionShown(dates, { topicType: 'OFFER' }), true);
+    assert.equal(optionShown(dates, { topicType: 'STANDARD' }), false);
+    assert.equal(optionShown(dates, {}), false);
+    assert.equal(optionShown({ ...dates, showWhen: { field: 'box', equals: [false, 'no'] } }, {}), true);
+  });
+
   it('drops the values of hidden fields and keeps undeclared keys', () => {
     const values = {
       topicType: 'OFFER',

@@ -203,8 +203,15 @@ describe('Farcaster publishing through Neynar', () => {
     });
     assert.equal(fx.fake.calls('/v2/farcaster/signer')[0]!.query.get('signer_uuid'), approved);
     // The profile is a nicety: without it the account still connects, named by its fid.
-    fx.fake.server.inject({ path: /\/user\/bulk$/, status: 503, json: { code: 'Unavailable', message: 'down' } });
-    assert.deepEqual(await fx.publisher.verifyCredentials(account()), { name: 'fid 1042', platformAccountId: '1042' });
+    fx.fake.server.inject({
+      path: /\/user\/bulk$/,
+      status: 503,
+      json: { code: 'Unavailable', message: 'down' },
+    });
+    assert.deepEqual(await fx.publisher.verifyCredentials(account()), {
+      name: 'fid 1042',
+      platformAccountId: '1042',
+    });
     for (const signer of [pending, revoked, '2a3b4c5d-0000-4000-8000-00000000000f']) {
       const error = await rejection(fx.publisher.verifyCredentials(account(signer)));
       assert.equal(error.code, 'needs_reconnect', signer);
