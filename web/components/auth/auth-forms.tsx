@@ -1,9 +1,10 @@
 'use client';
 
 import Link from 'next/link';
-import { type FormEvent, useActionState, useEffect, useState } from 'react';
-import type { FormAction, FormState } from '#server/ui/schema.ts';
+import { type FormEvent, useEffect, useState } from 'react';
+import type { FormAction } from '#server/ui/schema.ts';
 import { ApiError, api, describeError } from '../lib/api.ts';
+import { useKeptForm } from '../lib/use-kept-form.ts';
 
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
   return message ? (
@@ -15,9 +16,9 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
 
 /** `signIn`: the server action that checks the password (server/ui/actions.ts), given by the page. */
 export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(signIn, {});
+  const { state, pending, form } = useKeptForm(signIn);
   return (
-    <form action={action} className="stack" noValidate>
+    <form {...form} className="stack" noValidate>
       {state.error && (
         <p className="alert alert-error" role="alert">
           {state.error}
@@ -56,12 +57,12 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
 
 /** `signUp`: the server action that creates the account (server/ui/actions.ts), given by the page. */
 export function SignUpForm({ signUp }: { signUp: FormAction }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(signUp, {});
+  const { state, pending, form } = useKeptForm(signUp);
   const [timezone, setTimezone] = useState('UTC');
   useEffect(() => setTimezone(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'), []);
   const errors = state.fieldErrors ?? {};
   return (
-    <form action={action} className="stack" noValidate>
+    <form {...form} className="stack" noValidate>
       {state.error && !Object.keys(errors).length && (
         <p className="alert alert-error" role="alert">
           {state.error}
