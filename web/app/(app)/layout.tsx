@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
 import { AppNav } from '../../components/app-nav.tsx';
 import { Brand } from '../../components/brand.tsx';
+import { VerifyBanner } from '../../components/notices/verify-banner.tsx';
 import { OriginWarning } from '../../components/origin-warning.tsx';
 import { UploadNotices } from '../../components/upload-notices.tsx';
 import { getConfig } from '../../server/context.ts';
 import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
+import { isDismissed } from '../../server/ui/dismissed.ts';
 import { requireUser } from '../../server/ui/session.ts';
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
@@ -43,18 +45,12 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <main id="main" className="main">
         <OriginWarning appOrigin={new URL(getConfig().appUrl).origin} />
         <UploadNotices />
-        {!user.emailVerified && (
-          <section className="alert alert-info verify-banner" aria-label="E-mail verification">
-            <p>
-              Confirm your e-mail address: we sent a link to <strong>{user.email}</strong>. Until then you
-              cannot link GitHub or Google sign-in.
-            </p>
-            <form action={resendVerificationAction}>
-              <button type="submit" className="btn btn-sm">
-                Send a new link
-              </button>
-            </form>
-          </section>
+        {!user.emailVerified && !(await isDismissed('verify-email')) && (
+          <VerifyBanner
+            email={user.email}
+            mailConfigured={Boolean(getConfig().mail)}
+            resend={resendVerificationAction}
+          />
         )}
         {children}
       </main>

@@ -119,7 +119,13 @@ export function SignUpForm({ signUp }: { signUp: FormAction }) {
 }
 
 /** Asks for a reset link; the answer is the same whether or not the email has an account. */
-export function ForgotPasswordForm({ lifetime }: { lifetime: string }) {
+export function ForgotPasswordForm({
+  lifetime,
+  mailConfigured,
+}: {
+  lifetime: string;
+  mailConfigured: boolean;
+}) {
   const [pending, setPending] = useState(false);
   const [sent, setSent] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -148,8 +154,9 @@ export function ForgotPasswordForm({ lifetime }: { lifetime: string }) {
           {sent}
         </p>
         <p className="muted">
-          The link works once, for {lifetime}. No e-mail? Check your spam folder, or ask whoever runs this
-          Postwave server: without e-mail set up, reset links are written to the server's log.
+          {mailConfigured
+            ? `The link works once, for ${lifetime}. No e-mail? Check your spam folder.`
+            : `The link works once, for ${lifetime}.`}
         </p>
         <p className="auth-foot">
           <Link href="/signin">Back to sign in</Link>
@@ -169,7 +176,7 @@ export function ForgotPasswordForm({ lifetime }: { lifetime: string }) {
         <input id="email" name="email" type="email" autoComplete="email" required className="input" />
       </div>
       <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-        {pending ? 'Sending…' : 'Send reset link'}
+        {pending ? 'Sending…' : mailConfigured ? 'Send reset link' : 'Ask for a reset link'}
       </button>
       <p className="auth-foot">
         Remembered it? <Link href="/signin">Sign in</Link>

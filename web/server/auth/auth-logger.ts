@@ -12,7 +12,10 @@ export const authLogger: NonNullable<NextAuthConfig['logger']> = {
     const type = (error as { type?: string }).type ?? error.name;
     void getContext().then(({ logger }) => {
       if (type === 'CredentialsSignin') {
-        logger.info({ event: 'sign_in_refused' }, 'Sign-in refused: the e-mail and password match no account');
+        logger.info(
+          { event: 'sign_in_refused' },
+          'Sign-in refused: the e-mail and password match no account',
+        );
       } else {
         logger.error({ err: error, event: 'auth_error', type }, `Sign-in error: ${type}`);
       }
