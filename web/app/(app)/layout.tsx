@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
 import { AppNav } from '../../components/app-nav.tsx';
 import { Brand } from '../../components/brand.tsx';
+import { GettingStarted } from '../../components/notices/getting-started.tsx';
 import { VerifyBanner } from '../../components/notices/verify-banner.tsx';
 import { OriginWarning } from '../../components/origin-warning.tsx';
 import { UploadNotices } from '../../components/upload-notices.tsx';
-import { getConfig } from '../../server/context.ts';
+import { getConfig, getContext } from '../../server/context.ts';
 import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
 import { isDismissed } from '../../server/ui/dismissed.ts';
+import { gettingStartedSteps } from '../../server/ui/getting-started.ts';
 import { requireUser } from '../../server/ui/session.ts';
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
@@ -51,6 +53,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
             mailConfigured={Boolean(getConfig().mail)}
             resend={resendVerificationAction}
           />
+        )}
+        {!(await isDismissed('getting-started')) && (
+          <GettingStarted steps={await gettingStartedSteps(await getContext(), user.id)} />
         )}
         {children}
       </main>

@@ -16,3 +16,10 @@ export interface CalendarEntry {
   at: string;
   accountIds: string[];
 }
+
+/** The guided start: connect a first account, write a first post, schedule it. */
+export interface GettingStartedSteps {
+  connected: boolean;
+  wrote: boolean;
+  scheduled: boolean;
+}
