@@ -5,6 +5,8 @@ import { AccountsAtRisk } from '#components/accounts/health.tsx';
 import { Icon } from '#components/icons.tsx';
 import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
+import { LiveStatus } from '#components/posts/live-status.tsx';
+import { Outgoing } from '#components/posts/outgoing.tsx';
 import { PostActions } from '#components/posts/post-actions.tsx';
 import { StagingNote } from '#components/posts/staging-note.tsx';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
@@ -99,32 +101,10 @@ export default async function PostPage({
           posted” or “Post again” below.
         </p>
       )}
+      <LiveStatus id={post.id} status={post.status} results={post.results} scheduledAt={post.scheduledAt} />
       <div className="detail-grid">
         <div className="stack">
-          <section className="card card-body stack" aria-label="Post content">
-            {post.message.trim() ? (
-              <p className="post-message">{post.message}</p>
-            ) : (
-              <p className="muted">No text: media only.</p>
-            )}
-            {post.media.length > 0 && (
-              <div className="post-media">
-                {post.media.map((m) =>
-                  m.contentType.startsWith('image/') ? (
-                    // biome-ignore lint/performance/noImgElement: user media served from storage
-                    <img key={m.key} src={m.url} alt={altTextOf(m) ?? m.filename} />
-                  ) : m.contentType.startsWith('video/') ? (
-                    // biome-ignore lint/a11y/useMediaCaption: the user's own upload
-                    <video key={m.key} src={m.url} controls aria-label={m.filename} />
-                  ) : (
-                    <a key={m.key} href={m.url}>
-                      {m.filename}
-                    </a>
-                  ),
-                )}
-              </div>
-            )}
-          </section>
+          <Outgoing post={post} accounts={accountList} timezone={tz} />
           <section className="card" aria-labelledby="results-title">
             <div className="card-head">
               <h2 id="results-title">Accounts</h2>
@@ -249,10 +229,4 @@ export default async function PostPage({
       </div>
     </div>
   );
-}
-
-/** The media's alt text, on servers that keep it (docs/composer-fields.md). */
-function altTextOf(media: object): string | undefined {
-  const alt = (media as { altText?: unknown }).altText;
-  return typeof alt === 'string' && alt.trim() ? alt : undefined;
 }
