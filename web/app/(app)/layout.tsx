@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { AppNav } from '../../components/app-nav.tsx';
 import { Brand } from '../../components/brand.tsx';
+import { TimeProvider } from '../../components/lib/time-context.tsx';
 import { GettingStarted } from '../../components/notices/getting-started.tsx';
 import { VerifyBanner } from '../../components/notices/verify-banner.tsx';
 import { OriginWarning } from '../../components/origin-warning.tsx';
@@ -9,6 +10,7 @@ import { getConfig, getContext } from '../../server/context.ts';
 import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
 import { isDismissed } from '../../server/ui/dismissed.ts';
 import { gettingStartedSteps } from '../../server/ui/getting-started.ts';
+import { requestLocale } from '../../server/ui/locale.ts';
 import { requireUser } from '../../server/ui/session.ts';
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
@@ -57,7 +59,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         {!(await isDismissed('getting-started')) && (
           <GettingStarted steps={await gettingStartedSteps(await getContext(), user.id)} />
         )}
-        {children}
+        <TimeProvider value={{ timeZone: user.timezone, locale: await requestLocale() }}>
+          {children}
+        </TimeProvider>
       </main>
     </div>
   );

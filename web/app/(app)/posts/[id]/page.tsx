@@ -16,6 +16,7 @@ import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents } from '#server/posts/history.ts';
+import { requestLocale } from '#server/ui/locale.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { openApprovalRequest } from '#server/ui/post-approval.ts';
 import { requireUser } from '#server/ui/session.ts';
@@ -48,6 +49,7 @@ export default async function PostPage({
   const accounts = new Map(accountList.map((a) => [a.id, a]));
   const approval = openApprovalRequest(post, history, approve === '1');
   const tz = user.timezone;
+  const locale = await requestLocale();
   const failedTargets = post.results.filter((r) => r.status === 'failed');
   const unknownTargets = post.results.filter((r) => r.status === 'unknown');
   let note = done ? doneNotes[done] : undefined;
@@ -78,7 +80,7 @@ export default async function PostPage({
         <p className="alert alert-warn" role="status" data-testid="approval-request">
           <strong>{approval.actorName ?? 'An assistant'}</strong> asks you to approve this post:{' '}
           {approval.detail.requestedMode === 'schedule' && typeof approval.detail.scheduledAt === 'string'
-            ? `schedule it for ${formatDateTime(approval.detail.scheduledAt, tz)}.`
+            ? `schedule it for ${formatDateTime(approval.detail.scheduledAt, tz, locale)}.`
             : 'publish it now.'}{' '}
           Review it, then use Publish or Schedule below — or leave it as a draft.
         </p>
@@ -154,6 +156,7 @@ export default async function PostPage({
                           staging={post.staging.find((s) => s.accountId === accountId)}
                           postStatus={post.status}
                           timezone={tz}
+                          locale={locale}
                         />
                         {result?.status === 'unknown' && (
                           <UnknownTargetActions
@@ -176,17 +179,17 @@ export default async function PostPage({
           <section className="card card-body stack" aria-label="Details">
             <dl className="facts">
               <dt>Created</dt>
-              <dd>{formatDateTime(post.createdAt, tz)}</dd>
+              <dd>{formatDateTime(post.createdAt, tz, locale)}</dd>
               {post.scheduledAt && (
                 <>
                   <dt>Scheduled</dt>
-                  <dd>{formatDateTime(post.scheduledAt, tz)}</dd>
+                  <dd>{formatDateTime(post.scheduledAt, tz, locale)}</dd>
                 </>
               )}
               {post.postedAt && (
                 <>
                   <dt>Posted</dt>
-                  <dd>{formatDateTime(post.postedAt, tz)}</dd>
+                  <dd>{formatDateTime(post.postedAt, tz, locale)}</dd>
                 </>
               )}
               <dt>Time zone</dt>
@@ -207,7 +210,7 @@ export default async function PostPage({
                     {event.detail.confirmedBy === 'elicitation' && ' after you confirmed'}
                     <br />
                     <time className="muted" dateTime={event.createdAt}>
-                      {formatDateTime(event.createdAt, tz)}
+                      {formatDateTime(event.createdAt, tz, locale)}
                     </time>
                   </li>
                 ))}
