@@ -40,6 +40,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           </summary>
           <div className="menu">
             <a href="/settings">Settings</a>
+            <a href="/docs">API reference</a>
             <form action={signOutAction}>
               <button type="submit">Sign out</button>
             </form>
