@@ -3,9 +3,7 @@
 import { type ReactNode, useState } from 'react';
 import './notices.css';
 import { Icon } from '../icons.tsx';
-
-/** The cookie that remembers a dismissed notice for a year; the server reads it (server/ui/dismissed.ts). */
-export const dismissedCookie = (id: string) => `pw_dismissed_${id}`;
+import { dismissedCookie } from './dismissed-cookie.ts';
 
 /**
  * A notice the person can close. Closing hides it at once and sets a cookie, so the server does not

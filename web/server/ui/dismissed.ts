@@ -1,5 +1,5 @@
 import { cookies } from 'next/headers';
-import { dismissedCookie } from '../../components/notices/dismissible.tsx';
+import { dismissedCookie } from '../../components/notices/dismissed-cookie.ts';
 
 /** Whether the person closed the notice `id` (components/notices/dismissible.tsx sets the cookie). */
 export async function isDismissed(id: string): Promise<boolean> {
