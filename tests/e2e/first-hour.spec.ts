@@ -128,7 +128,7 @@ async function expectFocusAlwaysVisible(page: Page, presses: number) {
   }
 }
 
-test.describe.configure({ mode: 'serial' });
+// Each journey has its own server: they need not run in order.
 
 test.describe('first hour at 1280×800', () => {
   test.use({ viewport: { width: 1280, height: 800 } });

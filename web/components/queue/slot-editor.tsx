@@ -80,7 +80,7 @@ export function SlotEditor({
   return (
     <form className="slot-editor" onSubmit={save} aria-labelledby={`${id}-title`}>
       <h3 className="queue-subhead" id={`${id}-title`}>
-        Posting slots
+        Posting slots<span className="sr-only"> of {accountName}</span>
       </h3>
       <div className="field">
         <label htmlFor={`${id}-zone`}>Time zone</label>
