@@ -87,7 +87,7 @@ for (const backend of backends()) {
         assert.deepEqual(
           dry.body.rows.filter((r: { valid: boolean }) => !r.valid),
           [],
-          `example ${i + 1} (${example.format}) has invalid rows`,
+          `example ${i + 1} (${example.format}) has invalid rows: ${JSON.stringify(dry.body.rows)}`,
         );
         const commit = await importFile(api, body, type, false);
         assert.equal(commit.body.committed, true, JSON.stringify(commit.body));
