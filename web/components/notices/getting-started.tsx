@@ -12,7 +12,7 @@ export function GettingStarted({ steps }: { steps: GettingStartedSteps }) {
   const items = [
     { done: steps.connected, href: '/accounts', text: 'Connect your first account' },
     { done: steps.wrote, href: '/compose', text: 'Write your first post' },
-    { done: steps.scheduled, href: '/compose', text: 'Schedule it, or add it to the queue' },
+    { done: steps.scheduled, href: '/compose', text: 'Schedule it' },
   ];
   const next = items.findIndex((i) => !i.done);
   return (
