@@ -17,8 +17,14 @@ test('sign-in providers and platforms that are not set up are explained, never a
   await page.goto('/signin');
   await expect(page.getByRole('button', { name: /Continue with Google/ })).toHaveCount(0);
   const other = page.getByTestId('other-sign-in-methods');
-  await expect(other).toContainText('GOOGLE_CLIENT_ID');
-  await expect(other).toContainText('GITHUB_CLIENT_ID');
+  // Named for the person signing in; the operator's variables are on /setup (issue 30).
+  await expect(other).toContainText('Google');
+  await expect(other).toContainText('GitHub');
+  await expect(other).not.toContainText('GOOGLE_CLIENT_ID');
+  await expect(other.getByRole('link', { name: /how to turn them on/ })).toHaveAttribute(
+    'href',
+    '/setup#setup-sign-in',
+  );
   await shot(page, 'new-user-signin-methods');
   await expectAccessible(page, 'new-user-signin-methods', { testInfo: test.info(), soft: true });
 

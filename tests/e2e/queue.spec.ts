@@ -24,10 +24,10 @@ test('queue: set slots, queue posts from the composer, reorder by keyboard, post
     ['Wednesday', '12:30'],
     ['Friday', '17:00'],
   ] as const;
-  for (const [i, [day, time]] of slots.entries()) {
-    await card.getByRole('button', { name: 'Add slot' }).click();
-    await card.getByLabel(`Slot ${i + 1} weekday`).selectOption(day);
-    await card.getByLabel(`Slot ${i + 1} time`).fill(time);
+  // The editor is a week grid (issue 30): a day's "Add" gives it a time, which is then edited.
+  for (const [day, time] of slots) {
+    await card.getByRole('button', { name: `Add a time on ${day}` }).click();
+    await card.getByLabel(`${day} time 1`).fill(time);
   }
   await card.getByRole('button', { name: 'Save slots' }).click();
   await expect(card.getByRole('status').filter({ hasText: 'Saved 3 slots' })).toBeVisible();

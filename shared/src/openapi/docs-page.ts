@@ -39,9 +39,22 @@ export function scalarBundle(): Buffer {
 const escapeAttribute = (value: string): string =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
 
+/**
+ * Scalar's options for a self-hosted server (issue 30): no hosted-service buttons that cannot work
+ * here ("Ask AI" is Scalar's agent, "Generate MCP" its MCP service, "Deploy"/"Share" the developer
+ * toolbar, shown on localhost by default), no client download button, no font CDN.
+ */
+export const scalarConfiguration = {
+  withDefaultFonts: false,
+  hideClientButton: true,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  mcp: { disabled: true },
+} as const;
+
 /** The `/docs` page: a title, a no-script note and Scalar pointed at `specUrl`. */
 export function docsPageHtml(title: string, specUrl = '/openapi.json'): string {
-  const configuration = escapeAttribute(JSON.stringify({ withDefaultFonts: false, hideClientButton: true }));
+  const configuration = escapeAttribute(JSON.stringify(scalarConfiguration));
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -64,4 +64,15 @@ describe('route registry helpers', () => {
     assert.doesNotMatch(html, /https?:\/\//);
     assert.ok(scalarBundle().byteLength > 100_000);
   });
+
+  it('configures Scalar without the hosted-service buttons a self-hosted server cannot serve', () => {
+    const html = docsPageHtml('API');
+    const attribute = /data-configuration="([^"]*)"/.exec(html)?.[1] ?? '';
+    const configuration = JSON.parse(attribute.replaceAll('&quot;', '"').replaceAll('&amp;', '&'));
+    // "Ask AI" (Scalar's agent), "Generate MCP" (its MCP service), "Deploy"/"Share" (the developer toolbar).
+    assert.deepEqual(configuration.agent, { disabled: true });
+    assert.deepEqual(configuration.mcp, { disabled: true });
+    assert.equal(configuration.showDeveloperTools, 'never');
+    assert.equal(configuration.hideClientButton, true);
+  });
 });

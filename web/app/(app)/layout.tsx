@@ -1,10 +1,16 @@
 import type { ReactNode } from 'react';
 import { AppNav } from '../../components/app-nav.tsx';
 import { Brand } from '../../components/brand.tsx';
+import { TimeProvider } from '../../components/lib/time-context.tsx';
+import { GettingStarted } from '../../components/notices/getting-started.tsx';
+import { VerifyBanner } from '../../components/notices/verify-banner.tsx';
 import { OriginWarning } from '../../components/origin-warning.tsx';
 import { UploadNotices } from '../../components/upload-notices.tsx';
-import { getConfig } from '../../server/context.ts';
+import { getConfig, getContext } from '../../server/context.ts';
 import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
+import { isDismissed } from '../../server/ui/dismissed.ts';
+import { gettingStartedSteps } from '../../server/ui/getting-started.ts';
+import { requestLocale } from '../../server/ui/locale.ts';
 import { requireUser } from '../../server/ui/session.ts';
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
@@ -34,6 +40,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           </summary>
           <div className="menu">
             <a href="/settings">Settings</a>
+            <a href="/docs">API reference</a>
             <form action={signOutAction}>
               <button type="submit">Sign out</button>
             </form>
@@ -43,20 +50,19 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <main id="main" className="main">
         <OriginWarning appOrigin={new URL(getConfig().appUrl).origin} />
         <UploadNotices />
-        {!user.emailVerified && (
-          <section className="alert alert-info verify-banner" aria-label="E-mail verification">
-            <p>
-              Confirm your e-mail address: we sent a link to <strong>{user.email}</strong>. Until then you
-              cannot link GitHub or Google sign-in.
-            </p>
-            <form action={resendVerificationAction}>
-              <button type="submit" className="btn btn-sm">
-                Send a new link
-              </button>
-            </form>
-          </section>
+        {!user.emailVerified && !(await isDismissed('verify-email')) && (
+          <VerifyBanner
+            email={user.email}
+            mailConfigured={Boolean(getConfig().mail)}
+            resend={resendVerificationAction}
+          />
         )}
-        {children}
+        {!(await isDismissed('getting-started')) && (
+          <GettingStarted steps={await gettingStartedSteps(await getContext(), user.id)} />
+        )}
+        <TimeProvider value={{ timeZone: user.timezone, locale: await requestLocale() }}>
+          {children}
+        </TimeProvider>
       </main>
     </div>
   );

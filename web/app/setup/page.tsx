@@ -79,6 +79,27 @@ export default async function SetupPage({
           ))}
         </ul>
       </section>
+      <section className="stack setup-section" aria-labelledby="setup-mail" id="mail">
+        <h2 id="setup-mail">E-mail</h2>
+        <div className="row">
+          <strong>Sending e-mail (SMTP)</strong>
+          {status(Boolean(config.mail))}
+        </div>
+        {config.mail ? (
+          <p className="small">
+            Confirmation and password-reset links are e-mailed from <code>{config.mail.from}</code>.
+          </p>
+        ) : (
+          <p className="small" data-testid="setup-mail-off">
+            Without it nobody receives a confirmation or password-reset e-mail: the links are written to the
+            server’s log instead (level <code>info</code>, fields <code>verifyLink</code> and{' '}
+            <code>resetLink</code>), for you to pass on. Set <code>SMTP_URL</code> (such as{' '}
+            <code>smtp://user:password@mail.example.com:587</code>) or {envList(['SMTP_HOST', 'SMTP_PORT'])}{' '}
+            with {envList(['SMTP_USER', 'SMTP_PASSWORD'])}, optionally <code>MAIL_FROM</code>, and restart.
+            See <code>docs/scheduler.md</code> (Password reset).
+          </p>
+        )}
+      </section>
       <section className="stack setup-section" aria-labelledby="setup-platforms">
         <h2 id="setup-platforms">Platforms connected by signing in</h2>
         <p>

@@ -5,6 +5,8 @@ import { AccountAvatar } from '#components/account-avatar.tsx';
 import { ConfirmButton } from '#components/confirm-button.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
+import { formatDateTime } from '#components/lib/time.ts';
+import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { HealthBadge, healthCopy } from './health.tsx';
 
 /** One connected account: its health, rename, reconnect and disconnect. */
@@ -18,6 +20,7 @@ export function AccountCard({
   onReconnect: (() => void) | undefined;
   onChanged: (message: string) => void;
 }) {
+  const { timeZone, locale } = useTimeSettings();
   const [renaming, setRenaming] = useState(false);
   const [label, setLabel] = useState(account.label ?? '');
   const [error, setError] = useState<string>();
@@ -76,9 +79,7 @@ export function AccountCard({
       {checked && (
         <p className="muted small">
           Last checked{' '}
-          <time dateTime={checked.toISOString()} suppressHydrationWarning>
-            {checked.toLocaleString()}
-          </time>
+          <time dateTime={checked.toISOString()}>{formatDateTime(checked, timeZone, locale)}</time>
         </p>
       )}
       {renaming ? (

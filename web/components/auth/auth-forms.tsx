@@ -1,9 +1,10 @@
 'use client';
 
 import Link from 'next/link';
-import { type FormEvent, useActionState, useEffect, useState } from 'react';
-import type { FormAction, FormState } from '#server/ui/schema.ts';
+import { type FormEvent, useEffect, useState } from 'react';
+import type { FormAction } from '#server/ui/schema.ts';
 import { ApiError, api, describeError } from '../lib/api.ts';
+import { useKeptForm } from '../lib/use-kept-form.ts';
 
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
   return message ? (
@@ -15,9 +16,9 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
 
 /** `signIn`: the server action that checks the password (server/ui/actions.ts), given by the page. */
 export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(signIn, {});
+  const { state, pending, form } = useKeptForm(signIn);
   return (
-    <form action={action} className="stack" noValidate>
+    <form {...form} className="stack" noValidate>
       {state.error && (
         <p className="alert alert-error" role="alert">
           {state.error}
@@ -56,12 +57,12 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
 
 /** `signUp`: the server action that creates the account (server/ui/actions.ts), given by the page. */
 export function SignUpForm({ signUp }: { signUp: FormAction }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(signUp, {});
+  const { state, pending, form } = useKeptForm(signUp);
   const [timezone, setTimezone] = useState('UTC');
   useEffect(() => setTimezone(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'), []);
   const errors = state.fieldErrors ?? {};
   return (
-    <form action={action} className="stack" noValidate>
+    <form {...form} className="stack" noValidate>
       {state.error && !Object.keys(errors).length && (
         <p className="alert alert-error" role="alert">
           {state.error}
@@ -118,7 +119,13 @@ export function SignUpForm({ signUp }: { signUp: FormAction }) {
 }
 
 /** Asks for a reset link; the answer is the same whether or not the email has an account. */
-export function ForgotPasswordForm({ lifetime }: { lifetime: string }) {
+export function ForgotPasswordForm({
+  lifetime,
+  mailConfigured,
+}: {
+  lifetime: string;
+  mailConfigured: boolean;
+}) {
   const [pending, setPending] = useState(false);
   const [sent, setSent] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -147,8 +154,9 @@ export function ForgotPasswordForm({ lifetime }: { lifetime: string }) {
           {sent}
         </p>
         <p className="muted">
-          The link works once, for {lifetime}. No e-mail? Check your spam folder, or ask whoever runs this
-          Postwave server: without e-mail set up, reset links are written to the server's log.
+          {mailConfigured
+            ? `The link works once, for ${lifetime}. No e-mail? Check your spam folder.`
+            : `The link works once, for ${lifetime}.`}
         </p>
         <p className="auth-foot">
           <Link href="/signin">Back to sign in</Link>
@@ -168,7 +176,7 @@ export function ForgotPasswordForm({ lifetime }: { lifetime: string }) {
         <input id="email" name="email" type="email" autoComplete="email" required className="input" />
       </div>
       <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
-        {pending ? 'Sending…' : 'Send reset link'}
+        {pending ? 'Sending…' : mailConfigured ? 'Send reset link' : 'Ask for a reset link'}
       </button>
       <p className="auth-foot">
         Remembered it? <Link href="/signin">Sign in</Link>

@@ -6,7 +6,15 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { PlatformMark } from '#components/account-avatar.tsx';
 import { Icon } from '#components/icons.tsx';
 import { api, describeError } from '#components/lib/api.ts';
-import { formatTime, utcToZonedInput, zonedDay, zonedToUtc } from '#components/lib/time.ts';
+import {
+  formatDay,
+  formatSpoken,
+  formatTime,
+  utcToZonedInput,
+  zonedDay,
+  zonedToUtc,
+} from '#components/lib/time.ts';
+import { useTimeSettings } from '#components/lib/time-context.tsx';
 import type { CalendarEntry } from '#server/ui/schema.ts';
 
 export interface CalendarAccount {
@@ -21,10 +29,6 @@ const dows = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const dayMs = 86_400_000;
 const hourMs = 3_600_000;
 
-const dayLabel = (day: string) =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(
-    new Date(`${day}T00:00:00Z`),
-  );
 const shortMessage = (e: CalendarEntry) => {
   const text = e.message.trim() || 'Media post';
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
@@ -65,6 +69,7 @@ export function CalendarGrid({
   accounts: CalendarAccount[];
 }) {
   const router = useRouter();
+  const { locale } = useTimeSettings();
   const [moving, setMoving] = useState<Moving>();
   const [dropDay, setDropDay] = useState<string>();
   const [announcement, setAnnouncement] = useState('');
@@ -90,15 +95,7 @@ export function CalendarGrid({
     }
   });
 
-  const describe = (when: Date) =>
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      hour: '2-digit',
-      minute: '2-digit',
-    }).format(when);
+  const describe = (when: Date) => formatSpoken(when, timeZone, locale);
 
   async function reschedule(entry: CalendarEntry, when: Date) {
     if (when.getTime() === new Date(entry.at).getTime()) {
@@ -211,7 +208,7 @@ export function CalendarGrid({
                 onDrop(day, e.dataTransfer.getData('application/x-postwave-post'));
               }}
             >
-              <h3 className="sr-only">{dayLabel(day)}</h3>
+              <h3 className="sr-only">{formatDay(day, 'full', locale)}</h3>
               <span className="cal-date" aria-hidden="true">
                 {Number(day.slice(8))}
               </span>
@@ -249,7 +246,8 @@ export function CalendarGrid({
                       className="cal-event-link"
                       title={`${e.status}: ${e.message}`}
                     >
-                      <span className="cal-event-time">{formatTime(e.at, timeZone)}</span> {shortMessage(e)}
+                      <span className="cal-event-time">{formatTime(e.at, timeZone, locale)}</span>{' '}
+                      {shortMessage(e)}
                       <span className="sr-only">
                         {' '}
                         ({e.status}, {names.join(', ')})

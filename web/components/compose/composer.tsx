@@ -28,6 +28,7 @@ import { slotMedia } from './media-slots.ts';
 import { MessageField } from './message-field.tsx';
 import { NoAccounts } from './no-accounts.tsx';
 import { Previews } from './previews.tsx';
+import { SubmitChecks } from './submit-checks.tsx';
 import { SubmitRefused, scheduledTime, submitPost } from './submit-post.ts';
 import { TargetPanel } from './target-panel.tsx';
 import { ThreadEditor } from './thread-editor.tsx';
@@ -101,79 +102,83 @@ export function Composer({
 
   return (
     <div className="composer">
-      <div className="stack">
-        <section className="card" aria-label="Post">
-          <div className="card-body stack">
-            <AccountChips accounts={accounts} selected={state.selected} dispatch={dispatch} />
-            <VersionTabs
-              accounts={selectedAccounts}
-              active={activeAccount ? activeAccount.id : 'base'}
-              edited={(id) => Boolean(state.overrides[id])}
-              onSelect={(tab) => dispatch({ type: 'tab', tab })}
-            >
-              {activeAccount ? (
-                <VersionEditor
-                  account={activeAccount}
-                  version={versionOf(state, activeAccount.id)}
-                  count={counts.find((c) => c.account.id === activeAccount.id)}
-                  dispatch={dispatch}
-                  addFiles={(files) => addFiles(files, `account:${activeAccount.id}`)}
-                  removeMedia={(item) => removeMedia(item, `account:${activeAccount.id}`)}
-                />
-              ) : (
-                <>
-                  <MessageField message={state.message} counts={counts} dispatch={dispatch} />
-                  <MediaField
-                    slot="base"
-                    label="Media"
-                    media={state.media}
-                    altLimit={altLimit}
-                    altNote={altNote}
-                    inputTestId="media-input"
-                    dispatch={dispatch}
-                    addFiles={(files) => addFiles(files, 'base')}
-                    removeMedia={(item) => removeMedia(item, 'base')}
-                  />
-                </>
-              )}
-            </VersionTabs>
-            {audience.receiving.length > 0 && (
-              <ThreadEditor
-                parts={state.thread}
-                receiving={audience.receiving}
-                left={audience.left}
-                countsFor={(part) => partCounts(state, accounts, part)}
-                altLimit={altLimit}
+      <section className="card composer-post" aria-label="Post">
+        <div className="card-body stack">
+          <AccountChips accounts={accounts} selected={state.selected} dispatch={dispatch} />
+          <VersionTabs
+            accounts={selectedAccounts}
+            active={activeAccount ? activeAccount.id : 'base'}
+            edited={(id) => Boolean(state.overrides[id])}
+            onSelect={(tab) => dispatch({ type: 'tab', tab })}
+          >
+            {activeAccount ? (
+              <VersionEditor
+                account={activeAccount}
+                version={versionOf(state, activeAccount.id)}
+                count={counts.find((c) => c.account.id === activeAccount.id)}
                 dispatch={dispatch}
-                addFiles={addFiles}
-                removeMedia={removeMedia}
+                addFiles={(files) => addFiles(files, `account:${activeAccount.id}`)}
+                removeMedia={(item) => removeMedia(item, `account:${activeAccount.id}`)}
               />
+            ) : (
+              <>
+                <MessageField message={state.message} counts={counts} dispatch={dispatch} />
+                <MediaField
+                  slot="base"
+                  label="Media"
+                  media={state.media}
+                  altLimit={altLimit}
+                  altNote={altNote}
+                  inputTestId="media-input"
+                  dispatch={dispatch}
+                  addFiles={(files) => addFiles(files, 'base')}
+                  removeMedia={(item) => removeMedia(item, 'base')}
+                />
+              </>
             )}
-            {state.generalIssues.length > 0 && (
-              <div className="alert alert-error" role="alert">
-                {state.generalIssues.join(' ')}
-              </div>
-            )}
-            {state.error && (
-              <div className="alert alert-error" role="alert">
-                {state.error}
-              </div>
-            )}
-          </div>
-          <ActionBar
-            state={state}
-            timezone={timezone}
-            canPublish={canPublish}
-            uploading={uploading}
-            blockReason={blockReason}
-            dispatch={dispatch}
-            submit={submit}
-          />
-        </section>
+          </VersionTabs>
+          {audience.receiving.length > 0 && (
+            <ThreadEditor
+              parts={state.thread}
+              receiving={audience.receiving}
+              left={audience.left}
+              countsFor={(part) => partCounts(state, accounts, part)}
+              altLimit={altLimit}
+              dispatch={dispatch}
+              addFiles={addFiles}
+              removeMedia={removeMedia}
+            />
+          )}
+        </div>
+        {/* Errors and checks sit right above the buttons they concern (issue 30). */}
+        <div className="submit-feedback">
+          {state.generalIssues.length > 0 && (
+            <div className="alert alert-error" role="alert">
+              {state.generalIssues.join(' ')}
+            </div>
+          )}
+          {state.error && (
+            <div className="alert alert-error" role="alert">
+              {state.error}
+            </div>
+          )}
+          <SubmitChecks state={state} accounts={accounts} />
+        </div>
+        <ActionBar
+          state={state}
+          timezone={timezone}
+          canPublish={canPublish}
+          uploading={uploading}
+          blockReason={blockReason}
+          dispatch={dispatch}
+          submit={submit}
+        />
+      </section>
+      <div className="composer-previews">
         <Previews state={state} accounts={accounts} />
       </div>
 
-      <aside className="stack" aria-label="Accounts and checks">
+      <aside className="stack composer-checks" aria-label="Accounts and checks">
         <div className="row">
           <h2 className="section-title">Checks</h2>
           {state.validating && <span className="muted small">Checking…</span>}

@@ -62,6 +62,10 @@ export function MediaField({
           multiple
           accept="image/*,video/*"
           className="sr-only"
+          // The "choose files" button is the keyboard path: Tab must not land on this invisible
+          // input (issue 30), and a screen reader hears the button, not a second control.
+          tabIndex={-1}
+          aria-hidden="true"
           aria-labelledby={`${id}-label`}
           data-testid={inputTestId}
           onChange={(e) => {

@@ -120,6 +120,24 @@ function Bubble({
           })}
         </div>
       )}
+      {shown.some((m) => m.contentType.startsWith('image/')) && (
+        <ul className="preview-alts small" aria-label="Alt text">
+          {shown
+            .filter((m) => m.contentType.startsWith('image/'))
+            .map((m) => (
+              <li key={m.localId} data-testid="preview-alt">
+                {m.altText?.trim() ? (
+                  <>
+                    <span className="muted">Alt text: </span>
+                    {m.altText.trim()}
+                  </>
+                ) : (
+                  <span className="muted">{m.filename}: no alt text</span>
+                )}
+              </li>
+            ))}
+        </ul>
+      )}
       {children}
     </div>
   );

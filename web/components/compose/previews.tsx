@@ -3,14 +3,25 @@ import { versionOf } from './composer-selectors.ts';
 import type { ComposerState } from './composer-state.ts';
 import { PostPreview } from './post-preview.tsx';
 
-/** One live preview per selected account, from that account's version of the post. */
-export function Previews({ state, accounts }: { state: ComposerState; accounts: AccountSummary[] }) {
+/**
+ * One live preview per selected account, from that account's version of the post. The post page
+ * shows the same previews of the stored post under `title` ("What goes out").
+ */
+export function Previews({
+  state,
+  accounts,
+  title = 'Previews',
+}: {
+  state: ComposerState;
+  accounts: AccountSummary[];
+  title?: string;
+}) {
   const selected = accounts.filter((a) => state.selected.includes(a.id));
   if (selected.length === 0) return null;
   return (
     <section className="stack" aria-labelledby="previews-title">
       <h2 id="previews-title" className="section-title">
-        Previews
+        {title}
       </h2>
       <div className="previews">
         {selected.map((account) => {

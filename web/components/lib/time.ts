@@ -79,8 +79,34 @@ export function zonedDay(date: Date, timeZone: string): string {
   return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
 }
 
-export function formatDateTime(iso: string | Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+/*
+ * One way of writing time (issue 30): every date and time the app shows goes through the helpers
+ * below, in the person's time zone (their profile's) and locale (the browser's Accept-Language, see
+ * server/ui/locale.ts and components/lib/time-context.tsx). Nothing formats with the machine's zone.
+ */
+
+/** The locale when none is known (and in tests): day-month-year, 24-hour clock. */
+export const fallbackLocale = 'en-GB';
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function formatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat(locale, options);
+    } catch {
+      format = new Intl.DateTimeFormat(fallbackLocale, options);
+    }
+    if (formats.size > 500) formats.clear();
+    formats.set(key, format);
+  }
+  return format;
+}
+
+/** "Wed, 25 Nov 2026, 14:30": the full form, for lists and details. */
+export function formatDateTime(iso: string | Date, timeZone: string, locale = fallbackLocale): string {
+  return formatter(locale, {
     timeZone,
     weekday: 'short',
     day: 'numeric',
@@ -91,8 +117,46 @@ export function formatDateTime(iso: string | Date, timeZone: string): string {
   }).format(new Date(iso));
 }
 
-export function formatTime(iso: string | Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(
-    new Date(iso),
-  );
+/** "Wed, 25 Nov, 14:30": within the coming weeks (queue slots). */
+export function formatSlot(iso: string | Date, timeZone: string, locale = fallbackLocale): string {
+  return formatter(locale, {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date(iso));
+}
+
+/** "Wednesday 25 November, 14:30": read out in announcements. */
+export function formatSpoken(iso: string | Date, timeZone: string, locale = fallbackLocale): string {
+  return formatter(locale, {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date(iso));
+}
+
+/** "14:30". */
+export function formatTime(iso: string | Date, timeZone: string, locale = fallbackLocale): string {
+  return formatter(locale, { timeZone, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+}
+
+/** A calendar day (`YYYY-MM-DD`, no zone: it is already the person's day) in words. */
+export function formatDay(
+  day: string,
+  style: 'full' | 'dayMonth' | 'monthYear' = 'full',
+  locale = fallbackLocale,
+): string {
+  const options: Intl.DateTimeFormatOptions =
+    style === 'full'
+      ? { dateStyle: 'full' }
+      : style === 'dayMonth'
+        ? { day: 'numeric', month: 'short' }
+        : { month: 'long', year: 'numeric' };
+  return formatter(locale, { ...options, timeZone: 'UTC' }).format(new Date(`${day.slice(0, 10)}T00:00:00Z`));
 }

@@ -9,10 +9,12 @@ export function StagingNote({
   staging,
   postStatus,
   timezone,
+  locale,
 }: {
   staging: TargetStaging | undefined;
   postStatus: string;
   timezone: string;
+  locale?: string;
 }) {
   if (!staging || postStatus !== 'scheduled') return null;
   const text =
@@ -21,7 +23,7 @@ export function StagingNote({
       : staging.status === 'staged'
         ? `Media uploaded ahead of time; only the final step happens at the scheduled time${
             staging.expiresAt
-              ? ` (the platform keeps it until ${formatDateTime(staging.expiresAt, timezone)})`
+              ? ` (the platform keeps it until ${formatDateTime(staging.expiresAt, timezone, locale)})`
               : ''
           }.`
         : `Uploading ahead of time did not work${

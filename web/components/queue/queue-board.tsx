@@ -5,19 +5,10 @@ import { AccountAvatar } from '#components/account-avatar.tsx';
 import { Icon } from '#components/icons.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
+import { formatSlot } from '#components/lib/time.ts';
+import { useTimeSettings } from '#components/lib/time-context.tsx';
 import type { QueueMove, QueueViewShape } from '#server/queue/schema.ts';
 import { SlotEditor } from './slot-editor.tsx';
-
-export function formatSlotTime(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(iso));
-}
 
 const excerpt = (message: string) => {
   const text = message.trim() || 'Media post';
@@ -36,6 +27,7 @@ export function QueueBoard({
   initial: QueueViewShape;
   zones: string[];
 }) {
+  const { locale } = useTimeSettings();
   const [queue, setQueue] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [announcement, setAnnouncement] = useState('');
@@ -69,7 +61,7 @@ export function QueueBoard({
       const post = next.posts[moved];
       setAnnouncement(
         post
-          ? `${moveWords[move]}: “${excerpt(message)}” is now ${moved + 1} of ${next.posts.length}, ${formatSlotTime(post.scheduledAt, next.timezone)}.`
+          ? `${moveWords[move]}: “${excerpt(message)}” is now ${moved + 1} of ${next.posts.length}, ${formatSlot(post.scheduledAt, next.timezone, locale)}.`
           : '',
       );
       focusAfterMove.current = { postId, move };
@@ -102,7 +94,7 @@ export function QueueBoard({
                 <li key={post.id} className="queue-item" data-post-id={post.id} tabIndex={-1}>
                   <div className="queue-item-text">
                     <time dateTime={post.scheduledAt} className="queue-time">
-                      {formatSlotTime(post.scheduledAt, queue.timezone)}
+                      {formatSlot(post.scheduledAt, queue.timezone, locale)}
                     </time>
                     <a href={`/posts/${post.id}`} className="queue-message">
                       {excerpt(post.message)}
@@ -147,7 +139,7 @@ export function QueueBoard({
           )}
           {queue.freeSlots.length > 0 && (
             <p className="muted small">
-              Next free slot: {formatSlotTime(queue.freeSlots[0]!, queue.timezone)}
+              Next free slot: {formatSlot(queue.freeSlots[0]!, queue.timezone, locale)}
             </p>
           )}
           {error && (

@@ -1,21 +1,29 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { Icon } from '#components/icons.tsx';
 import { ApiError, api, describeError } from '#components/lib/api.ts';
 import type { QueueViewShape } from '#server/queue/schema.ts';
+import {
+  addTime,
+  type CopyTarget,
+  copyDay,
+  newKey,
+  removeSlot,
+  type SlotRow,
+  setTime,
+  slotsOn,
+  sortedSlots,
+  weekdays,
+} from './week-slots.ts';
 
-const weekdays = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const rowsOf = (queue: QueueViewShape): SlotRow[] => queue.slots.map((s) => ({ key: newKey(), ...s }));
 
-interface SlotRow {
-  key: number;
-  weekday: number;
-  time: string;
-}
-
-let nextKey = 1;
-const rowsOf = (queue: QueueViewShape): SlotRow[] => queue.slots.map((s) => ({ key: nextKey++, ...s }));
-
-/** The weekly slots of one account: weekday and time rows, the zone, saved with PUT. */
+/**
+ * The weekly slots of one account as a week grid, days by times (issue 30): each day lists its
+ * times, with a button to add one and one to remove each; "Copy" gives other days a day's times.
+ * Saved with PUT, in day and time order.
+ */
 export function SlotEditor({
   accountId,
   accountName,
@@ -32,13 +40,13 @@ export function SlotEditor({
   const id = useId();
   const [timezone, setTimezone] = useState(queue.timezone);
   const [rows, setRows] = useState(() => rowsOf(queue));
+  const [copyFrom, setCopyFrom] = useState(1);
+  const [copyTo, setCopyTo] = useState<CopyTarget>('weekdays');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
-
-  const update = (key: number, change: Partial<SlotRow>) =>
-    setRows((current) => current.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  const sent = sortedSlots(rows);
 
   async function save(event: React.FormEvent) {
     event.preventDefault();
@@ -49,7 +57,7 @@ export function SlotEditor({
     try {
       const saved = await api<QueueViewShape>('PUT', `/api/v1/accounts/${accountId}/queue`, {
         timezone,
-        slots: rows.map(({ weekday, time }) => ({ weekday, time })),
+        slots: sent.map(({ weekday, time }) => ({ weekday, time })),
       });
       onSaved(saved);
       setRows(rowsOf(saved));
@@ -65,10 +73,14 @@ export function SlotEditor({
   }
 
   const errorFor = (path: string) => fieldErrors[path];
+  const slotError = (row: SlotRow) => {
+    const i = sent.findIndex((r) => r.key === row.key);
+    return errorFor(`slots[${i}].time`) ?? errorFor(`slots[${i}].weekday`);
+  };
   return (
     <form className="slot-editor" onSubmit={save} aria-labelledby={`${id}-title`}>
       <h3 className="queue-subhead" id={`${id}-title`}>
-        Posting slots
+        Posting slots<span className="sr-only"> of {accountName}</span>
       </h3>
       <div className="field">
         <label htmlFor={`${id}-zone`}>Time zone</label>
@@ -95,69 +107,104 @@ export function SlotEditor({
       {rows.length === 0 && (
         <p className="muted small">No slots yet: add the times this account should post at.</p>
       )}
-      <ul className="slot-rows">
-        {rows.map((row, i) => {
-          const timeError = errorFor(`slots[${i}].time`);
-          const dayError = errorFor(`slots[${i}].weekday`);
+      <div className="week-grid" data-testid="week-grid">
+        {weekdays.map((day, d) => {
+          const weekday = d + 1;
+          const times = slotsOn(rows, weekday);
           return (
-            <li key={row.key} className="slot-row">
-              <select
-                className="select"
-                aria-label={`Slot ${i + 1} weekday`}
-                value={row.weekday}
-                onChange={(e) => update(row.key, { weekday: Number(e.target.value) })}
-                aria-invalid={dayError ? true : undefined}
-              >
-                {weekdays.map((d, w) => (
-                  <option key={d} value={w + 1}>
-                    {d}
-                  </option>
-                ))}
-              </select>
-              <input
-                type="time"
-                className="input"
-                aria-label={`Slot ${i + 1} time`}
-                value={row.time}
-                required
-                onChange={(e) => update(row.key, { time: e.target.value })}
-                aria-invalid={timeError ? true : undefined}
-                aria-describedby={timeError ? `${id}-slot-${i}-error` : undefined}
-              />
+            <fieldset key={day} className="week-day" data-weekday={weekday}>
+              <legend>
+                <span className="week-day-long">{day}</span>
+                <span className="week-day-short" aria-hidden="true">
+                  {day.slice(0, 3)}
+                </span>
+              </legend>
+              <ul className="week-times">
+                {times.map((row, i) => {
+                  const problem = slotError(row);
+                  return (
+                    <li key={row.key}>
+                      <input
+                        type="time"
+                        className="input"
+                        aria-label={`${day} time ${i + 1}`}
+                        value={row.time}
+                        required
+                        onChange={(e) => setRows((current) => setTime(current, row.key, e.target.value))}
+                        aria-invalid={problem ? true : undefined}
+                        aria-describedby={problem ? `${id}-slot-${row.key}-error` : undefined}
+                      />
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-icon"
+                        aria-label={`Remove ${day} ${row.time}`}
+                        onClick={() => setRows((current) => removeSlot(current, row.key))}
+                      >
+                        <Icon name="close" size={14} />
+                      </button>
+                      {problem && (
+                        <p className="field-error" id={`${id}-slot-${row.key}-error`}>
+                          {problem}
+                        </p>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
               <button
                 type="button"
-                className="btn btn-sm btn-ghost"
-                aria-label={`Remove slot ${i + 1}`}
-                onClick={() => setRows((current) => current.filter((r) => r.key !== row.key))}
+                className="btn btn-sm week-add"
+                aria-label={`Add a time on ${day}`}
+                onClick={() => setRows((current) => addTime(current, weekday))}
               >
-                Remove
+                <Icon name="plus" size={14} /> Add
               </button>
-              {(timeError || dayError) && (
-                <p className="field-error" id={`${id}-slot-${i}-error`}>
-                  {timeError ?? dayError}
-                </p>
-              )}
-            </li>
+            </fieldset>
           );
         })}
-      </ul>
-      <div className="slot-editor-actions">
+      </div>
+      <div className="week-copy">
+        <label htmlFor={`${id}-copy-from`}>Copy</label>
+        <select
+          id={`${id}-copy-from`}
+          className="select"
+          value={copyFrom}
+          onChange={(e) => setCopyFrom(Number(e.target.value))}
+        >
+          {weekdays.map((d, w) => (
+            <option key={d} value={w + 1}>
+              {d}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-copy-to`}>to</label>
+        <select
+          id={`${id}-copy-to`}
+          className="select"
+          value={copyTo}
+          onChange={(e) => setCopyTo(e.target.value as CopyTarget)}
+        >
+          <option value="weekdays">the other weekdays</option>
+          <option value="weekend">the weekend</option>
+          <option value="all">every other day</option>
+          {weekdays.map((d, w) => (
+            <option key={d} value={String(w + 1)}>
+              {d}
+            </option>
+          ))}
+        </select>
         <button
           type="button"
           className="btn btn-sm"
-          onClick={() =>
-            setRows((current) => [
-              ...current,
-              {
-                key: nextKey++,
-                weekday: current.at(-1)?.weekday ?? 1,
-                time: current.at(-1)?.time ?? '09:00',
-              },
-            ])
-          }
+          onClick={() => {
+            setRows((current) => copyDay(current, copyFrom, copyTo));
+            setStatus(`Copied ${weekdays[copyFrom - 1]}’s times. Save to keep them.`);
+          }}
         >
-          Add slot
+          Copy times
         </button>
+      </div>
+      <div className="slot-editor-actions">
         <button type="submit" className="btn btn-sm btn-primary" disabled={saving}>
           {saving ? 'Saving…' : 'Save slots'}
         </button>

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
+import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
 import { api, describeError } from '../lib/api.ts';
@@ -17,6 +18,7 @@ export interface McpClientRow {
 
 /** Connected MCP clients (AI assistants) with a confirmed Revoke each. */
 export function McpClients({ clients, timezone }: { clients: McpClientRow[]; timezone: string }) {
+  const { locale } = useTimeSettings();
   const router = useRouter();
   if (clients.length === 0) {
     return (
@@ -47,8 +49,8 @@ export function McpClients({ clients, timezone }: { clients: McpClientRow[]; tim
                 <div className="cell-title">{name}</div>
                 {c.redirectHost && <div className="cell-sub">Returns to {c.redirectHost}</div>}
               </td>
-              <td className="hide-sm">{formatDateTime(c.connectedAt, timezone)}</td>
-              <td>{formatDateTime(c.lastUsedAt, timezone)}</td>
+              <td className="hide-sm">{formatDateTime(c.connectedAt, timezone, locale)}</td>
+              <td>{formatDateTime(c.lastUsedAt, timezone, locale)}</td>
               <td style={{ textAlign: 'right' }}>
                 <ConfirmButton
                   label="Revoke"

@@ -1,7 +1,7 @@
 'use client';
 
-import { useActionState } from 'react';
-import type { FormAction, FormState } from '#server/ui/schema.ts';
+import type { FormAction } from '#server/ui/schema.ts';
+import { useKeptForm } from '../lib/use-kept-form.ts';
 
 export function ProfileForm({
   name,
@@ -17,9 +17,9 @@ export function ProfileForm({
   /** The server action that saves the profile (server/ui/actions.ts), given by the page. */
   updateProfile: FormAction;
 }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(updateProfile, {});
+  const { state, pending, form } = useKeptForm(updateProfile);
   return (
-    <form action={action} className="stack">
+    <form {...form} className="stack">
       <div className="field">
         <label htmlFor="profile-email">Email</label>
         <input id="profile-email" className="input" value={email} readOnly aria-readonly="true" />

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
+import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
 import { api, describeError } from '../lib/api.ts';
@@ -17,6 +18,7 @@ export interface TokenRow {
 }
 
 export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezone: string }) {
+  const { locale } = useTimeSettings();
   const router = useRouter();
   const [name, setName] = useState('');
   const [lifetime, setLifetime] = useState('90');
@@ -126,10 +128,10 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
                 <td>
                   {t.name} {t.kind === 'cli' && <span className="badge">CLI</span>}
                 </td>
-                <td className="hide-sm">{formatDateTime(t.createdAt, timezone)}</td>
+                <td className="hide-sm">{formatDateTime(t.createdAt, timezone, locale)}</td>
                 <td>
                   {t.lastUsedAt ? (
-                    formatDateTime(t.lastUsedAt, timezone)
+                    formatDateTime(t.lastUsedAt, timezone, locale)
                   ) : (
                     <span className="muted">Never</span>
                   )}
@@ -138,7 +140,7 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
                   {t.expiresAt ? (
                     <span title={t.kind === 'cli' ? '90 days after the last use' : undefined}>
                       {new Date(t.expiresAt).getTime() <= Date.now() ? 'Expired ' : ''}
-                      {formatDateTime(t.expiresAt, timezone)}
+                      {formatDateTime(t.expiresAt, timezone, locale)}
                     </span>
                   ) : (
                     <span className="muted">Never</span>

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { formatDateTime } from '../lib/time.ts';
 import { attemptSummary, type Delivery } from './webhook-types.ts';
 
@@ -21,6 +22,7 @@ export function WebhookDeliveryLog({
   onRefresh: () => void;
   onRedeliver: (delivery: Delivery) => void;
 }) {
+  const { locale } = useTimeSettings();
   return (
     <section id={id} aria-label={`Delivery log of ${url}`} className="stack" style={{ gap: 8 }}>
       <div className="row" style={{ justifyContent: 'space-between' }}>
@@ -70,7 +72,7 @@ export function WebhookDeliveryLog({
                   <span className="cell-sub">
                     {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
                     {d.status === 'pending' && d.nextAttemptAt
-                      ? ` · next ${formatDateTime(d.nextAttemptAt, timezone)}`
+                      ? ` · next ${formatDateTime(d.nextAttemptAt, timezone, locale)}`
                       : ''}
                   </span>
                 </td>
@@ -80,13 +82,13 @@ export function WebhookDeliveryLog({
                     <span className="cell-sub">{d.attemptLog[0].error}</span>
                   )}
                 </td>
-                <td className="hide-sm">{formatDateTime(d.createdAt, timezone)}</td>
+                <td className="hide-sm">{formatDateTime(d.createdAt, timezone, locale)}</td>
                 <td style={{ textAlign: 'right' }}>
                   <button
                     type="button"
                     className="btn btn-sm btn-ghost"
                     disabled={busy}
-                    aria-label={`Redeliver ${d.eventType} from ${formatDateTime(d.createdAt, timezone)}`}
+                    aria-label={`Redeliver ${d.eventType} from ${formatDateTime(d.createdAt, timezone, locale)}`}
                     onClick={() => onRedeliver(d)}
                   >
                     Redeliver

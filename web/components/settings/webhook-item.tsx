@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
+import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { api, describeError } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
@@ -20,6 +21,7 @@ export function WebhookItem({
   onSecret: (secret: string) => void;
   announce: (text: string) => void;
 }) {
+  const { locale } = useTimeSettings();
   const router = useRouter();
   const logId = useId();
   const [open, setOpen] = useState(false);
@@ -84,8 +86,8 @@ export function WebhookItem({
           <div className="alert alert-error" role="note">
             <p>
               <strong>This endpoint is turned off.</strong> {hook.disabledReason}
-              {hook.disabledAt && ` (since ${formatDateTime(hook.disabledAt, timezone)})`} Deliveries wait
-              until it is on again.
+              {hook.disabledAt && ` (since ${formatDateTime(hook.disabledAt, timezone, locale)})`} Deliveries
+              wait until it is on again.
             </p>
             <button
               type="button"
@@ -105,13 +107,14 @@ export function WebhookItem({
         )}
         {hook.enabled && hook.failingSince && (
           <p className="alert alert-warn">
-            Deliveries have been failing since {formatDateTime(hook.failingSince, timezone)}. After 24 hours
-            of failures the endpoint is turned off.
+            Deliveries have been failing since {formatDateTime(hook.failingSince, timezone, locale)}. After 24
+            hours of failures the endpoint is turned off.
           </p>
         )}
         {hook.previousSecretExpiresAt && (
           <p className="muted small">
-            The previous secret still signs until {formatDateTime(hook.previousSecretExpiresAt, timezone)}.
+            The previous secret still signs until{' '}
+            {formatDateTime(hook.previousSecretExpiresAt, timezone, locale)}.
           </p>
         )}
         {error && (

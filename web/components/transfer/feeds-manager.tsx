@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
+import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { PlatformMark } from '../account-avatar.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
@@ -44,6 +45,7 @@ export function FeedsManager({
   accounts: FeedAccount[];
   timezone: string;
 }) {
+  const { locale } = useTimeSettings();
   const router = useRouter();
   const [url, setUrl] = useState('');
   const [name, setName] = useState('');
@@ -138,7 +140,7 @@ export function FeedsManager({
                 </td>
                 <td>
                   {f.lastPolledAt ? (
-                    formatDateTime(f.lastPolledAt, timezone)
+                    formatDateTime(f.lastPolledAt, timezone, locale)
                   ) : (
                     <span className="muted">Not yet</span>
                   )}

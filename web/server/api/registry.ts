@@ -4,6 +4,7 @@ import { dispatchRoutes } from '#server/dispatch/routes.ts';
 import { exportRoutes } from '#server/exports/routes.ts';
 import { feedsRoutes } from '#server/feeds/routes.ts';
 import { importRoutes } from '#server/imports/routes.ts';
+import { importTemplateRoutes } from '#server/imports/template-routes.ts';
 import { linkPreviewRoutes } from '#server/link-preview/routes.ts';
 import { mcpRoutes } from '#server/mcp/routes.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
@@ -23,6 +24,7 @@ import { apiDocsRoutes } from './routes.ts';
 export const apiRoutes = {
   ...postsRoutes,
   ...importRoutes,
+  ...importTemplateRoutes,
   ...exportRoutes,
   ...feedsRoutes,
   ...accountsRoutes,

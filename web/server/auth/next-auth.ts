@@ -15,6 +15,7 @@ import {
   verifyCredentials,
 } from '#server/users/service.ts';
 import { linkIntentCookie, readLinkIntent } from '#server/users/sign-in-methods.ts';
+import { authLogger } from './auth-logger.ts';
 import { secureCookiesFor, sessionClaims, sessionMaxAgeSeconds } from './session.ts';
 
 /**
@@ -98,6 +99,7 @@ function authConfig(request: ForwardedRequest): NextAuthConfig {
   return {
     secret: config.authSecret,
     trustHost: true,
+    logger: authLogger,
     useSecureCookies: secureCookiesFor(config),
     session: { strategy: 'jwt', maxAge: sessionMaxAgeSeconds },
     providers,

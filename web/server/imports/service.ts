@@ -11,6 +11,7 @@ import { publishabilityIssues } from '#server/posts/prepare.ts';
 import { insertPosts, type NewPostRow } from '#server/posts/repository.ts';
 import { withQueueLock } from '#server/queue/repository.ts';
 import { nextQueueSlot } from '#server/queue/service.ts';
+import { nameAccountsInIssues } from './account-names.ts';
 import { accountMatcher } from './accounts.ts';
 import { mediaOutcomeFor, resolveImportMedia } from './media.ts';
 import type { ImportMediaItem, ImportRowInput } from './parse.ts';
@@ -128,7 +129,8 @@ async function resolveRows(
   inputs: ImportRowInput[],
   dryRun: boolean,
 ): Promise<ResolvedRow[]> {
-  const match = accountMatcher(await accountsOf(ctx, userId));
+  const accounts = await accountsOf(ctx, userId);
+  const match = accountMatcher(accounts);
   const media = await resolveImportMedia(ctx, userId, inputs);
   const cache: AccountCache = new Map();
   const seen = new Map<string, number>();
@@ -144,8 +146,8 @@ async function resolveRows(
           code: found.error,
           message:
             found.error === 'account_ambiguous'
-              ? `"${ref}" names several accounts; use the account id or <platform>:<handle>`
-              : `No account "${ref}"`,
+              ? `"${ref}" names several of your accounts (${found.candidates.join('; ')}): write the full handle, with its instance, or <platform>:<handle>`
+              : `None of your accounts has the handle "${ref}": use a handle shown on the Accounts page, such as @news`,
         });
       } else targets.set(found.account.id, { id: found.account.id, platform: found.account.platform, ref });
     }
@@ -275,7 +277,7 @@ async function resolveRows(
         : mode === 'schedule'
           ? { ...content, status: 'scheduled', scheduledAt: scheduledAt! }
           : { ...content, status: 'draft', scheduledAt: scheduledAt ?? null };
-    out.push({ report: { index: row.index, valid, errors }, post });
+    out.push({ report: { index: row.index, valid, errors: nameAccountsInIssues(errors, accounts) }, post });
   }
   return out;
 }

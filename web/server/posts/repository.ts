@@ -75,6 +75,23 @@ export async function listPostPage(
     .limit(page.limit);
 }
 
+/**
+ * How far a person got in the first steps (components/notices/getting-started.tsx): whether they
+ * wrote any post, and whether any was scheduled or went out. Two indexed existence checks.
+ */
+export async function postProgress(
+  ctx: AppContext,
+  userId: string,
+): Promise<{ wrote: boolean; scheduled: boolean }> {
+  const [row] = await ctx.db
+    .select({
+      wrote: sql<boolean>`exists (select 1 from ${posts} where ${posts.userId} = ${userId})`,
+      scheduled: sql<boolean>`exists (select 1 from ${posts} where ${posts.userId} = ${userId} and ${posts.scheduledAt} is not null)`,
+    })
+    .from(sql`(select 1) as one`);
+  return { wrote: Boolean(row?.wrote), scheduled: Boolean(row?.scheduled) };
+}
+
 /** Scheduled, posted and failed posts whose time falls in [from, to), earliest first (at most 1000). */
 export async function postsInWindow(ctx: AppContext, userId: string, from: Date, to: Date) {
   return ctx.db

@@ -18,3 +18,10 @@ export interface CalendarEntry {
   /** What the pre-flight check found wrong with a scheduled post, if anything. */
   risk?: string;
 }
+
+/** The guided start: connect a first account, write a first post, schedule it. */
+export interface GettingStartedSteps {
+  connected: boolean;
+  wrote: boolean;
+  scheduled: boolean;
+}

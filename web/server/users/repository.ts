@@ -17,6 +17,12 @@ export async function insertUser(ctx: AppContext, values: NewUser): Promise<User
   return row!;
 }
 
+/** Whether anyone has an account yet: the sign-in page greets a first visit differently. */
+export async function anyUserExists(ctx: AppContext): Promise<boolean> {
+  const rows = await ctx.db.select({ id: users.id }).from(users).limit(1);
+  return rows.length > 0;
+}
+
 export async function findUser(ctx: AppContext, userId: string): Promise<UserRow | undefined> {
   const [row] = await ctx.db.select().from(users).where(eq(users.id, userId));
   return row;

@@ -152,6 +152,11 @@ export async function signInWithIdentity(
   }
 }
 
+/** True once someone has signed up on this server (the sign-in page's first-visit greeting). */
+export async function hasAnyUser(ctx: AppContext): Promise<boolean> {
+  return repo.anyUserExists(ctx);
+}
+
 export async function getUser(ctx: AppContext, userId: string): Promise<PublicUser | undefined> {
   const row = await repo.findUser(ctx, userId);
   return row ? toPublicUser(row) : undefined;

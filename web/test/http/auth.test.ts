@@ -82,6 +82,8 @@ for (const backend of backends()) {
       assert.equal(wrong.status, 302);
       assert.match(wrong.headers.get('location') ?? '', /error=CredentialsSignin/);
       assert.equal(browser.cookies.has('authjs.session-token'), false);
+      // A wrong password is an everyday event: at most one info line, never Auth.js's error with a stack.
+      assert.doesNotMatch(app.output(), /\[auth\]\[error\]|CredentialsSignin: |at authorize/);
 
       const noCsrf = await browser.fetch('/api/auth/callback/credentials', {
         method: 'POST',

@@ -4,10 +4,11 @@ import { Icon } from '#components/icons.tsx';
 import { accountTrouble } from '../../../components/calendar/account-health.ts';
 import { type CalendarAccount, CalendarGrid } from '../../../components/calendar/calendar-grid.tsx';
 import { accountName } from '../../../components/lib/platforms.ts';
-import { zonedDay, zonedToUtc } from '../../../components/lib/time.ts';
+import { formatDay, zonedDay, zonedToUtc } from '../../../components/lib/time.ts';
 import { listAccounts } from '../../../server/accounts/service.ts';
 import { getContext } from '../../../server/context.ts';
 import { calendarEntries } from '../../../server/ui/calendar.ts';
+import { requestLocale } from '../../../server/ui/locale.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 import '../../../components/calendar/calendar.css';
 
@@ -30,6 +31,7 @@ export default async function CalendarPage({
 }) {
   const user = await requireUser();
   const tz = user.timezone;
+  const locale = await requestLocale();
   const params = await searchParams;
   const view = params.view === 'week' ? 'week' : 'month';
   const today = zonedDay(new Date(), tz);
@@ -46,8 +48,7 @@ export default async function CalendarPage({
     last = new Date(first.getTime() + 6 * dayMs);
     prev = new Date(first.getTime() - 7 * dayMs);
     next = new Date(first.getTime() + 7 * dayMs);
-    const fmt = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-    title = `${fmt.format(first)} – ${fmt.format(last)} ${last.getUTCFullYear()}`;
+    title = `${formatDay(iso(first), 'dayMonth', locale)} – ${formatDay(iso(last), 'dayMonth', locale)} ${last.getUTCFullYear()}`;
   } else {
     const monthStart = new Date(Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth(), 1));
     const monthEnd = new Date(Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth() + 1, 0));
@@ -55,9 +56,7 @@ export default async function CalendarPage({
     last = new Date(startOfWeek(monthEnd).getTime() + 6 * dayMs);
     prev = new Date(Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth() - 1, 1));
     next = new Date(Date.UTC(anchor.getUTCFullYear(), anchor.getUTCMonth() + 1, 1));
-    title = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-      monthStart,
-    );
+    title = formatDay(iso(monthStart), 'monthYear', locale);
   }
   const days: string[] = [];
   for (let t = first.getTime(); t <= last.getTime(); t += dayMs) days.push(iso(new Date(t)));

@@ -11,6 +11,7 @@ import { listAccounts } from '../../../server/accounts/service.ts';
 import { getContext } from '../../../server/context.ts';
 import { type PostStatus, postStatuses } from '../../../server/db/schema.ts';
 import { listPosts } from '../../../server/posts/list-posts.ts';
+import { requestLocale } from '../../../server/ui/locale.ts';
 import { requireUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Posts' };
@@ -43,6 +44,7 @@ export default async function PostsPage({
   searchParams: Promise<{ status?: string; cursor?: string }>;
 }) {
   const user = await requireUser();
+  const locale = await requestLocale();
   const params = await searchParams;
   const status = (postStatuses as readonly string[]).includes(params.status ?? '')
     ? (params.status as PostStatus)
@@ -102,10 +104,10 @@ export default async function PostsPage({
             {page.posts.map((post) => {
               const when =
                 post.status === 'posted' && post.postedAt
-                  ? `Posted ${formatDateTime(post.postedAt, user.timezone)}`
+                  ? `Posted ${formatDateTime(post.postedAt, user.timezone, locale)}`
                   : post.scheduledAt
-                    ? `${post.status === 'scheduled' ? 'Scheduled for' : 'Was due'} ${formatDateTime(post.scheduledAt, user.timezone)}`
-                    : `Edited ${formatDateTime(post.updatedAt, user.timezone)}`;
+                    ? `${post.status === 'scheduled' ? 'Scheduled for' : 'Was due'} ${formatDateTime(post.scheduledAt, user.timezone, locale)}`
+                    : `Edited ${formatDateTime(post.updatedAt, user.timezone, locale)}`;
               const platforms = [
                 ...new Set(post.accountIds.map((id) => accounts.get(id)?.platform).filter(Boolean)),
               ] as string[];

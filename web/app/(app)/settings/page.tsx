@@ -2,12 +2,14 @@ import { subscribableWebhookEvents } from '@postwave/shared';
 import type { Metadata } from 'next';
 import { timeZones } from '../../../components/lib/time.ts';
 import { AssistantConfirmSetting, McpClients } from '../../../components/settings/mcp-clients.tsx';
+import { McpConnect } from '../../../components/settings/mcp-connect.tsx';
 import { ProfileForm } from '../../../components/settings/profile-form.tsx';
 import { SignInMethods } from '../../../components/settings/sign-in-methods.tsx';
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
 import { WebhooksManager } from '../../../components/settings/webhooks-manager.tsx';
 import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
+import { mcpResource } from '../../../server/oauth/metadata.ts';
 import { listTokens } from '../../../server/tokens/service.ts';
 import { updateProfileAction } from '../../../server/ui/actions.ts';
 import { requireUser } from '../../../server/ui/session.ts';
@@ -37,7 +39,10 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
       <div className="page-head">
         <div>
           <h1>Settings</h1>
-          <p>Your profile, API tokens, webhooks and connected apps.</p>
+          <p>
+            Your profile, API tokens, webhooks and connected apps. The HTTP API is described in the{' '}
+            <a href="/docs">API reference</a>; assistants connect <a href="#assistants">over MCP</a>.
+          </p>
         </div>
       </div>
       <section className="card" aria-labelledby="profile-title">
@@ -108,6 +113,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
           <h2 id="mcp-title">Connected AI assistants (MCP)</h2>
         </div>
         <div className="card-body stack">
+          <McpConnect mcpUrl={mcpResource(ctx.config.appUrl)} />
           <AssistantConfirmSetting enabled={assistantSettings.assistantsMustConfirm} />
           <McpClients clients={mcpClients} timezone={user.timezone} />
         </div>

@@ -1,21 +1,26 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { SignInForm } from '../../../components/auth/auth-forms.tsx';
 import { CenteredCard } from '../../../components/consent-card.tsx';
 import { returnPath } from '../../../server/auth/return-path.ts';
-import { getConfig } from '../../../server/context.ts';
+import { getConfig, getContext } from '../../../server/context.ts';
 import { providerSignInAction, signInAction } from '../../../server/ui/actions.ts';
 import { currentUser } from '../../../server/ui/session.ts';
 import { configuredProviders, unconfiguredProviders } from '../../../server/users/providers.ts';
+import { hasAnyUser } from '../../../server/users/service.ts';
 
-/** Providers this server could offer but has no credentials for: named, with how to turn them on. */
-function OtherSignInMethods({ missing }: { missing: { id: string; name: string; requiredEnv: string[] }[] }) {
+/**
+ * Providers this server could offer but has no credentials for: named, with a link to /setup, where
+ * the operator reads the variables. The sign-in card is for people signing in, not for operators
+ * (issue 30), so it names no variable.
+ */
+function OtherSignInMethods({ missing }: { missing: { id: string; name: string }[] }) {
   if (missing.length === 0) return null;
   return (
     <p className="small muted setup-note" data-testid="other-sign-in-methods">
       {missing.map((p) => p.name).join(' and ')} sign-in {missing.length === 1 ? 'is' : 'are'} not set up on
-      this server. The operator turns {missing.length === 1 ? 'it' : 'them'} on with{' '}
-      {missing.flatMap((p) => p.requiredEnv).join(', ')}: see <a href="/setup#setup-sign-in">server setup</a>.
+      this server: <a href="/setup#setup-sign-in">how to turn {missing.length === 1 ? 'it' : 'them'} on</a>.
     </p>
   );
 }
@@ -40,16 +45,25 @@ export default async function SignInPage({
   const candidate = [params.next].flat()[0] ?? [params.callbackUrl].flat()[0];
   const next = returnPath(candidate, getConfig().appUrl);
   if (await currentUser()) redirect(next ?? '/compose');
+  // A first visit is a first visit: before anyone has an account there is nobody to welcome back.
+  const firstVisit = !(await hasAnyUser(await getContext()));
   return (
     <CenteredCard>
       <header>
-        <h1>Welcome back</h1>
+        <h1>{firstVisit ? 'Welcome to Postwave' : 'Sign in'}</h1>
         <p className="muted">
-          {next?.startsWith('/cli/') || next?.startsWith('/oauth/')
-            ? 'Sign in to continue connecting your app to Postwave.'
-            : 'Sign in to schedule and publish your posts.'}
+          {firstVisit
+            ? 'Nobody has an account on this server yet. Create the first one to connect your social accounts and schedule posts.'
+            : next?.startsWith('/cli/') || next?.startsWith('/oauth/')
+              ? 'Sign in to continue connecting your app to Postwave.'
+              : 'Sign in to schedule and publish your posts.'}
         </p>
       </header>
+      {firstVisit && (
+        <Link href="/signup" className="btn btn-primary btn-block" data-testid="first-account">
+          Create the first account
+        </Link>
+      )}
       {typeof params.error === 'string' && providerErrors[params.error] && (
         <p className="alert alert-error" role="alert">
           {providerErrors[params.error]}

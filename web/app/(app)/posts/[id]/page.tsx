@@ -5,6 +5,8 @@ import { AccountsAtRisk } from '#components/accounts/health.tsx';
 import { Icon } from '#components/icons.tsx';
 import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
+import { LiveStatus } from '#components/posts/live-status.tsx';
+import { Outgoing } from '#components/posts/outgoing.tsx';
 import { PostActions } from '#components/posts/post-actions.tsx';
 import { StagingNote } from '#components/posts/staging-note.tsx';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
@@ -14,6 +16,7 @@ import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents } from '#server/posts/history.ts';
+import { requestLocale } from '#server/ui/locale.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { openApprovalRequest } from '#server/ui/post-approval.ts';
 import { requireUser } from '#server/ui/session.ts';
@@ -46,6 +49,7 @@ export default async function PostPage({
   const accounts = new Map(accountList.map((a) => [a.id, a]));
   const approval = openApprovalRequest(post, history, approve === '1');
   const tz = user.timezone;
+  const locale = await requestLocale();
   const failedTargets = post.results.filter((r) => r.status === 'failed');
   const unknownTargets = post.results.filter((r) => r.status === 'unknown');
   let note = done ? doneNotes[done] : undefined;
@@ -76,7 +80,7 @@ export default async function PostPage({
         <p className="alert alert-warn" role="status" data-testid="approval-request">
           <strong>{approval.actorName ?? 'An assistant'}</strong> asks you to approve this post:{' '}
           {approval.detail.requestedMode === 'schedule' && typeof approval.detail.scheduledAt === 'string'
-            ? `schedule it for ${formatDateTime(approval.detail.scheduledAt, tz)}.`
+            ? `schedule it for ${formatDateTime(approval.detail.scheduledAt, tz, locale)}.`
             : 'publish it now.'}{' '}
           Review it, then use Publish or Schedule below — or leave it as a draft.
         </p>
@@ -104,32 +108,10 @@ export default async function PostPage({
           posted” or “Post again” below.
         </p>
       )}
+      <LiveStatus id={post.id} status={post.status} results={post.results} scheduledAt={post.scheduledAt} />
       <div className="detail-grid">
         <div className="stack">
-          <section className="card card-body stack" aria-label="Post content">
-            {post.message.trim() ? (
-              <p className="post-message">{post.message}</p>
-            ) : (
-              <p className="muted">No text: media only.</p>
-            )}
-            {post.media.length > 0 && (
-              <div className="post-media">
-                {post.media.map((m) =>
-                  m.contentType.startsWith('image/') ? (
-                    // biome-ignore lint/performance/noImgElement: user media served from storage
-                    <img key={m.key} src={m.url} alt={altTextOf(m) ?? m.filename} />
-                  ) : m.contentType.startsWith('video/') ? (
-                    // biome-ignore lint/a11y/useMediaCaption: the user's own upload
-                    <video key={m.key} src={m.url} controls aria-label={m.filename} />
-                  ) : (
-                    <a key={m.key} href={m.url}>
-                      {m.filename}
-                    </a>
-                  ),
-                )}
-              </div>
-            )}
-          </section>
+          <Outgoing post={post} accounts={accountList} timezone={tz} />
           <section className="card" aria-labelledby="results-title">
             <div className="card-head">
               <h2 id="results-title">Accounts</h2>
@@ -179,6 +161,7 @@ export default async function PostPage({
                           staging={post.staging.find((s) => s.accountId === accountId)}
                           postStatus={post.status}
                           timezone={tz}
+                          locale={locale}
                         />
                         {result?.status === 'unknown' && (
                           <UnknownTargetActions
@@ -201,17 +184,17 @@ export default async function PostPage({
           <section className="card card-body stack" aria-label="Details">
             <dl className="facts">
               <dt>Created</dt>
-              <dd>{formatDateTime(post.createdAt, tz)}</dd>
+              <dd>{formatDateTime(post.createdAt, tz, locale)}</dd>
               {post.scheduledAt && (
                 <>
                   <dt>Scheduled</dt>
-                  <dd>{formatDateTime(post.scheduledAt, tz)}</dd>
+                  <dd>{formatDateTime(post.scheduledAt, tz, locale)}</dd>
                 </>
               )}
               {post.postedAt && (
                 <>
                   <dt>Posted</dt>
-                  <dd>{formatDateTime(post.postedAt, tz)}</dd>
+                  <dd>{formatDateTime(post.postedAt, tz, locale)}</dd>
                 </>
               )}
               <dt>Time zone</dt>
@@ -239,7 +222,7 @@ export default async function PostPage({
                     )}
                     <br />
                     <time className="muted" dateTime={event.createdAt}>
-                      {formatDateTime(event.createdAt, tz)}
+                      {formatDateTime(event.createdAt, tz, locale)}
                     </time>
                   </li>
                 ))}
@@ -261,10 +244,4 @@ export default async function PostPage({
       </div>
     </div>
   );
-}
-
-/** The media's alt text, on servers that keep it (docs/composer-fields.md). */
-function altTextOf(media: object): string | undefined {
-  const alt = (media as { altText?: unknown }).altText;
-  return typeof alt === 'string' && alt.trim() ? alt : undefined;
 }

@@ -20,7 +20,15 @@ export default async function ImportPage() {
         <div className="card-head">
           <h2 id="import-title">Import posts</h2>
         </div>
-        <div className="card-body">
+        <div className="card-body stack">
+          <p className="muted">
+            Start from the{' '}
+            <a href="/api/v1/posts/import/template" download data-testid="import-template">
+              CSV template
+            </a>{' '}
+            (your accounts and times tomorrow filled in): edit it in a spreadsheet, save as CSV, then check it
+            here. Every column is described in the <a href="/docs#tag/imports">API reference</a>.
+          </p>
           <ImportForm />
         </div>
       </section>
