@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { errorHint } from '../../../src/error-hints.ts';
 import { PublisherRegistry } from '../../../src/platforms/registry.ts';
 import { telegramModule } from '../../../src/platforms/telegram/index.ts';
 import { TelegramPublisher } from '../../../src/platforms/telegram/publisher.ts';
@@ -145,6 +146,9 @@ describe('PostingService with Telegram', () => {
       code: 'target_unreachable',
       message: byId.gone!.error!.message,
       retryable: false,
+      // Contract section F: every error carries a hint in plain words, and the platform's status.
+      hint: errorHint('target_unreachable'),
+      platformStatus: 403,
     });
     assert.equal(tg.requestCount('sendMessage'), 2, 'the permanent failure was not retried');
   });
