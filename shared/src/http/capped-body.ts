@@ -39,10 +39,33 @@ export class ReplyTooLargeError extends Error {
 }
 
 /**
+ * Responses `capResponse` handed back as they are, with what to run once their body has been read
+ * (`readBytesCapped` runs it).
+ */
+const settleWhenRead = new WeakMap<Response, () => void>();
+
+/**
+ * The body's size when the reply declares it and sends it as is (no content-encoding: a gzip body
+ * inflates past its Content-Length). The HTTP client reads exactly that many bytes, no more.
+ */
+function declaredLength(response: Response): number | undefined {
+  const declared = response.headers.get('content-length');
+  if (declared === null || !/^\d+$/.test(declared)) return undefined;
+  const encoding = response.headers.get('content-encoding');
+  return encoding === null || encoding.trim().toLowerCase() === 'identity' ? Number(declared) : undefined;
+}
+
+/**
  * The same response with a body that errors (ReplyTooLargeError) once more than `limit` bytes
  * arrived, cancelling the underlying stream. A declared Content-Length over the cap fails at once.
  * `onSettled` runs once when the body has been read to its end, cancelled or cut off (at once when
  * there is no body), so a caller can let go of what only the reading needed (a deadline's timer).
+ *
+ * A reply that declares an unencoded Content-Length within the cap (nearly every platform reply)
+ * cannot pass it, so it is handed back as it is: wrapping costs a TransformStream and a Response
+ * per call, measured at about 150 µs of CPU, a third of a bare fetch (bench/selfhosted-publish).
+ * Its `onSettled` runs when `readBytesCapped` (readJson, readTextCapped …) has read it; a caller
+ * that reads it another way leaves the deadline to lapse on its own.
  */
 export function capResponse(
   response: Response,
@@ -56,6 +79,11 @@ export function capResponse(
   }
   if (!response.body) {
     onSettled();
+    return response;
+  }
+  const length = declaredLength(response);
+  if (length !== undefined && length <= limit) {
+    settleWhenRead.set(response, onSettled);
     return response;
   }
   let seen = 0;
@@ -84,10 +112,21 @@ export async function readBytesCapped(
   response: Response,
   limit = defaultMaxReplyBytes(),
 ): Promise<Uint8Array> {
+  const settle = settleWhenRead.get(response);
+  settleWhenRead.delete(response);
   const declared = response.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
     await response.body?.cancel().catch(() => {});
+    settle?.();
     throw new ReplyTooLargeError(limit);
+  }
+  if (settle) {
+    try {
+      // Within the cap by its declared length (capResponse): one read, no chunk loop.
+      return new Uint8Array(await response.arrayBuffer());
+    } finally {
+      settle();
+    }
   }
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
