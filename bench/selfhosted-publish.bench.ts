@@ -49,6 +49,8 @@ await writeFile(
 );
 const telegramUrl = await startProcess([join(root, 'bench/support/counting-telegram.ts')], {
   BENCH_PLATFORM_DELAY_MS: '0',
+  // As api.telegram.org: a declared Content-Length (BENCH_REPLY_LENGTH=chunked for Node's default).
+  BENCH_REPLY_LENGTH: process.env.BENCH_REPLY_LENGTH ?? 'declared',
 });
 const env = {
   BENCH_TELEGRAM_URL: telegramUrl,

@@ -57,6 +57,8 @@ const [telegram, telegramUrl] = await start(
   [join(root, 'bench/support/counting-telegram.ts')],
   {
     BENCH_PLATFORM_DELAY_MS: '0',
+    // As api.telegram.org: a declared Content-Length (BENCH_REPLY_LENGTH=chunked for Node's default).
+    BENCH_REPLY_LENGTH: process.env.BENCH_REPLY_LENGTH ?? 'declared',
   },
 );
 const env = {
@@ -73,6 +75,8 @@ const [server, url] = process.env.PROFILE_CALLGRIND
         '--tool=callgrind',
         // V8 writes and rewrites machine code: valgrind must notice it.
         '--smc-check=all-non-file',
+        // Start and warm-up run uninstrumented (several times faster); counting starts after it.
+        '--instr-atstart=no',
         `--callgrind-out-file=${join(dir, 'callgrind.out.%p')}`,
         process.execPath,
         ...nodeArgs,
@@ -98,12 +102,12 @@ const load = (ms: number) =>
     connections: 64,
     durationMs: ms,
   });
-// Warm-up (module loading, JIT) outside the profile: callgrind's counters are zeroed after it and
-// dumped after the measured load, so the count is of the measured requests only.
+// Warm-up (module loading, JIT) outside the profile: callgrind instruments only after it and
+// dumps after the measured load, so the count is of the measured requests only.
 const callgrind = (option: string) =>
   execFileSync('callgrind_control', [option, String(server.pid)], { encoding: 'utf8' });
 await load(Number(process.env.BENCH_WARMUP_MS ?? (process.env.PROFILE_CALLGRIND ? 20_000 : 3000)));
-if (process.env.PROFILE_CALLGRIND) callgrind('--zero');
+if (process.env.PROFILE_CALLGRIND) callgrind('--instr=on');
 else {
   server.kill('SIGUSR2');
   await new Promise((r) => setTimeout(r, 200));

@@ -114,6 +114,8 @@ if (target === 'bare') {
     // Telegram pacing off: the bench measures the server's own cost per request.
     PUBLISH_RATE_TELEGRAM_BOT: 'off',
     PUBLISH_RATE_TELEGRAM_CHAT: 'off',
+    // Experiments (e.g. {"PUBLISH_CREDENTIAL_CONCURRENCY_TELEGRAM":"100"}), for both servers alike.
+    ...JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}'),
   });
   const services = createServices(config, createLogger(config.logLevel));
   const running = await startServer(config, services);
