@@ -15,6 +15,9 @@ export interface LoadResult {
   perSecond: number;
   errors: number;
   statuses: Record<string, number>;
+  /** Latency percentiles of the completed requests, in ms (write of the request to its last byte). */
+  p50Ms: number;
+  p99Ms: number;
 }
 
 /**
@@ -70,6 +73,7 @@ async function generate(options: LoadOptions): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   let requests = 0;
   let errors = 0;
+  const latencies: number[] = [];
   const started = performance.now();
   const end = started + options.durationMs;
 
@@ -77,8 +81,10 @@ async function generate(options: LoadOptions): Promise<LoadResult> {
     new Promise<void>((resolve) => {
       let socket: Socket;
       let pending: Buffer = Buffer.alloc(0);
+      let sentAt = 0;
       const next = () => {
-        if (performance.now() >= end) {
+        sentAt = performance.now();
+        if (sentAt >= end) {
           socket.destroy();
           resolve();
           return;
@@ -94,6 +100,7 @@ async function generate(options: LoadOptions): Promise<LoadResult> {
           pending = pending.subarray(response.length);
           statuses[response.status] = (statuses[response.status] ?? 0) + 1;
           requests++;
+          latencies.push(performance.now() - sentAt);
           next();
         });
         socket.on('error', () => {
@@ -110,7 +117,9 @@ async function generate(options: LoadOptions): Promise<LoadResult> {
 
   await Promise.all(Array.from({ length: options.connections }, drive));
   const seconds = (performance.now() - started) / 1000;
-  return { requests, perSecond: requests / seconds, errors, statuses };
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { requests, perSecond: requests / seconds, errors, statuses, p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 
 if (!isMainThread && parentPort) {

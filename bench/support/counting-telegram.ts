@@ -2,12 +2,15 @@
  * A minimal Telegram Bot API `sendMessage` that answers after BENCH_PLATFORM_DELAY_MS and counts
  * every text it receives, so a benchmark can check that nothing was sent twice. Runs as its own
  * process (the "platform" must not share the dispatcher's event loop). Prints its URL.
- * `GET /stats` → `{ total, distinct, duplicates }`.
+ * `GET /stats` → `{ total, distinct, duplicates }`. Replies are chunked unless
+ * BENCH_REPLY_LENGTH=declared.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 const delayMs = Number(process.env.BENCH_PLATFORM_DELAY_MS ?? 20);
+/** BENCH_REPLY_LENGTH=declared: a Content-Length on every reply, as the real Bot API sends. */
+const declareLength = process.env.BENCH_REPLY_LENGTH === 'declared';
 const seen = new Map<string, number>();
 let total = 0;
 let nextId = 1;
@@ -41,8 +44,13 @@ const server = createServer(async (req, res) => {
     text,
   };
   setTimeout(() => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ok: true, result }));
+    const reply = JSON.stringify({ ok: true, result });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      // api.telegram.org declares the length of its replies; unset, Node sends them chunked.
+      ...(declareLength ? { 'content-length': Buffer.byteLength(reply) } : {}),
+    });
+    res.end(reply);
   }, delayMs);
 });
 server.keepAliveTimeout = 60_000;

@@ -1,4 +1,5 @@
 export * from './config/env-settings.ts';
+export * from './csv/index.ts';
 export * from './errors.ts';
 export * from './health/readiness.ts';
 export * from './health/schemas.ts';

@@ -40,6 +40,8 @@ export function hasNul(values: Iterable<string>): boolean {
  * target with 400 before routing, so no handler ever meets a string it cannot decode.
  */
 export function malformedRequestTarget(target: string): boolean {
+  // Only a percent-escape can be malformed or hide a NUL: most targets have none (every request pays this).
+  if (!target.includes('%')) return false;
   const [path = '', query = ''] = splitOnce(target, '?');
   const pieces = [path, ...query.split(/[&;]/).flatMap((pair) => splitOnce(pair.replace(/\+/g, ' '), '='))];
   for (const piece of pieces) {

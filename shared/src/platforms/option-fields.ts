@@ -90,6 +90,8 @@ export function visibleOptions(
   fields: readonly OptionField[],
   values: OptionValues,
 ): Record<string, unknown> {
+  // Nothing to hide (most posts set no options): skip the walk, which runs per target per publish.
+  if (fields.length === 0 || Object.keys(values).length === 0) return { ...values };
   const active = new Set(activeOptionFields(fields, values).map((f) => f.name));
   const parents = new Set(
     fields.flatMap((f) =>

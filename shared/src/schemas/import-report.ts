@@ -23,6 +23,10 @@ export const ImportReport = z
       description:
         'True when the posts were created (now, or by an earlier import of the same file). False for a dry run, or when any row is invalid (then nothing was written).',
     }),
+    timeBudgetExceeded: z.boolean().optional().meta({
+      description:
+        'Present and true when the import ran out of its time budget (`IMPORT_TIME_BUDGET_MS`): downloads and rows it did not finish carry `time_budget_exceeded` errors and nothing was committed. Media already fetched are kept, so sending the file again continues where this one stopped.',
+    }),
   })
   .meta({ id: 'ImportReport' });
 export type ImportReport = z.infer<typeof ImportReport>;

@@ -84,3 +84,45 @@ describe('reply bodies are capped', () => {
     assert.throws(() => parseMaxReplyBytes('lots'), /MAX_REPLY_BYTES/);
   });
 });
+
+describe('replies that declare their length within the cap', () => {
+  let server: Server;
+  let base: string;
+  const small = JSON.stringify({ ok: true, result: { message_id: 7 } });
+  before(async () => {
+    const { gzipSync } = await import('node:zlib');
+    // 9 MiB of spaces inflate from a few KiB: a Content-Length of encoded bytes says nothing of them.
+    const bomb = gzipSync(Buffer.concat([Buffer.from('['), Buffer.alloc(9 * MiB, 0x20), Buffer.from(']')]));
+    server = createServer((req, res) => {
+      if (req.url === '/gzip') {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': String(bomb.length),
+        });
+        return void res.end(bomb);
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(small) });
+      res.end(small);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  test('are read as they are, and settle once read (the deadline is let go of)', async () => {
+    let settled = 0;
+    const response = capResponse(await fetch(`${base}/small`), 8 * MiB, () => settled++);
+    assert.equal(settled, 0);
+    assert.deepEqual(await readJsonCapped(response), JSON.parse(small));
+    assert.equal(settled, 1);
+    assert.deepEqual(await readJson(await platformFetch(`${base}/small`)), JSON.parse(small));
+  });
+
+  test('a compressed reply is still counted as it inflates: a gzip bomb fails at the cap', async () => {
+    let settled = 0;
+    const response = capResponse(await fetch(`${base}/gzip`), 8 * MiB, () => settled++);
+    await assert.rejects(readJsonCapped(response), ReplyTooLargeError);
+    assert.equal(settled, 1);
+  });
+});

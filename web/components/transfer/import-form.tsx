@@ -12,6 +12,7 @@ interface RowReport {
 }
 interface Report {
   rows: RowReport[];
+  timeBudgetExceeded?: boolean;
   committed: boolean;
 }
 
@@ -29,7 +30,9 @@ async function sendImport(file: File, dryRun: boolean): Promise<Report> {
     response = await fetch(`/api/v1/posts/import?dryRun=${dryRun}`, {
       method: 'POST',
       headers: { 'content-type': contentTypeOf(file, text) },
-      body: text,
+      // The file's own bytes: the server refuses a file that is not UTF-8 and says where, which
+      // file.text() would hide by turning bad bytes into U+FFFD (docs/import-export.md#encoding).
+      body: file,
       credentials: 'same-origin',
     });
   } catch {
@@ -94,9 +97,11 @@ export function ImportForm() {
     ? ''
     : report.committed
       ? `Imported ${total} post${total === 1 ? '' : 's'}.`
-      : invalid
-        ? `${invalid} of ${total} rows have errors. Nothing was imported: fix them and check the file again.`
-        : `All ${total} rows are valid.`;
+      : report.timeBudgetExceeded
+        ? `The check ran out of time before every row was done (${invalid} of ${total} rows are not valid or not reached). Nothing was imported. Media fetched so far are kept: check the file again to continue.`
+        : invalid
+          ? `${invalid} of ${total} rows have errors. Nothing was imported: fix them and check the file again.`
+          : `All ${total} rows are valid.`;
 
   return (
     <div className="stack">

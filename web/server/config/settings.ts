@@ -125,6 +125,13 @@ export const schedulerSettings = {
     /** Deliveries one process sends at once. */
     concurrency: fromEnv('WEBHOOK_CONCURRENCY', envPositive.default(16)),
   },
+  /** Imports (docs/import-export.md). */
+  imports: {
+    /** One import request's time, media downloads and row checks included; rows not reached say so. */
+    timeBudgetMs: fromEnv('IMPORT_TIME_BUDGET_MS', envPositive.default(25_000)),
+    /** Imports (dry runs included) one user may send per minute, per process; beyond, 429. */
+    perUserPerMinute: fromEnv('IMPORT_RATE_LIMIT', envPositive.default(10)),
+  },
   maxUploadBytes: fromEnv('MAX_UPLOAD_BYTES', envPositive.default(512 * 1024 * 1024)),
   /** The cap on any reply body read from a platform or a user-chosen host. */
   maxReplyBytes: fromEnv('MAX_REPLY_BYTES', envPositive.default(8 * 1024 * 1024)),

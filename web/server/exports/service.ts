@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify/sync';
+import { formatCsv } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import type { KeysetPosition } from '#server/db/keyset.ts';
 import type { PostView } from '#server/posts/schema.ts';
@@ -78,12 +78,8 @@ export function exportPosts(
       if (last) after = { createdAt: last.post.createdAt, id: last.post.id };
       let chunk: string;
       if (format === 'csv') {
-        // RFC 4180 quoting (commas, quotes, line breaks) by csv-stringify; the header once.
-        chunk = stringify(views.map(csvRow), {
-          header: !started,
-          columns: [...exportColumns],
-          record_delimiter: 'windows',
-        });
+        // The SDK's one CSV writer: RFC 4180 quoting, formula cells neutralised; the header once.
+        chunk = formatCsv(views.map(csvRow), started ? undefined : exportColumns);
       } else {
         chunk = views
           .map(

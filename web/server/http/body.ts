@@ -38,8 +38,17 @@ export async function readLimitedText(
   maxBytes: number,
   tooLarge: () => Error,
 ): Promise<string> {
+  return (await readLimitedBytes(request, maxBytes, tooLarge)).toString('utf8');
+}
+
+/** The body's bytes, with the same size refusal as `readLimitedText` (for callers that check the encoding). */
+export async function readLimitedBytes(
+  request: Request,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
   if (Number(request.headers.get('content-length') ?? '0') > maxBytes) throw tooLarge();
-  if (!request.body) return '';
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -53,5 +62,5 @@ export async function readLimitedText(
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

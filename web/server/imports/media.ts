@@ -8,6 +8,12 @@ import { importedMediaByUrl, rememberImportedMedia } from './repository.ts';
 import { maxMediaDownloads } from './schema.ts';
 
 export type MediaOutcome = { media: StoredMedia } | { error: ProblemIssue };
+
+/** What a download the import's time budget cut off, or never started, reports. */
+export const budgetIssue = (budgetMs: number, what: string): ProblemIssue => ({
+  code: 'time_budget_exceeded',
+  message: `${what}: the import's time budget of ${budgetMs / 1000} s ran out. Media already fetched are kept; send the file again to continue`,
+});
 type MediaItem = ImportMediaItem;
 
 const itemKey = (item: MediaItem) => ('key' in item ? `key:${item.key}` : `url:${item.url}`);
@@ -16,12 +22,15 @@ const itemKey = (item: MediaItem) => ('key' in item ? `key:${item.key}` : `url:$
  * Resolves every media item of an import once (rows often share an image): a key of the user's
  * library; one of our own public media URLs (an export read back) as its key; a URL an earlier
  * import already fetched; else the URL fetched through the SSRF-safe fetch into storage, with the
- * upload's size limit and type sniffing. Failures become row errors, never the import's failure.
+ * upload's size limit and type sniffing. Failures become row errors, never the import's failure:
+ * a host that resets, trickles or sends less than it announced fails its URL only, and `budget`
+ * (the import's time budget) ends every download still running or not started.
  */
 export async function resolveImportMedia(
   ctx: AppContext,
   userId: string,
   rows: ImportRowInput[],
+  budget: AbortSignal,
 ): Promise<Map<string, MediaOutcome>> {
   const outcomes = new Map<string, MediaOutcome>();
   const items = new Map<string, MediaItem>();
@@ -61,24 +70,36 @@ export async function resolveImportMedia(
   // A few downloads at a time: an import is one request, not a crawler.
   let next = 0;
   const worker = async () => {
-    while (next < fetching.length) {
+    while (next < fetching.length && !budget.aborted) {
       const url = fetching[next++]!;
-      outcomes.set(`url:${url}`, await fetchOne(ctx, userId, url));
+      outcomes.set(`url:${url}`, await fetchOne(ctx, userId, url, budget));
     }
   };
   await Promise.all(Array.from({ length: Math.min(4, fetching.length) }, worker));
+  const budgetMs = ctx.config.imports.timeBudgetMs;
+  for (const url of fetching.slice(next))
+    outcomes.set(`url:${url}`, { error: budgetIssue(budgetMs, `${url.slice(0, 200)} was not fetched`) });
   return outcomes;
 }
 
-async function fetchOne(ctx: AppContext, userId: string, url: string): Promise<MediaOutcome> {
+async function fetchOne(
+  ctx: AppContext,
+  userId: string,
+  url: string,
+  budget: AbortSignal,
+): Promise<MediaOutcome> {
   if (!/^https?:\/\//i.test(url))
     return { error: { code: 'invalid_url', message: `"${url.slice(0, 200)}" is not an http(s) URL` } };
   try {
-    const stored = await uploadMediaFromUrl(ctx, userId, { url });
+    const stored = await uploadMediaFromUrl(ctx, userId, { url }, budget);
     await rememberImportedMedia(ctx, userId, url, stored.id);
     return { media: stored as StoredMedia };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
+    if (budget.aborted)
+      return {
+        error: budgetIssue(ctx.config.imports.timeBudgetMs, `${url.slice(0, 200)} was still downloading`),
+      };
     const first = error.problem.errors?.[0];
     return { error: { code: first?.code ?? error.problem.code, message: error.problem.detail } };
   }

@@ -1,4 +1,4 @@
-import { ProblemError, type ProblemIssue, problem, zodIssues } from '@postwave/shared';
+import { ProblemError, type ProblemIssue, problem, restoreCsvCell, zodIssues } from '@postwave/shared';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
 import {
   ImportComposerFields,
@@ -172,6 +172,8 @@ export function parseCsvImport(text: string): ImportRowInput[] {
       relax_column_count: false,
       // Stops early on a hostile file: one more row than allowed proves it is too many.
       to: maxImportRows + 1,
+      // An export's neutralised formula cells (`'=…`) read back as they were written.
+      cast: (value, context) => (context.header ? value : restoreCsvCell(value)),
     });
   } catch (error) {
     // By its code too: Next bundles may hold more than one copy of the class.

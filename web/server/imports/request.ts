@@ -1,5 +1,6 @@
 import { ProblemError, problem, unsafeJsonReason } from '@postwave/shared';
-import { readLimitedText } from '#server/http/body.ts';
+import { readLimitedBytes } from '#server/http/body.ts';
+import { decodeImportText, refuseLoneSurrogates } from './encoding.ts';
 import { type ImportRowInput, parseCsvImport, parseJsonImport } from './parse.ts';
 import { DryRunQuery, maxImportBytes } from './schema.ts';
 import type { ImportFormat } from './service.ts';
@@ -25,11 +26,12 @@ export async function readImportRequest(request: Request): Promise<ImportRequest
     throw new ProblemError(
       problem('unsupported_media_type', 'Send the file as text/csv or application/json'),
     );
-  const text = await readLimitedText(
+  const bytes = await readLimitedBytes(
     request,
     maxImportBytes,
     () => new ProblemError(problem('payload_too_large', `An import file is at most ${maxImportBytes} bytes`)),
   );
+  const text = decodeImportText(bytes, format);
   if (text.includes('\u0000'))
     throw new ProblemError(problem('invalid_request', 'The file contains NUL characters'));
   const dryRun = query.data.dryRun === 'true';
@@ -42,5 +44,6 @@ export async function readImportRequest(request: Request): Promise<ImportRequest
   }
   const unsafe = unsafeJsonReason(value);
   if (unsafe) throw new ProblemError(problem('invalid_request', unsafe));
+  refuseLoneSurrogates(value);
   return { format, dryRun, text, fingerprintBody: value, rows: parseJsonImport(value) };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ProblemError, type ProblemIssue, parseOffsetDateTime } from '@postwave/shared';
+import { ProblemError, type ProblemIssue, parseOffsetDateTime, withDeadline } from '@postwave/shared';
 import { accountsOf } from '#server/accounts/repository.ts';
 import type { AccountCache } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
@@ -13,7 +13,7 @@ import { withQueueLock } from '#server/queue/repository.ts';
 import { nextQueueSlot } from '#server/queue/service.ts';
 import { nameAccountsInIssues } from './account-names.ts';
 import { accountMatcher } from './accounts.ts';
-import { mediaOutcomeFor, resolveImportMedia } from './media.ts';
+import { budgetIssue, mediaOutcomeFor, resolveImportMedia } from './media.ts';
 import type { ImportMediaItem, ImportRowInput } from './parse.ts';
 import { commitImport, findImport } from './repository.ts';
 import type { ImportReport, ImportRowReport } from './schema.ts';
@@ -62,8 +62,17 @@ export async function importPosts(
     const earlier = await findImport(ctx, userId, digest);
     if (earlier) return { rows: earlier, committed: true };
   }
-  const resolved = await resolveRows(ctx, userId, input.rows, input.dryRun);
+  // The budget covers downloads and row checks; the commit itself, when every row is valid, is
+  // one short transaction and runs to its end (docs/import-export.md#time-budget).
+  const budget = withDeadline(undefined, ctx.config.imports.timeBudgetMs);
+  let resolved: ResolvedRow[];
+  try {
+    resolved = await resolveRows(ctx, userId, input.rows, input.dryRun, budget.signal);
+  } finally {
+    budget.dispose();
+  }
   const rows = resolved.map((r) => r.report);
+  if (budget.timedOut) return { rows, committed: false, timeBudgetExceeded: true };
   if (input.dryRun || rows.some((r) => !r.valid)) return { rows, committed: false };
 
   const now = Date.now();
@@ -128,15 +137,22 @@ async function resolveRows(
   userId: string,
   inputs: ImportRowInput[],
   dryRun: boolean,
+  budget: AbortSignal,
 ): Promise<ResolvedRow[]> {
   const accounts = await accountsOf(ctx, userId);
   const match = accountMatcher(accounts);
-  const media = await resolveImportMedia(ctx, userId, inputs);
+  const media = await resolveImportMedia(ctx, userId, inputs, budget);
   const cache: AccountCache = new Map();
   const seen = new Map<string, number>();
   const out: ResolvedRow[] = [];
   for (const row of inputs) {
     const errors: ProblemIssue[] = [...row.errors];
+    if (budget.aborted) {
+      // Not checked at all: saying "valid" or naming a lesser error would mislead.
+      errors.push(budgetIssue(ctx.config.imports.timeBudgetMs, `Row ${row.index} was not checked`));
+      out.push({ report: { index: row.index, valid: false, errors }, post: undefined });
+      continue;
+    }
     const targets = new Map<string, { id: string; platform: string; ref: string }>();
     for (const ref of row.accountRefs) {
       const found = match(ref);

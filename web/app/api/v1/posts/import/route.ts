@@ -1,6 +1,7 @@
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
+import { countImport } from '#server/imports/rate-limit.ts';
 import { readImportRequest } from '#server/imports/request.ts';
 import { importRoutes } from '#server/imports/routes.ts';
 import { importPosts } from '#server/imports/service.ts';
@@ -8,6 +9,7 @@ import { importPosts } from '#server/imports/service.ts';
 export const runtime = 'nodejs';
 
 export const POST = route(importRoutes.importPosts, async ({ request, ctx, caller }) => {
+  countImport(ctx, caller.userId);
   const input = await readImportRequest(request);
   const run = () =>
     importPosts(ctx, caller.userId, {
