@@ -18,7 +18,7 @@ describe('Telegram metrics (contract section H)', () => {
     assert.deepEqual(telegramManifest.analytics, { post: [], account: ['followers'] });
   });
 
-  it('a chat the bot was removed from is refused', async () => {
-    await assert.rejects(fx.publisher.accountMetrics(account('@gone'), context()));
+  it('a private chat that blocked the bot is refused', async () => {
+    await assert.rejects(fx.publisher.accountMetrics(account('43'), context()));
   });
 });
