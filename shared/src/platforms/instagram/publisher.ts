@@ -11,6 +11,7 @@ import {
   instagramCredentialsSchema,
   instagramOptionsSchema,
 } from './options.ts';
+import { instagramAccountMetrics, instagramPostMetrics } from './metrics.ts';
 import { instagramStagedMedia, stagedInstagramContainer } from './stage.ts';
 import { instagramAccessToken } from './token.ts';
 import { validateInstagramPost } from './validate.ts';
@@ -267,6 +268,14 @@ export function createInstagramPublisher(config: InstagramConfig): Publisher<Ins
       const client = await graph(account, context);
       const id = await postGraphComment(client, parent.platformPostId, text);
       return { platformPostId: id, ...(parent.url ? { url: parent.url } : {}) };
+    },
+
+    async metrics(targets, account, context) {
+      return instagramPostMetrics(await graph(account, context), targets);
+    },
+
+    async accountMetrics(account, context) {
+      return instagramAccountMetrics(await graph(account, context), userOf(account));
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

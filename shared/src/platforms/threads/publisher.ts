@@ -20,6 +20,7 @@ import {
   threadsCredentialsSchema,
   threadsOptionsSchema,
 } from './options.ts';
+import { threadsAccountMetrics, threadsPostMetrics } from './metrics.ts';
 import { validateThreadsPost } from './validate.ts';
 
 interface ContainerStatus {
@@ -397,6 +398,16 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
         () => undefined,
       );
       return { platformPostId: published.id, ...(url ? { url } : {}) };
+    },
+
+    async metrics(targets, account, context) {
+      const token = await accessTokenFor(account, context);
+      return threadsPostMetrics(config.apiUrl, token, targets, context.signal);
+    },
+
+    async accountMetrics(account, context) {
+      const token = await accessTokenFor(account, context);
+      return threadsAccountMetrics(config.apiUrl, token, account.platformAccountId, context.signal);
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {
