@@ -89,6 +89,15 @@ export const schedulerSettings = {
     /** A token expiring sooner than this that could not be renewed is `expiring`. */
     expiringWithinMs: fromEnv('ACCOUNT_HEALTH_EXPIRING_MS', envMilliseconds.default(3 * 86_400_000)),
   },
+  /** Post analytics collection (docs/analytics.md). */
+  analytics: {
+    /** This process collects metrics and followers; off: nothing is collected, pages show what was. */
+    enabled: fromEnv('ANALYTICS_ENABLED', envFlag.default(true)),
+    /** Accounts one instance collects for at once (each account's calls run one after another). */
+    concurrency: fromEnv('ANALYTICS_CONCURRENCY', envWholeNumber(1, 64).default(4)),
+    /** How often an instance looks for due collections. */
+    intervalMs: fromEnv('ANALYTICS_INTERVAL_MS', envPositive.default(60_000)),
+  },
   dispatcher: {
     enabled: fromEnv('DISPATCHER_ENABLED', envFlag.default(true)),
     intervalMs: fromEnv('DISPATCHER_INTERVAL_MS', envPositive.default(15_000)),
