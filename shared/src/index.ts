@@ -28,3 +28,4 @@ export * from './schemas/index.ts';
 export * from './storage/index.ts';
 export * from './text.ts';
 export * from './webhooks/index.ts';
+export * from './analytics/metrics.ts';

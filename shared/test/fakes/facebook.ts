@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { FakeFigures } from './figures.ts';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 import {
   AuthorizationCodes,
   type FetchedMedia,
@@ -374,7 +374,9 @@ export class FakeFacebook {
           name: page.name,
           ...(page.username ? { username: page.username } : {}),
           picture: { data: { url: `https://scontent.example/${page.id}.jpg` } },
-          ...(fieldsOf(request).includes('followers_count') ? { followers_count: this.figures.followers } : {}),
+          ...(fieldsOf(request).includes('followers_count')
+            ? { followers_count: this.figures.followers }
+            : {}),
         },
         page.id,
       );
@@ -402,7 +404,10 @@ export class FakeFacebook {
     const fields = fieldsOf(request);
     const summary = (name: 'reactions' | 'comments') => ({
       data: [],
-      summary: { total_count: this.figures.of(id, name), ...(name === 'comments' ? { order: 'ranked' } : {}) },
+      summary: {
+        total_count: this.figures.of(id, name),
+        ...(name === 'comments' ? { order: 'ranked' } : {}),
+      },
     });
     const shares = this.figures.of(id, 'shares');
     return this.#ok(

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { FakeFigures } from './figures.ts';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 import {
   AuthorizationCodes,
   type FetchedMedia,

@@ -177,7 +177,8 @@ export function mediaInsightsAnswer(
   offered: Readonly<Record<string, number>>,
 ): FakeResponse {
   const names = (asked ?? '').split(',').filter(Boolean);
-  if (names.length === 0) return graphErrorResponse(400, { message: '(#100) The parameter metric is required', code: 100 });
+  if (names.length === 0)
+    return graphErrorResponse(400, { message: '(#100) The parameter metric is required', code: 100 });
   const unknown = names.find((n) => !(n in offered));
   if (unknown)
     return graphErrorResponse(400, {

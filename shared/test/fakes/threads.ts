@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { FakeFigures } from './figures.ts';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 import {
   AuthorizationCodes,
   type GraphErrorFields,
   graphErrorResponse,
-  mediaInsightsAnswer,
   graphTokenProblem,
   graphUnknownObject,
+  mediaInsightsAnswer,
 } from './meta-graph.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { FakeFigures } from './figures.ts';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 
 /**
  * A fake of the YouTube Data API v3 and Google's OAuth endpoints: token grants (refresh_token,

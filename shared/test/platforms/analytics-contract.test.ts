@@ -34,7 +34,17 @@ describe('the analytics declaration', () => {
 
   it('the platforms of issue 27 declare their analytics (Discord: none)', () => {
     const declared = (id: string) => platformModules.find((m) => m.id === id)?.manifest.analytics;
-    for (const id of ['telegram', 'bluesky', 'mastodon', 'x', 'threads', 'linkedin', 'facebook', 'instagram', 'youtube'])
+    for (const id of [
+      'telegram',
+      'bluesky',
+      'mastodon',
+      'x',
+      'threads',
+      'linkedin',
+      'facebook',
+      'instagram',
+      'youtube',
+    ])
       assert.ok(declared(id), id);
     assert.deepEqual(declared('discord'), { post: [], account: [] });
   });

@@ -714,7 +714,11 @@ export const webhookDeliveryAttempts = pgTable(
  * Post analytics (docs/analytics.md, contract section H). Keyed on post targets and accounts, never
  * on an owner: who may read them follows from the post or account they belong to.
  */
-export const metricsStates = ['collecting', 'done', 'gone'] as const;
+/**
+ * `collecting` on schedule; `done` after its last collection (+30 d); `gone` when the platform
+ * deleted the post; `unsupported` when its platform reports no post metrics (it still counts as a post).
+ */
+export const metricsStates = ['collecting', 'done', 'gone', 'unsupported'] as const;
 export type MetricsState = (typeof metricsStates)[number];
 
 /**
@@ -744,8 +748,10 @@ export const targetMetrics = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.postId, t.accountId] }),
-    foreignKey({ columns: [t.postId, t.accountId], foreignColumns: [postTargets.postId, postTargets.accountId] })
-      .onDelete('cascade'),
+    foreignKey({
+      columns: [t.postId, t.accountId],
+      foreignColumns: [postTargets.postId, postTargets.accountId],
+    }).onDelete('cascade'),
     index('target_metrics_due').on(t.nextCollectAt).where(sql`${t.state} = 'collecting'`),
     index('target_metrics_account_posted').on(t.accountId, t.postedAt),
   ],
@@ -762,8 +768,10 @@ export const metricSnapshots = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.postId, t.accountId, t.collectedAt] }),
-    foreignKey({ columns: [t.postId, t.accountId], foreignColumns: [targetMetrics.postId, targetMetrics.accountId] })
-      .onDelete('cascade'),
+    foreignKey({
+      columns: [t.postId, t.accountId],
+      foreignColumns: [targetMetrics.postId, targetMetrics.accountId],
+    }).onDelete('cascade'),
   ],
 );
 

@@ -5,13 +5,13 @@ import { AttemptMemory } from '../attempt-memory.ts';
 import { GraphClient, type GraphParams, postGraphComment } from '../facebook/graph.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { InstagramConfig } from './config.ts';
+import { instagramAccountMetrics, instagramPostMetrics } from './metrics.ts';
 import {
   type InstagramCredentials,
   type InstagramOptions,
   instagramCredentialsSchema,
   instagramOptionsSchema,
 } from './options.ts';
-import { instagramAccountMetrics, instagramPostMetrics } from './metrics.ts';
 import { instagramStagedMedia, stagedInstagramContainer } from './stage.ts';
 import { instagramAccessToken } from './token.ts';
 import { validateInstagramPost } from './validate.ts';

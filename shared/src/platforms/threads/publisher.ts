@@ -13,6 +13,7 @@ import type {
 import { threadsCall } from './api.ts';
 import type { ThreadsConfig } from './config.ts';
 import { defaultDailyQuota } from './limits.ts';
+import { threadsAccountMetrics, threadsPostMetrics } from './metrics.ts';
 import { refreshThreadsToken, threadsProfile } from './oauth.ts';
 import {
   type ThreadsCredentials,
@@ -20,7 +21,6 @@ import {
   threadsCredentialsSchema,
   threadsOptionsSchema,
 } from './options.ts';
-import { threadsAccountMetrics, threadsPostMetrics } from './metrics.ts';
 import { validateThreadsPost } from './validate.ts';
 
 interface ContainerStatus {

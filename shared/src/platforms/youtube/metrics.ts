@@ -9,7 +9,10 @@ import type { GoogleAccessToken } from './oauth.ts';
 export const youTubeMetricsBatchSize = 50;
 
 interface VideoList {
-  items?: { id?: string; statistics?: { viewCount?: unknown; likeCount?: unknown; commentCount?: unknown } }[];
+  items?: {
+    id?: string;
+    statistics?: { viewCount?: unknown; likeCount?: unknown; commentCount?: unknown };
+  }[];
 }
 
 /** YouTube sends counts as decimal strings; a hidden count (likes turned off) is absent. */
@@ -69,6 +72,7 @@ export async function youTubeAccountMetrics(
       | { items?: { statistics?: { subscriberCount?: unknown; hiddenSubscriberCount?: unknown } }[] }
       | undefined
   )?.items?.[0]?.statistics;
-  const followers = statistics?.hiddenSubscriberCount === true ? undefined : count(statistics?.subscriberCount);
+  const followers =
+    statistics?.hiddenSubscriberCount === true ? undefined : count(statistics?.subscriberCount);
   return followers === undefined ? {} : { followers };
 }

@@ -12,7 +12,14 @@ describe('Instagram metrics (contract section H)', () => {
   it('reads media insights under the canonical names; a deleted media is gone', async () => {
     const photo = fx.host.file(new Uint8Array(sampleJpeg()), 'photo.jpg', 'image/jpeg');
     const post = await fx.publisher.publish({ message: 'bread' }, fx.account, [photo], {}, context());
-    fx.fake.figures.set(post.platformPostId, { views: 90, reach: 70, likes: 8, comments: 2, shares: 1, saved: 3 });
+    fx.fake.figures.set(post.platformPostId, {
+      views: 90,
+      reach: 70,
+      likes: 8,
+      comments: 2,
+      shares: 1,
+      saved: 3,
+    });
     const first = await fx.publisher.metrics!([{ platformPostId: post.platformPostId }], fx.account, call());
     assert.deepEqual(first.get(post.platformPostId), {
       state: 'ok',

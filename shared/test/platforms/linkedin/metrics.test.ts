@@ -12,7 +12,9 @@ describe('LinkedIn metrics (contract section H)', () => {
     const post = await fx.publisher.publish({ message: 'hiring' }, fx.member, [], {}, context());
     const reader = {
       ...fx.member,
-      credentials: fx.fake.credentials({ scopes: ['openid', 'profile', 'w_member_social', 'r_member_social'] }),
+      credentials: fx.fake.credentials({
+        scopes: ['openid', 'profile', 'w_member_social', 'r_member_social'],
+      }),
     };
     fx.fake.figures.set(post.platformPostId, { likes: 6, comments: 2 });
     const first = await fx.publisher.metrics!([{ platformPostId: post.platformPostId }], reader, call());

@@ -18,7 +18,14 @@ describe('Threads metrics (contract section H)', () => {
   it('reads media insights under the canonical names; a deleted post is gone', async () => {
     const account = threadsAccount(fake);
     const post = await publisher.publish({ message: 'count me' }, account, [], {}, publishContext());
-    fake.figures.set(post.platformPostId, { views: 300, likes: 12, replies: 3, reposts: 2, quotes: 1, shares: 4 });
+    fake.figures.set(post.platformPostId, {
+      views: 300,
+      likes: 12,
+      replies: 3,
+      reposts: 2,
+      quotes: 1,
+      shares: 4,
+    });
     const first = await publisher.metrics!([{ platformPostId: post.platformPostId }], account, call());
     assert.deepEqual(first.get(post.platformPostId), {
       state: 'ok',

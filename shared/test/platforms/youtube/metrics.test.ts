@@ -34,6 +34,8 @@ describe('YouTube metrics (contract section H)', () => {
 
   it('reads the channel subscriberCount', async () => {
     fx.fake.figures.followers = 5400;
-    assert.deepEqual(await fx.publisher.accountMetrics!(youTubeAccount(fx.fake), call()), { followers: 5400 });
+    assert.deepEqual(await fx.publisher.accountMetrics!(youTubeAccount(fx.fake), call()), {
+      followers: 5400,
+    });
   });
 });
