@@ -29,3 +29,4 @@ export * from './storage/index.ts';
 export * from './text.ts';
 export * from './webhooks/index.ts';
 export * from './analytics/metrics.ts';
+export * from './analytics/best-times.ts';
