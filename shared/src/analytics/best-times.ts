@@ -33,7 +33,8 @@ export function rankBestTimes(
   samples: readonly { weekday: number; hour: number; engagement: number }[],
   minimumSample = bestTimesMinimumSample,
 ): BestTimesAnswer {
-  if (samples.length < minimumSample) return { sampleSize: samples.length, slots: [], reason: 'insufficient_data' };
+  if (samples.length < minimumSample)
+    return { sampleSize: samples.length, slots: [], reason: 'insufficient_data' };
   const bySlot = new Map<number, number[]>();
   for (const s of samples) {
     const key = s.weekday * 24 + s.hour;
@@ -47,6 +48,8 @@ export function rankBestTimes(
     score: median(values),
     posts: values.length,
   }));
-  slots.sort((a, b) => b.score - a.score || b.posts - a.posts || a.weekday * 24 + a.hour - (b.weekday * 24 + b.hour));
+  slots.sort(
+    (a, b) => b.score - a.score || b.posts - a.posts || a.weekday * 24 + a.hour - (b.weekday * 24 + b.hour),
+  );
   return { sampleSize: samples.length, slots };
 }

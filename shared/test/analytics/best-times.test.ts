@@ -5,7 +5,10 @@ import { engagementOf, nextCollection } from '../../src/analytics/metrics.ts';
 
 describe('analytics arithmetic (contract section H)', () => {
   it('engagement adds what people did, and is undefined when nothing of it is reported', () => {
-    assert.equal(engagementOf({ likes: 2, comments: 1, reposts: 1, quotes: 1, shares: 1, saves: 1, clicks: 3 }), 10);
+    assert.equal(
+      engagementOf({ likes: 2, comments: 1, reposts: 1, quotes: 1, shares: 1, saves: 1, clicks: 3 }),
+      10,
+    );
     assert.equal(engagementOf({ views: 500, impressions: 800 }), undefined);
     assert.equal(engagementOf({ likes: 0 }), 0);
   });

@@ -10,7 +10,8 @@ export function todayIn(timezone: string, now = new Date()): string {
 /** Every day from `from` to `to` included (YYYY-MM-DD). */
 export function daysOf(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let at = Date.parse(from); at <= Date.parse(to); at += 86_400_000) days.push(new Date(at).toISOString().slice(0, 10));
+  for (let at = Date.parse(from); at <= Date.parse(to); at += 86_400_000)
+    days.push(new Date(at).toISOString().slice(0, 10));
   return days;
 }
 

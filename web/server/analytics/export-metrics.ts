@@ -6,7 +6,16 @@ import { exportPage, ownerTimezone } from './repository.ts';
 import { type DayRange, parseExportFormat, parseRange } from './schema.ts';
 
 const pageSize = 1000;
-const columns = ['postId', 'accountId', 'platform', 'postedAt', 'metricsState', 'collectedAt', 'engagement', ...postMetricNames];
+const columns = [
+  'postId',
+  'accountId',
+  'platform',
+  'postedAt',
+  'metricsState',
+  'collectedAt',
+  'engagement',
+  ...postMetricNames,
+];
 
 interface ExportRow {
   postId: string;

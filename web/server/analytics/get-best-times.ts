@@ -8,7 +8,11 @@ import type { BestTimesView } from './schema.ts';
  * `GET /api/v1/accounts/{id}/best-times`: the hours of the week ranked by the median engagement
  * per post of the account's own history (at least 20 posted targets with figures).
  */
-export async function getBestTimes(ctx: AppContext, owner: string, accountId: string): Promise<BestTimesView> {
+export async function getBestTimes(
+  ctx: AppContext,
+  owner: string,
+  accountId: string,
+): Promise<BestTimesView> {
   const account = await ownedAccount(ctx, owner, accountId);
   if (!account) throw notFound('account');
   const timezone = await ownerTimezone(ctx, owner);

@@ -16,7 +16,11 @@ export const refreshIntervalMs = 5 * 60_000;
  * schedule (which stays as it was), and answers them. At most once per 5 minutes per post, across
  * instances (the refresh time is in the database): 429 with `Retry-After` otherwise.
  */
-export async function refreshPostMetrics(ctx: AppContext, owner: string, postId: string): Promise<PostMetricsView> {
+export async function refreshPostMetrics(
+  ctx: AppContext,
+  owner: string,
+  postId: string,
+): Promise<PostMetricsView> {
   if (!(await ownedPostExists(ctx, owner, postId))) throw notFound('post');
   // A post that was published moments ago may not be enrolled by the collector yet.
   await enrollPostedTargets(ctx, collectingPlatforms(ctx).posts, collectionOffsets(ctx)[0] ?? 3_600_000);
@@ -26,7 +30,10 @@ export async function refreshPostMetrics(ctx: AppContext, owner: string, postId:
     if (last === undefined) return getPostMetrics(ctx, owner, postId);
     const seconds = Math.max(1, Math.ceil((last + refreshIntervalMs - Date.now()) / 1000));
     throw new ProblemError(
-      problem('rate_limited', `This post's figures were refreshed less than 5 minutes ago; try again in ${seconds} s`),
+      problem(
+        'rate_limited',
+        `This post's figures were refreshed less than 5 minutes ago; try again in ${seconds} s`,
+      ),
       { 'retry-after': String(seconds) },
     );
   }

@@ -28,7 +28,9 @@ export async function ownerTimezone(ctx: AppContext, owner: string): Promise<str
 /** Whether the caller may read this post (another's is 404, like a missing one). */
 export async function ownedPostExists(ctx: AppContext, owner: string, postId: string): Promise<boolean> {
   if (!isUuid(postId)) return false;
-  const result = await ctx.db.execute(sql`SELECT 1 FROM posts p WHERE p.id = ${postId} AND ${owned('p', owner)}`);
+  const result = await ctx.db.execute(
+    sql`SELECT 1 FROM posts p WHERE p.id = ${postId} AND ${owned('p', owner)}`,
+  );
   return rowsOf(result).length > 0;
 }
 
@@ -58,7 +60,11 @@ export interface TargetMetricsRow {
 }
 
 /** A post's posted targets with their latest figures (none yet: not enrolled). */
-export async function postTargetMetrics(ctx: AppContext, owner: string, postId: string): Promise<TargetMetricsRow[]> {
+export async function postTargetMetrics(
+  ctx: AppContext,
+  owner: string,
+  postId: string,
+): Promise<TargetMetricsRow[]> {
   const result = await ctx.db.execute(sql`
     SELECT t.account_id, t.platform, t.platform_post_id, t.url, m.metrics, m.engagement, m.collected_at,
       m.state, m.next_collect_at

@@ -2,9 +2,18 @@ import { problemResponses } from '@postwave/shared/openapi/index';
 import { z } from 'zod';
 import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
-import { AccountSeries, AnalyticsSummary, BestTimes, exportFormats, PostMetrics, rangeParams } from './schema.ts';
+import {
+  AccountSeries,
+  AnalyticsSummary,
+  BestTimes,
+  exportFormats,
+  PostMetrics,
+  rangeParams,
+} from './schema.ts';
 
-const badRange = { invalid_request: 'from/to not YYYY-MM-DD, from after to, more than 366 days, over 100 accountIds' };
+const badRange = {
+  invalid_request: 'from/to not YYYY-MM-DD, from after to, more than 366 days, over 100 accountIds',
+};
 
 /** Post analytics (contract section H, docs/analytics.md). */
 export const analyticsRoutes = defineApiRoutes({
@@ -18,7 +27,12 @@ export const analyticsRoutes = defineApiRoutes({
       'Each posted target with the metrics its platform reports (`supported`, canonical names; a metric the platform does not have is absent, never 0), its latest figures and when they were collected. Figures are collected about +1 h, +6 h, +24 h, +3 d, +7 d and +30 d after posting (`ANALYTICS_COLLECT_AFTER`), then never again; a post deleted on the platform stops its collection (`metricsState: "gone"`). With `history=true` every collection is listed.',
     parameters: [
       idParam('post'),
-      { name: 'history', in: 'query' as const, description: '`true`: include every collection.', schema: z.enum(['true', 'false']).optional() },
+      {
+        name: 'history',
+        in: 'query' as const,
+        description: '`true`: include every collection.',
+        schema: z.enum(['true', 'false']).optional(),
+      },
     ],
     responses: {
       200: { description: 'The targets’ figures.', content: { [json]: PostMetrics } },
@@ -81,7 +95,12 @@ export const analyticsRoutes = defineApiRoutes({
       'Targets posted within the range (days in your timezone, default the last 30), of all your accounts or `accountIds` (comma-separated or repeated): totals, per account, every day of the range, and the 10 targets with the most engagement. Each target counts with its latest figures; a sum is absent where no target reported that metric. Answered from the latest-figures rollup (`target_metrics`, indexed by account and posting time), never the history.',
     parameters: [
       ...rangeParams,
-      { name: 'accountIds', in: 'query' as const, description: 'Only these accounts (comma-separated).', schema: z.string().optional() },
+      {
+        name: 'accountIds',
+        in: 'query' as const,
+        description: 'Only these accounts (comma-separated).',
+        schema: z.string().optional(),
+      },
     ],
     responses: {
       200: { description: 'The summary.', content: { [json]: AnalyticsSummary } },
@@ -97,7 +116,12 @@ export const analyticsRoutes = defineApiRoutes({
     description:
       'Streamed: `postId`, `accountId`, `platform`, `postedAt`, `metricsState`, `collectedAt`, `engagement` and one column per metric (empty where not reported); JSON is an array of the same objects with `metrics` nested.',
     parameters: [
-      { name: 'format', in: 'query' as const, description: '`csv` (default) or `json`.', schema: z.enum(exportFormats).optional() },
+      {
+        name: 'format',
+        in: 'query' as const,
+        description: '`csv` (default) or `json`.',
+        schema: z.enum(exportFormats).optional(),
+      },
       ...rangeParams,
     ],
     responses: {

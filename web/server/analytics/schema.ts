@@ -1,4 +1,4 @@
-import { postMetricNames, ProblemError, problem } from '@postwave/shared';
+import { ProblemError, postMetricNames, problem } from '@postwave/shared';
 import { z } from 'zod';
 import { metricsStates } from '#server/db/schema.ts';
 
@@ -7,7 +7,9 @@ import { metricsStates } from '#server/db/schema.ts';
  * type, the runtime check and the OpenAPI entry.
  */
 
-const metricShape = Object.fromEntries(postMetricNames.map((name) => [name, z.number().int().optional()])) as {
+const metricShape = Object.fromEntries(
+  postMetricNames.map((name) => [name, z.number().int().optional()]),
+) as {
   [K in (typeof postMetricNames)[number]]: z.ZodOptional<z.ZodNumber>;
 };
 
@@ -27,7 +29,8 @@ export const TargetMetrics = z
     supported: z.array(z.enum(postMetricNames)).meta({ description: 'What this platform reports.' }),
     metrics: MetricValues,
     engagement: z.number().int().nullable().meta({
-      description: 'likes + comments + reposts + quotes + shares + saves (+ clicks); null when none is reported.',
+      description:
+        'likes + comments + reposts + quotes + shares + saves (+ clicks); null when none is reported.',
     }),
     collectedAt: z.string().nullable(),
     metricsState: z.enum(metricsStates).meta({
@@ -120,14 +123,29 @@ export interface DayRange {
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 
 export const rangeParams = [
-  { name: 'from', in: 'query' as const, description: 'First day (YYYY-MM-DD, your timezone); default 29 days before `to`.', schema: z.string().optional() },
-  { name: 'to', in: 'query' as const, description: 'Last day (YYYY-MM-DD), included; default today.', schema: z.string().optional() },
+  {
+    name: 'from',
+    in: 'query' as const,
+    description: 'First day (YYYY-MM-DD, your timezone); default 29 days before `to`.',
+    schema: z.string().optional(),
+  },
+  {
+    name: 'to',
+    in: 'query' as const,
+    description: 'Last day (YYYY-MM-DD), included; default today.',
+    schema: z.string().optional(),
+  },
 ];
 
 export function parseRange(params: URLSearchParams, today: string): DayRange {
   const to = params.get('to') || today;
   const from = params.get('from') || shiftDay(to, -29);
-  if (!isoDay.test(from) || !isoDay.test(to) || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to)))
+  if (
+    !isoDay.test(from) ||
+    !isoDay.test(to) ||
+    Number.isNaN(Date.parse(from)) ||
+    Number.isNaN(Date.parse(to))
+  )
     throw new ProblemError(problem('invalid_request', 'from and to are days: YYYY-MM-DD'));
   const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
   if (days < 0) throw new ProblemError(problem('invalid_request', 'from must not be after to'));
