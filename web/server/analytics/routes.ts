@@ -6,6 +6,7 @@ import {
   AccountSeries,
   AnalyticsSummary,
   BestTimes,
+  CollectionSummary,
   exportFormats,
   PostMetrics,
   rangeParams,
@@ -17,6 +18,19 @@ const badRange = {
 
 /** Post analytics (contract section H, docs/analytics.md). */
 export const analyticsRoutes = defineApiRoutes({
+  collectAnalytics: {
+    method: 'post',
+    path: '/api/internal/analytics/collect',
+    auth: 'dispatchSecret',
+    operationId: 'collectAnalytics',
+    summary: 'Collect due post metrics and followers (for cron)',
+    description:
+      '`Authorization: Bearer <DISPATCH_SECRET>`; 404 when DISPATCH_SECRET is unset. One collection run, as the in-process collector makes every `ANALYTICS_INTERVAL_MS`: newly posted targets are taken in, due targets and due followers collected under leases (concurrent calls never collect a target twice). For deployments that run on cron alone.',
+    responses: {
+      200: { description: 'What this run did.', content: { [json]: CollectionSummary } },
+      ...problemResponses({ unauthorized: 'wrong or missing secret', not_found: 'DISPATCH_SECRET unset' }),
+    },
+  },
   getPostMetrics: {
     method: 'get',
     path: '/api/v1/posts/{id}/metrics',

@@ -168,6 +168,18 @@ export function parseAccountIds(params: URLSearchParams): string[] | undefined {
   return ids.length > 0 ? ids : undefined;
 }
 
+/** What one collection run did (`POST /api/internal/analytics/collect`). */
+export const CollectionSummary = z
+  .object({
+    enrolled: z.number().int().meta({ description: 'Posted targets newly taken into collection.' }),
+    targets: z.number().int().meta({ description: 'Due targets claimed.' }),
+    collected: z.number().int(),
+    gone: z.number().int(),
+    failed: z.number().int().meta({ description: 'Targets whose platform call failed (tried again later).' }),
+    accounts: z.number().int().meta({ description: 'Accounts whose followers were due.' }),
+  })
+  .meta({ id: 'CollectionSummary' });
+
 export const exportFormats = ['csv', 'json'] as const;
 export function parseExportFormat(params: URLSearchParams): 'csv' | 'json' {
   const format = params.get('format') || 'csv';
