@@ -6,7 +6,7 @@ import { Icon } from '#components/icons.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import type { QueueMove, QueueViewShape } from '#server/queue/schema.ts';
-import { SlotEditor } from './slot-editor.tsx';
+import { SlotEditor, type SuggestedSlots } from './slot-editor.tsx';
 
 export function formatSlotTime(iso: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-GB', {
@@ -31,10 +31,13 @@ export function QueueBoard({
   account,
   initial,
   zones,
+  suggested,
 }: {
   account: AccountSummary;
   initial: QueueViewShape;
   zones: string[];
+  /** The account's best times (docs/analytics.md#best-times), offered as slots. */
+  suggested?: SuggestedSlots;
 }) {
   const [queue, setQueue] = useState(initial);
   const [busy, setBusy] = useState(false);
@@ -164,6 +167,7 @@ export function QueueBoard({
           accountName={name}
           queue={queue}
           zones={zones}
+          suggested={suggested}
           onSaved={setQueue}
         />
       </div>

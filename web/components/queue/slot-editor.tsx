@@ -12,6 +12,12 @@ interface SlotRow {
   time: string;
 }
 
+/** Best times of the account's own history, in `timezone` (weekday 0 = Sunday). */
+export interface SuggestedSlots {
+  timezone: string;
+  slots: { weekday: number; hour: number }[];
+}
+
 let nextKey = 1;
 const rowsOf = (queue: QueueViewShape): SlotRow[] => queue.slots.map((s) => ({ key: nextKey++, ...s }));
 
@@ -21,12 +27,14 @@ export function SlotEditor({
   accountName,
   queue,
   zones,
+  suggested,
   onSaved,
 }: {
   accountId: string;
   accountName: string;
   queue: QueueViewShape;
   zones: string[];
+  suggested?: SuggestedSlots;
   onSaved: (queue: QueueViewShape) => void;
 }) {
   const id = useId();
@@ -65,6 +73,11 @@ export function SlotEditor({
   }
 
   const errorFor = (path: string) => fieldErrors[path];
+  // Queue weekdays run 1 (Monday) to 7 (Sunday); best times count 0 (Sunday) to 6.
+  const offered = (suggested?.slots ?? [])
+    .map((s) => ({ weekday: s.weekday === 0 ? 7 : s.weekday, time: `${String(s.hour).padStart(2, '0')}:00` }))
+    .filter((s) => !rows.some((r) => r.weekday === s.weekday && r.time === s.time))
+    .slice(0, 3);
   return (
     <form className="slot-editor" onSubmit={save} aria-labelledby={`${id}-title`}>
       <h3 className="queue-subhead" id={`${id}-title`}>
@@ -141,6 +154,35 @@ export function SlotEditor({
           );
         })}
       </ul>
+      {suggested && suggested.slots.length > 0 && (
+        <div className="small" data-testid="suggested-slots">
+          {suggested.timezone === timezone ? (
+            offered.length > 0 && (
+              <>
+                <p className="muted">Suggested from this account’s best times:</p>
+                <ul className="row" style={{ listStyle: 'none', padding: 0, flexWrap: 'wrap' }}>
+                  {offered.map((s) => (
+                    <li key={`${s.weekday}@${s.time}`}>
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-ghost"
+                        onClick={() => setRows((current) => [...current, { key: nextKey++, ...s }])}
+                      >
+                        Add {weekdays[s.weekday - 1]} {s.time}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )
+          ) : (
+            <p className="muted">
+              Best times are counted in your time zone ({suggested.timezone}); set this queue to it to add
+              them.
+            </p>
+          )}
+        </div>
+      )}
       <div className="slot-editor-actions">
         <button
           type="button"
