@@ -47,14 +47,18 @@ interface Summary {
 }
 
 const shown = ['impressions', 'views', 'likes', 'comments', 'reposts', 'shares'];
-const cell = (value: number | null | undefined) => (value === undefined || value === null ? '-' : String(value));
+const cell = (value: number | null | undefined) =>
+  value === undefined || value === null ? '-' : String(value);
 
 export async function run({ values, args, api, print }: Context<typeof options>): Promise<number> {
   const [postId, ...extra] = args;
   if (extra.length) throw new UsageError(help);
   const client = api();
   if (postId) {
-    const metrics = await client.request<PostMetrics>('GET', `/api/v1/posts/${encodeURIComponent(postId)}/metrics`);
+    const metrics = await client.request<PostMetrics>(
+      'GET',
+      `/api/v1/posts/${encodeURIComponent(postId)}/metrics`,
+    );
     const text = metrics.targets.length
       ? table(
           ['PLATFORM', 'STATE', ...shown.map((m) => m.toUpperCase()), 'ENGAGEMENT', 'COLLECTED'],

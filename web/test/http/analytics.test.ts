@@ -50,7 +50,9 @@ for (const backend of backends()) {
       const { client: browser } = await signUp(app.url, 'analytics');
       const token = (await browser.json('/api/v1/tokens', { json: { name: 'cli' } })).body.token as string;
       const api = browser.withToken(token);
-      const account = await api.json('/api/v1/accounts', { json: { platform: 'x', credentials: x.credentials() } });
+      const account = await api.json('/api/v1/accounts', {
+        json: { platform: 'x', credentials: x.credentials() },
+      });
       assert.equal(account.status, 201, JSON.stringify(account.body));
       const accountId = account.body.id as string;
 
@@ -79,7 +81,14 @@ for (const backend of backends()) {
       const metrics = await api.json(`/api/v1/posts/${postId}/metrics?history=true`);
       assert.equal(metrics.status, 200);
       const [target] = metrics.body.targets;
-      assert.deepEqual(target.metrics, { impressions: 200, likes: 9, comments: 0, reposts: 3, quotes: 0, saves: 0 });
+      assert.deepEqual(target.metrics, {
+        impressions: 200,
+        likes: 9,
+        comments: 0,
+        reposts: 3,
+        quotes: 0,
+        saves: 0,
+      });
       assert.equal(target.engagement, 12);
       assert.equal(target.metricsState, 'collecting');
       assert.deepEqual(
@@ -89,7 +98,9 @@ for (const backend of backends()) {
 
       const today = new Date().toISOString().slice(0, 10);
       const series = await api.json(`/api/v1/accounts/${accountId}/metrics?from=${today}&to=${today}`);
-      assert.deepEqual(series.body.series, [{ date: today, followers: 120, posts: 1, engagement: 12, impressions: 200 }]);
+      assert.deepEqual(series.body.series, [
+        { date: today, followers: 120, posts: 1, engagement: 12, impressions: 200 },
+      ]);
 
       const summary = await api.json(`/api/v1/analytics?from=${today}&to=${today}&accountIds=${accountId}`);
       assert.equal(summary.status, 200);
@@ -111,7 +122,10 @@ for (const backend of backends()) {
       const { client: stranger } = await signUp(app.url, 'stranger');
       assert.equal((await stranger.json(`/api/v1/posts/${postId}/metrics`)).status, 404);
       assert.equal((await stranger.json(`/api/v1/accounts/${accountId}/metrics`)).status, 404);
-      assert.equal((await stranger.json(`/api/v1/posts/${postId}/metrics/refresh`, { method: 'POST' })).status, 404);
+      assert.equal(
+        (await stranger.json(`/api/v1/posts/${postId}/metrics/refresh`, { method: 'POST' })).status,
+        404,
+      );
 
       const { client: mcp } = await connect(app.url, browser);
       const tool = async (name: string, args: Record<string, unknown>) => {
