@@ -48,7 +48,8 @@ export async function callPlatform<T>(
 ): Promise<T> {
   return ctx.limiter.run(
     `${publisher.id}/analytics`,
-    publisher.concurrency,
+    // Reads in flight per platform: as many as publishes may be, or as ANALYTICS_CONCURRENCY asks.
+    Math.max(publisher.concurrency, ctx.config.analytics.concurrency),
     async () => {
       const deadline = withDeadline(undefined, callTimeoutMs);
       try {
