@@ -1,4 +1,5 @@
 import { formatCount, weekdayNames } from './labels.ts';
+import { ScrollRegion } from './scroll-region.tsx';
 
 export interface HeatSlot {
   weekday: number;
@@ -16,7 +17,7 @@ export function BestTimesHeatmap({ slots, accountName }: { slots: HeatSlot[]; ac
   const at = new Map(slots.map((s) => [s.weekday * 24 + s.hour, s]));
   const hours = Array.from({ length: 24 }, (_, h) => h);
   return (
-    <div className="heatmap-scroll">
+    <ScrollRegion className="heatmap-scroll" label={`Best times grid for ${accountName}`}>
       <table className="heatmap" data-testid="best-times-heatmap">
         <caption className="sr-only">
           Median engagement per post by weekday and hour for {accountName}; empty cells had no posts.
@@ -56,6 +57,6 @@ export function BestTimesHeatmap({ slots, accountName }: { slots: HeatSlot[]; ac
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

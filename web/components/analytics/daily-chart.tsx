@@ -28,9 +28,14 @@ export function DailyChart({ days, title }: { days: DayPoint[]; title: string })
       <figcaption id="daily-chart-title" className="chart-title">
         {title}
       </figcaption>
-      <div className="chart-area" aria-hidden="true" data-testid="daily-chart">
+      {/* inert: nothing in the drawing takes focus or is read; the table below carries the figures. */}
+      <div className="chart-area" aria-hidden="true" inert data-testid="daily-chart">
         <ResponsiveContainer width="100%" height={240}>
-          <ComposedChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <ComposedChart
+            accessibilityLayer={false}
+            data={days}
+            margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+          >
             <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
             <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} fontSize={12} />
             <YAxis yAxisId="posts" allowDecimals={false} fontSize={12} width={32} />

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { BestTimesHeatmap } from '#components/analytics/best-times-heatmap.tsx';
 import { DailyChart } from '#components/analytics/daily-chart.tsx';
 import { formatCount, metricLabels, weekdayNames } from '#components/analytics/labels.ts';
+import { ScrollRegion } from '#components/analytics/scroll-region.tsx';
 import { EmptyState } from '#components/empty-state.tsx';
 import { accountName, platformName } from '#components/lib/platforms.ts';
 import { listAccounts } from '#server/accounts/service.ts';
@@ -151,7 +152,7 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
                 <div className="card-head">
                   <h2 id="accounts-title">Per account</h2>
                 </div>
-                <div className="card-body" style={{ overflowX: 'auto' }}>
+                <ScrollRegion className="card-body" label="Figures per account">
                   {summary.perAccount.length === 0 ? (
                     <p className="muted">Nothing was posted in this range.</p>
                   ) : (
@@ -185,7 +186,7 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
                       </tbody>
                     </table>
                   )}
-                </div>
+                </ScrollRegion>
               </section>
               <section className="card" aria-labelledby="top-title">
                 <div className="card-head">
