@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { saveAccount } from '../web/server/accounts/service.ts';
 import { collectDueMetrics } from '../web/server/analytics/collect-metrics.ts';
-import { collectingPlatforms } from '../web/server/analytics/collector.ts';
 import { enrollPostedTargets } from '../web/server/analytics/collect-repository.ts';
+import { collectingPlatforms } from '../web/server/analytics/collector.ts';
 import { loadConfig } from '../web/server/config.ts';
 import { createContext } from '../web/server/context.ts';
 import { signUp } from '../web/server/users/service.ts';
@@ -74,7 +74,12 @@ try {
   console.log(`enrolled ${enrolled} targets in ${((performance.now() - enrollStarted) / 1000).toFixed(2)} s`);
 
   const collectStarted = performance.now();
-  const summary = await collectDueMetrics(ctx, { owner: 'bench', batch: 1000, concurrency: 8, maxRounds: 1_000_000 });
+  const summary = await collectDueMetrics(ctx, {
+    owner: 'bench',
+    batch: 1000,
+    concurrency: 8,
+    maxRounds: 1_000_000,
+  });
   const collectMs = performance.now() - collectStarted;
   if (summary.collected !== targets) throw new Error(`collected ${summary.collected} of ${targets}`);
   console.log(
@@ -82,7 +87,9 @@ try {
   );
 
   // The bare loop: the same lookups and one INSERT per answer, 8 at a time, nothing else.
-  await db.query('CREATE TABLE bare_snapshots (post_id uuid, account_id text, collected_at timestamptz, metrics jsonb)');
+  await db.query(
+    'CREATE TABLE bare_snapshots (post_id uuid, account_id text, collected_at timestamptz, metrics jsonb)',
+  );
   const rows = (
     await db.query<{ post_id: string; account_id: string; platform_post_id: string }>(
       'SELECT post_id, account_id, platform_post_id FROM post_targets ORDER BY account_id',
@@ -95,12 +102,19 @@ try {
   const worker = async () => {
     for (let batch = batches.shift(); batch; batch = batches.shift()) {
       const answer = (await (
-        await fetch(`${x.url}/2/tweets?ids=${batch.map((r) => r.platform_post_id).join(',')}&tweet.fields=public_metrics`, {
-          headers: { authorization: 'Bearer bench' },
-        })
+        await fetch(
+          `${x.url}/2/tweets?ids=${batch.map((r) => r.platform_post_id).join(',')}&tweet.fields=public_metrics`,
+          {
+            headers: { authorization: 'Bearer bench' },
+          },
+        )
       ).json()) as { data: { id: string; public_metrics: Record<string, number> }[] };
       const byId = new Map(answer.data.map((d) => [d.id, d.public_metrics]));
-      const values = batch.map((r) => ({ post_id: r.post_id, account_id: r.account_id, metrics: byId.get(r.platform_post_id) }));
+      const values = batch.map((r) => ({
+        post_id: r.post_id,
+        account_id: r.account_id,
+        metrics: byId.get(r.platform_post_id),
+      }));
       await pool.query(
         `INSERT INTO bare_snapshots SELECT post_id, account_id, now(), metrics
          FROM jsonb_to_recordset($1::jsonb) AS x(post_id uuid, account_id text, metrics jsonb)`,
@@ -111,7 +125,9 @@ try {
   await Promise.all(Array.from({ length: 8 }, worker));
   const bareMs = performance.now() - bareStarted;
   await pool.end();
-  console.log(`bare loop: ${rows.length} targets in ${(bareMs / 1000).toFixed(2)} s (${Math.round((rows.length / bareMs) * 1000)}/s)`);
+  console.log(
+    `bare loop: ${rows.length} targets in ${(bareMs / 1000).toFixed(2)} s (${Math.round((rows.length / bareMs) * 1000)}/s)`,
+  );
   console.log(`ratio (collector throughput / bare loop): ${(bareMs / collectMs).toFixed(2)} (target ≥ 0.5)`);
 } finally {
   await db.end();

@@ -13,6 +13,24 @@ CREATE TABLE "account_metrics" (
 	CONSTRAINT "account_metrics_account_id_day_pk" PRIMARY KEY("account_id","day")
 );
 --> statement-breakpoint
+CREATE TABLE "metric_rollups" (
+	"account_id" text NOT NULL,
+	"bucket" timestamp with time zone NOT NULL,
+	"posts" integer NOT NULL,
+	"engagement" bigint,
+	"impressions" bigint,
+	"reach" bigint,
+	"views" bigint,
+	"likes" bigint,
+	"comments" bigint,
+	"reposts" bigint,
+	"quotes" bigint,
+	"shares" bigint,
+	"saves" bigint,
+	"clicks" bigint,
+	CONSTRAINT "metric_rollups_account_id_bucket_pk" PRIMARY KEY("account_id","bucket")
+);
+--> statement-breakpoint
 CREATE TABLE "metric_snapshots" (
 	"post_id" uuid NOT NULL,
 	"account_id" text NOT NULL,

@@ -5,7 +5,11 @@ import { createServer, type Server } from 'node:http';
  * `public_metrics` for any id (figures derived from the id, so every answer differs) and
  * `GET /2/users/me` with followers. Counts the calls it answered.
  */
-export async function startZeroLatencyX(): Promise<{ url: string; calls: () => number; close(): Promise<void> }> {
+export async function startZeroLatencyX(): Promise<{
+  url: string;
+  calls: () => number;
+  close(): Promise<void>;
+}> {
   let calls = 0;
   const server: Server = createServer((req, res) => {
     calls++;
@@ -37,7 +41,9 @@ export async function startZeroLatencyX(): Promise<{ url: string; calls: () => n
       return;
     }
     const text = JSON.stringify(body);
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+      .end(text);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

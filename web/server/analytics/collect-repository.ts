@@ -35,6 +35,44 @@ export interface TargetOutcome {
   nextCollectAt: Date | null;
 }
 
+const metricColumns = [
+  'impressions',
+  'reach',
+  'views',
+  'likes',
+  'comments',
+  'reposts',
+  'quotes',
+  'shares',
+  'saves',
+  'clicks',
+] as const;
+const bucketOf = (column: string) =>
+  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / 900) * 900)`);
+
+/**
+ * Recomputes the rollups (`metric_rollups`, docs/analytics.md#storage-and-performance) of the
+ * quarter hours these targets were posted in, from the targets' latest figures.
+ */
+async function refreshRollups(ctx: AppContext, keysJson: string): Promise<void> {
+  const sums = sql.raw(metricColumns.map((m) => `sum((m.metrics->>'${m}')::bigint)`).join(', '));
+  const names = sql.raw(metricColumns.join(', '));
+  const updates = sql.raw(metricColumns.map((m) => `${m} = excluded.${m}`).join(', '));
+  await ctx.db.execute(sql`
+    WITH k AS (
+      SELECT DISTINCT m.account_id, ${bucketOf('m.posted_at')} AS bucket
+      FROM jsonb_to_recordset(${keysJson}::jsonb) AS x(post_id uuid, account_id text)
+      JOIN target_metrics m ON m.post_id = x.post_id AND m.account_id = x.account_id
+    )
+    INSERT INTO metric_rollups (account_id, bucket, posts, engagement, ${names})
+    SELECT k.account_id, k.bucket, count(*), sum(m.engagement), ${sums}
+    FROM k JOIN target_metrics m ON m.account_id = k.account_id
+      AND m.posted_at >= k.bucket AND m.posted_at < k.bucket + interval '15 minutes'
+    GROUP BY k.account_id, k.bucket
+    ON CONFLICT (account_id, bucket) DO UPDATE
+    SET posts = excluded.posts, engagement = excluded.engagement, ${updates}`);
+}
+
 const list = (values: readonly string[]): SQL =>
   sql.join(
     values.map((v) => sql`${v}`),
@@ -62,8 +100,10 @@ export async function enrollPostedTargets(
     WHERE t.status = 'posted' AND t.platform_post_id IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM target_metrics m WHERE m.post_id = t.post_id AND m.account_id = t.account_id)
     ON CONFLICT DO NOTHING
-    RETURNING 1`);
-  return rowsOf(result).length;
+    RETURNING post_id, account_id`);
+  const added = rowsOf<{ post_id: string; account_id: string }>(result);
+  if (added.length > 0) await refreshRollups(ctx, JSON.stringify(added));
+  return added.length;
 }
 
 /** Claims up to `limit` due targets (optionally only those of one post, for a refresh). */
@@ -143,6 +183,12 @@ export async function recordTargetOutcomes(
     INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics)
     SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
     ON CONFLICT DO NOTHING`);
+  const changed = outcomes.filter((o) => o.metrics);
+  if (changed.length > 0)
+    await refreshRollups(
+      ctx,
+      JSON.stringify(changed.map((o) => ({ post_id: o.postId, account_id: o.accountId }))),
+    );
 }
 
 /** Hands claimed targets back to be tried at `retryAt` (the same step: nothing was collected). */

@@ -10,8 +10,9 @@ import type { DayRange } from './schema.ts';
  * The analytics reads (docs/analytics.md). The tables are keyed on post targets and accounts;
  * who may read a row follows from its post's or account's owner, and that condition is written
  * in exactly one place, `owned()`, so scoping by workspace instead changes only that helper.
- * Summaries read `target_metrics` (the latest figures per target, a rollup kept by collection)
- * through its (account_id, posted_at) index, never the history.
+ * Totals, per-account and per-day sums read `metric_rollups` (sums per account and quarter hour,
+ * kept by collection); top posts and the export read `target_metrics` (the latest figures per
+ * target) through its (account_id, posted_at) index; neither reads the history.
  */
 
 /** The ONE owner condition of analytics: a row of `posts` or `accounts` (by alias) the caller may read. */
@@ -109,28 +110,39 @@ const rangeBounds = (range: DayRange, tz: string) => ({
   end: sql`(((${range.to})::date + 1)::timestamp AT TIME ZONE ${tz})`,
 });
 
-/** The sum of each metric (null where no row reported it), and engagement. */
-const metricSums = sql.raw(
-  postMetricNames.map((name) => `sum((m.metrics->>'${name}')::bigint) AS "${name}"`).join(', '),
-);
+/** The sum of each metric over rollup rows (null where no target reported it). */
+const metricSums = sql.raw(postMetricNames.map((name) => `sum(r.${name}) AS "${name}"`).join(', '));
 
 export type SumsRow = Record<string, unknown> & { posts: unknown; engagement: unknown };
 
-/** Targets of the caller's accounts (all, or `accountIds`) posted within the range. */
-function rangeTargets(owner: string, range: DayRange, tz: string, accountIds?: string[]): SQL {
-  const { start, end } = rangeBounds(range, tz);
+/** The caller's accounts (all, or `accountIds`) as `a`. */
+function ownedAccounts(owner: string, accountIds?: string[]): SQL {
   const chosen = accountIds?.length
     ? sql`AND a.id::text IN (${sql.join(
         accountIds.map((id) => sql`${id}`),
         sql`, `,
       )})`
     : sql``;
+  return sql`accounts a WHERE ${owned('a', owner)} ${chosen}`;
+}
+
+/** Targets of the caller's accounts (all, or `accountIds`) posted within the range. */
+function rangeTargets(owner: string, range: DayRange, tz: string, accountIds?: string[]): SQL {
+  const { start, end } = rangeBounds(range, tz);
   return sql`target_metrics m
-    JOIN accounts a ON m.account_id = a.id::text AND ${owned('a', owner)} ${chosen}
+    JOIN (SELECT a.id::text AS id FROM ${ownedAccounts(owner, accountIds)}) AS a ON m.account_id = a.id
     WHERE m.posted_at >= ${start} AND m.posted_at < ${end}`;
 }
 
-/** Totals, per account and per day (in `tz`) over the range, in one pass each. */
+/** Rollup rows of the caller's accounts within the range (quarter hours: whole days in any timezone). */
+function rangeRollups(owner: string, range: DayRange, tz: string, accountIds?: string[]): SQL {
+  const { start, end } = rangeBounds(range, tz);
+  return sql`metric_rollups r
+    JOIN (SELECT a.id::text AS id, a.platform FROM ${ownedAccounts(owner, accountIds)}) AS a ON r.account_id = a.id
+    WHERE r.bucket >= ${start} AND r.bucket < ${end}`;
+}
+
+/** Totals per account and per day (in `tz`) over the range, from the rollups. */
 export async function summarySums(
   ctx: AppContext,
   owner: string,
@@ -138,14 +150,14 @@ export async function summarySums(
   tz: string,
   accountIds?: string[],
 ): Promise<{ perAccount: SumsRow[]; perDay: SumsRow[] }> {
-  const from = rangeTargets(owner, range, tz, accountIds);
+  const from = rangeRollups(owner, range, tz, accountIds);
   const [perAccount, perDay] = await Promise.all([
     ctx.db.execute(sql`
-      SELECT m.account_id, min(a.platform) AS platform, count(*) AS posts, sum(m.engagement) AS engagement, ${metricSums}
-      FROM ${from} GROUP BY m.account_id`),
+      SELECT r.account_id, min(a.platform) AS platform, sum(r.posts) AS posts, sum(r.engagement) AS engagement, ${metricSums}
+      FROM ${from} GROUP BY r.account_id`),
     ctx.db.execute(sql`
-      SELECT to_char(m.posted_at AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date, count(*) AS posts,
-        sum(m.engagement) AS engagement, ${metricSums}
+      SELECT to_char(r.bucket AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date, sum(r.posts) AS posts,
+        sum(r.engagement) AS engagement, ${metricSums}
       FROM ${from} GROUP BY 1`),
   ]);
   return { perAccount: rowsOf<SumsRow>(perAccount), perDay: rowsOf<SumsRow>(perDay) };
@@ -191,9 +203,9 @@ export async function accountDays(
   const { start, end } = rangeBounds(range, tz);
   const [posts, followers] = await Promise.all([
     ctx.db.execute(sql`
-      SELECT to_char(m.posted_at AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date, count(*) AS posts,
-        sum(m.engagement) AS engagement, sum(m.impressions) AS impressions
-      FROM ${rangeTargets(owner, range, tz, [accountId])}
+      SELECT to_char(r.bucket AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date, sum(r.posts) AS posts,
+        sum(r.engagement) AS engagement, sum(r.impressions) AS impressions
+      FROM ${rangeRollups(owner, range, tz, [accountId])}
       GROUP BY 1`),
     ctx.db.execute(sql`
       SELECT DISTINCT ON (1) to_char(f.collected_at AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date, f.followers
