@@ -1,3 +1,5 @@
+export * from './analytics/best-times.ts';
+export * from './analytics/metrics.ts';
 export * from './config/env-settings.ts';
 export * from './errors.ts';
 export * from './health/readiness.ts';
@@ -28,5 +30,3 @@ export * from './schemas/index.ts';
 export * from './storage/index.ts';
 export * from './text.ts';
 export * from './webhooks/index.ts';
-export * from './analytics/metrics.ts';
-export * from './analytics/best-times.ts';

@@ -1,7 +1,7 @@
 import { setScheduledDueCounter } from '@postwave/shared';
 import { startCredentialKeeper } from '../accounts/credential-keeper.ts';
-import { startAnalyticsCollector } from '../analytics/collector.ts';
 import { startAccountHealthMonitor } from '../accounts/health.ts';
+import { startAnalyticsCollector } from '../analytics/collector.ts';
 import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
 import { startFeedPoller } from '../feeds/poller.ts';
