@@ -7,10 +7,11 @@ import {
   type PostMetricsResult,
 } from '@postwave/shared';
 import { toPlatformAccount } from '#server/accounts/credentials.ts';
-import { findAccountById } from '#server/accounts/repository.ts';
+import { type AccountRow, findAccountById } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import {
+  accountRowsById,
   type ClaimedTarget,
   claimDueTargets,
   postponeTargets,
@@ -71,60 +72,59 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
       if (list) list.push(target);
       else byAccount.set(target.accountId, [target]);
     }
+    // The round's accounts in one query, its outcomes in one write: per account only the platform call.
+    const rows = new Map((await accountRowsById(ctx, [...byAccount.keys()])).map((r) => [r.id, r]));
     const queue = [...byAccount.values()];
+    const outcomes: TargetOutcome[] = [];
     const worker = async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
-        const done = await collectAccount(ctx, options.owner, next);
-        summary.collected += done.collected;
-        summary.gone += done.gone;
+        const done = await collectAccount(ctx, options.owner, next, rows.get(next[0]!.accountId));
+        outcomes.push(...done.outcomes);
         summary.failed += done.failed;
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+    await recordTargetOutcomes(ctx, options.owner, outcomes, new Date());
+    summary.collected += outcomes.filter((o) => o.metrics).length;
+    summary.gone += outcomes.filter((o) => o.state === 'gone').length;
     if (claimed.length < batch) break;
   }
   return summary;
 }
 
-/** One account's claimed targets: loaded, asked in batches, written once. */
+/** One account's claimed targets asked in batches: their outcomes, for the round to write. */
 async function collectAccount(
   ctx: AppContext,
   owner: string,
   targets: ClaimedTarget[],
-): Promise<{ collected: number; gone: number; failed: number }> {
+  row: AccountRow | undefined,
+): Promise<{ outcomes: TargetOutcome[]; failed: number }> {
   const platform = targets[0]!.platform;
   const publisher = ctx.publishers.get(platform);
-  const account = await loadAccount(ctx, targets[0]!.accountId);
+  const account = await platformAccountOf(ctx, row);
   if (account === 'later') {
     // Needs reconnecting (or its credentials cannot be read): its figures wait for the reconnect.
     await postponeTargets(ctx, owner, targets, new Date(Date.now() + 24 * 3_600_000));
-    return { collected: 0, gone: 0, failed: targets.length };
+    return { outcomes: [], failed: targets.length };
   }
   if (!publisher?.metrics || !account) {
     // The account was removed, or the platform stopped reporting: nothing more will come.
-    const now = Date.now();
-    await recordTargetOutcomes(
-      ctx,
-      owner,
-      targets.map((t) => ({ ...keyOf(t), state: 'done', step: t.step, nextCollectAt: null })),
-      new Date(now),
-    );
-    return { collected: 0, gone: 0, failed: 0 };
+    return {
+      outcomes: targets.map((t) => ({ ...keyOf(t), state: 'done', step: t.step, nextCollectAt: null })),
+      failed: 0,
+    };
   }
   try {
     const answers = await askInBatches(ctx, publisher, account, targets);
-    const now = new Date();
-    const outcomes = targets.map((t) => outcomeOf(t, answers.get(t.platformPostId), now.getTime(), ctx));
-    await recordTargetOutcomes(ctx, owner, outcomes, now);
-    const gone = outcomes.filter((o) => o.state === 'gone').length;
-    return { collected: outcomes.filter((o) => o.metrics).length, gone, failed: 0 };
+    const now = Date.now();
+    return { outcomes: targets.map((t) => outcomeOf(t, answers.get(t.platformPostId), now, ctx)), failed: 0 };
   } catch (error) {
     ctx.logger.warn(
       { err: error, accountId: account.id, platform, targets: targets.length },
       'collecting post metrics failed; trying again later',
     );
     await postponeTargets(ctx, owner, targets, new Date(Date.now() + retryDelayMs(error)));
-    return { collected: 0, gone: 0, failed: targets.length };
+    return { outcomes: [], failed: targets.length };
   }
 }
 
@@ -180,7 +180,13 @@ export async function loadAccount(
   ctx: AppContext,
   accountId: string,
 ): Promise<PlatformAccount | undefined | 'later'> {
-  const row = await findAccountById(ctx, accountId);
+  return platformAccountOf(ctx, await findAccountById(ctx, accountId));
+}
+
+async function platformAccountOf(
+  ctx: AppContext,
+  row: AccountRow | undefined,
+): Promise<PlatformAccount | undefined | 'later'> {
   if (!row) return undefined;
   if (row.status !== 'active') return 'later';
   try {

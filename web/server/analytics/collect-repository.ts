@@ -1,7 +1,9 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { inArray, type SQL, sql } from 'drizzle-orm';
+import type { AccountRow } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
-import type { MetricsState } from '#server/db/schema.ts';
+import { accounts, type MetricsState } from '#server/db/schema.ts';
+import { isUuid } from '#server/http/ids.ts';
 
 /*
  * The collectors' SQL (docs/analytics.md): enrolling posted targets and accounts, claiming due
@@ -104,6 +106,13 @@ export async function enrollPostedTargets(
   const added = rowsOf<{ post_id: string; account_id: string }>(result);
   if (added.length > 0) await refreshRollups(ctx, JSON.stringify(added));
   return added.length;
+}
+
+/** The accounts of a round of claimed targets, in one query (ids that are not accounts are left out). */
+export async function accountRowsById(ctx: AppContext, ids: readonly string[]): Promise<AccountRow[]> {
+  const uuids = ids.filter(isUuid);
+  if (uuids.length === 0) return [];
+  return ctx.db.select().from(accounts).where(inArray(accounts.id, uuids));
 }
 
 /** Claims up to `limit` due targets (optionally only those of one post, for a refresh). */
