@@ -1,3 +1,5 @@
+export * from './analytics/best-times.ts';
+export * from './analytics/metrics.ts';
 export * from './config/env-settings.ts';
 export * from './csv/index.ts';
 export * from './errors.ts';

@@ -9,6 +9,7 @@ import * as logout from './logout.ts';
 import * as post from './post.ts';
 import * as posts from './posts.ts';
 import * as queue from './queue.ts';
+import * as stats from './stats.ts';
 import * as validate from './validate.ts';
 import * as version from './version.ts';
 import * as whoami from './whoami.ts';
@@ -28,6 +29,7 @@ export const commands = {
   import: importCommand,
   export: exportCommand,
   queue,
+  stats,
   completion,
   help,
   version,

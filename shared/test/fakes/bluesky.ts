@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { checkPostRecord, type PostLimits, type StoredBlob } from './bluesky-record.ts';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 import { signFakeJwt, verifyFakeJwt } from './jwt.ts';
 
 export interface FakeBlueskyAccount {
@@ -63,6 +64,8 @@ export class FakeBluesky {
   readonly server = new FakeServer();
   readonly records: StoredRecord[] = [];
   readonly blobs = new Map<string, StoredBlob>();
+  /** What `app.bsky.feed.getPosts` reports per post URI; `followers` is every profile's `followersCount`. */
+  readonly figures = new FakeFigures<'likeCount' | 'replyCount' | 'repostCount' | 'quoteCount'>();
   readonly #accounts: FakeBlueskyAccount[];
   readonly #handles: Map<string, string>;
   readonly #tokens = new Map<string, IssuedToken>();
@@ -180,6 +183,9 @@ export class FakeBluesky {
       this.#authed(req, (a) => this.#createRecord(req, a)),
     );
     s.route('GET', /^\/xrpc\/com\.atproto\.repo\.getRecord$/, (req) => this.#getRecord(req));
+    s.route('GET', /^\/xrpc\/app\.bsky\.feed\.getPosts$/, (req) =>
+      this.#authed(req, () => this.#getPosts(req)),
+    );
     s.route('GET', /^\/xrpc\/app\.bsky\.actor\.getProfile$/, (req) =>
       this.#authed(req, () => this.#getProfile(req)),
     );
@@ -336,8 +342,36 @@ export class FakeBluesky {
         handle: account.handle,
         ...(account.displayName ? { displayName: account.displayName } : {}),
         ...(account.avatar ? { avatar: account.avatar } : {}),
+        followersCount: this.figures.followers,
+        followsCount: 0,
+        postsCount: this.records.filter((r) => r.did === account.did).length,
       },
     };
+  }
+
+  /** `app.bsky.feed.getPosts`: post views of the URIs that exist (at most 25), deleted ones left out. */
+  #getPosts(req: RecordedRequest): FakeResponse {
+    const uris = req.query.getAll('uris');
+    if (uris.length > 25) return xrpcError(400, 'InvalidRequest', 'uris must not have more than 25 elements');
+    const posts = uris.flatMap((uri) => {
+      const record = this.records.find((r) => r.uri === uri);
+      if (!record) return [];
+      const account = this.#accounts.find((a) => a.did === record.did);
+      return [
+        {
+          uri: record.uri,
+          cid: record.cid,
+          author: { did: record.did, handle: account?.handle ?? 'handle.invalid' },
+          record: record.value,
+          indexedAt: new Date().toISOString(),
+          likeCount: this.figures.of(uri, 'likeCount'),
+          replyCount: this.figures.of(uri, 'replyCount'),
+          repostCount: this.figures.of(uri, 'repostCount'),
+          quoteCount: this.figures.of(uri, 'quoteCount'),
+        },
+      ];
+    });
+    return { json: { posts } };
   }
 }
 

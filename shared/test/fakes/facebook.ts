@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 import {
   AuthorizationCodes,
   type FetchedMedia,
@@ -92,6 +93,8 @@ export class FakeFacebook {
   readonly appSecret: string;
   readonly pages: FakeFacebookPage[];
   readonly posts: FakeFacebookPost[] = [];
+  /** What a post's `shares`, `reactions` and `comments` summaries report; `followers` is each page's. */
+  readonly figures = new FakeFigures<'shares' | 'reactions' | 'comments'>();
   readonly photos = new Map<string, FakeFacebookPhoto>();
   readonly videos = new Map<string, FakeFacebookVideo>();
   /** Ids of videos removed by `DELETE /{video-id}`, in order. */
@@ -130,6 +133,7 @@ export class FakeFacebook {
       .route('POST', new RegExp(`${v}/(\\d+)/photos$`), (r, m) => this.#photos(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/videos$`), (r, m) => this.#videos(r, m[1]!))
       .route('POST', new RegExp(`${v}/([\\d_]+)/comments$`), (r, m) => this.#comment(r, m[1]!))
+      .route('GET', new RegExp(`${v}/(\\d+_\\d+)$`), (r, m) => this.#post(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#updateVideo(r, m[1]!))
       .route('DELETE', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#deleteVideo(r, m[1]!));
@@ -370,6 +374,9 @@ export class FakeFacebook {
           name: page.name,
           ...(page.username ? { username: page.username } : {}),
           picture: { data: { url: `https://scontent.example/${page.id}.jpg` } },
+          ...(fieldsOf(request).includes('followers_count')
+            ? { followers_count: this.figures.followers }
+            : {}),
         },
         page.id,
       );
@@ -383,6 +390,36 @@ export class FakeFacebook {
       });
     }
     return graphUnknownObject(id, 'get');
+  }
+
+  /**
+   * `GET /{page-post-id}?fields=shares,reactions.summary(total_count).limit(0),comments.summary(…)`:
+   * `shares` only once someone shared, as Graph answers; a deleted post is an unknown object.
+   */
+  #post(request: RecordedRequest, id: string): FakeResponse {
+    const token = this.#token(request);
+    if (!isToken(token)) return token;
+    const post = this.posts.find((p) => p.id === id && !p.deleted);
+    if (!post) return graphUnknownObject(id, 'get');
+    const fields = fieldsOf(request);
+    const summary = (name: 'reactions' | 'comments') => ({
+      data: [],
+      summary: {
+        total_count: this.figures.of(id, name),
+        ...(name === 'comments' ? { order: 'ranked' } : {}),
+      },
+    });
+    const shares = this.figures.of(id, 'shares');
+    return this.#ok(
+      {
+        id,
+        ...(fields.includes('message') && post.message ? { message: post.message } : {}),
+        ...(fields.includes('shares') && shares > 0 ? { shares: { count: shares } } : {}),
+        ...(fields.some((f) => f.startsWith('reactions')) ? { reactions: summary('reactions') } : {}),
+        ...(fields.some((f) => f.startsWith('comments')) ? { comments: summary('comments') } : {}),
+      },
+      post.pageId,
+    );
   }
 
   // --- Publishing ------------------------------------------------------------------------------
@@ -669,6 +706,11 @@ export class FakeFacebook {
     });
     return this.#ok({ id }, pageId);
   }
+}
+
+/** The top-level names of a Graph `fields` list (`reactions.summary(total_count).limit(0)` → `reactions…`). */
+function fieldsOf(request: RecordedRequest): string[] {
+  return (request.query.get('fields') ?? '').split(/,(?![^(]*\))/).filter(Boolean);
 }
 
 function isToken(value: Token | FakeResponse): value is Token {

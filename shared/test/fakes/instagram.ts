@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 import {
   AuthorizationCodes,
   type FetchedMedia,
@@ -7,6 +8,7 @@ import {
   graphErrorResponse,
   graphTokenProblem,
   graphUnknownObject,
+  mediaInsightsAnswer,
   usageHeaders,
 } from './meta-graph.ts';
 
@@ -90,6 +92,8 @@ export class FakeInstagram {
   readonly containers = new Map<string, FakeContainer>();
   readonly media: FakeInstagramMedia[] = [];
   readonly comments: FakeInstagramComment[] = [];
+  /** What media insights report per media id; `followers` is the account's `followers_count`. */
+  readonly figures = new FakeFigures<'views' | 'reach' | 'likes' | 'comments' | 'shares' | 'saved'>();
   consent: 'approve' | 'deny' = 'approve';
   videoProcessingPolls: number;
   fetchMedia: boolean;
@@ -130,6 +134,7 @@ export class FakeInstagram {
       .route('GET', new RegExp(`${v}/(\\d+)/media$`), (r, m) => this.#listMedia(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/media_publish$`), (r, m) => this.#publish(r, m[1]!))
       .route('POST', new RegExp(`${v}/(\\d+)/comments$`), (r, m) => this.#comment(r, m[1]!))
+      .route('GET', new RegExp(`${v}/(\\d+)/insights$`), (r, m) => this.#insights(r, m[1]!))
       .route('GET', new RegExp(`${v}/(\\d+)$`), (r, m) => this.#object(r, m[1]!));
   }
 
@@ -571,9 +576,24 @@ export class FakeInstagram {
         username: this.account.username,
         name: this.account.name,
         profile_picture_url: this.account.pictureUrl,
+        followers_count: this.figures.followers,
       });
     }
     return graphUnknownObject(id, 'get');
+  }
+
+  /** `GET /{media}/insights?metric=…`: lifetime figures of a media of the account. */
+  #insights(request: RecordedRequest, id: string): FakeResponse {
+    const token = this.#token(request);
+    if (!isToken(token)) return token;
+    const media = this.media.find((m) => m.id === id && !m.deleted);
+    if (!media) return graphUnknownObject(id, 'get');
+    const names = ['views', 'reach', 'likes', 'comments', 'shares', 'saved'] as const;
+    return mediaInsightsAnswer(
+      id,
+      request.query.get('metric'),
+      Object.fromEntries(names.map((n) => [n, this.figures.of(id, n)])),
+    );
   }
 }
 

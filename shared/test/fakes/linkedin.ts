@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 
 /**
  * A fake of LinkedIn's versioned REST API and OAuth 2.0 endpoints: the authorization redirect,
@@ -126,6 +127,8 @@ export class FakeLinkedIn {
   readonly member: FakeLinkedInMember;
   readonly organizations: Record<string, { name: string; vanityName?: string; admin?: boolean }>;
   readonly posts: FakeLinkedInPost[] = [];
+  /** What `GET /rest/socialActions/{urn}` reports per post. */
+  readonly figures = new FakeFigures<'likes' | 'comments'>();
   readonly comments: FakeLinkedInComment[] = [];
   readonly images = new Map<string, FakeImage>();
   readonly videos = new Map<string, FakeVideo>();
@@ -174,6 +177,9 @@ export class FakeLinkedIn {
       )
       .route('GET', /^\/rest\/videos\/([^/]+)$/, (r, m) => this.#getVideo(r, decodeURIComponent(m[1]!)))
       .route('POST', /^\/rest\/posts$/, (r) => this.#createPost(r))
+      .route('GET', /^\/rest\/socialActions\/([^/]+)$/, (r, m) =>
+        this.#socialActions(r, decodeURIComponent(m[1]!)),
+      )
       .route('POST', /^\/rest\/socialActions\/([^/]+)\/comments$/, (r, m) =>
         this.#createComment(r, decodeURIComponent(m[1]!)),
       );
@@ -750,6 +756,26 @@ export class FakeLinkedIn {
   deletePost(urn: string): void {
     const post = this.posts.find((p) => p.urn === urn);
     if (post) post.deleted = true;
+  }
+
+  /**
+   * `GET /rest/socialActions/{post urn}`: the likes and comments summaries; reading them needs
+   * `r_member_social` or `r_organization_social` (403 otherwise), a deleted post answers 404.
+   */
+  #socialActions(request: RecordedRequest, target: string): FakeResponse {
+    const denied =
+      this.#versioned(request) ?? this.#authenticate(request, ['r_member_social', 'r_organization_social']);
+    if (denied) return denied;
+    const post = this.posts.find((p) => p.urn === target && !p.deleted);
+    if (!post) return linkedInErrorResponse(404, 'NOT_FOUND', `Entity ${target} not found`);
+    const comments = this.figures.of(target, 'comments');
+    return {
+      json: {
+        target,
+        likesSummary: { totalLikes: this.figures.of(target, 'likes'), likedByCurrentUser: false },
+        commentsSummary: { totalFirstLevelComments: comments, aggregatedTotalComments: comments },
+      },
+    };
   }
 
   /** `POST /rest/socialActions/{post urn}/comments` `{ actor, object, message: { text } }`. */

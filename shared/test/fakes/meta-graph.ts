@@ -165,3 +165,36 @@ export function sniff(bytes: Buffer): string | undefined {
   if (bytes.subarray(4, 8).toString('latin1') === 'ftyp') return 'video/mp4';
   return undefined;
 }
+
+/**
+ * A Graph insights answer (`GET /{media}/insights?metric=…`): one entry per metric asked for,
+ * lifetime values in `values[0].value`, as Threads and Instagram answer media insights. A metric
+ * the object does not offer is refused whole, as Graph does (code 100).
+ */
+export function mediaInsightsAnswer(
+  id: string,
+  asked: string | null,
+  offered: Readonly<Record<string, number>>,
+): FakeResponse {
+  const names = (asked ?? '').split(',').filter(Boolean);
+  if (names.length === 0)
+    return graphErrorResponse(400, { message: '(#100) The parameter metric is required', code: 100 });
+  const unknown = names.find((n) => !(n in offered));
+  if (unknown)
+    return graphErrorResponse(400, {
+      message: `(#100) metric[0] must be one of the following values: ${Object.keys(offered).join(', ')}`,
+      code: 100,
+    });
+  return {
+    json: {
+      data: names.map((name) => ({
+        name,
+        period: 'lifetime',
+        values: [{ value: offered[name] }],
+        title: name,
+        description: `The ${name} of the media.`,
+        id: `${id}/insights/${name}/lifetime`,
+      })),
+    },
+  };
+}

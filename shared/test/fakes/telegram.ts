@@ -31,6 +31,8 @@ export interface FakeTelegramChat {
   botStatus?: FakeBotStatus;
   /** Forum topic ids; `message_thread_id` must be one of them. */
   topics?: number[];
+  /** What `getChatMemberCount` answers (default 1); tests change it between collections. */
+  memberCount?: number;
 }
 
 export interface FakeTelegramOptions {
@@ -215,6 +217,8 @@ export class FakeTelegram {
         return this.#getChat(params);
       case 'getChatMember':
         return this.#getChatMember(params, bot);
+      case 'getChatMemberCount':
+        return this.#getChatMemberCount(params);
       case 'sendMessage':
         return this.#sendMessage(params, bot.username);
       case 'sendMediaGroup':
@@ -248,6 +252,17 @@ export class FakeTelegram {
     if (!chat.username && status === 'kicked') throw kicked(chat);
     if (!chat.username && status === 'left') throw badRequest('chat not found');
     return { ...chatShape(chat), accent_color_id: 0, max_reaction_count: 11 };
+  }
+
+  /** The chat's member (subscriber) count, as for `getChat`: only a chat the bot can see. */
+  #getChatMemberCount(params: Params): number {
+    this.#getChat(params);
+    return this.#findChat(params.chat_id).memberCount ?? 1;
+  }
+
+  /** Sets what `getChatMemberCount` answers for a chat (by how posts address it). */
+  setMemberCount(chatId: string, count: number): void {
+    this.#findChat(chatId).memberCount = count;
   }
 
   #getChatMember(params: Params, bot: { id: number; username: string; firstName?: string }): unknown {

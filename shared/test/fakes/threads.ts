@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 import {
   AuthorizationCodes,
   type GraphErrorFields,
   graphErrorResponse,
   graphTokenProblem,
   graphUnknownObject,
+  mediaInsightsAnswer,
 } from './meta-graph.ts';
 
 /**
@@ -107,6 +109,8 @@ export class FakeThreads {
   readonly user: FakeThreadsUser;
   readonly containers = new Map<string, FakeThreadsContainer>();
   readonly posts: FakeThreadsPost[] = [];
+  /** What media insights report per post; `followers` is the profile's `followers_count` insight. */
+  readonly figures = new FakeFigures<'views' | 'likes' | 'replies' | 'reposts' | 'quotes' | 'shares'>();
   processingPolls: number;
   quotaTotal: number;
   fetchMedia: boolean;
@@ -147,6 +151,12 @@ export class FakeThreads {
       )
       .route('POST', /^\/v1\.0\/([^/]+)\/threads_publish$/, (r, m) =>
         this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#publish(r, t)),
+      )
+      .route('GET', /^\/v1\.0\/(\d+)\/insights$/, (r, m) =>
+        this.#authed(r, (t) => this.#mediaInsights(r, t, m[1]!)),
+      )
+      .route('GET', /^\/v1\.0\/([^/]+)\/threads_insights$/, (r, m) =>
+        this.#authed(r, (t) => this.#owner(m[1]!, t) ?? this.#userInsights(r)),
       )
       .route('GET', /^\/v1\.0\/(\d+)$/, (r, m) => this.#authed(r, (t) => this.#object(r, t, m[1]!)));
   }
@@ -442,6 +452,38 @@ export class FakeThreads {
       container.status = 'ERROR';
       container.errorMessage = container.mediaType === 'VIDEO' ? 'FAILED_DOWNLOADING_VIDEO' : 'UNKNOWN';
     }
+  }
+
+  /** `GET /{media}/insights?metric=…`: lifetime figures of one of the caller's posts. */
+  #mediaInsights(request: RecordedRequest, token: Token, id: string): FakeResponse {
+    const post = this.posts.find((p) => p.id === id && p.userId === token.userId);
+    if (!post || post.deleted) return graphUnknownObject(id, 'get');
+    const names = ['views', 'likes', 'replies', 'reposts', 'quotes', 'shares'] as const;
+    return mediaInsightsAnswer(
+      id,
+      request.query.get('metric'),
+      Object.fromEntries(names.map((n) => [n, this.figures.of(id, n)])),
+    );
+  }
+
+  /** `GET /{user}/threads_insights?metric=followers_count`: a total value, as Threads answers it. */
+  #userInsights(request: RecordedRequest): FakeResponse {
+    if (request.query.get('metric') !== 'followers_count')
+      return graphError(400, 100, '(#100) This fake only knows metric=followers_count');
+    return {
+      json: {
+        data: [
+          {
+            name: 'followers_count',
+            period: 'day',
+            title: 'followers_count',
+            description: "The number of followers on the user's profile.",
+            total_value: { value: this.figures.followers },
+            id: `${this.user.id}/insights/followers_count/day`,
+          },
+        ],
+      },
+    };
   }
 
   async #object(request: RecordedRequest, token: Token, id: string): Promise<FakeResponse> {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import twitterText from 'twitter-text';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 import { AuthorizationCodes } from './meta-graph.ts';
 
 /**
@@ -8,7 +9,8 @@ import { AuthorizationCodes } from './meta-graph.ts';
  * endpoint with rotating refresh tokens, Basic client authentication), `GET /2/users/me`,
  * `POST /2/tweets` (weighted length, duplicate content, replies, quotes, reply settings),
  * media upload v2 (initialize / append / finalize / STATUS with processing states), media
- * metadata (alt text, up to 1000 characters), and rate
+ * metadata (alt text, up to 1000 characters), `GET /2/tweets?ids=` with `public_metrics` and
+ * `users/me` with the user's `public_metrics` (figures set through `figures`), and rate
  * limits with X's `x-rate-limit-*` headers. Error bodies follow X's problem format.
  */
 export interface FakeXOptions {
@@ -111,6 +113,10 @@ export class FakeX {
   readonly user: FakeXUser;
   readonly posts: FakeXPost[] = [];
   readonly media = new Map<string, FakeXMedia>();
+  /** What `GET /2/tweets` reports per post (`public_metrics` names) and `users/me` as followers. */
+  readonly figures = new FakeFigures<
+    'impression_count' | 'like_count' | 'reply_count' | 'retweet_count' | 'quote_count' | 'bookmark_count'
+  >();
   accessTokenTtlSeconds: number;
   processingPolls: number;
   /** How the consent screen answers. */
@@ -146,6 +152,7 @@ export class FakeX {
       .route('GET', /^\/2\/users\/(\d+)\/tweets$/, (r, m) =>
         this.#limited(r, 'users/tweets', () => this.#timeline(r, m[1]!)),
       )
+      .route('GET', /^\/2\/tweets$/, (r) => this.#limited(r, 'tweets/lookup', () => this.#lookup(r)))
       .route('POST', /^\/2\/tweets$/, (r) =>
         this.#limited(r, 'tweets', (userId) => this.#createPost(r, userId)),
       )
@@ -396,9 +403,67 @@ export class FakeX {
           name: this.user.name,
           username: this.user.username,
           ...(fields.includes('profile_image_url') ? { profile_image_url: this.user.profileImageUrl } : {}),
+          ...(fields.includes('public_metrics')
+            ? {
+                public_metrics: {
+                  followers_count: this.figures.followers,
+                  following_count: 0,
+                  tweet_count: this.posts.length,
+                  listed_count: 0,
+                  like_count: 0,
+                },
+              }
+            : {}),
         },
       },
     };
+  }
+
+  /**
+   * `GET /2/tweets?ids=` (up to 100): the posts that exist, with `public_metrics` when asked;
+   * a deleted or unknown id is in `errors` as a resource-not-found problem, as X answers it.
+   */
+  #lookup(request: RecordedRequest): FakeResponse {
+    const ids = (request.query.get('ids') ?? '').split(',').filter(Boolean);
+    if (ids.length === 0 || ids.length > 100)
+      return xInvalidRequest('The `ids` query parameter value must be 1 to 100 ids', { ids });
+    const withMetrics = (request.query.get('tweet.fields') ?? '').split(',').includes('public_metrics');
+    const data: unknown[] = [];
+    const errors: unknown[] = [];
+    for (const id of ids) {
+      const post = this.posts.find((p) => p.id === id);
+      if (!post || this.figures.isDeleted(id)) {
+        errors.push({
+          value: id,
+          detail: `Could not find tweet with ids: [${id}].`,
+          title: 'Not Found Error',
+          resource_type: 'tweet',
+          parameter: 'ids',
+          resource_id: id,
+          type: 'https://api.twitter.com/2/problems/resource-not-found',
+        });
+        continue;
+      }
+      const f = (name: Parameters<typeof this.figures.of>[1]) => this.figures.of(id, name);
+      data.push({
+        id,
+        text: post.text,
+        edit_history_tweet_ids: [id],
+        ...(withMetrics
+          ? {
+              public_metrics: {
+                retweet_count: f('retweet_count'),
+                reply_count: f('reply_count'),
+                like_count: f('like_count'),
+                quote_count: f('quote_count'),
+                bookmark_count: f('bookmark_count'),
+                impression_count: f('impression_count'),
+              },
+            }
+          : {}),
+      });
+    }
+    return { json: { ...(data.length > 0 ? { data } : {}), ...(errors.length > 0 ? { errors } : {}) } };
   }
 
   /** `GET /2/users/:id/tweets`: newest first, links shown as t.co links as X does. */

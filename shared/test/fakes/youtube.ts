@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type FakeResponse, FakeServer, type RecordedRequest } from './fake-server.ts';
+import { FakeFigures } from './figures.ts';
 
 /**
  * A fake of the YouTube Data API v3 and Google's OAuth endpoints: token grants (refresh_token,
@@ -153,6 +154,8 @@ export class FakeYouTube {
   readonly channel: FakeYouTubeChannel | null;
   readonly sessions = new Map<string, FakeUploadSession>();
   readonly videos: FakeVideo[] = [];
+  /** What `part=statistics` reports per video; `followers` is the channel's `subscriberCount`. */
+  readonly figures = new FakeFigures<'viewCount' | 'likeCount' | 'commentCount'>();
   /** Ids of videos removed by videos.delete, in order. */
   readonly deletedVideos: string[] = [];
   readonly comments: FakeYouTubeComment[] = [];
@@ -512,6 +515,16 @@ export class FakeYouTube {
               localized: { title: this.channel.title, description: '' },
               ...(this.channel.country ? { country: this.channel.country } : {}),
             },
+            ...((request.query.get('part') ?? '').split(',').includes('statistics')
+              ? {
+                  statistics: {
+                    viewCount: '0',
+                    subscriberCount: String(this.figures.followers),
+                    hiddenSubscriberCount: false,
+                    videoCount: String(this.videos.length),
+                  },
+                }
+              : {}),
           },
         ]
       : [];
@@ -743,8 +756,20 @@ export class FakeYouTube {
     const denied = this.#authenticate(request, [youTubeReadonlyScope, youTubeForceSslScope]);
     if (denied) return denied;
     const ids = (request.query.get('id') ?? '').split(',').filter(Boolean);
+    if (ids.length > 50)
+      return googleErrorResponse(400, 'invalidFilters', 'The request specifies more than 50 video ids.');
+    const parts = (request.query.get('part') ?? '').split(',');
+    // YouTube leaves a deleted video out of the list; statistics are strings, as the API sends them.
+    const statistics = (id: string) => ({
+      statistics: {
+        viewCount: String(this.figures.of(id, 'viewCount')),
+        likeCount: String(this.figures.of(id, 'likeCount')),
+        favoriteCount: '0',
+        commentCount: String(this.figures.of(id, 'commentCount')),
+      },
+    });
     const items = this.videos
-      .filter((v) => ids.includes(v.id))
+      .filter((v) => ids.includes(v.id) && !v.deleted)
       .map((video) => {
         const processing = video.processingPollsLeft > 0;
         if (processing) video.processingPollsLeft--;
@@ -753,6 +778,7 @@ export class FakeYouTube {
           ...resource,
           status: { ...resource.status, uploadStatus: processing ? 'uploaded' : 'processed' },
           processingDetails: { processingStatus: processing ? 'processing' : 'succeeded' },
+          ...(parts.includes('statistics') ? statistics(video.id) : {}),
         };
       });
     return { json: { kind: 'youtube#videoListResponse', items, pageInfo: { totalResults: items.length } } };

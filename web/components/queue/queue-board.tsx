@@ -8,7 +8,7 @@ import { type AccountSummary, accountHandle, accountName, platformName } from '#
 import { formatSlot } from '#components/lib/time.ts';
 import { useTimeSettings } from '#components/lib/time-context.tsx';
 import type { QueueMove, QueueViewShape } from '#server/queue/schema.ts';
-import { SlotEditor } from './slot-editor.tsx';
+import { SlotEditor, type SuggestedSlots } from './slot-editor.tsx';
 
 const excerpt = (message: string) => {
   const text = message.trim() || 'Media post';
@@ -22,10 +22,13 @@ export function QueueBoard({
   account,
   initial,
   zones,
+  suggested,
 }: {
   account: AccountSummary;
   initial: QueueViewShape;
   zones: string[];
+  /** The account's best times (docs/analytics.md#best-times), offered as slots. */
+  suggested?: SuggestedSlots;
 }) {
   const { locale } = useTimeSettings();
   const [queue, setQueue] = useState(initial);
@@ -156,6 +159,7 @@ export function QueueBoard({
           accountName={name}
           queue={queue}
           zones={zones}
+          suggested={suggested}
           onSaved={setQueue}
         />
       </div>

@@ -16,6 +16,9 @@ import {
   sortedSlots,
   weekdays,
 } from './week-slots.ts';
+import { SuggestedSlotButtons, type SuggestedSlots } from './suggested-slots.tsx';
+
+export type { SuggestedSlots } from './suggested-slots.tsx';
 
 const rowsOf = (queue: QueueViewShape): SlotRow[] => queue.slots.map((s) => ({ key: newKey(), ...s }));
 
@@ -29,12 +32,15 @@ export function SlotEditor({
   accountName,
   queue,
   zones,
+  suggested,
   onSaved,
 }: {
   accountId: string;
   accountName: string;
   queue: QueueViewShape;
   zones: string[];
+  /** The account's best times, offered as slots. */
+  suggested?: SuggestedSlots;
   onSaved: (queue: QueueViewShape) => void;
 }) {
   const id = useId();
@@ -163,6 +169,12 @@ export function SlotEditor({
           );
         })}
       </div>
+      <SuggestedSlotButtons
+        suggested={suggested}
+        timezone={timezone}
+        rows={rows}
+        onAdd={(slot) => setRows((current) => [...current, { key: newKey(), ...slot }])}
+      />
       <div className="week-copy">
         <label htmlFor={`${id}-copy-from`}>Copy</label>
         <select

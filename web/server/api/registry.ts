@@ -1,4 +1,5 @@
 import { accountsRoutes } from '#server/accounts/routes.ts';
+import { analyticsRoutes } from '#server/analytics/routes.ts';
 import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import { dispatchRoutes } from '#server/dispatch/routes.ts';
 import { exportRoutes } from '#server/exports/routes.ts';
@@ -28,6 +29,7 @@ export const apiRoutes = {
   ...exportRoutes,
   ...feedsRoutes,
   ...accountsRoutes,
+  ...analyticsRoutes,
   ...queueRoutes,
   ...mediaRoutes,
   ...linkPreviewRoutes,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
+  defaultCollectionOffsetsMs,
   defaultWebhookRetrySchedule,
   envFlag,
   envHttpUrl,
@@ -22,6 +23,23 @@ import { z } from 'zod';
 import { parseEncryptionKey } from '../security/encryption.ts';
 
 const text = z.string().optional();
+
+/** `1h,6h,24h,3d,7d,30d`: ascending durations (ms, s, m, h or d). */
+function parseDurations(value: string): readonly number[] {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const offsets = value.split(',').map((part) => {
+    const match = /^\s*(\d+)\s*(ms|s|m|h|d)\s*$/.exec(part);
+    if (!match) throw new Error(`"${part.trim()}" is not a duration such as 6h or 3d`);
+    return Number(match[1]) * units[match[2]!]!;
+  });
+  if (
+    offsets.length === 0 ||
+    offsets.length > 20 ||
+    offsets.some((o, i) => o <= 0 || (i > 0 && o <= offsets[i - 1]!))
+  )
+    throw new Error('must list 1 to 20 ascending durations, such as 1h,6h,24h,3d,7d,30d');
+  return offsets;
+}
 const encryptionKeys = envParsedBy((value) =>
   value
     .split(',')
@@ -91,6 +109,20 @@ export const schedulerSettings = {
   },
   /** Testing hook: background loops hold while this file exists (docs/testing.md#frozen-loops). */
   loopHoldFile: fromEnv('LOOP_HOLD_FILE', text),
+  /** Post analytics collection (docs/analytics.md). */
+  analytics: {
+    /** This process collects metrics and followers; off: nothing is collected, pages show what was. */
+    enabled: fromEnv('ANALYTICS_ENABLED', envFlag.default(true)),
+    /** Accounts one instance collects for at once (each account's calls run one after another). */
+    concurrency: fromEnv('ANALYTICS_CONCURRENCY', envWholeNumber(1, 64).default(4)),
+    /** How often an instance looks for due collections. */
+    intervalMs: fromEnv('ANALYTICS_INTERVAL_MS', envPositive.default(60_000)),
+    /** When a posted target's figures are collected, after it posted (contract section H). */
+    collectAfterMs: fromEnv(
+      'ANALYTICS_COLLECT_AFTER',
+      envParsedBy<readonly number[]>(parseDurations).default(defaultCollectionOffsetsMs),
+    ),
+  },
   dispatcher: {
     enabled: fromEnv('DISPATCHER_ENABLED', envFlag.default(true)),
     intervalMs: fromEnv('DISPATCHER_INTERVAL_MS', envPositive.default(15_000)),

@@ -1,6 +1,7 @@
 import { setScheduledDueCounter } from '@postwave/shared';
 import { startCredentialKeeper } from '../accounts/credential-keeper.ts';
 import { startAccountHealthMonitor } from '../accounts/health.ts';
+import { startAnalyticsCollector } from '../analytics/collector.ts';
 import { getConfig, getContext } from '../context.ts';
 import { startInProcessDispatcher } from '../dispatch/in-process.ts';
 import { startFeedPoller } from '../feeds/poller.ts';
@@ -26,4 +27,6 @@ export async function startProcess(): Promise<void> {
   startWebhookWorker(await getContext());
   // Every connected account is checked periodically; leased, so every instance may run it.
   startAccountHealthMonitor(await getContext());
+  // Post metrics and followers (docs/analytics.md), leased too; ANALYTICS_ENABLED=false: off.
+  startAnalyticsCollector(await getContext());
 }

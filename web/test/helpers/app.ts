@@ -74,6 +74,8 @@ export async function startApp(
     DATA_DIR: dataDir,
     DISPATCH_SECRET: dispatchSecret,
     DISPATCHER_ENABLED: 'false',
+    // Collection would call the fakes in the background; tests call its cron endpoint instead.
+    ANALYTICS_ENABLED: 'false',
     LOG_LEVEL: 'warn',
     MIGRATIONS_DIR: join(webDir, '..', 'drizzle'),
     ...(database ? { DATABASE_URL: database.url } : {}),

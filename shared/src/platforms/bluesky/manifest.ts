@@ -67,5 +67,6 @@ export const blueskyManifest: PlatformManifest = {
       },
     ],
   },
+  analytics: { post: ['likes', 'comments', 'reposts', 'quotes'], account: ['followers'] },
   docs: 'docs/platforms/bluesky.md',
 };

@@ -1,10 +1,14 @@
 import { PlatformError } from '../../errors.ts';
 import type { FetchLike } from '../../http/fetch-like.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
+import type { AccountMetricName } from '../manifest.ts';
 import type {
   AccountProfile,
+  MetricsTarget,
   PlatformAccount,
+  PlatformCallContext,
   PostContent,
+  PostMetricsResult,
   PublishContext,
   Publisher,
   PublishResult,
@@ -13,6 +17,7 @@ import type {
 import { type BlueskyConfig, normalizeServiceUrl } from './config.ts';
 import { detectFacets, resolveFacets } from './facets.ts';
 import { blueskyManifest } from './manifest.ts';
+import { blueskyAccountMetrics, blueskyMetricsBatchSize, blueskyPostMetrics } from './metrics.ts';
 import {
   type BlueskyCredentials,
   type BlueskyOptions,
@@ -107,6 +112,23 @@ export class BlueskyPublisher implements Publisher<BlueskyOptions> {
     this.#plannedKeys.delete(context.idempotencyKey);
     context.logger.debug({ platform: this.id, uri: created.uri }, 'bluesky record created');
     return resultFor(created, await client.session());
+  }
+
+  readonly metricsBatchSize = blueskyMetricsBatchSize;
+
+  metrics(
+    targets: readonly MetricsTarget[],
+    account: PlatformAccount,
+    context: PlatformCallContext,
+  ): Promise<Map<string, PostMetricsResult>> {
+    return blueskyPostMetrics(this.#client(account, context.signal, context.accountHostFetch), targets);
+  }
+
+  accountMetrics(
+    account: PlatformAccount,
+    context: PlatformCallContext,
+  ): Promise<Partial<Record<AccountMetricName, number>>> {
+    return blueskyAccountMetrics(this.#client(account, context.signal, context.accountHostFetch));
   }
 
   async verifyCredentials(

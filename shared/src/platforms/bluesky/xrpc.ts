@@ -29,7 +29,8 @@ export interface XrpcRequest {
   method: 'GET' | 'POST';
   nsid: string;
   token?: string;
-  params?: Record<string, string>;
+  /** Query parameters; an array repeats the parameter (`uris` of `app.bsky.feed.getPosts`). */
+  params?: Record<string, string | readonly string[]>;
   /** A JSON body, or raw bytes with their content type (uploadBlob). */
   body?: unknown;
   contentType?: string;
@@ -42,7 +43,10 @@ export interface XrpcRequest {
 /** Calls `/xrpc/<nsid>` on a PDS; throws XrpcError on an error answer, PlatformError on transport failure. */
 export async function xrpc<T>(serviceUrl: string, request: XrpcRequest): Promise<T> {
   const url = new URL(`${serviceUrl}/xrpc/${request.nsid}`);
-  for (const [name, value] of Object.entries(request.params ?? {})) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(request.params ?? {})) {
+    if (typeof value === 'string') url.searchParams.set(name, value);
+    else for (const one of value) url.searchParams.append(name, one);
+  }
   const headers: Record<string, string> = {};
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   let body: BodyInit | undefined;

@@ -46,5 +46,7 @@ export const discordManifest: PlatformManifest = {
       },
     ],
   },
+  // Webhooks read nothing back: Discord reports no figures to a webhook (contract section H).
+  analytics: { post: [], account: [] },
   docs: 'docs/platforms/discord.md',
 };

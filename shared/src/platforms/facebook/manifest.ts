@@ -39,5 +39,6 @@ export const facebookManifest: PlatformManifest = {
     requiredEnv: ['FACEBOOK_APP_ID', 'FACEBOOK_APP_SECRET'],
     intro: 'Continue with Facebook and choose the Pages to connect; each Page becomes one account.',
   },
+  analytics: { post: ['likes', 'comments', 'reposts'], account: ['followers'] },
   docs: 'docs/platforms/facebook.md',
 };

@@ -5,6 +5,7 @@ import { AttemptMemory } from '../attempt-memory.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { FacebookConfig } from './config.ts';
 import { GraphClient, postGraphComment } from './graph.ts';
+import { facebookAccountMetrics, facebookPostMetrics } from './metrics.ts';
 import {
   type FacebookCredentials,
   type FacebookOptions,
@@ -216,6 +217,14 @@ export function createFacebookPublisher(config: FacebookConfig): Publisher<Faceb
     async comment(parent, text, account, _options, context): Promise<PublishResult> {
       const id = await postGraphComment(graph(account, context.signal), parent.platformPostId, text);
       return { platformPostId: id, url: `https://www.facebook.com/${id}` };
+    },
+
+    metrics(targets, account, context) {
+      return facebookPostMetrics(graph(account, context.signal), targets);
+    },
+
+    accountMetrics(account, context) {
+      return facebookAccountMetrics(graph(account, context.signal), pageOf(account));
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

@@ -35,5 +35,9 @@ export const instagramManifest: PlatformManifest = {
     intro:
       'Sign in with an Instagram professional (business or creator) account. Personal accounts cannot publish through the API.',
   },
+  analytics: {
+    post: ['views', 'reach', 'likes', 'comments', 'shares', 'saves'],
+    account: ['followers'],
+  },
   docs: 'docs/platforms/instagram.md',
 };

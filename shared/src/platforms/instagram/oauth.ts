@@ -7,17 +7,19 @@ import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
 import type { InstagramConfig } from './config.ts';
 import { instagramLongLivedToken } from './token.ts';
 
-/** Publishing, and comments for the first comment. */
+/** Publishing, comments for the first comment, and insights for analytics (contract section H). */
 export const instagramLoginScopes = [
   'instagram_business_basic',
   'instagram_business_content_publish',
   'instagram_business_manage_comments',
+  'instagram_business_manage_insights',
 ];
 /** Instagram accounts linked to Facebook Pages, reached with the Page's token. */
 export const instagramFacebookScopes = [
   'instagram_basic',
   'instagram_content_publish',
   'instagram_manage_comments',
+  'instagram_manage_insights',
   'pages_show_list',
   'pages_read_engagement',
   'business_management',

@@ -5,6 +5,7 @@ import { AttemptMemory } from '../attempt-memory.ts';
 import { GraphClient, type GraphParams, postGraphComment } from '../facebook/graph.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import type { InstagramConfig } from './config.ts';
+import { instagramAccountMetrics, instagramPostMetrics } from './metrics.ts';
 import {
   type InstagramCredentials,
   type InstagramOptions,
@@ -267,6 +268,14 @@ export function createInstagramPublisher(config: InstagramConfig): Publisher<Ins
       const client = await graph(account, context);
       const id = await postGraphComment(client, parent.platformPostId, text);
       return { platformPostId: id, ...(parent.url ? { url: parent.url } : {}) };
+    },
+
+    async metrics(targets, account, context) {
+      return instagramPostMetrics(await graph(account, context), targets);
+    },
+
+    async accountMetrics(account, context) {
+      return instagramAccountMetrics(await graph(account, context), userOf(account));
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

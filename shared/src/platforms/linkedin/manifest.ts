@@ -44,5 +44,8 @@ export const linkedInManifest: PlatformManifest = {
     intro:
       'Sign in with LinkedIn to post as yourself, or as the pages you administer when the operator enabled organization pages.',
   },
+  // Followers: the contract names no LinkedIn endpoint for them (organization follower
+  // statistics need the Community Management API), so none are collected.
+  analytics: { post: ['likes', 'comments'], account: [] },
   docs: 'docs/platforms/linkedin.md',
 };

@@ -7,6 +7,7 @@ import { LinkedInApi } from './api.ts';
 import type { LinkedInConfig } from './config.ts';
 import { escapeLittleText } from './little-text.ts';
 import { uploadImage, uploadVideo } from './media.ts';
+import { linkedInPostMetrics } from './metrics.ts';
 import { LinkedInToken, memberProfile, organizationProfile } from './oauth.ts';
 import {
   type LinkedInCredentials,
@@ -152,6 +153,10 @@ export function createLinkedInPublisher(config: LinkedInConfig): Publisher<Linke
         platformPostId: urn,
         url: `https://www.linkedin.com/feed/update/${parent.platformPostId}/?commentUrn=${encodeURIComponent(urn)}`,
       };
+    },
+
+    metrics(targets, account, context) {
+      return linkedInPostMetrics(api(account, context), targets);
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

@@ -73,5 +73,6 @@ export const telegramManifest: PlatformManifest = {
       },
     ],
   },
+  analytics: { post: [], account: ['followers'] },
   docs: 'docs/platforms/telegram.md',
 };

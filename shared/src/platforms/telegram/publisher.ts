@@ -2,9 +2,11 @@ import { hash } from 'node:crypto';
 import { PlatformError } from '../../errors.ts';
 import { defaultRequestTimeoutMs } from '../../http/fetch.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
+import type { AccountMetricName } from '../manifest.ts';
 import type {
   AccountProfile,
   PlatformAccount,
+  PlatformCallContext,
   PostContent,
   PublishContext,
   Publisher,
@@ -144,6 +146,23 @@ export class TelegramPublisher implements Publisher<TelegramOptions> {
       sent = messages[0]!;
     }
     return resultFor(sent, chat);
+  }
+
+  /**
+   * Followers are the chat's member count (`getChatMemberCount`); the Bot API reports nothing
+   * about a message's views or reactions to a bot, so there are no post metrics (contract section H).
+   */
+  async accountMetrics(
+    account: PlatformAccount,
+    context: PlatformCallContext,
+  ): Promise<Partial<Record<AccountMetricName, number>>> {
+    const chatId = account.platformAccountId;
+    const count = await this.#api(account).call<number>(
+      'getChatMemberCount',
+      { chat_id: chatId },
+      { chat: chatId, signal: context.signal },
+    );
+    return Number.isSafeInteger(count) && count >= 0 ? { followers: count } : {};
   }
 
   async verifyCredentials(

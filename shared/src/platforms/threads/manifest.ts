@@ -45,5 +45,9 @@ export const threadsManifest: PlatformManifest = {
     requiredEnv: ['THREADS_APP_ID', 'THREADS_APP_SECRET'],
     intro: 'Sign in with Threads and allow Postwave to read your profile and publish posts.',
   },
+  analytics: {
+    post: ['views', 'likes', 'comments', 'reposts', 'quotes', 'shares'],
+    account: ['followers'],
+  },
   docs: 'docs/platforms/threads.md',
 };

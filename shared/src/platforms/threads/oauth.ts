@@ -5,7 +5,8 @@ import { threadsCall } from './api.ts';
 import type { ThreadsConfig } from './config.ts';
 import { threadsError } from './errors.ts';
 
-export const threadsScopes = ['threads_basic', 'threads_content_publish'];
+/** Publishing, and the insights analytics reads (contract section H). */
+export const threadsScopes = ['threads_basic', 'threads_content_publish', 'threads_manage_insights'];
 
 interface TokenAnswer {
   access_token?: string;

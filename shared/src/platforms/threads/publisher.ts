@@ -13,6 +13,7 @@ import type {
 import { threadsCall } from './api.ts';
 import type { ThreadsConfig } from './config.ts';
 import { defaultDailyQuota } from './limits.ts';
+import { threadsAccountMetrics, threadsPostMetrics } from './metrics.ts';
 import { refreshThreadsToken, threadsProfile } from './oauth.ts';
 import {
   type ThreadsCredentials,
@@ -397,6 +398,16 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
         () => undefined,
       );
       return { platformPostId: published.id, ...(url ? { url } : {}) };
+    },
+
+    async metrics(targets, account, context) {
+      const token = await accessTokenFor(account, context);
+      return threadsPostMetrics(config.apiUrl, token, targets, context.signal);
+    },
+
+    async accountMetrics(account, context) {
+      const token = await accessTokenFor(account, context);
+      return threadsAccountMetrics(config.apiUrl, token, account.platformAccountId, context.signal);
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

@@ -60,5 +60,9 @@ export const xManifest: PlatformManifest = {
     requiredEnv: ['X_CLIENT_ID', 'X_CLIENT_SECRET'],
     intro: 'Sign in with X and allow Postwave to post, upload media and stay connected.',
   },
+  analytics: {
+    post: ['impressions', 'likes', 'comments', 'reposts', 'quotes', 'saves'],
+    account: ['followers'],
+  },
   docs: 'docs/platforms/x.md',
 };

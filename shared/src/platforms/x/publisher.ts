@@ -11,6 +11,7 @@ import type {
 import { xFetch } from './api.ts';
 import type { XConfig } from './config.ts';
 import { setXAltText, uploadXMedia } from './media.ts';
+import { xAccountMetrics, xMetricsBatchSize, xPostMetrics } from './metrics.ts';
 import { type XCredentials, type XOptions, xCredentialsSchema, xOptionsSchema } from './options.ts';
 import { XAccessToken, XRefreshLocks } from './token.ts';
 import { validateXPost } from './validate.ts';
@@ -180,6 +181,14 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
       for (const file of media) uploaded.delete(`${context.idempotencyKey}\n${file.key}`);
       const handle = account.username?.replace(/^@/, '');
       return { platformPostId: id, url: `https://x.com/${handle || 'i/web'}/status/${id}` };
+    },
+
+    metricsBatchSize: xMetricsBatchSize,
+    metrics(targets, account, context) {
+      return xPostMetrics(config, tokenFor(account, context), targets, context.signal);
+    },
+    accountMetrics(account, context) {
+      return xAccountMetrics(config, tokenFor(account, context), context.signal);
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

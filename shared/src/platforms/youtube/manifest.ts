@@ -72,5 +72,6 @@ export const youTubeManifest: PlatformManifest = {
     intro: 'Sign in with the Google account that owns the channel and allow uploads.',
     buttonLabel: 'Connect with Google',
   },
+  analytics: { post: ['views', 'likes', 'comments'], account: ['followers'] },
   docs: 'docs/platforms/youtube.md',
 };

@@ -6,6 +6,7 @@ import type { YouTubeConfig } from './config.ts';
 import { failure, googleFetch } from './google-fetch.ts';
 import { youTubeManifest } from './manifest.ts';
 import { videoMetadata } from './metadata.ts';
+import { youTubeAccountMetrics, youTubeMetricsBatchSize, youTubePostMetrics } from './metrics.ts';
 import { GoogleAccessToken } from './oauth.ts';
 import {
   type YouTubeCredentials,
@@ -162,6 +163,14 @@ export function createYouTubePublisher(config: YouTubeConfig): Publisher<YouTube
     async optionChoices(account, field, _values, context) {
       if (field !== 'categoryId') return [];
       return videoCategoryChoices(config, accessToken(account, context), context.signal);
+    },
+
+    metricsBatchSize: youTubeMetricsBatchSize,
+    metrics(targets, account, context) {
+      return youTubePostMetrics(config, accessToken(account, context), targets, context.signal);
+    },
+    accountMetrics(account, context) {
+      return youTubeAccountMetrics(config, accessToken(account, context), context.signal);
     },
 
     async verifyCredentials(account, context): Promise<AccountProfile> {

@@ -238,7 +238,7 @@ describe('Instagram', () => {
       const url = new URL(connector.authorizeUrl({ state: 'abc', redirectUri }));
       assert.equal(
         url.searchParams.get('scope'),
-        'instagram_business_basic,instagram_business_content_publish,instagram_business_manage_comments',
+        'instagram_business_basic,instagram_business_content_publish,instagram_business_manage_comments,instagram_business_manage_insights',
       );
       const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
       assert.equal(back.searchParams.get('state'), 'abc');

@@ -96,7 +96,7 @@ describe('Threads long-lived tokens', () => {
 describe('Threads connect (OAuth)', () => {
   const redirectUri = 'http://127.0.0.1:3000/api/v1/accounts/connect/threads/callback';
 
-  it('builds the consent URL with threads_basic,threads_content_publish and no PKCE', () => {
+  it('builds the consent URL with threads_basic,threads_content_publish,threads_manage_insights and no PKCE', () => {
     const connector = createThreadsConnector(threadsTestConfig(fake));
     assert.equal(connector.configured, true);
     assert.equal(connector.pkce, false);
@@ -105,7 +105,7 @@ describe('Threads connect (OAuth)', () => {
     assert.deepEqual(Object.fromEntries(url.searchParams), {
       client_id: fake.appId,
       redirect_uri: redirectUri,
-      scope: 'threads_basic,threads_content_publish',
+      scope: 'threads_basic,threads_content_publish,threads_manage_insights',
       response_type: 'code',
       state: 's1',
     });

@@ -4,6 +4,7 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { timeZones } from '../../../components/lib/time.ts';
 import { QueueBoard } from '../../../components/queue/queue-board.tsx';
 import { listAccounts } from '../../../server/accounts/service.ts';
+import { getBestTimes } from '../../../server/analytics/get-best-times.ts';
 import { getContext } from '../../../server/context.ts';
 import { getQueue } from '../../../server/queue/service.ts';
 import { requireUser } from '../../../server/ui/session.ts';
@@ -15,7 +16,10 @@ export default async function QueuePage() {
   const user = await requireUser();
   const ctx = await getContext();
   const accounts = await listAccounts(ctx, user.id);
-  const queues = await Promise.all(accounts.map((a) => getQueue(ctx, user.id, a.id)));
+  const [queues, bestTimes] = await Promise.all([
+    Promise.all(accounts.map((a) => getQueue(ctx, user.id, a.id))),
+    Promise.all(accounts.map((a) => getBestTimes(ctx, user.id, a.id))),
+  ]);
   return (
     <div className="page">
       <div className="page-head">
@@ -44,7 +48,13 @@ export default async function QueuePage() {
         </EmptyState>
       ) : (
         accounts.map((account, i) => (
-          <QueueBoard key={account.id} account={account} initial={queues[i]!} zones={timeZones()} />
+          <QueueBoard
+            key={account.id}
+            account={account}
+            initial={queues[i]!}
+            zones={timeZones()}
+            suggested={{ timezone: bestTimes[i]!.timezone, slots: bestTimes[i]!.slots }}
+          />
         ))
       )}
     </div>

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { AppContext } from '#server/context.ts';
 import type { McpActor } from '../actor.ts';
 import { registerAccountTools } from './accounts.ts';
+import { registerAnalyticsTools } from './analytics.ts';
 import { registerFeedTools } from './feeds.ts';
 import { registerMediaTools } from './media.ts';
 import { registerPostActionTools } from './post-actions.ts';
@@ -21,4 +22,5 @@ export function registerTools(server: McpServer, ctx: AppContext, actor: McpActo
   registerFeedTools(server, ctx, actor);
   registerQueueTools(server, ctx, actor);
   registerWebhookTools(server, ctx, actor);
+  registerAnalyticsTools(server, ctx, actor);
 }

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { AccountAvatar } from '#components/account-avatar.tsx';
 import { AccountsAtRisk } from '#components/accounts/health.tsx';
+import { PostMetricsSection } from '#components/analytics/post-metrics.tsx';
 import { Icon } from '#components/icons.tsx';
 import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
@@ -9,10 +10,12 @@ import { LiveStatus } from '#components/posts/live-status.tsx';
 import { Outgoing } from '#components/posts/outgoing.tsx';
 import { PostActions } from '#components/posts/post-actions.tsx';
 import { StagingNote } from '#components/posts/staging-note.tsx';
+import '#components/analytics/analytics.css';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
 import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
+import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents } from '#server/posts/history.ts';
@@ -42,9 +45,10 @@ export default async function PostPage({
   const { done, approve } = await searchParams;
   const ctx = await getContext();
   const post = await foundOr404(getPost(ctx, user.id, id));
-  const [accountList, history] = await Promise.all([
+  const [accountList, history, metrics] = await Promise.all([
     listAccounts(ctx, user.id),
     listPostEvents(ctx, user.id, post.id),
+    getPostMetrics(ctx, user.id, post.id),
   ]);
   const accounts = new Map(accountList.map((a) => [a.id, a]));
   const approval = openApprovalRequest(post, history, approve === '1');
@@ -179,6 +183,12 @@ export default async function PostPage({
                 })}
             </ul>
           </section>
+          <PostMetricsSection
+            postId={post.id}
+            metrics={metrics}
+            names={new Map(accountList.map((a) => [a.id, accountName(a)]))}
+            timezone={tz}
+          />
         </div>
         <aside className="stack" aria-label="Post details">
           <section className="card card-body stack" aria-label="Details">

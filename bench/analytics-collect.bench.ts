@@ -1,0 +1,138 @@
+/**
+ * Metrics collection for 100,000 posted targets (`BENCH_TARGETS`; `--small`: 5,000) on
+ * PostgreSQL against a zero-latency X (100 ids per lookup), compared with a bare loop doing the
+ * same work by hand: the same lookups with plain fetch, JSON parsing, and one multi-row INSERT per
+ * answer. The collector adds claiming under leases, the limiter (its analytics scope, rate off as
+ * `PUBLISH_RATE_X_ANALYTICS=off` allows), decrypting credentials, canonical names, engagement, the
+ * latest-figures rollup and the history. Target: collector throughput ≥ 0.5 × the bare loop.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { saveAccount } from '../web/server/accounts/service.ts';
+import { collectDueMetrics } from '../web/server/analytics/collect-metrics.ts';
+import { enrollPostedTargets } from '../web/server/analytics/collect-repository.ts';
+import { collectingPlatforms } from '../web/server/analytics/collector.ts';
+import { loadConfig } from '../web/server/config.ts';
+import { createContext } from '../web/server/context.ts';
+import { signUp } from '../web/server/users/service.ts';
+import { repoRoot } from './support/dispatch-setup.ts';
+import { freshPostgres } from './support/postgres.ts';
+import { startZeroLatencyX } from './support/zero-latency-x.ts';
+
+const small = process.argv.includes('--small');
+const targets = Number(process.env.BENCH_TARGETS ?? (small ? 5_000 : 100_000));
+const accountCount = Number(process.env.BENCH_ACCOUNTS ?? 100);
+
+const x = await startZeroLatencyX();
+const database = await freshPostgres('postwave_bench_analytics');
+const dataDir = mkdtempSync(join(tmpdir(), 'postwave-bench-'));
+const ctx = await createContext(
+  loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    MIGRATIONS_DIR: join(repoRoot, 'drizzle'),
+    X_API_URL: x.url,
+    PUBLISH_RATE_X_ANALYTICS: 'off',
+    ANALYTICS_CONCURRENCY: '8',
+  }),
+);
+const db = new pg.Client({ connectionString: database.url });
+await db.connect();
+try {
+  const user = await signUp(ctx, { email: 'bench-analytics@example.com', password: 'benchmark password' });
+  const accountIds: string[] = [];
+  for (let i = 0; i < accountCount; i++) {
+    const { account } = await saveAccount(ctx, user.id, {
+      platform: 'x',
+      platformAccountId: String(1000 + i),
+      credentials: { accessToken: `bench-token-${i}` },
+      profile: { name: `Bench ${i}` },
+    });
+    accountIds.push(account.id);
+  }
+  // One post per target, each posted to one account, an hour and a half ago (the +1 h collection is due).
+  await db.query(
+    `WITH p AS (
+       INSERT INTO posts (id, user_id, status, message, account_ids, media, account_options, created_at, updated_at, posted_at)
+       SELECT gen_random_uuid(), $1::uuid, 'posted', 'bench ' || g, '[]'::jsonb, '[]'::jsonb, '{}'::jsonb,
+         now() - interval '90 minutes', now() - interval '90 minutes', now() - interval '90 minutes'
+       FROM generate_series(1, $2::int) AS g
+       RETURNING id, message)
+     INSERT INTO post_targets (post_id, account_id, platform, status, platform_post_id, attempts, updated_at)
+     SELECT p.id, ($3::text[])[1 + (split_part(p.message, ' ', 2)::int % $4::int)], 'x', 'posted',
+       (1850000000000000000 + split_part(p.message, ' ', 2)::bigint)::text, 1, now() - interval '90 minutes'
+     FROM p`,
+    [user.id, targets, accountIds, accountCount],
+  );
+  console.log(`${targets} posted targets over ${accountCount} X accounts`);
+
+  const enrollStarted = performance.now();
+  const enrolled = await enrollPostedTargets(ctx, collectingPlatforms(ctx).posts, 3_600_000);
+  console.log(`enrolled ${enrolled} targets in ${((performance.now() - enrollStarted) / 1000).toFixed(2)} s`);
+
+  const collectStarted = performance.now();
+  const summary = await collectDueMetrics(ctx, {
+    owner: 'bench',
+    batch: 1000,
+    concurrency: 8,
+    maxRounds: 1_000_000,
+  });
+  const collectMs = performance.now() - collectStarted;
+  if (summary.collected !== targets) throw new Error(`collected ${summary.collected} of ${targets}`);
+  console.log(
+    `collector: ${summary.collected} targets in ${(collectMs / 1000).toFixed(2)} s (${Math.round((targets / collectMs) * 1000)}/s)`,
+  );
+
+  // The bare loop: the same lookups and one INSERT per answer, 8 at a time, nothing else.
+  await db.query(
+    'CREATE TABLE bare_snapshots (post_id uuid, account_id text, collected_at timestamptz, metrics jsonb)',
+  );
+  const rows = (
+    await db.query<{ post_id: string; account_id: string; platform_post_id: string }>(
+      'SELECT post_id, account_id, platform_post_id FROM post_targets ORDER BY account_id',
+    )
+  ).rows;
+  const pool = new pg.Pool({ connectionString: database.url, max: 8 });
+  const batches: (typeof rows)[] = [];
+  for (let i = 0; i < rows.length; i += 100) batches.push(rows.slice(i, i + 100));
+  const bareStarted = performance.now();
+  const worker = async () => {
+    for (let batch = batches.shift(); batch; batch = batches.shift()) {
+      const answer = (await (
+        await fetch(
+          `${x.url}/2/tweets?ids=${batch.map((r) => r.platform_post_id).join(',')}&tweet.fields=public_metrics`,
+          {
+            headers: { authorization: 'Bearer bench' },
+          },
+        )
+      ).json()) as { data: { id: string; public_metrics: Record<string, number> }[] };
+      const byId = new Map(answer.data.map((d) => [d.id, d.public_metrics]));
+      const values = batch.map((r) => ({
+        post_id: r.post_id,
+        account_id: r.account_id,
+        metrics: byId.get(r.platform_post_id),
+      }));
+      await pool.query(
+        `INSERT INTO bare_snapshots SELECT post_id, account_id, now(), metrics
+         FROM jsonb_to_recordset($1::jsonb) AS x(post_id uuid, account_id text, metrics jsonb)`,
+        [JSON.stringify(values)],
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  const bareMs = performance.now() - bareStarted;
+  await pool.end();
+  console.log(
+    `bare loop: ${rows.length} targets in ${(bareMs / 1000).toFixed(2)} s (${Math.round((rows.length / bareMs) * 1000)}/s)`,
+  );
+  console.log(`ratio (collector throughput / bare loop): ${(bareMs / collectMs).toFixed(2)} (target ≥ 0.5)`);
+} finally {
+  await db.end();
+  await ctx.database.close();
+  await database.drop();
+  await x.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,122 @@
+/**
+ * The analytics summary (`getAnalyticsSummary`: totals, per account, per day, top posts) over
+ * 1,000,000 metric rows (`BENCH_ROWS`; `--small`: 50,000) on PostgreSQL: one user, 10 X accounts,
+ * targets posted evenly over the last 365 days with figures in `target_metrics`, the latest-figures
+ * figures per target) and `metric_rollups` (sums per account and quarter hour), both kept by
+ * collection. Totals, per account and per day add up the rollups through their (account_id,
+ * bucket) key; top posts read `target_metrics` through its (account_id, posted_at) index; the
+ * history (`metric_snapshots`) is never scanned. Reports p50/p95 of the default 30-day range and of a 365-day range, in process (no HTTP).
+ * Target: p95 ≤ 100 ms.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { saveAccount } from '../web/server/accounts/service.ts';
+import { getAnalyticsSummary } from '../web/server/analytics/get-summary.ts';
+import { loadConfig } from '../web/server/config.ts';
+import { createContext } from '../web/server/context.ts';
+import { signUp } from '../web/server/users/service.ts';
+import { percentile, repoRoot } from './support/dispatch-setup.ts';
+import { freshPostgres } from './support/postgres.ts';
+
+const small = process.argv.includes('--small');
+const rowCount = Number(process.env.BENCH_ROWS ?? (small ? 50_000 : 1_000_000));
+const requests = Number(process.env.BENCH_REQUESTS ?? (small ? 30 : 200));
+
+const database = await freshPostgres('postwave_bench_summary');
+const dataDir = mkdtempSync(join(tmpdir(), 'postwave-bench-'));
+const ctx = await createContext(
+  loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    MIGRATIONS_DIR: join(repoRoot, 'drizzle'),
+  }),
+);
+const db = new pg.Client({ connectionString: database.url });
+await db.connect();
+try {
+  const user = await signUp(ctx, { email: 'bench-summary@example.com', password: 'benchmark password' });
+  const accountIds: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const { account } = await saveAccount(ctx, user.id, {
+      platform: 'x',
+      platformAccountId: String(2000 + i),
+      credentials: { accessToken: `bench-${i}` },
+      profile: { name: `Bench ${i}` },
+    });
+    accountIds.push(account.id);
+  }
+  const started = performance.now();
+  // Posts, their targets and their figures, in chunks of 100,000.
+  for (let from = 1; from <= rowCount; from += 100_000) {
+    const to = Math.min(rowCount, from + 99_999);
+    await db.query(
+      `WITH g AS (
+         SELECT gen_random_uuid() AS id, n, now() - make_interval(secs => (n::float8 / $3) * 365 * 86400) AS at
+         FROM generate_series($1::int, $2::int) AS n),
+       p AS (
+         INSERT INTO posts (id, user_id, status, message, account_ids, media, account_options, created_at, updated_at, posted_at)
+         SELECT id, $4::uuid, 'posted', 'bench ' || n, '[]'::jsonb, '[]'::jsonb, '{}'::jsonb, at, at, at FROM g RETURNING id),
+       t AS (
+         INSERT INTO post_targets (post_id, account_id, platform, status, platform_post_id, attempts, updated_at)
+         SELECT g.id, ($5::text[])[1 + n % 10], 'x', 'posted', n::text, 1, g.at FROM g RETURNING post_id)
+       INSERT INTO target_metrics (post_id, account_id, platform, posted_at, state, step, metrics, engagement, impressions, collected_at)
+       SELECT g.id, ($5::text[])[1 + n % 10], 'x', g.at, 'done', 6,
+         jsonb_build_object('impressions', n % 1000, 'likes', n % 37, 'comments', n % 7, 'reposts', n % 5, 'quotes', n % 3, 'saves', n % 4),
+         n % 37 + n % 7 + n % 5 + n % 3 + n % 4, n % 1000, g.at
+       FROM g`,
+      [from, to, rowCount, user.id, accountIds],
+    );
+  }
+  // The rollups collection keeps, built for the inserted rows at once (as a backfill would).
+  const metricNames = [
+    'impressions',
+    'reach',
+    'views',
+    'likes',
+    'comments',
+    'reposts',
+    'quotes',
+    'shares',
+    'saves',
+    'clicks',
+  ];
+  await db.query(
+    `INSERT INTO metric_rollups (account_id, bucket, posts, engagement, ${metricNames.join(', ')})
+     SELECT account_id, to_timestamp(floor(extract(epoch FROM posted_at) / 900) * 900), count(*), sum(engagement),
+       ${metricNames.map((m) => `sum((metrics->>'${m}')::bigint)`).join(', ')}
+     FROM target_metrics GROUP BY 1, 2`,
+  );
+  await db.query('ANALYZE');
+  console.log(`inserted ${rowCount} metric rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  async function measure(label: string, query: URLSearchParams) {
+    for (let i = 0; i < 5; i++) await getAnalyticsSummary(ctx, user.id, query);
+    const times: number[] = [];
+    let rows = 0;
+    for (let i = 0; i < requests; i++) {
+      const t = performance.now();
+      rows = (await getAnalyticsSummary(ctx, user.id, query)).totals.posts;
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      `${label} (${rows} targets): p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${requests} runs)`,
+    );
+  }
+  await measure('last 30 days, all accounts', new URLSearchParams());
+  await measure(
+    'last 30 days, 2 accounts',
+    new URLSearchParams({ accountIds: accountIds.slice(0, 2).join(',') }),
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  const yearAgo = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+  await measure('365 days, all accounts', new URLSearchParams({ from: yearAgo, to: today }));
+} finally {
+  await db.end();
+  await ctx.database.close();
+  await database.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

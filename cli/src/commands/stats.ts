@@ -1,0 +1,105 @@
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { preview, table } from '../format.ts';
+
+export const summary = 'what your posts did: metrics per post or per account';
+export const synopsis = [
+  ['stats', 'totals, accounts and top posts of the last 30 days (--from, --to)'],
+  ['stats <post id>', "a post's metrics on each network"],
+] as const;
+
+export const help = `Usage: postwave stats [<post id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]
+
+Without a post id: totals, each account and the top posts of a range of days in your
+timezone (default the last 30). With a post id: that post's figures on each network, as
+last collected (about 1 h, 6 h, 24 h, 3 d, 7 d and 30 d after posting). A table on a
+terminal; --json prints what the Scheduler answered. Scheduler only (see docs/analytics.md).
+`;
+
+export const options = {
+  from: { type: 'string', summary: 'first day', value: { name: 'date' } },
+  to: { type: 'string', summary: 'last day', value: { name: 'date' } },
+} as const satisfies OptionSpecs;
+
+type Metrics = Record<string, number | undefined>;
+interface PostMetrics {
+  targets: {
+    accountId: string;
+    platform: string;
+    url: string | null;
+    metrics: Metrics;
+    engagement: number | null;
+    collectedAt: string | null;
+    metricsState: string;
+  }[];
+}
+interface Totals {
+  posts: number;
+  engagement: number;
+  metrics: Metrics;
+}
+interface Summary {
+  from: string;
+  to: string;
+  timezone: string;
+  totals: Totals;
+  perAccount: (Totals & { accountId: string; platform: string })[];
+  topPosts: { postId: string; platform: string; message: string; engagement: number }[];
+}
+
+const shown = ['impressions', 'views', 'likes', 'comments', 'reposts', 'shares'];
+const cell = (value: number | null | undefined) =>
+  value === undefined || value === null ? '-' : String(value);
+
+export async function run({ values, args, api, print }: Context<typeof options>): Promise<number> {
+  const [postId, ...extra] = args;
+  if (extra.length) throw new UsageError(help);
+  const client = api();
+  if (postId) {
+    const metrics = await client.request<PostMetrics>(
+      'GET',
+      `/api/v1/posts/${encodeURIComponent(postId)}/metrics`,
+    );
+    const text = metrics.targets.length
+      ? table(
+          ['PLATFORM', 'STATE', ...shown.map((m) => m.toUpperCase()), 'ENGAGEMENT', 'COLLECTED'],
+          metrics.targets.map((t) => [
+            t.platform,
+            t.metricsState,
+            ...shown.map((m) => cell(t.metrics[m])),
+            cell(t.engagement),
+            t.collectedAt ?? 'not yet',
+          ]),
+        )
+      : 'This post has not been published anywhere yet.\n';
+    print(metrics, text);
+    return 0;
+  }
+  const query = new URLSearchParams();
+  if (values.from) query.set('from', values.from);
+  if (values.to) query.set('to', values.to);
+  const summary = await client.request<Summary>('GET', `/api/v1/analytics${query.size ? `?${query}` : ''}`);
+  const { totals } = summary;
+  const lines = [
+    `${summary.from} to ${summary.to} (${summary.timezone}): ${totals.posts} post(s), engagement ${totals.engagement}\n\n`,
+    summary.perAccount.length
+      ? table(
+          ['ACCOUNT', 'PLATFORM', 'POSTS', 'ENGAGEMENT', ...shown.map((m) => m.toUpperCase())],
+          summary.perAccount.map((a) => [
+            a.accountId,
+            a.platform,
+            String(a.posts),
+            String(a.engagement),
+            ...shown.map((m) => cell(a.metrics[m])),
+          ]),
+        )
+      : 'No posts in this range.\n',
+    summary.topPosts.length
+      ? `\nTop posts\n${table(
+          ['POST', 'PLATFORM', 'ENGAGEMENT', 'TEXT'],
+          summary.topPosts.map((p) => [p.postId, p.platform, String(p.engagement), preview(p.message, 50)]),
+        )}`
+      : '',
+  ];
+  print(summary, lines.join(''));
+  return 0;
+}

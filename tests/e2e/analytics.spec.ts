@@ -1,0 +1,60 @@
+import { expectAccessible } from './axe.ts';
+import { connectTelegram, expect, signUp, test } from './fixtures.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+test('analytics: a post’s figures after a refresh, the analytics page with its chart as a table, axe-clean', async ({
+  page,
+  app,
+  x,
+  shot,
+}) => {
+  await signUp(page, 'Figure Reader');
+  await connectTelegram(page);
+  // X through the API with the browser's session (the consent round trip has its own journey).
+  const origin = { origin: app.url };
+  const account = await page.request.post('/api/v1/accounts', {
+    headers: origin,
+    data: { platform: 'x', credentials: x.credentials() },
+  });
+  expect(account.status()).toBe(201);
+  const accountId = (await account.json()).id as string;
+  const created = await page.request.post('/api/v1/posts', {
+    headers: origin,
+    data: { message: 'Numbers, please', accountIds: [accountId], postingMode: 'now' },
+  });
+  const post = await created.json();
+  expect(post.status).toBe('posted');
+  x.figures.set(post.results[0].platformPostId, { like_count: 7, retweet_count: 2, impression_count: 300 });
+
+  await page.goto(`/posts/${post.id}`);
+  const metrics = page.getByTestId('post-metrics');
+  await expect(metrics.getByText('not collected yet')).toBeVisible();
+  await metrics.getByRole('button', { name: 'Refresh figures' }).click();
+  await expect(metrics.getByRole('status')).toHaveText('Figures updated.');
+  await expect(metrics.getByRole('row', { name: 'Likes 7' })).toBeVisible();
+  await expect(metrics.getByRole('row', { name: 'Engagement 9' })).toBeVisible();
+  await shot(page, 'post-metrics');
+  await expectAccessible(page, 'post-metrics', { testInfo: test.info() });
+
+  await page.getByRole('link', { name: 'Analytics' }).click();
+  await expect(page.getByRole('heading', { name: 'Analytics', level: 1 })).toBeVisible();
+  const totals = page.getByTestId('totals');
+  await expect(totals.getByText('Engagement')).toBeVisible();
+  await expect(totals).toContainText('300');
+  await expect(page.getByTestId('daily-chart').locator('svg').first()).toBeVisible();
+  // The chart's figures, as the table screen readers get.
+  const data = page.getByTestId('daily-chart-data');
+  await expect(data.locator('tbody tr')).toHaveCount(30);
+  await expect(data.locator('tbody tr').last().locator('td')).toHaveText(['1', '9']);
+  await expect(page.getByTestId('per-account').getByRole('row')).toHaveCount(2);
+  await expect(page.getByTestId('top-posts').getByRole('link', { name: 'Numbers, please' })).toBeVisible();
+  await expect(page.getByTestId('best-times-empty')).toBeVisible();
+  await shot(page, 'analytics');
+  await expectAccessible(page, 'analytics', { testInfo: test.info() });
+
+  // The filter narrows to one account: the Telegram channel has posted nothing.
+  await page.getByRole('checkbox', { name: /\(Telegram\)/ }).check();
+  await page.getByRole('button', { name: 'Show', exact: true }).first().click();
+  await expect(page.getByText('Nothing was posted in this range.')).toBeVisible();
+});

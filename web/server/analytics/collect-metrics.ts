@@ -1,0 +1,198 @@
+import {
+  type AnyPublisher,
+  canonicalMetrics,
+  engagementOf,
+  nextCollection,
+  type PlatformAccount,
+  type PostMetricsResult,
+} from '@postwave/shared';
+import { toPlatformAccount } from '#server/accounts/credentials.ts';
+import { type AccountRow, findAccountById } from '#server/accounts/repository.ts';
+import type { AppContext } from '#server/context.ts';
+import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
+import {
+  accountRowsById,
+  type ClaimedTarget,
+  claimDueTargets,
+  postponeTargets,
+  recordTargetOutcomes,
+  type TargetOutcome,
+} from './collect-repository.ts';
+import { callPlatform, retryDelayMs } from './platform-call.ts';
+
+/*
+ * Collecting posted targets' figures (docs/analytics.md#collection): claim due targets, group them
+ * by account, ask each account's platform in its batch size, write every outcome of an account in
+ * one statement. A deleted remote post stops its collection (`gone`); a target the platform did
+ * not report this time moves on to its next collection; a failed call hands the account's targets
+ * back for later at the same step.
+ */
+
+export interface CollectOptions {
+  /** Who holds the leases (one per instance and run). */
+  owner: string;
+  /** Targets claimed per round. */
+  batch?: number;
+  /** Accounts collected at once. */
+  concurrency?: number;
+  leaseMs?: number;
+  /** Only this post's targets (a refresh). */
+  postId?: string;
+  /** When this many rounds ran, stop (the next tick continues). */
+  maxRounds?: number;
+}
+
+export interface CollectSummary {
+  targets: number;
+  collected: number;
+  gone: number;
+  failed: number;
+}
+
+/** The offsets after posting at which targets are collected (ANALYTICS_COLLECT_AFTER). */
+export function collectionOffsets(ctx: AppContext): readonly number[] {
+  return ctx.config.analytics.collectAfterMs;
+}
+
+/** Collects due targets until none is due (or `maxRounds` ran); never throws for a platform's failure. */
+export async function collectDueMetrics(ctx: AppContext, options: CollectOptions): Promise<CollectSummary> {
+  const summary: CollectSummary = { targets: 0, collected: 0, gone: 0, failed: 0 };
+  const batch = options.batch ?? 500;
+  for (let round = 0; round < (options.maxRounds ?? 20) && !isShuttingDown(); round++) {
+    const claimed = await claimDueTargets(ctx, options.owner, {
+      limit: batch,
+      leaseMs: options.leaseMs ?? 300_000,
+      ...(options.postId ? { postId: options.postId } : {}),
+    });
+    if (claimed.length === 0) break;
+    summary.targets += claimed.length;
+    const byAccount = new Map<string, ClaimedTarget[]>();
+    for (const target of claimed) {
+      const list = byAccount.get(target.accountId);
+      if (list) list.push(target);
+      else byAccount.set(target.accountId, [target]);
+    }
+    // The round's accounts in one query, its outcomes in one write: per account only the platform call.
+    const rows = new Map((await accountRowsById(ctx, [...byAccount.keys()])).map((r) => [r.id, r]));
+    const queue = [...byAccount.values()];
+    const outcomes: TargetOutcome[] = [];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const done = await collectAccount(ctx, options.owner, next, rows.get(next[0]!.accountId));
+        outcomes.push(...done.outcomes);
+        summary.failed += done.failed;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+    await recordTargetOutcomes(ctx, options.owner, outcomes, new Date());
+    summary.collected += outcomes.filter((o) => o.metrics).length;
+    summary.gone += outcomes.filter((o) => o.state === 'gone').length;
+    if (claimed.length < batch) break;
+  }
+  return summary;
+}
+
+/** One account's claimed targets asked in batches: their outcomes, for the round to write. */
+async function collectAccount(
+  ctx: AppContext,
+  owner: string,
+  targets: ClaimedTarget[],
+  row: AccountRow | undefined,
+): Promise<{ outcomes: TargetOutcome[]; failed: number }> {
+  const platform = targets[0]!.platform;
+  const publisher = ctx.publishers.get(platform);
+  const account = await platformAccountOf(ctx, row);
+  if (account === 'later') {
+    // Needs reconnecting (or its credentials cannot be read): its figures wait for the reconnect.
+    await postponeTargets(ctx, owner, targets, new Date(Date.now() + 24 * 3_600_000));
+    return { outcomes: [], failed: targets.length };
+  }
+  if (!publisher?.metrics || !account) {
+    // The account was removed, or the platform stopped reporting: nothing more will come.
+    return {
+      outcomes: targets.map((t) => ({ ...keyOf(t), state: 'done', step: t.step, nextCollectAt: null })),
+      failed: 0,
+    };
+  }
+  try {
+    const answers = await askInBatches(ctx, publisher, account, targets);
+    const now = Date.now();
+    return { outcomes: targets.map((t) => outcomeOf(t, answers.get(t.platformPostId), now, ctx)), failed: 0 };
+  } catch (error) {
+    ctx.logger.warn(
+      { err: error, accountId: account.id, platform, targets: targets.length },
+      'collecting post metrics failed; trying again later',
+    );
+    await postponeTargets(ctx, owner, targets, new Date(Date.now() + retryDelayMs(error)));
+    return { outcomes: [], failed: targets.length };
+  }
+}
+
+async function askInBatches(
+  ctx: AppContext,
+  publisher: AnyPublisher,
+  account: PlatformAccount,
+  targets: readonly ClaimedTarget[],
+): Promise<Map<string, PostMetricsResult>> {
+  const size = Math.max(1, publisher.metricsBatchSize ?? 1);
+  const answers = new Map<string, PostMetricsResult>();
+  for (let i = 0; i < targets.length; i += size) {
+    const slice = targets
+      .slice(i, i + size)
+      .map((t) => ({ platformPostId: t.platformPostId, ...(t.url ? { url: t.url } : {}) }));
+    const answer = await callPlatform(ctx, publisher, account, (context) =>
+      publisher.metrics!(slice, account, context),
+    );
+    for (const [id, result] of answer) answers.set(id, result);
+  }
+  return answers;
+}
+
+function outcomeOf(
+  target: ClaimedTarget,
+  answer: PostMetricsResult | undefined,
+  now: number,
+  ctx: AppContext,
+): TargetOutcome {
+  if (answer?.state === 'gone')
+    return { ...keyOf(target), state: 'gone', step: target.step, nextCollectAt: null };
+  const next = nextCollection(target.postedAt.getTime(), now, collectionOffsets(ctx));
+  const schedule = {
+    state: next ? ('collecting' as const) : ('done' as const),
+    step: next?.step ?? collectionOffsets(ctx).length,
+    nextCollectAt: next ? new Date(next.at) : null,
+  };
+  if (!answer) return { ...keyOf(target), ...schedule };
+  const metrics = canonicalMetrics(answer.metrics);
+  return {
+    ...keyOf(target),
+    ...schedule,
+    metrics,
+    engagement: engagementOf(metrics) ?? null,
+    impressions: metrics.impressions ?? null,
+  };
+}
+
+const keyOf = (t: ClaimedTarget) => ({ postId: t.postId, accountId: t.accountId });
+
+/** The account to collect with; undefined when it was removed; `later` while it needs reconnecting. */
+export async function loadAccount(
+  ctx: AppContext,
+  accountId: string,
+): Promise<PlatformAccount | undefined | 'later'> {
+  return platformAccountOf(ctx, await findAccountById(ctx, accountId));
+}
+
+async function platformAccountOf(
+  ctx: AppContext,
+  row: AccountRow | undefined,
+): Promise<PlatformAccount | undefined | 'later'> {
+  if (!row) return undefined;
+  if (row.status !== 'active') return 'later';
+  try {
+    return await toPlatformAccount(ctx, row);
+  } catch {
+    // Unreadable with the current keys (docs/scheduler.md, key rotation): only a reconnect helps.
+    return 'later';
+  }
+}

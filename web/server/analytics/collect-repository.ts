@@ -1,0 +1,299 @@
+import { inArray, type SQL, sql } from 'drizzle-orm';
+import type { AccountRow } from '#server/accounts/repository.ts';
+import type { AppContext } from '#server/context.ts';
+import { dateOrNull, rowsOf } from '#server/db/access.ts';
+import { accounts, type MetricsState } from '#server/db/schema.ts';
+import { isUuid } from '#server/http/ids.ts';
+
+/*
+ * The collectors' SQL (docs/analytics.md): enrolling posted targets and accounts, claiming due
+ * ones under a lease, and writing what a collection found. Claims work as dispatch's do
+ * (web/server/dispatch/repository.ts): SKIP LOCKED hands concurrent collectors disjoint rows, and
+ * the claim pushes `next_collect_at` to the lease's end, so a row whose collector died becomes due
+ * again exactly when its lease runs out. Nothing here is scoped to an owner: collection serves all.
+ */
+
+/** A claimed target with what its platform needs to find it. */
+export interface ClaimedTarget {
+  postId: string;
+  accountId: string;
+  platform: string;
+  postedAt: Date;
+  step: number;
+  platformPostId: string;
+  url: string | null;
+}
+
+/** One target's outcome, as the collector writes it. */
+export interface TargetOutcome {
+  postId: string;
+  accountId: string;
+  /** Set when figures came back; absent when the platform did not report this target this time. */
+  metrics?: Record<string, number>;
+  engagement?: number | null;
+  impressions?: number | null;
+  state: MetricsState;
+  step: number;
+  nextCollectAt: Date | null;
+}
+
+const metricColumns = [
+  'impressions',
+  'reach',
+  'views',
+  'likes',
+  'comments',
+  'reposts',
+  'quotes',
+  'shares',
+  'saves',
+  'clicks',
+] as const;
+const bucketOf = (column: string) =>
+  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / 900) * 900)`);
+
+/**
+ * Recomputes the rollups (`metric_rollups`, docs/analytics.md#storage-and-performance) of the
+ * quarter hours these targets were posted in, from the targets' latest figures.
+ */
+async function refreshRollups(ctx: AppContext, keysJson: string): Promise<void> {
+  const sums = sql.raw(metricColumns.map((m) => `sum((m.metrics->>'${m}')::bigint)`).join(', '));
+  const names = sql.raw(metricColumns.join(', '));
+  const updates = sql.raw(metricColumns.map((m) => `${m} = excluded.${m}`).join(', '));
+  await ctx.db.execute(sql`
+    WITH k AS (
+      SELECT DISTINCT m.account_id, ${bucketOf('m.posted_at')} AS bucket
+      FROM jsonb_to_recordset(${keysJson}::jsonb) AS x(post_id uuid, account_id text)
+      JOIN target_metrics m ON m.post_id = x.post_id AND m.account_id = x.account_id
+    )
+    INSERT INTO metric_rollups (account_id, bucket, posts, engagement, ${names})
+    SELECT k.account_id, k.bucket, count(*), sum(m.engagement), ${sums}
+    FROM k JOIN target_metrics m ON m.account_id = k.account_id
+      AND m.posted_at >= k.bucket AND m.posted_at < k.bucket + interval '15 minutes'
+    GROUP BY k.account_id, k.bucket
+    ON CONFLICT (account_id, bucket) DO UPDATE
+    SET posts = excluded.posts, engagement = excluded.engagement, ${updates}`);
+}
+
+const list = (values: readonly string[]): SQL =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+
+/**
+ * Gives every posted target without a metrics row one: `collecting` with its first collection
+ * `firstOffsetMs` after it posted when its platform reports post metrics, else `unsupported` (its
+ * post still counts in summaries). Answers how many rows it added.
+ */
+export async function enrollPostedTargets(
+  ctx: AppContext,
+  collecting: readonly string[],
+  firstOffsetMs: number,
+): Promise<number> {
+  const supported = collecting.length > 0 ? sql`t.platform IN (${list(collecting)})` : sql`false`;
+  const result = await ctx.db.execute(sql`
+    INSERT INTO target_metrics (post_id, account_id, platform, posted_at, state, step, next_collect_at)
+    SELECT t.post_id, t.account_id, t.platform, coalesce(p.posted_at, t.updated_at),
+      CASE WHEN ${supported} THEN 'collecting' ELSE 'unsupported' END, 0,
+      CASE WHEN ${supported}
+        THEN coalesce(p.posted_at, t.updated_at) + ${firstOffsetMs} * interval '1 millisecond' END
+    FROM post_targets t JOIN posts p ON p.id = t.post_id
+    WHERE t.status = 'posted' AND t.platform_post_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM target_metrics m WHERE m.post_id = t.post_id AND m.account_id = t.account_id)
+    ON CONFLICT DO NOTHING
+    RETURNING post_id, account_id`);
+  const added = rowsOf<{ post_id: string; account_id: string }>(result);
+  if (added.length > 0) await refreshRollups(ctx, JSON.stringify(added));
+  return added.length;
+}
+
+/** The accounts of a round of claimed targets, in one query (ids that are not accounts are left out). */
+export async function accountRowsById(ctx: AppContext, ids: readonly string[]): Promise<AccountRow[]> {
+  const uuids = ids.filter(isUuid);
+  if (uuids.length === 0) return [];
+  return ctx.db.select().from(accounts).where(inArray(accounts.id, uuids));
+}
+
+/** Claims up to `limit` due targets (optionally only those of one post, for a refresh). */
+export async function claimDueTargets(
+  ctx: AppContext,
+  owner: string,
+  options: { limit: number; leaseMs: number; postId?: string; now?: Date },
+): Promise<ClaimedTarget[]> {
+  const now = options.now ?? new Date();
+  const until = new Date(now.getTime() + options.leaseMs).toISOString();
+  const onlyPost = options.postId ? sql`AND post_id = ${options.postId}` : sql``;
+  const result = await ctx.db.execute(sql`
+    WITH due AS (
+      SELECT post_id, account_id FROM target_metrics
+      WHERE state = 'collecting' AND next_collect_at <= ${now.toISOString()}::timestamptz ${onlyPost}
+      ORDER BY next_collect_at
+      LIMIT ${options.limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE target_metrics AS m
+    SET lease_owner = ${owner}, lease_expires_at = ${until}::timestamptz, next_collect_at = ${until}::timestamptz
+    FROM due, post_targets AS t
+    WHERE m.post_id = due.post_id AND m.account_id = due.account_id
+      AND t.post_id = m.post_id AND t.account_id = m.account_id
+    RETURNING m.post_id, m.account_id, m.platform, m.posted_at, m.step, t.platform_post_id, t.url`);
+  return rowsOf<Record<string, unknown>>(result).map((row) => ({
+    postId: String(row.post_id),
+    accountId: String(row.account_id),
+    platform: String(row.platform),
+    postedAt: dateOrNull(row.posted_at)!,
+    step: Number(row.step),
+    platformPostId: String(row.platform_post_id),
+    url: (row.url as string | null) ?? null,
+  }));
+}
+
+/**
+ * Writes outcomes of targets `owner` holds, and their figures to the history, in two statements
+ * however many there are. A row another collector took over meanwhile is left alone.
+ */
+export async function recordTargetOutcomes(
+  ctx: AppContext,
+  owner: string,
+  outcomes: readonly TargetOutcome[],
+  collectedAt: Date,
+): Promise<void> {
+  if (outcomes.length === 0) return;
+  const at = collectedAt.toISOString();
+  const rows = JSON.stringify(
+    outcomes.map((o) => ({
+      post_id: o.postId,
+      account_id: o.accountId,
+      metrics: o.metrics ?? null,
+      engagement: o.engagement ?? null,
+      impressions: o.impressions ?? null,
+      state: o.state,
+      step: o.step,
+      next_collect_at: o.nextCollectAt?.toISOString() ?? null,
+    })),
+  );
+  await ctx.db.execute(sql`
+    WITH x AS (
+      SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS x(post_id uuid, account_id text, metrics jsonb,
+        engagement int, impressions int, state text, step int, next_collect_at timestamptz)
+    ), kept AS (
+      UPDATE target_metrics AS m
+      SET state = x.state, step = x.step, next_collect_at = x.next_collect_at,
+        metrics = coalesce(x.metrics, m.metrics),
+        engagement = CASE WHEN x.metrics IS NULL THEN m.engagement ELSE x.engagement END,
+        impressions = CASE WHEN x.metrics IS NULL THEN m.impressions ELSE x.impressions END,
+        collected_at = CASE WHEN x.metrics IS NULL THEN m.collected_at ELSE ${at}::timestamptz END,
+        lease_owner = NULL, lease_expires_at = NULL
+      FROM x
+      WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND m.lease_owner = ${owner}
+      RETURNING m.post_id, m.account_id, x.metrics
+    )
+    INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics)
+    SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
+    ON CONFLICT DO NOTHING`);
+  const changed = outcomes.filter((o) => o.metrics);
+  if (changed.length > 0)
+    await refreshRollups(
+      ctx,
+      JSON.stringify(changed.map((o) => ({ post_id: o.postId, account_id: o.accountId }))),
+    );
+}
+
+/** Hands claimed targets back to be tried at `retryAt` (the same step: nothing was collected). */
+export async function postponeTargets(
+  ctx: AppContext,
+  owner: string,
+  targets: readonly { postId: string; accountId: string }[],
+  retryAt: Date,
+): Promise<void> {
+  if (targets.length === 0) return;
+  const keys = JSON.stringify(targets.map((t) => ({ post_id: t.postId, account_id: t.accountId })));
+  await ctx.db.execute(sql`
+    UPDATE target_metrics AS m
+    SET next_collect_at = ${retryAt.toISOString()}::timestamptz, lease_owner = NULL, lease_expires_at = NULL
+    FROM jsonb_to_recordset(${keys}::jsonb) AS x(post_id uuid, account_id text)
+    WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND m.lease_owner = ${owner}`);
+}
+
+/** Makes a post's collecting targets due now (a refresh); answers false when one was refreshed since `since`. */
+export async function markRefreshed(ctx: AppContext, postId: string, since: Date): Promise<boolean> {
+  const now = new Date().toISOString();
+  const result = await ctx.db.execute(sql`
+    UPDATE target_metrics
+    SET refreshed_at = ${now}::timestamptz,
+      next_collect_at = CASE WHEN state = 'collecting' AND lease_owner IS NULL
+        THEN ${now}::timestamptz ELSE next_collect_at END
+    WHERE post_id = ${postId}
+      AND NOT EXISTS (SELECT 1 FROM target_metrics r WHERE r.post_id = ${postId}
+        AND r.refreshed_at > ${since.toISOString()}::timestamptz)
+    RETURNING 1`);
+  return rowsOf(result).length > 0;
+}
+
+/** The latest refresh of a post's targets, for `Retry-After`. */
+export async function lastRefreshOf(ctx: AppContext, postId: string): Promise<Date | null> {
+  const result = await ctx.db.execute(sql`
+    SELECT max(refreshed_at) AS at FROM target_metrics WHERE post_id = ${postId}`);
+  return dateOrNull(rowsOf<{ at: unknown }>(result)[0]?.at);
+}
+
+/** Gives each active account of a platform with account metrics a followers schedule, due now. */
+export async function enrollAccounts(ctx: AppContext, platforms: readonly string[]): Promise<void> {
+  if (platforms.length === 0) return;
+  await ctx.db.execute(sql`
+    INSERT INTO account_metric_schedule (account_id, next_collect_at)
+    SELECT a.id, now() FROM accounts a
+    WHERE a.platform IN (${list(platforms)})
+      AND NOT EXISTS (SELECT 1 FROM account_metric_schedule s WHERE s.account_id = a.id)
+    ON CONFLICT DO NOTHING`);
+}
+
+/** Claims up to `limit` active accounts whose followers are due. */
+export async function claimDueAccounts(
+  ctx: AppContext,
+  owner: string,
+  options: { limit: number; leaseMs: number },
+): Promise<string[]> {
+  const now = new Date();
+  const until = new Date(now.getTime() + options.leaseMs).toISOString();
+  const result = await ctx.db.execute(sql`
+    WITH due AS (
+      SELECT s.account_id FROM account_metric_schedule s JOIN accounts a ON a.id = s.account_id
+      WHERE s.next_collect_at <= ${now.toISOString()}::timestamptz AND a.status = 'active'
+      ORDER BY s.next_collect_at
+      LIMIT ${options.limit}
+      FOR UPDATE OF s SKIP LOCKED
+    )
+    UPDATE account_metric_schedule AS s
+    SET lease_owner = ${owner}, lease_expires_at = ${until}::timestamptz, next_collect_at = ${until}::timestamptz
+    FROM due WHERE s.account_id = due.account_id
+    RETURNING s.account_id`);
+  return rowsOf<{ account_id: string }>(result).map((r) => String(r.account_id));
+}
+
+/** Writes an account's followers for today (UTC; a later collection the same day replaces it). */
+export async function recordFollowers(
+  ctx: AppContext,
+  accountId: string,
+  followers: number | null,
+  at: Date,
+): Promise<void> {
+  await ctx.db.execute(sql`
+    INSERT INTO account_metrics (account_id, day, followers, collected_at)
+    VALUES (${accountId}, ${at.toISOString().slice(0, 10)}, ${followers}, ${at.toISOString()}::timestamptz)
+    ON CONFLICT (account_id, day) DO UPDATE SET followers = excluded.followers, collected_at = excluded.collected_at`);
+}
+
+/** Sets when an account `owner` holds is next collected, and gives its lease back. */
+export async function rescheduleAccount(
+  ctx: AppContext,
+  owner: string,
+  accountId: string,
+  next: Date,
+): Promise<void> {
+  await ctx.db.execute(sql`
+    UPDATE account_metric_schedule
+    SET next_collect_at = ${next.toISOString()}::timestamptz, lease_owner = NULL, lease_expires_at = NULL
+    WHERE account_id = ${accountId} AND lease_owner = ${owner}`);
+}

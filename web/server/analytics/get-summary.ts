@@ -1,0 +1,68 @@
+import { canonicalMetrics } from '@postwave/shared';
+import type { AppContext } from '#server/context.ts';
+import { daysOf, num, todayIn } from './days.ts';
+import { ownerTimezone, type SumsRow, summarySums, topTargets } from './repository.ts';
+import { type AnalyticsSummaryView, parseAccountIds, parseRange } from './schema.ts';
+
+const topPostsLimit = 10;
+
+/** A row of sums as totals: figures no target reported stay absent. */
+function totalsOf(row: SumsRow | undefined) {
+  const metrics: Record<string, unknown> = {};
+  if (row) for (const [key, value] of Object.entries(row)) if (value !== null) metrics[key] = num(value);
+  return {
+    posts: num(row?.posts) ?? 0,
+    engagement: num(row?.engagement) ?? 0,
+    metrics: canonicalMetrics(metrics),
+  };
+}
+
+/** Adds per-account rows up: the range's totals. */
+function addUp(rows: SumsRow[]): SumsRow {
+  const total: Record<string, number> = {};
+  for (const row of rows)
+    for (const [key, value] of Object.entries(row))
+      if (value !== null && key !== 'account_id' && key !== 'platform' && key !== 'date')
+        total[key] = (total[key] ?? 0) + Number(value);
+  return total as SumsRow;
+}
+
+/**
+ * `GET /api/v1/analytics`: the caller's posted targets within a range of days (their timezone),
+ * all accounts or `accountIds`: totals, per account, per day (every day listed), and the posts
+ * with the most engagement. Figures are each target's latest collection.
+ */
+export async function getAnalyticsSummary(
+  ctx: AppContext,
+  owner: string,
+  query: URLSearchParams,
+): Promise<AnalyticsSummaryView> {
+  const timezone = await ownerTimezone(ctx, owner);
+  const range = parseRange(query, todayIn(timezone));
+  const accountIds = parseAccountIds(query);
+  const [{ perAccount, perDay }, top] = await Promise.all([
+    summarySums(ctx, owner, range, timezone, accountIds),
+    topTargets(ctx, owner, range, timezone, accountIds, topPostsLimit),
+  ]);
+  const byDate = new Map(perDay.map((row) => [String(row.date), row]));
+  return {
+    from: range.from,
+    to: range.to,
+    timezone,
+    totals: totalsOf(addUp(perAccount)),
+    perAccount: perAccount
+      .map((row) => ({ accountId: String(row.account_id), platform: String(row.platform), ...totalsOf(row) }))
+      .sort((a, b) => b.engagement - a.engagement || a.accountId.localeCompare(b.accountId)),
+    perDay: daysOf(range.from, range.to).map((date) => ({ date, ...totalsOf(byDate.get(date)) })),
+    topPosts: top.map((row) => ({
+      postId: String(row.post_id),
+      accountId: String(row.account_id),
+      platform: String(row.platform),
+      url: (row.url as string | null) ?? null,
+      message: String(row.message ?? ''),
+      postedAt: new Date(row.posted_at as string | Date).toISOString(),
+      engagement: Number(row.engagement),
+      metrics: canonicalMetrics((row.metrics as Record<string, unknown>) ?? {}),
+    })),
+  };
+}

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type FakeTelegram, type FakeX, startFakeTelegram, startFakeX } from '@postwave/shared/testing';
+import { and, eq, sql } from 'drizzle-orm';
+import { connectAccount } from '#server/accounts/service.ts';
+import { runCollection } from '#server/analytics/collector.ts';
+import type { AppContext } from '#server/context.ts';
+import { accountMetrics, accounts, metricSnapshots, targetMetrics } from '#server/db/schema.ts';
+import { createPost } from '#server/posts/create-post.ts';
+import { signUp } from '#server/users/service.ts';
+import { backends } from '../../helpers/databases.ts';
+import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
+import { bots } from '../../helpers/telegram-bots.ts';
+
+for (const backend of backends()) {
+  describe(`analytics collection (${backend})`, () => {
+    let x: FakeX;
+    let telegram: FakeTelegram;
+    let harness: ServiceHarness;
+    let ctx: AppContext;
+    let userId: string;
+    let xAccount: string;
+    let news: string;
+
+    before(async () => {
+      x = await startFakeX();
+      telegram = await startFakeTelegram({
+        bots: { [bots.main.token]: { username: bots.main.username } },
+        chats: { '@news': { id: -1001, title: 'News', username: 'news', memberCount: 10 } },
+      });
+      harness = await startServices(
+        backend,
+        { ...x.env(), TELEGRAM_API_URL: telegram.url, ANALYTICS_COLLECT_AFTER: '1ms,1h,1d' },
+        2,
+      );
+      ctx = harness.ctx;
+      userId = (
+        await signUp(ctx, { email: `analytics-${backend}@example.com`, password: 'long enough password' })
+      ).id;
+      xAccount = (await connectAccount(ctx, userId, { platform: 'x', credentials: x.credentials() })).account
+        .id;
+      news = (
+        await connectAccount(ctx, userId, {
+          platform: 'telegram',
+          platformAccountId: '@news',
+          credentials: { botToken: bots.main.token },
+        })
+      ).account.id;
+    });
+    after(async () => {
+      await harness?.stop();
+      await x?.close();
+      await telegram?.close();
+    });
+
+    const publish = (message: string) =>
+      createPost(ctx, userId, {
+        message,
+        accountIds: [xAccount, news],
+        postingMode: 'now',
+        media: [],
+        accountOptions: {},
+      });
+    const rowOf = async (postId: string, accountId: string) =>
+      (
+        await ctx.db
+          .select()
+          .from(targetMetrics)
+          .where(and(eq(targetMetrics.postId, postId), eq(targetMetrics.accountId, accountId)))
+      )[0];
+    /** Time passes: every collecting target is due again. */
+    const makeDue = () =>
+      ctx.db.execute(sql`UPDATE target_metrics SET next_collect_at = now() WHERE state = 'collecting'`);
+
+    test('collects on schedule, records the history, follows the fake’s changing figures, stops for a deleted post', async () => {
+      const one = await publish('first');
+      const two = await publish('second');
+      const idOne = one.results.find((r) => r.accountId === xAccount)!.platformPostId!;
+      const idTwo = two.results.find((r) => r.accountId === xAccount)!.platformPostId!;
+      x.figures.set(idOne, { like_count: 3, impression_count: 100 });
+      x.figures.followers = 50;
+
+      const [a, b] = await Promise.all(harness.contexts.map((c, i) => runCollection(c, `test-${i}`)));
+      const runs = [a, b].filter(Boolean);
+      assert.equal(
+        runs.reduce((n, r) => n + r!.collected, 0),
+        2,
+        'each X target collected once across instances',
+      );
+      const first = await rowOf(one.id, xAccount);
+      assert.equal(first?.state, 'collecting');
+      assert.equal(first?.step, 1);
+      assert.deepEqual(first?.metrics, {
+        impressions: 100,
+        likes: 3,
+        comments: 0,
+        reposts: 0,
+        quotes: 0,
+        saves: 0,
+      });
+      assert.equal(first?.engagement, 3);
+      assert.equal((await rowOf(one.id, news))?.state, 'unsupported');
+
+      x.figures.set(idOne, { like_count: 8, reply_count: 2 });
+      x.figures.delete(idTwo);
+      await makeDue();
+      await runCollection(ctx);
+      const second = await rowOf(one.id, xAccount);
+      assert.equal(second?.engagement, 10);
+      assert.equal(second?.step, 1, 'an early collection keeps the scheduled one (+1 h) ahead');
+      assert.equal((await rowOf(two.id, xAccount))?.state, 'gone');
+      const history = await ctx.db.select().from(metricSnapshots).where(eq(metricSnapshots.postId, one.id));
+      assert.deepEqual(history.map((h) => h.metrics.likes).sort(), [3, 8]);
+
+      const followers = await ctx.db.select().from(accountMetrics);
+      assert.deepEqual(Object.fromEntries(followers.map((f) => [f.accountId, f.followers])), {
+        [xAccount]: 50,
+        [news]: 10,
+      });
+    });
+
+    test('a refused token marks the account needs_reconnect and keeps its targets for later', async () => {
+      const post = await publish('third');
+      x.invalidateAccessTokens();
+      x.revokeRefreshTokens();
+      await runCollection(ctx);
+      const [account] = await ctx.db.select().from(accounts).where(eq(accounts.id, xAccount));
+      assert.equal(account?.status, 'needs_reconnect');
+      const row = await rowOf(post.id, xAccount);
+      assert.equal(row?.state, 'collecting');
+      assert.equal(row?.step, 0);
+      assert.ok(row!.nextCollectAt!.getTime() > Date.now() + 3_600_000);
+    });
+  });
+}

@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type FakeX, startFakeX } from '@postwave/shared/testing';
+import { sql } from 'drizzle-orm';
+import { connectAccount } from '#server/accounts/service.ts';
+import { runCollection } from '#server/analytics/collector.ts';
+import { exportMetrics, exportRequest } from '#server/analytics/export-metrics.ts';
+import { getAccountSeries } from '#server/analytics/get-account-series.ts';
+import { getBestTimes } from '#server/analytics/get-best-times.ts';
+import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
+import { getAnalyticsSummary } from '#server/analytics/get-summary.ts';
+import { refreshPostMetrics } from '#server/analytics/refresh-post-metrics.ts';
+import type { AppContext } from '#server/context.ts';
+import { createPost } from '#server/posts/create-post.ts';
+import { signUp } from '#server/users/service.ts';
+import { backends } from '../../helpers/databases.ts';
+import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
+
+const problem = (code: string) => (error: unknown) =>
+  (error as { problem?: { code?: string } }).problem?.code === code;
+
+for (const backend of backends()) {
+  describe(`analytics reads (${backend})`, () => {
+    let x: FakeX;
+    let harness: ServiceHarness;
+    let ctx: AppContext;
+    let userId: string;
+    let otherId: string;
+    let account: string;
+    const posted: { id: string; platformPostId: string }[] = [];
+
+    before(async () => {
+      x = await startFakeX();
+      harness = await startServices(backend, { ...x.env(), ANALYTICS_COLLECT_AFTER: '1ms,1h' });
+      ctx = harness.ctx;
+      userId = (
+        await signUp(ctx, { email: `reads-${backend}@example.com`, password: 'long enough password' })
+      ).id;
+      otherId = (
+        await signUp(ctx, { email: `other-${backend}@example.com`, password: 'long enough password' })
+      ).id;
+      account = (await connectAccount(ctx, userId, { platform: 'x', credentials: x.credentials() })).account
+        .id;
+      for (let i = 0; i < 21; i++) {
+        const post = await createPost(ctx, userId, {
+          message: `post ${i}`,
+          accountIds: [account],
+          postingMode: 'now',
+          media: [],
+          accountOptions: {},
+        });
+        const platformPostId = post.results[0]!.platformPostId!;
+        posted.push({ id: post.id, platformPostId });
+        x.figures.set(platformPostId, { like_count: i, impression_count: 10 * i });
+      }
+      await runCollection(ctx);
+    });
+    after(async () => {
+      await harness?.stop();
+      await x?.close();
+    });
+
+    test('a post’s figures with history; another user’s post is 404', async () => {
+      const metrics = await getPostMetrics(ctx, userId, posted[5]!.id, { history: true });
+      assert.equal(metrics.targets.length, 1);
+      const [target] = metrics.targets;
+      assert.equal(target!.metrics.likes, 5);
+      assert.equal(target!.engagement, 5);
+      assert.equal(target!.metricsState, 'collecting');
+      assert.deepEqual(target!.supported, ['impressions', 'likes', 'comments', 'reposts', 'quotes', 'saves']);
+      assert.equal(target!.history!.length, 1);
+      await assert.rejects(getPostMetrics(ctx, otherId, posted[5]!.id), problem('not_found'));
+    });
+
+    test('a refresh collects the changed figures, then refuses for 5 minutes with Retry-After', async () => {
+      x.figures.set(posted[0]!.platformPostId, { like_count: 40 });
+      const refreshed = await refreshPostMetrics(ctx, userId, posted[0]!.id);
+      assert.equal(refreshed.targets[0]!.metrics.likes, 40);
+      await assert.rejects(
+        refreshPostMetrics(ctx, userId, posted[0]!.id),
+        (error: { problem?: { code?: string }; headers?: Record<string, string> }) => {
+          assert.equal(error.problem?.code, 'rate_limited');
+          assert.ok(Number(error.headers?.['retry-after']) > 200);
+          return true;
+        },
+      );
+      const history = await getPostMetrics(ctx, userId, posted[0]!.id, { history: true });
+      assert.deepEqual(
+        history.targets[0]!.history!.map((h) => h.metrics.likes),
+        [0, 40],
+      );
+    });
+
+    test('the summary adds up per account and per day, and ranks top posts', async () => {
+      const today = new Date().toISOString().slice(0, 10);
+      const summary = await getAnalyticsSummary(ctx, userId, new URLSearchParams({ from: today, to: today }));
+      const likes = 40 + Array.from({ length: 20 }, (_, i) => i + 1).reduce((a, b) => a + b, 0);
+      assert.equal(summary.totals.posts, 21);
+      assert.equal(summary.totals.metrics.likes, likes);
+      assert.equal(summary.totals.engagement, likes);
+      assert.equal(summary.totals.metrics.reach, undefined, 'a metric X does not report stays absent');
+      assert.deepEqual(
+        summary.perAccount.map((a) => [a.accountId, a.posts]),
+        [[account, 21]],
+      );
+      assert.deepEqual(
+        summary.perDay.map((d) => [d.date, d.posts]),
+        [[today, 21]],
+      );
+      assert.equal(summary.topPosts[0]!.postId, posted[0]!.id);
+      assert.equal(summary.topPosts[0]!.message, 'post 0');
+      const other = await getAnalyticsSummary(ctx, otherId, new URLSearchParams({ from: today, to: today }));
+      assert.equal(other.totals.posts, 0);
+      await assert.rejects(
+        getAnalyticsSummary(ctx, userId, new URLSearchParams({ from: '2026-13-01' })),
+        problem('invalid_request'),
+      );
+    });
+
+    test('the account series lists every day; best times need 20 posts', async () => {
+      const to = new Date().toISOString().slice(0, 10);
+      const from = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+      const series = await getAccountSeries(ctx, userId, account, new URLSearchParams({ from, to }));
+      assert.equal(series.series.length, 3);
+      assert.equal(series.series.at(-1)!.posts, 21);
+      assert.equal(series.series[0]!.posts, 0);
+      const best = await getBestTimes(ctx, userId, account);
+      assert.equal(best.sampleSize, 21);
+      assert.equal(best.slots.length >= 1, true);
+      await ctx.db.execute(
+        sql`UPDATE target_metrics SET engagement = NULL WHERE post_id = ${posted[1]!.id}::uuid`,
+      );
+      await ctx.db.execute(
+        sql`UPDATE target_metrics SET engagement = NULL WHERE post_id = ${posted[2]!.id}::uuid`,
+      );
+      const few = await getBestTimes(ctx, userId, account);
+      assert.deepEqual([few.sampleSize, few.slots, few.reason], [19, [], 'insufficient_data']);
+      await assert.rejects(getBestTimes(ctx, otherId, account), problem('not_found'));
+    });
+
+    test('the export streams one row per target, as CSV or JSON', async () => {
+      const read = async (format: string) => {
+        const request = await exportRequest(ctx, userId, new URLSearchParams({ format }));
+        return new Response(exportMetrics(ctx, userId, request)).text();
+      };
+      const csv = (await read('csv')).trim().split('\n');
+      assert.equal(csv.length, 22);
+      assert.match(
+        csv[0]!,
+        /^postId,accountId,platform,postedAt,metricsState,collectedAt,engagement,impressions,/,
+      );
+      const rows = JSON.parse(await read('json')) as { postId: string; metrics: { likes?: number } }[];
+      assert.equal(rows.length, 21);
+      assert.equal(rows.find((r) => r.postId === posted[0]!.id)!.metrics.likes, 40);
+    });
+  });
+}
