@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { Icon } from '#components/icons.tsx';
 import { ApiError, api, describeError } from '#components/lib/api.ts';
 import type { QueueViewShape } from '#server/queue/schema.ts';
+import { SuggestedSlotButtons, type SuggestedSlots } from './suggested-slots.tsx';
 import {
   addTime,
   type CopyTarget,
@@ -16,7 +17,6 @@ import {
   sortedSlots,
   weekdays,
 } from './week-slots.ts';
-import { SuggestedSlotButtons, type SuggestedSlots } from './suggested-slots.tsx';
 
 export type { SuggestedSlots } from './suggested-slots.tsx';
 
