@@ -289,3 +289,9 @@ ALTER TABLE "users" DROP COLUMN "assistants_must_confirm";
 ALTER TABLE "webhook_deliveries" DROP COLUMN "user_id";
 --> statement-breakpoint
 ALTER TABLE "webhook_endpoints" DROP COLUMN "user_id";
+--> statement-breakpoint
+ALTER TABLE "posts" ALTER COLUMN "user_id" DROP NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "posts" DROP CONSTRAINT "posts_user_id_users_id_fk";
+--> statement-breakpoint
+ALTER TABLE "posts" ADD CONSTRAINT "posts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;

@@ -11,7 +11,7 @@ import type { AccountRow } from './repository.ts';
 export async function notifyAccountHealth(ctx: AppContext, row: AccountRow): Promise<void> {
   const mail = ctx.config.mail;
   if (!mail) return;
-  const user = await findUser(ctx, row.userId);
+  const user = await findUser(ctx, row.workspaceId);
   if (!user) return;
   const platform = ctx.publishers.get(row.platform)?.displayName ?? row.platform;
   const name = row.label ?? (row.username ? `@${row.username}` : row.platformAccountId);
@@ -25,11 +25,11 @@ export async function notifyAccountHealth(ctx: AppContext, row: AccountRow): Pro
   const html = `<p>${escapeHtml(what)}.</p><p>${escapeHtml(reason)}</p><p>Scheduled posts for this account will fail until it is reconnected. Open <a href="${escapeHtml(link)}">your accounts</a> and choose “Reconnect”.</p>`;
   try {
     await sendMail(mail, { to: user.email, subject: what, text, html });
-    ctx.logger.info({ userId: row.userId, accountId: row.id }, 'account health mail sent');
+    ctx.logger.info({ workspaceId: row.workspaceId, accountId: row.id }, 'account health mail sent');
   } catch (error) {
     ctx.logger.error(
       {
-        userId: row.userId,
+        workspaceId: row.workspaceId,
         accountId: row.id,
         error: error instanceof Error ? error.message : String(error),
       },

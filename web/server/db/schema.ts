@@ -128,8 +128,8 @@ const ownerId = () =>
 
 /** A row of its own (random UUID) that belongs to one workspace. */
 const ownedRow = () => ({ id: uuid('id').primaryKey(), workspaceId: workspaceRef() });
-/** Like `ownedRow`, and the member who created it (a post's author). */
-const authoredRow = () => ({ ...ownedRow(), userId: ownerId() });
+/** The member a workspace's row belongs to (a token's member): the row goes with its user. */
+const memberRow = () => ({ ...ownedRow(), userId: ownerId() });
 
 /** Single-use e-mail verification links, hashed (SHA-256); the address they were sent to must still match. */
 export const emailVerificationTokens = pgTable(
@@ -277,8 +277,12 @@ export type StoredPart = StoredStep & { index: number };
 export const posts = pgTable(
   'posts',
   {
-    /** `user_id`: the author (a contributor edits only their own posts; no self-approval). */
-    ...authoredRow(),
+    ...ownedRow(),
+    /**
+     * The member who wrote it (a contributor edits only their own posts; no self-approval); null
+     * for posts a feed created, or once the author's user is gone.
+     */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     status: text('status').$type<PostStatus>().notNull(),
     message: text('message').notNull(),
     accountIds: jsonb('account_ids').$type<string[]>().notNull(),
@@ -463,7 +467,7 @@ export const idempotencyKeys = pgTable(
 export const apiTokens = pgTable(
   'api_tokens',
   {
-    ...authoredRow(),
+    ...memberRow(),
     name: text('name').notNull(),
     kind: text('kind').$type<ApiTokenKind>().notNull().default('personal'),
     tokenHash: text('token_hash').notNull().unique(),

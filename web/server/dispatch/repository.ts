@@ -20,7 +20,7 @@ export const dueChannel = 'postwave_due';
 function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
   return {
     id: String(row.id),
-    userId: String(row.user_id),
+    workspaceId: String(row.workspace_id),
     status: row.status as PostRow['status'],
     message: String(row.message),
     accountIds: row.account_ids as string[],

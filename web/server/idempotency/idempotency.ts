@@ -8,7 +8,7 @@ import { idempotencyStoreFor } from './repository.ts';
  */
 export async function idempotent(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   request: Request,
   body: unknown,
   operation: () => Promise<OperationResult>,
@@ -16,7 +16,7 @@ export async function idempotent(
   const answer = await runIdempotent(
     {
       store: idempotencyStoreFor(ctx),
-      scope: userId,
+      scope: workspaceId,
       key: request.headers.get('idempotency-key'),
       method: request.method,
       path: new URL(request.url).pathname,

@@ -20,7 +20,7 @@ const itemKey = (item: MediaItem) => ('key' in item ? `key:${item.key}` : `url:$
  */
 export async function resolveImportMedia(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   rows: ImportRowInput[],
 ): Promise<Map<string, MediaOutcome>> {
   const outcomes = new Map<string, MediaOutcome>();
@@ -32,7 +32,7 @@ export async function resolveImportMedia(
   const keyOf = (item: MediaItem) =>
     'key' in item ? item.key : item.url.startsWith(ownPrefix) ? item.url.slice(ownPrefix.length) : undefined;
   const keys = [...items.values()].flatMap((item) => keyOf(item) ?? []);
-  const owned = await ownedMedia(ctx, userId, keys);
+  const owned = await ownedMedia(ctx, workspaceId, keys);
   const toFetch: string[] = [];
   for (const [id, item] of items) {
     const key = keyOf(item);
@@ -42,7 +42,7 @@ export async function resolveImportMedia(
       outcomes.set(id, { error: { code: 'media_not_found', message: `No media with key "${item.key}"` } });
     else toFetch.push(item.url);
   }
-  const known = await importedMediaByUrl(ctx, userId, toFetch);
+  const known = await importedMediaByUrl(ctx, workspaceId, toFetch);
   const unknown = toFetch.filter((url) => {
     const row = known.get(url);
     if (row) outcomes.set(`url:${url}`, { media: toStoredMedia(ctx, row) });
@@ -63,19 +63,19 @@ export async function resolveImportMedia(
   const worker = async () => {
     while (next < fetching.length) {
       const url = fetching[next++]!;
-      outcomes.set(`url:${url}`, await fetchOne(ctx, userId, url));
+      outcomes.set(`url:${url}`, await fetchOne(ctx, workspaceId, url));
     }
   };
   await Promise.all(Array.from({ length: Math.min(4, fetching.length) }, worker));
   return outcomes;
 }
 
-async function fetchOne(ctx: AppContext, userId: string, url: string): Promise<MediaOutcome> {
+async function fetchOne(ctx: AppContext, workspaceId: string, url: string): Promise<MediaOutcome> {
   if (!/^https?:\/\//i.test(url))
     return { error: { code: 'invalid_url', message: `"${url.slice(0, 200)}" is not an http(s) URL` } };
   try {
-    const stored = await uploadMediaFromUrl(ctx, userId, { url });
-    await rememberImportedMedia(ctx, userId, url, stored.id);
+    const stored = await uploadMediaFromUrl(ctx, workspaceId, { url });
+    await rememberImportedMedia(ctx, workspaceId, url, stored.id);
     return { media: stored as StoredMedia };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;

@@ -53,22 +53,22 @@ export function importDigest(format: ImportFormat, body: string): string {
  */
 export async function importPosts(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: { format: ImportFormat; body: string; rows: ImportRowInput[]; dryRun: boolean },
 ): Promise<ImportReport> {
   const digest = importDigest(input.format, input.body);
   if (!input.dryRun) {
-    const earlier = await findImport(ctx, userId, digest);
+    const earlier = await findImport(ctx, workspaceId, digest);
     if (earlier) return { rows: earlier, committed: true };
   }
-  const resolved = await resolveRows(ctx, userId, input.rows, input.dryRun);
+  const resolved = await resolveRows(ctx, workspaceId, input.rows, input.dryRun);
   const rows = resolved.map((r) => r.report);
   if (input.dryRun || rows.some((r) => !r.valid)) return { rows, committed: false };
 
   const now = Date.now();
   const due: Date[] = [];
   const commit = async (db: Db) =>
-    commitImport(db, { userId, digest, rows: () => rows }, async (tx) => {
+    commitImport(db, { workspaceId, digest, rows: () => rows }, async (tx) => {
       const ready: NewPostRow[] = [];
       const queued: { row: ResolvedRow; values: Omit<NewPostRow, 'status'> }[] = [];
       resolved.forEach((r, i) => {
@@ -77,7 +77,7 @@ export async function importPosts(
         // One millisecond apart, so the posts list (newest first) keeps the file's order reversed.
         const createdAt = new Date(now + i);
         const { status, scheduledAt, ...content } = r.post!;
-        const values = { id, userId, ...content, createdAt, updatedAt: createdAt };
+        const values = { id, workspaceId, ...content, createdAt, updatedAt: createdAt };
         if (status === 'queue') queued.push({ row: r, values });
         else if (status === 'scheduled')
           ready.push({ ...values, status, scheduledAt, nextAttemptAt: scheduledAt });
@@ -88,7 +88,7 @@ export async function importPosts(
       for (const { row, values } of queued) {
         let when: Date;
         try {
-          when = await nextQueueSlot(tx, userId, values.accountIds, {
+          when = await nextQueueSlot(tx, workspaceId, values.accountIds, {
             notBefore: row.post!.scheduledAt ?? undefined,
           });
         } catch (error) {
@@ -107,7 +107,7 @@ export async function importPosts(
   let committed: boolean;
   try {
     committed = resolved.some((r) => r.post?.status === 'queue')
-      ? await withQueueLock(ctx, userId, commit)
+      ? await withQueueLock(ctx, workspaceId, commit)
       : await commit(ctx);
   } catch (error) {
     if (!(error instanceof QueueRowRefused)) throw error;
@@ -116,7 +116,7 @@ export async function importPosts(
   }
   if (!committed) {
     // The same file was committed by a concurrent request: answer what it created.
-    return { rows: (await findImport(ctx, userId, digest)) ?? rows, committed: true };
+    return { rows: (await findImport(ctx, workspaceId, digest)) ?? rows, committed: true };
   }
   if (due.length) await announceDue(ctx, new Date(Math.min(...due.map((d) => d.getTime()))));
   return { rows, committed: true };
@@ -124,12 +124,12 @@ export async function importPosts(
 
 async function resolveRows(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   inputs: ImportRowInput[],
   dryRun: boolean,
 ): Promise<ResolvedRow[]> {
-  const match = accountMatcher(await accountsOf(ctx, userId));
-  const media = await resolveImportMedia(ctx, userId, inputs);
+  const match = accountMatcher(await accountsOf(ctx, workspaceId));
+  const media = await resolveImportMedia(ctx, workspaceId, inputs);
   const cache: AccountCache = new Map();
   const seen = new Map<string, number>();
   const out: ResolvedRow[] = [];
@@ -253,12 +253,12 @@ async function resolveRows(
     const content = { message: row.message, accountIds, media: stored, accountOptions, overrides, thread };
     // Scheduled and queued rows get exactly the checks POST /api/v1/posts makes before scheduling.
     if (errors.length === 0 && (mode === 'schedule' || mode === 'queue')) {
-      errors.push(...(await publishabilityIssues(ctx, userId, content, cache)));
+      errors.push(...(await publishabilityIssues(ctx, workspaceId, content, cache)));
     }
     // A dry run tells whether the queues have a slot; the commit takes the slots for real.
     if (errors.length === 0 && mode === 'queue' && dryRun) {
       try {
-        await nextQueueSlot(ctx, userId, accountIds, { notBefore: scheduledAt });
+        await nextQueueSlot(ctx, workspaceId, accountIds, { notBefore: scheduledAt });
       } catch (error) {
         if (!(error instanceof ProblemError)) throw error;
         errors.push(

@@ -16,7 +16,7 @@ import { recordMedia, storageProblem } from './service.ts';
  */
 export async function uploadMediaFromUrl(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: { url: string; filename?: string | undefined },
 ): Promise<MediaObject> {
   const refused = (code: string, message: string) =>
@@ -61,7 +61,7 @@ export async function uploadMediaFromUrl(
   } finally {
     body.destroy();
   }
-  return recordMedia(ctx, userId, stored);
+  return recordMedia(ctx, workspaceId, stored);
 }
 
 /** `%ZZ` and other malformed escapes in a URL's last segment: keep the raw text rather than throw. */

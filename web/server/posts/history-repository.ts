@@ -10,10 +10,10 @@ export async function insertPostEvent(ctx: AppContext, row: typeof postEvents.$i
 }
 
 /** A post's history, oldest first, only the user's own. */
-export function selectPostEvents(ctx: AppContext, userId: string, postId: string) {
+export function selectPostEvents(ctx: AppContext, workspaceId: string, postId: string) {
   return ctx.db
     .select()
     .from(postEvents)
-    .where(and(eq(postEvents.postId, postId), eq(postEvents.userId, userId)))
+    .where(and(eq(postEvents.postId, postId), eq(postEvents.workspaceId, workspaceId)))
     .orderBy(asc(postEvents.createdAt), asc(postEvents.id));
 }

@@ -17,7 +17,7 @@ export type PostEventAction = keyof typeof postEventActions;
 
 export interface PostEventInput {
   postId: string;
-  userId: string;
+  workspaceId: string;
   actor: PostEventActor;
   actorName: string | null;
   action: PostEventAction;
@@ -38,7 +38,7 @@ export async function recordPostEvent(ctx: AppContext, input: PostEventInput): P
   await insertPostEvent(ctx, {
     id: crypto.randomUUID(),
     postId: input.postId,
-    userId: input.userId,
+    workspaceId: input.workspaceId,
     actor: input.actor,
     actorName: input.actorName?.slice(0, 200) ?? null,
     action: input.action,
@@ -50,10 +50,10 @@ export async function recordPostEvent(ctx: AppContext, input: PostEventInput): P
 /** The post's history, oldest first (the caller has already checked the post is the user's). */
 export async function listPostEvents(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   postId: string,
 ): Promise<PostEventView[]> {
-  const rows = await selectPostEvents(ctx, userId, postId);
+  const rows = await selectPostEvents(ctx, workspaceId, postId);
   return rows.map((row) => ({
     id: row.id,
     actor: row.actor,

@@ -18,19 +18,19 @@ export type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
 /** The channel every instance LISTENs on: a delivery became due (NOTIFY is sent on commit). */
 export const webhookChannel = 'postwave_webhooks';
 
-export async function endpointsOf(ctx: Db, userId: string): Promise<EndpointRow[]> {
+export async function endpointsOf(ctx: Db, workspaceId: string): Promise<EndpointRow[]> {
   return ctx.db
     .select()
     .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.userId, userId))
+    .where(eq(webhookEndpoints.workspaceId, workspaceId))
     .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
 }
 
-export async function findEndpoint(ctx: Db, userId: string, id: string): Promise<EndpointRow | undefined> {
+export async function findEndpoint(ctx: Db, workspaceId: string, id: string): Promise<EndpointRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)));
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId)));
   return row;
 }
 
@@ -44,41 +44,41 @@ export async function insertEndpoint(
 
 export async function updateEndpoint(
   ctx: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   values: Partial<typeof webhookEndpoints.$inferInsert>,
 ): Promise<EndpointRow | undefined> {
   const [row] = await ctx.db
     .update(webhookEndpoints)
     .set(values)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId)))
     .returning();
   return row;
 }
 
-export async function deleteEndpoint(ctx: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteEndpoint(ctx: Db, workspaceId: string, id: string): Promise<boolean> {
   const rows = await ctx.db
     .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId)))
     .returning({ id: webhookEndpoints.id });
   return rows.length > 0;
 }
 
 /** Whether any enabled endpoint of the user takes one of these events (skips building unwanted payloads). */
-export async function hasSubscriber(ctx: Db, userId: string, types: readonly string[]): Promise<boolean> {
+export async function hasSubscriber(ctx: Db, workspaceId: string, types: readonly string[]): Promise<boolean> {
   const anyOf = sql.join(
     types.map((t) => sql`events @> ${JSON.stringify([t])}::jsonb`),
     sql` OR `,
   );
   const result = await ctx.db.execute(sql`
     SELECT 1 FROM webhook_endpoints
-    WHERE user_id = ${userId} AND disabled_at IS NULL AND (${anyOf})
+    WHERE workspace_id = ${workspaceId} AND disabled_at IS NULL AND (${anyOf})
     LIMIT 1`);
   return rowsOf(result).length > 0;
 }
 
 export interface NewEvent {
-  userId: string;
+  workspaceId: string;
   type: string;
   messageId: string;
   body: string;
@@ -94,11 +94,11 @@ export async function enqueueEvent(ctx: Db, event: NewEvent): Promise<number> {
   const at = event.at.toISOString();
   const result = await ctx.db.execute(sql`
     INSERT INTO webhook_deliveries
-      (id, endpoint_id, user_id, message_id, event_type, body, status, next_attempt_at, created_at)
-    SELECT gen_random_uuid(), e.id, e.user_id, ${event.messageId}, ${event.type}, ${event.body},
+      (id, endpoint_id, workspace_id, message_id, event_type, body, status, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), e.id, e.workspace_id, ${event.messageId}, ${event.type}, ${event.body},
       'pending', ${at}::timestamptz, ${at}::timestamptz
     FROM webhook_endpoints e
-    WHERE e.user_id = ${event.userId} AND e.disabled_at IS NULL
+    WHERE e.workspace_id = ${event.workspaceId} AND e.disabled_at IS NULL
       AND e.events @> ${JSON.stringify([event.type])}::jsonb
     RETURNING id`);
   const count = rowsOf(result).length;
@@ -267,7 +267,7 @@ export async function disableFailingEndpoint(
     )
     .returning();
   if (!endpoint) return undefined;
-  const [user] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, endpoint.userId));
+  const [user] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, endpoint.workspaceId));
   return user ? { endpoint, email: user.email } : undefined;
 }
 

@@ -42,11 +42,11 @@ import { ok, tool } from './results.ts';
  * scheduling ask the user to confirm first), list, read, edit and delete.
  */
 export function registerPostTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
-  const { userId } = actor;
+  const { workspaceId } = actor;
   const log = (postId: string, action: PostEventAction, detail: Record<string, unknown> = {}) =>
     actor.record(postId, action, detail);
   const ask = (intent: PublishIntent, requestId: RequestId): Promise<Decision> =>
-    decide(ctx, server, userId, intent, requestId);
+    decide(ctx, server, workspaceId, intent, requestId);
 
   server.registerTool(
     'validate_post',
@@ -67,7 +67,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     tool(ctx, async (args) => {
       const prepared = await preparePost(
         ctx,
-        userId,
+        workspaceId,
         normalizeValidationRequest(ValidationRequest.parse(args)),
       );
       const v = prepared.validation;
@@ -101,7 +101,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     tool(ctx, async (args, requestId) => {
       const request = parsePostRequest(args);
       if (request.postingMode === 'draft') {
-        const post = await createPost(ctx, userId, request);
+        const post = await createPost(ctx, workspaceId, request);
         await log(post.id, 'created_draft');
         return ok(post, `Draft ${post.id} saved.`);
       }
@@ -113,7 +113,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
         mediaCount: request.media.length,
       };
       if (intent.kind === 'schedule') assertFuture(request.scheduledAt);
-      await assertPublishable(ctx, userId, {
+      await assertPublishable(ctx, workspaceId, {
         message: request.message,
         accountIds: request.accountIds,
         media: request.media,
@@ -125,14 +125,14 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       if (decision.outcome === 'declined' || decision.outcome === 'cancelled')
         return notConfirmed(decision.outcome, intent);
       if (decision.outcome === 'approval') {
-        const draft = await createPost(ctx, userId, { ...request, postingMode: 'draft' });
+        const draft = await createPost(ctx, workspaceId, { ...request, postingMode: 'draft' });
         await log(draft.id, 'approval_requested', {
           requestedMode: request.postingMode,
           ...(request.scheduledAt ? { scheduledAt: request.scheduledAt.toISOString() } : {}),
         });
         return awaitingApproval(ctx, intent, draft);
       }
-      const post = await createPost(ctx, userId, request);
+      const post = await createPost(ctx, workspaceId, request);
       await log(post.id, intent.kind === 'now' ? 'published' : 'scheduled', {
         confirmedBy: decision.confirmedBy,
         status: post.status,
@@ -156,7 +156,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: readOnly,
     },
     tool(ctx, async (args) => {
-      const page = await listPosts(ctx, userId, {
+      const page = await listPosts(ctx, workspaceId, {
         status: args.status,
         limit: args.limit ?? 50,
         cursor: args.cursor,
@@ -175,7 +175,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: readOnly,
     },
     tool(ctx, async ({ id }) => {
-      const post = await getPost(ctx, userId, id);
+      const post = await getPost(ctx, workspaceId, id);
       return ok(post, `Post ${post.id} is ${post.status}.`);
     }),
   );
@@ -199,7 +199,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id, scheduledAt, media, overrides, thread, ...rest }) => {
-      const post = await updatePost(ctx, userId, id, {
+      const post = await updatePost(ctx, workspaceId, id, {
         ...rest,
         ...(overrides ? { overrides: normalizeOverrides(overrides) } : {}),
         ...(thread ? { thread: normalizeThread(thread) } : {}),
@@ -228,7 +228,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }) => {
-      await deletePost(ctx, userId, id);
+      await deletePost(ctx, workspaceId, id);
       return ok({ deleted: id }, `Post ${id} deleted.`);
     }),
   );

@@ -17,13 +17,13 @@ export const GET = route(postsRoutes.listPosts, async ({ request, ctx, caller })
       problem('invalid_request', 'status must be draft, scheduled, posted or failed; limit 1 to 200'),
     );
   }
-  return json(await listPosts(ctx, caller.userId, query.data));
+  return json(await listPosts(ctx, caller.workspaceId, query.data));
 });
 
 export const POST = route(postsRoutes.createPost, async ({ request, ctx, caller }) => {
   const body = await readJson(request);
-  return idempotent(ctx, caller.userId, request, body, async () => ({
+  return idempotent(ctx, caller.workspaceId, request, body, async () => ({
     status: 201,
-    body: await createPost(ctx, caller.userId, parsePostRequest(body)),
+    body: await createPost(ctx, caller.workspaceId, parsePostRequest(body)),
   }));
 });

@@ -10,14 +10,14 @@ export const runtime = 'nodejs';
 export const POST = route(importRoutes.importPosts, async ({ request, ctx, caller }) => {
   const input = await readImportRequest(request);
   const run = () =>
-    importPosts(ctx, caller.userId, {
+    importPosts(ctx, caller.workspaceId, {
       format: input.format,
       body: input.text,
       rows: input.rows,
       dryRun: input.dryRun,
     });
   if (input.dryRun) return json(await run());
-  return idempotent(ctx, caller.userId, request, input.fingerprintBody, async () => ({
+  return idempotent(ctx, caller.workspaceId, request, input.fingerprintBody, async () => ({
     status: 200,
     body: await run(),
   }));
