@@ -295,3 +295,7 @@ ALTER TABLE "posts" ALTER COLUMN "user_id" DROP NOT NULL;
 ALTER TABLE "posts" DROP CONSTRAINT "posts_user_id_users_id_fk";
 --> statement-breakpoint
 ALTER TABLE "posts" ADD CONSTRAINT "posts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
+--> statement-breakpoint
+ALTER TABLE "connect_pending" DROP COLUMN "user_id";
+--> statement-breakpoint
+ALTER TABLE "connect_states" DROP COLUMN "user_id";

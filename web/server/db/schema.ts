@@ -564,7 +564,7 @@ export const oauthTokens = pgTable(
 /** Short-lived state of an OAuth account connection (e.g. YouTube), bound to the user who started it. */
 export const connectStates = pgTable('connect_states', {
   stateHash: text('state_hash').primaryKey(),
-  userId: ownerId(),
+  /** Bound to the workspace it was started in: only a session acting there may finish it. */
   workspaceId: workspaceRef(),
   platform: text('platform').notNull(),
   /** PKCE verifier, encrypted like credentials (an empty secret for platforms without PKCE). */
@@ -584,7 +584,6 @@ export const connectStates = pgTable('connect_states', {
  */
 export const connectPending = pgTable('connect_pending', {
   tokenHash: text('token_hash').primaryKey(),
-  userId: ownerId(),
   workspaceId: workspaceRef(),
   platform: text('platform').notNull(),
   accounts: text('accounts').notNull(),

@@ -21,6 +21,7 @@ function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
   return {
     id: String(row.id),
     workspaceId: String(row.workspace_id),
+    userId: row.user_id === null || row.user_id === undefined ? null : String(row.user_id),
     status: row.status as PostRow['status'],
     message: String(row.message),
     accountIds: row.account_ids as string[],

@@ -54,7 +54,7 @@ export function importDigest(format: ImportFormat, body: string): string {
 export async function importPosts(
   ctx: AppContext,
   workspaceId: string,
-  input: { format: ImportFormat; body: string; rows: ImportRowInput[]; dryRun: boolean },
+  input: { format: ImportFormat; body: string; rows: ImportRowInput[]; dryRun: boolean; authorId?: string },
 ): Promise<ImportReport> {
   const digest = importDigest(input.format, input.body);
   if (!input.dryRun) {
@@ -77,7 +77,7 @@ export async function importPosts(
         // One millisecond apart, so the posts list (newest first) keeps the file's order reversed.
         const createdAt = new Date(now + i);
         const { status, scheduledAt, ...content } = r.post!;
-        const values = { id, workspaceId, ...content, createdAt, updatedAt: createdAt };
+        const values = { id, workspaceId, userId: input.authorId ?? null, ...content, createdAt, updatedAt: createdAt };
         if (status === 'queue') queued.push({ row: r, values });
         else if (status === 'scheduled')
           ready.push({ ...values, status, scheduledAt, nextAttemptAt: scheduledAt });

@@ -107,6 +107,8 @@ export async function newPostContent(
   ctx: AppContext,
   workspaceId: string,
   input: Omit<NormalizedPost, 'postingMode' | 'scheduledAt'>,
+  /** The member who writes it; null for a post a feed creates. */
+  authorId: string | null = null,
 ) {
   const resolved = await resolveContentMedia(ctx, workspaceId, {
     media: input.media,
@@ -122,6 +124,6 @@ export async function newPostContent(
     thread: resolved.thread!,
   };
   const now = new Date();
-  const base = { id: crypto.randomUUID(), workspaceId, ...content, createdAt: now, updatedAt: now };
+  const base = { id: crypto.randomUUID(), workspaceId, userId: authorId, ...content, createdAt: now, updatedAt: now };
   return { content, base, now };
 }

@@ -14,8 +14,13 @@ import type { PostView } from './schema.ts';
 import { toPostView } from './view.ts';
 
 /** `POST /api/v1/posts`: save a draft, schedule, queue, or publish now. */
-export async function createPost(ctx: AppContext, workspaceId: string, input: NormalizedPost): Promise<PostView> {
-  const { content, base } = await newPostContent(ctx, workspaceId, input);
+export async function createPost(
+  ctx: AppContext,
+  workspaceId: string,
+  input: NormalizedPost,
+  authorId: string | null = null,
+): Promise<PostView> {
+  const { content, base } = await newPostContent(ctx, workspaceId, input, authorId);
 
   if (input.postingMode === 'draft') {
     await assertOwnedAccounts(ctx, workspaceId, content.accountIds);

@@ -17,7 +17,8 @@ export type PostEventAction = keyof typeof postEventActions;
 
 export interface PostEventInput {
   postId: string;
-  workspaceId: string;
+  /** The member who acted (an assistant acts for the member who granted it). */
+  userId: string;
   actor: PostEventActor;
   actorName: string | null;
   action: PostEventAction;
@@ -38,7 +39,7 @@ export async function recordPostEvent(ctx: AppContext, input: PostEventInput): P
   await insertPostEvent(ctx, {
     id: crypto.randomUUID(),
     postId: input.postId,
-    workspaceId: input.workspaceId,
+    userId: input.userId,
     actor: input.actor,
     actorName: input.actorName?.slice(0, 200) ?? null,
     action: input.action,

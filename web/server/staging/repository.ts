@@ -178,7 +178,7 @@ export async function recordStagings(
     )
     INSERT INTO staged_discards (id, workspace_id, account_id, platform, handle, post_id, attempts, next_attempt_at, created_at)
     SELECT gen_random_uuid(), u.id, v.account_id, v.platform, v.handle, v.post_id, 0, ${at}::timestamptz, ${at}::timestamptz
-    FROM v JOIN users u ON u.id = ${workspaceId}::uuid
+    FROM v JOIN workspaces u ON u.id = ${workspaceId}::uuid
     WHERE v.status = 'staged' AND v.handle IS NOT NULL
       AND v.platform = ANY(${sql.param([...discardPlatforms])}::text[])
       AND NOT EXISTS (SELECT 1 FROM updated WHERE updated.post_id = v.post_id AND updated.account_id = v.account_id)

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 
 import { type Db, inTransaction } from '#server/db/access.ts';
 import {
@@ -237,4 +237,15 @@ export async function mergeWorkspace(
     .where(eq(workspaces.id, workspaceId))
     .returning();
   return row;
+}
+
+/** The e-mail addresses of the workspace's owners and admins (account health mail). */
+export async function managerEmails(ctx: Db, workspaceId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ email: users.email })
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), inArray(workspaceMembers.role, ['owner', 'admin'])))
+    .orderBy(asc(workspaceMembers.createdAt));
+  return rows.map((r) => r.email);
 }

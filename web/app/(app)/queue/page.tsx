@@ -14,8 +14,8 @@ export const metadata: Metadata = { title: 'Queue' };
 export default async function QueuePage() {
   const user = await requireUser();
   const ctx = await getContext();
-  const accounts = await listAccounts(ctx, user.id);
-  const queues = await Promise.all(accounts.map((a) => getQueue(ctx, user.id, a.id)));
+  const accounts = await listAccounts(ctx, user.workspaceId);
+  const queues = await Promise.all(accounts.map((a) => getQueue(ctx, user.workspaceId, a.id)));
   return (
     <div className="page">
       <div className="page-head">

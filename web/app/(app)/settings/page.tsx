@@ -25,11 +25,11 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
   const ctx = await getContext();
   const params = await searchParams;
   const [tokens, mcpClients, methods, assistantSettings, webhooks] = await Promise.all([
-    listTokens(ctx, user.id),
+    listTokens(ctx, user.id, user.workspaceId),
     listMcpConnections(ctx, user.id),
     listSignInMethods(ctx, user.id),
-    getAssistantSettings(ctx, user.id),
-    listWebhooks(ctx, user.id),
+    getAssistantSettings(ctx, user.workspaceId),
+    listWebhooks(ctx, user.workspaceId),
   ]);
   const zones = timeZones();
   return (

@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
 import { postStatuses } from '#server/db/schema.ts';
+import { assertMayEditPost } from '#server/posts/authorize.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { deletePost } from '#server/posts/delete-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
@@ -101,10 +102,11 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     tool(ctx, async (args, requestId) => {
       const request = parsePostRequest(args);
       if (request.postingMode === 'draft') {
-        const post = await createPost(ctx, workspaceId, request);
+        const post = await createPost(ctx, workspaceId, request, actor.userId);
         await log(post.id, 'created_draft');
         return ok(post, `Draft ${post.id} saved.`);
       }
+      await actor.assertCan('posts.publish');
       const intent: PublishIntent = {
         kind: request.postingMode === 'now' ? 'now' : request.postingMode === 'queue' ? 'queue' : 'schedule',
         message: request.message,
@@ -125,14 +127,14 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       if (decision.outcome === 'declined' || decision.outcome === 'cancelled')
         return notConfirmed(decision.outcome, intent);
       if (decision.outcome === 'approval') {
-        const draft = await createPost(ctx, workspaceId, { ...request, postingMode: 'draft' });
+        const draft = await createPost(ctx, workspaceId, { ...request, postingMode: 'draft' }, actor.userId);
         await log(draft.id, 'approval_requested', {
           requestedMode: request.postingMode,
           ...(request.scheduledAt ? { scheduledAt: request.scheduledAt.toISOString() } : {}),
         });
         return awaitingApproval(ctx, intent, draft);
       }
-      const post = await createPost(ctx, workspaceId, request);
+      const post = await createPost(ctx, workspaceId, request, actor.userId);
       await log(post.id, intent.kind === 'now' ? 'published' : 'scheduled', {
         confirmedBy: decision.confirmedBy,
         status: post.status,
@@ -199,6 +201,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id, scheduledAt, media, overrides, thread, ...rest }) => {
+      await assertMayEditPost(ctx, { workspaceId, userId: actor.userId, role: await actor.role() }, id);
       const post = await updatePost(ctx, workspaceId, id, {
         ...rest,
         ...(overrides ? { overrides: normalizeOverrides(overrides) } : {}),

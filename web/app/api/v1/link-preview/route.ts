@@ -9,5 +9,5 @@ export const runtime = 'nodejs';
 
 export const POST = route(linkPreviewRoutes.linkPreview, async ({ request, ctx, caller }) => {
   const { url } = await readBody(request, LinkPreviewRequest);
-  return json(await linkPreview(ctx, caller.workspaceId, url));
+  return json(await linkPreview(ctx, caller.userId, url));
 });

@@ -3,6 +3,7 @@ import { readJson } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
+import { assertMayPost } from '#server/posts/authorize.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { listPosts } from '#server/posts/list-posts.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
@@ -22,8 +23,10 @@ export const GET = route(postsRoutes.listPosts, async ({ request, ctx, caller })
 
 export const POST = route(postsRoutes.createPost, async ({ request, ctx, caller }) => {
   const body = await readJson(request);
-  return idempotent(ctx, caller.workspaceId, request, body, async () => ({
+  const input = parsePostRequest(body);
+  assertMayPost(caller, input.postingMode);
+  return idempotent(ctx, caller, request, body, async () => ({
     status: 201,
-    body: await createPost(ctx, caller.workspaceId, parsePostRequest(body)),
+    body: await createPost(ctx, caller.workspaceId, input, caller.userId),
   }));
 });

@@ -1,6 +1,7 @@
 import { assertSameOrigin } from '#server/auth/same-origin.ts';
 import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
 import { getContext } from '#server/context.ts';
+import { pickedWorkspace } from '#server/workspaces/pick.ts';
 import { errorResponse } from '#server/http/route.ts';
 import { errorPage } from '#server/oauth/error-page.ts';
 import { readForm } from '#server/oauth/http.ts';
@@ -29,7 +30,8 @@ export async function POST(request: Request): Promise<Response> {
         clientRedirect(ctx, parsed, { error: 'access_denied', error_description: 'The user denied access' }),
       );
     }
-    const code = await issueAuthorizationCode(ctx, user.id, parsed);
+    const workspaceId = await pickedWorkspace(ctx, user.id, form.get('workspaceId'));
+    const code = await issueAuthorizationCode(ctx, user.id, parsed, workspaceId);
     return redirect(clientRedirect(ctx, parsed, { code }));
   } catch (error) {
     if (error instanceof OAuthError) return errorPage(error.message);

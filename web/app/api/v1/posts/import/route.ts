@@ -15,9 +15,10 @@ export const POST = route(importRoutes.importPosts, async ({ request, ctx, calle
       body: input.text,
       rows: input.rows,
       dryRun: input.dryRun,
+      authorId: caller.userId,
     });
   if (input.dryRun) return json(await run());
-  return idempotent(ctx, caller.workspaceId, request, input.fingerprintBody, async () => ({
+  return idempotent(ctx, caller, request, input.fingerprintBody, async () => ({
     status: 200,
     body: await run(),
   }));
