@@ -299,3 +299,23 @@ ALTER TABLE "posts" ADD CONSTRAINT "posts_user_id_users_id_fk" FOREIGN KEY ("use
 ALTER TABLE "connect_pending" DROP COLUMN "user_id";
 --> statement-breakpoint
 ALTER TABLE "connect_states" DROP COLUMN "user_id";
+--> statement-breakpoint
+-- Status notifications (server/posts/status-feed.ts) name the workspace now: MCP subscriptions
+-- listen per workspace.
+CREATE OR REPLACE FUNCTION postwave_notify_post_status() RETURNS trigger AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM pg_notify('postwave_post_status', json_build_object('id', OLD.id, 'workspaceId', OLD.workspace_id, 'status', 'deleted')::text);
+  ELSE
+    PERFORM pg_notify('postwave_post_status', json_build_object('id', NEW.id, 'workspaceId', NEW.workspace_id, 'status', NEW.status)::text);
+  END IF;
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION postwave_notify_accounts() RETURNS trigger AS $$
+BEGIN
+  PERFORM pg_notify('postwave_post_status', json_build_object('kind', 'accounts', 'workspaceId', COALESCE(NEW.workspace_id, OLD.workspace_id))::text);
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;

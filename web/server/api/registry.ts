@@ -13,6 +13,7 @@ import { queueRoutes } from '#server/queue/routes.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
 import { usersRoutes } from '#server/users/routes.ts';
 import { webhooksRoutes } from '#server/webhooks/routes.ts';
+import { workspacesRoutes } from '#server/workspaces/routes.ts';
 import { apiDocsRoutes } from './routes.ts';
 
 /**
@@ -36,5 +37,6 @@ export const apiRoutes = {
   ...oauthRoutes,
   ...dispatchRoutes,
   ...webhooksRoutes,
+  ...workspacesRoutes,
   ...apiDocsRoutes,
 };

@@ -2,6 +2,7 @@ import { isPlatformError, ProblemError, problem } from '@postwave/shared';
 import type { RouteSpec } from '@postwave/shared/openapi/index';
 import { type Caller, requireCaller } from '#server/auth/caller.ts';
 import { assertCan, type Permission } from '#server/auth/permissions.ts';
+import { inPathWorkspace } from '#server/auth/path-workspace.ts';
 import { type AppContext, getContext } from '#server/context.ts';
 import { isInvalidInputError } from '#server/db/errors.ts';
 import { problemResponse } from './respond.ts';
@@ -17,7 +18,15 @@ export type ApiAuth = 'caller' | 'session' | 'public' | 'dispatchSecret' | 'oaut
  * (server/auth/permissions.ts): the auth step checks it against the caller's role on every
  * request, so no handler can forget it (a test fails when an entry leaves it out).
  */
-export type ApiRoute = RouteSpec<ApiAuth> & { permission?: Permission };
+export type ApiRoute = RouteSpec<ApiAuth> & {
+  permission?: Permission;
+  /**
+   * The path parameter naming the workspace the route acts on (`/api/v1/workspaces/{id}/…`): the
+   * caller must be a member there (else 404, like a missing one; a token only in the workspace it is
+   * bound to), and `permission` is checked against their role there.
+   */
+  workspaceParam?: string;
+};
 
 /** Declares a resource's routes; each entry keeps its literal method, path and auth. */
 export function defineApiRoutes<const T extends Record<string, ApiRoute>>(routes: T): T {
@@ -59,9 +68,13 @@ export function route<S extends ApiRoute>(
     let ctx: AppContext | undefined;
     try {
       ctx = await getContext();
-      const caller = authenticated ? await requireCaller(request, ctx, { sessionOnly }) : undefined;
-      if (caller) assertCan(caller.role, spec.permission ?? 'workspace.delete');
+      const authenticatedCaller = authenticated ? await requireCaller(request, ctx, { sessionOnly }) : undefined;
       const params = await routeContext.params;
+      const caller =
+        authenticatedCaller && spec.workspaceParam
+          ? await inPathWorkspace(ctx, authenticatedCaller, (params as Record<string, string>)[spec.workspaceParam])
+          : authenticatedCaller;
+      if (caller) assertCan(caller.role, spec.permission ?? 'workspace.delete');
       return await handler({ request, ctx, params, caller: caller as CallerFor<S> });
     } catch (error) {
       return errorResponse(error, ctx);

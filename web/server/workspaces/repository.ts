@@ -211,7 +211,14 @@ export async function markInvitationAccepted(ctx: Db, id: string, now: Date): Pr
   const rows = await ctx.db
     .update(workspaceInvitations)
     .set({ acceptedAt: now })
-    .where(and(eq(workspaceInvitations.id, id), isNull(workspaceInvitations.acceptedAt)))
+    .where(
+      and(
+        eq(workspaceInvitations.id, id),
+        isNull(workspaceInvitations.acceptedAt),
+        isNull(workspaceInvitations.revokedAt),
+        gt(workspaceInvitations.expiresAt, now),
+      ),
+    )
     .returning({ id: workspaceInvitations.id });
   return rows.length > 0;
 }
