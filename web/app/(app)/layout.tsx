@@ -3,13 +3,16 @@ import { AppNav } from '../../components/app-nav.tsx';
 import { Brand } from '../../components/brand.tsx';
 import { OriginWarning } from '../../components/origin-warning.tsx';
 import { UploadNotices } from '../../components/upload-notices.tsx';
-import { getConfig } from '../../server/context.ts';
+import { WorkspaceSwitcher } from '../../components/workspace-switcher.tsx';
+import { getConfig, getContext } from '../../server/context.ts';
 import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
 import { requireUser } from '../../server/ui/session.ts';
+import { workspaceChoices } from '../../server/workspaces/pick.ts';
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   const display = user.name || user.email;
+  const workspaces = await workspaceChoices(await getContext(), user.id);
   return (
     <div className="shell">
       <a href="#main" className="skip-link">
@@ -17,6 +20,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       </a>
       <aside className="sidebar" aria-label="Navigation and account">
         <Brand href="/compose" />
+        <WorkspaceSwitcher {...workspaces} />
         <AppNav />
         <details className="user-menu">
           {/* The visible name and e-mail are the summary's name (WCAG 2.5.3), after a hidden "Account menu". */}

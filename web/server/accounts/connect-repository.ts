@@ -58,7 +58,9 @@ export async function deletePendingConnection(
 ): Promise<boolean> {
   const deleted = await ctx.db
     .delete(connectPending)
-    .where(and(eq(connectPending.tokenHash, input.tokenHash), eq(connectPending.workspaceId, input.workspaceId)))
+    .where(
+      and(eq(connectPending.tokenHash, input.tokenHash), eq(connectPending.workspaceId, input.workspaceId)),
+    )
     .returning({ tokenHash: connectPending.tokenHash });
   return deleted.length > 0;
 }

@@ -35,7 +35,11 @@ export async function findAccountById(ctx: AppContext, accountId: string): Promi
 }
 
 /** Which of these account ids belong to the user. */
-export async function ownedAccountIds(ctx: AppContext, workspaceId: string, ids: string[]): Promise<Set<string>> {
+export async function ownedAccountIds(
+  ctx: AppContext,
+  workspaceId: string,
+  ids: string[],
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await ctx.db
     .select({ id: accounts.id })

@@ -264,7 +264,11 @@ export async function renameAccount(
  * Removes an account. Posts not yet posted lose it as a target (its unposted results go too);
  * one left without targets becomes a draft. Posted history keeps its results.
  */
-export async function disconnectAccount(ctx: AppContext, workspaceId: string, accountId: string): Promise<void> {
+export async function disconnectAccount(
+  ctx: AppContext,
+  workspaceId: string,
+  accountId: string,
+): Promise<void> {
   if (!isUuid(accountId)) throw notFound('account');
   const disconnected = (tx: AppContext['db'], row: AccountRow) =>
     emitWebhookEvent(tx, { workspaceId, type: 'account.disconnected', data: toView(row) });

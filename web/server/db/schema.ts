@@ -682,7 +682,10 @@ export const feeds = pgTable(
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [index('feeds_workspace_created').on(t.workspaceId, t.createdAt), index('feeds_due').on(t.nextPollAt)],
+  (t) => [
+    index('feeds_workspace_created').on(t.workspaceId, t.createdAt),
+    index('feeds_due').on(t.nextPollAt),
+  ],
 );
 
 /** Items a feed has seen, by guid/id (else link): an item becomes at most one post. */

@@ -18,7 +18,11 @@ export async function feedsOf(ctx: AppContext, workspaceId: string): Promise<Fee
     .orderBy(asc(feeds.createdAt), asc(feeds.id));
 }
 
-export async function findFeed(ctx: AppContext, workspaceId: string, id: string): Promise<FeedRow | undefined> {
+export async function findFeed(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+): Promise<FeedRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(feeds)

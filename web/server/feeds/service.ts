@@ -64,7 +64,11 @@ export async function getFeed(ctx: AppContext, workspaceId: string, id: string):
  * Saves the feed and polls it once right away: that first poll marks the items already in the
  * feed as seen, so adding a feed never floods its accounts with its back catalogue.
  */
-export async function createFeed(ctx: AppContext, workspaceId: string, input: FeedRequest): Promise<FeedView> {
+export async function createFeed(
+  ctx: AppContext,
+  workspaceId: string,
+  input: FeedRequest,
+): Promise<FeedView> {
   const accountIds = [...new Set(input.accountIds)];
   await assertOwnedAccounts(ctx, workspaceId, accountIds);
   const now = new Date();
@@ -111,7 +115,11 @@ export async function deleteFeed(ctx: AppContext, workspaceId: string, id: strin
 }
 
 /** `POST /api/v1/feeds/{id}/poll`: poll now, whatever the schedule says. */
-export async function pollOwnedFeed(ctx: AppContext, workspaceId: string, id: string): Promise<FeedPollResult> {
+export async function pollOwnedFeed(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+): Promise<FeedPollResult> {
   const row = await ownedFeed(ctx, workspaceId, id);
   return pollFeed(ctx, row.id);
 }

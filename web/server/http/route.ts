@@ -1,8 +1,8 @@
 import { isPlatformError, ProblemError, problem } from '@postwave/shared';
 import type { RouteSpec } from '@postwave/shared/openapi/index';
 import { type Caller, requireCaller } from '#server/auth/caller.ts';
-import { assertCan, type Permission } from '#server/auth/permissions.ts';
 import { inPathWorkspace } from '#server/auth/path-workspace.ts';
+import { assertCan, type Permission } from '#server/auth/permissions.ts';
 import { type AppContext, getContext } from '#server/context.ts';
 import { isInvalidInputError } from '#server/db/errors.ts';
 import { problemResponse } from './respond.ts';
@@ -68,11 +68,17 @@ export function route<S extends ApiRoute>(
     let ctx: AppContext | undefined;
     try {
       ctx = await getContext();
-      const authenticatedCaller = authenticated ? await requireCaller(request, ctx, { sessionOnly }) : undefined;
+      const authenticatedCaller = authenticated
+        ? await requireCaller(request, ctx, { sessionOnly })
+        : undefined;
       const params = await routeContext.params;
       const caller =
         authenticatedCaller && spec.workspaceParam
-          ? await inPathWorkspace(ctx, authenticatedCaller, (params as Record<string, string>)[spec.workspaceParam])
+          ? await inPathWorkspace(
+              ctx,
+              authenticatedCaller,
+              (params as Record<string, string>)[spec.workspaceParam],
+            )
           : authenticatedCaller;
       if (caller) assertCan(caller.role, spec.permission ?? 'workspace.delete');
       return await handler({ request, ctx, params, caller: caller as CallerFor<S> });

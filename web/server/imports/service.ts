@@ -77,7 +77,14 @@ export async function importPosts(
         // One millisecond apart, so the posts list (newest first) keeps the file's order reversed.
         const createdAt = new Date(now + i);
         const { status, scheduledAt, ...content } = r.post!;
-        const values = { id, workspaceId, userId: input.authorId ?? null, ...content, createdAt, updatedAt: createdAt };
+        const values = {
+          id,
+          workspaceId,
+          userId: input.authorId ?? null,
+          ...content,
+          createdAt,
+          updatedAt: createdAt,
+        };
         if (status === 'queue') queued.push({ row: r, values });
         else if (status === 'scheduled')
           ready.push({ ...values, status, scheduledAt, nextAttemptAt: scheduledAt });

@@ -1,5 +1,5 @@
-import { ProblemError, problem } from '@postwave/shared';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ProblemError, problem } from '@postwave/shared';
 import { assertCan, type Permission } from '#server/auth/permissions.ts';
 import type { AppContext } from '#server/context.ts';
 import type { WorkspaceRole } from '#server/db/schema.ts';

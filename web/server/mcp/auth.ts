@@ -1,7 +1,7 @@
 import type { AppContext } from '#server/context.ts';
+import type { WorkspaceRole } from '#server/db/schema.ts';
 import { mcpResource, protectedResourceMetadataUrl } from '#server/oauth/metadata.ts';
 import { accessTokenPrefix, verifyAccessToken } from '#server/oauth/service.ts';
-import type { WorkspaceRole } from '#server/db/schema.ts';
 import { authenticateToken } from '#server/tokens/service.ts';
 import { boundWorkspace } from '#server/workspaces/membership.ts';
 

@@ -12,7 +12,8 @@ import { accountsUri } from './resources.ts';
  * the user to confirm before anything is published or scheduled). Each names the tools it uses.
  */
 export function registerPrompts(server: McpServer, ctx: AppContext, workspaceId: string): void {
-  const accountsText = async () => JSON.stringify({ accounts: await listAccounts(ctx, workspaceId) }, null, 2);
+  const accountsText = async () =>
+    JSON.stringify({ accounts: await listAccounts(ctx, workspaceId) }, null, 2);
   const accountArg = (description: string) =>
     completable(z.string().max(2000).describe(description), async (value) => {
       const accounts = await listAccounts(ctx, workspaceId);

@@ -7,7 +7,11 @@ import { media } from '#server/db/schema.ts';
 
 export type MediaRow = typeof media.$inferSelect;
 
-export async function insertMedia(ctx: AppContext, workspaceId: string, object: MediaObject): Promise<MediaRow> {
+export async function insertMedia(
+  ctx: AppContext,
+  workspaceId: string,
+  object: MediaObject,
+): Promise<MediaRow> {
   const [row] = await ctx.db
     .insert(media)
     .values({

@@ -25,5 +25,6 @@ export function assertMayPost(actor: PostActor, postingMode: string | undefined)
 export async function assertMayEditPost(ctx: AppContext, actor: PostActor, postId: string): Promise<void> {
   if (actor.role !== 'contributor') return;
   const row = await ownedPost(ctx, actor.workspaceId, postId);
-  if (row.userId !== actor.userId) throw forbiddenFor('editor', 'Contributors may change only their own posts');
+  if (row.userId !== actor.userId)
+    throw forbiddenFor('editor', 'Contributors may change only their own posts');
 }

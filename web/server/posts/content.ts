@@ -47,7 +47,9 @@ async function resolveOwnedMedia(
   workspaceId: string,
   sets: readonly MediaSet[],
 ): Promise<StoredMedia[][]> {
-  const owned = await ownedMedia(ctx, workspaceId, [...new Set(sets.flatMap((s) => s.refs.map((r) => r.key)))]);
+  const owned = await ownedMedia(ctx, workspaceId, [
+    ...new Set(sets.flatMap((s) => s.refs.map((r) => r.key))),
+  ]);
   const missing = sets.flatMap(({ path, refs }) =>
     refs.flatMap((ref, index) =>
       owned.has(ref.key)
@@ -124,6 +126,13 @@ export async function newPostContent(
     thread: resolved.thread!,
   };
   const now = new Date();
-  const base = { id: crypto.randomUUID(), workspaceId, userId: authorId, ...content, createdAt: now, updatedAt: now };
+  const base = {
+    id: crypto.randomUUID(),
+    workspaceId,
+    userId: authorId,
+    ...content,
+    createdAt: now,
+    updatedAt: now,
+  };
   return { content, base, now };
 }

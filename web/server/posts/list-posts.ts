@@ -19,7 +19,11 @@ export async function listPosts(
   options: ListOptions,
 ): Promise<{ posts: PostView[]; nextCursor: string | null }> {
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
-  const rows = await listPostPage(ctx, workspaceId, { status: options.status, limit: options.limit + 1, after });
+  const rows = await listPostPage(ctx, workspaceId, {
+    status: options.status,
+    limit: options.limit + 1,
+    after,
+  });
   const { page, nextCursor } = keysetPage(rows, options.limit, (row) => row.post);
   const staging = await stagingByPost(
     ctx,

@@ -126,7 +126,11 @@ export async function moveScheduledPosts(
 export class QueueConflict extends Error {}
 
 /** Runs `work` in a transaction that holds the user's queue lock until it commits. */
-export async function withQueueLock<T>(ctx: Db, workspaceId: string, work: (tx: Db) => Promise<T>): Promise<T> {
+export async function withQueueLock<T>(
+  ctx: Db,
+  workspaceId: string,
+  work: (tx: Db) => Promise<T>,
+): Promise<T> {
   return inTransaction(ctx, async (tx) => {
     await tx.db.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`postwave-queue:${workspaceId}`}))`);
     return work(tx);

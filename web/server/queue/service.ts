@@ -109,7 +109,11 @@ const settingsOf = (row: QueueRow | undefined, fallbackZone: string): QueueSetti
   row ? { timezone: row.timezone, slots: row.slots } : { timezone: fallbackZone, slots: [] };
 
 /** `GET /api/v1/accounts/{id}/queue`. */
-export async function getQueue(ctx: AppContext, workspaceId: string, accountId: string): Promise<QueueViewShape> {
+export async function getQueue(
+  ctx: AppContext,
+  workspaceId: string,
+  accountId: string,
+): Promise<QueueViewShape> {
   await ownedAccount(ctx, workspaceId, accountId);
   const [row] = await queuesOf(ctx, workspaceId, [accountId]);
   return viewOf(ctx, workspaceId, accountId, settingsOf(row, await userZone(ctx, workspaceId)));

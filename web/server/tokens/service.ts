@@ -23,7 +23,11 @@ export function personalTokenExpiry(days: PersonalTokenLifetimeDays, now = Date.
 }
 
 /** The member's live tokens bound to this workspace. */
-export async function listTokens(ctx: AppContext, userId: string, workspaceId: string): Promise<TokenSummary[]> {
+export async function listTokens(
+  ctx: AppContext,
+  userId: string,
+  workspaceId: string,
+): Promise<TokenSummary[]> {
   return (await repo.liveTokensOf(ctx, userId, workspaceId)).map(toSummary);
 }
 
@@ -79,7 +83,13 @@ export async function authenticateToken(ctx: AppContext, token: string): Promise
     const pushedExpiry = row.kind === 'cli' ? new Date(now.getTime() + cliTokenIdleLifetimeMs) : undefined;
     await repo.recordTokenUse(ctx, row.id, now, pushedExpiry);
   }
-  return { ok: true, userId: row.userId, workspaceId: row.workspaceId, userName: row.userName, tokenId: row.id };
+  return {
+    ok: true,
+    userId: row.userId,
+    workspaceId: row.workspaceId,
+    userName: row.userName,
+    tokenId: row.id,
+  };
 }
 
 function toSummary(row: repo.TokenRow): TokenSummary {

@@ -26,7 +26,11 @@ export async function endpointsOf(ctx: Db, workspaceId: string): Promise<Endpoin
     .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
 }
 
-export async function findEndpoint(ctx: Db, workspaceId: string, id: string): Promise<EndpointRow | undefined> {
+export async function findEndpoint(
+  ctx: Db,
+  workspaceId: string,
+  id: string,
+): Promise<EndpointRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(webhookEndpoints)
@@ -65,7 +69,11 @@ export async function deleteEndpoint(ctx: Db, workspaceId: string, id: string): 
 }
 
 /** Whether any enabled endpoint of the user takes one of these events (skips building unwanted payloads). */
-export async function hasSubscriber(ctx: Db, workspaceId: string, types: readonly string[]): Promise<boolean> {
+export async function hasSubscriber(
+  ctx: Db,
+  workspaceId: string,
+  types: readonly string[],
+): Promise<boolean> {
   const anyOf = sql.join(
     types.map((t) => sql`events @> ${JSON.stringify([t])}::jsonb`),
     sql` OR `,
@@ -267,7 +275,10 @@ export async function disableFailingEndpoint(
     )
     .returning();
   if (!endpoint) return undefined;
-  const [user] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, endpoint.workspaceId));
+  const [user] = await ctx.db
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.id, endpoint.workspaceId));
   return user ? { endpoint, email: user.email } : undefined;
 }
 

@@ -18,7 +18,13 @@ import { toWorkspaceView } from './view.ts';
 export async function previewInvitation(ctx: AppContext, token: string) {
   if (token.length > 200) return undefined;
   const found = await findLiveInvitation(ctx, hashSecret(token), new Date());
-  return found && { email: found.invitation.email, role: found.invitation.role, workspaceName: found.workspace.name };
+  return (
+    found && {
+      email: found.invitation.email,
+      role: found.invitation.role,
+      workspaceName: found.workspace.name,
+    }
+  );
 }
 
 /**
@@ -28,7 +34,11 @@ export async function previewInvitation(ctx: AppContext, token: string) {
  * one → 403 `forbidden` (verify first); unknown, used, revoked or expired → 404. Single use even
  * under concurrent accepts (the row is marked accepted once).
  */
-export async function acceptInvitation(ctx: AppContext, userId: string, token: string): Promise<WorkspaceView> {
+export async function acceptInvitation(
+  ctx: AppContext,
+  userId: string,
+  token: string,
+): Promise<WorkspaceView> {
   const now = new Date();
   const found = token.length <= 200 ? await findLiveInvitation(ctx, hashSecret(token), now) : undefined;
   if (!found) throw notFound('invitation');
@@ -36,7 +46,10 @@ export async function acceptInvitation(ctx: AppContext, userId: string, token: s
   if (!user) throw notFound('invitation');
   if (user.email.toLowerCase() !== found.invitation.email.toLowerCase())
     throw new ProblemError(
-      problem('invitation_email_mismatch', `This invitation is for another e-mail address than ${user.email}`),
+      problem(
+        'invitation_email_mismatch',
+        `This invitation is for another e-mail address than ${user.email}`,
+      ),
     );
   if (!user.emailVerifiedAt)
     throw new ProblemError(

@@ -17,7 +17,10 @@ export interface AssistantPreferences extends AssistantSettings {
   timezone: string;
 }
 
-export async function getAssistantSettings(ctx: AppContext, workspaceId: string): Promise<AssistantPreferences> {
+export async function getAssistantSettings(
+  ctx: AppContext,
+  workspaceId: string,
+): Promise<AssistantPreferences> {
   const settings = settingsOf({ settings: (await findWorkspace(ctx, workspaceId))?.settings ?? {} });
   return { assistantsMustConfirm: settings.assistantsRequireApproval, timezone: settings.timezone };
 }

@@ -40,6 +40,12 @@ export async function createInvitation(
   });
   const url = invitationUrl(ctx, token);
   const workspace = await findWorkspace(ctx, caller.workspaceId);
-  await mailInvitation(ctx, { to: row.email, url, workspaceName: workspace?.name ?? 'a workspace', inviter: caller.actor.name, role: row.role });
+  await mailInvitation(ctx, {
+    to: row.email,
+    url,
+    workspaceName: workspace?.name ?? 'a workspace',
+    inviter: caller.actor.name,
+    role: row.role,
+  });
   return { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), url };
 }

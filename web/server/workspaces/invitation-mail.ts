@@ -18,6 +18,9 @@ export async function mailInvitation(
   try {
     await sendMail(mail, { to: m.to, subject, text, html });
   } catch (error) {
-    ctx.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'invitation mail could not be sent');
+    ctx.logger.error(
+      { error: error instanceof Error ? error.message : String(error) },
+      'invitation mail could not be sent',
+    );
   }
 }

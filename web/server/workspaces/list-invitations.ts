@@ -6,6 +6,11 @@ import { openInvitationsOf } from './repository.ts';
 export async function listInvitations(ctx: AppContext, caller: Caller) {
   const rows = await openInvitationsOf(ctx, caller.workspaceId, new Date());
   return {
-    invitations: rows.map((r) => ({ id: r.id, email: r.email, role: r.role, expiresAt: r.expiresAt.toISOString() })),
+    invitations: rows.map((r) => ({
+      id: r.id,
+      email: r.email,
+      role: r.role,
+      expiresAt: r.expiresAt.toISOString(),
+    })),
   };
 }

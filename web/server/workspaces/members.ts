@@ -30,7 +30,9 @@ export async function changeMember(
       throw forbiddenFor('owner', 'Only an owner may change an owner, or make someone owner');
     const losesOwner = target.role === 'owner' && newRole !== 'owner';
     if (losesOwner && (await otherOwnerCount(tx, caller.workspaceId, targetUserId)) === 0)
-      throw new ProblemError(problem('last_owner', 'The workspace needs an owner: make another member owner first'));
+      throw new ProblemError(
+        problem('last_owner', 'The workspace needs an owner: make another member owner first'),
+      );
     await apply(tx);
   });
 }

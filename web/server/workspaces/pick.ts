@@ -26,7 +26,11 @@ export async function workspaceChoices(
 }
 
 /** The workspace a consent form picked, which must be one of the person's (else 400); none: the current one. */
-export async function pickedWorkspace(ctx: AppContext, userId: string, picked: string | null): Promise<string> {
+export async function pickedWorkspace(
+  ctx: AppContext,
+  userId: string,
+  picked: string | null,
+): Promise<string> {
   if (!picked) return (await sessionWorkspace(ctx, userId)).workspace.id;
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(picked);
   if (!uuid || !(await findMembership(ctx, userId, picked)))

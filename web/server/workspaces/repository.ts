@@ -84,7 +84,10 @@ export async function membershipsOf(ctx: Db, userId: string): Promise<Membership
 
 /** Deletes the workspace; every resource it owns goes with it (foreign keys cascade). */
 export async function deleteWorkspace(ctx: Db, workspaceId: string): Promise<boolean> {
-  const rows = await ctx.db.delete(workspaces).where(eq(workspaces.id, workspaceId)).returning({ id: workspaces.id });
+  const rows = await ctx.db
+    .delete(workspaces)
+    .where(eq(workspaces.id, workspaceId))
+    .returning({ id: workspaces.id });
   return rows.length > 0;
 }
 
@@ -120,7 +123,13 @@ export async function setMemberRole(ctx: Db, workspaceId: string, userId: string
     .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)));
 }
 
-export async function insertMember(ctx: Db, workspaceId: string, userId: string, role: WorkspaceRole, now: Date) {
+export async function insertMember(
+  ctx: Db,
+  workspaceId: string,
+  userId: string,
+  role: WorkspaceRole,
+  now: Date,
+) {
   await ctx.db
     .insert(workspaceMembers)
     .values({ workspaceId, userId, role, createdAt: now })
@@ -139,16 +148,28 @@ export async function deleteMember(ctx: Db, workspaceId: string, userId: string,
     await tx.db
       .update(apiTokens)
       .set({ revokedAt: now })
-      .where(and(eq(apiTokens.workspaceId, workspaceId), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
+      .where(
+        and(
+          eq(apiTokens.workspaceId, workspaceId),
+          eq(apiTokens.userId, userId),
+          isNull(apiTokens.revokedAt),
+        ),
+      );
     await tx.db
       .update(oauthTokens)
       .set({ revokedAt: now })
       .where(
-        and(eq(oauthTokens.workspaceId, workspaceId), eq(oauthTokens.userId, userId), isNull(oauthTokens.revokedAt)),
+        and(
+          eq(oauthTokens.workspaceId, workspaceId),
+          eq(oauthTokens.userId, userId),
+          isNull(oauthTokens.revokedAt),
+        ),
       );
     await tx.db
       .delete(oauthAuthorizationCodes)
-      .where(and(eq(oauthAuthorizationCodes.workspaceId, workspaceId), eq(oauthAuthorizationCodes.userId, userId)));
+      .where(
+        and(eq(oauthAuthorizationCodes.workspaceId, workspaceId), eq(oauthAuthorizationCodes.userId, userId)),
+      );
   });
 }
 
@@ -173,7 +194,12 @@ export async function openInvitationsOf(ctx: Db, workspaceId: string, now: Date)
     .orderBy(desc(workspaceInvitations.createdAt), desc(workspaceInvitations.id));
 }
 
-export async function revokeInvitation(ctx: Db, workspaceId: string, id: string, now: Date): Promise<boolean> {
+export async function revokeInvitation(
+  ctx: Db,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<boolean> {
   const rows = await ctx.db
     .update(workspaceInvitations)
     .set({ revokedAt: now })
@@ -223,7 +249,6 @@ export async function markInvitationAccepted(ctx: Db, id: string, now: Date): Pr
   return rows.length > 0;
 }
 
-
 export async function findWorkspace(ctx: Db, workspaceId: string): Promise<WorkspaceRow | undefined> {
   const [row] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   return row;
@@ -252,7 +277,9 @@ export async function managerEmails(ctx: Db, workspaceId: string): Promise<strin
     .select({ email: users.email })
     .from(workspaceMembers)
     .innerJoin(users, eq(users.id, workspaceMembers.userId))
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), inArray(workspaceMembers.role, ['owner', 'admin'])))
+    .where(
+      and(eq(workspaceMembers.workspaceId, workspaceId), inArray(workspaceMembers.role, ['owner', 'admin'])),
+    )
     .orderBy(asc(workspaceMembers.createdAt));
   return rows.map((r) => r.email);
 }

@@ -18,7 +18,12 @@ import {
 } from './schema.ts';
 
 const workspaceId = { name: 'id', in: 'path' as const, description: 'The workspace id.', schema: z.string() };
-const userIdParam = { name: 'userId', in: 'path' as const, description: 'The member’s user id.', schema: z.string() };
+const userIdParam = {
+  name: 'userId',
+  in: 'path' as const,
+  description: 'The member’s user id.',
+  schema: z.string(),
+};
 const invitationIdParam = {
   name: 'invitationId',
   in: 'path' as const,
@@ -26,7 +31,9 @@ const invitationIdParam = {
   schema: z.string(),
 };
 const notMember = { not_found: 'no such workspace, or the caller is not a member of it (the same answer)' };
-const forbidden = (what: string) => ({ forbidden: `${what}; \`requiredRole\` names the least role that may` });
+const forbidden = (what: string) => ({
+  forbidden: `${what}; \`requiredRole\` names the least role that may`,
+});
 const tags = ['Workspaces'];
 
 /** Contract section G: workspaces, their members and invitations (docs/workspaces.md). */
@@ -39,7 +46,10 @@ export const workspacesRoutes = defineApiRoutes({
     operationId: 'listWorkspaces',
     tags,
     summary: 'The caller’s workspaces, with their role in each',
-    responses: { 200: { description: 'Workspaces.', content: { [json]: WorkspaceList } }, ...problemResponses(unauthorized) },
+    responses: {
+      200: { description: 'Workspaces.', content: { [json]: WorkspaceList } },
+      ...problemResponses(unauthorized),
+    },
   },
   createWorkspace: {
     method: 'post',
@@ -49,7 +59,8 @@ export const workspacesRoutes = defineApiRoutes({
     operationId: 'createWorkspace',
     tags,
     summary: 'Create a workspace; the caller becomes its owner',
-    description: 'It does not become the current workspace: switch to it (`POST /api/v1/workspaces/{id}/switch`).',
+    description:
+      'It does not become the current workspace: switch to it (`POST /api/v1/workspaces/{id}/switch`).',
     requestBody: { content: { [json]: CreateWorkspaceRequest } },
     responses: {
       201: { description: 'Created.', content: { [json]: Workspace } },
@@ -66,7 +77,10 @@ export const workspacesRoutes = defineApiRoutes({
     tags,
     summary: 'A workspace and its settings',
     parameters: [workspaceId],
-    responses: { 200: { description: 'The workspace.', content: { [json]: Workspace } }, ...problemResponses({ ...unauthorized, ...notMember }) },
+    responses: {
+      200: { description: 'The workspace.', content: { [json]: Workspace } },
+      ...problemResponses({ ...unauthorized, ...notMember }),
+    },
   },
   updateWorkspace: {
     method: 'patch',
@@ -82,7 +96,12 @@ export const workspacesRoutes = defineApiRoutes({
     requestBody: { content: { [json]: UpdateWorkspaceRequest } },
     responses: {
       200: { description: 'The workspace as saved.', content: { [json]: Workspace } },
-      ...problemResponses({ ...unauthorized, ...notMember, ...forbidden('editors and below may not'), invalid_request: 'unknown setting, bad approvals mode or time zone' }),
+      ...problemResponses({
+        ...unauthorized,
+        ...notMember,
+        ...forbidden('editors and below may not'),
+        invalid_request: 'unknown setting, bad approvals mode or time zone',
+      }),
     },
   },
   deleteWorkspace: {
@@ -95,7 +114,10 @@ export const workspacesRoutes = defineApiRoutes({
     tags,
     summary: 'Delete a workspace and everything it owns (owners)',
     parameters: [workspaceId],
-    responses: { 204: { description: 'Deleted.' }, ...problemResponses({ ...unauthorized, ...notMember, ...forbidden('only owners may') }) },
+    responses: {
+      204: { description: 'Deleted.' },
+      ...problemResponses({ ...unauthorized, ...notMember, ...forbidden('only owners may') }),
+    },
   },
   switchWorkspace: {
     method: 'post',
@@ -108,7 +130,10 @@ export const workspacesRoutes = defineApiRoutes({
     summary: 'Make a workspace the browser session’s current one',
     description: 'Tokens are not affected: each acts in the workspace it was bound to at creation.',
     parameters: [workspaceId],
-    responses: { 200: { description: 'The new current workspace.', content: { [json]: Workspace } }, ...problemResponses({ ...unauthorized, ...notMember }) },
+    responses: {
+      200: { description: 'The new current workspace.', content: { [json]: Workspace } },
+      ...problemResponses({ ...unauthorized, ...notMember }),
+    },
   },
   listMembers: {
     method: 'get',
@@ -119,9 +144,13 @@ export const workspacesRoutes = defineApiRoutes({
     operationId: 'listMembers',
     tags,
     summary: 'The workspace’s members and their roles',
-    description: 'Every member may see who else belongs (names on posts, approvals); changing them is for owners and admins.',
+    description:
+      'Every member may see who else belongs (names on posts, approvals); changing them is for owners and admins.',
     parameters: [workspaceId],
-    responses: { 200: { description: 'Members.', content: { [json]: MemberList } }, ...problemResponses({ ...unauthorized, ...notMember }) },
+    responses: {
+      200: { description: 'Members.', content: { [json]: MemberList } },
+      ...problemResponses({ ...unauthorized, ...notMember }),
+    },
   },
   changeMemberRole: {
     method: 'patch',
@@ -136,7 +165,13 @@ export const workspacesRoutes = defineApiRoutes({
     requestBody: { content: { [json]: ChangeRoleRequest } },
     responses: {
       200: { description: 'The member.', content: { [json]: Member } },
-      ...problemResponses({ ...unauthorized, not_found: 'no such workspace or member', ...forbidden('below admin, or an admin touching an owner or making one'), last_owner: 'the last owner cannot be demoted', invalid_request: 'not a role' }),
+      ...problemResponses({
+        ...unauthorized,
+        not_found: 'no such workspace or member',
+        ...forbidden('below admin, or an admin touching an owner or making one'),
+        last_owner: 'the last owner cannot be demoted',
+        invalid_request: 'not a role',
+      }),
     },
   },
   removeMember: {
@@ -151,7 +186,12 @@ export const workspacesRoutes = defineApiRoutes({
     parameters: [workspaceId, userIdParam],
     responses: {
       204: { description: 'Removed.' },
-      ...problemResponses({ ...unauthorized, not_found: 'no such workspace or member', ...forbidden('below admin, or an admin removing an owner'), last_owner: 'the last owner cannot leave' }),
+      ...problemResponses({
+        ...unauthorized,
+        not_found: 'no such workspace or member',
+        ...forbidden('below admin, or an admin removing an owner'),
+        last_owner: 'the last owner cannot leave',
+      }),
     },
   },
   createInvitation: {
@@ -163,12 +203,18 @@ export const workspacesRoutes = defineApiRoutes({
     operationId: 'createInvitation',
     tags,
     summary: 'Invite someone by e-mail with a role; the url is shown once and e-mailed',
-    description: 'The link carries a random 256-bit token stored only hashed; it works once and expires after 7 days. Only owners invite owners.',
+    description:
+      'The link carries a random 256-bit token stored only hashed; it works once and expires after 7 days. Only owners invite owners.',
     parameters: [workspaceId],
     requestBody: { content: { [json]: CreateInvitationRequest } },
     responses: {
       201: { description: 'Created.', content: { [json]: CreatedInvitation } },
-      ...problemResponses({ ...unauthorized, ...notMember, ...forbidden('below admin, or an admin inviting an owner'), invalid_request: 'bad e-mail address or role' }),
+      ...problemResponses({
+        ...unauthorized,
+        ...notMember,
+        ...forbidden('below admin, or an admin inviting an owner'),
+        invalid_request: 'bad e-mail address or role',
+      }),
     },
   },
   listInvitations: {
@@ -181,7 +227,10 @@ export const workspacesRoutes = defineApiRoutes({
     tags,
     summary: 'Open invitations, newest first (never their links)',
     parameters: [workspaceId],
-    responses: { 200: { description: 'Invitations.', content: { [json]: InvitationList } }, ...problemResponses({ ...unauthorized, ...notMember, ...forbidden('below admin') }) },
+    responses: {
+      200: { description: 'Invitations.', content: { [json]: InvitationList } },
+      ...problemResponses({ ...unauthorized, ...notMember, ...forbidden('below admin') }),
+    },
   },
   revokeInvitation: {
     method: 'delete',
@@ -193,7 +242,14 @@ export const workspacesRoutes = defineApiRoutes({
     tags,
     summary: 'Revoke an open invitation',
     parameters: [workspaceId, invitationIdParam],
-    responses: { 204: { description: 'Revoked.' }, ...problemResponses({ ...unauthorized, not_found: 'no such workspace or open invitation', ...forbidden('below admin') }) },
+    responses: {
+      204: { description: 'Revoked.' },
+      ...problemResponses({
+        ...unauthorized,
+        not_found: 'no such workspace or open invitation',
+        ...forbidden('below admin'),
+      }),
+    },
   },
   acceptInvitation: {
     method: 'post',
@@ -203,11 +259,17 @@ export const workspacesRoutes = defineApiRoutes({
     operationId: 'acceptInvitation',
     tags,
     summary: 'Join a workspace with an invitation’s token',
-    description: 'The caller’s verified e-mail address must be the invited one; the workspace becomes their current one.',
+    description:
+      'The caller’s verified e-mail address must be the invited one; the workspace becomes their current one.',
     requestBody: { content: { [json]: AcceptInvitationRequest } },
     responses: {
       200: { description: 'Joined.', content: { [json]: AcceptedInvitation } },
-      ...problemResponses({ ...unauthorized, not_found: 'unknown, used, revoked or expired invitation', invitation_email_mismatch: 'the invitation is for another e-mail address', forbidden: 'the caller’s e-mail address is not verified yet' }),
+      ...problemResponses({
+        ...unauthorized,
+        not_found: 'unknown, used, revoked or expired invitation',
+        invitation_email_mismatch: 'the invitation is for another e-mail address',
+        forbidden: 'the caller’s e-mail address is not verified yet',
+      }),
     },
   },
 });

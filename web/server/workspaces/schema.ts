@@ -18,7 +18,12 @@ export const WorkspaceSettings = z
       description:
         'Whose publish, schedule and queue requests wait for approval: `off` (nobody but contributors, who always submit), `contributors` (the default), `everyone`.',
     }),
-    timezone: z.string().min(1).max(100).default('UTC').meta({ description: 'IANA time zone of the workspace.' }),
+    timezone: z
+      .string()
+      .min(1)
+      .max(100)
+      .default('UTC')
+      .meta({ description: 'IANA time zone of the workspace.' }),
     assistantsRequireApproval: z.boolean().default(false).meta({
       description:
         'MCP assistants’ posts wait for approval (formerly the per-user “assistants must confirm” setting, migrated into each user’s personal workspace).',
@@ -74,7 +79,9 @@ export const Invitation = z
   .object({ id: z.string(), email: z.string(), role: WorkspaceRoleSchema, expiresAt: z.string() })
   .meta({ id: 'WorkspaceInvitation' });
 export const CreatedInvitation = Invitation.extend({
-  url: z.string().meta({ description: 'The invitation link, shown only here (and e-mailed to the address).' }),
+  url: z
+    .string()
+    .meta({ description: 'The invitation link, shown only here (and e-mailed to the address).' }),
 }).meta({ id: 'CreatedWorkspaceInvitation' });
 export const InvitationList = z.object({ invitations: z.array(Invitation) });
 export const CreateInvitationRequest = z.object({

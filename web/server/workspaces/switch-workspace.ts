@@ -1,8 +1,8 @@
 import type { Caller } from '#server/auth/caller.ts';
 import type { AppContext } from '#server/context.ts';
+import { getWorkspace } from './get-workspace.ts';
 import { setCurrentWorkspace } from './repository.ts';
 import type { WorkspaceView } from './schema.ts';
-import { getWorkspace } from './get-workspace.ts';
 
 /**
  * `POST /api/v1/workspaces/{id}/switch`: the browser session's current workspace becomes this one

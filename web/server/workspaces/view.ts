@@ -1,6 +1,6 @@
 import type { StoredWorkspaceSettings } from '#server/db/schema.ts';
 import type { Membership, WorkspaceRow } from './repository.ts';
-import { type WorkspaceSettings, type WorkspaceView, WorkspaceSettings as SettingsSchema } from './schema.ts';
+import { WorkspaceSettings as SettingsSchema, type WorkspaceSettings, type WorkspaceView } from './schema.ts';
 
 /** Stored settings with the defaults filled in (a value that no longer parses falls back to its default). */
 export function settingsOf(row: Pick<WorkspaceRow, 'settings'>): WorkspaceSettings {

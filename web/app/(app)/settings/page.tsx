@@ -11,10 +11,10 @@ import { listMcpConnections } from '../../../server/oauth/connections.ts';
 import { listTokens } from '../../../server/tokens/service.ts';
 import { updateProfileAction } from '../../../server/ui/actions.ts';
 import { requireUser } from '../../../server/ui/session.ts';
-import { getAssistantSettings } from '../../../server/workspaces/assistant-settings.ts';
 import { configuredProviders, unconfiguredProviders } from '../../../server/users/providers.ts';
 import { listSignInMethods } from '../../../server/users/sign-in-methods.ts';
 import { listWebhooks } from '../../../server/webhooks/service.ts';
+import { getAssistantSettings } from '../../../server/workspaces/assistant-settings.ts';
 
 export const metadata: Metadata = { title: 'Settings' };
 

@@ -8,8 +8,8 @@ import {
   OAuthError,
   parseAuthorizeRequest,
 } from '#server/oauth/service.ts';
-import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
 import { workspaceChoices } from '#server/workspaces/pick.ts';
+import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
 import { WorkspacePicker } from '../../../components/workspace-picker.tsx';
 
 export const dynamic = 'force-dynamic';

@@ -43,7 +43,11 @@ type ToolCallback = (...args: never[]) => unknown;
  * a denial is the tool error every tool answers with (403 `forbidden` with `requiredRole`).
  */
 export function permissionChecked(server: McpServer, actor: McpActor): McpServer {
-  const register = server.registerTool.bind(server) as (name: string, config: unknown, cb: ToolCallback) => unknown;
+  const register = server.registerTool.bind(server) as (
+    name: string,
+    config: unknown,
+    cb: ToolCallback,
+  ) => unknown;
   const registerTool = (name: string, config: unknown, cb: ToolCallback) =>
     register(name, config, (async (...args: never[]) => {
       try {
@@ -54,7 +58,8 @@ export function permissionChecked(server: McpServer, actor: McpActor): McpServer
       return cb(...args);
     }) as ToolCallback);
   return new Proxy(server, {
-    get: (target, prop, receiver) => (prop === 'registerTool' ? registerTool : Reflect.get(target, prop, receiver)),
+    get: (target, prop, receiver) =>
+      prop === 'registerTool' ? registerTool : Reflect.get(target, prop, receiver),
   });
 }
 

@@ -98,7 +98,9 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
       if (decision.outcome === 'approval') {
         // A draft keeps the proposed time, so approving it on the page is one click.
         const post =
-          current.status === 'draft' ? await updatePost(ctx, workspaceId, id, { scheduledAt: when }) : current;
+          current.status === 'draft'
+            ? await updatePost(ctx, workspaceId, id, { scheduledAt: when })
+            : current;
         await log(id, 'approval_requested', { requestedMode: 'schedule', scheduledAt: when.toISOString() });
         return awaitingApproval(ctx, intent, post);
       }

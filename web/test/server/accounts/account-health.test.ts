@@ -10,8 +10,8 @@ import { type HealthEffects, runHealthChecks } from '#server/accounts/health.ts'
 import { notifyAccountHealth } from '#server/accounts/health-mail.ts';
 import { getAccountRow, listAccounts, saveAccount } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
-import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import type { WebhookEvent } from '#server/webhooks/events.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type MailCapture, startMailCapture } from '../../helpers/mail-capture.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';

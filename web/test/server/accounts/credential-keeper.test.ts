@@ -22,7 +22,10 @@ for (const backend of backends()) {
       harness = await startServices(backend, threads.env());
       ctx = harness.ctx;
       workspaceId = (
-        await signUpWithWorkspace(ctx, { email: `keeper-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `keeper-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
     });
     after(async () => {

@@ -37,7 +37,10 @@ for (const backend of backends()) {
       });
       ctx = harness.ctx;
       workspaceId = (
-        await signUpWithWorkspace(ctx, { email: `choices-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `choices-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       [spaceA, spaceB] = (await connectLoginSpaces(ctx, workspaceId)) as [string, string];
     });
@@ -85,7 +88,10 @@ for (const backend of backends()) {
 
     test('another user’s account, an unknown field and a field without choices from the platform are 404', async () => {
       const other = (
-        await signUpWithWorkspace(ctx, { email: `other-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `other-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       assert.equal((await problemOf(list(spaceA, 'collection', '', other))).status, 404);
       assert.equal((await problemOf(list(spaceA, 'nope'))).status, 404);
@@ -121,7 +127,10 @@ for (const backend of backends()) {
     test('each user may make 60 uncached asks a minute; cached answers stay free', async () => {
       // A user of their own, so the asks of the other tests do not count.
       const busy = (
-        await signUpWithWorkspace(ctx, { email: `busy-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `busy-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       const [space] = await connectLoginSpaces(ctx, busy);
       for (let i = 0; i < 60; i++) await list(space!, 'shelf', `collection=burst${i}`, busy);

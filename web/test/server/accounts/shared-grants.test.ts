@@ -16,8 +16,8 @@ import {
 import type { AppContext } from '#server/context.ts';
 import { accountGrants, accounts, webhookDeliveries } from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';
-import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { createWebhook } from '#server/webhooks/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import {
   type FakeLogin,
@@ -50,7 +50,10 @@ for (const backend of backends()) {
       });
       ctx = harness.ctx;
       workspaceId = (
-        await signUpWithWorkspace(ctx, { email: `grants-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `grants-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       await createWebhook(ctx, workspaceId, { url: receiver.url, events: ['account.needs_reconnect'] });
     });
@@ -70,7 +73,8 @@ for (const backend of backends()) {
     }
 
     const rowsOf = () => ctx.db.select().from(accounts).where(eq(accounts.workspaceId, workspaceId));
-    const grants = () => ctx.db.select().from(accountGrants).where(eq(accountGrants.workspaceId, workspaceId));
+    const grants = () =>
+      ctx.db.select().from(accountGrants).where(eq(accountGrants.workspaceId, workspaceId));
     const publish = (accountId: string, message: string) =>
       createPost(ctx, workspaceId, {
         message,
@@ -80,9 +84,9 @@ for (const backend of backends()) {
         accountOptions: {},
       });
     const reconnectEvents = async () =>
-      (await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspaceId))).filter(
-        (d) => d.eventType === 'account.needs_reconnect',
-      ).length;
+      (
+        await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspaceId))
+      ).filter((d) => d.eventType === 'account.needs_reconnect').length;
 
     test('the accounts one login connected store its credentials once', async () => {
       const outcome = await consent();

@@ -33,8 +33,12 @@ for (const backend of backends()) {
         platforms: [...platformModules, loginPlatformModule(fake, { requestToken: true })],
       });
       ctx = harness.ctx;
-      workspaceId = (await signUpWithWorkspace(ctx, { email: `leg-${backend}@example.com`, password: 'long enough password' }))
-        .id;
+      workspaceId = (
+        await signUpWithWorkspace(ctx, {
+          email: `leg-${backend}@example.com`,
+          password: 'long enough password',
+        })
+      ).id;
     });
     after(async () => {
       await harness?.stop();
@@ -47,7 +51,10 @@ for (const backend of backends()) {
       const asked = fake.server.requests.find((r) => r.path === '/oauth/request_token');
       assert.ok(asked, 'the server call happened before the browser was sent on');
       // Stored encrypted with the state, never in the clear.
-      const [state] = await ctx.db.select().from(connectStates).where(eq(connectStates.workspaceId, workspaceId));
+      const [state] = await ctx.db
+        .select()
+        .from(connectStates)
+        .where(eq(connectStates.workspaceId, workspaceId));
       assert.ok(state?.secret);
       assert.doesNotMatch(state.secret, /rqs-/);
 

@@ -78,7 +78,10 @@ for (const backend of backends().filter((b) => b === 'postgres')) {
     }
 
     test('SIGKILL mid-run: no duplicates, nothing lost, every target posted, failed or unknown', async () => {
-      const user = await signUpWithWorkspace(ctx, { email: 'crash@example.com', password: 'long enough password' });
+      const user = await signUpWithWorkspace(ctx, {
+        email: 'crash@example.com',
+        password: 'long enough password',
+      });
       const news = (
         await saveAccount(ctx, user.id, {
           platform: 'telegram',

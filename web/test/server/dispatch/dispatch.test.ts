@@ -225,7 +225,10 @@ for (const backend of backends()) {
       const again = await actOnPost(ctx, workspaceId, second!, { resolveUnknown: 'post_again' });
       assert.equal(again.status, 'posted');
       assert.equal(sentCount('unsure 1'), 1);
-      await assert.rejects(actOnPost(ctx, workspaceId, second!, { resolveUnknown: 'mark_posted' }), /409|posted/);
+      await assert.rejects(
+        actOnPost(ctx, workspaceId, second!, { resolveUnknown: 'mark_posted' }),
+        /409|posted/,
+      );
     });
 
     test('transient failures are retried on later dispatches with backoff, then the post fails', async () => {

@@ -75,7 +75,10 @@ for (const backend of backends()) {
         rmSync(dataDir, { recursive: true, force: true });
       };
       workspaceId = (
-        await signUpWithWorkspace(ctx, { email: `thread-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `thread-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       const connect = async (platform: string) =>
         (await connectAccount(ctx, workspaceId, { platform, platformAccountId: platform, credentials: {} }))

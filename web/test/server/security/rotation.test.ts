@@ -26,7 +26,10 @@ test('key rotation: old ciphertexts stay readable through previous keys, the scr
         CREDENTIALS_ENCRYPTION_KEY: oldKey,
       }),
     );
-    const user = await signUpWithWorkspace(before, { email: 'rotate@example.com', password: 'long enough password' });
+    const user = await signUpWithWorkspace(before, {
+      email: 'rotate@example.com',
+      password: 'long enough password',
+    });
     const { account } = await saveAccount(before, user.id, {
       platform: 'telegram',
       platformAccountId: '@news',

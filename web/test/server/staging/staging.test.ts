@@ -52,7 +52,10 @@ for (const backend of backends()) {
       harness = await startServices(backend, x.env(), 3);
       ctx = harness.ctx;
       workspaceId = (
-        await signUpWithWorkspace(ctx, { email: `staging-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `staging-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       accountId = (
         await saveAccount(ctx, workspaceId, {
@@ -172,7 +175,10 @@ for (const backend of backends()) {
       harness = await startServices(backend, youtube.env(), 1);
       ctx = harness.ctx;
       workspaceId = (
-        await signUpWithWorkspace(ctx, { email: `discard-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `discard-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       accountId = (
         await saveAccount(ctx, workspaceId, {

@@ -5,7 +5,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '@postwave/shared/tes
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { webhookDeliveries, webhookEndpoints } from '#server/db/schema.ts';
-import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { deliverDue } from '#server/webhooks/delivery.ts';
 import { emitWebhookEvent } from '#server/webhooks/events.ts';
 import {
@@ -15,6 +14,7 @@ import {
   updateWebhook,
 } from '#server/webhooks/service.ts';
 import { WebhookWorker } from '#server/webhooks/worker.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 import { type SmtpSink, startSmtpSink } from '../../helpers/smtp-sink.ts';
@@ -52,7 +52,10 @@ for (const backend of backends()) {
       );
       ctx = harness.ctx;
       workspaceId = (
-        await signUpWithWorkspace(ctx, { email: `hooks-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `hooks-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
     });
     after(async () => {
@@ -69,7 +72,10 @@ for (const backend of backends()) {
     });
 
     test('a failing receiver is retried on the schedule, then the delivery fails and the endpoint is disabled', async () => {
-      const hook = await createWebhook(ctx, workspaceId, { url: receiver.url, events: ['account.disconnected'] });
+      const hook = await createWebhook(ctx, workspaceId, {
+        url: receiver.url,
+        events: ['account.disconnected'],
+      });
       receiver.secrets = [hook.secret];
       receiver.respond = () => 500;
       const start = clock;
@@ -115,7 +121,10 @@ for (const backend of backends()) {
     });
 
     test('a success within the day starts the failure count over, so the endpoint stays on', async () => {
-      const hook = await createWebhook(ctx, workspaceId, { url: receiver.url, events: ['account.disconnected'] });
+      const hook = await createWebhook(ctx, workspaceId, {
+        url: receiver.url,
+        events: ['account.disconnected'],
+      });
       receiver.respond = () => 503;
       await emitWebhookEvent(ctx.db, { workspaceId, type: 'account.disconnected', data: {} });
       await round();
@@ -133,7 +142,10 @@ for (const backend of backends()) {
     });
 
     test('after a rotation both secrets sign for 24 hours, then only the new one', async () => {
-      const hook = await createWebhook(ctx, workspaceId, { url: receiver.url, events: ['account.disconnected'] });
+      const hook = await createWebhook(ctx, workspaceId, {
+        url: receiver.url,
+        events: ['account.disconnected'],
+      });
       const rotated = await rotateWebhookSecret(ctx, workspaceId, hook.id);
       assert.notEqual(rotated.secret, hook.secret);
       assert.ok(rotated.previousSecretExpiresAt);
@@ -166,7 +178,10 @@ for (const backend of backends()) {
     });
 
     test('the worker wakes when a transaction that recorded an event commits', async () => {
-      const hook = await createWebhook(ctx, workspaceId, { url: receiver.url, events: ['account.disconnected'] });
+      const hook = await createWebhook(ctx, workspaceId, {
+        url: receiver.url,
+        events: ['account.disconnected'],
+      });
       receiver.secrets = [hook.secret];
       const worker = new WebhookWorker(ctx);
       worker.start();
@@ -191,9 +206,14 @@ for (const backend of backends()) {
       const claimed = (await Promise.all(rounds)).reduce((a, b) => a + b, 0);
       assert.equal(claimed, 30);
       assert.equal(receiver.received.length, 30);
-      const page = await listDeliveries(ctx, workspaceId, (await ctx.db.select().from(webhookEndpoints))[0]!.id, {
-        limit: 200,
-      });
+      const page = await listDeliveries(
+        ctx,
+        workspaceId,
+        (await ctx.db.select().from(webhookEndpoints))[0]!.id,
+        {
+          limit: 200,
+        },
+      );
       assert.ok(page.deliveries.every((d) => d.status === 'delivered' && d.attemptLog.length === 1));
     });
   });

@@ -13,7 +13,11 @@ export const GET = route(tokensRoutes.listTokens, async ({ ctx, caller }) => {
 });
 
 export const POST = route(tokensRoutes.createToken, async ({ request, ctx, caller }) => {
-  const { name, expiresInDays, workspaceId = caller.workspaceId } = await readBody(request, CreateTokenRequest);
+  const {
+    name,
+    expiresInDays,
+    workspaceId = caller.workspaceId,
+  } = await readBody(request, CreateTokenRequest);
   // A token acts with its member's role in the workspace it is bound to: only one they belong to.
   if (workspaceId !== caller.workspaceId && !(await boundWorkspace(ctx, caller.userId, workspaceId)))
     throw notFound('workspace');

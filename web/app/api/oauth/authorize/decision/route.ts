@@ -1,7 +1,6 @@
 import { assertSameOrigin } from '#server/auth/same-origin.ts';
 import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
 import { getContext } from '#server/context.ts';
-import { pickedWorkspace } from '#server/workspaces/pick.ts';
 import { errorResponse } from '#server/http/route.ts';
 import { errorPage } from '#server/oauth/error-page.ts';
 import { readForm } from '#server/oauth/http.ts';
@@ -12,6 +11,7 @@ import {
   OAuthError,
   parseAuthorizeRequest,
 } from '#server/oauth/service.ts';
+import { pickedWorkspace } from '#server/workspaces/pick.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -31,7 +31,10 @@ export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, 
     // Resolving unknown targets publishes again (or records a publication): a publisher's act.
     assertMayPost(caller, parsed.data.resolveUnknown ? 'now' : parsed.data.postingMode);
     await assertMayEditPost(ctx, caller, params.id);
-    return { status: 200, body: await actOnPost(ctx, caller.workspaceId, params.id, toPostAction(parsed.data)) };
+    return {
+      status: 200,
+      body: await actOnPost(ctx, caller.workspaceId, params.id, toPostAction(parsed.data)),
+    };
   });
 });
 

@@ -9,7 +9,9 @@ import { updateWorkspace } from '#server/workspaces/update-workspace.ts';
 
 export const runtime = 'nodejs';
 
-export const GET = route(workspacesRoutes.getWorkspace, async ({ ctx, caller }) => json(await getWorkspace(ctx, caller)));
+export const GET = route(workspacesRoutes.getWorkspace, async ({ ctx, caller }) =>
+  json(await getWorkspace(ctx, caller)),
+);
 
 export const PATCH = route(workspacesRoutes.updateWorkspace, async ({ request, ctx, caller }) =>
   json(await updateWorkspace(ctx, caller, await readBody(request, UpdateWorkspaceRequest))),

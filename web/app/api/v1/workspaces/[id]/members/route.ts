@@ -5,4 +5,6 @@ import { workspacesRoutes } from '#server/workspaces/routes.ts';
 
 export const runtime = 'nodejs';
 
-export const GET = route(workspacesRoutes.listMembers, async ({ ctx, caller }) => json(await listMembers(ctx, caller)));
+export const GET = route(workspacesRoutes.listMembers, async ({ ctx, caller }) =>
+  json(await listMembers(ctx, caller)),
+);
