@@ -6,7 +6,8 @@ import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
-import { findUser } from '#server/users/repository.ts';
+import { findWorkspace } from '#server/workspaces/repository.ts';
+import { settingsOf as workspaceSettings } from '#server/workspaces/view.ts';
 import {
   moveScheduledPosts,
   QueueConflict,
@@ -36,8 +37,10 @@ async function ownedAccount(ctx: AppContext, workspaceId: string, accountId: str
   return row;
 }
 
+/** A new queue's zone: the workspace's (docs/workspaces.md#settings). */
 async function userZone(ctx: AppContext, workspaceId: string): Promise<string> {
-  return (await findUser(ctx, workspaceId))?.timezone ?? 'UTC';
+  const workspace = await findWorkspace(ctx, workspaceId);
+  return workspace ? workspaceSettings(workspace).timezone : 'UTC';
 }
 
 const slotKey = (s: WeeklySlot) => `${s.weekday} ${s.time}`;

@@ -7,6 +7,7 @@ import {
   webhookDeliveries,
   webhookDeliveryAttempts,
   webhookEndpoints,
+  workspaceMembers,
 } from '#server/db/schema.ts';
 
 /** The only SQL for webhook endpoints, their deliveries and the delivery log. */
@@ -262,7 +263,7 @@ export async function disableFailingEndpoint(
   failingBefore: Date,
   at: Date,
   reason: string,
-): Promise<{ endpoint: EndpointRow; email: string } | undefined> {
+): Promise<{ endpoint: EndpointRow; emails: string[] } | undefined> {
   const [endpoint] = await ctx.db
     .update(webhookEndpoints)
     .set({ disabledAt: at, disabledReason: reason, updatedAt: at })
@@ -275,11 +276,18 @@ export async function disableFailingEndpoint(
     )
     .returning();
   if (!endpoint) return undefined;
-  const [user] = await ctx.db
+  // The workspace's owners and admins: who may turn it on again (docs/workspaces.md#roles).
+  const managers = await ctx.db
     .select({ email: users.email })
-    .from(users)
-    .where(eq(users.id, endpoint.workspaceId));
-  return user ? { endpoint, email: user.email } : undefined;
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(
+      and(
+        eq(workspaceMembers.workspaceId, endpoint.workspaceId),
+        inArray(workspaceMembers.role, ['owner', 'admin']),
+      ),
+    );
+  return { endpoint, emails: managers.map((m) => m.email) };
 }
 
 /** A page of one endpoint's deliveries, newest first, each with its attempts. */
