@@ -1,4 +1,4 @@
-import type { WorkspaceChoice } from '#server/workspaces/pick.ts';
+import type { WorkspaceChoice } from '#server/workspaces/schema.ts';
 
 /**
  * The consent and CLI authorization pages' choice of workspace: what is granted acts there only,

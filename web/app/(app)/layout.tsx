@@ -7,6 +7,7 @@ import { WorkspaceSwitcher } from '../../components/workspace-switcher.tsx';
 import { getConfig, getContext } from '../../server/context.ts';
 import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
 import { requireUser } from '../../server/ui/session.ts';
+import { switchWorkspaceAction } from '../../server/ui/workspace-actions.ts';
 import { workspaceChoices } from '../../server/workspaces/pick.ts';
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
@@ -20,7 +21,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       </a>
       <aside className="sidebar" aria-label="Navigation and account">
         <Brand href="/compose" />
-        <WorkspaceSwitcher {...workspaces} />
+        <WorkspaceSwitcher {...workspaces} switchWorkspace={switchWorkspaceAction} />
         <AppNav />
         <details className="user-menu">
           {/* The visible name and e-mail are the summary's name (WCAG 2.5.3), after a hidden "Account menu". */}

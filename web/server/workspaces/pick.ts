@@ -3,11 +3,7 @@ import type { AppContext } from '#server/context.ts';
 import { sessionWorkspace } from './membership.ts';
 import { findMembership, membershipsOf } from './repository.ts';
 
-export interface WorkspaceChoice {
-  id: string;
-  name: string;
-  role: string;
-}
+import type { WorkspaceChoice } from './schema.ts';
 
 /**
  * What the MCP consent and CLI authorization pages offer: every workspace the person belongs to,

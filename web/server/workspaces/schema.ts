@@ -90,3 +90,10 @@ export const CreateInvitationRequest = z.object({
 });
 export const AcceptInvitationRequest = z.object({ token: z.string().min(1).max(200) });
 export const AcceptedInvitation = z.object({ workspace: Workspace });
+
+/** A workspace a person may pick (navigation switcher, consent and CLI authorization pages). */
+export interface WorkspaceChoice {
+  id: string;
+  name: string;
+  role: string;
+}
