@@ -23,10 +23,10 @@ export const GET = route(postsRoutes.listPosts, async ({ request, ctx, caller })
 
 export const POST = route(postsRoutes.createPost, async ({ request, ctx, caller }) => {
   const body = await readJson(request);
-  const input = parsePostRequest(body);
-  assertMayPost(caller, input.postingMode);
-  return idempotent(ctx, caller, request, body, async () => ({
-    status: 201,
-    body: await createPost(ctx, caller.workspaceId, input, caller.userId),
-  }));
+  return idempotent(ctx, caller, request, body, async () => {
+    const input = parsePostRequest(body);
+    // Inside the idempotent run: a key reused with another body is 422 before anything else.
+    assertMayPost(caller, input.postingMode);
+    return { status: 201, body: await createPost(ctx, caller.workspaceId, input, caller.userId) };
+  });
 });
