@@ -15,6 +15,7 @@ import { openDatabase } from '../web/server/db/client.ts';
 import { posts } from '../web/server/db/schema.ts';
 import { dispatchDuePosts } from '../web/server/dispatch/service.ts';
 import { signUp } from '../web/server/users/service.ts';
+import { sessionWorkspace } from '../web/server/workspaces/membership.ts';
 import { freshPostgres } from './support/postgres.ts';
 
 const postCount = Number(process.env.BENCH_POSTS ?? 10_000);
@@ -63,7 +64,8 @@ async function run(label: string, instances: number, env: Record<string, string>
       email: `bench-${label.replaceAll(' ', '-')}@example.com`,
       password: 'benchmark password',
     });
-    const { account } = await saveAccount(ctx, user.id, {
+    const { workspace } = await sessionWorkspace(ctx, user.id);
+    const { account } = await saveAccount(ctx, workspace.id, {
       platform: 'telegram',
       platformAccountId: '@bench',
       credentials: { botToken },
@@ -72,6 +74,7 @@ async function run(label: string, instances: number, env: Record<string, string>
     const now = Date.now();
     const rows = Array.from({ length: postCount }, (_, i) => ({
       id: crypto.randomUUID(),
+      workspaceId: workspace.id,
       userId: user.id,
       status: 'scheduled' as const,
       message: `${label} post ${i}`,

@@ -39,6 +39,7 @@ try {
   const now = Date.now();
   const rows = Array.from({ length: postCount }, (_, i) => ({
     id: crypto.randomUUID(),
+    workspaceId: setup.workspaceId,
     userId: setup.userId,
     status: 'scheduled' as const,
     message: `kill ${i}`,

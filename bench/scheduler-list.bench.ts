@@ -21,8 +21,8 @@ try {
   await db.connect();
   const insertStarted = performance.now();
   await db.query(
-    `INSERT INTO posts (id, user_id, status, message, account_ids, media, account_options, created_at, updated_at)
-     SELECT gen_random_uuid(), $1::uuid, (ARRAY['draft','scheduled','posted','failed'])[1 + g % 4],
+    `INSERT INTO posts (id, user_id, workspace_id, status, message, account_ids, media, account_options, created_at, updated_at)
+     SELECT gen_random_uuid(), $1::uuid, (SELECT current_workspace_id FROM users WHERE id = $1::uuid), (ARRAY['draft','scheduled','posted','failed'])[1 + g % 4],
        'Bench post ' || g, '[]'::jsonb, '[]'::jsonb, '{}'::jsonb, t.at, t.at
      FROM generate_series(1, $2::int) AS g,
        LATERAL (SELECT date_trunc('milliseconds', now() - make_interval(secs => g)) AS at) AS t`,

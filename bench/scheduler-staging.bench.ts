@@ -47,7 +47,7 @@ async function run(staging: boolean): Promise<void> {
   });
   const watch = watchArrivals(x);
   try {
-    const { account } = await saveAccount(setup.ctx, setup.userId, {
+    const { account } = await saveAccount(setup.ctx, setup.workspaceId, {
       platform: 'x',
       platformAccountId: x.user.id,
       credentials: x.credentials(),
@@ -57,7 +57,7 @@ async function run(staging: boolean): Promise<void> {
     form.append('file', new Blob([new Uint8Array(sampleMp4())], { type: 'video/mp4' }), 'clip.mp4');
     const media = await uploadFromRequest(
       setup.ctx,
-      setup.userId,
+      setup.workspaceId,
       new Request('http://bench.invalid/upload', { method: 'POST', body: form }),
     );
     dispatcher.start();
@@ -67,7 +67,7 @@ async function run(staging: boolean): Promise<void> {
     for (let i = 0; i < postsPerMode; i++) {
       const at = first + i * 1500;
       const text = `video ${staging ? 'staged' : 'plain'} ${i}`;
-      const post = await createPost(setup.ctx, setup.userId, {
+      const post = await createPost(setup.ctx, setup.workspaceId, {
         message: text,
         accountIds: [account.id],
         postingMode: 'schedule',
@@ -85,7 +85,7 @@ async function run(staging: boolean): Promise<void> {
       .sort((a, b) => a - b);
     let stagedCount = 0;
     for (const s of scheduled) {
-      const view = await getPost(setup.ctx, setup.userId, s.id);
+      const view = await getPost(setup.ctx, setup.workspaceId, s.id);
       if (view.staging.some((t) => t.status === 'staged')) stagedCount++;
     }
     console.log(

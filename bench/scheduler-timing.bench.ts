@@ -44,7 +44,7 @@ const accountsCount = 50;
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
 
 async function schedule(setup: Setup, message: string, accountId: string, at: Date): Promise<void> {
-  await createPost(setup.ctx, setup.userId, {
+  await createPost(setup.ctx, setup.workspaceId, {
     message,
     accountIds: [accountId],
     postingMode: 'schedule',
@@ -80,6 +80,7 @@ async function timing(label: string, setup: Setup, platform: FakePlatform): Prom
   const due = new Date(Date.now() + 4000);
   const rows = Array.from({ length: burstCount }, (_, i) => ({
     id: crypto.randomUUID(),
+    workspaceId: setup.workspaceId,
     userId: setup.userId,
     status: 'scheduled' as const,
     message: `due:${due.getTime()}:burst ${i}`,
@@ -137,6 +138,7 @@ async function insertDue(setup: Setup, count: number, label: string): Promise<vo
   const now = Date.now();
   const rows = Array.from({ length: count }, (_, i) => ({
     id: crypto.randomUUID(),
+    workspaceId: setup.workspaceId,
     userId: setup.userId,
     status: 'scheduled' as const,
     message: `${label} ${i}`,
@@ -259,6 +261,7 @@ async function limitsOnPostgres(platform: FakePlatform): Promise<void> {
     const due = new Date(Date.now() + 3000);
     const rows = Array.from({ length: count }, (_, i) => ({
       id: crypto.randomUUID(),
+      workspaceId: setup.workspaceId,
       userId: setup.userId,
       status: 'scheduled' as const,
       message: `due:${due.getTime()}:limited ${i}`,

@@ -11,6 +11,7 @@ import { saveAccount } from '../../web/server/accounts/service.ts';
 import { loadConfig } from '../../web/server/config.ts';
 import { type AppContext, createContext } from '../../web/server/context.ts';
 import { signUp } from '../../web/server/users/service.ts';
+import { sessionWorkspace } from '../../web/server/workspaces/membership.ts';
 import { freshPostgres } from './postgres.ts';
 
 export const repoRoot = new URL('../../', import.meta.url).pathname;
@@ -50,6 +51,8 @@ export interface Setup {
   ctx: AppContext;
   env: Record<string, string>;
   userId: string;
+  /** The user's personal workspace, which owns the accounts and posts (docs/workspaces.md). */
+  workspaceId: string;
   telegram: { id: string; botToken: string; chat: string }[];
   mastodon: { id: string }[];
   close(): Promise<void>;
@@ -79,11 +82,12 @@ export async function setUp(
     email: `bench-${Date.now()}@example.com`,
     password: 'benchmark password',
   });
+  const { workspace } = await sessionWorkspace(ctx, user.id);
   const telegram = [];
   for (let i = 0; i < accounts.telegram; i++) {
     const botToken = `${100000 + (i % (accounts.bots ?? accounts.telegram))}:benchTokenForDispatch`;
     const chat = `@bench${i}`;
-    const { account } = await saveAccount(ctx, user.id, {
+    const { account } = await saveAccount(ctx, workspace.id, {
       platform: 'telegram',
       platformAccountId: chat,
       credentials: { botToken },
@@ -93,7 +97,7 @@ export async function setUp(
   }
   const mastodon = [];
   for (let i = 0; i < (accounts.mastodon ?? 0); i++) {
-    const { account } = await saveAccount(ctx, user.id, {
+    const { account } = await saveAccount(ctx, workspace.id, {
       platform: 'mastodon',
       platformAccountId: `bench${i}`,
       credentials: { instanceUrl: platformUrl, accessToken: `mastodon-token-${i}` },
@@ -105,6 +109,7 @@ export async function setUp(
     ctx,
     env,
     userId: user.id,
+    workspaceId: workspace.id,
     telegram,
     mastodon,
     async close() {

@@ -18,6 +18,7 @@ try {
   const now = Date.now();
   const rows = Array.from({ length: count }, (_, i) => ({
     id: crypto.randomUUID(),
+    workspaceId: setup.workspaceId,
     userId: setup.userId,
     status: 'scheduled' as const,
     message: `profile ${i}`,

@@ -93,7 +93,9 @@ if (process.env.BENCH_TARGET === 'selfhosted') {
   });
   const ctx = await createContext(config);
   const user = await signUp(ctx, { email: 'soak@example.com', password: 'benchmark password' });
-  const { account } = await saveAccount(ctx, user.id, {
+  const { sessionWorkspace } = await import('../../web/server/workspaces/membership.ts');
+  const { workspace } = await sessionWorkspace(ctx, user.id);
+  const { account } = await saveAccount(ctx, workspace.id, {
     platform: 'telegram',
     platformAccountId: '@soak',
     credentials: { botToken: '123456:soakToken' },
@@ -109,7 +111,7 @@ if (process.env.BENCH_TARGET === 'selfhosted') {
       Array.from({ length: connections }, async () => {
         while (performance.now() < end) {
           try {
-            const post = await createPost(ctx, user.id, {
+            const post = await createPost(ctx, workspace.id, {
               message: `soak ${n++}`,
               accountIds: [account.id],
               media: [],

@@ -11,10 +11,12 @@ export const problemStatus = {
   unauthorized: 401,
   token_expired: 401,
   forbidden: 403,
+  invitation_email_mismatch: 403,
   not_found: 404,
   invalid_status: 409,
   email_taken: 409,
   idempotency_in_progress: 409,
+  last_owner: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
@@ -34,10 +36,12 @@ const titles: Record<ProblemCode, string> = {
   unauthorized: 'Unauthorized',
   token_expired: 'Token expired',
   forbidden: 'Forbidden',
+  invitation_email_mismatch: 'Invitation is for another e-mail address',
   not_found: 'Not found',
   invalid_status: 'Not allowed in this status',
   email_taken: 'Email already registered',
   idempotency_in_progress: 'Request in progress',
+  last_owner: 'Last owner',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   validation_failed: 'Validation failed',
@@ -57,7 +61,7 @@ export const problemContentType = 'application/problem+json';
 export function problem(
   code: ProblemCode,
   detail: string,
-  extra: { errors?: ProblemIssue[] | undefined; results?: TargetResult[] } = {},
+  extra: { errors?: ProblemIssue[] | undefined; results?: TargetResult[]; requiredRole?: string } = {},
 ): Problem {
   const { errors, ...rest } = extra;
   return {

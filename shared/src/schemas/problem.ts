@@ -20,6 +20,10 @@ export const Problem = z
     code: z.string(),
     errors: z.array(ProblemIssue).optional(),
     results: z.array(TargetResult).optional(),
+    requiredRole: z.string().optional().meta({
+      description:
+        'On 403 `forbidden` for a workspace role: the least role that may do it (docs/workspaces.md).',
+    }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
 export type Problem = z.infer<typeof Problem>;

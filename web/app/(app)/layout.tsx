@@ -6,16 +6,20 @@ import { GettingStarted } from '../../components/notices/getting-started.tsx';
 import { VerifyBanner } from '../../components/notices/verify-banner.tsx';
 import { OriginWarning } from '../../components/origin-warning.tsx';
 import { UploadNotices } from '../../components/upload-notices.tsx';
+import { WorkspaceSwitcher } from '../../components/workspace-switcher.tsx';
 import { getConfig, getContext } from '../../server/context.ts';
 import { resendVerificationAction, signOutAction } from '../../server/ui/actions.ts';
 import { isDismissed } from '../../server/ui/dismissed.ts';
 import { gettingStartedSteps } from '../../server/ui/getting-started.ts';
 import { requestLocale } from '../../server/ui/locale.ts';
 import { requireUser } from '../../server/ui/session.ts';
+import { switchWorkspaceAction } from '../../server/ui/workspace-actions.ts';
+import { workspaceChoices } from '../../server/workspaces/pick.ts';
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   const display = user.name || user.email;
+  const workspaces = await workspaceChoices(await getContext(), user.id);
   return (
     <div className="shell">
       <a href="#main" className="skip-link">
@@ -23,6 +27,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       </a>
       <aside className="sidebar" aria-label="Navigation and account">
         <Brand href="/compose" />
+        <WorkspaceSwitcher {...workspaces} switchWorkspace={switchWorkspaceAction} />
         <AppNav />
         <details className="user-menu">
           {/* The visible name and e-mail are the summary's name (WCAG 2.5.3), after a hidden "Account menu". */}

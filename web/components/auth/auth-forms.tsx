@@ -56,7 +56,8 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
 }
 
 /** `signUp`: the server action that creates the account (server/ui/actions.ts), given by the page. */
-export function SignUpForm({ signUp }: { signUp: FormAction }) {
+/** `next`: where to go once signed up (an invitation's page); `email`: the invited address, filled in. */
+export function SignUpForm({ signUp, next, email }: { signUp: FormAction; next?: string; email?: string }) {
   const { state, pending, form } = useKeptForm(signUp);
   const [timezone, setTimezone] = useState('UTC');
   useEffect(() => setTimezone(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'), []);
@@ -69,6 +70,7 @@ export function SignUpForm({ signUp }: { signUp: FormAction }) {
         </p>
       )}
       <input type="hidden" name="timezone" value={timezone} />
+      {next && <input type="hidden" name="next" value={next} />}
       <div className="field">
         <label htmlFor="name">Name</label>
         <input id="name" name="name" autoComplete="name" className="input" placeholder="Optional" />
@@ -81,6 +83,7 @@ export function SignUpForm({ signUp }: { signUp: FormAction }) {
           type="email"
           autoComplete="email"
           required
+          defaultValue={email}
           className="input"
           aria-invalid={errors.email ? true : undefined}
           aria-describedby={errors.email ? 'email-error' : undefined}

@@ -9,10 +9,10 @@ import { ownedAccountIds } from './repository.ts';
  */
 export async function assertOwnedAccounts(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   accountIds: readonly string[],
 ): Promise<void> {
-  const found = await ownedAccountIds(ctx, userId, accountIds.filter(isUuid));
+  const found = await ownedAccountIds(ctx, workspaceId, accountIds.filter(isUuid));
   const missing = accountIds.filter((id) => !found.has(id));
   if (missing.length) {
     throw validationFailed(

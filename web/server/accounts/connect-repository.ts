@@ -14,14 +14,14 @@ export async function insertConnectState(ctx: AppContext, values: ConnectStateRo
 /** Deletes and returns the user's unexpired state for this platform: a state is used once. */
 export async function takeConnectState(
   ctx: AppContext,
-  input: { stateHash: string; userId: string; platform: string },
+  input: { stateHash: string; workspaceId: string; platform: string },
 ): Promise<ConnectStateRow | undefined> {
   const [row] = await ctx.db
     .delete(connectStates)
     .where(
       and(
         eq(connectStates.stateHash, input.stateHash),
-        eq(connectStates.userId, input.userId),
+        eq(connectStates.workspaceId, input.workspaceId),
         eq(connectStates.platform, input.platform),
         gt(connectStates.expiresAt, new Date()),
       ),
@@ -36,7 +36,7 @@ export async function insertPendingConnection(ctx: AppContext, values: ConnectPe
 
 export async function findPendingConnection(
   ctx: AppContext,
-  input: { tokenHash: string; userId: string },
+  input: { tokenHash: string; workspaceId: string },
 ): Promise<ConnectPendingRow | undefined> {
   const [row] = await ctx.db
     .select()
@@ -44,7 +44,7 @@ export async function findPendingConnection(
     .where(
       and(
         eq(connectPending.tokenHash, input.tokenHash),
-        eq(connectPending.userId, input.userId),
+        eq(connectPending.workspaceId, input.workspaceId),
         gt(connectPending.expiresAt, new Date()),
       ),
     );
@@ -54,11 +54,13 @@ export async function findPendingConnection(
 /** True when this call removed it: of two submissions of one picker, only one saves. */
 export async function deletePendingConnection(
   ctx: AppContext,
-  input: { tokenHash: string; userId: string },
+  input: { tokenHash: string; workspaceId: string },
 ): Promise<boolean> {
   const deleted = await ctx.db
     .delete(connectPending)
-    .where(and(eq(connectPending.tokenHash, input.tokenHash), eq(connectPending.userId, input.userId)))
+    .where(
+      and(eq(connectPending.tokenHash, input.tokenHash), eq(connectPending.workspaceId, input.workspaceId)),
+    )
     .returning({ tokenHash: connectPending.tokenHash });
   return deleted.length > 0;
 }
@@ -71,12 +73,12 @@ export async function activeAccountRows(ctx: AppContext): Promise<(typeof accoun
 /** Platform account ids this user already connected on a platform. */
 export async function connectedPlatformAccountIds(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   platform: string,
 ): Promise<Set<string>> {
   const rows = await ctx.db
     .select({ platformAccountId: accounts.platformAccountId })
     .from(accounts)
-    .where(and(eq(accounts.userId, userId), eq(accounts.platform, platform)));
+    .where(and(eq(accounts.workspaceId, workspaceId), eq(accounts.platform, platform)));
   return new Set(rows.map((r) => r.platformAccountId));
 }

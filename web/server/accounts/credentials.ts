@@ -76,7 +76,7 @@ export async function saveRefreshedCredentials(
  */
 export async function saveGrant(
   ctx: AppContext,
-  input: { userId: string; platform: string; grantKey: string; credentials: Record<string, unknown> },
+  input: { workspaceId: string; platform: string; grantKey: string; credentials: Record<string, unknown> },
 ): Promise<string> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const existing = await findGrantByKey(ctx, input);
@@ -93,7 +93,7 @@ export async function saveGrant(
     try {
       await insertGrant(ctx, {
         id,
-        userId: input.userId,
+        workspaceId: input.workspaceId,
         platform: input.platform,
         grantKey: input.grantKey,
         credentials: ctx.cipher.encryptJson(input.credentials, grantCredentialsAad(id)),

@@ -13,14 +13,14 @@ export async function findGrant(ctx: AppContext, grantId: string): Promise<Grant
 
 export async function findGrantByKey(
   ctx: AppContext,
-  input: { userId: string; platform: string; grantKey: string },
+  input: { workspaceId: string; platform: string; grantKey: string },
 ): Promise<GrantRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(accountGrants)
     .where(
       and(
-        eq(accountGrants.userId, input.userId),
+        eq(accountGrants.workspaceId, input.workspaceId),
         eq(accountGrants.platform, input.platform),
         eq(accountGrants.grantKey, input.grantKey),
       ),

@@ -27,7 +27,11 @@ export async function announce(ctx: AppContext, change: HealthChange, effects: H
   else ctx.logger.info(log, 'account health changed');
   if (row.health === 'needs_reconnect') {
     try {
-      await effects.emit(ctx.db, { userId: row.userId, type: 'account.needs_reconnect', data: toView(row) });
+      await effects.emit(ctx.db, {
+        workspaceId: row.workspaceId,
+        type: 'account.needs_reconnect',
+        data: toView(row),
+      });
     } catch (error) {
       ctx.logger.error(
         { accountId: row.id, err: error instanceof Error ? error.message : String(error) },

@@ -86,14 +86,14 @@ function connectFailure(ctx: AppContext, platform: string, error: unknown, durin
  */
 export async function startConnect(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   platform: string,
   options: { accountId?: string | null } = {},
 ): Promise<string> {
   const connector = connectorFor(ctx, platform);
   let accountId: string | null = null;
   if (options.accountId) {
-    const row = await getAccountRow(ctx, userId, options.accountId);
+    const row = await getAccountRow(ctx, workspaceId, options.accountId);
     if (!row || row.platform !== platform) throw notFound('account');
     accountId = row.id;
   }
@@ -121,7 +121,7 @@ export async function startConnect(
   const now = new Date();
   await insertConnectState(ctx, {
     stateHash,
-    userId,
+    workspaceId,
     platform,
     codeVerifier: ctx.cipher.encrypt(verifier, `connect:${stateHash}`),
     secret:
@@ -146,7 +146,7 @@ export type ConnectOutcome =
  */
 export async function finishConnect(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   platform: string,
   query: URLSearchParams,
 ): Promise<ConnectOutcome> {
@@ -157,7 +157,7 @@ export async function finishConnect(
   if (!state)
     throw new ConnectError('invalid_state', 'The connection link is missing its state; start again');
   const stateHash = hashSecret(state);
-  const row = await takeConnectState(ctx, { stateHash, userId, platform });
+  const row = await takeConnectState(ctx, { stateHash, workspaceId, platform });
   if (!row)
     throw new ConnectError(
       'invalid_state',
@@ -199,7 +199,7 @@ export async function finishConnect(
     throw new ConnectError('no_accounts', `This ${name} login has no account Postwave can publish to`);
 
   if (row.accountId) {
-    const target = await getAccountRow(ctx, userId, row.accountId);
+    const target = await getAccountRow(ctx, workspaceId, row.accountId);
     const match = target && reached.find((a) => a.platformAccountId === target.platformAccountId);
     if (!match) {
       throw new ConnectError(
@@ -207,17 +207,17 @@ export async function finishConnect(
         `You signed in to ${name} as an account other than the one you are reconnecting; sign in as that account and try again`,
       );
     }
-    return { kind: 'connected', accounts: await saveReached(ctx, userId, platform, reached, [match]) };
+    return { kind: 'connected', accounts: await saveReached(ctx, workspaceId, platform, reached, [match]) };
   }
   if (reached.length === 1) {
-    return { kind: 'connected', accounts: await saveReached(ctx, userId, platform, reached, reached) };
+    return { kind: 'connected', accounts: await saveReached(ctx, workspaceId, platform, reached, reached) };
   }
   const token = newSecret('', 32);
   const tokenHash = hashSecret(token);
   const now = new Date();
   await insertPendingConnection(ctx, {
     tokenHash,
-    userId,
+    workspaceId,
     platform,
     accounts: ctx.cipher.encryptJson(reached, `connect-pending:${tokenHash}`),
     expiresAt: new Date(now.getTime() + stateLifetimeMs),

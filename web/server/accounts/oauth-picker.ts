@@ -33,14 +33,14 @@ export interface PendingConnection {
 
 async function loadPending(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   token: string,
 ): Promise<
   { tokenHash: string; platform: string; reached: ConnectableAccount[]; expiresAt: Date } | undefined
 > {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
   const tokenHash = hashSecret(token);
-  const row = await findPendingConnection(ctx, { tokenHash, userId });
+  const row = await findPendingConnection(ctx, { tokenHash, workspaceId });
   if (!row) return undefined;
   const reached = ctx.cipher.decryptJson<ConnectableAccount[]>(row.accounts, `connect-pending:${tokenHash}`);
   return { tokenHash, platform: row.platform, reached, expiresAt: row.expiresAt };
@@ -49,12 +49,12 @@ async function loadPending(
 /** The picker's choices, or undefined when the token is unknown, expired or another user's. */
 export async function getPendingConnection(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   token: string,
 ): Promise<PendingConnection | undefined> {
-  const pending = await loadPending(ctx, userId, token);
+  const pending = await loadPending(ctx, workspaceId, token);
   if (!pending) return undefined;
-  const connected = await connectedPlatformAccountIds(ctx, userId, pending.platform);
+  const connected = await connectedPlatformAccountIds(ctx, workspaceId, pending.platform);
   return {
     platform: pending.platform,
     platformName: displayName(ctx, pending.platform),
@@ -76,12 +76,12 @@ export async function getPendingConnection(
  */
 export async function pickAccounts(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   platform: string,
   token: string,
   platformAccountIds: string[],
 ): Promise<AccountView[]> {
-  const pending = await loadPending(ctx, userId, token);
+  const pending = await loadPending(ctx, workspaceId, token);
   if (!pending || pending.platform !== platform) throw notFound('pending connection');
   const chosen = [...new Set(platformAccountIds)];
   if (chosen.length === 0) {
@@ -103,8 +103,8 @@ export async function pickAccounts(
       }),
     );
   }
-  if (!(await deletePendingConnection(ctx, { tokenHash: pending.tokenHash, userId })))
+  if (!(await deletePendingConnection(ctx, { tokenHash: pending.tokenHash, workspaceId })))
     throw notFound('pending connection');
   const picked = pending.reached.filter((a) => chosen.includes(a.platformAccountId));
-  return saveReached(ctx, userId, platform, pending.reached, picked);
+  return saveReached(ctx, workspaceId, platform, pending.reached, picked);
 }

@@ -12,30 +12,30 @@ import { saveAccount } from './service.ts';
  */
 export async function saveReached(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   platform: string,
   reached: readonly ConnectableAccount[],
   chosen: readonly ConnectableAccount[],
 ): Promise<AccountView[]> {
   const saved: AccountView[] = [];
-  for (const account of chosen) saved.push(await save(ctx, userId, platform, account));
+  for (const account of chosen) saved.push(await save(ctx, workspaceId, platform, account));
   const grantKeys = new Set(chosen.flatMap((a) => (a.grantKey ? [a.grantKey] : [])));
   if (grantKeys.size === 0) return saved;
-  const connected = await connectedPlatformAccountIds(ctx, userId, platform);
+  const connected = await connectedPlatformAccountIds(ctx, workspaceId, platform);
   for (const sibling of reached) {
     if (chosen.includes(sibling) || !sibling.grantKey || !grantKeys.has(sibling.grantKey)) continue;
-    if (connected.has(sibling.platformAccountId)) await save(ctx, userId, platform, sibling);
+    if (connected.has(sibling.platformAccountId)) await save(ctx, workspaceId, platform, sibling);
   }
   return saved;
 }
 
 async function save(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   platform: string,
   reached: ConnectableAccount,
 ): Promise<AccountView> {
-  const { account } = await saveAccount(ctx, userId, {
+  const { account } = await saveAccount(ctx, workspaceId, {
     platform,
     platformAccountId: reached.platformAccountId,
     credentials: reached.credentials,

@@ -69,12 +69,12 @@ export function optionChoicesLoader(ctx: AppContext): OptionChoicesLoader {
  */
 export async function listOptionChoices(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   accountId: string,
   fieldName: string,
   query: URLSearchParams,
 ): Promise<{ choices: OptionChoice[] }> {
-  const row = await getAccountRow(ctx, userId, accountId);
+  const row = await getAccountRow(ctx, workspaceId, accountId);
   if (!row) throw notFound('account');
   const publisher = ctx.publishers.get(row.platform);
   const field = ctx.publishers.traits(row.platform).options?.find((f) => f.name === fieldName);
@@ -100,7 +100,7 @@ export async function listOptionChoices(
       problem('credentials_invalid', 'The stored credentials cannot be read; reconnect the account'),
     );
   }
-  if (!cache.has(optionChoicesKey(account, field, values)) && !asksByUser.tryAttempt(userId)) {
+  if (!cache.has(optionChoicesKey(account, field, values)) && !asksByUser.tryAttempt(workspaceId)) {
     throw new ProblemError(
       problem('rate_limited', 'Too many choice lists asked for. Wait a minute and try again.'),
       {

@@ -8,23 +8,23 @@ import { deleteGrantIfUnused } from './grant-repository.ts';
 export type AccountRow = typeof accounts.$inferSelect;
 export type NewAccount = typeof accounts.$inferInsert;
 
-export async function accountsOf(ctx: AppContext, userId: string): Promise<AccountRow[]> {
+export async function accountsOf(ctx: AppContext, workspaceId: string): Promise<AccountRow[]> {
   return ctx.db
     .select()
     .from(accounts)
-    .where(eq(accounts.userId, userId))
+    .where(eq(accounts.workspaceId, workspaceId))
     .orderBy(asc(accounts.createdAt), asc(accounts.id));
 }
 
 export async function findAccount(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   accountId: string,
 ): Promise<AccountRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(accounts)
-    .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)));
+    .where(and(eq(accounts.id, accountId), eq(accounts.workspaceId, workspaceId)));
   return row;
 }
 
@@ -35,19 +35,23 @@ export async function findAccountById(ctx: AppContext, accountId: string): Promi
 }
 
 /** Which of these account ids belong to the user. */
-export async function ownedAccountIds(ctx: AppContext, userId: string, ids: string[]): Promise<Set<string>> {
+export async function ownedAccountIds(
+  ctx: AppContext,
+  workspaceId: string,
+  ids: string[],
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await ctx.db
     .select({ id: accounts.id })
     .from(accounts)
-    .where(and(eq(accounts.userId, userId), inArray(accounts.id, ids)));
+    .where(and(eq(accounts.workspaceId, workspaceId), inArray(accounts.id, ids)));
   return new Set(rows.map((r) => r.id));
 }
 
 /** The id of the user's account for this platform account, if connected. */
 export async function findConnectedId(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   platform: string,
   platformAccountId: string,
 ): Promise<string | undefined> {
@@ -56,7 +60,7 @@ export async function findConnectedId(
     .from(accounts)
     .where(
       and(
-        eq(accounts.userId, userId),
+        eq(accounts.workspaceId, workspaceId),
         eq(accounts.platform, platform),
         eq(accounts.platformAccountId, platformAccountId),
       ),
@@ -69,17 +73,17 @@ export async function insertAccount(ctx: AppContext, values: NewAccount): Promis
   return row!;
 }
 
-/** Updates one account; with `userId`, only if it is that user's. */
+/** Updates one account; with `workspaceId`, only if it is that user's. */
 export async function updateAccount(
   ctx: AppContext,
   accountId: string,
   set: Partial<NewAccount>,
-  userId?: string,
+  workspaceId?: string,
 ): Promise<AccountRow | undefined> {
   const [row] = await ctx.db
     .update(accounts)
     .set({ ...set, updatedAt: new Date() })
-    .where(and(eq(accounts.id, accountId), userId ? eq(accounts.userId, userId) : undefined))
+    .where(and(eq(accounts.id, accountId), workspaceId ? eq(accounts.workspaceId, workspaceId) : undefined))
     .returning();
   return row;
 }
@@ -91,7 +95,7 @@ export async function updateAccount(
  */
 export async function deleteAccount(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   accountId: string,
   /** Runs in the same transaction once the account is gone (e.g. records a webhook event). */
   onDeleted?: (tx: AppContext['db'], deleted: AccountRow) => Promise<void>,
@@ -99,7 +103,7 @@ export async function deleteAccount(
   return ctx.db.transaction(async (tx) => {
     const [deleted] = await tx
       .delete(accounts)
-      .where(and(eq(accounts.id, accountId), eq(accounts.userId, userId)))
+      .where(and(eq(accounts.id, accountId), eq(accounts.workspaceId, workspaceId)))
       .returning();
     if (!deleted) return false;
     // The last account of a login takes its shared grant with it.
@@ -110,7 +114,7 @@ export async function deleteAccount(
       .from(posts)
       .where(
         and(
-          eq(posts.userId, userId),
+          eq(posts.workspaceId, workspaceId),
           inArray(posts.status, ['draft', 'scheduled', 'failed']),
           sql`${posts.accountIds} @> ${JSON.stringify([accountId])}::jsonb`,
         ),

@@ -23,6 +23,7 @@ export const accountsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/accounts',
     auth: 'caller',
+    permission: 'read',
     operationId: 'listAccounts',
     summary: 'The user’s connected accounts',
     description:
@@ -41,6 +42,7 @@ export const accountsRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/accounts',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'connectAccount',
     summary: 'Connect a credential-based account after the platform verifies the credentials',
     description:
@@ -64,6 +66,7 @@ export const accountsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/accounts/{id}',
     auth: 'caller',
+    permission: 'read',
     operationId: 'getAccount',
     summary: 'One connected account',
     parameters: [idParam('account')],
@@ -76,6 +79,7 @@ export const accountsRoutes = defineApiRoutes({
     method: 'patch',
     path: '/api/v1/accounts/{id}',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'renameAccount',
     summary: 'Rename an account',
     parameters: [idParam('account')],
@@ -89,6 +93,7 @@ export const accountsRoutes = defineApiRoutes({
     method: 'delete',
     path: '/api/v1/accounts/{id}',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'disconnectAccount',
     summary:
       'Disconnect an account; unposted posts lose it as a target, a post left without targets becomes a draft',
@@ -102,6 +107,7 @@ export const accountsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/accounts/{id}/options/{field}',
     auth: 'caller',
+    permission: 'read',
     operationId: 'listOptionChoices',
     summary: 'The choices the platform offers this account for an option (boards, flairs, privacy levels)',
     description:
@@ -142,6 +148,7 @@ export const accountsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/accounts/connect/{platform}',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'startOAuthConnect',
     summary: 'Browser redirect to the platform’s consent screen',
     description:
@@ -173,6 +180,7 @@ export const accountsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/accounts/connect/{platform}/callback',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'finishOAuthConnect',
     summary: 'Where the platform sends the browser back; saves the account',
     description:
@@ -197,6 +205,7 @@ export const accountsRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/accounts/connect/{platform}/pick',
     auth: 'session',
+    permission: 'workspace.manage',
     operationId: 'pickOAuthAccounts',
     summary: 'Connect the accounts picked among those one login reached',
     description:

@@ -29,31 +29,31 @@ import type { AccountView } from './schema.ts';
 
 export { saveRefreshedCredentials, toPlatformAccount } from './credentials.ts';
 
-export async function listAccounts(ctx: AppContext, userId: string): Promise<AccountView[]> {
-  return (await accountsOf(ctx, userId)).map(toView);
+export async function listAccounts(ctx: AppContext, workspaceId: string): Promise<AccountView[]> {
+  return (await accountsOf(ctx, workspaceId)).map(toView);
 }
 
 export async function getAccountRow(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   accountId: string,
 ): Promise<AccountRow | undefined> {
-  return isUuid(accountId) ? findAccount(ctx, userId, accountId) : undefined;
+  return isUuid(accountId) ? findAccount(ctx, workspaceId, accountId) : undefined;
 }
 
 /** Decrypted accounts by id, kept for one dispatch run only. */
 export type AccountCache = Map<string, Promise<PlatformAccount | undefined>>;
 
 /** The AccountLookup the PostingService uses: only this user's accounts exist. */
-export function accountLookup(ctx: AppContext, userId: string, cache?: AccountCache) {
+export function accountLookup(ctx: AppContext, workspaceId: string, cache?: AccountCache) {
   const load = async (accountId: string): Promise<PlatformAccount | undefined> => {
-    const row = await getAccountRow(ctx, userId, accountId);
+    const row = await getAccountRow(ctx, workspaceId, accountId);
     return row ? await toPlatformAccount(ctx, row) : undefined;
   };
   if (!cache) return load;
   return (accountId: string): Promise<PlatformAccount | undefined> => {
     // Keyed by user too: a cache shared by a run never answers one user with another's account.
-    const key = `${userId}:${accountId}`;
+    const key = `${workspaceId}:${accountId}`;
     let found = cache.get(key);
     if (!found) {
       found = load(accountId);
@@ -76,7 +76,7 @@ export interface ConnectInput {
  */
 export async function connectAccount(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: ConnectInput,
 ): Promise<{ account: AccountView; created: boolean }> {
   const publisher = ctx.publishers.get(input.platform);
@@ -113,7 +113,7 @@ export async function connectAccount(
       },
     ]);
   }
-  return saveAccount(ctx, userId, {
+  return saveAccount(ctx, workspaceId, {
     platform: input.platform,
     platformAccountId,
     credentials: verified.credentials,
@@ -181,7 +181,7 @@ const verifiedHealth = (now: Date) => ({
  */
 export async function saveAccount(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: {
     platform: string;
     platformAccountId: string;
@@ -197,7 +197,7 @@ export async function saveAccount(
   };
   const grantId = input.grantKey
     ? await saveGrant(ctx, {
-        userId,
+        workspaceId,
         platform: input.platform,
         grantKey: input.grantKey,
         credentials: input.credentials,
@@ -209,9 +209,9 @@ export async function saveAccount(
   });
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = new Date();
-    const existing = await findConnectedId(ctx, userId, input.platform, input.platformAccountId);
+    const existing = await findConnectedId(ctx, workspaceId, input.platform, input.platformAccountId);
     if (existing) {
-      const previous = await findAccount(ctx, userId, existing);
+      const previous = await findAccount(ctx, workspaceId, existing);
       const row = await updateAccount(ctx, existing, {
         ...profileColumns,
         ...(input.label !== undefined ? { label: input.label } : {}),
@@ -228,7 +228,7 @@ export async function saveAccount(
     try {
       const row = await insertAccount(ctx, {
         id,
-        userId,
+        workspaceId,
         platform: input.platform,
         platformAccountId: input.platformAccountId,
         label: input.label ?? input.profile.name ?? null,
@@ -250,12 +250,12 @@ export async function saveAccount(
 
 export async function renameAccount(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   accountId: string,
   label: string | null,
 ): Promise<AccountView> {
   if (!isUuid(accountId)) throw notFound('account');
-  const row = await updateAccount(ctx, accountId, { label }, userId);
+  const row = await updateAccount(ctx, accountId, { label }, workspaceId);
   if (!row) throw notFound('account');
   return toView(row);
 }
@@ -264,11 +264,15 @@ export async function renameAccount(
  * Removes an account. Posts not yet posted lose it as a target (its unposted results go too);
  * one left without targets becomes a draft. Posted history keeps its results.
  */
-export async function disconnectAccount(ctx: AppContext, userId: string, accountId: string): Promise<void> {
+export async function disconnectAccount(
+  ctx: AppContext,
+  workspaceId: string,
+  accountId: string,
+): Promise<void> {
   if (!isUuid(accountId)) throw notFound('account');
   const disconnected = (tx: AppContext['db'], row: AccountRow) =>
-    emitWebhookEvent(tx, { userId, type: 'account.disconnected', data: toView(row) });
-  if (!(await deleteAccount(ctx, userId, accountId, disconnected))) throw notFound('account');
+    emitWebhookEvent(tx, { workspaceId, type: 'account.disconnected', data: toView(row) });
+  if (!(await deleteAccount(ctx, workspaceId, accountId, disconnected))) throw notFound('account');
 }
 
 export function toView(row: AccountRow): AccountView {

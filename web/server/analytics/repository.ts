@@ -8,21 +8,23 @@ import type { DayRange } from './schema.ts';
 
 /*
  * The analytics reads (docs/analytics.md). The tables are keyed on post targets and accounts;
- * who may read a row follows from its post's or account's owner, and that condition is written
+ * who may read a row follows from its post's or account's workspace, and that condition is written
  * in exactly one place, `owned()`, so scoping by workspace instead changes only that helper.
  * Totals, per-account and per-day sums read `metric_rollups` (sums per account and quarter hour,
  * kept by collection); top posts and the export read `target_metrics` (the latest figures per
  * target) through its (account_id, posted_at) index; neither reads the history.
  */
 
-/** The ONE owner condition of analytics: a row of `posts` or `accounts` (by alias) the caller may read. */
+/** The ONE owner condition of analytics: a row of `posts` or `accounts` (by alias) of the caller's workspace. */
 function owned(alias: 'p' | 'a', owner: string): SQL {
-  return sql`${sql.identifier(alias)}.user_id = ${owner}`;
+  return sql`${sql.identifier(alias)}.workspace_id = ${owner}`;
 }
 
-/** The caller's timezone, in which days are counted. */
+/** The workspace's timezone (its settings), in which days are counted. */
 export async function ownerTimezone(ctx: AppContext, owner: string): Promise<string> {
-  const result = await ctx.db.execute(sql`SELECT timezone FROM users WHERE id = ${owner}`);
+  const result = await ctx.db.execute(
+    sql`SELECT coalesce(settings->>'timezone', 'UTC') AS timezone FROM workspaces WHERE id = ${owner}`,
+  );
   return String(rowsOf<{ timezone: string }>(result)[0]?.timezone ?? 'UTC');
 }
 

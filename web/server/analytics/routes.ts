@@ -35,6 +35,7 @@ export const analyticsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/posts/{id}/metrics',
     auth: 'caller',
+    permission: 'read',
     operationId: 'getPostMetrics',
     summary: 'The figures of each posted target of a post',
     description:
@@ -57,6 +58,7 @@ export const analyticsRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/posts/{id}/metrics/refresh',
     auth: 'caller',
+    permission: 'read',
     operationId: 'refreshPostMetrics',
     summary: 'Collect a post’s figures now',
     description:
@@ -75,6 +77,7 @@ export const analyticsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/accounts/{id}/metrics',
     auth: 'caller',
+    permission: 'read',
     operationId: 'getAccountMetrics',
     summary: 'An account’s followers, posts and engagement per day',
     description:
@@ -89,6 +92,7 @@ export const analyticsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/accounts/{id}/best-times',
     auth: 'caller',
+    permission: 'read',
     operationId: 'getBestTimes',
     summary: 'When this account’s posts do best',
     description:
@@ -103,6 +107,7 @@ export const analyticsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/analytics',
     auth: 'caller',
+    permission: 'read',
     operationId: 'getAnalytics',
     summary: 'Totals, per account, per day and top posts over a range of days',
     description:
@@ -125,6 +130,7 @@ export const analyticsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/analytics/export',
     auth: 'caller',
+    permission: 'read',
     operationId: 'exportAnalytics',
     summary: 'Download one row per posted target with its figures (CSV or JSON)',
     description:

@@ -1,6 +1,12 @@
 import type { PublisherRegistry } from '@postwave/shared';
-import { addRoutes, metricsSecurityScheme, OpenApiDocument } from '@postwave/shared/openapi/index';
-import type { ApiAuth } from '#server/http/route.ts';
+import {
+  addRoutes,
+  metricsSecurityScheme,
+  OpenApiDocument,
+  problemResponses,
+} from '@postwave/shared/openapi/index';
+import { requiredRole } from '#server/auth/permissions.ts';
+import type { ApiAuth, ApiRoute } from '#server/http/route.ts';
 import { apiRoutes } from './registry.ts';
 
 /** Each auth name as an OpenAPI security requirement (`caller` is the document default). */
@@ -23,6 +29,7 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
         '',
         '**Auth**: a browser session cookie (unsafe methods must be same-origin: `Sec-Fetch-Site: same-origin` or a matching `Origin`), or `Authorization: Bearer <token>` (personal or CLI token).',
         '**Errors** are RFC 9457 `application/problem+json` with a stable `code`. Unknown JSON fields are ignored.',
+        '**Workspaces**: every resource belongs to a workspace; a session acts in its current one, a token in the one it is bound to. Another workspace’s resource is 404; a request beyond the caller’s role is 403 `forbidden` with `requiredRole`.',
         '**Decisions**: reconnecting an existing account answers 200 instead of 201; `GET /api/v1/posts?limit` above 200 is 400; a post being published at this moment answers 409 to changes.',
       ].join('\n'),
     },
@@ -52,5 +59,21 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
     doc.component(`${name}Credentials`, publisher.credentialsSchema);
   }
 
-  return addRoutes(doc, Object.values(apiRoutes), securityFor).toJSON();
+  return addRoutes(doc, Object.values(apiRoutes).map(withRoleRefusal), securityFor).toJSON();
+}
+
+/**
+ * A route that needs more than reading says so: 403 `forbidden` with `requiredRole` for a caller
+ * whose role in the workspace falls short (docs/workspaces.md#roles).
+ */
+function withRoleRefusal(spec: ApiRoute): ApiRoute {
+  const { permission } = spec;
+  if (!permission || permission === 'self' || permission === 'read') return spec;
+  const forbidden = `the caller’s role is below \`${requiredRole(permission)}\` in this workspace (\`requiredRole\` says so)`;
+  const refusal = problemResponses({ forbidden })[403]!;
+  const given = spec.responses[403];
+  const response = given?.description.includes('requiredRole')
+    ? given
+    : { ...refusal, ...(given ? { description: `${given.description}\n\n${refusal.description}` } : {}) };
+  return { ...spec, responses: { ...spec.responses, 403: response } };
 }

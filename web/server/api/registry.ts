@@ -15,6 +15,7 @@ import { queueRoutes } from '#server/queue/routes.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
 import { usersRoutes } from '#server/users/routes.ts';
 import { webhooksRoutes } from '#server/webhooks/routes.ts';
+import { workspacesRoutes } from '#server/workspaces/routes.ts';
 import { apiDocsRoutes } from './routes.ts';
 
 /**
@@ -40,5 +41,6 @@ export const apiRoutes = {
   ...oauthRoutes,
   ...dispatchRoutes,
   ...webhooksRoutes,
+  ...workspacesRoutes,
   ...apiDocsRoutes,
 };

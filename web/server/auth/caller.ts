@@ -1,13 +1,29 @@
 import { ProblemError, problem } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
+import type { WorkspaceRole } from '#server/db/schema.ts';
 import { authenticateToken } from '#server/tokens/service.ts';
 import { sessionUser } from '#server/users/service.ts';
+import { boundWorkspace, sessionWorkspace } from '#server/workspaces/membership.ts';
 import { assertSameOrigin } from './same-origin.ts';
 import { sessionClaims } from './session.ts';
 
-/** Who is calling: a signed-in browser, or a bearer token (personal, CLI, later MCP OAuth). */
+/** Who acts: a member themselves, or an MCP assistant with the role of the member who granted it. */
+export interface Actor {
+  type: 'member' | 'assistant';
+  userId: string;
+  name: string;
+}
+
+/**
+ * Who is calling and in which workspace (docs/workspaces.md): a signed-in browser (its current
+ * workspace) or a bearer token (the workspace it was bound to at creation). `role` is the
+ * member's role there, read on every request, so a removal or demotion applies at once.
+ */
 export interface Caller {
   userId: string;
+  workspaceId: string;
+  role: WorkspaceRole;
+  actor: Actor;
   via: 'session' | 'token';
   tokenId?: string;
 }
@@ -33,13 +49,29 @@ export async function requireCaller(
     const found = match ? await authenticateToken(ctx, match[1]!) : undefined;
     if (found?.ok === false && found.reason === 'expired') throw expired();
     if (!found?.ok) throw unauthorized('The bearer token is invalid or revoked', 'invalid_token');
-    return { userId: found.userId, via: 'token', tokenId: found.tokenId };
+    const membership = await boundWorkspace(ctx, found.userId, found.workspaceId);
+    if (!membership) throw unauthorized('The token’s workspace membership has ended', 'invalid_token');
+    return {
+      userId: found.userId,
+      workspaceId: found.workspaceId,
+      role: membership.role,
+      actor: { type: 'member', userId: found.userId, name: found.userName },
+      via: 'token',
+      tokenId: found.tokenId,
+    };
   }
   const claims = await sessionClaims(request, ctx.config);
-  if (!claims || !(await sessionUser(ctx, claims.userId, claims.authTime)))
-    throw unauthorized('Sign in or send a bearer token');
+  const user = claims ? await sessionUser(ctx, claims.userId, claims.authTime) : undefined;
+  if (!claims || !user) throw unauthorized('Sign in or send a bearer token');
   assertSameOrigin(request, ctx.config.appUrl);
-  return { userId: claims.userId, via: 'session' };
+  const { workspace, role } = await sessionWorkspace(ctx, claims.userId);
+  return {
+    userId: claims.userId,
+    workspaceId: workspace.id,
+    role,
+    actor: { type: 'member', userId: claims.userId, name: user.name ?? user.email },
+    via: 'session',
+  };
 }
 
 function unauthorized(detail: string, error?: string): ProblemError {

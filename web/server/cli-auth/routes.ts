@@ -48,6 +48,7 @@ export const cliAuthRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/cli/whoami',
     auth: 'caller',
+    permission: 'self',
     operationId: 'whoAmI',
     summary: 'The caller’s user and, for a bearer token, which token it is (`postwave whoami`)',
     responses: {

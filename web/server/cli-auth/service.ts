@@ -82,13 +82,22 @@ export function loopbackRedirect(p: CliAuthorizeParams, result: Record<string, s
   return url.toString();
 }
 
-/** Approval: a single-use code bound to the user, the redirect URI and the PKCE challenge. */
-export async function issueCliCode(ctx: AppContext, userId: string, p: CliAuthorizeParams): Promise<string> {
+/**
+ * Approval: a single-use code bound to the user, the workspace they picked, the redirect URI and
+ * the PKCE challenge.
+ */
+export async function issueCliCode(
+  ctx: AppContext,
+  userId: string,
+  p: CliAuthorizeParams,
+  workspaceId: string,
+): Promise<string> {
   const code = newSecret('pwc_');
   const now = new Date();
   await insertCliCode(ctx, {
     codeHash: hashSecret(code),
     userId,
+    workspaceId,
     redirectUri: p.redirectUri,
     codeChallenge: p.codeChallenge,
     deviceName: p.deviceName ?? null,
@@ -121,6 +130,7 @@ export async function exchangeCliCode(
   const created = await createToken(ctx, row.userId, {
     name: `CLI${row.deviceName ? `: ${row.deviceName}` : ''}`,
     kind: 'cli',
+    workspaceId: row.workspaceId,
     expiresAt,
   });
   return { token: created.token, expiresAt: expiresAt.toISOString(), tokenId: created.id };

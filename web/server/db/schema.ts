@@ -51,16 +51,76 @@ export const users = pgTable('users', {
   /** Browser sessions that began before this instant are refused (set when the password is reset). */
   sessionsValidAfter: ts('sessions_valid_after'),
   /**
-   * "Assistants must confirm": an MCP client that cannot ask the user (no elicitation) saves a
-   * draft and returns an approval link instead of publishing or scheduling.
-   */
-  assistantsMustConfirm: boolean('assistants_must_confirm').notNull().default(false),
-  /**
    * When the user proved they read mail sent to `email` (verification link, password reset, or a
    * provider that verified it). Null: an unverified password sign-up (see docs/security-scheduler.md).
    */
   emailVerifiedAt: ts('email_verified_at'),
+  /** The browser session's current workspace (`POST /api/v1/workspaces/{id}/switch`). */
+  currentWorkspaceId: uuid('current_workspace_id'),
 });
+
+export const workspaceRoles = ['owner', 'admin', 'editor', 'contributor', 'viewer'] as const;
+export type WorkspaceRole = (typeof workspaceRoles)[number];
+
+/** What a workspace's `settings` column holds (validated by server/workspaces/schema.ts). */
+export interface StoredWorkspaceSettings {
+  approvals?: 'off' | 'contributors' | 'everyone';
+  timezone?: string;
+  assistantsRequireApproval?: boolean;
+}
+
+/**
+ * A workspace owns every resource (docs/workspaces.md): accounts, posts, media, queues, feeds,
+ * webhooks, tokens and settings. Every user has at least a personal one.
+ */
+export const workspaces = pgTable('workspaces', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  settings: jsonb('settings').$type<StoredWorkspaceSettings>().notNull().default({}),
+  createdAt: ts('created_at').notNull(),
+});
+
+/** Who belongs to a workspace, with which role (contract section G's role table). */
+export const workspaceMembers = pgTable(
+  'workspace_members',
+  {
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<WorkspaceRole>().notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('workspace_members_user').on(t.userId)],
+);
+
+/** Invitations by e-mail; the link's token is stored only as a SHA-256 hash. */
+export const workspaceInvitations = pgTable(
+  'workspace_invitations',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').$type<WorkspaceRole>().notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('workspace_invitations_workspace').on(t.workspaceId, t.createdAt)],
+);
+
+/** The owning workspace: rows go when their workspace does. */
+const workspaceRef = () =>
+  uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id, { onDelete: 'cascade' });
 
 /** The owning user: rows go when their user does. */
 const ownerId = () =>
@@ -68,8 +128,10 @@ const ownerId = () =>
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
 
-/** A row of its own (random UUID) that belongs to one user. */
-const ownedRow = () => ({ id: uuid('id').primaryKey(), userId: ownerId() });
+/** A row of its own (random UUID) that belongs to one workspace. */
+const ownedRow = () => ({ id: uuid('id').primaryKey(), workspaceId: workspaceRef() });
+/** The member a workspace's row belongs to (a token's member): the row goes with its user. */
+const memberRow = () => ({ ...ownedRow(), userId: ownerId() });
 
 /** Single-use e-mail verification links, hashed (SHA-256); the address they were sent to must still match. */
 export const emailVerificationTokens = pgTable(
@@ -129,7 +191,7 @@ export const accountGrants = pgTable(
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [uniqueIndex('account_grants_user_platform_key').on(t.userId, t.platform, t.grantKey)],
+  (t) => [uniqueIndex('account_grants_workspace_platform_key').on(t.workspaceId, t.platform, t.grantKey)],
 );
 
 /**
@@ -158,8 +220,8 @@ export const accounts = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('accounts_user_platform_target').on(t.userId, t.platform, t.platformAccountId),
-    index('accounts_user_created').on(t.userId, t.createdAt),
+    uniqueIndex('accounts_workspace_platform_target').on(t.workspaceId, t.platform, t.platformAccountId),
+    index('accounts_workspace_created').on(t.workspaceId, t.createdAt),
     index('accounts_health_checked').on(t.healthCheckedAt),
     index('accounts_grant').on(t.grantId),
     check('accounts_credentials_or_grant', sql`${t.credentials} IS NOT NULL OR ${t.grantId} IS NOT NULL`),
@@ -178,7 +240,7 @@ export const media = pgTable(
     storage: text('storage').$type<'local' | 's3'>().notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('media_user').on(t.userId)],
+  (t) => [index('media_workspace').on(t.workspaceId)],
 );
 
 /** A type alias (not an interface) so it is assignable to the SDK's loose MediaReference. */
@@ -221,6 +283,11 @@ export const posts = pgTable(
   'posts',
   {
     ...ownedRow(),
+    /**
+     * The member who wrote it (a contributor edits only their own posts; no self-approval); null
+     * for posts a feed created, or once the author's user is gone.
+     */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     status: text('status').$type<PostStatus>().notNull(),
     message: text('message').notNull(),
     accountIds: jsonb('account_ids').$type<string[]>().notNull(),
@@ -249,8 +316,8 @@ export const posts = pgTable(
   (t) => [
     // Ascending on purpose: scanned backwards they give `created_at DESC, id DESC` (NULLS FIRST,
     // the default the list query orders by); a `DESC NULLS LAST` index would not serve it.
-    index('posts_user_created_id').on(t.userId, t.createdAt, t.id),
-    index('posts_user_status_created_id').on(t.userId, t.status, t.createdAt, t.id),
+    index('posts_workspace_created_id').on(t.workspaceId, t.createdAt, t.id),
+    index('posts_workspace_status_created_id').on(t.workspaceId, t.status, t.createdAt, t.id),
     index('posts_due').on(t.status, t.nextAttemptAt).where(sql`${t.status} = 'scheduled'`),
   ],
 );
@@ -333,7 +400,7 @@ export const stagedDiscards = pgTable(
   'staged_discards',
   {
     id: uuid('id').primaryKey(),
-    userId: ownerId(),
+    workspaceId: workspaceRef(),
     /** No foreign key: an account removed since leaves nothing to discard with (the row is dropped). */
     accountId: text('account_id').notNull(),
     platform: text('platform').notNull(),
@@ -366,9 +433,8 @@ export const postEvents = pgTable(
     postId: uuid('post_id')
       .notNull()
       .references(() => posts.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The post's author when the event was written (null once that user is gone); scoping is by the post's workspace. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** Who acted; null where the writer did not say (see the triggers). */
     actor: text('actor').$type<PostEventActor>(),
     /** The MCP client's name (or the API token's) that acted; null for the user in the browser. */
@@ -404,6 +470,7 @@ export const postEvents = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
+    workspaceId: workspaceRef(),
     userId: ownerId(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
@@ -415,14 +482,20 @@ export const idempotencyKeys = pgTable(
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull().default(sql`now() + interval '1 day'`),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_expires').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId, t.key] }),
+    index('idempotency_keys_expires').on(t.expiresAt),
+  ],
 );
 
-/** Personal and CLI bearer tokens; only a SHA-256 of the secret is stored. */
+/**
+ * Personal and CLI bearer tokens of one member, bound to one workspace at creation; only a
+ * SHA-256 of the secret is stored.
+ */
 export const apiTokens = pgTable(
   'api_tokens',
   {
-    ...ownedRow(),
+    ...memberRow(),
     name: text('name').notNull(),
     kind: text('kind').$type<ApiTokenKind>().notNull().default('personal'),
     tokenHash: text('token_hash').notNull().unique(),
@@ -431,13 +504,18 @@ export const apiTokens = pgTable(
     expiresAt: ts('expires_at'),
     revokedAt: ts('revoked_at'),
   },
-  (t) => [index('api_tokens_user').on(t.userId, t.createdAt)],
+  (t) => [
+    index('api_tokens_user').on(t.userId, t.createdAt),
+    index('api_tokens_workspace').on(t.workspaceId, t.userId),
+  ],
 );
 
 /** Single-use codes of the CLI loopback flow (PKCE), hashed. */
 export const cliAuthorizationCodes = pgTable('cli_authorization_codes', {
   codeHash: text('code_hash').primaryKey(),
   userId: ownerId(),
+  /** The workspace the person picked on the authorization page; the token is bound to it. */
+  workspaceId: workspaceRef(),
   redirectUri: text('redirect_uri').notNull(),
   codeChallenge: text('code_challenge').notNull(),
   deviceName: text('device_name'),
@@ -467,6 +545,8 @@ export const oauthAuthorizationCodes = pgTable('oauth_authorization_codes', {
   codeHash: text('code_hash').primaryKey(),
   clientId: clientRef(),
   userId: ownerId(),
+  /** The workspace picked on the consent screen; the grant acts in it only. */
+  workspaceId: workspaceRef(),
   redirectUri: text('redirect_uri').notNull(),
   codeChallenge: text('code_challenge').notNull(),
   scope: text('scope'),
@@ -488,6 +568,7 @@ export const oauthTokens = pgTable(
     id: uuid('id').primaryKey(),
     clientId: clientRef(),
     userId: ownerId(),
+    workspaceId: workspaceRef(),
     accessTokenHash: text('access_token_hash').notNull().unique(),
     refreshTokenHash: text('refresh_token_hash').unique(),
     scope: text('scope'),
@@ -501,13 +582,18 @@ export const oauthTokens = pgTable(
     /** One authorization and its refresh rotations (null on rows issued before families existed). */
     familyId: uuid('family_id'),
   },
-  (t) => [index('oauth_tokens_user').on(t.userId), index('oauth_tokens_family').on(t.familyId)],
+  (t) => [
+    index('oauth_tokens_user').on(t.userId),
+    index('oauth_tokens_workspace').on(t.workspaceId, t.userId),
+    index('oauth_tokens_family').on(t.familyId),
+  ],
 );
 
 /** Short-lived state of an OAuth account connection (e.g. YouTube), bound to the user who started it. */
 export const connectStates = pgTable('connect_states', {
   stateHash: text('state_hash').primaryKey(),
-  userId: ownerId(),
+  /** Bound to the workspace it was started in: only a session acting there may finish it. */
+  workspaceId: workspaceRef(),
   platform: text('platform').notNull(),
   /** PKCE verifier, encrypted like credentials (an empty secret for platforms without PKCE). */
   codeVerifier: text('code_verifier').notNull(),
@@ -526,7 +612,7 @@ export const connectStates = pgTable('connect_states', {
  */
 export const connectPending = pgTable('connect_pending', {
   tokenHash: text('token_hash').primaryKey(),
-  userId: ownerId(),
+  workspaceId: workspaceRef(),
   platform: text('platform').notNull(),
   accounts: text('accounts').notNull(),
   expiresAt: ts('expires_at').notNull(),
@@ -571,7 +657,7 @@ export const postImports = pgTable(
       .notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [uniqueIndex('post_imports_user_digest').on(t.userId, t.digest)],
+  (t) => [uniqueIndex('post_imports_workspace_digest').on(t.workspaceId, t.digest)],
 );
 
 /**
@@ -581,14 +667,14 @@ export const postImports = pgTable(
 export const importedMedia = pgTable(
   'imported_media',
   {
-    userId: ownerId(),
+    workspaceId: workspaceRef(),
     sourceUrl: text('source_url').notNull(),
     mediaId: uuid('media_id')
       .notNull()
       .references(() => media.id, { onDelete: 'cascade' }),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.sourceUrl] })],
+  (t) => [primaryKey({ columns: [t.workspaceId, t.sourceUrl] })],
 );
 
 /** `queue`: each item takes the next free slot of the accounts' queues. */
@@ -624,7 +710,10 @@ export const feeds = pgTable(
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [index('feeds_user_created').on(t.userId, t.createdAt), index('feeds_due').on(t.nextPollAt)],
+  (t) => [
+    index('feeds_workspace_created').on(t.workspaceId, t.createdAt),
+    index('feeds_due').on(t.nextPollAt),
+  ],
 );
 
 /** Items a feed has seen, by guid/id (else link): an item becomes at most one post. */
@@ -650,7 +739,7 @@ export const accountQueues = pgTable('account_queues', {
   accountId: uuid('account_id')
     .primaryKey()
     .references(() => accounts.id, { onDelete: 'cascade' }),
-  userId: ownerId(),
+  workspaceId: workspaceRef(),
   timezone: text('timezone').notNull(),
   slots: jsonb('slots').$type<{ weekday: number; time: string }[]>().notNull(),
   updatedAt: ts('updated_at').notNull(),
@@ -680,7 +769,7 @@ export const webhookEndpoints = pgTable(
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [index('webhook_endpoints_user').on(t.userId, t.createdAt)],
+  (t) => [index('webhook_endpoints_workspace').on(t.workspaceId, t.createdAt)],
 );
 
 /**
@@ -696,7 +785,7 @@ export const webhookDeliveries = pgTable(
     endpointId: uuid('endpoint_id')
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
-    userId: ownerId(),
+    workspaceId: workspaceRef(),
     /** `webhook-id`: the same for every attempt and redelivery of this message. */
     messageId: text('message_id').notNull(),
     eventType: text('event_type').notNull(),

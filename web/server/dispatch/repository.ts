@@ -20,7 +20,8 @@ export const dueChannel = 'postwave_due';
 function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
   return {
     id: String(row.id),
-    userId: String(row.user_id),
+    workspaceId: String(row.workspace_id),
+    userId: row.user_id === null || row.user_id === undefined ? null : String(row.user_id),
     status: row.status as PostRow['status'],
     message: String(row.message),
     accountIds: row.account_ids as string[],

@@ -25,7 +25,7 @@ export interface ExportFilter {
 /** Oldest first on (createdAt, id), `limit` posts after `after`: the user's index serves each page. */
 export async function exportPage(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   filter: ExportFilter,
   limit: number,
   after: KeysetPosition | undefined,
@@ -35,7 +35,7 @@ export async function exportPage(
     .from(posts)
     .where(
       and(
-        eq(posts.userId, userId),
+        eq(posts.workspaceId, workspaceId),
         filter.status ? eq(posts.status, filter.status) : undefined,
         filter.from ? gte(postTime, filter.from) : undefined,
         filter.to ? lt(postTime, filter.to) : undefined,

@@ -10,6 +10,7 @@ export const exportRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/posts/export',
     auth: 'caller',
+    permission: 'read',
     operationId: 'exportPosts',
     summary: 'Export posts with their results as CSV or JSON (streamed)',
     description: [

@@ -61,7 +61,7 @@ function csvRow(post: PostView): string[] {
  */
 export function exportPosts(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   format: ExportFormat,
   filter: ExportFilter,
 ): ReadableStream<Uint8Array> {
@@ -72,7 +72,7 @@ export function exportPosts(
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (done) return;
-      const rows = await exportPage(ctx, userId, filter, pageSize, after);
+      const rows = await exportPage(ctx, workspaceId, filter, pageSize, after);
       const views = rows.map((r) => toPostView(r.post, r.targets));
       const last = rows.at(-1);
       if (last) after = { createdAt: last.post.createdAt, id: last.post.id };

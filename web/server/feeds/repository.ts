@@ -10,19 +10,23 @@ export type NewFeed = typeof feeds.$inferInsert;
 
 const notLeased = () => or(isNull(feeds.leaseExpiresAt), lt(feeds.leaseExpiresAt, new Date()));
 
-export async function feedsOf(ctx: AppContext, userId: string): Promise<FeedRow[]> {
+export async function feedsOf(ctx: AppContext, workspaceId: string): Promise<FeedRow[]> {
   return ctx.db
     .select()
     .from(feeds)
-    .where(eq(feeds.userId, userId))
+    .where(eq(feeds.workspaceId, workspaceId))
     .orderBy(asc(feeds.createdAt), asc(feeds.id));
 }
 
-export async function findFeed(ctx: AppContext, userId: string, id: string): Promise<FeedRow | undefined> {
+export async function findFeed(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+): Promise<FeedRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(feeds)
-    .where(and(eq(feeds.id, id), eq(feeds.userId, userId)));
+    .where(and(eq(feeds.id, id), eq(feeds.workspaceId, workspaceId)));
   return row;
 }
 
@@ -33,22 +37,22 @@ export async function insertFeed(ctx: AppContext, values: NewFeed): Promise<Feed
 
 export async function updateFeed(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   id: string,
   set: Partial<NewFeed>,
 ): Promise<FeedRow | undefined> {
   const [row] = await ctx.db
     .update(feeds)
     .set({ ...set, updatedAt: new Date() })
-    .where(and(eq(feeds.id, id), eq(feeds.userId, userId)))
+    .where(and(eq(feeds.id, id), eq(feeds.workspaceId, workspaceId)))
     .returning();
   return row;
 }
 
-export async function deleteFeed(ctx: AppContext, userId: string, id: string): Promise<boolean> {
+export async function deleteFeed(ctx: AppContext, workspaceId: string, id: string): Promise<boolean> {
   const rows = await ctx.db
     .delete(feeds)
-    .where(and(eq(feeds.id, id), eq(feeds.userId, userId)))
+    .where(and(eq(feeds.id, id), eq(feeds.workspaceId, workspaceId)))
     .returning({ id: feeds.id });
   return rows.length > 0;
 }

@@ -46,31 +46,35 @@ export function toFeedView(row: FeedRow): FeedView {
   };
 }
 
-async function ownedFeed(ctx: AppContext, userId: string, id: string): Promise<FeedRow> {
-  const row = isUuid(id) ? await findFeed(ctx, userId, id) : undefined;
+async function ownedFeed(ctx: AppContext, workspaceId: string, id: string): Promise<FeedRow> {
+  const row = isUuid(id) ? await findFeed(ctx, workspaceId, id) : undefined;
   if (!row) throw notFound('feed');
   return row;
 }
 
-export async function listFeeds(ctx: AppContext, userId: string): Promise<FeedView[]> {
-  return (await feedsOf(ctx, userId)).map(toFeedView);
+export async function listFeeds(ctx: AppContext, workspaceId: string): Promise<FeedView[]> {
+  return (await feedsOf(ctx, workspaceId)).map(toFeedView);
 }
 
-export async function getFeed(ctx: AppContext, userId: string, id: string): Promise<FeedView> {
-  return toFeedView(await ownedFeed(ctx, userId, id));
+export async function getFeed(ctx: AppContext, workspaceId: string, id: string): Promise<FeedView> {
+  return toFeedView(await ownedFeed(ctx, workspaceId, id));
 }
 
 /**
  * Saves the feed and polls it once right away: that first poll marks the items already in the
  * feed as seen, so adding a feed never floods its accounts with its back catalogue.
  */
-export async function createFeed(ctx: AppContext, userId: string, input: FeedRequest): Promise<FeedView> {
+export async function createFeed(
+  ctx: AppContext,
+  workspaceId: string,
+  input: FeedRequest,
+): Promise<FeedView> {
   const accountIds = [...new Set(input.accountIds)];
-  await assertOwnedAccounts(ctx, userId, accountIds);
+  await assertOwnedAccounts(ctx, workspaceId, accountIds);
   const now = new Date();
   const row = await insertFeed(ctx, {
     id: crypto.randomUUID(),
-    userId,
+    workspaceId,
     url: input.url,
     name: input.name ?? null,
     accountIds,
@@ -88,15 +92,15 @@ export async function createFeed(ctx: AppContext, userId: string, input: FeedReq
 
 export async function updateFeed(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   id: string,
   patch: FeedPatch,
 ): Promise<FeedView> {
-  const row = await ownedFeed(ctx, userId, id);
+  const row = await ownedFeed(ctx, workspaceId, id);
   const accountIds = patch.accountIds ? [...new Set(patch.accountIds)] : undefined;
-  if (accountIds) await assertOwnedAccounts(ctx, userId, accountIds);
+  if (accountIds) await assertOwnedAccounts(ctx, workspaceId, accountIds);
   const urlChanged = patch.url !== undefined && patch.url !== row.url;
-  const updated = await updateFeedRow(ctx, userId, row.id, {
+  const updated = await updateFeedRow(ctx, workspaceId, row.id, {
     ...patch,
     ...(accountIds ? { accountIds } : {}),
     // Another URL is another feed: its existing items are marked seen by its first poll.
@@ -106,13 +110,17 @@ export async function updateFeed(
   return toFeedView(updated);
 }
 
-export async function deleteFeed(ctx: AppContext, userId: string, id: string): Promise<void> {
-  if (!isUuid(id) || !(await deleteFeedRow(ctx, userId, id))) throw notFound('feed');
+export async function deleteFeed(ctx: AppContext, workspaceId: string, id: string): Promise<void> {
+  if (!isUuid(id) || !(await deleteFeedRow(ctx, workspaceId, id))) throw notFound('feed');
 }
 
 /** `POST /api/v1/feeds/{id}/poll`: poll now, whatever the schedule says. */
-export async function pollOwnedFeed(ctx: AppContext, userId: string, id: string): Promise<FeedPollResult> {
-  const row = await ownedFeed(ctx, userId, id);
+export async function pollOwnedFeed(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+): Promise<FeedPollResult> {
+  const row = await ownedFeed(ctx, workspaceId, id);
   return pollFeed(ctx, row.id);
 }
 
@@ -221,7 +229,7 @@ async function postItem(
   const create = (mode: DeferredMode) =>
     createDeferredPost(
       ctx,
-      row.userId,
+      row.workspaceId,
       {
         message: renderTemplate(row.template, entry),
         accountIds: row.accountIds,

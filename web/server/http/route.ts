@@ -1,6 +1,8 @@
 import { isPlatformError, ProblemError, problem } from '@postwave/shared';
 import type { RouteSpec } from '@postwave/shared/openapi/index';
 import { type Caller, requireCaller } from '#server/auth/caller.ts';
+import { inPathWorkspace } from '#server/auth/path-workspace.ts';
+import { assertCan, type Permission } from '#server/auth/permissions.ts';
 import { type AppContext, getContext } from '#server/context.ts';
 import { isInvalidInputError } from '#server/db/errors.ts';
 import { problemResponse } from './respond.ts';
@@ -11,7 +13,20 @@ import { problemResponse } from './respond.ts';
  * `mcpToken`: the endpoint checks its own credential (dispatch secret, OAuth client, MCP token).
  */
 export type ApiAuth = 'caller' | 'session' | 'public' | 'dispatchSecret' | 'oauthClient' | 'mcpToken';
-export type ApiRoute = RouteSpec<ApiAuth>;
+/**
+ * A route entry. `caller` and `session` routes declare the workspace `permission` they need
+ * (server/auth/permissions.ts): the auth step checks it against the caller's role on every
+ * request, so no handler can forget it (a test fails when an entry leaves it out).
+ */
+export type ApiRoute = RouteSpec<ApiAuth> & {
+  permission?: Permission;
+  /**
+   * The path parameter naming the workspace the route acts on (`/api/v1/workspaces/{id}/…`): the
+   * caller must be a member there (else 404, like a missing one; a token only in the workspace it is
+   * bound to), and `permission` is checked against their role there.
+   */
+  workspaceParam?: string;
+};
 
 /** Declares a resource's routes; each entry keeps its literal method, path and auth. */
 export function defineApiRoutes<const T extends Record<string, ApiRoute>>(routes: T): T {
@@ -53,8 +68,19 @@ export function route<S extends ApiRoute>(
     let ctx: AppContext | undefined;
     try {
       ctx = await getContext();
-      const caller = authenticated ? await requireCaller(request, ctx, { sessionOnly }) : undefined;
+      const authenticatedCaller = authenticated
+        ? await requireCaller(request, ctx, { sessionOnly })
+        : undefined;
       const params = await routeContext.params;
+      const caller =
+        authenticatedCaller && spec.workspaceParam
+          ? await inPathWorkspace(
+              ctx,
+              authenticatedCaller,
+              (params as Record<string, string>)[spec.workspaceParam],
+            )
+          : authenticatedCaller;
+      if (caller) assertCan(caller.role, spec.permission ?? 'workspace.delete');
       return await handler({ request, ctx, params, caller: caller as CallerFor<S> });
     } catch (error) {
       return errorResponse(error, ctx);

@@ -1,14 +1,14 @@
 import { type IdempotentResponse, type OperationResult, runIdempotent } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
-import { idempotencyStoreFor } from './repository.ts';
+import { idempotencyScope, idempotencyStoreFor } from './repository.ts';
 
 /**
- * Runs `operation` under the SDK's Idempotency-Key protocol for this user (see runIdempotent):
- * the route hands over the parsed body and gets the response to send.
+ * Runs `operation` under the SDK's Idempotency-Key protocol for this member in this workspace
+ * (see runIdempotent): the route hands over the parsed body and gets the response to send.
  */
 export async function idempotent(
   ctx: AppContext,
-  userId: string,
+  caller: { workspaceId: string; userId: string },
   request: Request,
   body: unknown,
   operation: () => Promise<OperationResult>,
@@ -16,7 +16,7 @@ export async function idempotent(
   const answer = await runIdempotent(
     {
       store: idempotencyStoreFor(ctx),
-      scope: userId,
+      scope: idempotencyScope(caller),
       key: request.headers.get('idempotency-key'),
       method: request.method,
       path: new URL(request.url).pathname,

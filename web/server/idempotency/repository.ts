@@ -40,7 +40,7 @@ export class DatabaseIdempotencyStore implements IdempotencyStore {
       const inserted = await this.#db
         .insert(idempotencyKeys)
         .values({
-          userId: ref.scope,
+          ...scopeOf(ref),
           key: ref.key,
           requestHash: fingerprint,
           createdAt: now,
@@ -77,7 +77,12 @@ export class DatabaseIdempotencyStore implements IdempotencyStore {
   }
 
   #where(ref: KeyRef) {
-    return and(eq(idempotencyKeys.userId, ref.scope), eq(idempotencyKeys.key, ref.key));
+    const { workspaceId, userId } = scopeOf(ref);
+    return and(
+      eq(idempotencyKeys.workspaceId, workspaceId),
+      eq(idempotencyKeys.userId, userId),
+      eq(idempotencyKeys.key, ref.key),
+    );
   }
 
   async #sweep(now: Date): Promise<void> {
@@ -109,4 +114,14 @@ export function idempotencyStoreFor(ctx: AppContext): DatabaseIdempotencyStore {
     stores.set(ctx.db, store);
   }
   return store;
+}
+
+/** Keys are per member and workspace: the SDK's one `scope` string carries both ids (UUIDs, no colon). */
+export function idempotencyScope(caller: { workspaceId: string; userId: string }): string {
+  return `${caller.workspaceId}:${caller.userId}`;
+}
+
+function scopeOf(ref: KeyRef): { workspaceId: string; userId: string } {
+  const [workspaceId = '', userId = ''] = ref.scope.split(':');
+  return { workspaceId, userId };
 }

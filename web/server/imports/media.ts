@@ -28,7 +28,7 @@ const itemKey = (item: MediaItem) => ('key' in item ? `key:${item.key}` : `url:$
  */
 export async function resolveImportMedia(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   rows: ImportRowInput[],
   budget: AbortSignal,
 ): Promise<Map<string, MediaOutcome>> {
@@ -41,7 +41,7 @@ export async function resolveImportMedia(
   const keyOf = (item: MediaItem) =>
     'key' in item ? item.key : item.url.startsWith(ownPrefix) ? item.url.slice(ownPrefix.length) : undefined;
   const keys = [...items.values()].flatMap((item) => keyOf(item) ?? []);
-  const owned = await ownedMedia(ctx, userId, keys);
+  const owned = await ownedMedia(ctx, workspaceId, keys);
   const toFetch: string[] = [];
   for (const [id, item] of items) {
     const key = keyOf(item);
@@ -51,7 +51,7 @@ export async function resolveImportMedia(
       outcomes.set(id, { error: { code: 'media_not_found', message: `No media with key "${item.key}"` } });
     else toFetch.push(item.url);
   }
-  const known = await importedMediaByUrl(ctx, userId, toFetch);
+  const known = await importedMediaByUrl(ctx, workspaceId, toFetch);
   const unknown = toFetch.filter((url) => {
     const row = known.get(url);
     if (row) outcomes.set(`url:${url}`, { media: toStoredMedia(ctx, row) });
@@ -72,7 +72,7 @@ export async function resolveImportMedia(
   const worker = async () => {
     while (next < fetching.length && !budget.aborted) {
       const url = fetching[next++]!;
-      outcomes.set(`url:${url}`, await fetchOne(ctx, userId, url, budget));
+      outcomes.set(`url:${url}`, await fetchOne(ctx, workspaceId, url, budget));
     }
   };
   await Promise.all(Array.from({ length: Math.min(4, fetching.length) }, worker));
@@ -84,15 +84,15 @@ export async function resolveImportMedia(
 
 async function fetchOne(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   url: string,
   budget: AbortSignal,
 ): Promise<MediaOutcome> {
   if (!/^https?:\/\//i.test(url))
     return { error: { code: 'invalid_url', message: `"${url.slice(0, 200)}" is not an http(s) URL` } };
   try {
-    const stored = await uploadMediaFromUrl(ctx, userId, { url }, budget);
-    await rememberImportedMedia(ctx, userId, url, stored.id);
+    const stored = await uploadMediaFromUrl(ctx, workspaceId, { url }, budget);
+    await rememberImportedMedia(ctx, workspaceId, url, stored.id);
     return { media: stored as StoredMedia };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;

@@ -13,13 +13,13 @@ export type MediaRow = typeof media.$inferSelect;
 
 export async function findImport(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   digest: string,
 ): Promise<ImportRowReport[] | undefined> {
   const [row] = await ctx.db
     .select({ rows: postImports.rows })
     .from(postImports)
-    .where(and(eq(postImports.userId, userId), eq(postImports.digest, digest)));
+    .where(and(eq(postImports.workspaceId, workspaceId), eq(postImports.digest, digest)));
   return row?.rows as ImportRowReport[] | undefined;
 }
 
@@ -31,14 +31,14 @@ export async function findImport(
  */
 export async function commitImport(
   ctx: Db,
-  record: { userId: string; digest: string; rows: () => ImportRowReport[] },
+  record: { workspaceId: string; digest: string; rows: () => ImportRowReport[] },
   createPosts: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
   return inTransaction(ctx, async (tx) => {
     const id = crypto.randomUUID();
     const claimed = await tx.db
       .insert(postImports)
-      .values({ id, userId: record.userId, digest: record.digest, rows: [], createdAt: new Date() })
+      .values({ id, workspaceId: record.workspaceId, digest: record.digest, rows: [], createdAt: new Date() })
       .onConflictDoNothing()
       .returning({ id: postImports.id });
     if (claimed.length === 0) return false;
@@ -51,7 +51,7 @@ export async function commitImport(
 /** Media an earlier import (or dry run) of this user fetched from these URLs. */
 export async function importedMediaByUrl(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   urls: string[],
 ): Promise<Map<string, MediaRow>> {
   if (urls.length === 0) return new Map();
@@ -59,18 +59,18 @@ export async function importedMediaByUrl(
     .select({ url: importedMedia.sourceUrl, media })
     .from(importedMedia)
     .innerJoin(media, eq(media.id, importedMedia.mediaId))
-    .where(and(eq(importedMedia.userId, userId), inArray(importedMedia.sourceUrl, urls)));
+    .where(and(eq(importedMedia.workspaceId, workspaceId), inArray(importedMedia.sourceUrl, urls)));
   return new Map(rows.map((r) => [r.url, r.media]));
 }
 
 export async function rememberImportedMedia(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   sourceUrl: string,
   mediaId: string,
 ): Promise<void> {
   await ctx.db
     .insert(importedMedia)
-    .values({ userId, sourceUrl, mediaId, createdAt: new Date() })
+    .values({ workspaceId, sourceUrl, mediaId, createdAt: new Date() })
     .onConflictDoNothing();
 }

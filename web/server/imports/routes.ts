@@ -10,6 +10,7 @@ export const importRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/posts/import',
     auth: 'caller',
+    permission: 'posts.publish',
     operationId: 'importPosts',
     summary: 'Import posts from CSV or JSON: dry run first, then commit all or nothing',
     description: [

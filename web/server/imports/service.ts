@@ -54,12 +54,12 @@ export function importDigest(format: ImportFormat, body: string): string {
  */
 export async function importPosts(
   ctx: AppContext,
-  userId: string,
-  input: { format: ImportFormat; body: string; rows: ImportRowInput[]; dryRun: boolean },
+  workspaceId: string,
+  input: { format: ImportFormat; body: string; rows: ImportRowInput[]; dryRun: boolean; authorId?: string },
 ): Promise<ImportReport> {
   const digest = importDigest(input.format, input.body);
   if (!input.dryRun) {
-    const earlier = await findImport(ctx, userId, digest);
+    const earlier = await findImport(ctx, workspaceId, digest);
     if (earlier) return { rows: earlier, committed: true };
   }
   // The budget covers downloads and row checks; the commit itself, when every row is valid, is
@@ -67,7 +67,7 @@ export async function importPosts(
   const budget = withDeadline(undefined, ctx.config.imports.timeBudgetMs);
   let resolved: ResolvedRow[];
   try {
-    resolved = await resolveRows(ctx, userId, input.rows, input.dryRun, budget.signal);
+    resolved = await resolveRows(ctx, workspaceId, input.rows, input.dryRun, budget.signal);
   } finally {
     budget.dispose();
   }
@@ -78,7 +78,7 @@ export async function importPosts(
   const now = Date.now();
   const due: Date[] = [];
   const commit = async (db: Db) =>
-    commitImport(db, { userId, digest, rows: () => rows }, async (tx) => {
+    commitImport(db, { workspaceId, digest, rows: () => rows }, async (tx) => {
       const ready: NewPostRow[] = [];
       const queued: { row: ResolvedRow; values: Omit<NewPostRow, 'status'> }[] = [];
       resolved.forEach((r, i) => {
@@ -87,7 +87,14 @@ export async function importPosts(
         // One millisecond apart, so the posts list (newest first) keeps the file's order reversed.
         const createdAt = new Date(now + i);
         const { status, scheduledAt, ...content } = r.post!;
-        const values = { id, userId, ...content, createdAt, updatedAt: createdAt };
+        const values = {
+          id,
+          workspaceId,
+          userId: input.authorId ?? null,
+          ...content,
+          createdAt,
+          updatedAt: createdAt,
+        };
         if (status === 'queue') queued.push({ row: r, values });
         else if (status === 'scheduled')
           ready.push({ ...values, status, scheduledAt, nextAttemptAt: scheduledAt });
@@ -98,7 +105,7 @@ export async function importPosts(
       for (const { row, values } of queued) {
         let when: Date;
         try {
-          when = await nextQueueSlot(tx, userId, values.accountIds, {
+          when = await nextQueueSlot(tx, workspaceId, values.accountIds, {
             notBefore: row.post!.scheduledAt ?? undefined,
           });
         } catch (error) {
@@ -117,7 +124,7 @@ export async function importPosts(
   let committed: boolean;
   try {
     committed = resolved.some((r) => r.post?.status === 'queue')
-      ? await withQueueLock(ctx, userId, commit)
+      ? await withQueueLock(ctx, workspaceId, commit)
       : await commit(ctx);
   } catch (error) {
     if (!(error instanceof QueueRowRefused)) throw error;
@@ -126,7 +133,7 @@ export async function importPosts(
   }
   if (!committed) {
     // The same file was committed by a concurrent request: answer what it created.
-    return { rows: (await findImport(ctx, userId, digest)) ?? rows, committed: true };
+    return { rows: (await findImport(ctx, workspaceId, digest)) ?? rows, committed: true };
   }
   if (due.length) await announceDue(ctx, new Date(Math.min(...due.map((d) => d.getTime()))));
   return { rows, committed: true };
@@ -134,14 +141,14 @@ export async function importPosts(
 
 async function resolveRows(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   inputs: ImportRowInput[],
   dryRun: boolean,
   budget: AbortSignal,
 ): Promise<ResolvedRow[]> {
-  const accounts = await accountsOf(ctx, userId);
+  const accounts = await accountsOf(ctx, workspaceId);
   const match = accountMatcher(accounts);
-  const media = await resolveImportMedia(ctx, userId, inputs, budget);
+  const media = await resolveImportMedia(ctx, workspaceId, inputs, budget);
   const cache: AccountCache = new Map();
   const seen = new Map<string, number>();
   const out: ResolvedRow[] = [];
@@ -271,12 +278,12 @@ async function resolveRows(
     const content = { message: row.message, accountIds, media: stored, accountOptions, overrides, thread };
     // Scheduled and queued rows get exactly the checks POST /api/v1/posts makes before scheduling.
     if (errors.length === 0 && (mode === 'schedule' || mode === 'queue')) {
-      errors.push(...(await publishabilityIssues(ctx, userId, content, cache)));
+      errors.push(...(await publishabilityIssues(ctx, workspaceId, content, cache)));
     }
     // A dry run tells whether the queues have a slot; the commit takes the slots for real.
     if (errors.length === 0 && mode === 'queue' && dryRun) {
       try {
-        await nextQueueSlot(ctx, userId, accountIds, { notBefore: scheduledAt });
+        await nextQueueSlot(ctx, workspaceId, accountIds, { notBefore: scheduledAt });
       } catch (error) {
         if (!(error instanceof ProblemError)) throw error;
         errors.push(

@@ -8,6 +8,7 @@ export const linkPreviewRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/link-preview',
     auth: 'caller',
+    permission: 'posts.draft',
     operationId: 'linkPreview',
     summary: 'The link card of a page (Open Graph / Twitter Card tags), as the composer previews it',
     description:

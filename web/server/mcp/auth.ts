@@ -1,10 +1,18 @@
 import type { AppContext } from '#server/context.ts';
+import type { WorkspaceRole } from '#server/db/schema.ts';
 import { mcpResource, protectedResourceMetadataUrl } from '#server/oauth/metadata.ts';
 import { accessTokenPrefix, verifyAccessToken } from '#server/oauth/service.ts';
 import { authenticateToken } from '#server/tokens/service.ts';
+import { boundWorkspace } from '#server/workspaces/membership.ts';
 
+/**
+ * Who calls /mcp: a member, through a client they granted (or an API token), in the workspace the
+ * grant or token is bound to; tools act with that member's role (docs/workspaces.md#assistants).
+ */
 export interface McpCaller {
   userId: string;
+  workspaceId: string;
+  role: WorkspaceRole;
   token: string;
   clientId: string;
   scopes: string[];
@@ -23,9 +31,13 @@ export async function authenticateMcp(ctx: AppContext, request: Request): Promis
   const token = match[1]!;
   if (token.startsWith(accessTokenPrefix)) {
     const grant = await verifyAccessToken(ctx, token, mcpResource(ctx.config.appUrl));
+    const membership = grant && (await boundWorkspace(ctx, grant.userId, grant.workspaceId));
     return (
-      grant && {
+      grant &&
+      membership && {
         userId: grant.userId,
+        workspaceId: grant.workspaceId,
+        role: membership.role,
         token,
         clientId: grant.clientId,
         scopes: grant.scope.split(' '),
@@ -34,8 +46,16 @@ export async function authenticateMcp(ctx: AppContext, request: Request): Promis
     );
   }
   const api = await authenticateToken(ctx, token);
-  return api.ok
-    ? { userId: api.userId, token, clientId: `api-token:${api.tokenId}`, scopes: ['mcp'] }
+  const membership = api.ok ? await boundWorkspace(ctx, api.userId, api.workspaceId) : undefined;
+  return api.ok && membership
+    ? {
+        userId: api.userId,
+        workspaceId: api.workspaceId,
+        role: membership.role,
+        token,
+        clientId: `api-token:${api.tokenId}`,
+        scopes: ['mcp'],
+      }
     : undefined;
 }
 

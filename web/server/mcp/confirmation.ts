@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { listAccounts } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
-import { getAssistantSettings } from '#server/users/assistant-settings.ts';
+import { getAssistantSettings } from '#server/workspaces/assistant-settings.ts';
 import { platformName } from './platform-rules.ts';
 
 /** How long the user has to answer a confirmation before it counts as cancelled. */
@@ -46,11 +46,11 @@ function formatWhen(when: Date, timeZone: string): string {
 /** The text the user sees in the assistant's confirmation dialog. */
 export async function confirmationSummary(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   intent: PublishIntent,
   timeZone: string,
 ): Promise<string> {
-  const accounts = new Map((await listAccounts(ctx, userId)).map((a) => [a.id, a]));
+  const accounts = new Map((await listAccounts(ctx, workspaceId)).map((a) => [a.id, a]));
   const targets = intent.accountIds.map((id) => {
     const account = accounts.get(id);
     if (!account) return `- unknown account ${id}`;
@@ -94,17 +94,17 @@ export async function confirmationSummary(
 export async function decide(
   ctx: AppContext,
   server: McpServer,
-  userId: string,
+  workspaceId: string,
   intent: PublishIntent,
   relatedRequestId: RequestId,
 ): Promise<Decision> {
-  const settings = await getAssistantSettings(ctx, userId);
+  const settings = await getAssistantSettings(ctx, workspaceId);
   if (!server.server.getClientCapabilities()?.elicitation?.form) {
     return settings.assistantsMustConfirm
       ? { outcome: 'approval' }
       : { outcome: 'proceed', confirmedBy: 'none' };
   }
-  const message = await confirmationSummary(ctx, userId, intent, settings.timezone);
+  const message = await confirmationSummary(ctx, workspaceId, intent, settings.timezone);
   const title = intent.kind === 'now' ? 'Publish now' : 'Schedule';
   let result: ElicitResult;
   try {

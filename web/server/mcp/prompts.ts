@@ -11,11 +11,12 @@ import { accountsUri } from './resources.ts';
  * look up the accounts, write within each platform's limits, validate, then create (which asks
  * the user to confirm before anything is published or scheduled). Each names the tools it uses.
  */
-export function registerPrompts(server: McpServer, ctx: AppContext, userId: string): void {
-  const accountsText = async () => JSON.stringify({ accounts: await listAccounts(ctx, userId) }, null, 2);
+export function registerPrompts(server: McpServer, ctx: AppContext, workspaceId: string): void {
+  const accountsText = async () =>
+    JSON.stringify({ accounts: await listAccounts(ctx, workspaceId) }, null, 2);
   const accountArg = (description: string) =>
     completable(z.string().max(2000).describe(description), async (value) => {
-      const accounts = await listAccounts(ctx, userId);
+      const accounts = await listAccounts(ctx, workspaceId);
       const typed = (value ?? '').split(',').pop()?.trim().toLowerCase() ?? '';
       return accounts
         .filter((a) => [a.id, a.label, a.username].some((v) => v?.toLowerCase().startsWith(typed)))

@@ -20,10 +20,10 @@ function json(uri: string, value: unknown) {
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] };
 }
 
-async function readPost(ctx: AppContext, userId: string, id: string) {
+async function readPost(ctx: AppContext, workspaceId: string, id: string) {
   try {
-    const post = await getPost(ctx, userId, id);
-    return { ...post, history: await listPostEvents(ctx, userId, post.id) };
+    const post = await getPost(ctx, workspaceId, id);
+    return { ...post, history: await listPostEvents(ctx, workspaceId, post.id) };
   } catch {
     // Another user's post is as absent as a missing one.
     throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${postUri(id)}`);
@@ -46,7 +46,7 @@ export interface ResourceOptions {
 export function registerResources(
   server: McpServer,
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   options: ResourceOptions,
 ): () => void {
   server.registerResource(
@@ -58,14 +58,14 @@ export function registerResources(
         'The social accounts posts can go to (ids for accountIds, platform, label, username, status, and health: ok, expiring, needs_reconnect or unreachable, with healthReason and healthCheckedAt). Subscribe to hear when one is added, removed, renamed or needs reconnecting.',
       mimeType: 'application/json',
     },
-    async (uri) => json(uri.href, { accounts: await listAccounts(ctx, userId) }),
+    async (uri) => json(uri.href, { accounts: await listAccounts(ctx, workspaceId) }),
   );
 
   server.registerResource(
     'post',
     new ResourceTemplate('postwave://posts/{id}', {
       list: async () => {
-        const { posts } = await listPosts(ctx, userId, { limit: 50 });
+        const { posts } = await listPosts(ctx, workspaceId, { limit: 50 });
         return {
           resources: posts.map((p) => ({
             uri: postUri(p.id),
@@ -84,7 +84,7 @@ export function registerResources(
     },
     async (uri, variables) => {
       const id = String(variables.id ?? '');
-      return json(uri.href, await readPost(ctx, userId, id));
+      return json(uri.href, await readPost(ctx, workspaceId, id));
     },
   );
 
@@ -101,12 +101,12 @@ export function registerResources(
         'Subscriptions need a session: initialize first and keep the Mcp-Session-Id (and a GET stream) open',
       );
     const match = postUriPattern.exec(uri);
-    if (match) await readPost(ctx, userId, decodeURIComponent(match[1]!));
+    if (match) await readPost(ctx, workspaceId, decodeURIComponent(match[1]!));
     else if (uri !== accountsUri) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`);
     subscriptions.add(uri);
     if (!stopListening) {
       const stop = await onPostStatusChange(ctx, (change) => {
-        if (change.userId !== userId) return;
+        if (change.workspaceId !== workspaceId) return;
         if (change.kind === 'accounts') {
           if (subscriptions.has(accountsUri))
             server.server.sendResourceUpdated({ uri: accountsUri }).catch(() => {});

@@ -35,6 +35,7 @@ export const mcpRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/mcp-clients/settings',
     auth: 'session',
+    permission: 'read',
     operationId: 'getAssistantSettings',
     summary: 'How assistants (MCP clients) may act: "assistants must confirm"',
     responses: {
@@ -46,6 +47,7 @@ export const mcpRoutes = defineApiRoutes({
     method: 'put',
     path: '/api/v1/mcp-clients/settings',
     auth: 'session',
+    permission: 'workspace.manage',
     operationId: 'updateAssistantSettings',
     summary: 'Turn "assistants must confirm" on or off',
     requestBody: { content: { [json]: AssistantSettings } },
@@ -70,6 +72,7 @@ export const mcpRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/mcp-clients',
     auth: 'session',
+    permission: 'self',
     operationId: 'listMcpClients',
     summary: 'The MCP clients (AI assistants) connected to the signed-in user',
     responses: {
@@ -81,6 +84,7 @@ export const mcpRoutes = defineApiRoutes({
     method: 'delete',
     path: '/api/v1/mcp-clients',
     auth: 'session',
+    permission: 'self',
     operationId: 'revokeMcpClient',
     summary: 'Disconnect one MCP client from the user (its tokens stop working at once)',
     parameters: [{ name: 'clientId', in: 'query', required: true, schema: z.string() }],

@@ -31,7 +31,7 @@ export function createMcpServer(
   );
   const actor = createActor(ctx, caller, server);
   registerTools(server, ctx, actor);
-  const stopResources = registerResources(server, ctx, caller.userId, options);
-  registerPrompts(server, ctx, caller.userId);
+  const stopResources = registerResources(server, ctx, caller.workspaceId, options);
+  registerPrompts(server, ctx, caller.workspaceId);
   return { server, dispose: stopResources };
 }

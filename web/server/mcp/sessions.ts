@@ -13,6 +13,8 @@ const sweepEveryMs = 60_000;
 export interface McpSession {
   id: string;
   userId: string;
+  /** The workspace the session's grant acts in: a grant for another workspace never joins it. */
+  workspaceId: string;
   clientId: string;
   transport: WebStandardStreamableHTTPServerTransport;
   lastSeen: number;
@@ -48,7 +50,13 @@ function registry(): Registry {
 /** The caller's own session, or undefined (unknown, expired, or someone else's: all look the same). */
 export function findSession(sessionId: string, caller: McpCaller): McpSession | undefined {
   const session = registry().sessions.get(sessionId);
-  if (!session || session.userId !== caller.userId || session.clientId !== caller.clientId) return undefined;
+  if (
+    !session ||
+    session.userId !== caller.userId ||
+    session.workspaceId !== caller.workspaceId ||
+    session.clientId !== caller.clientId
+  )
+    return undefined;
   session.lastSeen = Date.now();
   return session;
 }
@@ -76,6 +84,7 @@ export async function startSession(
       session = {
         id,
         userId: caller.userId,
+        workspaceId: caller.workspaceId,
         clientId: caller.clientId,
         transport,
         lastSeen: Date.now(),

@@ -37,13 +37,13 @@ function downloadFailure(signal: AbortSignal | undefined, deadline: Deadline): P
  */
 export async function uploadMediaFromUrl(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: { url: string; filename?: string | undefined },
   signal?: AbortSignal,
 ): Promise<MediaObject> {
   const deadline = withDeadline(signal, downloadTimeoutMs);
   try {
-    return await download(ctx, userId, input, deadline, signal);
+    return await download(ctx, workspaceId, input, deadline, signal);
   } finally {
     deadline.dispose();
   }
@@ -51,7 +51,7 @@ export async function uploadMediaFromUrl(
 
 async function download(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: { url: string; filename?: string | undefined },
   deadline: Deadline,
   signal: AbortSignal | undefined,
@@ -103,7 +103,7 @@ async function download(
   } finally {
     body.destroy();
   }
-  return recordMedia(ctx, userId, stored);
+  return recordMedia(ctx, workspaceId, stored);
 }
 
 /** `%ZZ` and other malformed escapes in a URL's last segment: keep the raw text rather than throw. */

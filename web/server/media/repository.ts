@@ -7,12 +7,16 @@ import { media } from '#server/db/schema.ts';
 
 export type MediaRow = typeof media.$inferSelect;
 
-export async function insertMedia(ctx: AppContext, userId: string, object: MediaObject): Promise<MediaRow> {
+export async function insertMedia(
+  ctx: AppContext,
+  workspaceId: string,
+  object: MediaObject,
+): Promise<MediaRow> {
   const [row] = await ctx.db
     .insert(media)
     .values({
       id: crypto.randomUUID(),
-      userId,
+      workspaceId,
       key: object.key,
       filename: object.filename,
       contentType: object.contentType,
@@ -32,13 +36,13 @@ export async function mediaByKey(ctx: AppContext, key: string): Promise<MediaRow
 /** This user's media rows for the given keys. */
 export async function ownedMedia(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   keys: string[],
 ): Promise<Map<string, MediaRow>> {
   if (keys.length === 0) return new Map();
   const rows = await ctx.db
     .select()
     .from(media)
-    .where(and(eq(media.userId, userId), inArray(media.key, keys)));
+    .where(and(eq(media.workspaceId, workspaceId), inArray(media.key, keys)));
   return new Map(rows.map((r) => [r.key, r]));
 }

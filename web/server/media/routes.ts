@@ -16,6 +16,7 @@ export const mediaRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/upload',
     auth: 'caller',
+    permission: 'posts.draft',
     operationId: 'uploadMedia',
     summary: 'Upload one file (multipart field `file`), streamed to storage',
     requestBody: {
@@ -35,6 +36,7 @@ export const mediaRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/upload/presign',
     auth: 'caller',
+    permission: 'posts.draft',
     operationId: 'presignUpload',
     summary: 'A direct upload URL bound to filename, type and size (15 minutes)',
     requestBody: { content: { [json]: PresignRequest } },

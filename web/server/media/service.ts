@@ -42,10 +42,10 @@ export function storageProblem(error: unknown): ProblemError {
 
 export async function recordMedia(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   object: MediaObject,
 ): Promise<MediaObject> {
-  return toMediaObject(ctx, await insertMedia(ctx, userId, object));
+  return toMediaObject(ctx, await insertMedia(ctx, workspaceId, object));
 }
 
 /**
@@ -54,7 +54,7 @@ export async function recordMedia(
  */
 export async function uploadFromRequest(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   request: Request,
 ): Promise<MediaObject> {
   let stored: MediaObject;
@@ -67,12 +67,12 @@ export async function uploadFromRequest(
   } catch (error) {
     throw error instanceof StorageError ? storageProblem(error) : error;
   }
-  return recordMedia(ctx, userId, stored);
+  return recordMedia(ctx, workspaceId, stored);
 }
 
 export async function presignUpload(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   request: PresignRequest,
 ): Promise<PresignResponse> {
   let presigned: PresignResponse;
@@ -86,7 +86,7 @@ export async function presignUpload(
     throw storageProblem(error);
   }
   // The key is reserved for this user now; it resolves once the PUT has stored the bytes.
-  return { ...presigned, media: await recordMedia(ctx, userId, presigned.media) };
+  return { ...presigned, media: await recordMedia(ctx, workspaceId, presigned.media) };
 }
 
 /** `PUT /media/:key` of a self-signed upload URL (local storage only). */
@@ -121,9 +121,9 @@ export function toStoredMedia(ctx: AppContext, row: MediaRow): StoredMedia {
  * The storage as one user sees it: another user's keys do not exist. Handing this to the
  * PostingService makes a foreign key fail validation as `media_not_found`.
  */
-export function userStorage(ctx: AppContext, userId: string): Storage {
+export function userStorage(ctx: AppContext, workspaceId: string): Storage {
   const base = ctx.storage;
-  const owns = async (key: string) => (await ownedMedia(ctx, userId, [key])).has(key);
+  const owns = async (key: string) => (await ownedMedia(ctx, workspaceId, [key])).has(key);
   return new Proxy(base, {
     get(target, property, receiver) {
       if (property === 'head') {
@@ -136,12 +136,12 @@ export function userStorage(ctx: AppContext, userId: string): Storage {
 }
 
 /** Resolves one of this user's own media files by its public URL (YouTube thumbnails). */
-export function ownMediaResolver(ctx: AppContext, userId: string) {
+export function ownMediaResolver(ctx: AppContext, workspaceId: string) {
   return async (url: string): Promise<MediaFile | null> => {
     const prefix = ctx.storage.publicUrl('');
     if (!url.startsWith(prefix)) return null;
     const key = url.slice(prefix.length);
-    const row = (await ownedMedia(ctx, userId, [key])).get(key);
+    const row = (await ownedMedia(ctx, workspaceId, [key])).get(key);
     if (!row) return null;
     const stored = await ctx.storage.head(key);
     if (!stored) return null;

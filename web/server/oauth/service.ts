@@ -104,10 +104,12 @@ export function clientRedirect(
   return url.toString();
 }
 
+/** A code for the signed-in user's consent, bound to the workspace they picked on the consent screen. */
 export async function issueAuthorizationCode(
   ctx: AppContext,
   userId: string,
   r: AuthorizeRequest,
+  workspaceId: string,
 ): Promise<string> {
   const code = newSecret('pwa_');
   const now = new Date();
@@ -115,6 +117,7 @@ export async function issueAuthorizationCode(
     codeHash: hashSecret(code),
     clientId: r.client.id,
     userId,
+    workspaceId,
     redirectUri: r.redirectUri,
     codeChallenge: r.codeChallenge,
     scope: r.scope,
@@ -143,6 +146,7 @@ async function issueTokens(
   grant: {
     clientId: string;
     userId: string;
+    workspaceId: string;
     scope: string | null;
     resource: string | null;
     familyId: string;
@@ -156,6 +160,7 @@ async function issueTokens(
     id: crypto.randomUUID(),
     clientId: grant.clientId,
     userId: grant.userId,
+    workspaceId: grant.workspaceId,
     familyId: grant.familyId,
     accessTokenHash: hashSecret(access),
     refreshTokenHash: hashSecret(refresh),
@@ -209,6 +214,7 @@ export async function exchangeAuthorizationCode(
   return issueTokens(ctx, {
     clientId: row.clientId,
     userId: row.userId,
+    workspaceId: row.workspaceId,
     scope: row.scope,
     resource: row.resource,
     familyId,
@@ -266,6 +272,8 @@ export async function revokeToken(ctx: AppContext, form: URLSearchParams): Promi
 
 export interface AccessGrant {
   userId: string;
+  /** The workspace picked on the consent screen: the grant acts there only. */
+  workspaceId: string;
   clientId: string;
   scope: string;
   expiresAt: number;
@@ -285,6 +293,7 @@ export async function verifyAccessToken(
   await noteAccessTokenUse(ctx, row.id).catch(() => {});
   return {
     userId: row.userId,
+    workspaceId: row.workspaceId,
     clientId: row.clientId,
     scope: row.scope ?? mcpScope,
     expiresAt: Math.floor(row.accessExpiresAt.getTime() / 1000),

@@ -23,13 +23,13 @@ import { loadPostView } from './view.ts';
  */
 export async function actOnPost(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   postId: string,
   action: PostAction,
 ): Promise<PostView> {
-  const row = await ownedPost(ctx, userId, postId);
-  if ('resolveUnknown' in action) return resolveUnknown(ctx, userId, row, action);
-  if (action.postingMode === 'now') return publishPost(ctx, userId, row);
+  const row = await ownedPost(ctx, workspaceId, postId);
+  if ('resolveUnknown' in action) return resolveUnknown(ctx, workspaceId, row, action);
+  if (action.postingMode === 'now') return publishPost(ctx, workspaceId, row);
   assertEditable(row, 'changed');
 
   if (action.postingMode === 'draft') {
@@ -46,10 +46,10 @@ export async function actOnPost(
   const content = { ...contentOf(row), accountIds: remaining };
 
   if (action.postingMode === 'queue') {
-    await assertPublishable(ctx, userId, content);
+    await assertPublishable(ctx, workspaceId, content);
     const queued = await scheduleInQueue(
       ctx,
-      userId,
+      workspaceId,
       remaining,
       { notBefore: action.scheduledAt, postId: row.id },
       async (tx, when) => {
@@ -62,7 +62,7 @@ export async function actOnPost(
     return loadPostView(ctx, queued);
   }
   const when = assertFuture(action.scheduledAt ?? row.scheduledAt ?? undefined);
-  await assertPublishable(ctx, userId, content);
+  await assertPublishable(ctx, workspaceId, content);
   const scheduled = await updateGuarded(ctx, row, {
     status: 'scheduled',
     scheduledAt: when,

@@ -44,10 +44,12 @@ interface MediaSet {
  */
 async function resolveOwnedMedia(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   sets: readonly MediaSet[],
 ): Promise<StoredMedia[][]> {
-  const owned = await ownedMedia(ctx, userId, [...new Set(sets.flatMap((s) => s.refs.map((r) => r.key)))]);
+  const owned = await ownedMedia(ctx, workspaceId, [
+    ...new Set(sets.flatMap((s) => s.refs.map((r) => r.key))),
+  ]);
   const missing = sets.flatMap(({ path, refs }) =>
     refs.flatMap((ref, index) =>
       owned.has(ref.key)
@@ -67,7 +69,7 @@ async function resolveOwnedMedia(
 /** The parts of a request that name media, resolved (each left undefined when not given). */
 export async function resolveContentMedia(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   given: {
     media?: readonly MediaReference[] | undefined;
     overrides?: Record<string, NormalizedOverride> | undefined;
@@ -84,7 +86,7 @@ export async function resolveContentMedia(
     ...overrideEntries.map(([id, o]) => ({ path: `overrides.${id}.media`, refs: o.media ?? [] })),
     ...(given.thread ?? []).map((part, i) => ({ path: `thread[${i}].media`, refs: part.media })),
   ];
-  const [media, ...rest] = await resolveOwnedMedia(ctx, userId, sets);
+  const [media, ...rest] = await resolveOwnedMedia(ctx, workspaceId, sets);
   const overrides: Record<string, StoredOverride> = {};
   for (const [i, [id, o]] of overrideEntries.entries()) {
     overrides[id] = {
@@ -105,10 +107,12 @@ export async function resolveContentMedia(
 /** A new post's content with its media resolved from the user's storage, and its row's common fields. */
 export async function newPostContent(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: Omit<NormalizedPost, 'postingMode' | 'scheduledAt'>,
+  /** The member who writes it; null for a post a feed creates. */
+  authorId: string | null = null,
 ) {
-  const resolved = await resolveContentMedia(ctx, userId, {
+  const resolved = await resolveContentMedia(ctx, workspaceId, {
     media: input.media,
     overrides: input.overrides ?? {},
     thread: input.thread ?? [],
@@ -122,6 +126,13 @@ export async function newPostContent(
     thread: resolved.thread!,
   };
   const now = new Date();
-  const base = { id: crypto.randomUUID(), userId, ...content, createdAt: now, updatedAt: now };
+  const base = {
+    id: crypto.randomUUID(),
+    workspaceId,
+    userId: authorId,
+    ...content,
+    createdAt: now,
+    updatedAt: now,
+  };
   return { content, base, now };
 }

@@ -20,24 +20,24 @@ export type DeferredMode = 'draft' | 'queue' | 'due';
  */
 export async function createDeferredPost(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: Omit<NormalizedPost, 'postingMode' | 'scheduledAt'>,
   mode: DeferredMode,
   alongside: (tx: Db, row: PostRow) => Promise<void>,
 ): Promise<PostRow> {
-  const { content, base, now } = await newPostContent(ctx, userId, input);
+  const { content, base, now } = await newPostContent(ctx, workspaceId, input);
   const store = async (tx: Db, values: NewPostRow) => {
     const row = await insertPost(tx, values);
     await alongside(tx, row);
     return row;
   };
   if (mode === 'draft') {
-    await assertOwnedAccounts(ctx, userId, content.accountIds);
+    await assertOwnedAccounts(ctx, workspaceId, content.accountIds);
     return inTransaction(ctx, (tx) => store(tx, { ...base, status: 'draft' }));
   }
-  await assertPublishable(ctx, userId, content);
+  await assertPublishable(ctx, workspaceId, content);
   if (mode === 'queue') {
-    return scheduleInQueue(ctx, userId, content.accountIds, {}, (tx, when) =>
+    return scheduleInQueue(ctx, workspaceId, content.accountIds, {}, (tx, when) =>
       store(tx, { ...base, status: 'scheduled', scheduledAt: when, nextAttemptAt: when }),
     );
   }

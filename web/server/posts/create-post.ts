@@ -14,20 +14,25 @@ import type { PostView } from './schema.ts';
 import { toPostView } from './view.ts';
 
 /** `POST /api/v1/posts`: save a draft, schedule, queue, or publish now. */
-export async function createPost(ctx: AppContext, userId: string, input: NormalizedPost): Promise<PostView> {
-  const { content, base } = await newPostContent(ctx, userId, input);
+export async function createPost(
+  ctx: AppContext,
+  workspaceId: string,
+  input: NormalizedPost,
+  authorId: string | null = null,
+): Promise<PostView> {
+  const { content, base } = await newPostContent(ctx, workspaceId, input, authorId);
 
   if (input.postingMode === 'draft') {
-    await assertOwnedAccounts(ctx, userId, content.accountIds);
+    await assertOwnedAccounts(ctx, workspaceId, content.accountIds);
     const row = await insertPost(ctx, { ...base, status: 'draft', scheduledAt: input.scheduledAt ?? null });
     return toPostView(row, []);
   }
   if (input.postingMode === 'queue') {
     // The next free slot of every target's queue (`scheduledAt`, if given, is the earliest time wanted).
-    await assertPublishable(ctx, userId, content);
+    await assertPublishable(ctx, workspaceId, content);
     const row = await scheduleInQueue(
       ctx,
-      userId,
+      workspaceId,
       content.accountIds,
       { notBefore: input.scheduledAt },
       (tx, when) => insertPost(tx, { ...base, status: 'scheduled', scheduledAt: when, nextAttemptAt: when }),
@@ -36,7 +41,7 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
   }
   if (input.postingMode === 'schedule') {
     const when = assertFuture(input.scheduledAt);
-    await assertPublishable(ctx, userId, content);
+    await assertPublishable(ctx, workspaceId, content);
     const row = await insertPost(ctx, {
       ...base,
       status: 'scheduled',
@@ -47,7 +52,7 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
     return toPostView(row, []);
   }
   assertAcceptingWork();
-  const prepared = await assertPublishable(ctx, userId, content);
+  const prepared = await assertPublishable(ctx, workspaceId, content);
   const lease = requestLease(ctx);
   // Stored as a leased `scheduled` post: if this process dies mid-publish, dispatch finishes it.
   const row = await insertPost(ctx, {
@@ -59,5 +64,5 @@ export async function createPost(ctx: AppContext, userId: string, input: Normali
     attempts: 1,
   });
   await publishNow(ctx, row, lease.owner, prepared);
-  return getPost(ctx, userId, row.id);
+  return getPost(ctx, workspaceId, row.id);
 }

@@ -6,8 +6,8 @@ import { assertEditable, ownedPost } from './guards.ts';
 import { editableStatuses } from './repository.ts';
 
 /** `DELETE /api/v1/posts/{id}`: a draft, scheduled or failed post, for good. */
-export async function deletePost(ctx: AppContext, userId: string, postId: string): Promise<void> {
-  const row = await ownedPost(ctx, userId, postId);
+export async function deletePost(ctx: AppContext, workspaceId: string, postId: string): Promise<void> {
+  const row = await ownedPost(ctx, workspaceId, postId);
   assertEditable(row, 'deleted');
   // Its staged uploads the platform would keep are queued for discarding in the same statement.
   const { deleted, discards } = await deletePostQueueingDiscards(

@@ -4,6 +4,6 @@ import type { PostView } from './schema.ts';
 import { loadPostView } from './view.ts';
 
 /** `GET /api/v1/posts/{id}`: one post with its per-target results and staging. */
-export async function getPost(ctx: AppContext, userId: string, postId: string): Promise<PostView> {
-  return loadPostView(ctx, await ownedPost(ctx, userId, postId));
+export async function getPost(ctx: AppContext, workspaceId: string, postId: string): Promise<PostView> {
+  return loadPostView(ctx, await ownedPost(ctx, workspaceId, postId));
 }

@@ -14,8 +14,8 @@ import { postedAccountIds } from './targets-repository.ts';
  */
 
 /** The user's post, or 404 (another user's id answers exactly as a missing one). */
-export async function ownedPost(ctx: AppContext, userId: string, postId: string): Promise<PostRow> {
-  const row = isUuid(postId) ? await findPost(ctx, userId, postId) : undefined;
+export async function ownedPost(ctx: AppContext, workspaceId: string, postId: string): Promise<PostRow> {
+  const row = isUuid(postId) ? await findPost(ctx, workspaceId, postId) : undefined;
   if (!row) throw notFound('post');
   return row;
 }

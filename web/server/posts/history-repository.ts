@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { postEvents } from '#server/db/schema.ts';
+import { postEvents, posts } from '#server/db/schema.ts';
 
 /** The only SQL of a post's history (history.ts). */
 
@@ -9,16 +9,18 @@ export async function insertPostEvent(ctx: AppContext, row: typeof postEvents.$i
   await ctx.db.insert(postEvents).values(row);
 }
 
-/** A post's history, oldest first, only the user's own. */
-export function selectPostEvents(ctx: AppContext, userId: string, postId: string) {
-  return ctx.db
-    .select()
+/** A post's history, oldest first, only for a post of the workspace. */
+export async function selectPostEvents(ctx: AppContext, workspaceId: string, postId: string) {
+  const rows = await ctx.db
+    .select({ event: postEvents })
     .from(postEvents)
-    .where(and(eq(postEvents.postId, postId), eq(postEvents.userId, userId)))
+    .innerJoin(posts, eq(posts.id, postEvents.postId))
+    .where(and(eq(postEvents.postId, postId), eq(posts.workspaceId, workspaceId)))
     .orderBy(
       asc(postEvents.createdAt),
       // At one instant the post's outcome follows its targets' attempts (one statement writes both).
       asc(sql`${postEvents.action} in ('posted', 'failed')`),
       asc(postEvents.seq),
     );
+  return rows.map((r) => r.event);
 }

@@ -42,6 +42,7 @@ export type RecordedAction = Exclude<
 
 export interface PostEventInput {
   postId: string;
+  /** The member who acted (an assistant acts for the member who granted it). */
   userId: string;
   actor: PostEventActor;
   actorName: string | null;
@@ -81,7 +82,7 @@ export async function recordRetriedCall(
   ctx: AppContext,
   call: {
     postId: string;
-    userId: string;
+    userId: string | null;
     accountId: string;
     platform: string;
     part?: number;
@@ -108,10 +109,10 @@ type EventRow = Awaited<ReturnType<typeof selectPostEvents>>[number];
 /** The post's timeline, oldest first (the caller has already checked the post is the user's). */
 export async function listPostEvents(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   postId: string,
 ): Promise<PostEventView[]> {
-  const rows = await selectPostEvents(ctx, userId, postId);
+  const rows = await selectPostEvents(ctx, workspaceId, postId);
   return rows.map((row) => ({
     id: row.id,
     actor: row.actor,

@@ -15,11 +15,15 @@ export interface ListOptions {
 /** `GET /api/v1/posts`: newest first, a page at a time; `nextCursor` continues after the page's last post. */
 export async function listPosts(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   options: ListOptions,
 ): Promise<{ posts: PostView[]; nextCursor: string | null }> {
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
-  const rows = await listPostPage(ctx, userId, { status: options.status, limit: options.limit + 1, after });
+  const rows = await listPostPage(ctx, workspaceId, {
+    status: options.status,
+    limit: options.limit + 1,
+    after,
+  });
   const { page, nextCursor } = keysetPage(rows, options.limit, (row) => row.post);
   const staging = await stagingByPost(
     ctx,

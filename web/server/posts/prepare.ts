@@ -20,13 +20,13 @@ import { ownMediaResolver, userStorage } from '#server/media/service.ts';
  */
 
 /** The SDK's posting service as one user sees it: their accounts, their media. */
-export function postingServiceFor(ctx: AppContext, userId: string): PostingService {
+export function postingServiceFor(ctx: AppContext, workspaceId: string): PostingService {
   return new PostingService({
     publishers: ctx.publishers,
-    storage: userStorage(ctx, userId),
+    storage: userStorage(ctx, workspaceId),
     limiter: ctx.limiter,
     logger: ctx.logger,
-    resolveOwnMedia: ownMediaResolver(ctx, userId),
+    resolveOwnMedia: ownMediaResolver(ctx, workspaceId),
     // Scheduler users choose their accounts' hosts: those are reached through the SSRF-safe fetch.
     accountHostFetch: ctx.userUrlFetch,
     loadOptionChoices: optionChoicesLoader(ctx),
@@ -45,11 +45,11 @@ export interface PostContentInput {
 /** Validates and prepares a post; `accounts` shares account lookups between calls (dispatch, imports). */
 export async function preparePost(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: PostContentInput,
   accounts?: AccountCache,
 ): Promise<PreparedPost> {
-  return postingServiceFor(ctx, userId).prepare(input, accountLookup(ctx, userId, accounts));
+  return postingServiceFor(ctx, workspaceId).prepare(input, accountLookup(ctx, workspaceId, accounts));
 }
 
 /** Per-account validation errors flattened into problem issues. */
@@ -67,21 +67,21 @@ export function validationIssues(validation: ValidationResponse): ProblemIssue[]
 /** Why the post cannot be published, per account; empty when it can. */
 export async function publishabilityIssues(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: PostContentInput,
   accounts?: AccountCache,
 ): Promise<ProblemIssue[]> {
-  const prepared = await preparePost(ctx, userId, input, accounts);
+  const prepared = await preparePost(ctx, workspaceId, input, accounts);
   return prepared.targets ? [] : validationIssues(prepared.validation);
 }
 
 /** The prepared post, or 422 `validation_failed` with per-account errors when it is not valid. */
 export async function assertPublishable(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: PostContentInput,
 ): Promise<PreparedPost> {
-  const prepared = await preparePost(ctx, userId, input);
+  const prepared = await preparePost(ctx, workspaceId, input);
   if (!prepared.targets)
     throw validationFailed(
       'The post is not valid for some of its accounts',

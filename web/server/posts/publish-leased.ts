@@ -107,7 +107,7 @@ async function publishLeased(
       preparedAhead ??
       (await preparePost(
         ctx,
-        post.userId,
+        post.workspaceId,
         {
           message: post.message,
           accountIds: remaining,
@@ -168,6 +168,6 @@ async function finalize(
     ? await run.batches.finalizations.add(finalization)
     : (await finalizePosts(ctx, [finalization]))[0];
   if (deferred) await flagReconnect(ctx, deferred);
-  if (updated === 'posted' || updated === 'failed') await emitPostOutcome(ctx, post.userId, post.id);
+  if (updated === 'posted' || updated === 'failed') await emitPostOutcome(ctx, post.workspaceId, post.id);
   return { status: updated ?? 'lost_lease' };
 }

@@ -13,12 +13,12 @@ import type { PostView } from './schema.ts';
  * scheduled post ahead of its time, or a failed one, which retries only the targets that did not
  * post. Answers the finished post.
  */
-export async function publishPost(ctx: AppContext, userId: string, row: PostRow): Promise<PostView> {
+export async function publishPost(ctx: AppContext, workspaceId: string, row: PostRow): Promise<PostView> {
   assertEditable(row, 'published again');
   const remaining = await unpostedAccounts(ctx, row);
   assertAcceptingWork();
   const prepared = remaining.length
-    ? await assertPublishable(ctx, userId, { ...contentOf(row), accountIds: remaining })
+    ? await assertPublishable(ctx, workspaceId, { ...contentOf(row), accountIds: remaining })
     : undefined;
   const lease = requestLease(ctx);
   const leased = await updateGuarded(ctx, row, {
@@ -29,5 +29,5 @@ export async function publishPost(ctx: AppContext, userId: string, row: PostRow)
     attempts: row.attempts + 1,
   });
   await publishNow(ctx, leased, lease.owner, prepared);
-  return getPost(ctx, userId, row.id);
+  return getPost(ctx, workspaceId, row.id);
 }

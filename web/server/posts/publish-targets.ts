@@ -90,7 +90,7 @@ export async function publishTargets(
   const mine = new Set(intents.keys());
   // Targets another publisher holds are not ours to report on: finalize reads them back.
   for (const target of targets) if (!mine.has(target.account.id)) state.delete(target.account.id);
-  const service = postingServiceFor(ctx, post.userId);
+  const service = postingServiceFor(ctx, post.workspaceId);
   const retryPolicy =
     mode.kind === 'dispatch'
       ? { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 5_000, deadline: mode.deadline }

@@ -30,13 +30,13 @@ const notLeased = () => or(isNull(posts.leaseExpiresAt), lt(posts.leaseExpiresAt
 
 export async function findPost(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   postId: string,
 ): Promise<PostRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(posts)
-    .where(and(eq(posts.id, postId), eq(posts.userId, userId)));
+    .where(and(eq(posts.id, postId), eq(posts.workspaceId, workspaceId)));
   return row;
 }
 
@@ -57,7 +57,7 @@ export async function insertPosts(ctx: Db, rows: readonly NewPostRow[]): Promise
 /** Newest first, keyset-paginated on (createdAt, id): one backward index range scan per page. */
 export async function listPostPage(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   page: { status?: PostStatus | undefined; limit: number; after?: KeysetPosition | undefined },
 ): Promise<{ post: PostRow; targets: TargetView[] }[]> {
   const { after } = page;
@@ -66,7 +66,7 @@ export async function listPostPage(
     .from(posts)
     .where(
       and(
-        eq(posts.userId, userId),
+        eq(posts.workspaceId, workspaceId),
         page.status ? eq(posts.status, page.status) : undefined,
         after ? keysetBefore(posts.createdAt, posts.id, after) : undefined,
       ),
@@ -93,7 +93,7 @@ export async function postProgress(
 }
 
 /** Scheduled, posted and failed posts whose time falls in [from, to), earliest first (at most 1000). */
-export async function postsInWindow(ctx: AppContext, userId: string, from: Date, to: Date) {
+export async function postsInWindow(ctx: AppContext, workspaceId: string, from: Date, to: Date) {
   return ctx.db
     .select({
       id: posts.id,
@@ -107,7 +107,7 @@ export async function postsInWindow(ctx: AppContext, userId: string, from: Date,
     .from(posts)
     .where(
       and(
-        eq(posts.userId, userId),
+        eq(posts.workspaceId, workspaceId),
         inArray(posts.status, ['scheduled', 'posted', 'failed']),
         or(
           and(gte(posts.scheduledAt, from), lt(posts.scheduledAt, to)),

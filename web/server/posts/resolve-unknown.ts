@@ -15,7 +15,7 @@ import { loadPostView } from './view.ts';
  */
 export async function resolveUnknown(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   row: PostRow,
   action: Extract<PostAction, { resolveUnknown: unknown }>,
 ): Promise<PostView> {
@@ -30,7 +30,7 @@ export async function resolveUnknown(
   const ids = unknown.map((t) => t.accountId);
   if (action.resolveUnknown === 'post_again') {
     await resolveUnknownTargets(ctx, row.id, ids, 'failed');
-    return publishPost(ctx, userId, await ownedPost(ctx, userId, row.id));
+    return publishPost(ctx, workspaceId, await ownedPost(ctx, workspaceId, row.id));
   }
   await resolveUnknownTargets(ctx, row.id, ids, 'posted');
   const posted = await postedAccountIds(ctx, row.id);
@@ -40,5 +40,5 @@ export async function resolveUnknown(
       await updateGuarded(ctx, row, { status: 'posted', postedAt: new Date(), nextAttemptAt: null }),
     );
   }
-  return getPost(ctx, userId, row.id);
+  return getPost(ctx, workspaceId, row.id);
 }

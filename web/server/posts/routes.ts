@@ -36,6 +36,7 @@ export const postsRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/validation',
     auth: 'caller',
+    permission: 'posts.draft',
     operationId: 'validatePost',
     summary: 'Validate a post against each of its accounts (never publishes)',
     description: `Runs every check publishing would, per account, without publishing.${composerFieldsNote}`,
@@ -52,6 +53,7 @@ export const postsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/posts',
     auth: 'caller',
+    permission: 'read',
     operationId: 'listPosts',
     summary: 'Posts, newest first, keyset-paginated',
     parameters: [
@@ -68,6 +70,7 @@ export const postsRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/posts',
     auth: 'caller',
+    permission: 'posts.draft',
     operationId: 'createPost',
     summary: 'Publish now, schedule, or save a draft',
     description:
@@ -90,6 +93,7 @@ export const postsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/posts/{id}',
     auth: 'caller',
+    permission: 'read',
     operationId: 'getPost',
     summary: 'One post with its per-target results',
     parameters: [idParam('post')],
@@ -102,6 +106,7 @@ export const postsRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/posts/{id}/events',
     auth: 'caller',
+    permission: 'read',
     operationId: 'listPostEvents',
     summary: "The post's timeline, oldest first",
     description:
@@ -116,6 +121,7 @@ export const postsRoutes = defineApiRoutes({
     method: 'patch',
     path: '/api/v1/posts/{id}',
     auth: 'caller',
+    permission: 'posts.draft',
     operationId: 'updatePost',
     summary: 'Edit a draft, scheduled or failed post (a scheduled one is re-validated)',
     parameters: [idParam('post')],
@@ -126,6 +132,7 @@ export const postsRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/posts/{id}',
     auth: 'caller',
+    permission: 'posts.draft',
     operationId: 'actOnPost',
     summary: 'Publish now, schedule, move back to draft, or resolve unknown targets',
     description:
@@ -138,6 +145,7 @@ export const postsRoutes = defineApiRoutes({
     method: 'delete',
     path: '/api/v1/posts/{id}',
     auth: 'caller',
+    permission: 'posts.publish',
     operationId: 'deletePost',
     summary: 'Delete a draft, scheduled or failed post',
     parameters: [idParam('post')],

@@ -8,12 +8,12 @@ export type PostStatusChange =
   | {
       kind: 'post';
       id: string;
-      userId: string;
+      workspaceId: string;
       /** The post's new status, or `deleted`. */
       status: string;
     }
   /** A connected account of the user was added, removed, renamed or changed health. */
-  | { kind: 'accounts'; userId: string };
+  | { kind: 'accounts'; workspaceId: string };
 
 interface Feed {
   emitter: EventEmitter;
@@ -31,10 +31,10 @@ const holder = globalThis as typeof globalThis & { __postwaveStatusFeed?: Feed }
 function parse(payload: string): PostStatusChange | undefined {
   try {
     const value = JSON.parse(payload) as Record<string, unknown>;
-    if (typeof value.userId !== 'string') return undefined;
-    if (value.kind === 'accounts') return { kind: 'accounts', userId: value.userId };
+    if (typeof value.workspaceId !== 'string') return undefined;
+    if (value.kind === 'accounts') return { kind: 'accounts', workspaceId: value.workspaceId };
     if (typeof value.id === 'string' && typeof value.status === 'string')
-      return { kind: 'post', id: value.id, userId: value.userId, status: value.status };
+      return { kind: 'post', id: value.id, workspaceId: value.workspaceId, status: value.status };
   } catch {}
   return undefined;
 }

@@ -17,15 +17,15 @@ function pick<T>(record: Record<string, T>, keys: readonly string[]): Record<str
 /** `PATCH /api/v1/posts/{id}`: only the fields given change; a scheduled post stays publishable. */
 export async function updatePost(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   postId: string,
   patch: PostPatch,
 ): Promise<PostView> {
-  const row = await ownedPost(ctx, userId, postId);
+  const row = await ownedPost(ctx, workspaceId, postId);
   assertEditable(row, 'updated');
   const accountIds = patch.accountIds ? [...new Set(patch.accountIds)] : row.accountIds;
   if (patch.overrides) assertOverrideKeys(accountIds, patch.overrides);
-  const resolved = await resolveContentMedia(ctx, userId, patch);
+  const resolved = await resolveContentMedia(ctx, workspaceId, patch);
   const content: Content = {
     message: patch.message ?? row.message,
     accountIds,
@@ -40,10 +40,10 @@ export async function updatePost(
   if (row.status === 'scheduled') {
     // A scheduled post must stay publishable and in the future.
     const when = assertFuture(scheduledAt ?? undefined);
-    await assertPublishable(ctx, userId, content);
+    await assertPublishable(ctx, workspaceId, content);
     set.nextAttemptAt = when;
   } else {
-    await assertOwnedAccounts(ctx, userId, content.accountIds);
+    await assertOwnedAccounts(ctx, workspaceId, content.accountIds);
   }
   const updated = await updateGuarded(ctx, row, set);
   if (set.nextAttemptAt) await announceDue(ctx, set.nextAttemptAt);

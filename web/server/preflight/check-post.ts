@@ -22,7 +22,7 @@ export async function checkPost(ctx: AppContext, post: PreflightClaim): Promise<
   });
   for (const accountId of post.accountIds) {
     const row = await findAccountById(ctx, accountId);
-    if (!row || row.userId !== post.userId) {
+    if (!row || row.workspaceId !== post.workspaceId) {
       return risk('account_not_found', 'An account of this post was disconnected.', accountId);
     }
     if (row.status === 'needs_reconnect') {

@@ -19,8 +19,8 @@ export async function recordCheck(
   const recorded = await inTransaction(ctx, async (tx) => {
     const outcome = await recordRisk(tx, post.id, risk);
     if (outcome?.newlyAtRisk) {
-      const view = await getPost({ ...ctx, db: tx.db }, post.userId, post.id);
-      await emitWebhookEvent(tx.db, { userId: post.userId, type: 'post.at_risk', data: view });
+      const view = await getPost({ ...ctx, db: tx.db }, post.workspaceId, post.id);
+      await emitWebhookEvent(tx.db, { workspaceId: post.workspaceId, type: 'post.at_risk', data: view });
     }
     return outcome;
   });

@@ -11,7 +11,9 @@ import type { PostRisk, StoredMedia } from '#server/db/schema.ts';
 
 export interface PreflightClaim {
   id: string;
-  userId: string;
+  workspaceId: string;
+  /** The post's author, told by e-mail when it becomes at risk (null: a feed made it, or the author left). */
+  userId: string | null;
   accountIds: string[];
   media: StoredMedia[];
   risk: PostRisk | null;
@@ -44,7 +46,7 @@ export async function claimPreflights(
       ORDER BY p.next_attempt_at
       LIMIT ${options.limit}
       FOR UPDATE SKIP LOCKED)
-    RETURNING id::text AS id, user_id::text AS "userId", account_ids AS "accountIds", media, risk`);
+    RETURNING id::text AS id, workspace_id::text AS "workspaceId", user_id::text AS "userId", account_ids AS "accountIds", media, risk`);
   return rowsOf<PreflightClaim>(result);
 }
 

@@ -5,13 +5,14 @@ import { findUser } from '#server/users/repository.ts';
 import type { PreflightClaim } from './repository.ts';
 
 /**
- * One e-mail when a scheduled post becomes at risk, so a person can mend it before its time.
+ * One e-mail to the post's author when a scheduled post becomes at risk, so they can mend it
+ * before its time.
  * Without SMTP nothing is sent (the post page and lists show the risk); a failing mail server is
  * logged, never retried.
  */
 export async function mailPostAtRisk(ctx: AppContext, post: PreflightClaim, risk: PostRisk): Promise<void> {
   const mail = ctx.config.mail;
-  if (!mail) return;
+  if (!mail || !post.userId) return;
   const user = await findUser(ctx, post.userId);
   if (!user) return;
   const link = `${ctx.config.appUrl}/posts/${post.id}`;

@@ -10,12 +10,12 @@ import { accountQueues, posts } from '#server/db/schema.ts';
 
 export type QueueRow = typeof accountQueues.$inferSelect;
 
-export async function queuesOf(ctx: Db, userId: string, accountIds: string[]): Promise<QueueRow[]> {
+export async function queuesOf(ctx: Db, workspaceId: string, accountIds: string[]): Promise<QueueRow[]> {
   if (accountIds.length === 0) return [];
   return ctx.db
     .select()
     .from(accountQueues)
-    .where(and(eq(accountQueues.userId, userId), inArray(accountQueues.accountId, accountIds)));
+    .where(and(eq(accountQueues.workspaceId, workspaceId), inArray(accountQueues.accountId, accountIds)));
 }
 
 export async function saveQueue(ctx: Db, row: typeof accountQueues.$inferInsert): Promise<void> {
@@ -40,7 +40,7 @@ export interface ScheduledSlotHolder {
 /** Scheduled posts after `after` that target any of these accounts (the slots they hold). */
 export async function scheduledHolders(
   ctx: Db,
-  userId: string,
+  workspaceId: string,
   accountIds: string[],
   after: Date,
 ): Promise<ScheduledSlotHolder[]> {
@@ -50,7 +50,7 @@ export async function scheduledHolders(
     .from(posts)
     .where(
       and(
-        eq(posts.userId, userId),
+        eq(posts.workspaceId, workspaceId),
         eq(posts.status, 'scheduled'),
         gt(posts.scheduledAt, after),
         or(...accountIds.map(hasAccount)),
@@ -69,7 +69,7 @@ export interface UpcomingPost {
 /** The account's scheduled posts after `after`, earliest first (at most 500). */
 export async function upcomingPosts(
   ctx: Db,
-  userId: string,
+  workspaceId: string,
   accountId: string,
   after: Date,
 ): Promise<UpcomingPost[]> {
@@ -83,7 +83,7 @@ export async function upcomingPosts(
     .from(posts)
     .where(
       and(
-        eq(posts.userId, userId),
+        eq(posts.workspaceId, workspaceId),
         eq(posts.status, 'scheduled'),
         gt(posts.scheduledAt, after),
         hasAccount(accountId),
@@ -100,7 +100,7 @@ export async function upcomingPosts(
  */
 export async function moveScheduledPosts(
   ctx: Db,
-  userId: string,
+  workspaceId: string,
   moves: { postId: string; at: Date }[],
 ): Promise<boolean> {
   const now = new Date();
@@ -111,7 +111,7 @@ export async function moveScheduledPosts(
       .where(
         and(
           eq(posts.id, postId),
-          eq(posts.userId, userId),
+          eq(posts.workspaceId, workspaceId),
           eq(posts.status, 'scheduled'),
           or(isNull(posts.leaseExpiresAt), lt(posts.leaseExpiresAt, now)),
         ),
@@ -126,9 +126,13 @@ export async function moveScheduledPosts(
 export class QueueConflict extends Error {}
 
 /** Runs `work` in a transaction that holds the user's queue lock until it commits. */
-export async function withQueueLock<T>(ctx: Db, userId: string, work: (tx: Db) => Promise<T>): Promise<T> {
+export async function withQueueLock<T>(
+  ctx: Db,
+  workspaceId: string,
+  work: (tx: Db) => Promise<T>,
+): Promise<T> {
   return inTransaction(ctx, async (tx) => {
-    await tx.db.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`postwave-queue:${userId}`}))`);
+    await tx.db.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`postwave-queue:${workspaceId}`}))`);
     return work(tx);
   });
 }

@@ -12,6 +12,7 @@ export const queueRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/accounts/{id}/queue',
     auth: 'caller',
+    permission: 'read',
     operationId: 'getQueue',
     summary: 'An account’s queue: posting slots, upcoming posts and the next free slots',
     description:
@@ -23,6 +24,7 @@ export const queueRoutes = defineApiRoutes({
     method: 'put',
     path: '/api/v1/accounts/{id}/queue',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'setQueue',
     summary: 'Replace an account’s posting slots',
     description:
@@ -43,6 +45,7 @@ export const queueRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/accounts/{id}/queue/move',
     auth: 'caller',
+    permission: 'posts.publish',
     operationId: 'moveInQueue',
     summary: 'Reorder the account’s queue, or post a queued post next',
     description:

@@ -6,7 +6,8 @@ import { announceDue } from '#server/dispatch/wakeups.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
-import { findUser } from '#server/users/repository.ts';
+import { findWorkspace } from '#server/workspaces/repository.ts';
+import { settingsOf as workspaceSettings } from '#server/workspaces/view.ts';
 import {
   moveScheduledPosts,
   QueueConflict,
@@ -30,14 +31,16 @@ import { firstCommonFreeSlot, isIanaZone, slotInstants, slotTimePattern, type We
 
 const freeSlotsShown = 10;
 
-async function ownedAccount(ctx: AppContext, userId: string, accountId: string) {
-  const row = await getAccountRow(ctx, userId, accountId);
+async function ownedAccount(ctx: AppContext, workspaceId: string, accountId: string) {
+  const row = await getAccountRow(ctx, workspaceId, accountId);
   if (!row) throw notFound('account');
   return row;
 }
 
-async function userZone(ctx: AppContext, userId: string): Promise<string> {
-  return (await findUser(ctx, userId))?.timezone ?? 'UTC';
+/** A new queue's zone: the workspace's (docs/workspaces.md#settings). */
+async function userZone(ctx: AppContext, workspaceId: string): Promise<string> {
+  const workspace = await findWorkspace(ctx, workspaceId);
+  return workspace ? workspaceSettings(workspace).timezone : 'UTC';
 }
 
 const slotKey = (s: WeeklySlot) => `${s.weekday} ${s.time}`;
@@ -80,12 +83,12 @@ export function checkQueueSettings(input: QueueSettingsView): QueueSettingsView 
 
 async function viewOf(
   ctx: Db,
-  userId: string,
+  workspaceId: string,
   accountId: string,
   settings: QueueSettingsView,
 ): Promise<QueueViewShape> {
   const now = new Date();
-  const upcoming = await upcomingPosts(ctx, userId, accountId, now);
+  const upcoming = await upcomingPosts(ctx, workspaceId, accountId, now);
   const taken = new Set(upcoming.map((p) => p.scheduledAt.getTime()));
   const instants = [...slotInstants(settings.timezone, settings.slots, { after: now })];
   const slotSet = new Set(instants.map((d) => d.getTime()));
@@ -109,23 +112,27 @@ const settingsOf = (row: QueueRow | undefined, fallbackZone: string): QueueSetti
   row ? { timezone: row.timezone, slots: row.slots } : { timezone: fallbackZone, slots: [] };
 
 /** `GET /api/v1/accounts/{id}/queue`. */
-export async function getQueue(ctx: AppContext, userId: string, accountId: string): Promise<QueueViewShape> {
-  await ownedAccount(ctx, userId, accountId);
-  const [row] = await queuesOf(ctx, userId, [accountId]);
-  return viewOf(ctx, userId, accountId, settingsOf(row, await userZone(ctx, userId)));
+export async function getQueue(
+  ctx: AppContext,
+  workspaceId: string,
+  accountId: string,
+): Promise<QueueViewShape> {
+  await ownedAccount(ctx, workspaceId, accountId);
+  const [row] = await queuesOf(ctx, workspaceId, [accountId]);
+  return viewOf(ctx, workspaceId, accountId, settingsOf(row, await userZone(ctx, workspaceId)));
 }
 
 /** `PUT /api/v1/accounts/{id}/queue`: replaces the slots; posts already scheduled keep their times. */
 export async function setQueue(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   accountId: string,
   input: QueueSettingsView,
 ): Promise<QueueViewShape> {
-  await ownedAccount(ctx, userId, accountId);
+  await ownedAccount(ctx, workspaceId, accountId);
   const settings = checkQueueSettings(input);
-  await saveQueue(ctx, { accountId, userId, ...settings, updatedAt: new Date() });
-  return viewOf(ctx, userId, accountId, settings);
+  await saveQueue(ctx, { accountId, workspaceId, ...settings, updatedAt: new Date() });
+  return viewOf(ctx, workspaceId, accountId, settings);
 }
 
 /**
@@ -135,13 +142,13 @@ export async function setQueue(
  */
 export async function nextQueueSlot(
   tx: Db,
-  userId: string,
+  workspaceId: string,
   accountIds: string[],
   options: { notBefore?: Date | undefined; postId?: string | undefined } = {},
 ): Promise<Date> {
   const now = new Date();
   const after = options.notBefore && options.notBefore > now ? options.notBefore : now;
-  const rows = new Map((await queuesOf(tx, userId, accountIds)).map((r) => [r.accountId, r]));
+  const rows = new Map((await queuesOf(tx, workspaceId, accountIds)).map((r) => [r.accountId, r]));
   const empty = accountIds.flatMap((id, i) =>
     rows.get(id)?.slots.length
       ? []
@@ -155,7 +162,7 @@ export async function nextQueueSlot(
         ],
   );
   if (empty.length) throw validationFailed('Some accounts have no queue slots; set them first', empty);
-  const holders = (await scheduledHolders(tx, userId, accountIds, after)).filter(
+  const holders = (await scheduledHolders(tx, workspaceId, accountIds, after)).filter(
     (p) => p.id !== options.postId,
   );
   const queues = accountIds.map((id) => {
@@ -180,13 +187,13 @@ export async function nextQueueSlot(
 /** Runs `store(tx, when)` with the next free common slot, under the user's queue lock. */
 export async function scheduleInQueue<T>(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   accountIds: string[],
   options: { notBefore?: Date | undefined; postId?: string | undefined },
   store: (tx: Db, when: Date) => Promise<T>,
 ): Promise<T> {
-  const { result, when } = await withQueueLock(ctx, userId, async (tx) => {
-    const slot = await nextQueueSlot(tx, userId, accountIds, options);
+  const { result, when } = await withQueueLock(ctx, workspaceId, async (tx) => {
+    const slot = await nextQueueSlot(tx, workspaceId, accountIds, options);
     return { result: await store(tx, slot), when: slot };
   });
   await announceDue(ctx, when);
@@ -201,20 +208,20 @@ export async function scheduleInQueue<T>(
  */
 export async function moveInQueue(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   accountId: string,
   postId: string,
   move: QueueMove,
 ): Promise<QueueViewShape> {
-  await ownedAccount(ctx, userId, accountId);
-  const [row] = await queuesOf(ctx, userId, [accountId]);
-  const settings = settingsOf(row, await userZone(ctx, userId));
-  const moved = await withQueueLock(ctx, userId, async (tx) => {
-    const list = await upcomingPosts(tx, userId, accountId, new Date());
+  await ownedAccount(ctx, workspaceId, accountId);
+  const [row] = await queuesOf(ctx, workspaceId, [accountId]);
+  const settings = settingsOf(row, await userZone(ctx, workspaceId));
+  const moved = await withQueueLock(ctx, workspaceId, async (tx) => {
+    const list = await upcomingPosts(tx, workspaceId, accountId, new Date());
     const index = isUuid(postId) ? list.findIndex((p) => p.id === postId) : -1;
     if (index < 0) throw notFound('scheduled post in this account’s queue');
-    const moves = planMove(list, index, move, await firstFreeSlot(tx, userId, accountId, settings));
-    if (moves.length && !(await moveScheduledPosts(tx, userId, moves))) throw new QueueConflict();
+    const moves = planMove(list, index, move, await firstFreeSlot(tx, workspaceId, accountId, settings));
+    if (moves.length && !(await moveScheduledPosts(tx, workspaceId, moves))) throw new QueueConflict();
     return moves;
   }).catch((error: unknown) => {
     if (error instanceof QueueConflict) throw invalidStatus('A post is being published right now; try again');
@@ -222,13 +229,13 @@ export async function moveInQueue(
   });
   const earliest = moved.map((m) => m.at).sort((a, b) => a.getTime() - b.getTime())[0];
   if (earliest) await announceDue(ctx, earliest);
-  return viewOf(ctx, userId, accountId, settings);
+  return viewOf(ctx, workspaceId, accountId, settings);
 }
 
-async function firstFreeSlot(tx: Db, userId: string, accountId: string, settings: QueueSettingsView) {
+async function firstFreeSlot(tx: Db, workspaceId: string, accountId: string, settings: QueueSettingsView) {
   if (!settings.slots.length) return undefined;
   const now = new Date();
-  const holders = await scheduledHolders(tx, userId, [accountId], now);
+  const holders = await scheduledHolders(tx, workspaceId, [accountId], now);
   const taken = new Set(holders.map((p) => p.scheduledAt.getTime()));
   return firstCommonFreeSlot([{ zone: settings.timezone, slots: settings.slots, taken }], { after: now });
 }

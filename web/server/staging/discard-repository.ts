@@ -20,10 +20,10 @@ function discardable(alias: string, discardPlatforms: readonly string[]) {
     AND NOT EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = ${s}.post_id AND t.account_id = ${s}.account_id)`;
 }
 
-/** Queues the discardable rows of `source` (post_id, account_id, platform, status, handle, user_id). */
+/** Queues the discardable rows of `source` (post_id, account_id, platform, status, handle, workspace_id). */
 function queueDiscards(source: string, discardPlatforms: readonly string[], at: string) {
-  return sql`INSERT INTO staged_discards (id, user_id, account_id, platform, handle, post_id, attempts, next_attempt_at, created_at)
-    SELECT gen_random_uuid(), g.user_id, g.account_id, g.platform, g.handle, g.post_id, 0, ${at}::timestamptz, ${at}::timestamptz
+  return sql`INSERT INTO staged_discards (id, workspace_id, account_id, platform, handle, post_id, attempts, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), g.workspace_id, g.account_id, g.platform, g.handle, g.post_id, 0, ${at}::timestamptz, ${at}::timestamptz
     FROM ${sql.raw(source)} g WHERE ${discardable('g', discardPlatforms)}
     RETURNING id::text AS id`;
 }
@@ -47,7 +47,7 @@ export async function clearStagings(
         ${expiringBy ? sql`AND (expires_at IS NULL OR expires_at <= ${expiringBy.toISOString()}::timestamptz)` : sql``}
       RETURNING post_id, account_id, platform, status, handle
     ),
-    owned AS (SELECT gone.*, p.user_id FROM gone JOIN posts p ON p.id = gone.post_id)
+    owned AS (SELECT gone.*, p.workspace_id FROM gone JOIN posts p ON p.id = gone.post_id)
     ${queueDiscards('owned', discardPlatforms, at)}`);
   return rowsOf<{ id: string }>(result).map((r) => r.id);
 }
@@ -66,13 +66,13 @@ export async function deletePostQueueingDiscards(
   const at = new Date().toISOString();
   const result = await ctx.db.execute(sql`
     WITH doomed AS (
-      SELECT id, user_id FROM posts
+      SELECT id, workspace_id FROM posts
       WHERE id = ${postId}::uuid AND status = ANY(${sql.param([...editableStatuses])}::text[])
         AND (lease_expires_at IS NULL OR lease_expires_at < ${at}::timestamptz)
       FOR UPDATE
     ),
     staged AS (
-      SELECT s.post_id, s.account_id, s.platform, s.status, s.handle, d.user_id
+      SELECT s.post_id, s.account_id, s.platform, s.status, s.handle, d.workspace_id
       FROM post_stagings s JOIN doomed d ON d.id = s.post_id
     ),
     queued AS (${queueDiscards('staged', discardPlatforms, at)}),
@@ -85,7 +85,7 @@ export async function deletePostQueueingDiscards(
 
 export interface StagedDiscard {
   id: string;
-  userId: string;
+  workspaceId: string;
   accountId: string;
   platform: string;
   handle: string;
@@ -116,7 +116,7 @@ export async function claimStagedDiscards(
     )
     UPDATE staged_discards d SET next_attempt_at = ${until}::timestamptz, attempts = d.attempts + 1
     FROM due WHERE d.id = due.id
-    RETURNING d.id::text AS id, d.user_id::text AS "userId", d.account_id AS "accountId", d.platform,
+    RETURNING d.id::text AS id, d.workspace_id::text AS "workspaceId", d.account_id AS "accountId", d.platform,
       d.handle, d.post_id::text AS "postId", d.attempts`);
   return rowsOf<StagedDiscard>(result).map((r) => ({ ...r, attempts: Number(r.attempts) }));
 }

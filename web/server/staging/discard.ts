@@ -65,7 +65,7 @@ async function discardOne(
   const log = { postId: claim.postId, accountId: claim.accountId, platform: claim.platform };
   try {
     const publisher = ctx.publishers.get(claim.platform);
-    const account = await accountLookup(ctx, claim.userId)(claim.accountId);
+    const account = await accountLookup(ctx, claim.workspaceId)(claim.accountId);
     if (!publisher?.discardStaged || !account) {
       // The account was removed (its credentials with it), or the platform no longer discards.
       ctx.logger.warn(log, 'a staged upload cannot be discarded any more; it stays on the platform');

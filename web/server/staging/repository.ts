@@ -12,7 +12,7 @@ import type { PostRow } from '#server/posts/repository.ts';
  */
 
 export interface StagingClaim {
-  post: Pick<PostRow, 'id' | 'userId' | 'message' | 'accountIds' | 'media' | 'accountOptions'> & {
+  post: Pick<PostRow, 'id' | 'workspaceId' | 'message' | 'accountIds' | 'media' | 'accountOptions'> & {
     scheduledAt: Date | null;
   };
   /** The targets this claim holds (`staging`, leased to the claimer). */
@@ -46,7 +46,7 @@ export interface StagingView {
 function stageableTargets(platforms: readonly string[], now: string) {
   return sql`SELECT aid.value AS account_id, a.platform
     FROM jsonb_array_elements_text(p.account_ids) AS aid(value)
-    JOIN accounts a ON a.id::text = aid.value AND a.user_id = p.user_id
+    JOIN accounts a ON a.id::text = aid.value AND a.workspace_id = p.workspace_id
     WHERE a.platform = ANY(${sql.param([...platforms])}::text[])
       AND NOT EXISTS (
         SELECT 1 FROM post_stagings s
@@ -98,7 +98,7 @@ export async function claimStagings(
         WHERE post_stagings.status = 'staging' AND post_stagings.lease_expires_at < ${nowIso}::timestamptz
       RETURNING post_id, account_id, platform
     )
-    SELECT p.id::text AS id, p.user_id::text AS "userId", p.message, p.account_ids AS "accountIds",
+    SELECT p.id::text AS id, p.workspace_id::text AS "workspaceId", p.message, p.account_ids AS "accountIds",
       p.media, p.account_options AS "accountOptions", p.scheduled_at AS "scheduledAt",
       json_agg(json_build_object('accountId', c.account_id, 'platform', c.platform)) AS targets
     FROM claimed c JOIN posts p ON p.id = c.post_id
@@ -106,7 +106,7 @@ export async function claimStagings(
   return rowsOf<Record<string, unknown>>(result).map((row) => ({
     post: {
       id: String(row.id),
-      userId: String(row.userId),
+      workspaceId: String(row.workspaceId),
       message: String(row.message),
       accountIds: row.accountIds as string[],
       media: row.media as PostRow['media'],
@@ -151,7 +151,7 @@ export async function earliestStageAt(
 export async function recordStagings(
   ctx: AppContext,
   owner: string,
-  userId: string,
+  workspaceId: string,
   results: readonly StagingResult[],
   discardPlatforms: readonly string[],
 ): Promise<string[]> {
@@ -176,9 +176,9 @@ export async function recordStagings(
         AND s.lease_owner = ${owner}
       RETURNING s.post_id, s.account_id
     )
-    INSERT INTO staged_discards (id, user_id, account_id, platform, handle, post_id, attempts, next_attempt_at, created_at)
+    INSERT INTO staged_discards (id, workspace_id, account_id, platform, handle, post_id, attempts, next_attempt_at, created_at)
     SELECT gen_random_uuid(), u.id, v.account_id, v.platform, v.handle, v.post_id, 0, ${at}::timestamptz, ${at}::timestamptz
-    FROM v JOIN users u ON u.id = ${userId}::uuid
+    FROM v JOIN workspaces u ON u.id = ${workspaceId}::uuid
     WHERE v.status = 'staged' AND v.handle IS NOT NULL
       AND v.platform = ANY(${sql.param([...discardPlatforms])}::text[])
       AND NOT EXISTS (SELECT 1 FROM updated WHERE updated.post_id = v.post_id AND updated.account_id = v.account_id)

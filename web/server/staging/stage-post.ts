@@ -25,7 +25,7 @@ export async function stageClaimedPost(
   const { post, targets } = claim;
   let results: StagingResult[];
   try {
-    const prepared = await preparePost(ctx, post.userId, {
+    const prepared = await preparePost(ctx, post.workspaceId, {
       message: post.message,
       accountIds: targets.map((t) => t.accountId),
       media: post.media,
@@ -56,7 +56,7 @@ export async function stageClaimedPost(
   const cutOff = signal.aborted;
   if (cutOff) results = results.filter((r) => r.status === 'staged');
   // An upload whose row was cleared meanwhile (an edit, a delete) is queued for discarding here.
-  const discards = await recordStagings(ctx, owner, post.userId, results, discardPlatforms(ctx));
+  const discards = await recordStagings(ctx, owner, post.workspaceId, results, discardPlatforms(ctx));
   discardSoon(ctx, discards);
   if (cutOff) await releaseStagings(ctx, owner, post.id);
   return results;
@@ -86,7 +86,7 @@ async function stagePrepared(
       },
     }));
   }
-  const resolveOwnMedia = ownMediaResolver(ctx, post.userId);
+  const resolveOwnMedia = ownMediaResolver(ctx, post.workspaceId);
   return Promise.all(
     prepared.targets.map(async (target): Promise<StagingResult> => {
       const contentKey = stagedContentKey(prepared.message, prepared.media, target.options);

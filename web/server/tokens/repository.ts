@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { apiTokens } from '#server/db/schema.ts';
+import { apiTokens, users } from '#server/db/schema.ts';
 
 /** The only SQL for API and CLI tokens. Secrets arrive here already hashed. */
 
@@ -9,11 +9,14 @@ export type NewToken = typeof apiTokens.$inferInsert;
 /** A database or a transaction: whatever can run this resource's statements. */
 type Db = Pick<AppContext, 'db'>;
 
-export async function liveTokensOf(ctx: Db, userId: string): Promise<TokenRow[]> {
+/** The user's live tokens bound to one workspace. */
+export async function liveTokensOf(ctx: Db, userId: string, workspaceId: string): Promise<TokenRow[]> {
   return ctx.db
     .select()
     .from(apiTokens)
-    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+    .where(
+      and(eq(apiTokens.userId, userId), eq(apiTokens.workspaceId, workspaceId), isNull(apiTokens.revokedAt)),
+    )
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 }
 
@@ -37,17 +40,20 @@ export async function revokeToken(
   return rows.length > 0;
 }
 
-/** The unrevoked token with this hash. */
+/** The unrevoked token with this hash, its workspace and its member's name. */
 export async function findLiveTokenByHash(ctx: Db, tokenHash: string) {
   const [row] = await ctx.db
     .select({
       id: apiTokens.id,
       userId: apiTokens.userId,
+      workspaceId: apiTokens.workspaceId,
+      userName: sql<string>`coalesce(${users.name}, ${users.email})`,
       kind: apiTokens.kind,
       lastUsedAt: apiTokens.lastUsedAt,
       expiresAt: apiTokens.expiresAt,
     })
     .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(and(eq(apiTokens.tokenHash, tokenHash), isNull(apiTokens.revokedAt)));
   return row;
 }

@@ -8,6 +8,7 @@ export const tokensRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/tokens',
     auth: 'caller',
+    permission: 'self',
     operationId: 'listTokens',
     summary: 'List personal and CLI tokens (never the secrets)',
     responses: {
@@ -19,6 +20,7 @@ export const tokensRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/tokens',
     auth: 'session',
+    permission: 'self',
     operationId: 'createToken',
     summary: 'Create a personal API token (browser session only); the secret is shown once',
     description:
@@ -37,6 +39,7 @@ export const tokensRoutes = defineApiRoutes({
     method: 'delete',
     path: '/api/v1/tokens/{id}',
     auth: 'caller',
+    permission: 'self',
     operationId: 'revokeToken',
     summary: 'Revoke a token',
     parameters: [idParam('token')],

@@ -7,6 +7,7 @@ export const ApiToken = z
     id: z.string(),
     name: z.string(),
     kind: z.enum(apiTokenKinds),
+    workspaceId: z.string().meta({ description: 'The workspace the token acts in (bound at creation).' }),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable(),
     expiresAt: z.string().nullable().meta({
@@ -22,6 +23,10 @@ export const TokenList = z.object({ tokens: z.array(ApiToken) });
 /** Lifetimes a personal token may be given at creation (days); 90 when none is chosen. */
 export const CreateTokenRequest = z.object({
   name: z.string().trim().min(1).max(100),
+  workspaceId: z.string().optional().meta({
+    description:
+      'The workspace the token acts in, one the caller belongs to (another id answers 404); default the session’s current workspace.',
+  }),
   expiresInDays: z
     .union([z.literal(30), z.literal(90), z.literal(365)])
     .default(90)

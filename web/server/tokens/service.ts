@@ -22,15 +22,23 @@ export function personalTokenExpiry(days: PersonalTokenLifetimeDays, now = Date.
   return new Date(now + days * dayMs);
 }
 
-export async function listTokens(ctx: AppContext, userId: string): Promise<TokenSummary[]> {
-  return (await repo.liveTokensOf(ctx, userId)).map(toSummary);
+/** The member's live tokens bound to this workspace. */
+export async function listTokens(
+  ctx: AppContext,
+  userId: string,
+  workspaceId: string,
+): Promise<TokenSummary[]> {
+  return (await repo.liveTokensOf(ctx, userId, workspaceId)).map(toSummary);
 }
 
-/** Issues a token; the secret is returned only here and stored only as a hash. */
+/**
+ * Issues a token bound to one workspace the user belongs to (the caller checks membership); the
+ * secret is returned only here and stored only as a hash.
+ */
 export async function createToken(
   ctx: AppContext,
   userId: string,
-  input: { name: string; kind?: ApiTokenKind; expiresAt?: Date },
+  input: { name: string; workspaceId: string; kind?: ApiTokenKind; expiresAt?: Date },
 ): Promise<TokenSummary & { token: string }> {
   const token = newSecret(apiTokenPrefix);
   const kind = input.kind ?? 'personal';
@@ -42,6 +50,7 @@ export async function createToken(
   const row = await repo.insertToken(ctx, {
     id: crypto.randomUUID(),
     userId,
+    workspaceId: input.workspaceId,
     name: input.name,
     kind,
     tokenHash: hashSecret(token),
@@ -56,7 +65,7 @@ export async function revokeToken(ctx: AppContext, userId: string, tokenId: stri
 }
 
 export type TokenCheck =
-  | { ok: true; userId: string; tokenId: string }
+  | { ok: true; userId: string; workspaceId: string; userName: string; tokenId: string }
   | { ok: false; reason: 'unknown' | 'expired' };
 
 /**
@@ -74,7 +83,13 @@ export async function authenticateToken(ctx: AppContext, token: string): Promise
     const pushedExpiry = row.kind === 'cli' ? new Date(now.getTime() + cliTokenIdleLifetimeMs) : undefined;
     await repo.recordTokenUse(ctx, row.id, now, pushedExpiry);
   }
-  return { ok: true, userId: row.userId, tokenId: row.id };
+  return {
+    ok: true,
+    userId: row.userId,
+    workspaceId: row.workspaceId,
+    userName: row.userName,
+    tokenId: row.id,
+  };
 }
 
 function toSummary(row: repo.TokenRow): TokenSummary {
@@ -82,6 +97,7 @@ function toSummary(row: repo.TokenRow): TokenSummary {
     id: row.id,
     name: row.name,
     kind: row.kind,
+    workspaceId: row.workspaceId,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,

@@ -61,7 +61,9 @@ export async function signUpAction(_state: FormState, form: FormData): Promise<F
     }
     throw error;
   }
-  await signIn('credentials', { email, password, redirectTo: '/accounts?welcome=1' });
+  // Through an invitation (/invite/{token}) the new person goes back to accept it.
+  const next = field(form, 'next');
+  await signIn('credentials', { email, password, redirectTo: next ? safeNext(next) : '/accounts?welcome=1' });
   return {};
 }
 

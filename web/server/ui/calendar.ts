@@ -6,9 +6,9 @@ import type { CalendarEntry } from './schema.ts';
 export type { CalendarEntry } from './schema.ts';
 
 /** The user's scheduled, posted and failed posts whose time falls in [from, to). */
-export async function calendarEntries(userId: string, from: Date, to: Date): Promise<CalendarEntry[]> {
+export async function calendarEntries(workspaceId: string, from: Date, to: Date): Promise<CalendarEntry[]> {
   const ctx = await getContext();
-  const rows = await postsInWindow(ctx, userId, from, to);
+  const rows = await postsInWindow(ctx, workspaceId, from, to);
   return rows.flatMap((r) => {
     const when = r.postedAt ?? r.scheduledAt;
     if (!when || r.status === 'draft') return [];

@@ -1,7 +1,9 @@
 import { redirect } from 'next/navigation';
 import { auth } from '#server/auth/next-auth.ts';
 import { getContext } from '#server/context.ts';
+import type { WorkspaceRole } from '#server/db/schema.ts';
 import { sessionUser } from '#server/users/service.ts';
+import { sessionWorkspace } from '#server/workspaces/membership.ts';
 
 export interface UiUser {
   id: string;
@@ -10,6 +12,10 @@ export interface UiUser {
   timezone: string;
   /** False until a password sign-up followed its verification link (see docs/security-scheduler.md). */
   emailVerified: boolean;
+  /** The session's current workspace, which every page acts in (docs/workspaces.md#switching). */
+  workspaceId: string;
+  workspaceName: string;
+  role: WorkspaceRole;
 }
 
 /** The signed-in user for a server component, or undefined. */
@@ -17,9 +23,14 @@ export async function currentUser(): Promise<UiUser | undefined> {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return undefined;
-  const row = await sessionUser(await getContext(), id, (session as { authTime?: unknown }).authTime);
+  const ctx = await getContext();
+  const row = await sessionUser(ctx, id, (session as { authTime?: unknown }).authTime);
   if (!row) return undefined;
+  const { workspace, role } = await sessionWorkspace(ctx, row.id);
   return {
+    workspaceId: workspace.id,
+    workspaceName: workspace.name,
+    role,
     id: row.id,
     email: row.email,
     name: row.name,

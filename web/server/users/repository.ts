@@ -1,10 +1,12 @@
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import { deleteCliCodesOf } from '#server/cli-auth/repository.ts';
 import type { AppContext } from '#server/context.ts';
+import { inTransaction } from '#server/db/access.ts';
 import { liveSecret } from '#server/db/live-secret.ts';
 import { emailVerificationTokens, passwordResetTokens, userIdentities, users } from '#server/db/schema.ts';
 import { revokeOAuthGrantsOf } from '#server/oauth/repository.ts';
 import { revokeAllTokensOf } from '#server/tokens/repository.ts';
+import { createPersonalWorkspace } from '#server/workspaces/personal.ts';
 
 /** The only SQL for users, their linked identities, verification and reset links. Secrets arrive hashed. */
 
@@ -12,9 +14,13 @@ export type UserRow = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type NewIdentity = typeof userIdentities.$inferInsert;
 
+/** A new user with their personal workspace (docs/workspaces.md), together or not at all. */
 export async function insertUser(ctx: AppContext, values: NewUser): Promise<UserRow> {
-  const [row] = await ctx.db.insert(users).values(values).returning();
-  return row!;
+  return inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.insert(users).values(values).returning();
+    const workspace = await createPersonalWorkspace(tx, row!);
+    return { ...row!, currentWorkspaceId: workspace.id };
+  });
 }
 
 /** Whether anyone has an account yet: the sign-in page greets a first visit differently. */
@@ -70,10 +76,11 @@ export async function insertUserWithIdentity(
   user: NewUser,
   identity: Omit<NewIdentity, 'userId'>,
 ): Promise<UserRow> {
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx.insert(users).values(user).returning();
-    await tx.insert(userIdentities).values({ ...identity, userId: row!.id });
-    return row!;
+  return inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.insert(users).values(user).returning();
+    await tx.db.insert(userIdentities).values({ ...identity, userId: row!.id });
+    const workspace = await createPersonalWorkspace(tx, row!);
+    return { ...row!, currentWorkspaceId: workspace.id };
   });
 }
 
@@ -218,15 +225,4 @@ export async function resetPasswordWithLink(
     await deleteCliCodesOf(inTx, row.userId);
     return true;
   });
-}
-
-export async function setAssistantsMustConfirm(
-  ctx: AppContext,
-  userId: string,
-  value: boolean,
-): Promise<void> {
-  await ctx.db
-    .update(users)
-    .set({ assistantsMustConfirm: value, updatedAt: new Date() })
-    .where(eq(users.id, userId));
 }

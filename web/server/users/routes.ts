@@ -78,6 +78,7 @@ export const usersRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/auth/verify-email/resend',
     auth: 'session',
+    permission: 'self',
     operationId: 'resendVerificationEmail',
     summary:
       'Send a new verification link to the signed-in user (browser session; at most three per 15 minutes)',
@@ -90,6 +91,7 @@ export const usersRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/auth/sign-in-methods',
     auth: 'session',
+    permission: 'self',
     operationId: 'listSignInMethods',
     summary:
       'How the signed-in user can sign in (password, linked GitHub/Google) and which providers are configured',
@@ -102,6 +104,7 @@ export const usersRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/auth/sign-in-methods/{provider}',
     auth: 'session',
+    permission: 'self',
     operationId: 'linkSignInMethod',
     summary:
       'Start linking a provider to the signed-in user: 303 to the provider; its callback links the identity to this user only. Never linked by e-mail alone.',
@@ -122,6 +125,7 @@ export const usersRoutes = defineApiRoutes({
     method: 'delete',
     path: '/api/auth/sign-in-methods/{provider}',
     auth: 'session',
+    permission: 'self',
     operationId: 'unlinkSignInMethod',
     summary: 'Unlink a provider; the last way to sign in cannot be removed',
     parameters: [providerParam],

@@ -116,17 +116,18 @@ async function disableEndpoint(ctx: AppContext, endpointId: string, at: Date): P
     reason,
   );
   if (!disabled) return;
-  const { endpoint, email } = disabled;
+  const { endpoint, emails } = disabled;
   ctx.logger.warn({ webhookId: endpoint.id }, 'webhook endpoint disabled after a day of failed deliveries');
   if (!ctx.config.mail) return;
   const settings = `${ctx.config.appUrl}/settings#webhooks`;
   try {
-    await sendMail(ctx.config.mail, {
-      to: email,
-      subject: 'Postwave: a webhook endpoint was turned off',
-      text: `Every delivery to your webhook endpoint ${endpoint.url} failed for 24 hours, so Postwave turned it off. Deliveries wait until you turn it on again: ${settings}`,
-      html: `<p>Every delivery to your webhook endpoint <code>${escapeHtml(endpoint.url)}</code> failed for 24 hours, so Postwave turned it off.</p><p>Deliveries wait until you <a href="${escapeHtml(settings)}">turn it on again</a>.</p>`,
-    });
+    for (const email of emails)
+      await sendMail(ctx.config.mail, {
+        to: email,
+        subject: 'Postwave: a webhook endpoint was turned off',
+        text: `Every delivery to your webhook endpoint ${endpoint.url} failed for 24 hours, so Postwave turned it off. Deliveries wait until you turn it on again: ${settings}`,
+        html: `<p>Every delivery to your webhook endpoint <code>${escapeHtml(endpoint.url)}</code> failed for 24 hours, so Postwave turned it off.</p><p>Deliveries wait until you <a href="${escapeHtml(settings)}">turn it on again</a>.</p>`,
+      });
   } catch (error) {
     ctx.logger.warn({ err: error, webhookId: endpoint.id }, 'could not send the webhook-disabled notice');
   }

@@ -8,7 +8,7 @@ export { type WebhookEventType, webhookEventTypes };
 
 export interface WebhookEvent {
   /** The owner: only this user's endpoints subscribed to `type` receive it. */
-  userId: string;
+  workspaceId: string;
   type: WebhookEventType;
   data: unknown;
 }
@@ -24,7 +24,7 @@ export async function emitWebhookEvent(db: Database, event: WebhookEvent): Promi
   const count = await enqueueEvent(
     { db },
     {
-      userId: event.userId,
+      workspaceId: event.workspaceId,
       type: event.type,
       messageId: `msg_${randomUUID()}`,
       body: JSON.stringify(webhookPayload(event.type, event.data, at)),

@@ -13,12 +13,12 @@ const postEvents = ['post.published', 'post.partially_published', 'post.failed',
  * crash in the moment between loses the event. Never throws: a publish never fails over its
  * webhook.
  */
-export async function emitPostOutcome(ctx: AppContext, userId: string, postId: string): Promise<void> {
+export async function emitPostOutcome(ctx: AppContext, workspaceId: string, postId: string): Promise<void> {
   try {
-    if (!(await hasSubscriber(ctx, userId, postEvents))) return;
-    const post = await getPost(ctx, userId, postId);
+    if (!(await hasSubscriber(ctx, workspaceId, postEvents))) return;
+    const post = await getPost(ctx, workspaceId, postId);
     if (post.status !== 'posted' && post.status !== 'failed') return;
-    await emitWebhookEvent(ctx.db, { userId, type: postEventType(post.results), data: post });
+    await emitWebhookEvent(ctx.db, { workspaceId, type: postEventType(post.results), data: post });
   } catch (error) {
     ctx.logger.warn({ err: error, postId }, 'could not record the webhook event of a publish');
   }

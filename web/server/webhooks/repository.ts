@@ -7,6 +7,7 @@ import {
   webhookDeliveries,
   webhookDeliveryAttempts,
   webhookEndpoints,
+  workspaceMembers,
 } from '#server/db/schema.ts';
 
 /** The only SQL for webhook endpoints, their deliveries and the delivery log. */
@@ -18,19 +19,23 @@ export type AttemptRow = typeof webhookDeliveryAttempts.$inferSelect;
 /** The channel every instance LISTENs on: a delivery became due (NOTIFY is sent on commit). */
 export const webhookChannel = 'postwave_webhooks';
 
-export async function endpointsOf(ctx: Db, userId: string): Promise<EndpointRow[]> {
+export async function endpointsOf(ctx: Db, workspaceId: string): Promise<EndpointRow[]> {
   return ctx.db
     .select()
     .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.userId, userId))
+    .where(eq(webhookEndpoints.workspaceId, workspaceId))
     .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
 }
 
-export async function findEndpoint(ctx: Db, userId: string, id: string): Promise<EndpointRow | undefined> {
+export async function findEndpoint(
+  ctx: Db,
+  workspaceId: string,
+  id: string,
+): Promise<EndpointRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)));
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId)));
   return row;
 }
 
@@ -44,41 +49,45 @@ export async function insertEndpoint(
 
 export async function updateEndpoint(
   ctx: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   values: Partial<typeof webhookEndpoints.$inferInsert>,
 ): Promise<EndpointRow | undefined> {
   const [row] = await ctx.db
     .update(webhookEndpoints)
     .set(values)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId)))
     .returning();
   return row;
 }
 
-export async function deleteEndpoint(ctx: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteEndpoint(ctx: Db, workspaceId: string, id: string): Promise<boolean> {
   const rows = await ctx.db
     .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId)))
     .returning({ id: webhookEndpoints.id });
   return rows.length > 0;
 }
 
 /** Whether any enabled endpoint of the user takes one of these events (skips building unwanted payloads). */
-export async function hasSubscriber(ctx: Db, userId: string, types: readonly string[]): Promise<boolean> {
+export async function hasSubscriber(
+  ctx: Db,
+  workspaceId: string,
+  types: readonly string[],
+): Promise<boolean> {
   const anyOf = sql.join(
     types.map((t) => sql`events @> ${JSON.stringify([t])}::jsonb`),
     sql` OR `,
   );
   const result = await ctx.db.execute(sql`
     SELECT 1 FROM webhook_endpoints
-    WHERE user_id = ${userId} AND disabled_at IS NULL AND (${anyOf})
+    WHERE workspace_id = ${workspaceId} AND disabled_at IS NULL AND (${anyOf})
     LIMIT 1`);
   return rowsOf(result).length > 0;
 }
 
 export interface NewEvent {
-  userId: string;
+  workspaceId: string;
   type: string;
   messageId: string;
   body: string;
@@ -94,11 +103,11 @@ export async function enqueueEvent(ctx: Db, event: NewEvent): Promise<number> {
   const at = event.at.toISOString();
   const result = await ctx.db.execute(sql`
     INSERT INTO webhook_deliveries
-      (id, endpoint_id, user_id, message_id, event_type, body, status, next_attempt_at, created_at)
-    SELECT gen_random_uuid(), e.id, e.user_id, ${event.messageId}, ${event.type}, ${event.body},
+      (id, endpoint_id, workspace_id, message_id, event_type, body, status, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), e.id, e.workspace_id, ${event.messageId}, ${event.type}, ${event.body},
       'pending', ${at}::timestamptz, ${at}::timestamptz
     FROM webhook_endpoints e
-    WHERE e.user_id = ${event.userId} AND e.disabled_at IS NULL
+    WHERE e.workspace_id = ${event.workspaceId} AND e.disabled_at IS NULL
       AND e.events @> ${JSON.stringify([event.type])}::jsonb
     RETURNING id`);
   const count = rowsOf(result).length;
@@ -254,7 +263,7 @@ export async function disableFailingEndpoint(
   failingBefore: Date,
   at: Date,
   reason: string,
-): Promise<{ endpoint: EndpointRow; email: string } | undefined> {
+): Promise<{ endpoint: EndpointRow; emails: string[] } | undefined> {
   const [endpoint] = await ctx.db
     .update(webhookEndpoints)
     .set({ disabledAt: at, disabledReason: reason, updatedAt: at })
@@ -267,8 +276,18 @@ export async function disableFailingEndpoint(
     )
     .returning();
   if (!endpoint) return undefined;
-  const [user] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, endpoint.userId));
-  return user ? { endpoint, email: user.email } : undefined;
+  // The workspace's owners and admins: who may turn it on again (docs/workspaces.md#roles).
+  const managers = await ctx.db
+    .select({ email: users.email })
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(
+      and(
+        eq(workspaceMembers.workspaceId, endpoint.workspaceId),
+        inArray(workspaceMembers.role, ['owner', 'admin']),
+      ),
+    );
+  return { endpoint, emails: managers.map((m) => m.email) };
 }
 
 /** A page of one endpoint's deliveries, newest first, each with its attempts. */

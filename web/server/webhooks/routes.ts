@@ -31,6 +31,7 @@ export const webhooksRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/webhooks',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'listWebhooks',
     summary: 'List webhook endpoints (never their secrets)',
     responses: {
@@ -42,6 +43,7 @@ export const webhooksRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/webhooks',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'createWebhook',
     summary: 'Create a webhook endpoint; its signing secret is shown once',
     description: signing,
@@ -59,6 +61,7 @@ export const webhooksRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/webhooks/{id}',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'getWebhook',
     summary: 'One webhook endpoint (never its secret)',
     parameters: [idParam('webhook')],
@@ -71,6 +74,7 @@ export const webhooksRoutes = defineApiRoutes({
     method: 'patch',
     path: '/api/v1/webhooks/{id}',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'updateWebhook',
     summary: 'Change an endpoint’s URL, events or description, or turn it on or off',
     description:
@@ -91,6 +95,7 @@ export const webhooksRoutes = defineApiRoutes({
     method: 'delete',
     path: '/api/v1/webhooks/{id}',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'deleteWebhook',
     summary: 'Delete an endpoint and its delivery log',
     parameters: [idParam('webhook')],
@@ -100,6 +105,7 @@ export const webhooksRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/webhooks/{id}/rotate-secret',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'rotateWebhookSecret',
     summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
     description:
@@ -114,6 +120,7 @@ export const webhooksRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/webhooks/{id}/test',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'testWebhook',
     summary: 'Send a `webhook.test` event now and answer with the delivery after its first attempt',
     description:
@@ -131,6 +138,7 @@ export const webhooksRoutes = defineApiRoutes({
     method: 'get',
     path: '/api/v1/webhooks/{id}/deliveries',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'listWebhookDeliveries',
     summary: 'The delivery log of an endpoint, newest first, each with its attempts',
     parameters: [
@@ -148,6 +156,7 @@ export const webhooksRoutes = defineApiRoutes({
     method: 'post',
     path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     auth: 'caller',
+    permission: 'workspace.manage',
     operationId: 'redeliverWebhookDelivery',
     summary: 'Send a delivery again (same `webhook-id` and body)',
     description:

@@ -44,8 +44,8 @@ export function toWebhookView(row: repo.EndpointRow, now = new Date()): WebhookV
   };
 }
 
-async function ownedEndpoint(ctx: AppContext, userId: string, id: string): Promise<repo.EndpointRow> {
-  const row = isUuid(id) ? await repo.findEndpoint(ctx, userId, id) : undefined;
+async function ownedEndpoint(ctx: AppContext, workspaceId: string, id: string): Promise<repo.EndpointRow> {
+  const row = isUuid(id) ? await repo.findEndpoint(ctx, workspaceId, id) : undefined;
   if (!row) throw notFound('webhook');
   return row;
 }
@@ -67,19 +67,19 @@ async function assertDeliverable(ctx: AppContext, url: string): Promise<string> 
   }
 }
 
-export async function listWebhooks(ctx: AppContext, userId: string): Promise<WebhookView[]> {
+export async function listWebhooks(ctx: AppContext, workspaceId: string): Promise<WebhookView[]> {
   const now = new Date();
-  return (await repo.endpointsOf(ctx, userId)).map((row) => toWebhookView(row, now));
+  return (await repo.endpointsOf(ctx, workspaceId)).map((row) => toWebhookView(row, now));
 }
 
-export async function getWebhook(ctx: AppContext, userId: string, id: string): Promise<WebhookView> {
-  return toWebhookView(await ownedEndpoint(ctx, userId, id));
+export async function getWebhook(ctx: AppContext, workspaceId: string, id: string): Promise<WebhookView> {
+  return toWebhookView(await ownedEndpoint(ctx, workspaceId, id));
 }
 
 /** Creates an endpoint; its `whsec_…` secret is returned only here (and by a rotation). */
 export async function createWebhook(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   input: { url: string; events: string[]; description?: string | undefined },
 ): Promise<WebhookView & { secret: string }> {
   const url = await assertDeliverable(ctx, input.url);
@@ -88,7 +88,7 @@ export async function createWebhook(
   const now = new Date();
   const row = await repo.insertEndpoint(ctx, {
     id,
-    userId,
+    workspaceId,
     url,
     description: input.description || null,
     events: input.events,
@@ -101,15 +101,15 @@ export async function createWebhook(
 
 export async function updateWebhook(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   id: string,
   patch: WebhookPatch,
 ): Promise<WebhookView> {
-  const current = await ownedEndpoint(ctx, userId, id);
+  const current = await ownedEndpoint(ctx, workspaceId, id);
   const now = new Date();
   const url = patch.url !== undefined ? await assertDeliverable(ctx, patch.url) : undefined;
   const enabling = patch.enabled === true && current.disabledAt !== null;
-  const row = await repo.updateEndpoint(ctx, userId, id, {
+  const row = await repo.updateEndpoint(ctx, workspaceId, id, {
     ...(url !== undefined ? { url } : {}),
     ...(patch.events !== undefined ? { events: patch.events } : {}),
     ...(patch.description !== undefined ? { description: patch.description || null } : {}),
@@ -125,8 +125,8 @@ export async function updateWebhook(
   return toWebhookView(row, now);
 }
 
-export async function deleteWebhook(ctx: AppContext, userId: string, id: string): Promise<void> {
-  if (!isUuid(id) || !(await repo.deleteEndpoint(ctx, userId, id))) throw notFound('webhook');
+export async function deleteWebhook(ctx: AppContext, workspaceId: string, id: string): Promise<void> {
+  if (!isUuid(id) || !(await repo.deleteEndpoint(ctx, workspaceId, id))) throw notFound('webhook');
 }
 
 /**
@@ -135,13 +135,13 @@ export async function deleteWebhook(ctx: AppContext, userId: string, id: string)
  */
 export async function rotateWebhookSecret(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<WebhookView & { secret: string }> {
-  const current = await ownedEndpoint(ctx, userId, id);
+  const current = await ownedEndpoint(ctx, workspaceId, id);
   const now = new Date();
   const secret = newWebhookSecret();
-  const row = await repo.updateEndpoint(ctx, userId, id, {
+  const row = await repo.updateEndpoint(ctx, workspaceId, id, {
     secret: encryptSecret(ctx, id, secret),
     previousSecret: encryptPreviousSecret(ctx, id, decryptSecret(ctx, current)),
     previousSecretExpiresAt: new Date(now.getTime() + rotationOverlapMs),
@@ -158,10 +158,10 @@ export async function rotateWebhookSecret(
  */
 export async function sendTestEvent(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<WebhookDeliveryView> {
-  const endpoint = await ownedEndpoint(ctx, userId, id);
+  const endpoint = await ownedEndpoint(ctx, workspaceId, id);
   const now = new Date();
   const owner = `test:${randomUUID()}`;
   const body = JSON.stringify(
@@ -174,7 +174,7 @@ export async function sendTestEvent(
   const delivery = await repo.insertLeasedDelivery(ctx, {
     id: randomUUID(),
     endpointId: endpoint.id,
-    userId,
+    workspaceId,
     messageId: `msg_${randomUUID()}`,
     eventType: 'webhook.test',
     body,
@@ -234,11 +234,11 @@ function toDeliveryView({
 /** The delivery log of one endpoint, newest first, a page at a time. */
 export async function listDeliveries(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   id: string,
   options: DeliveryListOptions,
 ): Promise<{ deliveries: WebhookDeliveryView[]; nextCursor: string | null }> {
-  const endpoint = await ownedEndpoint(ctx, userId, id);
+  const endpoint = await ownedEndpoint(ctx, workspaceId, id);
   const rows = await repo.deliveriesOf(ctx, endpoint.id, {
     status: options.status,
     limit: options.limit + 1,
@@ -254,11 +254,11 @@ export async function listDeliveries(
  */
 export async function redeliver(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
   id: string,
   deliveryId: string,
 ): Promise<WebhookDeliveryView> {
-  const endpoint = await ownedEndpoint(ctx, userId, id);
+  const endpoint = await ownedEndpoint(ctx, workspaceId, id);
   if (!isUuid(deliveryId) || !(await repo.findDelivery(ctx, endpoint.id, deliveryId)))
     throw notFound('delivery');
   const now = new Date();

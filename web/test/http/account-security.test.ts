@@ -48,6 +48,12 @@ async function prepareDatabase(db: DatabaseHandle['db']) {
   }
   await db.execute(sql`INSERT INTO users (id, email, created_at, updated_at)
     VALUES (${seeded.userId}, 'seeded@example.com', now(), now())`);
+  // Every user has a workspace their tokens are bound to (docs/workspaces.md): its id is the user's here.
+  await db.execute(
+    sql`INSERT INTO workspaces (id, name, created_at) VALUES (${seeded.userId}, 'Seeded', now())`,
+  );
+  await db.execute(sql`INSERT INTO workspace_members (workspace_id, user_id, role, created_at)
+    VALUES (${seeded.userId}, ${seeded.userId}, 'owner', now())`);
   const rows: [string, string, string, string | null, string][] = [
     [seeded.expiredPersonal, 'old personal', 'personal', null, daysAgo(1)],
     [seeded.expiredCli, 'CLI: idle laptop', 'cli', daysAgo(91), daysAgo(1)],
@@ -60,8 +66,8 @@ async function prepareDatabase(db: DatabaseHandle['db']) {
     ],
   ];
   for (const [secret, name, kind, lastUsed, expires] of rows) {
-    await db.execute(sql`INSERT INTO api_tokens (id, user_id, name, kind, token_hash, created_at, last_used_at, expires_at)
-      VALUES (${crypto.randomUUID()}, ${seeded.userId}, ${name}, ${kind}, ${hash(secret)}, ${daysAgo(200)},
+    await db.execute(sql`INSERT INTO api_tokens (id, user_id, workspace_id, name, kind, token_hash, created_at, last_used_at, expires_at)
+      VALUES (${crypto.randomUUID()}, ${seeded.userId}, ${seeded.userId}, ${name}, ${kind}, ${hash(secret)}, ${daysAgo(200)},
         ${lastUsed}, ${expires})`);
   }
 }

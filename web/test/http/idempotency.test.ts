@@ -1,13 +1,12 @@
 import { after, before, describe } from 'node:test';
-import { eq } from 'drizzle-orm';
-import { DatabaseIdempotencyStore } from '#server/idempotency/repository.ts';
+import { DatabaseIdempotencyStore, idempotencyScope } from '#server/idempotency/repository.ts';
+import { insertUser } from '#server/users/repository.ts';
 import {
   type IdempotencyTarget,
   idempotencyConformance,
 } from '../../../shared/test/idempotency/conformance.ts';
 import { storeConformance } from '../../../shared/test/idempotency/store-conformance.ts';
 import { telegramHooks } from '../../../shared/test/idempotency/telegram-target.ts';
-import { users } from '../../server/db/schema.ts';
 import { userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
@@ -66,13 +65,16 @@ for (const backend of backends()) {
     storeConformance(
       () => new DatabaseIdempotencyStore(services.ctx.db),
       async () => {
+        // Keys belong to a member in a workspace: a new user and their personal workspace.
         const id = crypto.randomUUID();
         const now = new Date();
-        await services.ctx.db
-          .insert(users)
-          .values({ id, email: `${id}@example.com`, createdAt: now, updatedAt: now });
-        const [row] = await services.ctx.db.select().from(users).where(eq(users.id, id));
-        return row!.id;
+        const row = await insertUser(services.ctx, {
+          id,
+          email: `${id}@example.com`,
+          createdAt: now,
+          updatedAt: now,
+        });
+        return idempotencyScope({ workspaceId: row.currentWorkspaceId!, userId: row.id });
       },
     );
   });

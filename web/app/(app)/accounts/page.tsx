@@ -33,7 +33,7 @@ export default async function AccountsPage({
   const user = await requireUser();
   const params = await searchParams;
   const ctx = await getContext();
-  const accounts = await listAccounts(ctx, user.id);
+  const accounts = await listAccounts(ctx, user.workspaceId);
   let notice: { kind: 'ok' | 'error' | 'info'; text: string } | undefined;
   const error = [params.error].flat()[0];
   const connected = [params.connected ?? []].flat();

@@ -28,18 +28,18 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
   if (search.from) query.set('from', search.from);
   if (search.to) query.set('to', search.to);
   if (chosen.length) query.set('accountIds', chosen.join(','));
-  const accounts = await listAccounts(ctx, user.id);
+  const accounts = await listAccounts(ctx, user.workspaceId);
   let summary: Awaited<ReturnType<typeof getAnalyticsSummary>> | undefined;
   let problem: string | undefined;
   try {
-    summary = await getAnalyticsSummary(ctx, user.id, query);
+    summary = await getAnalyticsSummary(ctx, user.workspaceId, query);
   } catch (error) {
     problem = error instanceof Error ? error.message : 'The range could not be read';
   }
   const names = new Map(accounts.map((a) => [a.id, accountName(a)]));
   const bestAccount =
     accounts.find((a) => a.id === search.best) ?? accounts.find((a) => chosen.includes(a.id)) ?? accounts[0];
-  const best = bestAccount ? await getBestTimes(ctx, user.id, bestAccount.id) : undefined;
+  const best = bestAccount ? await getBestTimes(ctx, user.workspaceId, bestAccount.id) : undefined;
   const reported = summary ? postMetricNames.filter((m) => summary.totals.metrics[m] !== undefined) : [];
 
   return (

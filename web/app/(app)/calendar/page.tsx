@@ -64,7 +64,7 @@ export default async function CalendarPage({
   const to = zonedToUtc(`${iso(new Date(last.getTime() + dayMs))}T00:00`, tz)!;
 
   const ctx = await getContext();
-  const accountViews = await listAccounts(ctx, user.id);
+  const accountViews = await listAccounts(ctx, user.workspaceId);
   const accounts: CalendarAccount[] = accountViews.map((a) => ({
     id: a.id,
     platform: a.platform,
@@ -76,7 +76,7 @@ export default async function CalendarPage({
   const statusFilter = (statuses as readonly string[]).includes(params.status ?? '')
     ? params.status
     : undefined;
-  const entries = (await calendarEntries(user.id, from, to)).filter(
+  const entries = (await calendarEntries(user.workspaceId, from, to)).filter(
     (e) =>
       (!accountFilter || e.accountIds.includes(accountFilter)) &&
       (!statusFilter || e.status === statusFilter),

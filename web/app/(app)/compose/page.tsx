@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: 'Compose' };
 
 export default async function ComposePage() {
   const user = await requireUser();
-  const accounts = await listAccounts(await getContext(), user.id);
+  const accounts = await listAccounts(await getContext(), user.workspaceId);
   return (
     <div className="page">
       <div className="page-head">

@@ -10,7 +10,10 @@ export const metadata: Metadata = { title: 'Feeds' };
 export default async function FeedsPage() {
   const user = await requireUser();
   const ctx = await getContext();
-  const [feeds, accounts] = await Promise.all([listFeeds(ctx, user.id), listAccounts(ctx, user.id)]);
+  const [feeds, accounts] = await Promise.all([
+    listFeeds(ctx, user.workspaceId),
+    listAccounts(ctx, user.workspaceId),
+  ]);
   return (
     <div className="page">
       <div className="page-head">

@@ -52,12 +52,14 @@ export default async function PostsPage({
   const ctx = await getContext();
   // A cursor that does not decode (an edited or stale link) shows the first page; any other
   // failure (the database is down) reaches the error boundary rather than an empty list.
-  const page = await listPosts(ctx, user.id, { status, limit: 30, cursor: params.cursor }).catch((error) => {
-    if (params.cursor && error instanceof ProblemError && error.problem.code === 'invalid_request')
-      return listPosts(ctx, user.id, { status, limit: 30 });
-    throw error;
-  });
-  const accounts = new Map((await listAccounts(ctx, user.id)).map((a) => [a.id, a]));
+  const page = await listPosts(ctx, user.workspaceId, { status, limit: 30, cursor: params.cursor }).catch(
+    (error) => {
+      if (params.cursor && error instanceof ProblemError && error.problem.code === 'invalid_request')
+        return listPosts(ctx, user.workspaceId, { status, limit: 30 });
+      throw error;
+    },
+  );
+  const accounts = new Map((await listAccounts(ctx, user.workspaceId)).map((a) => [a.id, a]));
   const tab = tabs.find((t) => t.status === status)!;
   return (
     <div className="page">

@@ -15,10 +15,10 @@ export const metadata: Metadata = { title: 'Queue' };
 export default async function QueuePage() {
   const user = await requireUser();
   const ctx = await getContext();
-  const accounts = await listAccounts(ctx, user.id);
+  const accounts = await listAccounts(ctx, user.workspaceId);
   const [queues, bestTimes] = await Promise.all([
-    Promise.all(accounts.map((a) => getQueue(ctx, user.id, a.id))),
-    Promise.all(accounts.map((a) => getBestTimes(ctx, user.id, a.id))),
+    Promise.all(accounts.map((a) => getQueue(ctx, user.workspaceId, a.id))),
+    Promise.all(accounts.map((a) => getBestTimes(ctx, user.workspaceId, a.id))),
   ]);
   return (
     <div className="page">

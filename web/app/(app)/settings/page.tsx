@@ -7,16 +7,19 @@ import { ProfileForm } from '../../../components/settings/profile-form.tsx';
 import { SignInMethods } from '../../../components/settings/sign-in-methods.tsx';
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
 import { WebhooksManager } from '../../../components/settings/webhooks-manager.tsx';
+import { WorkspaceMembers } from '../../../components/settings/workspace-members.tsx';
+import { can } from '../../../server/auth/permissions.ts';
 import { getContext } from '../../../server/context.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
 import { mcpResource } from '../../../server/oauth/metadata.ts';
 import { listTokens } from '../../../server/tokens/service.ts';
 import { updateProfileAction } from '../../../server/ui/actions.ts';
 import { requireUser } from '../../../server/ui/session.ts';
-import { getAssistantSettings } from '../../../server/users/assistant-settings.ts';
 import { configuredProviders, unconfiguredProviders } from '../../../server/users/providers.ts';
 import { listSignInMethods } from '../../../server/users/sign-in-methods.ts';
 import { listWebhooks } from '../../../server/webhooks/service.ts';
+import { getAssistantSettings } from '../../../server/workspaces/assistant-settings.ts';
+import { membersOf, openInvitationsOf } from '../../../server/workspaces/repository.ts';
 
 export const metadata: Metadata = { title: 'Settings' };
 
@@ -26,12 +29,17 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
   const user = await requireUser();
   const ctx = await getContext();
   const params = await searchParams;
-  const [tokens, mcpClients, methods, assistantSettings, webhooks] = await Promise.all([
-    listTokens(ctx, user.id),
+  // What the page shows follows the role table, like the API (docs/workspaces.md#roles).
+  const manages = can(user.role, 'workspace.manage');
+  const managesMembers = can(user.role, 'members.manage');
+  const [tokens, mcpClients, methods, assistantSettings, webhooks, members, invitations] = await Promise.all([
+    listTokens(ctx, user.id, user.workspaceId),
     listMcpConnections(ctx, user.id),
     listSignInMethods(ctx, user.id),
-    getAssistantSettings(ctx, user.id),
-    listWebhooks(ctx, user.id),
+    getAssistantSettings(ctx, user.workspaceId),
+    manages ? listWebhooks(ctx, user.workspaceId) : [],
+    membersOf(ctx, user.workspaceId),
+    managesMembers ? openInvitationsOf(ctx, user.workspaceId, new Date()) : [],
   ]);
   const zones = timeZones();
   return (
@@ -78,6 +86,26 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
           />
         </div>
       </section>
+      <section className="card" id="workspace" aria-labelledby="workspace-title">
+        <div className="card-head">
+          <h2 id="workspace-title">Workspace: {user.workspaceName}</h2>
+        </div>
+        <div className="card-body">
+          <WorkspaceMembers
+            workspaceId={user.workspaceId}
+            selfId={user.id}
+            canManage={managesMembers}
+            isOwner={user.role === 'owner'}
+            members={members}
+            invitations={invitations.map((i) => ({
+              id: i.id,
+              email: i.email,
+              role: i.role,
+              expiresAt: i.expiresAt.toISOString(),
+            }))}
+          />
+        </div>
+      </section>
       <section className="card" aria-labelledby="tokens-title">
         <div className="card-head">
           <h2 id="tokens-title">CLI and API tokens</h2>
@@ -96,18 +124,20 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
           />
         </div>
       </section>
-      <section className="card" id="webhooks" aria-labelledby="webhooks-title">
-        <div className="card-head">
-          <h2 id="webhooks-title">Webhooks</h2>
-        </div>
-        <div className="card-body">
-          <WebhooksManager
-            webhooks={webhooks}
-            events={[...subscribableWebhookEvents]}
-            timezone={user.timezone}
-          />
-        </div>
-      </section>
+      {manages && (
+        <section className="card" id="webhooks" aria-labelledby="webhooks-title">
+          <div className="card-head">
+            <h2 id="webhooks-title">Webhooks</h2>
+          </div>
+          <div className="card-body">
+            <WebhooksManager
+              webhooks={webhooks}
+              events={[...subscribableWebhookEvents]}
+              timezone={user.timezone}
+            />
+          </div>
+        </section>
+      )}
       <section className="card" id="assistants" aria-labelledby="mcp-title">
         <div className="card-head">
           <h2 id="mcp-title">Connected AI assistants (MCP)</h2>

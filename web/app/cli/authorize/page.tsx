@@ -8,7 +8,9 @@ import {
 } from '#server/cli-auth/service.ts';
 import { browserUser, signInLocation } from '#server/cli-auth/session.ts';
 import { getContext } from '#server/context.ts';
+import { workspaceChoices } from '#server/workspaces/pick.ts';
 import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
+import { WorkspacePicker } from '../../../components/workspace-picker.tsx';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Connect the Postwave CLI' };
@@ -35,6 +37,7 @@ export default async function CliAuthorizePage({ searchParams }: { searchParams:
   if (!user) redirect(signInLocation(ctx, `/cli/authorize?${cliParamsQuery(params)}`));
   const hidden: Record<string, string> = Object.fromEntries(new URLSearchParams(cliParamsQuery(params)));
   const port = new URL(params.redirectUri).port;
+  const workspaces = await workspaceChoices(ctx, user.id);
   return (
     <CenteredCard wide>
       <ConsentForm
@@ -54,6 +57,7 @@ export default async function CliAuthorizePage({ searchParams }: { searchParams:
         hidden={hidden}
         signedInAs={user.email}
       >
+        <WorkspacePicker {...workspaces} />
         <p className="consent-note">
           It is waiting on this computer at port <code>{port}</code>. Only approve if you just ran{' '}
           <code>postwave login</code>. You can revoke the token at any time under Settings → CLI and API

@@ -8,7 +8,9 @@ import {
   OAuthError,
   parseAuthorizeRequest,
 } from '#server/oauth/service.ts';
+import { workspaceChoices } from '#server/workspaces/pick.ts';
 import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
+import { WorkspacePicker } from '../../../components/workspace-picker.tsx';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Authorize an application' };
@@ -36,6 +38,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
   }
   const user = await browserUser(ctx, (await cookies()).toString() || null);
   if (!user) redirect(signInLocation(ctx, `/oauth/consent?${authorizeQuery(request)}`));
+  const workspaces = await workspaceChoices(ctx, user.id);
   const redirectUrl = new URL(request.redirectUri);
   const redirectHost = redirectUrl.host || redirectUrl.protocol;
   const name = request.client.name ?? 'An unnamed application';
@@ -55,6 +58,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
         hidden={Object.fromEntries(new URLSearchParams(authorizeQuery(request)))}
         signedInAs={user.email}
       >
+        <WorkspacePicker {...workspaces} />
         <p className="consent-note">
           Anyone can register an application under any name: approve only if you started this connection
           yourself and you expect to be sent back to <strong>{redirectHost}</strong>.

@@ -9,7 +9,7 @@ import { ok, tool } from './results.ts';
 
 /** The connected accounts and what each platform accepts: what an assistant reads before writing a post. */
 export function registerAccountTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
-  const { userId } = actor;
+  const { workspaceId } = actor;
 
   server.registerTool(
     'list_accounts',
@@ -21,7 +21,7 @@ export function registerAccountTools(server: McpServer, ctx: AppContext, actor: 
       annotations: readOnly,
     },
     tool(ctx, async () => {
-      const accounts = await listAccounts(ctx, userId);
+      const accounts = await listAccounts(ctx, workspaceId);
       const attention = accounts.filter((a) => a.health !== 'ok').length;
       return ok(
         { accounts },
@@ -40,7 +40,7 @@ export function registerAccountTools(server: McpServer, ctx: AppContext, actor: 
       annotations: readOnly,
     },
     tool(ctx, async ({ accountIds }) => {
-      const accounts = await listAccounts(ctx, userId);
+      const accounts = await listAccounts(ctx, workspaceId);
       const chosen = accountIds ? accounts.filter((a) => accountIds.includes(a.id)) : accounts;
       const rules = platformRules(ctx.publishers, chosen);
       return ok({ accounts: rules }, `Rules for ${rules.length} account(s).`);

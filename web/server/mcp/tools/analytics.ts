@@ -16,7 +16,7 @@ const Day = z
 
 /** Analytics tools (docs/analytics.md): the same operations as `/api/v1/analytics` and friends, read-only. */
 export function registerAnalyticsTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
-  const { userId } = actor;
+  const { workspaceId } = actor;
   server.registerTool(
     'get_post_metrics',
     {
@@ -27,7 +27,7 @@ export function registerAnalyticsTools(server: McpServer, ctx: AppContext, actor
       annotations: readOnly,
     },
     tool(ctx, async ({ id, history }) => {
-      const metrics = await getPostMetrics(ctx, userId, id, { history: history ?? false });
+      const metrics = await getPostMetrics(ctx, workspaceId, id, { history: history ?? false });
       const engagement = metrics.targets.reduce((n, t) => n + (t.engagement ?? 0), 0);
       return ok(metrics, `Post ${id}: ${metrics.targets.length} target(s), engagement ${engagement}.`);
     }),
@@ -51,7 +51,7 @@ export function registerAnalyticsTools(server: McpServer, ctx: AppContext, actor
       if (from) query.set('from', from);
       if (to) query.set('to', to);
       if (accountIds?.length) query.set('accountIds', accountIds.join(','));
-      const summary = await getAnalyticsSummary(ctx, userId, query);
+      const summary = await getAnalyticsSummary(ctx, workspaceId, query);
       return ok(
         summary,
         `${summary.from} to ${summary.to}: ${summary.totals.posts} post(s), engagement ${summary.totals.engagement}.`,
@@ -69,7 +69,7 @@ export function registerAnalyticsTools(server: McpServer, ctx: AppContext, actor
       annotations: readOnly,
     },
     tool(ctx, async ({ accountId }) => {
-      const best = await getBestTimes(ctx, userId, accountId);
+      const best = await getBestTimes(ctx, workspaceId, accountId);
       const first = best.slots[0];
       return ok(
         best,

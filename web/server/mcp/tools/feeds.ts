@@ -25,7 +25,7 @@ const Interval = z.number().int().min(5).max(1440).describe('Minutes between pol
 
 /** Feed tools: thin wrappers over the feeds service, as `/api/v1/feeds` is. */
 export function registerFeedTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
-  const { userId } = actor;
+  const { workspaceId } = actor;
   server.registerTool(
     'list_feeds',
     {
@@ -36,7 +36,7 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: readOnly,
     },
     tool(ctx, async () => {
-      const feeds = await listFeeds(ctx, userId);
+      const feeds = await listFeeds(ctx, workspaceId);
       return ok({ feeds }, `${feeds.length} feed(s).`);
     }),
   );
@@ -65,7 +65,7 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, actor: Mcp
     tool(ctx, async (args) => {
       const parsed = FeedRequest.safeParse(args);
       if (!parsed.success) throw invalidRequest(parsed.error);
-      const feed = await createFeed(ctx, userId, parsed.data);
+      const feed = await createFeed(ctx, workspaceId, parsed.data);
       return ok(feed, `Feed ${feed.id} added (${feed.lastStatus ?? 'not polled yet'}).`);
     }),
   );
@@ -94,7 +94,7 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, actor: Mcp
     tool(ctx, async ({ id, ...fields }) => {
       const patch = FeedPatch.safeParse(fields);
       if (!patch.success) throw invalidRequest(patch.error);
-      const feed = await updateFeed(ctx, userId, id, patch.data);
+      const feed = await updateFeed(ctx, workspaceId, id, patch.data);
       return ok(feed, `Feed ${feed.id} updated.`);
     }),
   );
@@ -113,7 +113,7 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, actor: Mcp
       },
     },
     tool(ctx, async ({ id }) => {
-      const result = await pollOwnedFeed(ctx, userId, id);
+      const result = await pollOwnedFeed(ctx, workspaceId, id);
       return ok(
         result,
         `Poll: ${result.status}, ${result.newItems} new item(s), ${result.postIds.length} post(s).`,
@@ -130,7 +130,7 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }) => {
-      await deleteFeed(ctx, userId, id);
+      await deleteFeed(ctx, workspaceId, id);
       return ok({ deleted: id }, `Feed ${id} deleted.`);
     }),
   );

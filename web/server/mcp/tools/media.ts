@@ -9,7 +9,7 @@ import { ok, tool } from './results.ts';
 
 /** Adding media to attach to a post: fetched from a public URL, or PUT to a presigned URL. */
 export function registerMediaTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
-  const { userId } = actor;
+  const { workspaceId } = actor;
 
   server.registerTool(
     'upload_media_from_url',
@@ -33,7 +33,7 @@ export function registerMediaTools(server: McpServer, ctx: AppContext, actor: Mc
       },
     },
     tool(ctx, async (args) => {
-      const media = await uploadMediaFromUrl(ctx, userId, args);
+      const media = await uploadMediaFromUrl(ctx, workspaceId, args);
       return ok({ media }, `Stored ${media.filename} (${media.contentType}, ${media.size} bytes).`);
     }),
   );
@@ -57,7 +57,7 @@ export function registerMediaTools(server: McpServer, ctx: AppContext, actor: Mc
       },
     },
     tool(ctx, async (args) => {
-      const presigned = await presignUpload(ctx, userId, args);
+      const presigned = await presignUpload(ctx, workspaceId, args);
       return ok(presigned, `PUT the file to uploadUrl before ${presigned.expiresAt}.`);
     }),
   );

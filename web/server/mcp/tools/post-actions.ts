@@ -21,11 +21,11 @@ import { ok, tool } from './results.ts';
  * after the same refusals the API would give, so nobody is asked about a post that cannot go.
  */
 export function registerPostActionTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
-  const { userId } = actor;
+  const { workspaceId } = actor;
   const log = (postId: string, action: RecordedAction, detail: Record<string, unknown> = {}) =>
     actor.record(postId, action, detail);
   const ask = (intent: PublishIntent, requestId: RequestId): Promise<Decision> =>
-    decide(ctx, server, userId, intent, requestId);
+    decide(ctx, server, workspaceId, intent, requestId);
 
   server.registerTool(
     'publish_post',
@@ -37,10 +37,10 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     tool(ctx, async ({ id }, requestId) => {
-      const current = await getPost(ctx, userId, id);
+      const current = await getPost(ctx, workspaceId, id);
       // A posted post: the service refuses it (409) before anything happens, as REST does.
-      if (current.status === 'posted') await actOnPost(ctx, userId, id, { postingMode: 'now' });
-      await assertPublishable(ctx, userId, current);
+      if (current.status === 'posted') await actOnPost(ctx, workspaceId, id, { postingMode: 'now' });
+      await assertPublishable(ctx, workspaceId, current);
       const intent: PublishIntent = {
         kind: 'now',
         message: current.message,
@@ -58,7 +58,7 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
         await log(id, 'approval_requested', { requestedMode: 'now' });
         return awaitingApproval(ctx, intent, current);
       }
-      const post = await actOnPost(ctx, userId, id, toPostAction({ postingMode: 'now' }));
+      const post = await actOnPost(ctx, workspaceId, id, toPostAction({ postingMode: 'now' }));
       await log(post.id, 'published', { confirmedBy: decision.confirmedBy, status: post.status });
       return ok(post, `Post ${post.id} is ${post.status}.`);
     }),
@@ -74,12 +74,12 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     tool(ctx, async ({ id, scheduledAt }, requestId) => {
-      const current = await getPost(ctx, userId, id);
+      const current = await getPost(ctx, workspaceId, id);
       const when = assertFuture(parseScheduledAt(scheduledAt));
       // A posted post: the service refuses it (409) before anything happens, as REST does.
       if (current.status === 'posted')
-        await actOnPost(ctx, userId, id, { postingMode: 'schedule', scheduledAt: when });
-      await assertPublishable(ctx, userId, current);
+        await actOnPost(ctx, workspaceId, id, { postingMode: 'schedule', scheduledAt: when });
+      await assertPublishable(ctx, workspaceId, current);
       const intent: PublishIntent = {
         kind: 'schedule',
         message: current.message,
@@ -98,11 +98,13 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
       if (decision.outcome === 'approval') {
         // A draft keeps the proposed time, so approving it on the page is one click.
         const post =
-          current.status === 'draft' ? await updatePost(ctx, userId, id, { scheduledAt: when }) : current;
+          current.status === 'draft'
+            ? await updatePost(ctx, workspaceId, id, { scheduledAt: when })
+            : current;
         await log(id, 'approval_requested', { requestedMode: 'schedule', scheduledAt: when.toISOString() });
         return awaitingApproval(ctx, intent, post);
       }
-      const post = await actOnPost(ctx, userId, id, { postingMode: 'schedule', scheduledAt: when });
+      const post = await actOnPost(ctx, workspaceId, id, { postingMode: 'schedule', scheduledAt: when });
       await log(post.id, 'scheduled', { confirmedBy: decision.confirmedBy, scheduledAt: post.scheduledAt });
       return ok(post, `Post ${post.id} is scheduled for ${post.scheduledAt}.`);
     }),
@@ -123,7 +125,7 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
       },
     },
     tool(ctx, async ({ id }) => {
-      const post = await actOnPost(ctx, userId, id, { postingMode: 'draft' });
+      const post = await actOnPost(ctx, workspaceId, id, { postingMode: 'draft' });
       await log(post.id, 'moved_to_draft');
       return ok(post, `Post ${post.id} is now a draft.`);
     }),
@@ -150,15 +152,15 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
     tool(ctx, async ({ id, resolution, accountIds }, requestId) => {
       const action = { resolveUnknown: resolution, accountIds } as const;
       if (resolution === 'mark_posted') {
-        const post = await actOnPost(ctx, userId, id, action);
+        const post = await actOnPost(ctx, workspaceId, id, action);
         return ok(post, `Post ${post.id} is ${post.status}.`);
       }
-      const current = await getPost(ctx, userId, id);
+      const current = await getPost(ctx, workspaceId, id);
       const targets = current.results
         .filter((r) => r.status === 'unknown' && (!accountIds || accountIds.includes(r.accountId)))
         .map((r) => r.accountId);
       // Nothing to resolve: the service answers 409 before anyone is asked.
-      if (targets.length === 0) await actOnPost(ctx, userId, id, action);
+      if (targets.length === 0) await actOnPost(ctx, workspaceId, id, action);
       const intent: PublishIntent = {
         kind: 'now',
         message: current.message,
@@ -179,7 +181,7 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
           structuredContent: { outcome: 'approval_required', published: false, post: current },
         };
       }
-      const post = await actOnPost(ctx, userId, id, action);
+      const post = await actOnPost(ctx, workspaceId, id, action);
       await log(post.id, 'published', {
         confirmedBy: decision.confirmedBy,
         status: post.status,

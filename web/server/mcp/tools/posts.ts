@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
 import { postStatuses } from '#server/db/schema.ts';
+import { assertMayEditPost } from '#server/posts/authorize.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { deletePost } from '#server/posts/delete-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
@@ -43,11 +44,11 @@ import { ok, tool } from './results.ts';
  * scheduling ask the user to confirm first), list, read, edit and delete.
  */
 export function registerPostTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
-  const { userId } = actor;
+  const { workspaceId } = actor;
   const log = (postId: string, action: RecordedAction, detail: Record<string, unknown> = {}) =>
     actor.record(postId, action, detail);
   const ask = (intent: PublishIntent, requestId: RequestId): Promise<Decision> =>
-    decide(ctx, server, userId, intent, requestId);
+    decide(ctx, server, workspaceId, intent, requestId);
 
   server.registerTool(
     'validate_post',
@@ -68,7 +69,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     tool(ctx, async (args) => {
       const prepared = await preparePost(
         ctx,
-        userId,
+        workspaceId,
         normalizeValidationRequest(ValidationRequest.parse(args)),
       );
       const v = prepared.validation;
@@ -102,10 +103,11 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     tool(ctx, async (args, requestId) => {
       const request = parsePostRequest(args);
       if (request.postingMode === 'draft') {
-        const post = await createPost(ctx, userId, request);
+        const post = await createPost(ctx, workspaceId, request, actor.userId);
         await log(post.id, 'created_draft');
         return ok(post, `Draft ${post.id} saved.`);
       }
+      await actor.assertCan('posts.publish');
       const intent: PublishIntent = {
         kind: request.postingMode === 'now' ? 'now' : request.postingMode === 'queue' ? 'queue' : 'schedule',
         message: request.message,
@@ -114,7 +116,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
         mediaCount: request.media.length,
       };
       if (intent.kind === 'schedule') assertFuture(request.scheduledAt);
-      await assertPublishable(ctx, userId, {
+      await assertPublishable(ctx, workspaceId, {
         message: request.message,
         accountIds: request.accountIds,
         media: request.media,
@@ -126,14 +128,14 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       if (decision.outcome === 'declined' || decision.outcome === 'cancelled')
         return notConfirmed(decision.outcome, intent);
       if (decision.outcome === 'approval') {
-        const draft = await createPost(ctx, userId, { ...request, postingMode: 'draft' });
+        const draft = await createPost(ctx, workspaceId, { ...request, postingMode: 'draft' }, actor.userId);
         await log(draft.id, 'approval_requested', {
           requestedMode: request.postingMode,
           ...(request.scheduledAt ? { scheduledAt: request.scheduledAt.toISOString() } : {}),
         });
         return awaitingApproval(ctx, intent, draft);
       }
-      const post = await createPost(ctx, userId, request);
+      const post = await createPost(ctx, workspaceId, request, actor.userId);
       await log(post.id, intent.kind === 'now' ? 'published' : 'scheduled', {
         confirmedBy: decision.confirmedBy,
         status: post.status,
@@ -157,7 +159,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: readOnly,
     },
     tool(ctx, async (args) => {
-      const page = await listPosts(ctx, userId, {
+      const page = await listPosts(ctx, workspaceId, {
         status: args.status,
         limit: args.limit ?? 50,
         cursor: args.cursor,
@@ -176,8 +178,8 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: readOnly,
     },
     tool(ctx, async ({ id }) => {
-      const post = await getPost(ctx, userId, id);
-      const { events } = await listPostTimeline(ctx, userId, post.id);
+      const post = await getPost(ctx, workspaceId, id);
+      const { events } = await listPostTimeline(ctx, workspaceId, post.id);
       return ok({ ...post, events }, `Post ${post.id} is ${post.status}.`);
     }),
   );
@@ -201,7 +203,8 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id, scheduledAt, media, overrides, thread, ...rest }) => {
-      const post = await updatePost(ctx, userId, id, {
+      await assertMayEditPost(ctx, { workspaceId, userId: actor.userId, role: await actor.role() }, id);
+      const post = await updatePost(ctx, workspaceId, id, {
         ...rest,
         ...(overrides ? { overrides: normalizeOverrides(overrides) } : {}),
         ...(thread ? { thread: normalizeThread(thread) } : {}),
@@ -230,7 +233,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }) => {
-      await deletePost(ctx, userId, id);
+      await deletePost(ctx, workspaceId, id);
       return ok({ deleted: id }, `Post ${id} deleted.`);
     }),
   );

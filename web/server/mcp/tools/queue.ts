@@ -19,7 +19,7 @@ const McpQueueSlots = z
 
 /** Reading and setting an account's queue; posts join it through create_post with postingMode "queue". */
 export function registerQueueTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
-  const { userId } = actor;
+  const { workspaceId } = actor;
 
   server.registerTool(
     'get_queue',
@@ -31,7 +31,7 @@ export function registerQueueTools(server: McpServer, ctx: AppContext, actor: Mc
       annotations: readOnly,
     },
     tool(ctx, async ({ accountId }: { accountId: string }) => {
-      const queue = await getQueue(ctx, userId, accountId);
+      const queue = await getQueue(ctx, workspaceId, accountId);
       return ok(
         queue,
         `${queue.slots.length} slot(s) a week in ${queue.timezone}; ${queue.posts.length} upcoming post(s).`,
@@ -60,7 +60,7 @@ export function registerQueueTools(server: McpServer, ctx: AppContext, actor: Mc
     tool(
       ctx,
       async (args: { accountId: string; timezone: string; slots: { weekday: number; time: string }[] }) => {
-        const queue = await setQueue(ctx, userId, args.accountId, {
+        const queue = await setQueue(ctx, workspaceId, args.accountId, {
           timezone: args.timezone,
           slots: args.slots,
         });

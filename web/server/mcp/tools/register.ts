@@ -5,16 +5,19 @@ import { registerAccountTools } from './accounts.ts';
 import { registerAnalyticsTools } from './analytics.ts';
 import { registerFeedTools } from './feeds.ts';
 import { registerMediaTools } from './media.ts';
+import { permissionChecked } from './permissions.ts';
 import { registerPostActionTools } from './post-actions.ts';
 import { registerPostTools } from './posts.ts';
 import { registerQueueTools } from './queue.ts';
 import { registerWebhookTools } from './webhooks.ts';
 
 /**
- * Every MCP tool, registered in one place. Tools act as the token's user and call the same
+ * Every MCP tool, registered in one place. Tools act as the granting member, with their role in the
+ * grant's workspace (each tool's permission is checked first, ./permissions.ts), and call the same
  * operations as /api/v1 (one file per resource); publishing ones confirm with the user first.
  */
-export function registerTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
+export function registerTools(mcpServer: McpServer, ctx: AppContext, actor: McpActor): void {
+  const server = permissionChecked(mcpServer, actor);
   registerAccountTools(server, ctx, actor);
   registerPostTools(server, ctx, actor);
   registerPostActionTools(server, ctx, actor);

@@ -18,7 +18,7 @@ const WebhookId = z.string().min(1).max(100).describe('The webhook id (from list
 
 /** Webhook tools: thin wrappers over the same service as /api/v1/webhooks. */
 export function registerWebhookTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
-  const { userId } = actor;
+  const { workspaceId } = actor;
   server.registerTool(
     'list_webhooks',
     {
@@ -29,7 +29,7 @@ export function registerWebhookTools(server: McpServer, ctx: AppContext, actor: 
       annotations: readOnly,
     },
     tool(ctx, async () => {
-      const webhooks = await listWebhooks(ctx, userId);
+      const webhooks = await listWebhooks(ctx, workspaceId);
       return ok({ webhooks }, `${webhooks.length} webhook endpoint(s).`);
     }),
   );
@@ -58,7 +58,7 @@ export function registerWebhookTools(server: McpServer, ctx: AppContext, actor: 
     tool(
       ctx,
       async ({ url, events, description }: { url: string; events: string[]; description?: string }) => {
-        const created = await createWebhook(ctx, userId, { url, events, description });
+        const created = await createWebhook(ctx, workspaceId, { url, events, description });
         return ok(
           created,
           `Webhook ${created.id} created. Its signing secret is shown only now: ${created.secret}`,
@@ -76,7 +76,7 @@ export function registerWebhookTools(server: McpServer, ctx: AppContext, actor: 
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }: { id: string }) => {
-      await deleteWebhook(ctx, userId, id);
+      await deleteWebhook(ctx, workspaceId, id);
       return ok({ deleted: true, id }, `Webhook ${id} deleted.`);
     }),
   );
@@ -97,7 +97,7 @@ export function registerWebhookTools(server: McpServer, ctx: AppContext, actor: 
       },
     },
     tool(ctx, async ({ id }: { id: string }) => {
-      const delivery = await sendTestEvent(ctx, userId, id);
+      const delivery = await sendTestEvent(ctx, workspaceId, id);
       const last = delivery.attemptLog[0];
       return ok(
         delivery,
@@ -132,7 +132,7 @@ export function registerWebhookTools(server: McpServer, ctx: AppContext, actor: 
         status?: (typeof webhookDeliveryStatuses)[number];
         limit?: number;
       }) => {
-        const page = await listDeliveries(ctx, userId, id, { status, limit: limit ?? 20 });
+        const page = await listDeliveries(ctx, workspaceId, id, { status, limit: limit ?? 20 });
         return ok(page, `${page.deliveries.length} deliver${page.deliveries.length === 1 ? 'y' : 'ies'}.`);
       },
     ),

@@ -10,8 +10,8 @@ import { type HealthEffects, runHealthChecks } from '#server/accounts/health.ts'
 import { notifyAccountHealth } from '#server/accounts/health-mail.ts';
 import { getAccountRow, listAccounts, saveAccount } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
-import { signUp } from '#server/users/service.ts';
 import type { WebhookEvent } from '#server/webhooks/events.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type MailCapture, startMailCapture } from '../../helpers/mail-capture.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
@@ -28,7 +28,7 @@ for (const backend of backends()) {
     let mail: MailCapture;
     let harness: ServiceHarness;
     let ctx: AppContext;
-    let userId: string;
+    let workspaceId: string;
     const email = `health-${backend}@example.com`;
     let events: WebhookEvent[];
     let effects: HealthEffects;
@@ -60,7 +60,7 @@ for (const backend of backends()) {
         2,
       );
       ctx = harness.ctx;
-      userId = (await signUp(ctx, { email, password: 'long enough password' })).id;
+      workspaceId = (await signUpWithWorkspace(ctx, { email, password: 'long enough password' })).id;
     });
     after(async () => {
       await harness?.stop();
@@ -79,7 +79,7 @@ for (const backend of backends()) {
     });
 
     async function connectThreads(platformAccountId: string, credentials: Record<string, unknown>) {
-      const { account } = await saveAccount(ctx, userId, {
+      const { account } = await saveAccount(ctx, workspaceId, {
         platform: 'threads',
         platformAccountId,
         credentials,
@@ -87,7 +87,7 @@ for (const backend of backends()) {
       });
       return account.id;
     }
-    const healthOf = async (id: string) => (await listAccounts(ctx, userId)).find((a) => a.id === id)!;
+    const healthOf = async (id: string) => (await listAccounts(ctx, workspaceId)).find((a) => a.id === id)!;
 
     test('a working connection is ok, with the time of the check', async () => {
       const id = await connectThreads(
@@ -121,7 +121,7 @@ for (const backend of backends()) {
 
     test('credentials the platform starts refusing: needs_reconnect, one webhook event and one mail', async () => {
       bots[botToken] = { username: 'health_bot' };
-      const { account: connected } = await saveAccount(ctx, userId, {
+      const { account: connected } = await saveAccount(ctx, workspaceId, {
         platform: 'telegram',
         platformAccountId: '@news',
         credentials: { botToken },
@@ -139,7 +139,7 @@ for (const backend of backends()) {
       assert.match(account.healthReason ?? '', /refused/);
       const reconnect = events.filter((e) => e.type === 'account.needs_reconnect');
       assert.equal(reconnect.length, 1);
-      assert.equal(reconnect[0]!.userId, userId);
+      assert.equal(reconnect[0]!.workspaceId, workspaceId);
       assert.deepEqual(reconnect[0]!.data, account);
       assert.equal(mail.to(email, 'Reconnect your Telegram account').length, 1);
       assert.ok(!JSON.stringify(reconnect[0]!.data).includes(botToken), 'no credentials in the event');
@@ -151,7 +151,7 @@ for (const backend of backends()) {
 
       // Reconnecting makes it ok again.
       bots[botToken] = { username: 'health_bot' };
-      await saveAccount(ctx, userId, {
+      await saveAccount(ctx, workspaceId, {
         platform: 'telegram',
         platformAccountId: '@news',
         credentials: { botToken },
@@ -164,7 +164,7 @@ for (const backend of backends()) {
     test('a platform that cannot be reached is unreachable; it recovers on its own', async () => {
       const token = '444444:UnreachableBotTokenUnreachableBot';
       bots[token] = { username: 'unreachable_bot' };
-      const { account: connected } = await saveAccount(ctx, userId, {
+      const { account: connected } = await saveAccount(ctx, workspaceId, {
         platform: 'telegram',
         platformAccountId: '@updates',
         credentials: { botToken: token },
@@ -191,7 +191,7 @@ for (const backend of backends()) {
           ),
         );
       }
-      const rowsBefore = await Promise.all(ids.map((id) => getAccountRow(ctx, userId, id)));
+      const rowsBefore = await Promise.all(ids.map((id) => getAccountRow(ctx, workspaceId, id)));
       assert.ok(rowsBefore.every((r) => r?.healthCheckedAt));
       const meBefore = threads.requestsTo('GET', /\/me$/).length;
       clock += day;
@@ -203,7 +203,7 @@ for (const backend of backends()) {
       );
       const checked = runs.reduce((n, r) => n + r.checked, 0);
       const me = threads.requestsTo('GET', /\/me$/).length - meBefore;
-      const threadsAccounts = (await listAccounts(ctx, userId)).filter(
+      const threadsAccounts = (await listAccounts(ctx, workspaceId)).filter(
         (a) => a.platform === 'threads' && a.status === 'active',
       ).length;
       assert.equal(me, threadsAccounts, 'one verification per Threads account');

@@ -4,7 +4,7 @@ import { type FakeThreads, startFakeThreads } from '@postwave/shared/testing';
 import { refreshExpiringConnections } from '#server/accounts/credential-keeper.ts';
 import { getAccountRow, saveAccount, toPlatformAccount } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 
@@ -15,14 +15,17 @@ for (const backend of backends()) {
     let threads: FakeThreads;
     let harness: ServiceHarness;
     let ctx: AppContext;
-    let userId: string;
+    let workspaceId: string;
 
     before(async () => {
       threads = await startFakeThreads();
       harness = await startServices(backend, threads.env());
       ctx = harness.ctx;
-      userId = (
-        await signUp(ctx, { email: `keeper-${backend}@example.com`, password: 'long enough password' })
+      workspaceId = (
+        await signUpWithWorkspace(ctx, {
+          email: `keeper-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
     });
     after(async () => {
@@ -32,7 +35,7 @@ for (const backend of backends()) {
 
     /** Saved as stored weeks ago (connecting now would renew it on the spot). */
     async function connect(expiresInMs: number, platformAccountId = threads.user.id) {
-      const { account } = await saveAccount(ctx, userId, {
+      const { account } = await saveAccount(ctx, workspaceId, {
         platform: 'threads',
         platformAccountId,
         credentials: threads.credentials({ expiresInMs, ageMs: 2 * day, withExpiry: true }),
@@ -42,7 +45,7 @@ for (const backend of backends()) {
     }
 
     async function credentialsOf(accountId: string) {
-      const row = await getAccountRow(ctx, userId, accountId);
+      const row = await getAccountRow(ctx, workspaceId, accountId);
       return { status: row!.status, credentials: (await toPlatformAccount(ctx, row!)).credentials };
     }
 

@@ -5,7 +5,7 @@ import { listOptionChoices } from '#server/accounts/option-choices.ts';
 import { getAccountRow } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { preparePost } from '#server/posts/prepare.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import {
   connectLoginSpaces,
@@ -26,7 +26,7 @@ for (const backend of backends()) {
     let fake: FakeLogin;
     let harness: ServiceHarness;
     let ctx: AppContext;
-    let userId: string;
+    let workspaceId: string;
     let spaceA: string;
     let spaceB: string;
 
@@ -36,17 +36,20 @@ for (const backend of backends()) {
         platforms: [...platformModules, loginPlatformModule(fake)],
       });
       ctx = harness.ctx;
-      userId = (
-        await signUp(ctx, { email: `choices-${backend}@example.com`, password: 'long enough password' })
+      workspaceId = (
+        await signUpWithWorkspace(ctx, {
+          email: `choices-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
-      [spaceA, spaceB] = (await connectLoginSpaces(ctx, userId)) as [string, string];
+      [spaceA, spaceB] = (await connectLoginSpaces(ctx, workspaceId)) as [string, string];
     });
     after(async () => {
       await harness?.stop();
       await fake?.close();
     });
 
-    const list = (accountId: string, field: string, query = '', owner = userId) =>
+    const list = (accountId: string, field: string, query = '', owner = workspaceId) =>
       listOptionChoices(ctx, owner, accountId, field, new URLSearchParams(query));
     const asked = (path: RegExp) => fake.server.requests.filter((r) => path.test(r.path)).length;
     const problemOf = async (promise: Promise<unknown>) => {
@@ -85,7 +88,10 @@ for (const backend of backends()) {
 
     test('another user’s account, an unknown field and a field without choices from the platform are 404', async () => {
       const other = (
-        await signUp(ctx, { email: `other-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `other-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       assert.equal((await problemOf(list(spaceA, 'collection', '', other))).status, 404);
       assert.equal((await problemOf(list(spaceA, 'nope'))).status, 404);
@@ -94,7 +100,7 @@ for (const backend of backends()) {
 
     test('validation refuses a value the platform does not offer, unless the field allows custom text', async () => {
       const prepare = (options: Record<string, unknown>) =>
-        preparePost(ctx, userId, {
+        preparePost(ctx, workspaceId, {
           message: 'hi',
           accountIds: [spaceA],
           media: [],
@@ -121,7 +127,10 @@ for (const backend of backends()) {
     test('each user may make 60 uncached asks a minute; cached answers stay free', async () => {
       // A user of their own, so the asks of the other tests do not count.
       const busy = (
-        await signUp(ctx, { email: `busy-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `busy-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       const [space] = await connectLoginSpaces(ctx, busy);
       for (let i = 0; i < 60; i++) await list(space!, 'shelf', `collection=burst${i}`, busy);
@@ -139,8 +148,8 @@ for (const backend of backends()) {
       fake.revoke();
       const refused = await problemOf(list(spaceB, 'shelf', 'collection=after-revoke'));
       assert.deepEqual([refused.status, refused.code], [422, 'credentials_invalid']);
-      assert.equal((await getAccountRow(ctx, userId, spaceA))!.status, 'needs_reconnect');
-      assert.equal((await getAccountRow(ctx, userId, spaceB))!.status, 'needs_reconnect');
+      assert.equal((await getAccountRow(ctx, workspaceId, spaceA))!.status, 'needs_reconnect');
+      assert.equal((await getAccountRow(ctx, workspaceId, spaceB))!.status, 'needs_reconnect');
       const before = fake.server.requests.length;
       assert.equal((await problemOf(list(spaceA, 'shelf', 'collection=new'))).code, 'credentials_invalid');
       assert.equal(fake.server.requests.length, before, 'no call for an account known to need reconnecting');

@@ -16,8 +16,8 @@ import {
 import type { AppContext } from '#server/context.ts';
 import { accountGrants, accounts, webhookDeliveries } from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';
-import { signUp } from '#server/users/service.ts';
 import { createWebhook } from '#server/webhooks/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import {
   type FakeLogin,
@@ -38,7 +38,7 @@ for (const backend of backends()) {
     let receiver: WebhookReceiver;
     let harness: ServiceHarness;
     let ctx: AppContext;
-    let userId: string;
+    let workspaceId: string;
     let spaceA: string;
     let spaceB: string;
 
@@ -49,10 +49,13 @@ for (const backend of backends()) {
         platforms: [...platformModules, loginPlatformModule(fake)],
       });
       ctx = harness.ctx;
-      userId = (
-        await signUp(ctx, { email: `grants-${backend}@example.com`, password: 'long enough password' })
+      workspaceId = (
+        await signUpWithWorkspace(ctx, {
+          email: `grants-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
-      await createWebhook(ctx, userId, { url: receiver.url, events: ['account.needs_reconnect'] });
+      await createWebhook(ctx, workspaceId, { url: receiver.url, events: ['account.needs_reconnect'] });
     });
     after(async () => {
       await harness?.stop();
@@ -62,17 +65,18 @@ for (const backend of backends()) {
 
     /** The browser's round trip: our start → the platform's consent (approves at once) → our callback. */
     async function consent(accountId?: string) {
-      const url = await startConnect(ctx, userId, loginPlatformId, accountId ? { accountId } : {});
+      const url = await startConnect(ctx, workspaceId, loginPlatformId, accountId ? { accountId } : {});
       const approved = await fetch(url, { redirect: 'manual' });
       assert.equal(approved.status, 302);
       const callback = new URL(approved.headers.get('location')!);
-      return finishConnect(ctx, userId, loginPlatformId, callback.searchParams);
+      return finishConnect(ctx, workspaceId, loginPlatformId, callback.searchParams);
     }
 
-    const rowsOf = () => ctx.db.select().from(accounts).where(eq(accounts.userId, userId));
-    const grants = () => ctx.db.select().from(accountGrants).where(eq(accountGrants.userId, userId));
+    const rowsOf = () => ctx.db.select().from(accounts).where(eq(accounts.workspaceId, workspaceId));
+    const grants = () =>
+      ctx.db.select().from(accountGrants).where(eq(accountGrants.workspaceId, workspaceId));
     const publish = (accountId: string, message: string) =>
-      createPost(ctx, userId, {
+      createPost(ctx, workspaceId, {
         message,
         accountIds: [accountId],
         postingMode: 'now',
@@ -80,16 +84,16 @@ for (const backend of backends()) {
         accountOptions: {},
       });
     const reconnectEvents = async () =>
-      (await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.userId, userId))).filter(
-        (d) => d.eventType === 'account.needs_reconnect',
-      ).length;
+      (
+        await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.workspaceId, workspaceId))
+      ).filter((d) => d.eventType === 'account.needs_reconnect').length;
 
     test('the accounts one login connected store its credentials once', async () => {
       const outcome = await consent();
       assert.equal(outcome.kind, 'pick');
       const saved = await pickAccounts(
         ctx,
-        userId,
+        workspaceId,
         loginPlatformId,
         outcome.kind === 'pick' ? outcome.token : '',
         ['space-a', 'space-b'],
@@ -122,8 +126,8 @@ for (const backend of backends()) {
           ['space-b', 'to B'],
         ],
       );
-      const rowA = await getAccountRow(ctx, userId, spaceA);
-      const rowB = await getAccountRow(ctx, userId, spaceB);
+      const rowA = await getAccountRow(ctx, workspaceId, spaceA);
+      const rowB = await getAccountRow(ctx, workspaceId, spaceB);
       assert.deepEqual(
         (await toPlatformAccount(ctx, rowA!)).credentials,
         (await toPlatformAccount(ctx, rowB!)).credentials,
@@ -147,7 +151,7 @@ for (const backend of backends()) {
     test('the keeper renews a login once, whatever number of accounts it connected', async () => {
       // Stored tokens that expire in a day: in the keeper's window, not yet the publisher's.
       fake.accessTtlSec = 3600;
-      const row = await getAccountRow(ctx, userId, spaceA);
+      const row = await getAccountRow(ctx, workspaceId, spaceA);
       const current = (await toPlatformAccount(ctx, row!)).credentials;
       await saveRefreshedCredentials(ctx, spaceB, {
         ...current,
@@ -187,10 +191,10 @@ for (const backend of backends()) {
     });
 
     test('the grant goes with the last account that uses it', async () => {
-      await disconnectAccount(ctx, userId, spaceA);
+      await disconnectAccount(ctx, workspaceId, spaceA);
       assert.equal((await grants()).length, 1);
       assert.equal((await publish(spaceB, 'B alone')).status, 'posted');
-      await disconnectAccount(ctx, userId, spaceB);
+      await disconnectAccount(ctx, workspaceId, spaceB);
       assert.equal((await grants()).length, 0);
     });
   });

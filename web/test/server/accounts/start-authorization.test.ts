@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { ConnectError, finishConnect, startConnect } from '#server/accounts/oauth-connect.ts';
 import type { AppContext } from '#server/context.ts';
 import { connectStates } from '#server/db/schema.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import {
   type FakeLogin,
@@ -25,7 +25,7 @@ for (const backend of backends()) {
     let fake: FakeLogin;
     let harness: ServiceHarness;
     let ctx: AppContext;
-    let userId: string;
+    let workspaceId: string;
 
     before(async () => {
       fake = await startFakeLogin();
@@ -33,8 +33,12 @@ for (const backend of backends()) {
         platforms: [...platformModules, loginPlatformModule(fake, { requestToken: true })],
       });
       ctx = harness.ctx;
-      userId = (await signUp(ctx, { email: `leg-${backend}@example.com`, password: 'long enough password' }))
-        .id;
+      workspaceId = (
+        await signUpWithWorkspace(ctx, {
+          email: `leg-${backend}@example.com`,
+          password: 'long enough password',
+        })
+      ).id;
     });
     after(async () => {
       await harness?.stop();
@@ -42,12 +46,15 @@ for (const backend of backends()) {
     });
 
     test('the request token is fetched before consent and its secret reaches the exchange', async () => {
-      const url = new URL(await startConnect(ctx, userId, loginPlatformId));
+      const url = new URL(await startConnect(ctx, workspaceId, loginPlatformId));
       assert.match(url.searchParams.get('oauth_token') ?? '', /^rqt-/);
       const asked = fake.server.requests.find((r) => r.path === '/oauth/request_token');
       assert.ok(asked, 'the server call happened before the browser was sent on');
       // Stored encrypted with the state, never in the clear.
-      const [state] = await ctx.db.select().from(connectStates).where(eq(connectStates.userId, userId));
+      const [state] = await ctx.db
+        .select()
+        .from(connectStates)
+        .where(eq(connectStates.workspaceId, workspaceId));
       assert.ok(state?.secret);
       assert.doesNotMatch(state.secret, /rqs-/);
 
@@ -55,7 +62,7 @@ for (const backend of backends()) {
       const callback = new URL(approved.headers.get('location')!);
       assert.ok(callback.searchParams.get('oauth_verifier'));
       assert.equal(callback.searchParams.get('code'), null, 'OAuth 1.0a answers a verifier, not a code');
-      const outcome = await finishConnect(ctx, userId, loginPlatformId, callback.searchParams);
+      const outcome = await finishConnect(ctx, workspaceId, loginPlatformId, callback.searchParams);
       assert.equal(outcome.kind, 'pick', 'the exchange used the secret and the oauth_token from the query');
       const exchange = fake.server.requests.findLast((r) => r.path === '/oauth/token');
       assert.ok(exchange);
@@ -66,7 +73,7 @@ for (const backend of backends()) {
       const states = async () => (await ctx.db.select().from(connectStates)).length;
       const before = await states();
       fake.server.inject({ path: /request_token/, status: 503, json: { error: 'down' } });
-      await assert.rejects(startConnect(ctx, userId, loginPlatformId), (error: unknown) => {
+      await assert.rejects(startConnect(ctx, workspaceId, loginPlatformId), (error: unknown) => {
         assert.ok(error instanceof ConnectError);
         assert.equal(error.code, 'provider_error');
         assert.match(error.message, /could not be reached/);

@@ -7,7 +7,7 @@ import { runCollection } from '#server/analytics/collector.ts';
 import type { AppContext } from '#server/context.ts';
 import { accountMetrics, accounts, metricSnapshots, targetMetrics } from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 import { bots } from '../../helpers/telegram-bots.ts';
@@ -35,7 +35,10 @@ for (const backend of backends()) {
       );
       ctx = harness.ctx;
       userId = (
-        await signUp(ctx, { email: `analytics-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `analytics-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       xAccount = (await connectAccount(ctx, userId, { platform: 'x', credentials: x.credentials() })).account
         .id;

@@ -12,7 +12,7 @@ import { getAnalyticsSummary } from '#server/analytics/get-summary.ts';
 import { refreshPostMetrics } from '#server/analytics/refresh-post-metrics.ts';
 import type { AppContext } from '#server/context.ts';
 import { createPost } from '#server/posts/create-post.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 
@@ -34,10 +34,16 @@ for (const backend of backends()) {
       harness = await startServices(backend, { ...x.env(), ANALYTICS_COLLECT_AFTER: '1ms,1h' });
       ctx = harness.ctx;
       userId = (
-        await signUp(ctx, { email: `reads-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `reads-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       otherId = (
-        await signUp(ctx, { email: `other-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `other-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       account = (await connectAccount(ctx, userId, { platform: 'x', credentials: x.credentials() })).account
         .id;

@@ -20,7 +20,7 @@ import { saveAccount } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { posts } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 import { bots } from '../../helpers/telegram-bots.ts';
@@ -78,7 +78,10 @@ for (const backend of backends().filter((b) => b === 'postgres')) {
     }
 
     test('SIGKILL mid-run: no duplicates, nothing lost, every target posted, failed or unknown', async () => {
-      const user = await signUp(ctx, { email: 'crash@example.com', password: 'long enough password' });
+      const user = await signUpWithWorkspace(ctx, {
+        email: 'crash@example.com',
+        password: 'long enough password',
+      });
       const news = (
         await saveAccount(ctx, user.id, {
           platform: 'telegram',
@@ -100,7 +103,7 @@ for (const backend of backends().filter((b) => b === 'postgres')) {
       const now = new Date();
       const rows = Array.from({ length: postCount }, (_, i) => ({
         id: crypto.randomUUID(),
-        userId: user.id,
+        workspaceId: user.id,
         status: 'scheduled' as const,
         message: `crash ${i}`,
         accountIds: i % 2 === 0 ? [news] : [toot],

@@ -16,7 +16,7 @@ import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service
 import { actOnPost } from '#server/posts/act-on-post.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 import { bots } from '../../helpers/telegram-bots.ts';
@@ -37,7 +37,7 @@ for (const backend of backends()) {
     let toot: string;
     let harness: ServiceHarness;
     let ctx: AppContext;
-    let userId: string;
+    let workspaceId: string;
     let news: string;
     let updates: string;
 
@@ -57,20 +57,20 @@ for (const backend of backends()) {
         4,
       );
       ctx = harness.ctx;
-      const user = await signUp(ctx, {
+      const user = await signUpWithWorkspace(ctx, {
         email: `dispatch-${backend}@example.com`,
         password: 'long enough password',
       });
-      userId = user.id;
+      workspaceId = user.id;
       news = (
-        await connectAccount(ctx, userId, {
+        await connectAccount(ctx, workspaceId, {
           platform: 'telegram',
           platformAccountId: '@news',
           credentials: { botToken: bots.main.token },
         })
       ).account.id;
       updates = (
-        await connectAccount(ctx, userId, {
+        await connectAccount(ctx, workspaceId, {
           platform: 'telegram',
           platformAccountId: '@updates',
           credentials: { botToken: bots.second.token },
@@ -92,7 +92,7 @@ for (const backend of backends()) {
       const now = Date.now();
       const rows = Array.from({ length: count }, (_, i) => ({
         id: crypto.randomUUID(),
-        userId,
+        workspaceId,
         status: 'scheduled' as const,
         message: `${prefix} ${i}`,
         accountIds,
@@ -145,7 +145,7 @@ for (const backend of backends()) {
       assert.equal(later.claimed, 20);
       assert.equal(later.posted, 20);
       for (let i = 0; i < 20; i++) assert.equal(sentCount(`orphan ${i}`), 2);
-      assert.equal((await getPost(ctx, userId, ids[0]!)).status, 'posted');
+      assert.equal((await getPost(ctx, workspaceId, ids[0]!)).status, 'posted');
     });
 
     test('a target left mid-publish by a dead dispatcher on a platform without dedupe becomes unknown, never sent twice', async () => {
@@ -159,7 +159,7 @@ for (const backend of backends()) {
         .set({ leaseExpiresAt: new Date(Date.now() - 1000), nextAttemptAt: new Date(Date.now() - 1000) })
         .where(eq(posts.id, id!));
       await dispatchDuePosts(ctx, options);
-      const post = await getPost(ctx, userId, id!);
+      const post = await getPost(ctx, workspaceId, id!);
       assert.equal(post.status, 'failed');
       const byAccount = Object.fromEntries(post.results.map((r) => [r.accountId, r]));
       assert.equal(byAccount[news]!.status, 'unknown');
@@ -170,7 +170,7 @@ for (const backend of backends()) {
 
     test('a Mastodon send whose answer was lost in a crash is resumed with the same Idempotency-Key: posted once', async () => {
       toot ??= (
-        await saveAccount(ctx, userId, {
+        await saveAccount(ctx, workspaceId, {
           platform: 'mastodon',
           platformAccountId: 'poster',
           credentials: { instanceUrl: mastodon.server.url, accessToken: 'mastodon-token' },
@@ -197,7 +197,7 @@ for (const backend of backends()) {
         .set({ leaseExpiresAt: new Date(Date.now() - 1000), nextAttemptAt: new Date(Date.now() - 1000) })
         .where(eq(posts.id, id!));
       await dispatchDuePosts(ctx, options);
-      const post = await getPost(ctx, userId, id!);
+      const post = await getPost(ctx, workspaceId, id!);
       assert.equal(post.status, 'posted');
       const result = post.results.find((r) => r.accountId === toot)!;
       assert.equal(result.status, 'posted');
@@ -215,17 +215,20 @@ for (const backend of backends()) {
         await ctx.db.update(posts).set({ status: 'failed', nextAttemptAt: null }).where(eq(posts.id, id));
       }
       // Publishing a failed post again leaves unknown targets alone.
-      const retried = await actOnPost(ctx, userId, first!, { postingMode: 'now' });
+      const retried = await actOnPost(ctx, workspaceId, first!, { postingMode: 'now' });
       assert.equal(retried.results[0]!.status, 'unknown');
       assert.equal(sentCount('unsure 0'), 0);
-      const marked = await actOnPost(ctx, userId, first!, { resolveUnknown: 'mark_posted' });
+      const marked = await actOnPost(ctx, workspaceId, first!, { resolveUnknown: 'mark_posted' });
       assert.equal(marked.status, 'posted');
       assert.equal(marked.results[0]!.status, 'posted');
       assert.equal(sentCount('unsure 0'), 0);
-      const again = await actOnPost(ctx, userId, second!, { resolveUnknown: 'post_again' });
+      const again = await actOnPost(ctx, workspaceId, second!, { resolveUnknown: 'post_again' });
       assert.equal(again.status, 'posted');
       assert.equal(sentCount('unsure 1'), 1);
-      await assert.rejects(actOnPost(ctx, userId, second!, { resolveUnknown: 'mark_posted' }), /409|posted/);
+      await assert.rejects(
+        actOnPost(ctx, workspaceId, second!, { resolveUnknown: 'mark_posted' }),
+        /409|posted/,
+      );
     });
 
     test('transient failures are retried on later dispatches with backoff, then the post fails', async () => {
@@ -233,13 +236,13 @@ for (const backend of backends()) {
       telegram.injectServerError(502, { times: 3, method: 'sendMessage' });
       const first = await dispatchDuePosts(ctx, options);
       assert.equal(first.rescheduled, 1);
-      let post = await getPost(ctx, userId, id!);
+      let post = await getPost(ctx, workspaceId, id!);
       assert.equal(post.status, 'scheduled');
       assert.equal(post.results[0]!.error!.retryable, true);
       await new Promise((r) => setTimeout(r, 20));
       const second = await dispatchDuePosts(ctx, options);
       assert.equal(second.posted, 1);
-      post = await getPost(ctx, userId, id!);
+      post = await getPost(ctx, workspaceId, id!);
       assert.equal(post.status, 'posted');
       assert.equal(sentCount('flaky 0'), 1);
 
@@ -250,7 +253,7 @@ for (const backend of backends()) {
         await new Promise((r) => setTimeout(r, 20));
       }
       telegram.server.clearInjected();
-      assert.equal((await getPost(ctx, userId, doomed!)).status, 'failed');
+      assert.equal((await getPost(ctx, workspaceId, doomed!)).status, 'failed');
       assert.equal(sentCount('doomed 0'), 0);
     });
 
@@ -263,7 +266,7 @@ for (const backend of backends()) {
         const later = new Date(Date.now() + 1500);
         const sooner = new Date(Date.now() + 600);
         const schedule = (message: string, at: Date) =>
-          createPost(ctx, userId, {
+          createPost(ctx, workspaceId, {
             message,
             accountIds: [news],
             postingMode: 'schedule',
@@ -276,13 +279,13 @@ for (const backend of backends()) {
         const end = Date.now() + 15_000;
         while (sentCount('wake later') === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
         // The fake counts a send on receipt; the post's result is written a moment after the answer.
-        while ((await getPost(ctx, userId, second.id)).status === 'scheduled' && Date.now() < end)
+        while ((await getPost(ctx, workspaceId, second.id)).status === 'scheduled' && Date.now() < end)
           await new Promise((r) => setTimeout(r, 20));
         for (const [post, at] of [
           [first, sooner],
           [second, later],
         ] as const) {
-          const done = await getPost(ctx, userId, post.id);
+          const done = await getPost(ctx, workspaceId, post.id);
           assert.equal(done.status, 'posted');
           assert.ok(Date.parse(done.postedAt!) >= at.getTime(), 'never before scheduledAt');
         }
@@ -310,7 +313,7 @@ for (const backend of backends()) {
       for (let i = 0; i < 3; i++)
         assert.equal(sentCount(`long-batch ${i}`), 2, `post ${i}: each target once`);
       for (const id of ids) {
-        const post = await getPost(ctx, userId, id);
+        const post = await getPost(ctx, workspaceId, id);
         assert.equal(post.status, 'posted');
         assert.deepEqual(
           post.results.map((r) => r.status),
@@ -329,7 +332,7 @@ for (const backend of backends()) {
       telegram.answerSlowly(2500, { times: 1, method: 'sendMessage' });
       const shortLease = { ...ctx.config.dispatcher, leaseMs: 600 };
       const requestCtx: AppContext = { ...ctx, config: { ...ctx.config, dispatcher: shortLease } };
-      const now = createPost(requestCtx, userId, {
+      const now = createPost(requestCtx, workspaceId, {
         message: 'slow publish now',
         accountIds: [news],
         postingMode: 'now',
@@ -348,7 +351,7 @@ for (const backend of backends()) {
       assert.equal(sentCount('slow publish now'), 1);
 
       // The same for `POST /api/v1/posts/{id}` with postingMode now (a draft published).
-      const draft = await createPost(ctx, userId, {
+      const draft = await createPost(ctx, workspaceId, {
         message: 'slow draft published',
         accountIds: [news],
         postingMode: 'draft',
@@ -356,7 +359,7 @@ for (const backend of backends()) {
         accountOptions: {},
       });
       telegram.answerSlowly(2500, { times: 1, method: 'sendMessage' });
-      const acting = actOnPost(requestCtx, userId, draft.id, { postingMode: 'now' });
+      const acting = actOnPost(requestCtx, workspaceId, draft.id, { postingMode: 'now' });
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const again = await dispatchDuePosts(harness.contexts.at(-1)!, {
         ...options,

@@ -7,7 +7,7 @@ import { connectAccount } from '#server/accounts/service.ts';
 import { acquireLimits } from '#server/limits/repository.ts';
 import { DatabaseLimitStore } from '#server/limits/store.ts';
 import { createPost } from '#server/posts/create-post.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { limitStoreSuite } from '../../../../shared/test/publish/limit-store-suite.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
@@ -96,7 +96,7 @@ for (const backend of backends()) {
 
     test('one bot posting from every instance at once stays within its concurrency and rate', async () => {
       const ctx = harness.ctx;
-      const user = await signUp(ctx, {
+      const user = await signUpWithWorkspace(ctx, {
         email: `limits-${backend}@example.com`,
         password: 'long enough password',
       });

@@ -9,8 +9,8 @@ import { createPost } from '#server/posts/create-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostTimeline } from '#server/posts/list-post-events.ts';
 import { preflightDuePosts } from '#server/preflight/preflighter.ts';
-import { signUp } from '#server/users/service.ts';
 import { createWebhook } from '#server/webhooks/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 import { bots } from '../../helpers/telegram-bots.ts';
@@ -36,7 +36,10 @@ for (const backend of backends()) {
       });
       ctx = harness.ctx;
       userId = (
-        await signUp(ctx, { email: `preflight-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `preflight-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       news = (
         await connectAccount(ctx, userId, {

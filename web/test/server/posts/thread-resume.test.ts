@@ -14,7 +14,7 @@ import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service
 import { actOnPost } from '#server/posts/act-on-post.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import {
   type ChainPublisher,
   chainPublisher,
@@ -41,7 +41,7 @@ for (const backend of backends()) {
   describe(`thread resume (${backend})`, () => {
     let ctx: AppContext;
     let stop: () => Promise<void>;
-    let userId: string;
+    let workspaceId: string;
     let safe: ChainPublisher;
     let blind: ChainPublisher;
     let failing: string | undefined;
@@ -74,11 +74,14 @@ for (const backend of backends()) {
         await database?.drop();
         rmSync(dataDir, { recursive: true, force: true });
       };
-      userId = (
-        await signUp(ctx, { email: `thread-${backend}@example.com`, password: 'long enough password' })
+      workspaceId = (
+        await signUpWithWorkspace(ctx, {
+          email: `thread-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       const connect = async (platform: string) =>
-        (await connectAccount(ctx, userId, { platform, platformAccountId: platform, credentials: {} }))
+        (await connectAccount(ctx, workspaceId, { platform, platformAccountId: platform, credentials: {} }))
           .account.id;
       safeAccount = await connect('chain');
       blindAccount = await connect('blindchain');
@@ -89,7 +92,7 @@ for (const backend of backends()) {
 
     test('a retry replies to the last posted part, read back from the database', async () => {
       failing = 'r three';
-      const created = await createPost(ctx, userId, {
+      const created = await createPost(ctx, workspaceId, {
         message: 'r one',
         accountIds: [safeAccount],
         postingMode: 'now',
@@ -104,7 +107,7 @@ for (const backend of backends()) {
       );
       assert.equal(created.results[0]!.firstComment?.status, 'pending');
       failing = undefined;
-      const retried = await actOnPost(ctx, userId, created.id, { postingMode: 'now' });
+      const retried = await actOnPost(ctx, workspaceId, created.id, { postingMode: 'now' });
       assert.equal(retried.status, 'posted');
       const sent = safe.posted().filter((c) => c.message.startsWith('r '));
       assert.deepEqual(
@@ -133,7 +136,7 @@ for (const backend of backends()) {
       const past = new Date(Date.now() - 1000);
       await ctx.db.insert(posts).values({
         id,
-        userId,
+        workspaceId,
         status: 'scheduled',
         message: `${prefix} one`,
         accountIds: [accountId],
@@ -164,7 +167,7 @@ for (const backend of backends()) {
     test('a crash mid-thread resumes the part in flight with its stored handle where the platform dedupes', async () => {
       const id = await crashedMidThread(safeAccount, 'chain', 'crash');
       await dispatchDuePosts(ctx, dispatch);
-      const post = await getPost(ctx, userId, id);
+      const post = await getPost(ctx, workspaceId, id);
       assert.equal(post.status, 'posted');
       const sent = safe.calls.filter((c) => c.message.startsWith('crash '));
       assert.deepEqual(
@@ -190,7 +193,7 @@ for (const backend of backends()) {
         [blindAccount]: { firstComment: 'lost comment' },
       });
       await dispatchDuePosts(ctx, dispatch);
-      const post = await getPost(ctx, userId, id);
+      const post = await getPost(ctx, workspaceId, id);
       assert.equal(post.status, 'failed');
       const [result] = post.results;
       assert.equal(result!.status, 'unknown');
@@ -201,7 +204,7 @@ for (const backend of backends()) {
       assert.equal(result!.firstComment?.status, 'pending', 'the comment comes after the part in flight');
       assert.equal(blind.calls.filter((c) => c.message.startsWith('lost ')).length, 0);
       // "Post again" continues from the unknown part: the posted ones stay as they are.
-      const again = await actOnPost(ctx, userId, id, { resolveUnknown: 'post_again' });
+      const again = await actOnPost(ctx, workspaceId, id, { resolveUnknown: 'post_again' });
       assert.equal(again.status, 'posted');
       assert.deepEqual(
         blind.posted().map((c) => c.message),

@@ -10,7 +10,7 @@ import { actOnPost } from '#server/posts/act-on-post.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { listPostTimeline } from '#server/posts/list-post-events.ts';
 import { updatePost } from '#server/posts/update-post.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 import { bots } from '../../helpers/telegram-bots.ts';
@@ -40,7 +40,10 @@ for (const backend of backends()) {
       harness = await startServices(backend, { TELEGRAM_API_URL: telegram.url });
       ctx = harness.ctx;
       userId = (
-        await signUp(ctx, { email: `timeline-${backend}@example.com`, password: 'long enough password' })
+        await signUpWithWorkspace(ctx, {
+          email: `timeline-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       news = (
         await connectAccount(ctx, userId, {
@@ -177,7 +180,7 @@ for (const backend of backends()) {
     });
 
     test('another user’s post has no timeline for you (404)', async () => {
-      const other = await signUp(ctx, {
+      const other = await signUpWithWorkspace(ctx, {
         email: `timeline-other-${backend}@example.com`,
         password: 'long enough password',
       });

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { saveAccount, toPlatformAccount } from '#server/accounts/service.ts';
 import { loadConfig } from '#server/config.ts';
 import { createContext } from '#server/context.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 
 const migrations = join(import.meta.dirname, '..', '..', '..', '..', 'drizzle');
 
@@ -26,7 +26,10 @@ test('key rotation: old ciphertexts stay readable through previous keys, the scr
         CREDENTIALS_ENCRYPTION_KEY: oldKey,
       }),
     );
-    const user = await signUp(before, { email: 'rotate@example.com', password: 'long enough password' });
+    const user = await signUpWithWorkspace(before, {
+      email: 'rotate@example.com',
+      password: 'long enough password',
+    });
     const { account } = await saveAccount(before, user.id, {
       platform: 'telegram',
       platformAccountId: '@news',
@@ -70,7 +73,7 @@ test('key rotation: old ciphertexts stay readable through previous keys, the scr
       assert.ok(!String(row.credentials).includes('secret-token'));
       const platformAccount = await toPlatformAccount(after, {
         id: account.id,
-        userId: user.id,
+        workspaceId: user.id,
         platform: 'telegram',
         platformAccountId: '@news',
         label: null,

@@ -18,7 +18,7 @@ import { deletePost } from '#server/posts/delete-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { updatePost } from '#server/posts/update-post.ts';
 import { sweepStagedDiscards } from '#server/staging/discard.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 
@@ -43,7 +43,7 @@ for (const backend of backends()) {
     let x: FakeX;
     let harness: ServiceHarness;
     let ctx: AppContext;
-    let userId: string;
+    let workspaceId: string;
     let accountId: string;
     let mediaKey: string;
 
@@ -51,11 +51,14 @@ for (const backend of backends()) {
       x = await startFakeX({ processingPolls: 1 });
       harness = await startServices(backend, x.env(), 3);
       ctx = harness.ctx;
-      userId = (
-        await signUp(ctx, { email: `staging-${backend}@example.com`, password: 'long enough password' })
+      workspaceId = (
+        await signUpWithWorkspace(ctx, {
+          email: `staging-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       accountId = (
-        await saveAccount(ctx, userId, {
+        await saveAccount(ctx, workspaceId, {
           platform: 'x',
           platformAccountId: x.user.id,
           credentials: x.credentials(),
@@ -67,7 +70,7 @@ for (const backend of backends()) {
       mediaKey = (
         await uploadFromRequest(
           ctx,
-          userId,
+          workspaceId,
           new Request('http://test.invalid/upload', { method: 'POST', body: form }),
         )
       ).key;
@@ -80,7 +83,7 @@ for (const backend of backends()) {
     async function scheduleVideos(count: number, label: string): Promise<string[]> {
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
-        const post = await createPost(ctx, userId, {
+        const post = await createPost(ctx, workspaceId, {
           message: `${label} ${i}`,
           accountIds: [accountId],
           postingMode: 'schedule',
@@ -109,7 +112,7 @@ for (const backend of backends()) {
       for (const s of stagers) s.start();
       try {
         await until(async () => {
-          const views = await Promise.all(ids.map((id) => getPost(ctx, userId, id)));
+          const views = await Promise.all(ids.map((id) => getPost(ctx, workspaceId, id)));
           return views.every((v) => v.staging[0]?.status === 'staged');
         });
       } finally {
@@ -129,7 +132,7 @@ for (const backend of backends()) {
       const summary = await runCronDispatch(ctx);
       assert.equal(summary.staged, 1, JSON.stringify(summary));
       assert.equal(summary.claimed, 0, 'nothing was due');
-      assert.equal((await getPost(ctx, userId, id!)).staging[0]?.status, 'staged');
+      assert.equal((await getPost(ctx, workspaceId, id!)).staging[0]?.status, 'staged');
       assert.equal(x.media.size - uploadsBefore, 1, 'the video was uploaded ahead by the cron call');
       assert.equal(x.posts.length, 0, 'nothing published ahead of time');
       // A second call finds nothing left to stage.
@@ -150,9 +153,9 @@ for (const backend of backends()) {
       });
       stager.start();
       try {
-        const first = await getPost(ctx, userId, id!);
+        const first = await getPost(ctx, workspaceId, id!);
         assert.equal(first.staging[0]?.status, 'staging', 'the live lease is respected');
-        await until(async () => (await getPost(ctx, userId, id!)).staging[0]?.status === 'staged');
+        await until(async () => (await getPost(ctx, workspaceId, id!)).staging[0]?.status === 'staged');
       } finally {
         await stager.stop();
       }
@@ -163,7 +166,7 @@ for (const backend of backends()) {
     let youtube: FakeYouTube;
     let harness: ServiceHarness;
     let ctx: AppContext;
-    let userId: string;
+    let workspaceId: string;
     let accountId: string;
     let mediaKey: string;
 
@@ -171,11 +174,14 @@ for (const backend of backends()) {
       youtube = await startFakeYouTube();
       harness = await startServices(backend, youtube.env(), 1);
       ctx = harness.ctx;
-      userId = (
-        await signUp(ctx, { email: `discard-${backend}@example.com`, password: 'long enough password' })
+      workspaceId = (
+        await signUpWithWorkspace(ctx, {
+          email: `discard-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
       accountId = (
-        await saveAccount(ctx, userId, {
+        await saveAccount(ctx, workspaceId, {
           platform: 'youtube',
           platformAccountId: youtube.channel!.id,
           credentials: youtube.credentials(),
@@ -187,7 +193,7 @@ for (const backend of backends()) {
       mediaKey = (
         await uploadFromRequest(
           ctx,
-          userId,
+          workspaceId,
           new Request('http://test.invalid/upload', { method: 'POST', body: form }),
         )
       ).key;
@@ -206,7 +212,7 @@ for (const backend of backends()) {
 
     /** Schedules a video post and stages it (by a cron call); answers the post and its private video. */
     async function stagedPost(message: string) {
-      const post = await createPost(ctx, userId, {
+      const post = await createPost(ctx, workspaceId, {
         message,
         accountIds: [accountId],
         postingMode: 'schedule',
@@ -226,7 +232,7 @@ for (const backend of backends()) {
       const { post, videoId } = await stagedPost('First cut');
       // YouTube refuses the first delete: the edit goes through all the same.
       youtube.failNext({ path: /^\/youtube\/v3\/videos$/, status: 403, reason: 'forbidden', times: 3 });
-      const edited = await updatePost(ctx, userId, post.id, { message: 'Final cut' });
+      const edited = await updatePost(ctx, workspaceId, post.id, { message: 'Final cut' });
       assert.equal(edited.message, 'Final cut');
       assert.deepEqual(edited.staging, [], 'the staging is forgotten at once');
       await until(async () => (await queued()).some((r) => r.last_error !== null));
@@ -243,7 +249,7 @@ for (const backend of backends()) {
 
     test('deleting a staged post removes its private upload', async () => {
       const { post, videoId } = await stagedPost('Doomed');
-      await deletePost(ctx, userId, post.id);
+      await deletePost(ctx, workspaceId, post.id);
       await until(async () => !holds(videoId));
       assert.deepEqual(await queued(), []);
     });
@@ -251,12 +257,12 @@ for (const backend of backends()) {
     test('moving a staged post back to draft removes its upload; a published one is never removed', async () => {
       const { post, videoId } = await stagedPost('Back to draft');
       const { actOnPost } = await import('#server/posts/act-on-post.ts');
-      await actOnPost(ctx, userId, post.id, { postingMode: 'draft' });
+      await actOnPost(ctx, workspaceId, post.id, { postingMode: 'draft' });
       await until(async () => !holds(videoId));
 
       // Published with its staged upload (publish now), then deleted from the list: the video stays.
       const second = await stagedPost('Goes out');
-      const published = await actOnPost(ctx, userId, second.post.id, { postingMode: 'now' });
+      const published = await actOnPost(ctx, workspaceId, second.post.id, { postingMode: 'now' });
       assert.equal(published.status, 'posted', JSON.stringify(published.results));
       assert.equal(published.results[0]?.platformPostId, second.videoId, 'the staged upload was published');
       assert.equal(youtube.deletedVideos.includes(second.videoId), false);

@@ -5,7 +5,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '@postwave/shared/tes
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { webhookDeliveries, webhookEndpoints } from '#server/db/schema.ts';
-import { signUp } from '#server/users/service.ts';
 import { deliverDue } from '#server/webhooks/delivery.ts';
 import { emitWebhookEvent } from '#server/webhooks/events.ts';
 import {
@@ -15,6 +14,7 @@ import {
   updateWebhook,
 } from '#server/webhooks/service.ts';
 import { WebhookWorker } from '#server/webhooks/worker.ts';
+import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
 import { type SmtpSink, startSmtpSink } from '../../helpers/smtp-sink.ts';
@@ -32,7 +32,7 @@ for (const backend of backends()) {
     let smtp: SmtpSink;
     let harness: ServiceHarness;
     let ctx: AppContext;
-    let userId: string;
+    let workspaceId: string;
     let clock: Date;
     const now = () => clock;
     const round = (c = ctx, owner = 'test-worker') =>
@@ -51,8 +51,11 @@ for (const backend of backends()) {
         3,
       );
       ctx = harness.ctx;
-      userId = (
-        await signUp(ctx, { email: `hooks-${backend}@example.com`, password: 'long enough password' })
+      workspaceId = (
+        await signUpWithWorkspace(ctx, {
+          email: `hooks-${backend}@example.com`,
+          password: 'long enough password',
+        })
       ).id;
     });
     after(async () => {
@@ -69,11 +72,14 @@ for (const backend of backends()) {
     });
 
     test('a failing receiver is retried on the schedule, then the delivery fails and the endpoint is disabled', async () => {
-      const hook = await createWebhook(ctx, userId, { url: receiver.url, events: ['account.disconnected'] });
+      const hook = await createWebhook(ctx, workspaceId, {
+        url: receiver.url,
+        events: ['account.disconnected'],
+      });
       receiver.secrets = [hook.secret];
       receiver.respond = () => 500;
       const start = clock;
-      await emitWebhookEvent(ctx.db, { userId, type: 'account.disconnected', data: { id: 'a1' } });
+      await emitWebhookEvent(ctx.db, { workspaceId, type: 'account.disconnected', data: { id: 'a1' } });
       assert.equal(await round(), 1);
       const due = async () => (await ctx.db.select().from(webhookDeliveries))[0]!;
       for (const [i, delay] of defaultWebhookRetrySchedule.entries()) {
@@ -107,25 +113,28 @@ for (const backend of backends()) {
       assert.match(smtp.messages[0]!, /webhook endpoint was turned off/);
       assert.ok(smtp.messages[0]!.includes(receiver.url));
       // A disabled endpoint records no new deliveries until it is turned on again.
-      await emitWebhookEvent(ctx.db, { userId, type: 'account.disconnected', data: { id: 'a2' } });
+      await emitWebhookEvent(ctx.db, { workspaceId, type: 'account.disconnected', data: { id: 'a2' } });
       assert.equal((await ctx.db.select().from(webhookDeliveries)).length, 1);
-      const enabled = await updateWebhook(ctx, userId, hook.id, { enabled: true });
+      const enabled = await updateWebhook(ctx, workspaceId, hook.id, { enabled: true });
       assert.equal(enabled.enabled, true);
       assert.equal(enabled.failingSince, null);
     });
 
     test('a success within the day starts the failure count over, so the endpoint stays on', async () => {
-      const hook = await createWebhook(ctx, userId, { url: receiver.url, events: ['account.disconnected'] });
+      const hook = await createWebhook(ctx, workspaceId, {
+        url: receiver.url,
+        events: ['account.disconnected'],
+      });
       receiver.respond = () => 503;
-      await emitWebhookEvent(ctx.db, { userId, type: 'account.disconnected', data: {} });
+      await emitWebhookEvent(ctx.db, { workspaceId, type: 'account.disconnected', data: {} });
       await round();
       clock = new Date(clock.getTime() + 23 * hour);
       receiver.respond = () => 200;
-      await emitWebhookEvent(ctx.db, { userId, type: 'account.disconnected', data: {} });
+      await emitWebhookEvent(ctx.db, { workspaceId, type: 'account.disconnected', data: {} });
       await round();
       receiver.respond = () => 503;
       clock = new Date(clock.getTime() + 2 * hour);
-      await emitWebhookEvent(ctx.db, { userId, type: 'account.disconnected', data: {} });
+      await emitWebhookEvent(ctx.db, { workspaceId, type: 'account.disconnected', data: {} });
       await round();
       const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id));
       assert.equal(endpoint!.disabledAt, null);
@@ -133,19 +142,22 @@ for (const backend of backends()) {
     });
 
     test('after a rotation both secrets sign for 24 hours, then only the new one', async () => {
-      const hook = await createWebhook(ctx, userId, { url: receiver.url, events: ['account.disconnected'] });
-      const rotated = await rotateWebhookSecret(ctx, userId, hook.id);
+      const hook = await createWebhook(ctx, workspaceId, {
+        url: receiver.url,
+        events: ['account.disconnected'],
+      });
+      const rotated = await rotateWebhookSecret(ctx, workspaceId, hook.id);
       assert.notEqual(rotated.secret, hook.secret);
       assert.ok(rotated.previousSecretExpiresAt);
       receiver.secrets = [hook.secret, rotated.secret];
-      await emitWebhookEvent(ctx.db, { userId, type: 'account.disconnected', data: {} });
+      await emitWebhookEvent(ctx.db, { workspaceId, type: 'account.disconnected', data: {} });
       await round();
       const [during] = receiver.received;
       assert.equal(during!.headers['webhook-signature']!.split(' ').length, 2);
       assert.deepEqual(during!.verifiedWith, [hook.secret, rotated.secret]);
 
       clock = new Date(clock.getTime() + 24 * hour + 1000);
-      await emitWebhookEvent(ctx.db, { userId, type: 'account.disconnected', data: {} });
+      await emitWebhookEvent(ctx.db, { workspaceId, type: 'account.disconnected', data: {} });
       await round();
       const afterOverlap = receiver.received[1]!;
       assert.equal(afterOverlap.headers['webhook-signature']!.split(' ').length, 1);
@@ -153,10 +165,10 @@ for (const backend of backends()) {
     });
 
     test('an event recorded in a rolled-back transaction is never sent', async () => {
-      await createWebhook(ctx, userId, { url: receiver.url, events: ['account.disconnected'] });
+      await createWebhook(ctx, workspaceId, { url: receiver.url, events: ['account.disconnected'] });
       await assert.rejects(
         ctx.db.transaction(async (tx) => {
-          await emitWebhookEvent(tx as never, { userId, type: 'account.disconnected', data: {} });
+          await emitWebhookEvent(tx as never, { workspaceId, type: 'account.disconnected', data: {} });
           throw new Error('the change failed');
         }),
         /the change failed/,
@@ -166,7 +178,10 @@ for (const backend of backends()) {
     });
 
     test('the worker wakes when a transaction that recorded an event commits', async () => {
-      const hook = await createWebhook(ctx, userId, { url: receiver.url, events: ['account.disconnected'] });
+      const hook = await createWebhook(ctx, workspaceId, {
+        url: receiver.url,
+        events: ['account.disconnected'],
+      });
       receiver.secrets = [hook.secret];
       const worker = new WebhookWorker(ctx);
       worker.start();
@@ -174,7 +189,7 @@ for (const backend of backends()) {
         // Let the worker go to sleep first (its safety-net poll is a minute away).
         await new Promise((r) => setTimeout(r, 300));
         await ctx.db.transaction(async (tx) => {
-          await emitWebhookEvent(tx as never, { userId, type: 'account.disconnected', data: { n: 1 } });
+          await emitWebhookEvent(tx as never, { workspaceId, type: 'account.disconnected', data: { n: 1 } });
         });
         const [got] = await receiver.waitFor(1, 10_000);
         assert.deepEqual((got!.payload as { data: unknown }).data, { n: 1 });
@@ -184,16 +199,21 @@ for (const backend of backends()) {
     });
 
     test('workers on several instances send each delivery once', async () => {
-      await createWebhook(ctx, userId, { url: receiver.url, events: ['account.disconnected'] });
+      await createWebhook(ctx, workspaceId, { url: receiver.url, events: ['account.disconnected'] });
       for (let i = 0; i < 30; i++)
-        await emitWebhookEvent(ctx.db, { userId, type: 'account.disconnected', data: { i } });
+        await emitWebhookEvent(ctx.db, { workspaceId, type: 'account.disconnected', data: { i } });
       const rounds = harness.contexts.flatMap((c, n) => [round(c, `w${n}a`), round(c, `w${n}b`)]);
       const claimed = (await Promise.all(rounds)).reduce((a, b) => a + b, 0);
       assert.equal(claimed, 30);
       assert.equal(receiver.received.length, 30);
-      const page = await listDeliveries(ctx, userId, (await ctx.db.select().from(webhookEndpoints))[0]!.id, {
-        limit: 200,
-      });
+      const page = await listDeliveries(
+        ctx,
+        workspaceId,
+        (await ctx.db.select().from(webhookEndpoints))[0]!.id,
+        {
+          limit: 200,
+        },
+      );
       assert.ok(page.deliveries.every((d) => d.status === 'delivered' && d.attemptLog.length === 1));
     });
   });

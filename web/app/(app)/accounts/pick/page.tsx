@@ -18,7 +18,7 @@ export default async function PickAccountsPage({
   const user = await requireUser();
   const params = await searchParams;
   const pending = params.pending
-    ? await getPendingConnection(await getContext(), user.id, params.pending)
+    ? await getPendingConnection(await getContext(), user.workspaceId, params.pending)
     : undefined;
   if (!pending) {
     return (

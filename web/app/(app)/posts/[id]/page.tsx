@@ -44,11 +44,11 @@ export default async function PostPage({
   const { id } = await params;
   const { done, approve } = await searchParams;
   const ctx = await getContext();
-  const post = await foundOr404(getPost(ctx, user.id, id));
+  const post = await foundOr404(getPost(ctx, user.workspaceId, id));
   const [accountList, history, metrics] = await Promise.all([
-    listAccounts(ctx, user.id),
-    listPostEvents(ctx, user.id, post.id),
-    getPostMetrics(ctx, user.id, post.id),
+    listAccounts(ctx, user.workspaceId),
+    listPostEvents(ctx, user.workspaceId, post.id),
+    getPostMetrics(ctx, user.workspaceId, post.id),
   ]);
   const accounts = new Map(accountList.map((a) => [a.id, a]));
   const approval = openApprovalRequest(post, history, approve === '1');

@@ -8,13 +8,13 @@ import { route } from '#server/http/route.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(accountsRoutes.listAccounts, async ({ ctx, caller }) =>
-  json({ accounts: await listAccounts(ctx, caller.userId) }),
+  json({ accounts: await listAccounts(ctx, caller.workspaceId) }),
 );
 
 export const POST = route(accountsRoutes.connectAccount, async ({ request, ctx, caller }) => {
   const { account, created } = await connectAccount(
     ctx,
-    caller.userId,
+    caller.workspaceId,
     await readBody(request, ConnectAccountRequest),
   );
   return json(account, created ? 201 : 200);

@@ -6,5 +6,5 @@ import { route } from '#server/http/route.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(analyticsRoutes.getAnalytics, async ({ request, ctx, caller }) =>
-  json(await getAnalyticsSummary(ctx, caller.userId, new URL(request.url).searchParams)),
+  json(await getAnalyticsSummary(ctx, caller.workspaceId, new URL(request.url).searchParams)),
 );

@@ -8,9 +8,9 @@ import { route } from '#server/http/route.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(feedsRoutes.listFeeds, async ({ ctx, caller }) =>
-  json({ feeds: await listFeeds(ctx, caller.userId) }),
+  json({ feeds: await listFeeds(ctx, caller.workspaceId) }),
 );
 
 export const POST = route(feedsRoutes.createFeed, async ({ request, ctx, caller }) =>
-  json(await createFeed(ctx, caller.userId, await readBody(request, FeedRequest)), 201),
+  json(await createFeed(ctx, caller.workspaceId, await readBody(request, FeedRequest)), 201),
 );

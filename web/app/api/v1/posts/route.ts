@@ -3,6 +3,7 @@ import { readJson } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
+import { assertMayPost } from '#server/posts/authorize.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { listPosts } from '#server/posts/list-posts.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
@@ -17,13 +18,15 @@ export const GET = route(postsRoutes.listPosts, async ({ request, ctx, caller })
       problem('invalid_request', 'status must be draft, scheduled, posted or failed; limit 1 to 200'),
     );
   }
-  return json(await listPosts(ctx, caller.userId, query.data));
+  return json(await listPosts(ctx, caller.workspaceId, query.data));
 });
 
 export const POST = route(postsRoutes.createPost, async ({ request, ctx, caller }) => {
   const body = await readJson(request);
-  return idempotent(ctx, caller.userId, request, body, async () => ({
-    status: 201,
-    body: await createPost(ctx, caller.userId, parsePostRequest(body)),
-  }));
+  return idempotent(ctx, caller, request, body, async () => {
+    const input = parsePostRequest(body);
+    // Inside the idempotent run: a key reused with another body is 422 before anything else.
+    assertMayPost(caller, input.postingMode);
+    return { status: 201, body: await createPost(ctx, caller.workspaceId, input, caller.userId) };
+  });
 });

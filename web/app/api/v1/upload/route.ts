@@ -6,5 +6,5 @@ import { uploadFromRequest } from '#server/media/service.ts';
 export const runtime = 'nodejs';
 
 export const POST = route(mediaRoutes.uploadMedia, async ({ request, ctx, caller }) => {
-  return json({ media: await uploadFromRequest(ctx, caller.userId, request) }, 201);
+  return json({ media: await uploadFromRequest(ctx, caller.workspaceId, request) }, 201);
 });

@@ -9,6 +9,6 @@ export const runtime = 'nodejs';
 
 export const POST = route(postsRoutes.validatePost, async ({ request, ctx, caller }) => {
   const body = await readBody(request, ValidationRequest);
-  const prepared = await preparePost(ctx, caller.userId, normalizeValidationRequest(body));
+  const prepared = await preparePost(ctx, caller.workspaceId, normalizeValidationRequest(body));
   return json(prepared.validation);
 });

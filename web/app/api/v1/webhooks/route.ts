@@ -8,10 +8,10 @@ import { createWebhook, listWebhooks } from '#server/webhooks/service.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(webhooksRoutes.listWebhooks, async ({ ctx, caller }) => {
-  return json({ webhooks: await listWebhooks(ctx, caller.userId) });
+  return json({ webhooks: await listWebhooks(ctx, caller.workspaceId) });
 });
 
 export const POST = route(webhooksRoutes.createWebhook, async ({ request, ctx, caller }) => {
   const input = await readBody(request, CreateWebhookRequest);
-  return json(await createWebhook(ctx, caller.userId, input), 201);
+  return json(await createWebhook(ctx, caller.workspaceId, input), 201);
 });

@@ -15,9 +15,9 @@ export default async function EditPostPage({ params }: { params: Promise<{ id: s
   const user = await requireUser();
   const { id } = await params;
   const ctx = await getContext();
-  const post = await foundOr404(getPost(ctx, user.id, id));
+  const post = await foundOr404(getPost(ctx, user.workspaceId, id));
   if (post.status === 'posted') redirect(`/posts/${post.id}`);
-  const accounts = await listAccounts(ctx, user.id);
+  const accounts = await listAccounts(ctx, user.workspaceId);
   return (
     <div className="page">
       <div className="page-head">

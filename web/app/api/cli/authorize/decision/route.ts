@@ -10,6 +10,7 @@ import {
 import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
 import { readLimitedText } from '#server/http/body.ts';
 import { route } from '#server/http/route.ts';
+import { pickedWorkspace } from '#server/workspaces/pick.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -35,6 +36,7 @@ export const POST = route(cliAuthRoutes.decideCliAuthorization, async ({ request
   assertSameOrigin(request, ctx.config.appUrl);
   if (form.get('decision') !== 'approve')
     return redirect(loopbackRedirect(params, { error: 'access_denied' }));
-  const code = await issueCliCode(ctx, user.id, params);
+  const workspaceId = await pickedWorkspace(ctx, user.id, form.get('workspaceId'));
+  const code = await issueCliCode(ctx, user.id, params, workspaceId);
   return redirect(loopbackRedirect(params, { code }));
 });

@@ -11,6 +11,7 @@ import {
   OAuthError,
   parseAuthorizeRequest,
 } from '#server/oauth/service.ts';
+import { pickedWorkspace } from '#server/workspaces/pick.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -29,7 +30,8 @@ export async function POST(request: Request): Promise<Response> {
         clientRedirect(ctx, parsed, { error: 'access_denied', error_description: 'The user denied access' }),
       );
     }
-    const code = await issueAuthorizationCode(ctx, user.id, parsed);
+    const workspaceId = await pickedWorkspace(ctx, user.id, form.get('workspaceId'));
+    const code = await issueAuthorizationCode(ctx, user.id, parsed, workspaceId);
     return redirect(clientRedirect(ctx, parsed, { code }));
   } catch (error) {
     if (error instanceof OAuthError) return errorPage(error.message);

@@ -8,17 +8,17 @@ import { route } from '#server/http/route.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(accountsRoutes.getAccount, async ({ ctx, caller, params: { id } }) => {
-  const row = await getAccountRow(ctx, caller.userId, id);
+  const row = await getAccountRow(ctx, caller.workspaceId, id);
   if (!row) throw notFound('account');
   return json(toView(row));
 });
 
 export const PATCH = route(accountsRoutes.renameAccount, async ({ request, ctx, caller, params: { id } }) => {
   const { label } = await readBody(request, RenameAccountRequest);
-  return json(await renameAccount(ctx, caller.userId, id, label || null));
+  return json(await renameAccount(ctx, caller.workspaceId, id, label || null));
 });
 
 export const DELETE = route(accountsRoutes.disconnectAccount, async ({ ctx, caller, params: { id } }) => {
-  await disconnectAccount(ctx, caller.userId, id);
+  await disconnectAccount(ctx, caller.workspaceId, id);
   return noContent();
 });

@@ -8,14 +8,14 @@ import { route } from '#server/http/route.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(feedsRoutes.getFeed, async ({ ctx, caller, params }) =>
-  json(await getFeed(ctx, caller.userId, params.id)),
+  json(await getFeed(ctx, caller.workspaceId, params.id)),
 );
 
 export const PATCH = route(feedsRoutes.updateFeed, async ({ request, ctx, caller, params }) =>
-  json(await updateFeed(ctx, caller.userId, params.id, await readBody(request, FeedPatch))),
+  json(await updateFeed(ctx, caller.workspaceId, params.id, await readBody(request, FeedPatch))),
 );
 
 export const DELETE = route(feedsRoutes.deleteFeed, async ({ ctx, caller, params }) => {
-  await deleteFeed(ctx, caller.userId, params.id);
+  await deleteFeed(ctx, caller.workspaceId, params.id);
   return noContent();
 });

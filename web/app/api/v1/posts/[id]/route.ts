@@ -4,6 +4,7 @@ import { json, noContent } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
 import { actOnPost } from '#server/posts/act-on-post.ts';
+import { assertMayEditPost, assertMayPost } from '#server/posts/authorize.ts';
 import { deletePost } from '#server/posts/delete-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
@@ -13,24 +14,31 @@ import { updatePost } from '#server/posts/update-post.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(postsRoutes.getPost, async ({ ctx, caller, params }) =>
-  json(await getPost(ctx, caller.userId, params.id)),
+  json(await getPost(ctx, caller.workspaceId, params.id)),
 );
 
 export const PATCH = route(postsRoutes.updatePost, async ({ request, ctx, caller, params }) => {
   const patch = toPostPatch(await readBody(request, PostPatchRequest));
-  return json(await updatePost(ctx, caller.userId, params.id, patch));
+  await assertMayEditPost(ctx, caller, params.id);
+  return json(await updatePost(ctx, caller.workspaceId, params.id, patch));
 });
 
 export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, params }) => {
   const body = await readJson(request);
-  return idempotent(ctx, caller.userId, request, body, async () => {
+  return idempotent(ctx, caller, request, body, async () => {
     const parsed = PostActionRequest.safeParse(body);
     if (!parsed.success) throw invalidRequest(parsed.error);
-    return { status: 200, body: await actOnPost(ctx, caller.userId, params.id, toPostAction(parsed.data)) };
+    // Resolving unknown targets publishes again (or records a publication): a publisher's act.
+    assertMayPost(caller, parsed.data.resolveUnknown ? 'now' : parsed.data.postingMode);
+    await assertMayEditPost(ctx, caller, params.id);
+    return {
+      status: 200,
+      body: await actOnPost(ctx, caller.workspaceId, params.id, toPostAction(parsed.data)),
+    };
   });
 });
 
 export const DELETE = route(postsRoutes.deletePost, async ({ ctx, caller, params }) => {
-  await deletePost(ctx, caller.userId, params.id);
+  await deletePost(ctx, caller.workspaceId, params.id);
   return noContent();
 });

@@ -8,7 +8,7 @@ export const runtime = 'nodejs';
 export const GET = route(exportRoutes.exportPosts, async ({ request, ctx, caller }) => {
   const { format, filter } = parseExportQuery(new URL(request.url).searchParams);
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(exportPosts(ctx, caller.userId, format, filter), {
+  return new Response(exportPosts(ctx, caller.workspaceId, format, filter), {
     headers: {
       'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
       'content-disposition': `attachment; filename="postwave-posts-${day}.${format}"`,

@@ -12,14 +12,15 @@ export const POST = route(importRoutes.importPosts, async ({ request, ctx, calle
   countImport(ctx, caller.userId);
   const input = await readImportRequest(request);
   const run = () =>
-    importPosts(ctx, caller.userId, {
+    importPosts(ctx, caller.workspaceId, {
       format: input.format,
       body: input.text,
       rows: input.rows,
       dryRun: input.dryRun,
+      authorId: caller.userId,
     });
   if (input.dryRun) return json(await run());
-  return idempotent(ctx, caller.userId, request, input.fingerprintBody, async () => ({
+  return idempotent(ctx, caller, request, input.fingerprintBody, async () => ({
     status: 200,
     body: await run(),
   }));

@@ -10,5 +10,5 @@ export const runtime = 'nodejs';
 
 export const POST = route(mediaRoutes.presignUpload, async ({ request, ctx, caller }) => {
   warnOnForeignOrigin(ctx.config, ctx.logger, request);
-  return json(await presignUpload(ctx, caller.userId, await readBody(request, PresignRequest)), 201);
+  return json(await presignUpload(ctx, caller.workspaceId, await readBody(request, PresignRequest)), 201);
 });

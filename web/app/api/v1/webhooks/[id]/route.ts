@@ -8,15 +8,15 @@ import { deleteWebhook, getWebhook, updateWebhook } from '#server/webhooks/servi
 export const runtime = 'nodejs';
 
 export const GET = route(webhooksRoutes.getWebhook, async ({ ctx, caller, params: { id } }) => {
-  return json(await getWebhook(ctx, caller.userId, id));
+  return json(await getWebhook(ctx, caller.workspaceId, id));
 });
 
 export const PATCH = route(webhooksRoutes.updateWebhook, async ({ request, ctx, caller, params: { id } }) => {
   const patch = await readBody(request, UpdateWebhookRequest);
-  return json(await updateWebhook(ctx, caller.userId, id, patch));
+  return json(await updateWebhook(ctx, caller.workspaceId, id, patch));
 });
 
 export const DELETE = route(webhooksRoutes.deleteWebhook, async ({ ctx, caller, params: { id } }) => {
-  await deleteWebhook(ctx, caller.userId, id);
+  await deleteWebhook(ctx, caller.workspaceId, id);
   return noContent();
 });

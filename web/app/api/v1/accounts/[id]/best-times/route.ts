@@ -6,5 +6,5 @@ import { route } from '#server/http/route.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(analyticsRoutes.getBestTimes, async ({ ctx, caller, params }) =>
-  json(await getBestTimes(ctx, caller.userId, params.id)),
+  json(await getBestTimes(ctx, caller.workspaceId, params.id)),
 );

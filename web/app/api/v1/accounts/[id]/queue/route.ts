@@ -8,10 +8,10 @@ import { getQueue, setQueue } from '#server/queue/service.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(queueRoutes.getQueue, async ({ ctx, caller, params: { id } }) =>
-  json(await getQueue(ctx, caller.userId, id)),
+  json(await getQueue(ctx, caller.workspaceId, id)),
 );
 
 export const PUT = route(queueRoutes.setQueue, async ({ request, ctx, caller, params: { id } }) => {
   const settings = await readBody(request, QueueSettings);
-  return json(await setQueue(ctx, caller.userId, id, settings));
+  return json(await setQueue(ctx, caller.workspaceId, id, settings));
 });

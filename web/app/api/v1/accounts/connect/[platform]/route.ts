@@ -14,7 +14,7 @@ export const GET = route(
   async ({ request, ctx, caller, params: { platform } }) => {
     const accountId = new URL(request.url).searchParams.get('accountId');
     try {
-      const location = await startConnect(ctx, caller.userId, platform, { accountId });
+      const location = await startConnect(ctx, caller.workspaceId, platform, { accountId });
       return new Response(null, { status: 302, headers: { location, 'cache-control': 'no-store' } });
     } catch (error) {
       // The platform failed before consent (a request token): the accounts page says so, as a failed callback does.

@@ -6,5 +6,5 @@ import { route } from '#server/http/route.ts';
 export const runtime = 'nodejs';
 
 export const POST = route(feedsRoutes.pollFeed, async ({ ctx, caller, params }) =>
-  json(await pollOwnedFeed(ctx, caller.userId, params.id)),
+  json(await pollOwnedFeed(ctx, caller.workspaceId, params.id)),
 );

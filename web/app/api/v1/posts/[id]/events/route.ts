@@ -6,5 +6,5 @@ import { postsRoutes } from '#server/posts/routes.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(postsRoutes.listPostEvents, async ({ ctx, caller, params }) =>
-  json(await listPostTimeline(ctx, caller.userId, params.id)),
+  json(await listPostTimeline(ctx, caller.workspaceId, params.id)),
 );

@@ -7,5 +7,5 @@ export const runtime = 'nodejs';
 
 export const GET = route(analyticsRoutes.getPostMetrics, async ({ request, ctx, caller, params }) => {
   const history = new URL(request.url).searchParams.get('history') === 'true';
-  return json(await getPostMetrics(ctx, caller.userId, params.id, { history }));
+  return json(await getPostMetrics(ctx, caller.workspaceId, params.id, { history }));
 });

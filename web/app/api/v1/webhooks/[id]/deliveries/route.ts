@@ -15,6 +15,6 @@ export const GET = route(
       throw new ProblemError(
         problem('invalid_request', 'status must be pending, delivered or failed; limit 1 to 200'),
       );
-    return json(await listDeliveries(ctx, caller.userId, id, query.data));
+    return json(await listDeliveries(ctx, caller.workspaceId, id, query.data));
   },
 );

@@ -6,5 +6,5 @@ import { rotateWebhookSecret } from '#server/webhooks/service.ts';
 export const runtime = 'nodejs';
 
 export const POST = route(webhooksRoutes.rotateWebhookSecret, async ({ ctx, caller, params: { id } }) => {
-  return json(await rotateWebhookSecret(ctx, caller.userId, id));
+  return json(await rotateWebhookSecret(ctx, caller.workspaceId, id));
 });

@@ -6,5 +6,5 @@ import { sendTestEvent } from '#server/webhooks/service.ts';
 export const runtime = 'nodejs';
 
 export const POST = route(webhooksRoutes.testWebhook, async ({ ctx, caller, params: { id } }) => {
-  return json(await sendTestEvent(ctx, caller.userId, id));
+  return json(await sendTestEvent(ctx, caller.workspaceId, id));
 });

@@ -7,6 +7,12 @@ export const runtime = 'nodejs';
 
 export const GET = route(accountsRoutes.listOptionChoices, async ({ request, ctx, caller, params }) =>
   json(
-    await listOptionChoices(ctx, caller.userId, params.id, params.field, new URL(request.url).searchParams),
+    await listOptionChoices(
+      ctx,
+      caller.workspaceId,
+      params.id,
+      params.field,
+      new URL(request.url).searchParams,
+    ),
   ),
 );

@@ -9,5 +9,5 @@ export const runtime = 'nodejs';
 
 export const POST = route(queueRoutes.moveInQueue, async ({ request, ctx, caller, params: { id } }) => {
   const { postId, move } = await readBody(request, QueueMoveRequest);
-  return json(await moveInQueue(ctx, caller.userId, id, postId, move));
+  return json(await moveInQueue(ctx, caller.workspaceId, id, postId, move));
 });

@@ -13,7 +13,12 @@ export const GET = route(
   async ({ request, ctx, caller, params: { platform } }) => {
     const back = new URL('/accounts', ctx.config.appUrl);
     try {
-      const outcome = await finishConnect(ctx, caller.userId, platform, new URL(request.url).searchParams);
+      const outcome = await finishConnect(
+        ctx,
+        caller.workspaceId,
+        platform,
+        new URL(request.url).searchParams,
+      );
       if (outcome.kind === 'pick') {
         back.pathname = '/accounts/pick';
         back.searchParams.set('pending', outcome.token);

@@ -20,7 +20,13 @@ export const POST = route(
       const pending = form.get('pending') ?? '';
       const back = new URL('/accounts', ctx.config.appUrl);
       try {
-        const saved = await pickAccounts(ctx, caller.userId, platform, pending, form.getAll('accountIds'));
+        const saved = await pickAccounts(
+          ctx,
+          caller.workspaceId,
+          platform,
+          pending,
+          form.getAll('accountIds'),
+        );
         for (const account of saved) back.searchParams.append('connected', account.id);
       } catch (error) {
         if (!(error instanceof ProblemError)) throw error;
@@ -45,7 +51,7 @@ export const POST = route(
       throw new ProblemError(problem('invalid_request', 'Send { pending: string, accountIds: string[] }'));
     const saved = await pickAccounts(
       ctx,
-      caller.userId,
+      caller.workspaceId,
       platform,
       parsed.data.pending,
       parsed.data.accountIds,

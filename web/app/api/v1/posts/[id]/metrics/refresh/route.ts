@@ -7,5 +7,5 @@ export const runtime = 'nodejs';
 export const maxDuration = 60;
 
 export const POST = route(analyticsRoutes.refreshPostMetrics, async ({ ctx, caller, params }) =>
-  json(await refreshPostMetrics(ctx, caller.userId, params.id), 202),
+  json(await refreshPostMetrics(ctx, caller.workspaceId, params.id), 202),
 );

@@ -8,6 +8,6 @@ export const runtime = 'nodejs';
 export const POST = route(
   webhooksRoutes.redeliverWebhookDelivery,
   async ({ ctx, caller, params: { id, deliveryId } }) => {
-    return json(await redeliver(ctx, caller.userId, id, deliveryId), 202);
+    return json(await redeliver(ctx, caller.workspaceId, id, deliveryId), 202);
   },
 );

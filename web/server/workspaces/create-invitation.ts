@@ -1,0 +1,51 @@
+import type { Caller } from '#server/auth/caller.ts';
+import { atLeast, forbiddenFor } from '#server/auth/permissions.ts';
+import type { AppContext } from '#server/context.ts';
+import type { WorkspaceRole } from '#server/db/schema.ts';
+import { hashSecret, newSecret } from '#server/security/tokens.ts';
+import { mailInvitation } from './invitation-mail.ts';
+import { findWorkspace, insertInvitation } from './repository.ts';
+
+export const invitationTokenPrefix = 'pwi_';
+/** Invitations live 7 days (contract section G). */
+export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+
+export function invitationUrl(ctx: AppContext, token: string): string {
+  return `${ctx.config.appUrl}/invite/${encodeURIComponent(token)}`;
+}
+
+/**
+ * `POST /api/v1/workspaces/{id}/invitations` `{ email, role }`: a single-use link with a random
+ * 256-bit token, stored only as its SHA-256 (docs/workspaces.md#invitations). The url is in this
+ * answer once and e-mailed to the address; only owners invite owners.
+ */
+export async function createInvitation(
+  ctx: AppContext,
+  caller: Caller,
+  input: { email: string; role: WorkspaceRole },
+) {
+  if (input.role === 'owner' && !atLeast(caller.role, 'owner'))
+    throw forbiddenFor('owner', 'Only an owner may invite an owner');
+  const token = newSecret(invitationTokenPrefix);
+  const now = new Date();
+  const row = await insertInvitation(ctx, {
+    id: crypto.randomUUID(),
+    workspaceId: caller.workspaceId,
+    email: input.email,
+    role: input.role,
+    tokenHash: hashSecret(token),
+    invitedBy: caller.userId,
+    expiresAt: new Date(now.getTime() + invitationLifetimeMs),
+    createdAt: now,
+  });
+  const url = invitationUrl(ctx, token);
+  const workspace = await findWorkspace(ctx, caller.workspaceId);
+  await mailInvitation(ctx, {
+    to: row.email,
+    url,
+    workspaceName: workspace?.name ?? 'a workspace',
+    inviter: caller.actor.name,
+    role: row.role,
+  });
+  return { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), url };
+}

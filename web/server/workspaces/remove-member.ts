@@ -1,0 +1,15 @@
+import type { Caller } from '#server/auth/caller.ts';
+import type { AppContext } from '#server/context.ts';
+import { changeMember } from './members.ts';
+import { deleteMember } from './repository.ts';
+
+/**
+ * `DELETE /api/v1/workspaces/{id}/members/{userId}`: the member leaves, and their API and CLI
+ * tokens and MCP grants for this workspace end in the same transaction (and every request checks
+ * membership anyway, server/auth/caller.ts).
+ */
+export async function removeMember(ctx: AppContext, caller: Caller, userId: string): Promise<void> {
+  await changeMember(ctx, caller, userId, undefined, (tx) =>
+    deleteMember(tx, caller.workspaceId, userId, new Date()),
+  );
+}

@@ -1,0 +1,14 @@
+import type { Caller } from '#server/auth/caller.ts';
+import type { AppContext } from '#server/context.ts';
+import { getWorkspace } from './get-workspace.ts';
+import { setCurrentWorkspace } from './repository.ts';
+import type { WorkspaceView } from './schema.ts';
+
+/**
+ * `POST /api/v1/workspaces/{id}/switch`: the browser session's current workspace becomes this one
+ * (a member's only; tokens stay in the workspace they are bound to).
+ */
+export async function switchWorkspace(ctx: AppContext, caller: Caller): Promise<WorkspaceView> {
+  await setCurrentWorkspace(ctx, caller.userId, caller.workspaceId);
+  return getWorkspace(ctx, caller);
+}

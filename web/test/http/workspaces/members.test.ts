@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { backends } from '../../helpers/databases.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../../helpers/fixtures.ts';
+import { authorize, exchange, rawMcp, registerClient } from '../../helpers/oauth.ts';
+import { currentWorkspace, invite, tokenIn, verifiedPerson } from './team.ts';
+
+/** Another workspace's resources, switching, bound tokens, removal and invitations (docs/workspaces.md). */
+
+for (const backend of backends()) {
+  describe(`workspace members and isolation (${backend})`, () => {
+    let env: TelegramApp;
+    before(async () => {
+      env = await startTelegramApp(backend, { LOG_LEVEL: 'info' });
+    });
+    after(() => env?.stop());
+
+    test('another workspace’s resources answer 404 exactly like missing ones', async () => {
+      const owner = await verifiedPerson(env.app, `iso-owner-${backend}`);
+      const ws = await currentWorkspace(owner.session);
+      const api = await tokenIn(owner, ws);
+      const news = await connectTelegram(api, '@news');
+      const post = await api.json('/api/v1/posts', {
+        json: { message: 'mine', accountIds: [news], postingMode: 'draft' },
+      });
+      const outsider = await verifiedPerson(env.app, `iso-outsider-${backend}`);
+      const missing = await outsider.session.json(`/api/v1/posts/${crypto.randomUUID()}`);
+      for (const path of [
+        `/api/v1/posts/${post.body.id}`,
+        `/api/v1/accounts/${news}`,
+        `/api/v1/workspaces/${ws}`,
+        `/api/v1/workspaces/${ws}/members`,
+      ]) {
+        const res = await outsider.session.json(path);
+        assert.equal(res.status, 404, path);
+        assert.deepEqual(
+          { ...res.body, detail: undefined, title: undefined, type: undefined },
+          { ...missing.body, detail: undefined, title: undefined, type: undefined },
+        );
+      }
+      assert.equal(
+        (await outsider.session.fetch(`/api/v1/workspaces/${ws}/switch`, { method: 'POST' })).status,
+        404,
+      );
+      const tokenElsewhere = await outsider.session.json('/api/v1/tokens', {
+        json: { name: 'sneaky', workspaceId: ws },
+      });
+      assert.equal(tokenElsewhere.status, 404);
+    });
+
+    test('a session switches workspace; tokens stay in the workspace they are bound to', async () => {
+      const owner = await verifiedPerson(env.app, `switch-${backend}`);
+      const personal = await currentWorkspace(owner.session);
+      const personalApi = await tokenIn(owner, personal);
+      await connectTelegram(personalApi, '@news');
+      const created = await owner.session.json('/api/v1/workspaces', { json: { name: 'Client A' } });
+      assert.equal(created.status, 201);
+      const clientApi = await tokenIn(owner, created.body.id);
+      assert.equal((await clientApi.json('/api/v1/accounts')).body.accounts.length, 0);
+      assert.equal((await owner.session.json('/api/v1/accounts')).body.accounts.length, 1);
+      const switched = await owner.session.json(`/api/v1/workspaces/${created.body.id}/switch`, {
+        method: 'POST',
+      });
+      assert.equal(switched.status, 200);
+      assert.equal(await currentWorkspace(owner.session), created.body.id);
+      assert.equal((await owner.session.json('/api/v1/accounts')).body.accounts.length, 0);
+      assert.equal(
+        (await personalApi.json('/api/v1/accounts')).body.accounts.length,
+        1,
+        'the token did not move',
+      );
+      const list = await owner.session.json('/api/v1/workspaces');
+      assert.deepEqual(
+        list.body.workspaces.map((w: { role: string }) => w.role),
+        ['owner', 'owner'],
+      );
+    });
+
+    test('removing a member ends their tokens and MCP grants for the workspace at once', async () => {
+      const owner = await verifiedPerson(env.app, `rm-owner-${backend}`);
+      const ws = await currentWorkspace(owner.session);
+      const member = await verifiedPerson(env.app, `rm-member-${backend}`);
+      await invite(owner.session, ws, member, 'editor');
+      const memberApi = await tokenIn(member, ws);
+      const clientId = await registerClient(env.app.url);
+      const grant = await exchange(
+        env.app.url,
+        clientId,
+        await authorize(env.app.url, member.session, clientId),
+      );
+      const { access_token: mcpToken } = (await grant.json()) as { access_token: string };
+      assert.equal((await rawMcp(env.app.url, mcpToken)).status, 200);
+      assert.equal((await memberApi.json('/api/v1/posts')).status, 200);
+      const removed = await owner.session.fetch(`/api/v1/workspaces/${ws}/members/${member.userId}`, {
+        method: 'DELETE',
+      });
+      assert.equal(removed.status, 204);
+      assert.equal((await memberApi.json('/api/v1/posts')).status, 401);
+      assert.equal((await rawMcp(env.app.url, mcpToken)).status, 401);
+      const members = await owner.session.json(`/api/v1/workspaces/${ws}/members`);
+      assert.deepEqual(
+        members.body.members.map((m: { userId: string }) => m.userId),
+        [owner.userId],
+      );
+      // The removed person is back in their own workspace, not locked out.
+      assert.notEqual(await currentWorkspace(member.session), ws);
+    });
+
+    test('invitations: another address is 403, used, revoked or unknown links are 404', async () => {
+      const owner = await verifiedPerson(env.app, `inv-owner-${backend}`);
+      const ws = await currentWorkspace(owner.session);
+      const invitee = await verifiedPerson(env.app, `inv-guest-${backend}`);
+      const stranger = await verifiedPerson(env.app, `inv-stranger-${backend}`);
+      const created = await owner.session.json(`/api/v1/workspaces/${ws}/invitations`, {
+        json: { email: invitee.email, role: 'contributor' },
+      });
+      assert.equal(created.status, 201);
+      assert.match(created.body.url, /\/invite\/pwi_[A-Za-z0-9_-]{43}$/);
+      const listed = await owner.session.json(`/api/v1/workspaces/${ws}/invitations`);
+      assert.equal(listed.body.invitations.length, 1);
+      assert.ok(!JSON.stringify(listed.body).includes(created.body.url), 'never the link again');
+      const token = decodeURIComponent(created.body.url.split('/').pop());
+      const mismatch = await stranger.session.json('/api/v1/invitations/accept', { json: { token } });
+      assert.equal(mismatch.status, 403);
+      assert.equal(mismatch.body.code, 'invitation_email_mismatch');
+      const page = await invitee.session.fetch(`/invite/${encodeURIComponent(token)}`);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /Accept the invitation/);
+      assert.equal(
+        (await invitee.session.json('/api/v1/invitations/accept', { json: { token } })).status,
+        200,
+      );
+      assert.equal(
+        (await invitee.session.json('/api/v1/invitations/accept', { json: { token } })).status,
+        404,
+        'used',
+      );
+      assert.equal(
+        (await invitee.session.json('/api/v1/invitations/accept', { json: { token: 'pwi_nope' } })).status,
+        404,
+      );
+      const second = await owner.session.json(`/api/v1/workspaces/${ws}/invitations`, {
+        json: { email: stranger.email, role: 'viewer' },
+      });
+      assert.equal(
+        (
+          await owner.session.fetch(`/api/v1/workspaces/${ws}/invitations/${second.body.id}`, {
+            method: 'DELETE',
+          })
+        ).status,
+        204,
+      );
+      const revoked = decodeURIComponent(second.body.url.split('/').pop());
+      assert.equal(
+        (await stranger.session.json('/api/v1/invitations/accept', { json: { token: revoked } })).status,
+        404,
+      );
+      const members = await owner.session.json(`/api/v1/workspaces/${ws}/members`);
+      assert.deepEqual(members.body.members.map((m: { role: string }) => m.role).sort(), [
+        'contributor',
+        'owner',
+      ]);
+    });
+
+    test('a new person signs up through the invitation page and comes back to it', async () => {
+      const owner = await verifiedPerson(env.app, `new-owner-${backend}`);
+      const ws = await currentWorkspace(owner.session);
+      const created = await owner.session.json(`/api/v1/workspaces/${ws}/invitations`, {
+        json: { email: 'newcomer@example.com', role: 'editor' },
+      });
+      const path = new URL(created.body.url).pathname;
+      const anonymous = await new (await import('../../helpers/client.ts')).Client(env.app.url).fetch(path);
+      assert.equal(anonymous.status, 200);
+      const html = await anonymous.text();
+      assert.ok(
+        html.includes(`/signup?next=${encodeURIComponent(path)}`.replaceAll('&', '&amp;')) ||
+          html.includes('/signup?next='),
+        'links to sign-up',
+      );
+      assert.match(html, /newcomer@example\.com/);
+    });
+  });
+}
