@@ -75,8 +75,12 @@ export function importTemplate(accounts: AccountRow[], timeZone: string, now = n
   return stringify(rows, { record_delimiter: '\r\n' });
 }
 
-/** The template for one user: their accounts, their time zone. */
-export async function importTemplateFor(ctx: AppContext, userId: string): Promise<string> {
-  const [accounts, user] = await Promise.all([accountsOf(ctx, userId), getUser(ctx, userId)]);
+/** The template for one member: the workspace's accounts, their time zone. */
+export async function importTemplateFor(
+  ctx: AppContext,
+  workspaceId: string,
+  userId: string,
+): Promise<string> {
+  const [accounts, user] = await Promise.all([accountsOf(ctx, workspaceId), getUser(ctx, userId)]);
   return importTemplate(accounts, user?.timezone ?? 'UTC');
 }

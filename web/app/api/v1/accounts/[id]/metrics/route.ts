@@ -6,5 +6,5 @@ import { route } from '#server/http/route.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(analyticsRoutes.getAccountMetrics, async ({ request, ctx, caller, params }) =>
-  json(await getAccountSeries(ctx, caller.userId, params.id, new URL(request.url).searchParams)),
+  json(await getAccountSeries(ctx, caller.workspaceId, params.id, new URL(request.url).searchParams)),
 );

@@ -5,7 +5,7 @@ import { importTemplateRoutes } from '#server/imports/template-routes.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(importTemplateRoutes.importTemplate, async ({ ctx, caller }) => {
-  return new Response(await importTemplateFor(ctx, caller.userId), {
+  return new Response(await importTemplateFor(ctx, caller.workspaceId, caller.userId), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': 'attachment; filename="postwave-import-template.csv"',
