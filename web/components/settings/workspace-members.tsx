@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { api, describeError } from '../lib/api.ts';
+import { formatDateTime } from '../lib/time.ts';
 
 const roles = ['owner', 'admin', 'editor', 'contributor', 'viewer'] as const;
 
@@ -33,8 +34,11 @@ export function WorkspaceMembers({
   canManage,
   isOwner,
   selfId,
+  timezone,
 }: {
   workspaceId: string;
+  /** The person's time zone: every date is written in it (components/lib/time.ts). */
+  timezone: string;
   members: MemberRow[];
   invitations: InvitationRow[];
   canManage: boolean;
@@ -172,7 +176,7 @@ export function WorkspaceMembers({
               {invitations.map((i) => (
                 <li key={i.id} className="row">
                   <span>
-                    {i.email} as {i.role}, until {new Date(i.expiresAt).toLocaleDateString()}
+                    {i.email} as {i.role}, until {formatDateTime(i.expiresAt, timezone)}
                   </span>
                   <button
                     type="button"

@@ -94,6 +94,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
           <WorkspaceMembers
             workspaceId={user.workspaceId}
             selfId={user.id}
+            timezone={user.timezone}
             canManage={managesMembers}
             isOwner={user.role === 'owner'}
             members={members}
