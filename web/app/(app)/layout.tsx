@@ -63,7 +63,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           />
         )}
         {!(await isDismissed('getting-started')) && (
-          <GettingStarted steps={await gettingStartedSteps(await getContext(), user.id)} />
+          <GettingStarted steps={await gettingStartedSteps(await getContext(), user.workspaceId)} />
         )}
         <TimeProvider value={{ timeZone: user.timezone, locale: await requestLocale() }}>
           {children}
