@@ -81,12 +81,12 @@ export async function listPostPage(
  */
 export async function postProgress(
   ctx: AppContext,
-  userId: string,
+  workspaceId: string,
 ): Promise<{ wrote: boolean; scheduled: boolean }> {
   const [row] = await ctx.db
     .select({
-      wrote: sql<boolean>`exists (select 1 from ${posts} where ${posts.userId} = ${userId})`,
-      scheduled: sql<boolean>`exists (select 1 from ${posts} where ${posts.userId} = ${userId} and ${posts.scheduledAt} is not null)`,
+      wrote: sql<boolean>`exists (select 1 from ${posts} where ${posts.workspaceId} = ${workspaceId})`,
+      scheduled: sql<boolean>`exists (select 1 from ${posts} where ${posts.workspaceId} = ${workspaceId} and ${posts.scheduledAt} is not null)`,
     })
     .from(sql`(select 1) as one`);
   return { wrote: Boolean(row?.wrote), scheduled: Boolean(row?.scheduled) };

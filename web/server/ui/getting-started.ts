@@ -4,7 +4,13 @@ import { postProgress } from '#server/posts/repository.ts';
 import type { GettingStartedSteps } from './schema.ts';
 
 /** The guided start's three steps, done or not, for the app layout (issue 30). */
-export async function gettingStartedSteps(ctx: AppContext, workspaceId: string): Promise<GettingStartedSteps> {
-  const [accounts, progress] = await Promise.all([accountsOf(ctx, workspaceId), postProgress(ctx, workspaceId)]);
+export async function gettingStartedSteps(
+  ctx: AppContext,
+  workspaceId: string,
+): Promise<GettingStartedSteps> {
+  const [accounts, progress] = await Promise.all([
+    accountsOf(ctx, workspaceId),
+    postProgress(ctx, workspaceId),
+  ]);
   return { connected: accounts.length > 0, wrote: progress.wrote, scheduled: progress.scheduled };
 }
