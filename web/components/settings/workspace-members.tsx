@@ -81,62 +81,69 @@ export function WorkspaceMembers({
           {error}
         </p>
       )}
-      <table className="table">
-        <caption className="sr-only">Members</caption>
-        <thead>
-          <tr>
-            <th scope="col">Member</th>
-            <th scope="col">Role</th>
-            {canManage && <th scope="col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {members.map((m) => (
-            <tr key={m.userId}>
-              <td>
-                {m.name ?? m.email} {m.name && <span className="muted">{m.email}</span>}
-                {m.userId === selfId && <span className="muted"> (you)</span>}
-              </td>
-              <td>
-                {canManage && (isOwner || m.role !== 'owner') ? (
-                  <select
-                    className="input"
-                    aria-label={`Role of ${m.name ?? m.email}`}
-                    value={m.role}
-                    onChange={(e) =>
-                      void run(() => api('PATCH', `${base}/members/${m.userId}`, { role: e.target.value }))
-                    }
-                  >
-                    {grantable.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                ) : (
-                  m.role
-                )}
-              </td>
-              {canManage && (
+      <div className="table-scroll">
+        <table className="table">
+          <caption className="sr-only">Members</caption>
+          <thead>
+            <tr>
+              <th scope="col">Member</th>
+              <th scope="col">Role</th>
+              {canManage && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((m) => (
+              <tr key={m.userId}>
                 <td>
-                  {(isOwner || m.role !== 'owner') && (
-                    <ConfirmButton
-                      label="Remove"
-                      title={`Remove ${m.name ?? m.email}?`}
-                      body="Their tokens and connected assistants for this workspace stop working at once."
-                      confirmLabel="Remove"
-                      onConfirm={() => run(() => api('DELETE', `${base}/members/${m.userId}`))}
-                    />
+                  {m.name ?? m.email} {m.name && <span className="muted">{m.email}</span>}
+                  {m.userId === selfId && <span className="muted"> (you)</span>}
+                </td>
+                <td>
+                  {canManage && (isOwner || m.role !== 'owner') ? (
+                    <select
+                      className="input"
+                      aria-label={`Role of ${m.name ?? m.email}`}
+                      value={m.role}
+                      onChange={(e) =>
+                        void run(() => api('PATCH', `${base}/members/${m.userId}`, { role: e.target.value }))
+                      }
+                    >
+                      {grantable.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    m.role
                   )}
                 </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                {canManage && (
+                  <td>
+                    {(isOwner || m.role !== 'owner') && (
+                      <ConfirmButton
+                        label="Remove"
+                        title={`Remove ${m.name ?? m.email}?`}
+                        body="Their tokens and connected assistants for this workspace stop working at once."
+                        confirmLabel="Remove"
+                        onConfirm={() => run(() => api('DELETE', `${base}/members/${m.userId}`))}
+                      />
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {canManage && (
         <>
-          <form onSubmit={invite} className="row" style={{ alignItems: 'flex-end' }} noValidate>
+          <form
+            onSubmit={invite}
+            className="row"
+            style={{ alignItems: 'flex-end', flexWrap: 'wrap' }}
+            noValidate
+          >
             <div className="field" style={{ flex: 1, minWidth: 220 }}>
               <label htmlFor="invite-email">Invite by e-mail</label>
               <input
