@@ -1,0 +1,136 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { accounts } from './accounts.ts';
+import { ts } from './columns.ts';
+import { postTargets } from './posts.ts';
+
+/*
+ * Post analytics (docs/analytics.md, contract section H). Keyed on post targets and accounts, never
+ * on an owner: who may read them follows from the post or account they belong to.
+ */
+/**
+ * `collecting` on schedule; `done` after its last collection (+30 d); `gone` when the platform
+ * deleted the post; `unsupported` when its platform reports no post metrics (it still counts as a post).
+ */
+export const metricsStates = ['collecting', 'done', 'gone', 'unsupported'] as const;
+
+export type MetricsState = (typeof metricsStates)[number];
+
+/**
+ * One row per posted target of a platform that reports post metrics: its latest figures (the
+ * rollup every summary reads, so a summary never scans the history), where its schedule stands
+ * (`step` collections made, the next at `next_collect_at`), and the collector's lease.
+ */
+export const targetMetrics = pgTable(
+  'target_metrics',
+  {
+    postId: uuid('post_id').notNull(),
+    accountId: text('account_id').notNull(),
+    platform: text('platform').notNull(),
+    postedAt: ts('posted_at').notNull(),
+    state: text('state').$type<MetricsState>().notNull().default('collecting'),
+    step: integer('step').notNull().default(0),
+    nextCollectAt: ts('next_collect_at'),
+    metrics: jsonb('metrics').$type<Record<string, number>>().notNull().default({}),
+    /** likes + comments + reposts + quotes + shares + saves + clicks of the latest figures. */
+    engagement: integer('engagement'),
+    impressions: integer('impressions'),
+    collectedAt: ts('collected_at'),
+    /** The last collection a person asked for (`POST /posts/{id}/metrics/refresh`), at most one per 5 minutes. */
+    refreshedAt: ts('refreshed_at'),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: ts('lease_expires_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.accountId] }),
+    foreignKey({
+      columns: [t.postId, t.accountId],
+      foreignColumns: [postTargets.postId, postTargets.accountId],
+    }).onDelete('cascade'),
+    index('target_metrics_due').on(t.nextCollectAt).where(sql`${t.state} = 'collecting'`),
+    index('target_metrics_account_posted').on(t.accountId, t.postedAt),
+  ],
+);
+
+/**
+ * Sums of `target_metrics` per account and quarter hour of posting (UTC-aligned, so days in every
+ * timezone, half- and quarter-hour offsets included, are whole buckets): what summaries and
+ * series add up, about 3,000 rows per account and month however many posts. Kept by collection
+ * for the buckets it touched; a metric column is null when no target of the bucket reported it.
+ */
+export const metricRollups = pgTable(
+  'metric_rollups',
+  {
+    accountId: text('account_id').notNull(),
+    bucket: ts('bucket').notNull(),
+    posts: integer('posts').notNull(),
+    engagement: bigint('engagement', { mode: 'number' }),
+    impressions: bigint('impressions', { mode: 'number' }),
+    reach: bigint('reach', { mode: 'number' }),
+    views: bigint('views', { mode: 'number' }),
+    likes: bigint('likes', { mode: 'number' }),
+    comments: bigint('comments', { mode: 'number' }),
+    reposts: bigint('reposts', { mode: 'number' }),
+    quotes: bigint('quotes', { mode: 'number' }),
+    shares: bigint('shares', { mode: 'number' }),
+    saves: bigint('saves', { mode: 'number' }),
+    clicks: bigint('clicks', { mode: 'number' }),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.bucket] })],
+);
+
+/** Every collection of a target's figures, for its history. */
+export const metricSnapshots = pgTable(
+  'metric_snapshots',
+  {
+    postId: uuid('post_id').notNull(),
+    accountId: text('account_id').notNull(),
+    collectedAt: ts('collected_at').notNull(),
+    metrics: jsonb('metrics').$type<Record<string, number>>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.accountId, t.collectedAt] }),
+    foreignKey({
+      columns: [t.postId, t.accountId],
+      foreignColumns: [targetMetrics.postId, targetMetrics.accountId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/** An account's own figures, one row per UTC day (the last collection of the day wins). */
+export const accountMetrics = pgTable(
+  'account_metrics',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    day: text('day').notNull(),
+    followers: integer('followers'),
+    collectedAt: ts('collected_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day] })],
+);
+
+/** When each account's followers are next collected, and the collector's lease. */
+export const accountMetricSchedule = pgTable(
+  'account_metric_schedule',
+  {
+    accountId: uuid('account_id')
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    nextCollectAt: ts('next_collect_at').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: ts('lease_expires_at'),
+  },
+  (t) => [index('account_metric_schedule_due').on(t.nextCollectAt)],
+);
