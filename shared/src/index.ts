@@ -9,6 +9,7 @@ export * from './http/index.ts';
 export * from './idempotency/index.ts';
 export type { Logger } from './logger.ts';
 export { silentLogger } from './logger.ts';
+export * from './links/index.ts';
 export * from './media/kinds.ts';
 export type * from './media/media-file.ts';
 export * from './metrics/index.ts';

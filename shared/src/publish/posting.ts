@@ -25,6 +25,7 @@ import { checkOptionFields, uniqueIssues } from './option-checks.ts';
 import { ownMediaResolver, type ResolvedMedia, resolveMedia } from './resolve-media.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 import { TargetRun } from './target-run.ts';
+import { type TargetLinkHooks, withTrackedLinks } from './tracked-links.ts';
 
 export interface PostInput {
   message: string;
@@ -91,7 +92,7 @@ export interface PostedPart extends PostedStep {
   index: number;
 }
 
-export interface PublishHooks {
+export interface PublishHooks extends TargetLinkHooks {
   /** Base for per-target idempotency keys, so a retried post is recognised by platforms that support it. */
   idempotencyKey?: string;
   onCredentialsRefreshed?: (accountId: string, credentials: Record<string, unknown>) => void | Promise<void>;
@@ -386,7 +387,26 @@ export class PostingService {
     // own request timeouts instead, so a long video upload is not cut off halfway.
     const signal = hooks.signal ?? new AbortController().signal;
     const logger = this.#logger;
-    const run = new TargetRun(target, {
+    const extraContext = {
+      ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
+      ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
+    };
+    // Links are tracked once per publish of the target, before its first step: every retry
+    // within it sends the same text (and a later dispatch gets the same short links back).
+    const tracked = await withTrackedLinks(target, hooks, extraContext, logger);
+    const extras = {
+      ...(tracked.warnings.length ? { warnings: tracked.warnings } : {}),
+      ...(tracked.links.length
+        ? {
+            links: tracked.links.map((l) => ({
+              url: l.url,
+              longUrl: l.longUrl,
+              ...(l.shortUrl ? { shortUrl: l.shortUrl } : {}),
+            })),
+          }
+        : {}),
+    };
+    const run = new TargetRun(tracked.target, {
       // One key per step for every attempt: a retry must look like the same request to the platform.
       key: `${hooks.idempotencyKey ?? crypto.randomUUID()}:${account.id}`,
       intent: hooks.intents?.get(account.id),
@@ -394,10 +414,7 @@ export class PostingService {
       policy,
       signal,
       logger,
-      extraContext: {
-        ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
-        ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
-      },
+      extraContext,
     });
     try {
       const outcome = await this.#limiter.runFor(publisher, account, () => run.publish());
@@ -406,11 +423,11 @@ export class PostingService {
       } else {
         logFailure(logger, base, outcome.thrown);
       }
-      return outcome.result;
+      return { ...outcome.result, ...extras };
     } catch (thrown) {
       // Only the limiter itself (cancelled while waiting for a slot) gets here.
       const error = logFailure(logger, base, thrown);
-      return run.failedBeforeStart(error.toJSON());
+      return { ...run.failedBeforeStart(error.toJSON()), ...extras };
     }
   }
 }

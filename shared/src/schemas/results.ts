@@ -77,6 +77,36 @@ export const FirstCommentResult = z
   });
 export type FirstCommentResult = z.infer<typeof FirstCommentResult>;
 
+export const ValidationIssue = z
+  .object({ code: z.string(), message: z.string(), path: z.string().optional() })
+  .meta({ id: 'ValidationIssue' });
+export type ValidationIssue = z.infer<typeof ValidationIssue>;
+
+export const TargetLink = z
+  .object({
+    url: z.string().meta({ description: 'The link as written in the post.' }),
+    longUrl: z.string().meta({ description: 'With the workspace’s UTM parameters appended.' }),
+    shortUrl: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'The short link posted instead, made for this account alone (absent when not shortened).',
+      }),
+    clicks: z
+      .number()
+      .int()
+      .optional()
+      .meta({
+        description: 'Clicks the shortener last reported for this short link (analytics collection).',
+      }),
+  })
+  .meta({
+    id: 'TargetLink',
+    description: 'A link of the post as tracked for one account (docs/links.md).',
+  });
+export type TargetLink = z.infer<typeof TargetLink>;
+
 export const TargetResult = z
   .object({
     accountId: z.string(),
@@ -93,6 +123,13 @@ export const TargetResult = z
         "Present when the post has a `thread`: every part's outcome in order. `status` is `posted` only when every part (and the first comment) is; `platformPostId` and `url` are the first message's.",
     }),
     firstComment: FirstCommentResult.optional(),
+    warnings: z.array(ValidationIssue).optional().meta({
+      description:
+        'What did not go as asked but did not stop the post, e.g. `link_not_shortened` (the shortener failed; the long link was posted) or `links_not_tracked`.',
+    }),
+    links: z.array(TargetLink).optional().meta({
+      description: 'The links of the text as tracked for this account, when the workspace tracks links.',
+    }),
   })
   .meta({ id: 'TargetResult', description: 'The outcome of publishing to one account.' });
 export type TargetResult = z.infer<typeof TargetResult>;
@@ -114,11 +151,6 @@ export const PublishResponse = z
   .object({ status: z.enum(['posted', 'partial']), results: z.array(TargetResult) })
   .meta({ id: 'PublishResponse' });
 export type PublishResponse = z.infer<typeof PublishResponse>;
-
-export const ValidationIssue = z
-  .object({ code: z.string(), message: z.string(), path: z.string().optional() })
-  .meta({ id: 'ValidationIssue' });
-export type ValidationIssue = z.infer<typeof ValidationIssue>;
 
 export const AccountValidation = z
   .object({

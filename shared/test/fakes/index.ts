@@ -24,6 +24,7 @@ export * from './pixelfed.ts';
 export * from './reddit.ts';
 export * from './s3.ts';
 export * from './sample-media.ts';
+export * from './shorteners.ts';
 export * from './slack.ts';
 export * from './teams.ts';
 export * from './telegram.ts';
