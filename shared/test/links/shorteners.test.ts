@@ -2,9 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createSafeFetch, parseAllowedPrivateHosts, plainFetch } from '../../src/http/index.ts';
 import { createShortener, ShortenerError, type ShortenerProvider } from '../../src/links/index.ts';
-import { startFakeDub, startFakeKutt, startFakeShlink } from '../fakes/shorteners.ts';
+import {
+  type FakeDub,
+  type FakeKutt,
+  type FakeShlink,
+  startFakeDub,
+  startFakeKutt,
+  startFakeShlink,
+} from '../fakes/shorteners.ts';
 
-type Fake = Awaited<ReturnType<typeof startFakeShlink>> | Awaited<ReturnType<typeof startFakeDub>>;
+type Fake = FakeShlink | FakeDub | FakeKutt;
 
 const cases: { provider: ShortenerProvider; start: () => Promise<Fake>; key: string; createPath: RegExp }[] =
   [
