@@ -22,7 +22,7 @@ export interface LinkTracking {
    * second dispatch of the same target answers the same short link without asking again.
    * Throwing (a `ShortenerError`, say) leaves the long link in the text with a warning.
    */
-  shorten?: (longUrl: string) => Promise<string>;
+  shorten?: (longUrl: string, url: string) => Promise<string>;
 }
 
 /**
@@ -47,7 +47,7 @@ export async function trackLinks(
     await Promise.all(
       [...byUrl.values()].map(async (link) => {
         try {
-          const shortUrl = await shorten(link.longUrl);
+          const shortUrl = await shorten(link.longUrl, link.url);
           link.shortUrl = shortUrl;
           link.postedUrl = shortUrl;
         } catch (error) {

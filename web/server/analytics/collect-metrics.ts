@@ -10,6 +10,7 @@ import { toPlatformAccount } from '#server/accounts/credentials.ts';
 import { type AccountRow, findAccountById } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
+import { collectClicks } from '#server/links/collect-clicks.ts';
 import {
   accountRowsById,
   type ClaimedTarget,
@@ -107,17 +108,31 @@ async function collectAccount(
     await postponeTargets(ctx, owner, targets, new Date(Date.now() + 24 * 3_600_000));
     return { outcomes: [], failed: targets.length };
   }
-  if (!publisher?.metrics || !account) {
-    // The account was removed, or the platform stopped reporting: nothing more will come.
+  if (!account) {
+    // The account was removed: nothing more will come.
     return {
       outcomes: targets.map((t) => ({ ...keyOf(t), state: 'done', step: t.step, nextCollectAt: null })),
       failed: 0,
     };
   }
   try {
-    const answers = await askInBatches(ctx, publisher, account, targets);
+    // Short links' clicks (docs/links.md) come from the shortener, on the same schedule; a
+    // platform without post metrics of its own is collected for them alone.
+    const [answers, clicks] = await Promise.all([
+      publisher?.metrics ? askInBatches(ctx, publisher, account, targets) : undefined,
+      collectClicks(ctx, targets),
+    ]);
     const now = Date.now();
-    return { outcomes: targets.map((t) => outcomeOf(t, answers.get(t.platformPostId), now, ctx)), failed: 0 };
+    return {
+      outcomes: targets.map((t) => {
+        const counted = clicks.get(`${t.postId} ${t.accountId}`);
+        const answer = answers ? answers.get(t.platformPostId) : { state: 'ok' as const, metrics: {} };
+        if (!answers && counted === undefined)
+          return { ...keyOf(t), state: 'done' as const, step: t.step, nextCollectAt: null };
+        return outcomeOf(t, withClicks(answer, counted), now, ctx);
+      }),
+      failed: 0,
+    };
   } catch (error) {
     ctx.logger.warn(
       { err: error, accountId: account.id, platform, targets: targets.length },
@@ -171,6 +186,12 @@ function outcomeOf(
     engagement: engagementOf(metrics) ?? null,
     impressions: metrics.impressions ?? null,
   };
+}
+
+/** The platform's answer with the short links' clicks added (an answer the platform did not give stays absent). */
+function withClicks(answer: PostMetricsResult | undefined, clicks: number | undefined): PostMetricsResult | undefined {
+  if (!answer || answer.state === 'gone' || clicks === undefined) return answer;
+  return { ...answer, metrics: { ...answer.metrics, clicks } };
 }
 
 const keyOf = (t: ClaimedTarget) => ({ postId: t.postId, accountId: t.accountId });

@@ -91,7 +91,10 @@ export async function enrollPostedTargets(
   collecting: readonly string[],
   firstOffsetMs: number,
 ): Promise<number> {
-  const supported = collecting.length > 0 ? sql`t.platform IN (${list(collecting)})` : sql`false`;
+  // A target with short links is collected for their clicks whatever its platform reports.
+  const shortLinks = sql`EXISTS (SELECT 1 FROM target_links l WHERE l.post_id = t.post_id AND l.account_id = t.account_id AND l.ref IS NOT NULL)`;
+  const supported =
+    collecting.length > 0 ? sql`(t.platform IN (${list(collecting)}) OR ${shortLinks})` : shortLinks;
   const result = await ctx.db.execute(sql`
     INSERT INTO target_metrics (post_id, account_id, platform, posted_at, state, step, next_collect_at)
     SELECT t.post_id, t.account_id, t.platform, coalesce(p.posted_at, t.updated_at),

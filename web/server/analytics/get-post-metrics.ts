@@ -1,6 +1,7 @@
 import { canonicalMetrics } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
+import { linksOfPosts } from '#server/links/repository.ts';
 import { ownedPostExists, postHistory, postTargetMetrics } from './repository.ts';
 import type { PostMetricsView } from './schema.ts';
 
@@ -15,13 +16,17 @@ export async function getPostMetrics(
   options: { history?: boolean } = {},
 ): Promise<PostMetricsView> {
   if (!(await ownedPostExists(ctx, owner, postId))) throw notFound('post');
-  const [targets, history] = await Promise.all([
+  const [targets, history, links] = await Promise.all([
     postTargetMetrics(ctx, owner, postId),
     options.history ? postHistory(ctx, owner, postId) : Promise.resolve(undefined),
+    linksOfPosts(ctx, [postId]),
   ]);
+  // A target with short links reports their clicks (docs/links.md), whatever its platform has.
+  const shortened = new Set(links.filter((l) => l.ref && l.shortUrl).map((l) => l.accountId));
   return {
     targets: targets.map((t) => {
-      const supported = ctx.platforms.get(t.platform)?.manifest.analytics?.post ?? [];
+      const own = ctx.platforms.get(t.platform)?.manifest.analytics?.post ?? [];
+      const supported = shortened.has(t.accountId) && !own.includes('clicks') ? [...own, 'clicks' as const] : own;
       return {
         accountId: t.accountId,
         platform: t.platform,

@@ -7,6 +7,7 @@ import { feedsRoutes } from '#server/feeds/routes.ts';
 import { importRoutes } from '#server/imports/routes.ts';
 import { importTemplateRoutes } from '#server/imports/template-routes.ts';
 import { linkPreviewRoutes } from '#server/link-preview/routes.ts';
+import { linksRoutes } from '#server/links/routes.ts';
 import { mcpRoutes } from '#server/mcp/routes.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
@@ -42,5 +43,6 @@ export const apiRoutes = {
   ...dispatchRoutes,
   ...webhooksRoutes,
   ...workspacesRoutes,
+  ...linksRoutes,
   ...apiDocsRoutes,
 };

@@ -7,6 +7,7 @@ export * from './schema/analytics.ts';
 export * from './schema/auth.ts';
 export * from './schema/feeds.ts';
 export * from './schema/limits.ts';
+export * from './schema/links.ts';
 export * from './schema/posts.ts';
 export * from './schema/users.ts';
 export * from './schema/webhooks.ts';

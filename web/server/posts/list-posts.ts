@@ -1,3 +1,4 @@
+import { linksOfPosts } from '#server/links/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import type { PostStatus } from '#server/db/schema.ts';
 import { decodeCursor, keysetPage } from '#server/http/cursor.ts';
@@ -25,12 +26,17 @@ export async function listPosts(
     after,
   });
   const { page, nextCursor } = keysetPage(rows, options.limit, (row) => row.post);
-  const staging = await stagingByPost(
-    ctx,
-    page.map((row) => row.post.id),
-  );
+  const ids = page.map((row) => row.post.id);
+  const [staging, links] = await Promise.all([stagingByPost(ctx, ids), linksOfPosts(ctx, ids)]);
   return {
-    posts: page.map((row) => toPostView(row.post, row.targets, staging.get(row.post.id))),
+    posts: page.map((row) =>
+      toPostView(
+        row.post,
+        row.targets,
+        staging.get(row.post.id),
+        links.filter((l) => l.postId === row.post.id),
+      ),
+    ),
     nextCursor,
   };
 }

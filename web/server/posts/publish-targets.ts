@@ -11,6 +11,7 @@ import { type AccountCache, saveRefreshedCredentials } from '#server/accounts/se
 import type { AppContext } from '#server/context.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';
 import type { MicroBatcher } from '#server/dispatch/batches.ts';
+import { linkTrackingHooks } from '#server/links/tracking.ts';
 import { addStagedHandles } from '#server/staging/staged-handles.ts';
 import { recordRetriedCall } from './history.ts';
 import { postingServiceFor } from './prepare.ts';
@@ -96,6 +97,7 @@ export async function publishTargets(
       ? { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 5_000, deadline: mode.deadline }
       : undefined;
   const mineTargets = targets.filter((t) => mine.has(t.account.id));
+  const linkHooks = mineTargets.length > 0 ? await linkTrackingHooks(ctx, post) : {};
   let outstanding = mineTargets.length;
   // The last result is written together with the post's own update (one round trip less per post).
   let deferred: TargetOutcome | undefined;
@@ -106,6 +108,7 @@ export async function publishTargets(
         {
           idempotencyKey: post.id,
           intents,
+          ...linkHooks,
           onStepPosted: stepRecorder(ctx, post.id, owner, intents),
           onCallRetried: (accountId, call) =>
             recordRetriedCall(ctx, {

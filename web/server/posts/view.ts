@@ -2,6 +2,8 @@ import type { StoredTargetResult } from '@postwave/shared';
 import { withHint } from '@postwave/shared/error-hints';
 import type { AppContext } from '#server/context.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';
+import { linksOfPosts, type TargetLinkRow } from '#server/links/repository.ts';
+import { type TargetLinksEntry, targetLinksView } from '#server/links/view.ts';
 import type { TargetStaging } from '#server/staging/schema.ts';
 import { stagingByPost } from '#server/staging/view.ts';
 import type { PostRow } from './repository.ts';
@@ -9,8 +11,14 @@ import type { PostView } from './schema.ts';
 import { type TargetView, targetsOf } from './targets-repository.ts';
 
 /** A stored post and its targets as the Post resource shows them (one result per finished target). */
-export function toPostView(row: PostRow, targets: TargetView[], staging: TargetStaging[] = []): PostView {
+export function toPostView(
+  row: PostRow,
+  targets: TargetView[],
+  staging: TargetStaging[] = [],
+  links: readonly TargetLinkRow[] = [],
+): PostView {
   const byAccount = new Map(targets.map((t) => [t.accountId, t]));
+  const tracked = targetLinksView(links);
   const results: StoredTargetResult[] = [];
   for (const accountId of new Set([...row.accountIds, ...byAccount.keys()])) {
     const t = byAccount.get(accountId);
@@ -31,6 +39,7 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
         : t.status === 'unknown' && asksFirstComment(row, accountId)
           ? { firstComment: { status: interruptedComment(t.parts, row.thread.length + 1) } }
           : {}),
+      ...linksOf(tracked.get(accountId)),
     });
   }
   return {
@@ -49,6 +58,14 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
     results,
     staging,
     risk: row.status === 'scheduled' ? (row.risk ?? null) : null,
+  };
+}
+
+function linksOf(entry: TargetLinksEntry | undefined) {
+  if (!entry) return {};
+  return {
+    ...(entry.warnings.length ? { warnings: entry.warnings } : {}),
+    ...(entry.links.length ? { links: entry.links } : {}),
   };
 }
 
@@ -84,6 +101,10 @@ function viewParts(stored: StoredPart[], status: TargetView['status'], total: nu
 
 /** A post as the API answers it, read with its targets and staging. */
 export async function loadPostView(ctx: AppContext, row: PostRow): Promise<PostView> {
-  const [targets, staging] = await Promise.all([targetsOf(ctx, row.id), stagingByPost(ctx, [row.id])]);
-  return toPostView(row, targets, staging.get(row.id));
+  const [targets, staging, links] = await Promise.all([
+    targetsOf(ctx, row.id),
+    stagingByPost(ctx, [row.id]),
+    linksOfPosts(ctx, [row.id]),
+  ]);
+  return toPostView(row, targets, staging.get(row.id), links);
 }
