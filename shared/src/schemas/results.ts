@@ -86,20 +86,12 @@ export const TargetLink = z
   .object({
     url: z.string().meta({ description: 'The link as written in the post.' }),
     longUrl: z.string().meta({ description: 'With the workspace’s UTM parameters appended.' }),
-    shortUrl: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          'The short link posted instead, made for this account alone (absent when not shortened).',
-      }),
-    clicks: z
-      .number()
-      .int()
-      .optional()
-      .meta({
-        description: 'Clicks the shortener last reported for this short link (analytics collection).',
-      }),
+    shortUrl: z.string().optional().meta({
+      description: 'The short link posted instead, made for this account alone (absent when not shortened).',
+    }),
+    clicks: z.number().int().optional().meta({
+      description: 'Clicks the shortener last reported for this short link (analytics collection).',
+    }),
   })
   .meta({
     id: 'TargetLink',

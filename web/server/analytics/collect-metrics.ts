@@ -189,7 +189,10 @@ function outcomeOf(
 }
 
 /** The platform's answer with the short links' clicks added (an answer the platform did not give stays absent). */
-function withClicks(answer: PostMetricsResult | undefined, clicks: number | undefined): PostMetricsResult | undefined {
+function withClicks(
+  answer: PostMetricsResult | undefined,
+  clicks: number | undefined,
+): PostMetricsResult | undefined {
   if (!answer || answer.state === 'gone' || clicks === undefined) return answer;
   return { ...answer, metrics: { ...answer.metrics, clicks } };
 }

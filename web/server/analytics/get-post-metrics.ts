@@ -26,7 +26,8 @@ export async function getPostMetrics(
   return {
     targets: targets.map((t) => {
       const own = ctx.platforms.get(t.platform)?.manifest.analytics?.post ?? [];
-      const supported = shortened.has(t.accountId) && !own.includes('clicks') ? [...own, 'clicks' as const] : own;
+      const supported =
+        shortened.has(t.accountId) && !own.includes('clicks') ? [...own, 'clicks' as const] : own;
       return {
         accountId: t.accountId,
         platform: t.platform,

@@ -31,7 +31,12 @@ export async function collectClicks(
           await saveClicks(ctx, link, clicks);
         } catch (error) {
           ctx.logger.warn(
-            { workspaceId, postId: link.postId, accountId: link.accountId, code: (error as { code?: string }).code },
+            {
+              workspaceId,
+              postId: link.postId,
+              accountId: link.accountId,
+              code: (error as { code?: string }).code,
+            },
             'could not read a short link’s clicks; keeping the last count',
           );
         }

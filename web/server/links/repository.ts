@@ -32,7 +32,10 @@ export async function linksOfTarget(ctx: Db, postId: string, accountId: string):
 /** Every tracked link of these posts. */
 export async function linksOfPosts(ctx: Db, postIds: readonly string[]): Promise<TargetLinkRow[]> {
   if (postIds.length === 0) return [];
-  return ctx.db.select().from(targetLinks).where(inArray(targetLinks.postId, [...postIds]));
+  return ctx.db
+    .select()
+    .from(targetLinks)
+    .where(inArray(targetLinks.postId, [...postIds]));
 }
 
 /**
@@ -109,6 +112,10 @@ export async function saveClicks(
     .update(targetLinks)
     .set({ clicks, updatedAt: new Date() })
     .where(
-      and(eq(targetLinks.postId, link.postId), eq(targetLinks.accountId, link.accountId), eq(targetLinks.url, link.url)),
+      and(
+        eq(targetLinks.postId, link.postId),
+        eq(targetLinks.accountId, link.accountId),
+        eq(targetLinks.url, link.url),
+      ),
     );
 }

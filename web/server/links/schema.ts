@@ -9,7 +9,9 @@ const utmValue = (what: string) =>
     .trim()
     .max(100)
     .optional()
-    .meta({ description: `${what}; \`{platform}\` is replaced by the target's platform id. Empty: not added.` });
+    .meta({
+      description: `${what}; \`{platform}\` is replaced by the target's platform id. Empty: not added.`,
+    });
 
 export const UtmSettings = z
   .object({

@@ -71,7 +71,13 @@ export async function linkTrackingHooks(
     onLinksTracked: (accountId, links) =>
       recordTargetLinks(
         ctx,
-        links.map((l) => ({ postId: post.id, accountId, url: l.url, longUrl: l.longUrl, warning: l.warning ?? null })),
+        links.map((l) => ({
+          postId: post.id,
+          accountId,
+          url: l.url,
+          longUrl: l.longUrl,
+          warning: l.warning ?? null,
+        })),
       ),
   };
 }

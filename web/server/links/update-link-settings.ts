@@ -33,7 +33,11 @@ export async function updateLinkSettings(
     const apiUrl = s.apiUrl ?? (s.provider === 'dub' ? dubDefaultApiUrl : undefined);
     if (!apiUrl)
       throw validationFailed('The shortener needs its URL', [
-        { path: 'shortener.apiUrl', code: 'required', message: `${s.provider} needs apiUrl: your instance's address` },
+        {
+          path: 'shortener.apiUrl',
+          code: 'required',
+          message: `${s.provider} needs apiUrl: your instance's address`,
+        },
       ]);
     const checked = await assertReachable(ctx, apiUrl);
     const sameHost = current?.provider === s.provider && current?.apiUrl === checked;

@@ -37,7 +37,10 @@ export function targetLinksView(rows: readonly TargetLinkRow[]): Map<string, Tar
   const out = new Map<string, TargetLinksEntry>();
   for (const row of [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
     let entry = out.get(row.accountId);
-    if (!entry) out.set(row.accountId, (entry = { links: [], warnings: [] }));
+    if (!entry) {
+      entry = { links: [], warnings: [] };
+      out.set(row.accountId, entry);
+    }
     // A short link made but not posted (the text would not fit with it) is not shown as posted.
     const posted = row.shortUrl && row.warning?.code !== 'links_not_tracked';
     entry.links.push({
@@ -46,7 +49,8 @@ export function targetLinksView(rows: readonly TargetLinkRow[]): Map<string, Tar
       ...(posted ? { shortUrl: row.shortUrl! } : {}),
       ...(posted && row.clicks !== null ? { clicks: row.clicks } : {}),
     });
-    if (row.warning) entry.warnings.push({ code: row.warning.code, message: `${row.url}: ${row.warning.message}` });
+    if (row.warning)
+      entry.warnings.push({ code: row.warning.code, message: `${row.url}: ${row.warning.message}` });
   }
   return out;
 }

@@ -1,7 +1,7 @@
-import { linksOfPosts } from '#server/links/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import type { PostStatus } from '#server/db/schema.ts';
 import { decodeCursor, keysetPage } from '#server/http/cursor.ts';
+import { linksOfPosts } from '#server/links/repository.ts';
 import { stagingByPost } from '#server/staging/view.ts';
 import { listPostPage } from './repository.ts';
 import type { PostView } from './schema.ts';

@@ -1,6 +1,7 @@
 import { subscribableWebhookEvents } from '@postwave/shared';
 import type { Metadata } from 'next';
 import { timeZones } from '../../../components/lib/time.ts';
+import { LinksSettings } from '../../../components/settings/links-settings.tsx';
 import { AssistantConfirmSetting, McpClients } from '../../../components/settings/mcp-clients.tsx';
 import { McpConnect } from '../../../components/settings/mcp-connect.tsx';
 import { ProfileForm } from '../../../components/settings/profile-form.tsx';
@@ -10,6 +11,7 @@ import { WebhooksManager } from '../../../components/settings/webhooks-manager.t
 import { WorkspaceMembers } from '../../../components/settings/workspace-members.tsx';
 import { can } from '../../../server/auth/permissions.ts';
 import { getContext } from '../../../server/context.ts';
+import { getLinkSettings } from '../../../server/links/get-link-settings.ts';
 import { listMcpConnections } from '../../../server/oauth/connections.ts';
 import { mcpResource } from '../../../server/oauth/metadata.ts';
 import { listTokens } from '../../../server/tokens/service.ts';
@@ -32,15 +34,17 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
   // What the page shows follows the role table, like the API (docs/workspaces.md#roles).
   const manages = can(user.role, 'workspace.manage');
   const managesMembers = can(user.role, 'members.manage');
-  const [tokens, mcpClients, methods, assistantSettings, webhooks, members, invitations] = await Promise.all([
-    listTokens(ctx, user.id, user.workspaceId),
-    listMcpConnections(ctx, user.id),
-    listSignInMethods(ctx, user.id),
-    getAssistantSettings(ctx, user.workspaceId),
-    manages ? listWebhooks(ctx, user.workspaceId) : [],
-    membersOf(ctx, user.workspaceId),
-    managesMembers ? openInvitationsOf(ctx, user.workspaceId, new Date()) : [],
-  ]);
+  const [tokens, mcpClients, methods, assistantSettings, webhooks, members, invitations, links] =
+    await Promise.all([
+      listTokens(ctx, user.id, user.workspaceId),
+      listMcpConnections(ctx, user.id),
+      listSignInMethods(ctx, user.id),
+      getAssistantSettings(ctx, user.workspaceId),
+      manages ? listWebhooks(ctx, user.workspaceId) : [],
+      membersOf(ctx, user.workspaceId),
+      managesMembers ? openInvitationsOf(ctx, user.workspaceId, new Date()) : [],
+      manages ? getLinkSettings(ctx, user.workspaceId) : null,
+    ]);
   const zones = timeZones();
   return (
     <div className="page page-narrow">
@@ -136,6 +140,16 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
               events={[...subscribableWebhookEvents]}
               timezone={user.timezone}
             />
+          </div>
+        </section>
+      )}
+      {links && (
+        <section className="card" id="links" aria-labelledby="links-title">
+          <div className="card-head">
+            <h2 id="links-title">Tracked links</h2>
+          </div>
+          <div className="card-body">
+            <LinksSettings workspaceId={user.workspaceId} initial={links} />
           </div>
         </section>
       )}

@@ -12,6 +12,7 @@ import { PostActions } from '#components/posts/post-actions.tsx';
 import { StagingNote } from '#components/posts/staging-note.tsx';
 import '#components/analytics/analytics.css';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
+import { TargetLinks } from '#components/posts/target-links.tsx';
 import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
@@ -155,6 +156,7 @@ export default async function PostPage({
                         {parts.length > 0 && result && (
                           <ThreadParts parts={parts} platformName={platformName(result.platform)} />
                         )}
+                        {result && <TargetLinks links={result.links} warnings={result.warnings} />}
                         {error && (
                           <div className="small" style={{ marginTop: 4 }}>
                             <p style={{ color: 'var(--danger)' }}>{error.summary}</p>
