@@ -12,7 +12,7 @@ import {
 
 /**
  * Shlink's REST API v3 (https://shlink.io/documentation/api-docs/): `X-Api-Key` on every request;
- * `POST /rest/v3/short-urls` `{ longUrl, domain?, findIfExists }` → `{ shortUrl, shortCode, … }`;
+ * `POST /rest/v3/short-urls` `{ longUrl, domain?, findIfExists: false }` → `{ shortUrl, shortCode, … }`;
  * `GET /rest/v3/short-urls/{shortCode}?domain=` → `{ visitsSummary: { total, … } }`. Errors are
  * problem+json: `{ type, title, detail, status }`.
  */
@@ -29,8 +29,9 @@ export function shlinkShortener(settings: ShortenerSettings, options: ShortenerC
         {
           method: 'POST',
           headers,
-          // findIfExists: the same long URL answers its existing short code instead of a new one.
-          body: { longUrl, findIfExists: true, ...(settings.domain ? { domain: settings.domain } : {}) },
+          // Never an existing short code: two accounts posting the same long URL (one that already
+          // carries its utm_source) must get a short link each, or their clicks would mix.
+          body: { longUrl, findIfExists: false, ...(settings.domain ? { domain: settings.domain } : {}) },
           signal,
         },
         describe,
