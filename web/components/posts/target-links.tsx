@@ -13,7 +13,10 @@ export function TargetLinks({ links, warnings }: { links?: TargetLink[]; warning
         <ul aria-label="Short links" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
           {shortened.map((l) => (
             <li key={l.url} style={{ overflowWrap: 'anywhere' }}>
-              <a href={l.shortUrl}>{l.shortUrl}</a> <span className="muted">→ {l.url}</span>
+              <a href={l.shortUrl} style={{ textDecoration: 'underline' }}>
+                {l.shortUrl}
+              </a>{' '}
+              <span className="muted">→ {l.url}</span>
               {l.clicks !== undefined && (
                 <span className="muted">
                   {' '}
