@@ -154,6 +154,15 @@ for (const backend of backends()) {
       assert.ok(badUtm.status === 400 || badUtm.status === 422);
       assert.match(JSON.stringify(badUtm.body), /utm/);
 
+      // Another workspace's settings answer 404, exactly like a missing one.
+      const stranger = await userWithToken(app.url, 'stranger');
+      assert.equal((await stranger.api.json(`/api/v1/workspaces/${id}/links`)).status, 404);
+      const foreignPut = await stranger.api.json(`/api/v1/workspaces/${id}/links`, {
+        method: 'PUT',
+        json: { utm: null },
+      });
+      assert.equal(foreignPut.status, 404);
+
       const off = await api.json(`/api/v1/workspaces/${id}/links`, {
         method: 'PUT',
         json: { shortener: null },
