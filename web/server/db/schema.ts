@@ -8,5 +8,7 @@ export * from './schema/auth.ts';
 export * from './schema/feeds.ts';
 export * from './schema/limits.ts';
 export * from './schema/posts.ts';
+export * from './schema/snippets.ts';
+export * from './schema/templates.ts';
 export * from './schema/users.ts';
 export * from './schema/webhooks.ts';
