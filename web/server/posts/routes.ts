@@ -29,7 +29,9 @@ const changedPost = (invalid: string, idempotent = false) => ({
 
 /** The Scheduler's post request: the SDK's, plus `templateId` (then `message` and `accountIds` may come from it). */
 const SchedulerPostRequest = PostRequest.extend({
-  message: PostRequest.shape.message.optional().meta({ description: 'Required unless `templateId` supplies it.' }),
+  message: PostRequest.shape.message
+    .optional()
+    .meta({ description: 'Required unless `templateId` supplies it.' }),
   accountIds: PostRequest.shape.accountIds
     .optional()
     .meta({ description: 'Required (at least one) unless `templateId` supplies them.' }),

@@ -51,7 +51,8 @@ export async function defaultsOf(ctx: Db, snippetIds: string[]): Promise<Map<str
     .from(snippetDefaults)
     .where(inArray(snippetDefaults.snippetId, snippetIds))
     .orderBy(asc(snippetDefaults.accountId));
-  for (const row of rows) bySnippet.set(row.snippetId, [...(bySnippet.get(row.snippetId) ?? []), row.accountId]);
+  for (const row of rows)
+    bySnippet.set(row.snippetId, [...(bySnippet.get(row.snippetId) ?? []), row.accountId]);
   return bySnippet;
 }
 

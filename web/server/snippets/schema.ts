@@ -13,13 +13,10 @@ const Kind = z.enum(snippetKinds).meta({
   description:
     '`signature`: may be an account’s default, which the composer inserts when the account is picked; `hashtags`: a hashtag group; `text`: any text.',
 });
-const DefaultFor = z
-  .array(AccountId)
-  .max(100)
-  .meta({
-    description:
-      'Accounts (the workspace’s; 422 `account_not_found`) that start with this signature in the composer. Signatures only (422 `default_needs_signature`). An account has one default signature: naming it here moves it from the signature that had it.',
-  });
+const DefaultFor = z.array(AccountId).max(100).meta({
+  description:
+    'Accounts (the workspace’s; 422 `account_not_found`) that start with this signature in the composer. Signatures only (422 `default_needs_signature`). An account has one default signature: naming it here moves it from the signature that had it.',
+});
 
 export const Snippet = z
   .object({
@@ -37,12 +34,12 @@ export type SnippetView = z.infer<typeof Snippet>;
 export const SnippetList = z.object({ snippets: z.array(Snippet) }).meta({ id: 'SnippetList' });
 
 export const CreateSnippetRequest = z
-  .strictObject({ name: Name, kind: Kind, body: Body, defaultFor: DefaultFor.default([]) })
+  .object({ name: Name, kind: Kind, body: Body, defaultFor: DefaultFor.default([]) })
   .meta({ id: 'CreateSnippetRequest' });
 export type CreateSnippetInput = z.infer<typeof CreateSnippetRequest>;
 
 export const UpdateSnippetRequest = z
-  .strictObject({
+  .object({
     name: Name.optional(),
     kind: Kind.optional(),
     body: Body.optional(),

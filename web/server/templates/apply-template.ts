@@ -21,7 +21,11 @@ export async function withTemplate(ctx: AppContext, workspaceId: string, body: u
     typeof templateId === 'string' ? await findOwnTemplate(ctx, workspaceId, templateId) : undefined;
   if (!template) {
     throw validationFailed('No such template', [
-      { path: 'templateId', code: 'template_not_found', message: `No template with id "${String(templateId)}"` },
+      {
+        path: 'templateId',
+        code: 'template_not_found',
+        message: `No template with id "${String(templateId)}"`,
+      },
     ]);
   }
   const merged: Record<string, unknown> = { ...rest };

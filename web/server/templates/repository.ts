@@ -17,7 +17,11 @@ export async function templatesOf(ctx: Db, workspaceId: string): Promise<Templat
     .orderBy(asc(templates.name), asc(templates.id));
 }
 
-export async function findTemplate(ctx: Db, workspaceId: string, id: string): Promise<TemplateRow | undefined> {
+export async function findTemplate(
+  ctx: Db,
+  workspaceId: string,
+  id: string,
+): Promise<TemplateRow | undefined> {
   const [row] = await ctx.db.select().from(templates).where(owned(workspaceId, id));
   return row;
 }

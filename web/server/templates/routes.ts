@@ -34,7 +34,11 @@ export const templatesRoutes = defineApiRoutes({
     requestBody: { content: { [json]: CreateTemplateRequest } },
     responses: {
       201: { description: 'Created.', content: { [json]: Template } },
-      ...problemResponses({ ...unauthorized, invalid_request: 'not JSON', validation_failed: invalidContent }),
+      ...problemResponses({
+        ...unauthorized,
+        invalid_request: 'not JSON',
+        validation_failed: invalidContent,
+      }),
     },
   },
   getTemplate: {

@@ -41,7 +41,8 @@ export const TemplateList = z.object({ templates: z.array(Template) }).meta({ id
 const contentFields = {
   message: z.string().max(100_000),
   accountIds: z.array(AccountId).max(100).meta({
-    description: 'Accounts a post made from it goes to; each must be one of the workspace’s (422 `account_not_found`).',
+    description:
+      'Accounts a post made from it goes to; each must be one of the workspace’s (422 `account_not_found`).',
   }),
   media: Media.meta({ description: 'Media references (upload answers); resolved by `key`, alt text kept.' }),
   accountOptions: AccountOptions,
@@ -50,7 +51,7 @@ const contentFields = {
 };
 
 export const CreateTemplateRequest = z
-  .strictObject({
+  .object({
     name: Name,
     message: contentFields.message.default(''),
     accountIds: contentFields.accountIds.default([]),
@@ -63,7 +64,7 @@ export const CreateTemplateRequest = z
 export type CreateTemplateInput = z.infer<typeof CreateTemplateRequest>;
 
 export const UpdateTemplateRequest = z
-  .strictObject({
+  .object({
     name: Name.optional(),
     message: contentFields.message.optional(),
     accountIds: contentFields.accountIds.optional(),

@@ -90,7 +90,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
           .max(100)
           .optional()
           .describe(
-            'Start from this template (list_templates): every field left out here is the template\'s; a field given replaces the template\'s whole field',
+            "Start from this template (list_templates): every field left out here is the template's; a field given replaces the template's whole field",
           ),
         message: McpMessage.optional().describe('The text of the post (required unless templateId gives it)'),
         accountIds: McpAccountIds.optional().describe(

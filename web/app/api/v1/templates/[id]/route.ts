@@ -13,10 +13,13 @@ export const GET = route(templatesRoutes.getTemplate, async ({ ctx, caller, para
   return json(await getTemplate(ctx, caller.workspaceId, id));
 });
 
-export const PATCH = route(templatesRoutes.updateTemplate, async ({ request, ctx, caller, params: { id } }) => {
-  const patch = await readValidBody(request, UpdateTemplateRequest);
-  return json(await updateTemplate(ctx, caller.workspaceId, id, patch));
-});
+export const PATCH = route(
+  templatesRoutes.updateTemplate,
+  async ({ request, ctx, caller, params: { id } }) => {
+    const patch = await readValidBody(request, UpdateTemplateRequest);
+    return json(await updateTemplate(ctx, caller.workspaceId, id, patch));
+  },
+);
 
 export const DELETE = route(templatesRoutes.deleteTemplate, async ({ ctx, caller, params: { id } }) => {
   await deleteTemplate(ctx, caller.workspaceId, id);
