@@ -152,7 +152,7 @@ for (const backend of backends()) {
         'account_not_found',
       );
       assertInvalid(
-        await post({ name: 'x', media: [{ key: 'nope/missing.png' }] }),
+        await post({ name: 'x', media: [{ key: 'missing.png' }] }),
         'media[0]',
         'media_not_found',
       );
