@@ -110,7 +110,9 @@ test('templates and snippets: make them, post from a template, signatures and th
   await page.getByRole('button', { name: 'Save as template' }).press('Enter');
   await page.getByLabel('Template name').fill('From a draft');
   await page.getByRole('button', { name: 'Save template' }).press('Enter');
-  await expect(page.getByRole('status').filter({ hasText: 'Saved as template “From a draft”' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Saved as template “From a draft”' }),
+  ).toBeVisible();
   await expectAccessible(page, 'post-save-as-template', { testInfo: test.info(), soft: true });
 
   // Deleting the first template leaves the draft as it was.
