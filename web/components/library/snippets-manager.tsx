@@ -53,7 +53,7 @@ export function SnippetsManager({
       {snippets.length === 0 ? (
         <p className="muted">No snippets yet.</p>
       ) : (
-        <ul className="list" aria-label="Snippets">
+        <ul className="list library-list" aria-label="Snippets">
           {snippets.map((s) => (
             <li key={s.id} className="stack list-item" style={{ gap: 6 }}>
               {editing === s.id ? (
@@ -108,7 +108,7 @@ export function SnippetsManager({
         </ul>
       )}
       {canManage && !editing && (
-        <section className="stack" aria-labelledby="new-snippet-title">
+        <section className="stack library-add" aria-labelledby="new-snippet-title">
           <h3 id="new-snippet-title" className="section-title">
             Add a snippet
           </h3>

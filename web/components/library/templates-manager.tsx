@@ -114,7 +114,7 @@ export function TemplatesManager({
           template”.
         </p>
       ) : (
-        <ul className="list" aria-label="Templates">
+        <ul className="list library-list" aria-label="Templates">
           {templates.map((t) => (
             <li key={t.id} className="stack" style={{ gap: 6 }}>
               {editing === t.id ? (
@@ -176,7 +176,7 @@ export function TemplatesManager({
         </ul>
       )}
       {canManage && !editing && (
-        <section className="stack" aria-labelledby={`${formId}-new-title`}>
+        <section className="stack library-add" aria-labelledby={`${formId}-new-title`}>
           <h3 id={`${formId}-new-title`} className="section-title">
             Add a template
           </h3>
