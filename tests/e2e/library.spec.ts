@@ -125,10 +125,13 @@ test('templates and snippets: make them, post from a template, signatures and th
   await expect(page.getByText('This week at Postwave:').first()).toBeVisible();
 });
 
-test('the library page works at 390 px', async ({ page }) => {
+test('the library page works at 390 px, in the dark colour scheme too', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
   await signUp(page, 'Mary Jackson');
+  await connectTelegram(page);
   await page.goto('/templates');
+  await page.getByRole('region', { name: 'Snippets' }).getByLabel('Name').fill('Sign-off');
   await expect(page.getByRole('heading', { name: 'Templates & snippets', level: 1 })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
