@@ -46,12 +46,23 @@ export const composeOptions = {
  * mode), media uploaded first with a progress bar.
  */
 export async function composePost(
+  context: Context<typeof composeOptions>,
+  api: Api,
+): Promise<ValidationRequest>;
+/** From a template (`post --template`): the message and accounts may come from it instead. */
+export async function composePost(
+  context: Context<typeof composeOptions>,
+  api: Api,
+  fromTemplate: boolean,
+): Promise<Partial<ValidationRequest>>;
+export async function composePost(
   { values, args, io }: Context<typeof composeOptions>,
   api: Api,
-): Promise<ValidationRequest> {
-  const message = messageFrom(args, io.readStdin);
+  fromTemplate = false,
+): Promise<Partial<ValidationRequest>> {
+  const message = fromTemplate && args.length === 0 ? undefined : messageFrom(args, io.readStdin);
   const accountIds = values.account ?? [];
-  if (accountIds.length === 0)
+  if (accountIds.length === 0 && !fromTemplate)
     throw new UsageError('Pass at least one --account <id> (see postwave accounts)');
   const altTexts = values['alt-text'] ?? [];
   if (altTexts.length > (values.media ?? []).length)
@@ -74,8 +85,8 @@ export async function composePost(
     Object.entries(overrides).map(([id, text]) => [id, { message: text }]),
   );
   return {
-    message,
-    accountIds,
+    ...(message !== undefined ? { message } : {}),
+    ...(accountIds.length ? { accountIds } : {}),
     ...(media.length ? { media } : {}),
     ...(thread.length ? { thread } : {}),
     ...(Object.keys(overridden).length ? { overrides: overridden } : {}),

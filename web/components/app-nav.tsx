@@ -10,6 +10,7 @@ const icons: Record<string, string> = {
   feeds: 'M4 11a9 9 0 0 1 9 9M4 4a16 16 0 0 1 16 16M5 20a1 1 0 1 0 0-2 1 1 0 0 0 0 2Z',
   queue: 'M4 6h11M4 12h11M4 18h7M18 9v10M15 16l3 3 3-3',
   analytics: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
+  templates: 'M4 4h16v16H4ZM8 9h8M8 13h8M8 17h5',
   accounts:
     'M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8ZM22 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8',
   settings:
@@ -23,6 +24,7 @@ const items = [
   { href: '/feeds', label: 'Feeds', icon: 'feeds' },
   { href: '/queue', label: 'Queue', icon: 'queue' },
   { href: '/analytics', label: 'Analytics', icon: 'analytics' },
+  { href: '/templates', label: 'Templates', icon: 'templates' },
   { href: '/accounts', label: 'Accounts', icon: 'accounts' },
   { href: '/settings', label: 'Settings', icon: 'settings' },
 ];

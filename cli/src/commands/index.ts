@@ -10,6 +10,7 @@ import * as post from './post.ts';
 import * as posts from './posts.ts';
 import * as queue from './queue.ts';
 import * as stats from './stats.ts';
+import * as templates from './templates.ts';
 import * as validate from './validate.ts';
 import * as version from './version.ts';
 import * as whoami from './whoami.ts';
@@ -24,6 +25,7 @@ export const commands = {
   whoami,
   accounts,
   post,
+  templates,
   validate,
   posts,
   import: importCommand,

@@ -9,8 +9,12 @@ export const synopsis = [
 ] as const;
 
 export const help = `Usage: postwave post <message> --account <id> [--account <id> ...] [options]
+       postwave post [<message>] --template <id> [options]
 
   -a, --account <id>   target account id (repeatable; see postwave accounts)
+  -t, --template <id>  start from a template (see postwave templates): what the
+                       template holds is used unless given here; a message or
+                       --account given here replaces the template's
   -m, --media <file>   attach a file (repeatable); uploaded with a progress bar
   --alt-text <text>    alt text for the media, in order: the first --alt-text
                        describes the first --media (repeatable)
@@ -40,10 +44,12 @@ Examples:
   postwave post "New video" -a 5f0c... --first-comment "Links in this comment"
   echo "From a pipe" | postwave post - --account 5f0c... --draft
   postwave post "In the next free slot" -a 5f0c... --queue
+  postwave post --template 9d2e... --draft
 `;
 
 export const options = {
   ...composeOptions,
+  template: { type: 'string', short: 't', summary: 'start from a template', value: { name: 'template id' } },
   at: { type: 'string', summary: 'schedule at (ISO 8601)', value: { name: 'datetime' } },
   queue: { type: 'boolean', summary: 'next free queue slot' },
   draft: { type: 'boolean', summary: 'save as a draft' },
@@ -63,8 +69,11 @@ export async function run(context: Context<typeof options>): Promise<number> {
       : values.at
         ? 'schedule'
         : 'now';
-  const body: PostRequest = {
-    ...(await composePost(context, api)),
+  const template = values.template;
+  const body: Partial<PostRequest> & { templateId?: string } = {
+    ...(template
+      ? { templateId: template, ...(await composePost(context, api, true)) }
+      : await composePost(context, api)),
     postingMode,
     ...(values.at ? { scheduledAt: values.at } : {}),
   };

@@ -16,7 +16,6 @@ import {
   versionOf,
 } from './composer-selectors.ts';
 import {
-  composerReducer,
   type EditablePost,
   initialState,
   type MediaItem,
@@ -28,6 +27,9 @@ import { slotMedia } from './media-slots.ts';
 import { MessageField } from './message-field.tsx';
 import { NoAccounts } from './no-accounts.tsx';
 import { Previews } from './previews.tsx';
+import { SaveAsTemplate } from './save-as-template.tsx';
+import { SignatureNotes } from './signature-notes.tsx';
+import { type SnippetSummary, signedReducer, signedStart, visibleSignatures } from './signatures.ts';
 import { SubmitChecks } from './submit-checks.tsx';
 import { SubmitRefused, scheduledTime, submitPost } from './submit-post.ts';
 import { TargetPanel } from './target-panel.tsx';
@@ -45,19 +47,32 @@ const allSlots = (state: ReturnType<typeof initialState>): MediaSlot[] => [
   ...state.thread.map((p): MediaSlot => `part:${p.localId}`),
 ];
 
+const noSnippets: SnippetSummary[] = [];
+
 /** Writes a post once for several accounts, each target checked and counted as its platform does. */
 export function Composer({
   accounts,
   timezone,
   post,
+  template,
+  snippets = noSnippets,
+  canSaveTemplate = false,
 }: {
   accounts: AccountSummary[];
   timezone: string;
+  /** The post being edited; absent for a new post. */
   post?: EditablePost;
+  /** A new post's starting content ("New post from template"). */
+  template?: EditablePost;
+  /** The workspace's snippets: the picker's list and the accounts' default signatures. */
+  snippets?: SnippetSummary[];
+  /** Whether to offer "Save as template" (owners and admins). */
+  canSaveTemplate?: boolean;
 }) {
   const router = useRouter();
-  const [state, dispatch] = useReducer(composerReducer, undefined, () =>
-    initialState(accounts, timezone, post),
+  const reducer = useMemo(() => signedReducer(snippets), [snippets]);
+  const [state, dispatch] = useReducer(reducer, undefined, () =>
+    signedStart(initialState(accounts, timezone, post ?? template), snippets, !post),
   );
   const uploads = useUploads(dispatch);
   const addFiles = (files: FileList | File[], slot: MediaSlot) => uploads.addFiles(files, slot);
@@ -122,7 +137,19 @@ export function Composer({
               />
             ) : (
               <>
-                <MessageField message={state.message} counts={counts} dispatch={dispatch} />
+                <MessageField
+                  message={state.message}
+                  counts={counts}
+                  dispatch={dispatch}
+                  snippets={snippets}
+                />
+                <SignatureNotes
+                  signatures={visibleSignatures(
+                    { message: state.message, inserted: state.signatures },
+                    snippets,
+                  )}
+                  dispatch={dispatch}
+                />
                 <MediaField
                   slot="base"
                   label="Media"
@@ -173,6 +200,11 @@ export function Composer({
           dispatch={dispatch}
           submit={submit}
         />
+        {canSaveTemplate && (
+          <div className="card-body">
+            <SaveAsTemplate content={() => body} />
+          </div>
+        )}
       </section>
       <div className="composer-previews">
         <Previews state={state} accounts={accounts} />

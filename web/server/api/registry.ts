@@ -13,6 +13,8 @@ import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { queueRoutes } from '#server/queue/routes.ts';
+import { snippetsRoutes } from '#server/snippets/routes.ts';
+import { templatesRoutes } from '#server/templates/routes.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
 import { usersRoutes } from '#server/users/routes.ts';
 import { webhooksRoutes } from '#server/webhooks/routes.ts';
@@ -42,6 +44,8 @@ export const apiRoutes = {
   ...oauthRoutes,
   ...dispatchRoutes,
   ...webhooksRoutes,
+  ...templatesRoutes,
+  ...snippetsRoutes,
   ...workspacesRoutes,
   ...linksRoutes,
   ...apiDocsRoutes,

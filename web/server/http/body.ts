@@ -1,4 +1,4 @@
-import { invalidRequest, ProblemError, problem, unsafeJsonReason } from '@postwave/shared';
+import { invalidRequest, ProblemError, problem, unsafeJsonReason, zodIssues } from '@postwave/shared';
 import type { z } from 'zod';
 
 /** JSON bodies are small; anything bigger than this is refused before parsing. */
@@ -26,6 +26,21 @@ export async function readJson(request: Request): Promise<unknown> {
 export async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
   const parsed = schema.safeParse(await readJson(request));
   if (!parsed.success) throw invalidRequest(parsed.error);
+  return parsed.data;
+}
+
+/**
+ * Like `readBody`, but a JSON body whose fields are wrong is 422 `validation_failed` with an issue
+ * per field (`path` names it): for resources whose contract says bad input is 422 (templates,
+ * snippets). Malformed JSON is still 400.
+ */
+export async function readValidBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  const parsed = schema.safeParse(await readJson(request));
+  if (!parsed.success) {
+    throw new ProblemError(
+      problem('validation_failed', 'Some fields are not valid', { errors: zodIssues(parsed.error) }),
+    );
+  }
   return parsed.data;
 }
 

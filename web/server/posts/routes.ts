@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { postStatuses } from '#server/db/schema.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
+import { TemplateIdField } from '#server/templates/schema.ts';
 import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
 import { PostEvents } from './timeline-schema.ts';
 
@@ -25,6 +26,17 @@ const changedPost = (invalid: string, idempotent = false) => ({
     ...(idempotent ? idempotencyProblems : {}),
   }),
 });
+
+/** The Scheduler's post request: the SDK's, plus `templateId` (then `message` and `accountIds` may come from it). */
+const SchedulerPostRequest = PostRequest.extend({
+  message: PostRequest.shape.message
+    .optional()
+    .meta({ description: 'Required unless `templateId` supplies it.' }),
+  accountIds: PostRequest.shape.accountIds
+    .optional()
+    .meta({ description: 'Required (at least one) unless `templateId` supplies them.' }),
+  templateId: TemplateIdField.optional(),
+}).meta({ id: 'SchedulerPostRequest' });
 
 const idempotencyHeader = idempotencyKeyParameter(
   'the user',
@@ -76,15 +88,17 @@ export const postsRoutes = defineApiRoutes({
     description:
       '`now` validates every target first (422 and nothing published if any is invalid) and returns the finished post, `posted` or `failed`. `schedule` needs a future `scheduledAt` and validates up front.' +
       composerFieldsNote +
-      ' The post stores `overrides` and `thread`; each result keeps its `parts` (and `firstComment`), and a retry continues from the first part not posted.',
+      ' The post stores `overrides` and `thread`; each result keeps its `parts` (and `firstComment`), and a retry continues from the first part not posted.' +
+      '\n\n**From a template.** With `templateId`, each of `message`, `accountIds`, `media`, `accountOptions`, `overrides` and `thread` that the request leaves out is the template’s, and a field the request sends replaces the template’s whole field (field by field, never merged inside a field); the template’s `overrides` and `accountOptions` of accounts the post does not go to are dropped. The result is validated like any post. The post holds a copy: changing or deleting the template later never changes it. An unknown template (or another workspace’s) is 422 `validation_failed` with `errors[0].path` `templateId` (code `template_not_found`).',
     parameters: [idempotencyHeader],
-    requestBody: { content: { [json]: PostRequest } },
+    requestBody: { content: { [json]: SchedulerPostRequest } },
     responses: {
       201: { description: 'The post.', content: { [json]: Post } },
       ...problemResponses({
         ...unauthorized,
         invalid_request: 'malformed body',
-        validation_failed: 'invalid for some account, unknown mode, or scheduledAt missing/past',
+        validation_failed:
+          'invalid for some account, unknown mode, scheduledAt missing/past, or no such `templateId` (`template_not_found`)',
         ...idempotencyProblems,
       }),
     },

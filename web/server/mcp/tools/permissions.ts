@@ -37,6 +37,7 @@ export const toolPermissions: Record<string, Permission> = {
   get_post_metrics: 'read',
   get_analytics: 'read',
   get_best_times: 'read',
+  list_templates: 'read',
 };
 
 type ToolCallback = (...args: never[]) => unknown;

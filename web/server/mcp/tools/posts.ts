@@ -22,6 +22,7 @@ import { listPosts } from '#server/posts/list-posts.ts';
 import { assertPublishable, preparePost } from '#server/posts/prepare.ts';
 import { parseScheduledAt } from '#server/posts/schema.ts';
 import { updatePost } from '#server/posts/update-post.ts';
+import { withTemplate } from '#server/templates/apply-template.ts';
 import type { McpActor } from '../actor.ts';
 import { type Decision, decide, type PublishIntent } from '../confirmation.ts';
 import {
@@ -84,8 +85,17 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       description:
         'Publishes now (postingMode "now"), schedules ("schedule" with scheduledAt), queues ("queue": the next free slot of every account\'s queue, see get_queue) or saves a draft ("draft"). Publishing and scheduling ask the user to confirm first when the client supports it; if the user declines, nothing is published. When the user requires approval and this client cannot ask, the post is saved as a draft and an approvalUrl is returned for the user.',
       inputSchema: {
-        message: McpMessage,
-        accountIds: McpAccountIds,
+        templateId: z
+          .string()
+          .max(100)
+          .optional()
+          .describe(
+            "Start from this template (list_templates): every field left out here is the template's; a field given replaces the template's whole field",
+          ),
+        message: McpMessage.optional().describe('The text of the post (required unless templateId gives it)'),
+        accountIds: McpAccountIds.optional().describe(
+          'Account ids from list_accounts (required unless templateId gives them)',
+        ),
         postingMode: McpPostingMode,
         media: McpMediaList.optional(),
         scheduledAt: McpScheduledAt.optional(),
@@ -101,7 +111,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       },
     },
     tool(ctx, async (args, requestId) => {
-      const request = parsePostRequest(args);
+      const request = parsePostRequest(await withTemplate(ctx, workspaceId, args));
       if (request.postingMode === 'draft') {
         const post = await createPost(ctx, workspaceId, request, actor.userId);
         await log(post.id, 'created_draft');

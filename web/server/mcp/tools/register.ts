@@ -9,6 +9,7 @@ import { permissionChecked } from './permissions.ts';
 import { registerPostActionTools } from './post-actions.ts';
 import { registerPostTools } from './posts.ts';
 import { registerQueueTools } from './queue.ts';
+import { registerTemplateTools } from './templates.ts';
 import { registerWebhookTools } from './webhooks.ts';
 
 /**
@@ -26,4 +27,5 @@ export function registerTools(mcpServer: McpServer, ctx: AppContext, actor: McpA
   registerQueueTools(server, ctx, actor);
   registerWebhookTools(server, ctx, actor);
   registerAnalyticsTools(server, ctx, actor);
+  registerTemplateTools(server, ctx, actor);
 }

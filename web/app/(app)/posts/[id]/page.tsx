@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { AccountAvatar } from '#components/account-avatar.tsx';
 import { AccountsAtRisk } from '#components/accounts/health.tsx';
 import { PostMetricsSection } from '#components/analytics/post-metrics.tsx';
+import { SaveAsTemplate } from '#components/compose/save-as-template.tsx';
 import { Icon } from '#components/icons.tsx';
 import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
@@ -17,6 +18,7 @@ import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
+import { can } from '#server/auth/permissions.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents } from '#server/posts/history.ts';
@@ -212,6 +214,19 @@ export default async function PostPage({
               <dt>Time zone</dt>
               <dd>{tz}</dd>
             </dl>
+            {can(user.role, 'workspace.manage') && (
+              <SaveAsTemplate
+                // Accounts disconnected since the post was made are left out of the template.
+                content={{
+                  message: post.message,
+                  accountIds: post.accountIds.filter((a) => accounts.has(a)),
+                  media: post.media,
+                  accountOptions: only(post.accountOptions, accounts),
+                  overrides: only(post.overrides, accounts),
+                  thread: post.thread,
+                }}
+              />
+            )}
           </section>
           {history.length > 0 && (
             <section className="card" aria-labelledby="history-title">
@@ -257,3 +272,6 @@ export default async function PostPage({
     </div>
   );
 }
+
+const only = <T,>(byAccount: Record<string, T>, accounts: Map<string, unknown>): Record<string, T> =>
+  Object.fromEntries(Object.entries(byAccount).filter(([id]) => accounts.has(id)));

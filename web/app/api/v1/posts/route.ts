@@ -8,6 +8,7 @@ import { createPost } from '#server/posts/create-post.ts';
 import { listPosts } from '#server/posts/list-posts.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { ListPostsQuery } from '#server/posts/schema.ts';
+import { withTemplate } from '#server/templates/apply-template.ts';
 
 export const runtime = 'nodejs';
 
@@ -24,8 +25,8 @@ export const GET = route(postsRoutes.listPosts, async ({ request, ctx, caller })
 export const POST = route(postsRoutes.createPost, async ({ request, ctx, caller }) => {
   const body = await readJson(request);
   return idempotent(ctx, caller, request, body, async () => {
-    const input = parsePostRequest(body);
     // Inside the idempotent run: a key reused with another body is 422 before anything else.
+    const input = parsePostRequest(await withTemplate(ctx, caller.workspaceId, body));
     assertMayPost(caller, input.postingMode);
     return { status: 201, body: await createPost(ctx, caller.workspaceId, input, caller.userId) };
   });

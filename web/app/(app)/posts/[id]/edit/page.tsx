@@ -4,8 +4,10 @@ import { redirect } from 'next/navigation';
 import { Composer } from '#components/compose/composer.tsx';
 import { Icon } from '#components/icons.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
+import { can } from '#server/auth/permissions.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
+import { listSnippets } from '#server/snippets/list-snippets.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { requireUser } from '#server/ui/session.ts';
 
@@ -17,7 +19,10 @@ export default async function EditPostPage({ params }: { params: Promise<{ id: s
   const ctx = await getContext();
   const post = await foundOr404(getPost(ctx, user.workspaceId, id));
   if (post.status === 'posted') redirect(`/posts/${post.id}`);
-  const accounts = await listAccounts(ctx, user.workspaceId);
+  const [accounts, snippets] = await Promise.all([
+    listAccounts(ctx, user.workspaceId),
+    listSnippets(ctx, user.workspaceId),
+  ]);
   return (
     <div className="page">
       <div className="page-head">
@@ -31,7 +36,13 @@ export default async function EditPostPage({ params }: { params: Promise<{ id: s
           <h1 style={{ marginTop: 6 }}>Edit post</h1>
         </div>
       </div>
-      <Composer accounts={accounts} timezone={user.timezone} post={post} />
+      <Composer
+        accounts={accounts}
+        timezone={user.timezone}
+        post={post}
+        snippets={snippets}
+        canSaveTemplate={can(user.role, 'workspace.manage')}
+      />
     </div>
   );
 }

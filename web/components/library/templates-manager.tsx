@@ -1,0 +1,188 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useId, useState } from 'react';
+import { ConfirmButton } from '#components/confirm-button.tsx';
+import { api, describeError } from '#components/lib/api.ts';
+import { type AccountSummary, accountName } from '#components/lib/platforms.ts';
+
+export interface TemplateSummary {
+  id: string;
+  name: string;
+  message: string;
+  accountIds: string[];
+  media: unknown[];
+  thread: unknown[];
+}
+
+/**
+ * The workspace's templates: start a post from one, rename or rewrite its message, delete it.
+ * A template's full content (media, versions, thread) is saved from the composer ("Save as
+ * template"); here a new one starts with a name and a message.
+ */
+export function TemplatesManager({
+  templates,
+  accounts,
+  canManage,
+}: {
+  templates: TemplateSummary[];
+  accounts: AccountSummary[];
+  canManage: boolean;
+}) {
+  const router = useRouter();
+  const formId = useId();
+  const [editing, setEditing] = useState<string | undefined>();
+  const [draft, setDraft] = useState({ name: '', message: '' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const [announcement, setAnnouncement] = useState('');
+  const names = new Map(accounts.map((a) => [a.id, accountName(a)]));
+
+  const save = async (id?: string) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api(id ? 'PATCH' : 'POST', id ? `/api/v1/templates/${id}` : '/api/v1/templates', draft);
+      setAnnouncement(`Template “${draft.name.trim()}” ${id ? 'saved' : 'added'}.`);
+      setEditing(undefined);
+      setDraft({ name: '', message: '' });
+      router.refresh();
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const form = (id?: string) => (
+    <form
+      className="stack"
+      noValidate
+      aria-label={id ? 'Edit template' : 'Add a template'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save(id);
+      }}
+    >
+      <div className="field">
+        <label htmlFor={`${formId}-${id ?? 'new'}-name`}>Name</label>
+        <input
+          id={`${formId}-${id ?? 'new'}-name`}
+          className="input"
+          value={draft.name}
+          maxLength={200}
+          onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${formId}-${id ?? 'new'}-message`}>Message</label>
+        <textarea
+          id={`${formId}-${id ?? 'new'}-message`}
+          className="textarea"
+          rows={4}
+          value={draft.message}
+          onChange={(e) => setDraft({ ...draft, message: e.target.value })}
+        />
+      </div>
+      {error && (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="row">
+        <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+          {id ? 'Save template' : 'Add template'}
+        </button>
+        {id && (
+          <button type="button" className="btn btn-sm" onClick={() => setEditing(undefined)}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+
+  return (
+    <div className="stack">
+      <p className="sr-only" role="status" aria-live="polite">
+        {announcement}
+      </p>
+      {templates.length === 0 ? (
+        <p className="muted">
+          No templates yet. Write a post in the <Link href="/compose">composer</Link> and choose “Save as
+          template”.
+        </p>
+      ) : (
+        <ul className="list library-list" aria-label="Templates">
+          {templates.map((t) => (
+            <li key={t.id} className="stack" style={{ gap: 6 }}>
+              {editing === t.id ? (
+                form(t.id)
+              ) : (
+                <>
+                  <div className="row">
+                    <h3 className="section-title" style={{ marginRight: 'auto' }}>
+                      {t.name}
+                    </h3>
+                    <Link href={`/compose?template=${t.id}`} className="btn btn-sm">
+                      New post<span className="sr-only"> from template {t.name}</span>
+                    </Link>
+                    {canManage && (
+                      <>
+                        <button
+                          type="button"
+                          className="btn btn-sm"
+                          onClick={() => {
+                            setDraft({ name: t.name, message: t.message });
+                            setError(undefined);
+                            setEditing(t.id);
+                          }}
+                        >
+                          Edit<span className="sr-only"> template {t.name}</span>
+                        </button>
+                        <ConfirmButton
+                          label={
+                            <>
+                              Delete<span className="sr-only"> template {t.name}</span>
+                            </>
+                          }
+                          title={`Delete the template “${t.name}”?`}
+                          body="Posts made from it keep their content."
+                          confirmLabel="Delete template"
+                          onConfirm={async () => {
+                            await api('DELETE', `/api/v1/templates/${t.id}`);
+                            setAnnouncement(`Template “${t.name}” deleted.`);
+                            router.refresh();
+                          }}
+                        />
+                      </>
+                    )}
+                  </div>
+                  <p className="snippet-body small">
+                    {t.message || <span className="muted">(no message)</span>}
+                  </p>
+                  <p className="muted small">
+                    {t.accountIds.length
+                      ? `To ${t.accountIds.map((id) => names.get(id) ?? 'a disconnected account').join(', ')}`
+                      : 'No accounts chosen'}
+                    {t.media.length > 0 && ` · ${t.media.length} media`}
+                    {t.thread.length > 0 && ` · thread of ${t.thread.length + 1}`}
+                  </p>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {canManage && !editing && (
+        <section className="stack library-add" aria-labelledby={`${formId}-new-title`}>
+          <h3 id={`${formId}-new-title`} className="section-title">
+            Add a template
+          </h3>
+          {form()}
+        </section>
+      )}
+    </div>
+  );
+}
