@@ -184,7 +184,7 @@ describe('Facebook Pages', () => {
       await fx.publisher.publish({ message: 'twice' }, fx.page, [], {}, context());
       assert.equal(
         (await rejection(fx.publisher.publish({ message: 'twice' }, fx.page, [], {}, context()))).code,
-        'content_rejected',
+        'duplicate_content',
       );
       fx.fake.blockPage(fx.page.platformAccountId);
       assert.match(
