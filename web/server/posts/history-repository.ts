@@ -24,3 +24,19 @@ export async function selectPostEvents(ctx: AppContext, workspaceId: string, pos
     );
   return rows.map((r) => r.event);
 }
+
+/** The recycling stops one finished post of a chain wrote on its original's timeline (recycle-notice.ts). */
+export async function selectRecycleStops(ctx: AppContext, rootId: string, fromPostId: string) {
+  return ctx.db
+    .select({ accountId: postEvents.accountId, detail: postEvents.detail, userId: posts.userId })
+    .from(postEvents)
+    .innerJoin(posts, eq(posts.id, postEvents.postId))
+    .where(
+      and(
+        eq(postEvents.postId, rootId),
+        eq(postEvents.action, 'recycle_stopped'),
+        sql`${postEvents.detail} ->> 'fromPostId' = ${fromPostId}`,
+      ),
+    )
+    .orderBy(asc(postEvents.seq));
+}

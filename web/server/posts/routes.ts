@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { postStatuses } from '#server/db/schema.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
+import { RecycleField } from './recycle-schema.ts';
 import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
 import { PostEvents } from './timeline-schema.ts';
 
@@ -78,7 +79,7 @@ export const postsRoutes = defineApiRoutes({
       composerFieldsNote +
       ' The post stores `overrides` and `thread`; each result keeps its `parts` (and `firstComment`), and a retry continues from the first part not posted.',
     parameters: [idempotencyHeader],
-    requestBody: { content: { [json]: PostRequest } },
+    requestBody: { content: { [json]: PostRequest.extend({ recycle: RecycleField }) } },
     responses: {
       201: { description: 'The post.', content: { [json]: Post } },
       ...problemResponses({
@@ -124,6 +125,8 @@ export const postsRoutes = defineApiRoutes({
     permission: 'posts.draft',
     operationId: 'updatePost',
     summary: 'Edit a draft, scheduled or failed post (a scheduled one is re-validated)',
+    description:
+      'A body with only `recycle` also changes a posted original (turning recycling on, changing it, or off with `null`); a recycled copy cannot be recycled itself (422 on `recycle`).',
     parameters: [idParam('post')],
     requestBody: { content: { [json]: PostPatchRequest } },
     responses: changedPost('no longer valid'),

@@ -49,6 +49,9 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
     results,
     staging,
     risk: row.status === 'scheduled' ? (row.risk ?? null) : null,
+    recycle: row.recycle ?? null,
+    recycledFrom: row.recycledFrom ?? null,
+    recycleIndex: row.recycleIndex ?? null,
   };
 }
 
