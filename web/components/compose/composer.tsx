@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useMemo, useReducer } from 'react';
+import { useMemo, useReducer, useState } from 'react';
 import { ApiError, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 import { AccountChips } from './account-chips.tsx';
@@ -28,6 +28,7 @@ import { slotMedia } from './media-slots.ts';
 import { MessageField } from './message-field.tsx';
 import { NoAccounts } from './no-accounts.tsx';
 import { Previews } from './previews.tsx';
+import { RecycleField, recycleBody, recycleDraft } from './recycle-field.tsx';
 import { SubmitChecks } from './submit-checks.tsx';
 import { SubmitRefused, scheduledTime, submitPost } from './submit-post.ts';
 import { TargetPanel } from './target-panel.tsx';
@@ -60,6 +61,9 @@ export function Composer({
     initialState(accounts, timezone, post),
   );
   const uploads = useUploads(dispatch);
+  // A recycled copy follows its original's settings: only originals offer "Repeat this post".
+  const recyclable = !post?.recycledFrom;
+  const [recycle, setRecycle] = useState(() => recycleDraft(post?.recycle, timezone));
   const addFiles = (files: FileList | File[], slot: MediaSlot) => uploads.addFiles(files, slot);
   const removeMedia = (item: MediaItem, slot: MediaSlot) => {
     const heldElsewhere = allSlots(state).some(
@@ -86,7 +90,13 @@ export function Composer({
     try {
       const scheduledAt = mode === 'schedule' ? scheduledTime(state.scheduleAt, timezone) : undefined;
       dispatch({ type: 'submitStarted', mode });
-      const id = await submitPost(mode, body, post, scheduledAt);
+      const id = await submitPost(
+        mode,
+        body,
+        post,
+        scheduledAt,
+        recyclable ? recycleBody(recycle, timezone) : undefined,
+      );
       router.push(`/posts/${id}?done=${mode}`);
       router.refresh();
     } catch (e) {
@@ -149,6 +159,7 @@ export function Composer({
               removeMedia={removeMedia}
             />
           )}
+          {recyclable && <RecycleField draft={recycle} timezone={timezone} onChange={setRecycle} />}
         </div>
         {/* Errors and checks sit right above the buttons they concern (issue 30). */}
         <div className="submit-feedback">

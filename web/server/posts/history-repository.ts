@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { postEvents, posts } from '#server/db/schema.ts';
+import { accounts, postEvents, posts } from '#server/db/schema.ts';
 
 /** The only SQL of a post's history (history.ts). */
 
@@ -28,9 +28,15 @@ export async function selectPostEvents(ctx: AppContext, workspaceId: string, pos
 /** The recycling stops one finished post of a chain wrote on its original's timeline (recycle-notice.ts). */
 export async function selectRecycleStops(ctx: AppContext, rootId: string, fromPostId: string) {
   return ctx.db
-    .select({ accountId: postEvents.accountId, detail: postEvents.detail, userId: posts.userId })
+    .select({
+      accountId: postEvents.accountId,
+      account: sql<string | null>`coalesce(${accounts.label}, ${accounts.username})`,
+      detail: postEvents.detail,
+      userId: posts.userId,
+    })
     .from(postEvents)
     .innerJoin(posts, eq(posts.id, postEvents.postId))
+    .leftJoin(accounts, sql`${accounts.id}::text = ${postEvents.accountId}`)
     .where(
       and(
         eq(postEvents.postId, rootId),

@@ -132,7 +132,8 @@ export async function listPostEvents(
 
 function describe(row: EventRow): string {
   const base = postEventActions[row.action as PostEventAction] ?? row.action.replaceAll('_', ' ');
-  if (row.action === 'recycle_scheduled' || row.action === 'recycle_stopped') return describeRecycle(row.detail);
+  if (row.action === 'recycle_scheduled' || row.action === 'recycle_stopped')
+    return describeRecycle(row.detail);
   if (row.action !== 'attempt' && row.action !== 'resolved') return base;
   const where = typeof row.detail.platform === 'string' ? ` (${row.detail.platform})` : '';
   const part = row.part !== null && row.part > 0 ? `, thread part ${row.part + 1}` : '';

@@ -2,8 +2,8 @@ import type { AppContext } from '#server/context.ts';
 import { escapeHtml, sendMail } from '#server/mail.ts';
 import { findUser } from '#server/users/repository.ts';
 import { selectRecycleStops } from './history-repository.ts';
-import type { PostRow } from './repository.ts';
 import { recycleStopReasons } from './recycle-schema.ts';
+import type { PostRow } from './repository.ts';
 
 /**
  * One e-mail to the original's author when a finished post of a recycling chain stopped the chain
@@ -25,7 +25,8 @@ export async function mailRecycleStops(
   const lines = stops.map((s) => {
     const reason = String(s.detail.reason ?? '');
     const why = recycleStopReasons[reason] ?? reason;
-    return s.accountId ? `One account (${s.accountId}): ${why}.` : `The chain stopped: ${why}.`;
+    if (!s.accountId) return `The chain stopped: ${why}.`;
+    return `${s.account ? `The account ${s.account}` : 'One account'}: ${why}.`;
   });
   const link = `${ctx.config.appUrl}/posts/${rootId}`;
   const subject = 'A recycled post changed course';

@@ -32,12 +32,10 @@ export const Recycle = z
   .strict()
   .meta({ id: 'Recycle' });
 
-export const RecycleField = Recycle.nullable()
-  .optional()
-  .meta({
-    description:
-      'Evergreen recycling: after the post posts, a copy is scheduled `intervalDays` later (± `jitterMinutes`), then again after each copy, until `maxTimes` or `until`. A target whose account is unhealthy, or whose platform refused the previous copy as a duplicate, is left out. `null` turns it off and removes the copies not yet published. See docs/recycling.md.',
-  });
+export const RecycleField = Recycle.nullable().optional().meta({
+  description:
+    'Evergreen recycling: after the post posts, a copy is scheduled `intervalDays` later (± `jitterMinutes`), then again after each copy, until `maxTimes` or `until`. A target whose account is unhealthy, or whose platform refused the previous copy as a duplicate, is left out. `null` turns it off and removes the copies not yet published. See docs/recycling.md.',
+});
 
 /**
  * The `recycle` of a request body: undefined when absent, null to turn it off, else the settings.

@@ -140,6 +140,21 @@ export async function updatePostIfUnchanged(
   return updated;
 }
 
+/** An original's recycled copies, first copy first (the post page's chain). */
+export async function selectRecycledCopies(ctx: AppContext, workspaceId: string, originalId: string) {
+  return ctx.db
+    .select({
+      id: posts.id,
+      status: posts.status,
+      recycleIndex: posts.recycleIndex,
+      scheduledAt: posts.scheduledAt,
+      postedAt: posts.postedAt,
+    })
+    .from(posts)
+    .where(and(eq(posts.workspaceId, workspaceId), eq(posts.recycledFrom, originalId)))
+    .orderBy(posts.recycleIndex);
+}
+
 /**
  * Sets a post's recycling alone, whatever its status (a posted original's chain is still running).
  * The migration's trigger removes, in the same statement, the pending copies the new settings no

@@ -67,7 +67,8 @@ export const Post = z
         'What the pre-flight check (`DISPATCH_PREFLIGHT_LEAD_MS` before the due time) found wrong with a scheduled post: an account that needs reconnecting or cannot be reached, a file that no longer reads back. `null` when all was well or the post was not checked. A later check that finds nothing clears it; the post still publishes at its time, never earlier.',
     }),
     recycle: Recycle.nullable().meta({
-      description: 'Evergreen recycling settings of an original post (docs/recycling.md); `null` when off and on copies.',
+      description:
+        'Evergreen recycling settings of an original post (docs/recycling.md); `null` when off and on copies.',
     }),
     recycledFrom: z
       .string()
@@ -139,7 +140,10 @@ export const PostPatchRequest = z
   .meta({ id: 'PostPatchRequest' });
 
 /** `recycle` is read from the raw body (parseRecycle) so any bad value is a 422 naming its field. */
-export function toPostPatch(body: z.infer<typeof PostPatchRequest>, recycle?: RecycleSettings | null): PostPatch {
+export function toPostPatch(
+  body: z.infer<typeof PostPatchRequest>,
+  recycle?: RecycleSettings | null,
+): PostPatch {
   return {
     recycle,
     message: body.message,
