@@ -15,6 +15,9 @@ import { RecycleField } from './recycle-schema.ts';
 import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
 import { PostEvents } from './timeline-schema.ts';
 
+/** The shared post request plus what only the Scheduler keeps on a post (docs/recycling.md). */
+const SchedulerPostRequest = PostRequest.extend({ recycle: RecycleField }).meta({ id: 'SchedulerPostRequest' });
+
 /** The answer to every change of one post: the post as it now is, or why it could not change. */
 const changedPost = (invalid: string, idempotent = false) => ({
   200: { description: 'The post.', content: { [json]: Post } },
@@ -79,7 +82,7 @@ export const postsRoutes = defineApiRoutes({
       composerFieldsNote +
       ' The post stores `overrides` and `thread`; each result keeps its `parts` (and `firstComment`), and a retry continues from the first part not posted.',
     parameters: [idempotencyHeader],
-    requestBody: { content: { [json]: PostRequest.extend({ recycle: RecycleField }) } },
+    requestBody: { content: { [json]: SchedulerPostRequest } },
     responses: {
       201: { description: 'The post.', content: { [json]: Post } },
       ...problemResponses({

@@ -225,7 +225,7 @@ for (const backend of backends()) {
       assert.equal(edit.status, 409);
     });
 
-    test('a platform refusing a copy as a duplicate drops that target (timeline, e-mail); deleting the original removes pending copies', async () => {
+    test('a platform refusing a copy as a duplicate drops that target (timeline, e-mail); a posted original is not deleted', async () => {
       const text = 'Evergreen on two networks';
       const original = await publishRecycled({
         message: text,
