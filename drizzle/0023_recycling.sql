@@ -35,19 +35,23 @@ DECLARE
   reason text;
   copy_id uuid;
 BEGIN
-  DELETE FROM posts c USING new_posts n, old_posts o
-  WHERE o.id = n.id AND c.recycled_from = n.id AND n.recycle IS DISTINCT FROM o.recycle
-    AND c.status IN ('draft', 'scheduled', 'failed')
-    AND (c.lease_expires_at IS NULL OR c.lease_expires_at < now())
-    AND NOT EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = c.id AND t.status <> 'failed')
-    AND (n.recycle IS NULL OR c.recycle_index > (n.recycle ->> 'maxTimes')::integer
-      OR (n.recycle ? 'until' AND c.scheduled_at > (n.recycle ->> 'until')::timestamptz));
-  INSERT INTO post_events (id, post_id, user_id, actor, actor_name, action, detail, created_at)
-  SELECT gen_random_uuid(), n.id, n.user_id, nullif(current_setting('postwave.actor', true), ''),
-    nullif(current_setting('postwave.actor_name', true), ''), 'recycle_stopped',
-    jsonb_build_object('reason', 'turned_off'), n.updated_at
-  FROM new_posts n JOIN old_posts o ON o.id = n.id
-  WHERE n.recycle IS NULL AND o.recycle IS NOT NULL;
+  -- The dispatcher's hot path (claims, leases, outcomes) never changes `recycle`: one cheap scan
+  -- of the transition tables skips the rest.
+  IF EXISTS (SELECT 1 FROM new_posts n JOIN old_posts o ON o.id = n.id WHERE n.recycle IS DISTINCT FROM o.recycle) THEN
+    DELETE FROM posts c USING new_posts n, old_posts o
+    WHERE o.id = n.id AND c.recycled_from = n.id AND n.recycle IS DISTINCT FROM o.recycle
+      AND c.status IN ('draft', 'scheduled', 'failed')
+      AND (c.lease_expires_at IS NULL OR c.lease_expires_at < now())
+      AND NOT EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = c.id AND t.status <> 'failed')
+      AND (n.recycle IS NULL OR c.recycle_index > (n.recycle ->> 'maxTimes')::integer
+        OR (n.recycle ? 'until' AND c.scheduled_at > (n.recycle ->> 'until')::timestamptz));
+    INSERT INTO post_events (id, post_id, user_id, actor, actor_name, action, detail, created_at)
+    SELECT gen_random_uuid(), n.id, n.user_id, nullif(current_setting('postwave.actor', true), ''),
+      nullif(current_setting('postwave.actor_name', true), ''), 'recycle_stopped',
+      jsonb_build_object('reason', 'turned_off'), n.updated_at
+    FROM new_posts n JOIN old_posts o ON o.id = n.id
+    WHERE n.recycle IS NULL AND o.recycle IS NOT NULL;
+  END IF;
 
   FOR f IN
     SELECT n.* FROM new_posts n JOIN old_posts o ON o.id = n.id

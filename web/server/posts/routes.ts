@@ -16,7 +16,9 @@ import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts
 import { PostEvents } from './timeline-schema.ts';
 
 /** The shared post request plus what only the Scheduler keeps on a post (docs/recycling.md). */
-const SchedulerPostRequest = PostRequest.extend({ recycle: RecycleField }).meta({ id: 'SchedulerPostRequest' });
+const SchedulerPostRequest = PostRequest.extend({ recycle: RecycleField }).meta({
+  id: 'SchedulerPostRequest',
+});
 
 /** The answer to every change of one post: the post as it now is, or why it could not change. */
 const changedPost = (invalid: string, idempotent = false) => ({

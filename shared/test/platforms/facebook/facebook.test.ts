@@ -149,7 +149,12 @@ describe('Facebook Pages', () => {
         'content_rejected',
         false,
       ],
-      ['506 duplicate', { code: 506, message: '(#506) Duplicate status message' }, 'duplicate_content', false],
+      [
+        '506 duplicate',
+        { code: 506, message: '(#506) Duplicate status message' },
+        'duplicate_content',
+        false,
+      ],
       [
         '2 service',
         { code: 2, message: 'An unexpected error has occurred. Please retry your request later.' },
