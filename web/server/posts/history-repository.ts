@@ -18,8 +18,11 @@ export async function selectPostEvents(ctx: AppContext, workspaceId: string, pos
     .where(and(eq(postEvents.postId, postId), eq(posts.workspaceId, workspaceId)))
     .orderBy(
       asc(postEvents.createdAt),
-      // At one instant the post's outcome follows its targets' attempts (one statement writes both).
-      asc(sql`${postEvents.action} in ('posted', 'failed')`),
+      // At one instant the post's outcome follows its targets' attempts (one statement writes both),
+      // and what recycling did about it follows the outcome.
+      asc(
+        sql`case when ${postEvents.action} in ('posted', 'failed') then 1 when ${postEvents.action} in ('recycle_scheduled', 'recycle_stopped') then 2 else 0 end`,
+      ),
       asc(postEvents.seq),
     );
   return rows.map((r) => r.event);

@@ -27,12 +27,13 @@ export async function getRecycleChain(
   post: PostView,
 ): Promise<RecycleChain | null> {
   const originalId = post.recycledFrom ?? post.id;
-  const copies = await selectRecycledCopies(ctx, workspaceId, originalId);
-  if (!post.recycle && !post.recycledFrom && copies.length === 0) return null;
-  const [events, original] = await Promise.all([
+  const [copies, events, original] = await Promise.all([
+    selectRecycledCopies(ctx, workspaceId, originalId),
     listPostEvents(ctx, workspaceId, originalId),
     post.recycledFrom ? getPost(ctx, workspaceId, originalId) : post,
   ]);
+  const stopped = events.some((e) => e.action.startsWith('recycle_'));
+  if (!post.recycle && !post.recycledFrom && copies.length === 0 && !stopped) return null;
   return {
     originalId,
     recycle: original.recycle,

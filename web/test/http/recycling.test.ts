@@ -5,6 +5,7 @@ import { dispatchSecret, type RunningApp, startApp } from '../helpers/app.ts';
 import { type Client, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
 import { type MailCapture, startMailCapture } from '../helpers/mail-capture.ts';
+import { connect } from '../helpers/oauth.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary JSON
 type Json = any;
@@ -37,6 +38,7 @@ for (const backend of backends()) {
     let mail: MailCapture;
     let app: RunningApp;
     let api: Client;
+    let session: Client;
     let email: string;
     let news: string;
     let updates: string;
@@ -61,6 +63,7 @@ for (const backend of backends()) {
       });
       const made = await userWithToken(app.url, 'recycling');
       api = made.api;
+      session = made.session;
       email = made.user.email;
       const connect = async (json: Record<string, unknown>) => {
         const res = await api.json('/api/v1/accounts', { json });
@@ -404,6 +407,32 @@ for (const backend of backends()) {
       });
       assert.equal(refused.status, 422);
       assert.equal(refused.body.errors[0].path, 'recycle');
+    });
+
+    test('MCP create_post and update_post take recycle, with the same 422 naming the field', async () => {
+      const { client } = await connect(app.url, session);
+      const made = await client.callTool({
+        name: 'create_post',
+        arguments: {
+          message: 'Evergreen by an assistant',
+          accountIds: [news],
+          postingMode: 'draft',
+          recycle: { intervalDays: 10, maxTimes: 2, jitterMinutes: 15 },
+        },
+      });
+      const post = made.structuredContent as Json;
+      assert.deepEqual(post.recycle, { intervalDays: 10, maxTimes: 2, jitterMinutes: 15 });
+      const bad = await client.callTool({
+        name: 'update_post',
+        arguments: { id: post.id, recycle: { intervalDays: 10, maxTimes: 60 } },
+      });
+      assert.equal(bad.isError, true);
+      const problem = (bad.structuredContent as Json).error;
+      assert.equal(problem.status, 422);
+      assert.equal(problem.errors[0].path, 'recycle.maxTimes');
+      const off = await client.callTool({ name: 'update_post', arguments: { id: post.id, recycle: null } });
+      assert.equal((off.structuredContent as Json).recycle, null);
+      await client.close();
     });
   });
 }
