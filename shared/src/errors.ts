@@ -7,6 +7,7 @@ export const platformErrorCodes = [
   'needs_reconnect',
   'target_unreachable',
   'content_rejected',
+  'duplicate_content',
   'media_rejected',
   'media_unavailable',
   'rate_limited',
@@ -30,6 +31,8 @@ export const platformErrorHints: Record<PlatformErrorCode, string> = {
     'The account can no longer post there (the app was removed, the channel or page is gone, or the address is not allowed): check it on the platform, then retry.',
   content_rejected:
     'The platform refused the text or options: edit the post (length, links, mentions, options) and try again.',
+  duplicate_content:
+    'The platform refused this as a duplicate of a recent post: change the text before posting it again (a recycled post leaves this account out from then on).',
   media_rejected:
     'The platform refused a file: pick another file or change its format, size or duration, then retry.',
   media_unavailable: 'A file could not be read from storage: upload it again, then retry.',

@@ -30,6 +30,15 @@ export const help = `Usage: postwave post <message> --account <id> [--account <i
   --queue              take the next free slot of every account's queue (see postwave
                        queue); with --at, the first free slot after that time
   --draft              save as a draft
+  --repeat-every <days>
+                       evergreen: post a copy again this many days after it posts
+                       (7-365; Scheduler only, see docs/recycling.md)
+  --repeat-times <n>   with --repeat-every: how many copies at most (1-52, default 3)
+  --repeat-jitter <minutes>
+                       with --repeat-every: move each copy by up to this many
+                       minutes either way (0-240, default 0)
+  --repeat-until <datetime>
+                       with --repeat-every: no copy after this time (ISO 8601)
   --json               print the created post as JSON
 
 The message may be "-" to read it from standard input. Platforms differ in what they
@@ -53,7 +62,34 @@ export const options = {
   at: { type: 'string', summary: 'schedule at (ISO 8601)', value: { name: 'datetime' } },
   queue: { type: 'boolean', summary: 'next free queue slot' },
   draft: { type: 'boolean', summary: 'save as a draft' },
+  'repeat-every': { type: 'string', summary: 'evergreen: days between copies', value: { name: 'days' } },
+  'repeat-times': { type: 'string', summary: 'how many copies at most', value: { name: 'n' } },
+  'repeat-jitter': { type: 'string', summary: 'minutes each copy may move', value: { name: 'minutes' } },
+  'repeat-until': { type: 'string', summary: 'no copy after (ISO 8601)', value: { name: 'datetime' } },
 } as const satisfies OptionSpecs;
+
+/** `recycle` from the --repeat-* flags; the server checks the limits and names a bad one. */
+function recycleOf(values: Record<string, unknown>): Record<string, unknown> | undefined {
+  const every = values['repeat-every'];
+  const others = ['repeat-times', 'repeat-jitter', 'repeat-until'].filter((k) => values[k] !== undefined);
+  if (every === undefined) {
+    if (others.length) throw new UsageError(`--${others[0]} needs --repeat-every`);
+    return undefined;
+  }
+  const whole = (flag: string, fallback: number) => {
+    const raw = values[flag];
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n)) throw new UsageError(`--${flag} takes a whole number`);
+    return n;
+  };
+  return {
+    intervalDays: whole('repeat-every', 0),
+    maxTimes: whole('repeat-times', 3),
+    jitterMinutes: whole('repeat-jitter', 0),
+    ...(values['repeat-until'] !== undefined ? { until: values['repeat-until'] } : {}),
+  };
+}
 
 export async function run(context: Context<typeof options>): Promise<number> {
   const { values, print } = context;
@@ -70,12 +106,14 @@ export async function run(context: Context<typeof options>): Promise<number> {
         ? 'schedule'
         : 'now';
   const template = values.template;
-  const body: Partial<PostRequest> & { templateId?: string } = {
+  const recycle = recycleOf(values);
+  const body: Partial<PostRequest> & { templateId?: string; recycle?: Record<string, unknown> } = {
     ...(template
       ? { templateId: template, ...(await composePost(context, api, true)) }
       : await composePost(context, api)),
     postingMode,
     ...(values.at ? { scheduledAt: values.at } : {}),
+    ...(recycle ? { recycle } : {}),
   };
   const post = await api.request<PostView>('POST', '/api/v1/posts', body);
   print(post, describePost(post));

@@ -346,6 +346,41 @@ for (const backend of backends()) {
       }
     });
 
+    test('post --repeat-every sends recycle; a bad value is the server’s 422 naming the field', async () => {
+      const { api } = await userWithToken(env.app.url, 'recycle-cli');
+      const news = await connectTelegram(api, '@news');
+      const cliEnv = {
+        POSTWAVE_URL: env.app.url,
+        POSTWAVE_TOKEN: api.token!,
+        POSTWAVE_CONFIG_DIR: configDir,
+      };
+      const drafted = await cli(
+        [
+          'post',
+          'CLI evergreen',
+          '-a',
+          news,
+          '--draft',
+          '--repeat-every',
+          '30',
+          '--repeat-jitter',
+          '45',
+          '--json',
+        ],
+        cliEnv,
+      );
+      assert.equal(drafted.code, 0, drafted.stderr);
+      assert.deepEqual(JSON.parse(drafted.stdout).recycle, {
+        intervalDays: 30,
+        maxTimes: 3,
+        jitterMinutes: 45,
+      });
+      const refused = await cli(['post', 'x', '-a', news, '--draft', '--repeat-every', '3'], cliEnv);
+      assert.equal(refused.code, 1, refused.stdout);
+      assert.match(refused.stderr, /recycle\.intervalDays/);
+      assert.equal((await cli(['post', 'x', '-a', news, '--repeat-times', '2'], cliEnv)).code, 2);
+    });
+
     test('every command has --help; usage errors exit 2', async () => {
       for (const command of ['login', 'logout', 'whoami', 'accounts', 'post', 'validate', 'posts']) {
         const res = await cli([command, '--help'], {});

@@ -28,6 +28,9 @@ export interface EditablePost {
   /** The composer fields (docs/composer-fields.md); absent from servers that predate them. */
   overrides?: Record<string, { message?: string; media?: MediaRef[] }>;
   thread?: { message: string; media?: MediaRef[] }[];
+  /** Evergreen recycling (docs/recycling.md); a copy has `recycledFrom` and is not recycled itself. */
+  recycle?: { intervalDays: number; maxTimes: number; jitterMinutes: number; until?: string } | null;
+  recycledFrom?: string | null;
 }
 
 export interface MediaItem {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useMemo, useReducer } from 'react';
+import { useMemo, useReducer, useState } from 'react';
 import { ApiError, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 import { AccountChips } from './account-chips.tsx';
@@ -30,6 +30,7 @@ import { Previews } from './previews.tsx';
 import { SaveAsTemplate } from './save-as-template.tsx';
 import { SignatureNotes } from './signature-notes.tsx';
 import { type SnippetSummary, signedReducer, signedStart, visibleSignatures } from './signatures.ts';
+import { RecycleField, recycleBody, recycleDraft } from './recycle-field.tsx';
 import { SubmitChecks } from './submit-checks.tsx';
 import { SubmitRefused, scheduledTime, submitPost } from './submit-post.ts';
 import { TargetPanel } from './target-panel.tsx';
@@ -75,6 +76,9 @@ export function Composer({
     signedStart(initialState(accounts, timezone, post ?? template), snippets, !post),
   );
   const uploads = useUploads(dispatch);
+  // A recycled copy follows its original's settings: only originals offer "Repeat this post".
+  const recyclable = !post?.recycledFrom;
+  const [recycle, setRecycle] = useState(() => recycleDraft(post?.recycle, timezone));
   const addFiles = (files: FileList | File[], slot: MediaSlot) => uploads.addFiles(files, slot);
   const removeMedia = (item: MediaItem, slot: MediaSlot) => {
     const heldElsewhere = allSlots(state).some(
@@ -101,7 +105,13 @@ export function Composer({
     try {
       const scheduledAt = mode === 'schedule' ? scheduledTime(state.scheduleAt, timezone) : undefined;
       dispatch({ type: 'submitStarted', mode });
-      const id = await submitPost(mode, body, post, scheduledAt);
+      const id = await submitPost(
+        mode,
+        body,
+        post,
+        scheduledAt,
+        recyclable ? recycleBody(recycle, timezone) : undefined,
+      );
       router.push(`/posts/${id}?done=${mode}`);
       router.refresh();
     } catch (e) {
@@ -176,6 +186,7 @@ export function Composer({
               removeMedia={removeMedia}
             />
           )}
+          {recyclable && <RecycleField draft={recycle} timezone={timezone} onChange={setRecycle} />}
         </div>
         {/* Errors and checks sit right above the buttons they concern (issue 30). */}
         <div className="submit-feedback">

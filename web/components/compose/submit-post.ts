@@ -2,6 +2,7 @@ import { api } from '#components/lib/api.ts';
 import { zonedToUtc } from '#components/lib/time.ts';
 import type { PostBody } from './composer-selectors.ts';
 import type { EditablePost, SubmitMode } from './composer-state.ts';
+import type { RecycleSettings } from './recycle-field.tsx';
 
 /** A refusal found before any request is sent. */
 export class SubmitRefused extends Error {}
@@ -24,11 +25,14 @@ export async function submitPost(
   body: PostBody,
   post: EditablePost | undefined,
   scheduledAt: string | undefined,
+  /** Evergreen recycling (null: off); undefined leaves it as it is (a recycled copy). */
+  recycle?: RecycleSettings | null,
 ): Promise<string> {
   const timing = scheduledAt ? { scheduledAt } : {};
   if (!post) {
     const created = await api<{ id: string }>('POST', '/api/v1/posts', {
       ...body,
+      ...(recycle ? { recycle } : {}),
       postingMode: mode,
       ...timing,
     });
@@ -42,6 +46,7 @@ export async function submitPost(
     // The composer fields (docs/composer-fields.md): an empty value clears what the post had.
     overrides: body.overrides ?? {},
     thread: body.thread ?? [],
+    ...(recycle !== undefined ? { recycle } : {}),
   });
   // Saving a draft as a draft needs no transition.
   if (!(mode === 'draft' && post.status === 'draft')) {

@@ -39,6 +39,11 @@ function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
     attempts: Number(row.attempts),
     risk: (row.risk as PostRow['risk']) ?? null,
     preflightCheckedAt: toDate(row.preflight_checked_at),
+    recycle: (row.recycle as PostRow['recycle']) ?? null,
+    recycledFrom:
+      row.recycled_from === null || row.recycled_from === undefined ? null : String(row.recycled_from),
+    recycleIndex:
+      row.recycle_index === null || row.recycle_index === undefined ? null : Number(row.recycle_index),
     targets: (row.targets as ExistingTarget[] | null) ?? [],
   };
 }

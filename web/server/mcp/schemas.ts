@@ -79,3 +79,17 @@ export const McpThread = z
   .describe(
     'Up to 25 more posts after the first message, published as a reply chain on every account (only platforms with threads: get_platform_rules features.thread). If a part fails, the earlier ones stay and publish_post continues from the failed part.',
   );
+
+/** Limits are checked by the operation (a 422 naming e.g. `recycle.intervalDays`). */
+export const McpRecycle = z
+  .object({
+    intervalDays: z.number().int().describe('Days between postings, 7 to 365'),
+    maxTimes: z.number().int().describe('How many copies at most, 1 to 52'),
+    until: z.string().max(100).optional().describe('No copy after this ISO 8601 date-time (future)'),
+    jitterMinutes: z.number().int().optional().describe('Random shift of each copy, 0 to 240 minutes'),
+  })
+  .nullable()
+  .optional()
+  .describe(
+    'Evergreen recycling: after the post posts, a copy is scheduled intervalDays later (± jitter), until maxTimes or until; null turns it off and removes copies not yet published',
+  );

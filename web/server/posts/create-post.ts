@@ -1,6 +1,7 @@
 import type { NormalizedPost } from '@postwave/shared';
 import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
 import type { AppContext } from '#server/context.ts';
+import type { RecycleSettings } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
 import { scheduleInQueue } from '#server/queue/service.ts';
@@ -19,8 +20,12 @@ export async function createPost(
   workspaceId: string,
   input: NormalizedPost,
   authorId: string | null = null,
+  /** Evergreen recycling (docs/recycling.md), stored with the post. */
+  recycle: RecycleSettings | null = null,
 ): Promise<PostView> {
-  const { content, base } = await newPostContent(ctx, workspaceId, input, authorId);
+  const made = await newPostContent(ctx, workspaceId, input, authorId);
+  const { content } = made;
+  const base = { ...made.base, recycle };
 
   if (input.postingMode === 'draft') {
     await assertOwnedAccounts(ctx, workspaceId, content.accountIds);

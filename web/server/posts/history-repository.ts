@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { postEvents, posts } from '#server/db/schema.ts';
+import { accounts, postEvents, posts } from '#server/db/schema.ts';
 
 /** The only SQL of a post's history (history.ts). */
 
@@ -18,9 +18,34 @@ export async function selectPostEvents(ctx: AppContext, workspaceId: string, pos
     .where(and(eq(postEvents.postId, postId), eq(posts.workspaceId, workspaceId)))
     .orderBy(
       asc(postEvents.createdAt),
-      // At one instant the post's outcome follows its targets' attempts (one statement writes both).
-      asc(sql`${postEvents.action} in ('posted', 'failed')`),
+      // At one instant the post's outcome follows its targets' attempts (one statement writes both),
+      // and what recycling did about it follows the outcome.
+      asc(
+        sql`case when ${postEvents.action} in ('posted', 'failed') then 1 when ${postEvents.action} in ('recycle_scheduled', 'recycle_stopped') then 2 else 0 end`,
+      ),
       asc(postEvents.seq),
     );
   return rows.map((r) => r.event);
+}
+
+/** The recycling stops one finished post of a chain wrote on its original's timeline (recycle-notice.ts). */
+export async function selectRecycleStops(ctx: AppContext, rootId: string, fromPostId: string) {
+  return ctx.db
+    .select({
+      accountId: postEvents.accountId,
+      account: sql<string | null>`coalesce(${accounts.label}, ${accounts.username})`,
+      detail: postEvents.detail,
+      userId: posts.userId,
+    })
+    .from(postEvents)
+    .innerJoin(posts, eq(posts.id, postEvents.postId))
+    .leftJoin(accounts, sql`${accounts.id}::text = ${postEvents.accountId}`)
+    .where(
+      and(
+        eq(postEvents.postId, rootId),
+        eq(postEvents.action, 'recycle_stopped'),
+        sql`${postEvents.detail} ->> 'fromPostId' = ${fromPostId}`,
+      ),
+    )
+    .orderBy(asc(postEvents.seq));
 }

@@ -2,6 +2,7 @@ import { withHint } from '@postwave/shared/error-hints';
 import type { AppContext } from '#server/context.ts';
 import type { PostEventActor } from '#server/db/schema.ts';
 import { insertPostEvent, selectPostEvents } from './history-repository.ts';
+import { describeRecycle, recycleDetail } from './recycle-events.ts';
 import type { TimelineEvent } from './timeline-schema.ts';
 
 /** What an actor did to a post, in words the post page shows (the timeline's types, docs/dispatch.md#timeline). */
@@ -23,6 +24,8 @@ export const postEventActions = {
   stage_failed: 'could not upload its media ahead of time (it is uploaded at the due time)',
   preflight_failed: 'checked it before its time and found a problem',
   preflight_passed: 'checked it again before its time: the problem is gone',
+  recycle_scheduled: 'scheduled a recycled copy',
+  recycle_stopped: 'stopped recycling',
 } as const;
 export type PostEventAction = keyof typeof postEventActions;
 
@@ -38,6 +41,8 @@ export type RecordedAction = Exclude<
   | 'created'
   | 'preflight_failed'
   | 'preflight_passed'
+  | 'recycle_scheduled'
+  | 'recycle_stopped'
 >;
 
 export interface PostEventInput {
@@ -127,6 +132,8 @@ export async function listPostEvents(
 
 function describe(row: EventRow): string {
   const base = postEventActions[row.action as PostEventAction] ?? row.action.replaceAll('_', ' ');
+  if (row.action === 'recycle_scheduled' || row.action === 'recycle_stopped')
+    return describeRecycle(row.detail);
   if (row.action !== 'attempt' && row.action !== 'resolved') return base;
   const where = typeof row.detail.platform === 'string' ? ` (${row.detail.platform})` : '';
   const part = row.part !== null && row.part > 0 ? `, thread part ${row.part + 1}` : '';
@@ -147,6 +154,7 @@ function timelineEvent(row: EventRow): TimelineEvent {
     ...(row.attempt !== null ? { attempt: row.attempt } : {}),
     ...(row.actor ? { actor: { type: row.actor, name: row.actorName ?? defaultActorName[row.actor] } } : {}),
     ...(row.outcome ? { outcome: row.outcome as TimelineEvent['outcome'] & string } : {}),
+    ...(row.action.startsWith('recycle_') ? { recycle: recycleDetail(row.detail) } : {}),
     ...(stored
       ? {
           error: {

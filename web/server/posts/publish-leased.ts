@@ -12,6 +12,7 @@ import {
   recordInvalidTargets,
   type TargetState,
 } from './publish-targets.ts';
+import { mailRecycleStops } from './recycle-notice.ts';
 import { finalizePosts, type PostRow } from './repository.ts';
 import {
   type ExistingTarget,
@@ -168,6 +169,9 @@ async function finalize(
     ? await run.batches.finalizations.add(finalization)
     : (await finalizePosts(ctx, [finalization]))[0];
   if (deferred) await flagReconnect(ctx, deferred);
-  if (updated === 'posted' || updated === 'failed') await emitPostOutcome(ctx, post.workspaceId, post.id);
+  if (updated === 'posted' || updated === 'failed') {
+    await emitPostOutcome(ctx, post.workspaceId, post.id);
+    await mailRecycleStops(ctx, post);
+  }
   return { status: updated ?? 'lost_lease' };
 }

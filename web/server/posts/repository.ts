@@ -3,7 +3,7 @@ import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { type Db, rowsOf } from '#server/db/access.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
-import { type PostStatus, posts } from '#server/db/schema.ts';
+import { type PostStatus, posts, type RecycleSettings } from '#server/db/schema.ts';
 import { resultsUpdate, type TargetView, targetViewsJson } from './targets-repository.ts';
 
 /*
@@ -136,6 +136,39 @@ export async function updatePostIfUnchanged(
         notLeased(),
       ),
     )
+    .returning();
+  return updated;
+}
+
+/** An original's recycled copies, first copy first (the post page's chain). */
+export async function selectRecycledCopies(ctx: AppContext, workspaceId: string, originalId: string) {
+  return ctx.db
+    .select({
+      id: posts.id,
+      status: posts.status,
+      recycleIndex: posts.recycleIndex,
+      scheduledAt: posts.scheduledAt,
+      postedAt: posts.postedAt,
+    })
+    .from(posts)
+    .where(and(eq(posts.workspaceId, workspaceId), eq(posts.recycledFrom, originalId)))
+    .orderBy(posts.recycleIndex);
+}
+
+/**
+ * Sets a post's recycling alone, whatever its status (a posted original's chain is still running).
+ * The migration's trigger removes, in the same statement, the pending copies the new settings no
+ * longer allow and notes a turn-off on the timeline.
+ */
+export async function updateRecycle(
+  ctx: AppContext,
+  postId: string,
+  recycle: RecycleSettings | null,
+): Promise<PostRow | undefined> {
+  const [updated] = await ctx.db
+    .update(posts)
+    .set({ recycle, updatedAt: new Date() })
+    .where(eq(posts.id, postId))
     .returning();
   return updated;
 }

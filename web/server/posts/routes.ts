@@ -12,6 +12,7 @@ import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { postStatuses } from '#server/db/schema.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
 import { TemplateIdField } from '#server/templates/schema.ts';
+import { RecycleField } from './recycle-schema.ts';
 import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
 import { PostEvents } from './timeline-schema.ts';
 
@@ -27,7 +28,10 @@ const changedPost = (invalid: string, idempotent = false) => ({
   }),
 });
 
-/** The Scheduler's post request: the SDK's, plus `templateId` (then `message` and `accountIds` may come from it). */
+/**
+ * The Scheduler's post request: the SDK's, plus `templateId` (then `message` and `accountIds` may
+ * come from it) and `recycle` (docs/recycling.md), which only the Scheduler keeps on a post.
+ */
 const SchedulerPostRequest = PostRequest.extend({
   message: PostRequest.shape.message
     .optional()
@@ -36,6 +40,7 @@ const SchedulerPostRequest = PostRequest.extend({
     .optional()
     .meta({ description: 'Required (at least one) unless `templateId` supplies them.' }),
   templateId: TemplateIdField.optional(),
+  recycle: RecycleField,
 }).meta({ id: 'SchedulerPostRequest' });
 
 const idempotencyHeader = idempotencyKeyParameter(
@@ -138,6 +143,8 @@ export const postsRoutes = defineApiRoutes({
     permission: 'posts.draft',
     operationId: 'updatePost',
     summary: 'Edit a draft, scheduled or failed post (a scheduled one is re-validated)',
+    description:
+      'A body with only `recycle` also changes a posted original (turning recycling on, changing it, or off with `null`); a recycled copy cannot be recycled itself (422 on `recycle`).',
     parameters: [idParam('post')],
     requestBody: { content: { [json]: PostPatchRequest } },
     responses: changedPost('no longer valid'),

@@ -18,8 +18,9 @@ import {
   Thread,
 } from '@postwave/shared';
 import { z } from 'zod';
-import { postStatuses } from '#server/db/schema.ts';
+import { postStatuses, type RecycleSettings } from '#server/db/schema.ts';
 import { TargetStaging } from '#server/staging/schema.ts';
+import { Recycle, RecycleField } from './recycle-schema.ts';
 
 /** A scheduled post's problem found before its due time (docs/dispatch.md#pre-flight). */
 export const PostRisk = z
@@ -65,6 +66,19 @@ export const Post = z
       description:
         'What the pre-flight check (`DISPATCH_PREFLIGHT_LEAD_MS` before the due time) found wrong with a scheduled post: an account that needs reconnecting or cannot be reached, a file that no longer reads back. `null` when all was well or the post was not checked. A later check that finds nothing clears it; the post still publishes at its time, never earlier.',
     }),
+    recycle: Recycle.nullable().meta({
+      description:
+        'Evergreen recycling settings of an original post (docs/recycling.md); `null` when off and on copies.',
+    }),
+    recycledFrom: z
+      .string()
+      .nullable()
+      .meta({ description: 'On a recycled copy: the original post it was made from; `null` otherwise.' }),
+    recycleIndex: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'On a recycled copy: which copy it is, 1 first; `null` otherwise.' }),
   })
   .meta({ id: 'Post' });
 export type PostView = z.infer<typeof Post>;
@@ -102,6 +116,8 @@ export interface PostPatch {
   overrides?: Record<string, NormalizedOverride> | undefined;
   thread?: NormalizedThreadPart[] | undefined;
   scheduledAt?: Date | null | undefined;
+  /** Evergreen settings: null turns recycling off (docs/recycling.md). */
+  recycle?: RecycleSettings | null | undefined;
 }
 
 export const PostPatchRequest = z
@@ -119,11 +135,17 @@ export const PostPatchRequest = z
     }),
     thread: Thread.optional().meta({ description: 'Replaces the thread (`[]` removes it).' }),
     scheduledAt: z.string().nullable().optional(),
+    recycle: RecycleField,
   })
   .meta({ id: 'PostPatchRequest' });
 
-export function toPostPatch(body: z.infer<typeof PostPatchRequest>): PostPatch {
+/** `recycle` is read from the raw body (parseRecycle) so any bad value is a 422 naming its field. */
+export function toPostPatch(
+  body: z.infer<typeof PostPatchRequest>,
+  recycle?: RecycleSettings | null,
+): PostPatch {
   return {
+    recycle,
     message: body.message,
     accountIds: body.accountIds,
     media: body.media === undefined ? undefined : normalizeMedia(body.media ?? undefined),

@@ -8,7 +8,7 @@ export const TimelineEvent = z
     at: z.string().meta({ description: 'When it happened (ISO 8601, UTC).' }),
     type: z.string().meta({
       description:
-        'What happened: `created`, `updated`, `scheduled`, `moved_to_draft`, `staged`, `stage_failed`, `attempt` (one per platform call that can publish, with its `outcome`), `posted`, `failed`, `resolved` (an unknown outcome settled by a person); assistants also leave `created_draft`, `published`, `approval_requested`, `confirmation_declined`, `confirmation_cancelled`.',
+        'What happened: `created`, `updated`, `scheduled`, `moved_to_draft`, `staged`, `stage_failed`, `attempt` (one per platform call that can publish, with its `outcome`), `posted`, `failed`, `resolved` (an unknown outcome settled by a person), `recycle_scheduled` and `recycle_stopped` (evergreen recycling, with `recycle`); assistants also leave `created_draft`, `published`, `approval_requested`, `confirmation_declined`, `confirmation_cancelled`.',
     }),
     accountId: z.string().optional(),
     part: z
@@ -26,6 +26,19 @@ export const TimelineEvent = z
       .optional()
       .meta({ description: 'Who acted, where known: `system` for what dispatch did.' }),
     outcome: z.enum(['posted', 'failed', 'unknown']).optional(),
+    recycle: z
+      .object({
+        reason: z.string().optional().meta({
+          description:
+            'Why recycling stopped (`max_times`, `until`, `turned_off`, `not_posted`, `no_targets`), or left `accountId` out (`duplicate`, `account_unhealthy`, `account_removed`).',
+        }),
+        copyId: z.string().optional(),
+        index: z.number().int().optional(),
+        scheduledAt: z.string().optional(),
+        fromPostId: z.string().optional(),
+      })
+      .optional()
+      .meta({ description: 'On `recycle_scheduled` and `recycle_stopped` (docs/recycling.md).' }),
     error: z
       .object({
         code: z.string(),

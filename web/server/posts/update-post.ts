@@ -2,10 +2,11 @@ import { assertOverrideKeys } from '@postwave/shared';
 import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
 import type { AppContext } from '#server/context.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
+import { validationFailed } from '#server/http/problems.ts';
 import { type Content, resolveContentMedia } from './content.ts';
-import { assertEditable, assertFuture, ownedPost, updateGuarded } from './guards.ts';
+import { assertEditable, assertFuture, changedMeanwhile, ownedPost, updateGuarded } from './guards.ts';
 import { assertPublishable } from './prepare.ts';
-import type { NewPostRow } from './repository.ts';
+import { type NewPostRow, updateRecycle } from './repository.ts';
 import type { PostPatch, PostView } from './schema.ts';
 import { deleteDroppedTargets } from './targets-repository.ts';
 import { loadPostView } from './view.ts';
@@ -22,6 +23,18 @@ export async function updatePost(
   patch: PostPatch,
 ): Promise<PostView> {
   const row = await ownedPost(ctx, workspaceId, postId);
+  if (patch.recycle && row.recycledFrom) {
+    throw validationFailed('A recycled copy is not recycled itself: change the original’s recycling', [
+      { path: 'recycle', code: 'recycled_copy', message: 'Set recycling on the original post' },
+    ]);
+  }
+  const { recycle, ...rest } = patch;
+  if (recycle !== undefined && Object.values(rest).every((v) => v === undefined)) {
+    // Only the recycling changes: allowed on a posted original too (its chain runs after it posted).
+    const updated = await updateRecycle(ctx, row.id, recycle);
+    if (!updated) throw changedMeanwhile();
+    return loadPostView(ctx, updated);
+  }
   assertEditable(row, 'updated');
   const accountIds = patch.accountIds ? [...new Set(patch.accountIds)] : row.accountIds;
   if (patch.overrides) assertOverrideKeys(accountIds, patch.overrides);
@@ -36,7 +49,7 @@ export async function updatePost(
     thread: resolved.thread ?? row.thread,
   };
   const scheduledAt = patch.scheduledAt === undefined ? row.scheduledAt : patch.scheduledAt;
-  const set: Partial<NewPostRow> = { ...content, scheduledAt };
+  const set: Partial<NewPostRow> = { ...content, scheduledAt, ...(recycle !== undefined ? { recycle } : {}) };
   if (row.status === 'scheduled') {
     // A scheduled post must stay publishable and in the future.
     const when = assertFuture(scheduledAt ?? undefined);

@@ -58,6 +58,9 @@ export function toPostView(
     results,
     staging,
     risk: row.status === 'scheduled' ? (row.risk ?? null) : null,
+    recycle: row.recycle ?? null,
+    recycledFrom: row.recycledFrom ?? null,
+    recycleIndex: row.recycleIndex ?? null,
   };
 }
 

@@ -65,19 +65,28 @@ export async function deletePostQueueingDiscards(
 ): Promise<{ deleted: boolean; discards: string[] }> {
   const at = new Date().toISOString();
   const result = await ctx.db.execute(sql`
-    WITH doomed AS (
+    WITH original AS (
       SELECT id, workspace_id FROM posts
       WHERE id = ${postId}::uuid AND status = ANY(${sql.param([...editableStatuses])}::text[])
         AND (lease_expires_at IS NULL OR lease_expires_at < ${at}::timestamptz)
       FOR UPDATE
     ),
+    -- Its recycled copies not yet published go with it (docs/recycling.md); posted ones stay.
+    copies AS (
+      SELECT c.id, c.workspace_id FROM posts c JOIN original o ON c.recycled_from = o.id
+      WHERE c.status = ANY(${sql.param([...editableStatuses])}::text[])
+        AND (c.lease_expires_at IS NULL OR c.lease_expires_at < ${at}::timestamptz)
+        AND NOT EXISTS (SELECT 1 FROM post_targets t WHERE t.post_id = c.id AND t.status <> 'failed')
+      FOR UPDATE OF c
+    ),
+    doomed AS (SELECT * FROM original UNION ALL SELECT * FROM copies),
     staged AS (
       SELECT s.post_id, s.account_id, s.platform, s.status, s.handle, d.workspace_id
       FROM post_stagings s JOIN doomed d ON d.id = s.post_id
     ),
     queued AS (${queueDiscards('staged', discardPlatforms, at)}),
     deleted AS (DELETE FROM posts p USING doomed d WHERE p.id = d.id RETURNING p.id)
-    SELECT (SELECT count(*) FROM deleted)::int AS deleted,
+    SELECT (SELECT count(*) FROM deleted WHERE id = ${postId}::uuid)::int AS deleted,
       coalesce((SELECT json_agg(id) FROM queued), '[]'::json) AS discards`);
   const row = rowsOf<{ deleted: number; discards: string[] }>(result)[0];
   return { deleted: Number(row?.deleted ?? 0) > 0, discards: row?.discards ?? [] };

@@ -98,7 +98,7 @@ export function graphError(
   }
   if (code === 506) {
     return new PlatformError(
-      'content_rejected',
+      'duplicate_content',
       `${platform} refused a duplicate of a recent post${said}`,
       init,
     );

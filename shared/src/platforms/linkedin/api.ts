@@ -50,7 +50,7 @@ export function linkedInError(status: number, body: unknown, headers: Headers, w
     return new PlatformError('media_rejected', `LinkedIn refused the media size${said}`, init);
   if (status === 422 && /duplicate/i.test(error.message ?? '')) {
     return new PlatformError(
-      'content_rejected',
+      'duplicate_content',
       `LinkedIn refused a duplicate of an earlier post${said}`,
       init,
     );

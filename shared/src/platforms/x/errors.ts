@@ -70,7 +70,7 @@ export function xError(status: number, body: unknown, headers: Headers, what: st
   if (status === 403) {
     if (duplicatePattern.test(problem.detail ?? '')) {
       return new PlatformError(
-        'content_rejected',
+        'duplicate_content',
         'X refused a duplicate: this account already posted the same text recently. Change the text to post it again.',
         init,
       );

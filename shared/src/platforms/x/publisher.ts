@@ -164,7 +164,7 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
         const classified = error instanceof PlatformError ? error : undefined;
         // After an answer we never got, X may hold the post: its duplicate refusal then means "already posted".
         if (
-          classified?.code === 'content_rejected' &&
+          classified?.code === 'duplicate_content' &&
           classified.status === 403 &&
           (unclear.has(context.idempotencyKey) || context.resumed !== undefined)
         ) {

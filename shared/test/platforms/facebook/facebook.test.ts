@@ -149,7 +149,12 @@ describe('Facebook Pages', () => {
         'content_rejected',
         false,
       ],
-      ['506 duplicate', { code: 506, message: '(#506) Duplicate status message' }, 'content_rejected', false],
+      [
+        '506 duplicate',
+        { code: 506, message: '(#506) Duplicate status message' },
+        'duplicate_content',
+        false,
+      ],
       [
         '2 service',
         { code: 2, message: 'An unexpected error has occurred. Please retry your request later.' },
@@ -184,7 +189,7 @@ describe('Facebook Pages', () => {
       await fx.publisher.publish({ message: 'twice' }, fx.page, [], {}, context());
       assert.equal(
         (await rejection(fx.publisher.publish({ message: 'twice' }, fx.page, [], {}, context()))).code,
-        'content_rejected',
+        'duplicate_content',
       );
       fx.fake.blockPage(fx.page.platformAccountId);
       assert.match(

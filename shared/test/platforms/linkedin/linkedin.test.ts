@@ -163,7 +163,7 @@ describe('LinkedIn', () => {
           await fx.publisher.publish({ message: 'Same words' }, fx.member, [], {}, context());
         })(),
       );
-      assert.deepEqual([duplicate.code, duplicate.retryable], ['content_rejected', false]);
+      assert.deepEqual([duplicate.code, duplicate.retryable], ['duplicate_content', false]);
       assert.match(duplicate.message, /duplicate/);
 
       fx.fake.failNext({
@@ -246,7 +246,7 @@ describe('LinkedIn', () => {
       assert.equal(
         (await rejection(fx.publisher.publish({ message: 'Answer lost' }, fx.member, [], {}, context())))
           .code,
-        'content_rejected',
+        'duplicate_content',
       );
     });
 

@@ -161,7 +161,7 @@ describe('X publishing', () => {
         fastRetries(),
       ),
     );
-    assert.equal(error.code, 'content_rejected');
+    assert.equal(error.code, 'duplicate_content');
     assert.equal(error.retryable, false);
     assert.equal(error.status, 403);
     assert.match(error.message, /duplicate/i);

@@ -1,6 +1,7 @@
 import type { TargetDetails } from '@postwave/shared';
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   index,
@@ -9,6 +10,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { ts } from './columns.ts';
@@ -75,6 +77,17 @@ export type StoredStep = {
 
 export type StoredPart = StoredStep & { index: number };
 
+/**
+ * Evergreen recycling (docs/recycling.md): after the post posts, a copy is scheduled `intervalDays`
+ * later, up to `maxTimes` copies and not after `until`, each moved by up to ± `jitterMinutes`.
+ */
+export type RecycleSettings = {
+  intervalDays: number;
+  maxTimes: number;
+  until?: string;
+  jitterMinutes: number;
+};
+
 /** A scheduled post's problem found before its due time: what, which account, what to do. */
 export type PostRisk = { code: string; message: string; hint: string; accountId?: string; checkedAt: string };
 
@@ -111,8 +124,19 @@ export const posts = pgTable(
     risk: jsonb('risk').$type<PostRisk>(),
     /** When the pre-flight check last claimed the post (null: not checked since it was scheduled). */
     preflightCheckedAt: ts('preflight_checked_at'),
+    /** Evergreen settings of an original post; null when it is not recycled (copies never carry them). */
+    recycle: jsonb('recycle').$type<RecycleSettings>(),
+    /**
+     * The original a recycled copy was made from (null for originals). Set null when the original
+     * goes: its copies already posted stay, its pending ones are deleted with it (migration trigger).
+     */
+    recycledFrom: uuid('recycled_from').references((): AnyPgColumn => posts.id, { onDelete: 'set null' }),
+    /** Which copy of the original this is, 1 first. */
+    recycleIndex: integer('recycle_index'),
   },
   (t) => [
+    // One copy per original and index, however many dispatchers finish the same post at once.
+    uniqueIndex('posts_recycled_from_index').on(t.recycledFrom, t.recycleIndex),
     // Ascending on purpose: scanned backwards they give `created_at DESC, id DESC` (NULLS FIRST,
     // the default the list query orders by); a `DESC NULLS LAST` index would not serve it.
     index('posts_workspace_created_id').on(t.workspaceId, t.createdAt, t.id),

@@ -20,6 +20,7 @@ import type { RecordedAction } from '#server/posts/history.ts';
 import { listPostTimeline } from '#server/posts/list-post-events.ts';
 import { listPosts } from '#server/posts/list-posts.ts';
 import { assertPublishable, preparePost } from '#server/posts/prepare.ts';
+import { parseRecycle } from '#server/posts/recycle-schema.ts';
 import { parseScheduledAt } from '#server/posts/schema.ts';
 import { updatePost } from '#server/posts/update-post.ts';
 import { withTemplate } from '#server/templates/apply-template.ts';
@@ -33,6 +34,7 @@ import {
   McpOverrides,
   McpPostId,
   McpPostingMode,
+  McpRecycle,
   McpScheduledAt,
   McpThread,
 } from '../schemas.ts';
@@ -102,6 +104,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
         accountOptions: McpAccountOptions.optional(),
         overrides: McpOverrides.optional(),
         thread: McpThread.optional(),
+        recycle: McpRecycle,
       },
       annotations: {
         readOnlyHint: false,
@@ -112,8 +115,9 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     },
     tool(ctx, async (args, requestId) => {
       const request = parsePostRequest(await withTemplate(ctx, workspaceId, args));
+      const recycle = parseRecycle(args) ?? null;
       if (request.postingMode === 'draft') {
-        const post = await createPost(ctx, workspaceId, request, actor.userId);
+        const post = await createPost(ctx, workspaceId, request, actor.userId, recycle);
         await log(post.id, 'created_draft');
         return ok(post, `Draft ${post.id} saved.`);
       }
@@ -138,14 +142,20 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       if (decision.outcome === 'declined' || decision.outcome === 'cancelled')
         return notConfirmed(decision.outcome, intent);
       if (decision.outcome === 'approval') {
-        const draft = await createPost(ctx, workspaceId, { ...request, postingMode: 'draft' }, actor.userId);
+        const draft = await createPost(
+          ctx,
+          workspaceId,
+          { ...request, postingMode: 'draft' },
+          actor.userId,
+          recycle,
+        );
         await log(draft.id, 'approval_requested', {
           requestedMode: request.postingMode,
           ...(request.scheduledAt ? { scheduledAt: request.scheduledAt.toISOString() } : {}),
         });
         return awaitingApproval(ctx, intent, draft);
       }
-      const post = await createPost(ctx, workspaceId, request, actor.userId);
+      const post = await createPost(ctx, workspaceId, request, actor.userId, recycle);
       await log(post.id, intent.kind === 'now' ? 'published' : 'scheduled', {
         confirmedBy: decision.confirmedBy,
         status: post.status,
@@ -209,10 +219,12 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
         overrides: McpOverrides.optional().describe('Replaces every override ({} removes them)'),
         thread: McpThread.optional().describe('Replaces the thread ([] removes it)'),
         scheduledAt: McpScheduledAt.optional(),
+        recycle: McpRecycle,
       },
       annotations: destructiveIdempotent,
     },
-    tool(ctx, async ({ id, scheduledAt, media, overrides, thread, ...rest }) => {
+    tool(ctx, async ({ id, scheduledAt, media, overrides, thread, recycle: given, ...rest }) => {
+      const recycle = given === undefined ? undefined : parseRecycle({ recycle: given });
       await assertMayEditPost(ctx, { workspaceId, userId: actor.userId, role: await actor.role() }, id);
       const post = await updatePost(ctx, workspaceId, id, {
         ...rest,
@@ -220,6 +232,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
         ...(thread ? { thread: normalizeThread(thread) } : {}),
         media: media === undefined ? undefined : normalizeMedia(media),
         scheduledAt: scheduledAt === undefined ? undefined : parseScheduledAt(scheduledAt),
+        recycle,
       });
       await log(post.id, 'updated', {
         fields: Object.keys({
@@ -228,6 +241,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
           ...(overrides ? { overrides } : {}),
           ...(thread ? { thread } : {}),
           ...(scheduledAt ? { scheduledAt } : {}),
+          ...(recycle !== undefined ? { recycle } : {}),
         }),
       });
       return ok(post, `Post ${post.id} updated (${post.status}).`);

@@ -10,6 +10,7 @@ import { formatDateTime } from '#components/lib/time.ts';
 import { LiveStatus } from '#components/posts/live-status.tsx';
 import { Outgoing } from '#components/posts/outgoing.tsx';
 import { PostActions } from '#components/posts/post-actions.tsx';
+import { RecycleChain } from '#components/posts/recycle-chain.tsx';
 import { StagingNote } from '#components/posts/staging-note.tsx';
 import '#components/analytics/analytics.css';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
@@ -22,6 +23,7 @@ import { can } from '#server/auth/permissions.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents } from '#server/posts/history.ts';
+import { getRecycleChain } from '#server/posts/recycle-chain.ts';
 import { requestLocale } from '#server/ui/locale.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { openApprovalRequest } from '#server/ui/post-approval.ts';
@@ -48,10 +50,11 @@ export default async function PostPage({
   const { done, approve } = await searchParams;
   const ctx = await getContext();
   const post = await foundOr404(getPost(ctx, user.workspaceId, id));
-  const [accountList, history, metrics] = await Promise.all([
+  const [accountList, history, metrics, chain] = await Promise.all([
     listAccounts(ctx, user.workspaceId),
     listPostEvents(ctx, user.workspaceId, post.id),
     getPostMetrics(ctx, user.workspaceId, post.id),
+    getRecycleChain(ctx, user.workspaceId, post),
   ]);
   const accounts = new Map(accountList.map((a) => [a.id, a]));
   const approval = openApprovalRequest(post, history, approve === '1');
@@ -228,6 +231,18 @@ export default async function PostPage({
               />
             )}
           </section>
+          {chain && (
+            <RecycleChain
+              postId={post.id}
+              chain={chain}
+              accountName={(id) => {
+                const account = accounts.get(id);
+                return account ? accountName(account) : 'A removed account';
+              }}
+              timezone={tz}
+              locale={locale}
+            />
+          )}
           {history.length > 0 && (
             <section className="card" aria-labelledby="history-title">
               <div className="card-head">

@@ -6,6 +6,7 @@ import { idempotent } from '#server/idempotency/idempotency.ts';
 import { assertMayPost } from '#server/posts/authorize.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { listPosts } from '#server/posts/list-posts.ts';
+import { parseRecycle } from '#server/posts/recycle-schema.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { ListPostsQuery } from '#server/posts/schema.ts';
 import { withTemplate } from '#server/templates/apply-template.ts';
@@ -25,9 +26,10 @@ export const GET = route(postsRoutes.listPosts, async ({ request, ctx, caller })
 export const POST = route(postsRoutes.createPost, async ({ request, ctx, caller }) => {
   const body = await readJson(request);
   return idempotent(ctx, caller, request, body, async () => {
+    const recycle = parseRecycle(body) ?? null;
     // Inside the idempotent run: a key reused with another body is 422 before anything else.
     const input = parsePostRequest(await withTemplate(ctx, caller.workspaceId, body));
     assertMayPost(caller, input.postingMode);
-    return { status: 201, body: await createPost(ctx, caller.workspaceId, input, caller.userId) };
+    return { status: 201, body: await createPost(ctx, caller.workspaceId, input, caller.userId, recycle) };
   });
 });

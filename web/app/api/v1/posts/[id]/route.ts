@@ -1,5 +1,5 @@
 import { invalidRequest } from '@postwave/shared';
-import { readBody, readJson } from '#server/http/body.ts';
+import { readJson } from '#server/http/body.ts';
 import { json, noContent } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
@@ -7,6 +7,7 @@ import { actOnPost } from '#server/posts/act-on-post.ts';
 import { assertMayEditPost, assertMayPost } from '#server/posts/authorize.ts';
 import { deletePost } from '#server/posts/delete-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
+import { parseRecycle, withoutRecycle } from '#server/posts/recycle-schema.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { PostActionRequest, PostPatchRequest, toPostAction, toPostPatch } from '#server/posts/schema.ts';
 import { updatePost } from '#server/posts/update-post.ts';
@@ -18,7 +19,11 @@ export const GET = route(postsRoutes.getPost, async ({ ctx, caller, params }) =>
 );
 
 export const PATCH = route(postsRoutes.updatePost, async ({ request, ctx, caller, params }) => {
-  const patch = toPostPatch(await readBody(request, PostPatchRequest));
+  const body = await readJson(request);
+  const recycle = parseRecycle(body);
+  const parsed = PostPatchRequest.safeParse(withoutRecycle(body));
+  if (!parsed.success) throw invalidRequest(parsed.error);
+  const patch = toPostPatch(parsed.data, recycle);
   await assertMayEditPost(ctx, caller, params.id);
   return json(await updatePost(ctx, caller.workspaceId, params.id, patch));
 });

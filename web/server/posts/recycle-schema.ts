@@ -1,0 +1,90 @@
+import { parseOffsetDateTime } from '@postwave/shared';
+import { z } from 'zod';
+import type { RecycleSettings } from '#server/db/schema.ts';
+import { validationFailed } from '#server/http/problems.ts';
+
+/** The contract's limits (section I): a week to a year apart, at most 52 copies, up to 4 h of jitter. */
+export const recycleLimits = {
+  intervalDays: { min: 7, max: 365 },
+  maxTimes: { min: 1, max: 52 },
+  jitterMinutes: { min: 0, max: 240 },
+} as const;
+
+const whole = (name: keyof typeof recycleLimits, description: string) =>
+  z.number().int().min(recycleLimits[name].min).max(recycleLimits[name].max).meta({ description });
+
+/** `recycle` on a post (docs/recycling.md): evergreen copies after it posts; `null` turns it off. */
+export const Recycle = z
+  .object({
+    intervalDays: whole('intervalDays', 'Days between one posting and the next copy, 7–365.'),
+    maxTimes: whole('maxTimes', 'How many copies at most, 1–52 (the original not counted).'),
+    until: z
+      .string()
+      .optional()
+      .meta({ format: 'date-time', description: 'No copy is scheduled after this time (in the future).' }),
+    jitterMinutes: whole(
+      'jitterMinutes',
+      'Each copy moves by a random whole number of minutes in [-jitter, +jitter], 0–240 (default 0).',
+    )
+      .optional()
+      .default(0),
+  })
+  .strict()
+  .meta({ id: 'Recycle' });
+
+export const RecycleField = Recycle.nullable().optional().meta({
+  description:
+    'Evergreen recycling: after the post posts, a copy is scheduled `intervalDays` later (± `jitterMinutes`), then again after each copy, until `maxTimes` or `until`. A target whose account is unhealthy, or whose platform refused the previous copy as a duplicate, is left out. `null` turns it off and removes the copies not yet published. See docs/recycling.md.',
+});
+
+/**
+ * The `recycle` of a request body: undefined when absent, null to turn it off, else the settings.
+ * Every bad value is a 422 naming its field (`recycle.intervalDays`), whatever its type.
+ */
+export function parseRecycle(body: unknown): RecycleSettings | null | undefined {
+  if (typeof body !== 'object' || body === null || !('recycle' in body)) return undefined;
+  const value = (body as { recycle: unknown }).recycle;
+  if (value === null || value === undefined) return value as null | undefined;
+  const parsed = Recycle.safeParse(value);
+  if (!parsed.success) {
+    const errors = parsed.error.issues.map((issue) => ({
+      path: ['recycle', ...issue.path.map(String)].join('.'),
+      code: issue.code === 'unrecognized_keys' ? 'unknown_field' : 'invalid_value',
+      message: issue.message,
+    }));
+    throw validationFailed(`recycle is not valid: ${errors.map((e) => e.path).join(', ')}`, errors);
+  }
+  const { until, ...rest } = parsed.data;
+  if (until === undefined) return rest;
+  const when = parseOffsetDateTime(until);
+  if (!when) {
+    throw validationFailed('recycle.until must be an ISO 8601 date-time with an offset', [
+      { path: 'recycle.until', code: 'invalid_datetime', message: 'Use e.g. 2027-06-01T00:00:00Z' },
+    ]);
+  }
+  if (when.getTime() <= Date.now()) {
+    throw validationFailed('recycle.until is in the past; choose a time in the future', [
+      { path: 'recycle.until', code: 'until_in_past', message: 'Must be in the future' },
+    ]);
+  }
+  return { ...rest, until: when.toISOString() };
+}
+
+/** Why a chain stopped, or left an account out, in words for the post page and e-mails. */
+export const recycleStopReasons: Record<string, string> = {
+  max_times: 'every copy it was allowed has been made (max times reached)',
+  until: 'the next copy would fall after the “until” date',
+  turned_off: 'recycling was turned off; copies not yet published were removed',
+  not_posted: 'nothing of it reached a platform; publishing it again continues the chain',
+  no_targets: 'no account was left to post the next copy to',
+  duplicate: 'the platform refused the copy as a duplicate, so this account is left out from now on',
+  account_unhealthy: 'the account needs reconnecting or cannot be reached, so it is left out of the copy',
+  account_removed: 'the account was removed, so it is left out of the copy',
+};
+
+/** The body without `recycle` (read by parseRecycle), for the rest of the request's schema. */
+export function withoutRecycle(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const { recycle: _, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
