@@ -20,6 +20,7 @@ import {
   type EditablePost,
   initialState,
   type MediaItem,
+  type MediaRef,
   type MediaSlot,
   type SubmitMode,
 } from './composer-state.ts';
@@ -50,14 +51,16 @@ export function Composer({
   accounts,
   timezone,
   post,
+  initialMedia,
 }: {
   accounts: AccountSummary[];
   timezone: string;
   post?: EditablePost;
+  initialMedia?: MediaRef[];
 }) {
   const router = useRouter();
   const [state, dispatch] = useReducer(composerReducer, undefined, () =>
-    initialState(accounts, timezone, post),
+    initialState(accounts, timezone, post, initialMedia),
   );
   const uploads = useUploads(dispatch);
   const addFiles = (files: FileList | File[], slot: MediaSlot) => uploads.addFiles(files, slot);

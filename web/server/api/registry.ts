@@ -8,6 +8,7 @@ import { importRoutes } from '#server/imports/routes.ts';
 import { importTemplateRoutes } from '#server/imports/template-routes.ts';
 import { linkPreviewRoutes } from '#server/link-preview/routes.ts';
 import { mcpRoutes } from '#server/mcp/routes.ts';
+import { mediaLibraryRoutes } from '#server/media/library-routes.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
@@ -33,6 +34,7 @@ export const apiRoutes = {
   ...analyticsRoutes,
   ...queueRoutes,
   ...mediaRoutes,
+  ...mediaLibraryRoutes,
   ...linkPreviewRoutes,
   ...tokensRoutes,
   ...usersRoutes,

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { MediaObject } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
-import { insertMedia, type MediaRow, mediaBySha256, setMediaInspection, setMediaSha256 } from './repository.ts';
+import {
+  insertMedia,
+  type MediaRow,
+  mediaBySha256,
+  setMediaInspection,
+  setMediaSha256,
+} from './repository.ts';
 import { inspectImage } from './thumbnail.ts';
 import { toMediaObject } from './view.ts';
 

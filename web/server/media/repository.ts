@@ -2,8 +2,8 @@ import type { MediaObject } from '@postwave/shared';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { rowsOf } from '#server/db/access.ts';
-import { media, posts } from '#server/db/schema.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
+import { media, posts } from '#server/db/schema.ts';
 import type { MediaKind } from './schema.ts';
 
 /** The only SQL for media: which stored files exist, whose they are, and the library's metadata. */
@@ -59,7 +59,11 @@ export async function mediaByKey(ctx: AppContext, key: string): Promise<MediaRow
   return row;
 }
 
-export async function mediaById(ctx: AppContext, workspaceId: string, id: string): Promise<MediaRow | undefined> {
+export async function mediaById(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+): Promise<MediaRow | undefined> {
   const [row] = await ctx.db
     .select()
     .from(media)
@@ -106,7 +110,9 @@ export async function setMediaSha256(ctx: AppContext, row: MediaRow, sha256: str
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  const code =
+    (error as { code?: string; cause?: { code?: string } }).code ??
+    (error as { cause?: { code?: string } }).cause?.code;
   return code === '23505';
 }
 
@@ -140,7 +146,13 @@ const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function listMediaPage(
   ctx: AppContext,
   workspaceId: string,
-  options: { limit: number; after?: KeysetPosition | undefined; q?: string | undefined; kind?: MediaKind | undefined; tag?: string | undefined },
+  options: {
+    limit: number;
+    after?: KeysetPosition | undefined;
+    q?: string | undefined;
+    kind?: MediaKind | undefined;
+    tag?: string | undefined;
+  },
 ): Promise<MediaRow[]> {
   const conditions: SQL[] = [eq(media.workspaceId, workspaceId)];
   if (options.after) conditions.push(keysetBefore(media.createdAt, media.id, options.after));
@@ -177,10 +189,18 @@ export async function postsUsingMedia(
 ): Promise<Map<string, { postId: string; status: string }[]>> {
   const uses = new Map<string, { postId: string; status: string }[]>();
   if (keys.length === 0) return uses;
-  const statusFilter = holding ? sql`and p.status in (${sql.join(holding.map((s) => sql`${s}`), sql`, `)})` : sql``;
+  const statusFilter = holding
+    ? sql`and p.status in (${sql.join(
+        holding.map((s) => sql`${s}`),
+        sql`, `,
+      )})`
+    : sql``;
   const result = await ctx.db.execute(sql`
     select k.key, p.id as post_id, p.status
-    from unnest(array[${sql.join(keys.map((k) => sql`${k}`), sql`, `)}]::text[]) as k(key)
+    from unnest(array[${sql.join(
+      keys.map((k) => sql`${k}`),
+      sql`, `,
+    )}]::text[]) as k(key)
     join ${posts} p on p.workspace_id = ${workspaceId} ${statusFilter}
       and jsonb_path_exists(
         jsonb_build_array(p.media, p.overrides, p.thread),
@@ -211,7 +231,11 @@ export async function updateMediaRow(
   return row;
 }
 
-export async function deleteMediaRow(ctx: AppContext, workspaceId: string, id: string): Promise<MediaRow | undefined> {
+export async function deleteMediaRow(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+): Promise<MediaRow | undefined> {
   const [row] = await ctx.db
     .delete(media)
     .where(and(eq(media.workspaceId, workspaceId), eq(media.id, id)))

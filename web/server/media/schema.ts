@@ -26,7 +26,9 @@ export const maxTagLength = 50;
 export const MediaUse = z
   .object({
     postId: z.string(),
-    status: z.string().meta({ description: 'The post’s status (`draft`, `scheduled`, `pending_approval`, `posted`, `failed`).' }),
+    status: z.string().meta({
+      description: 'The post’s status (`draft`, `scheduled`, `pending_approval`, `posted`, `failed`).',
+    }),
   })
   .meta({ id: 'MediaUse' });
 
@@ -35,7 +37,8 @@ export const LibraryMedia = MediaObject.extend({
   height: z.number().int().optional(),
   durationMs: z.number().int().optional(),
   altText: z.string().optional().meta({
-    description: 'The default alt text wherever the media is used without its own (filled in at validation and publishing).',
+    description:
+      'The default alt text wherever the media is used without its own (filled in at validation and publishing).',
   }),
   tags: z.array(z.string()),
   sha256: z.string().nullable().meta({
@@ -46,7 +49,9 @@ export const LibraryMedia = MediaObject.extend({
     description: 'A small WebP thumbnail (images only; videos and PDFs have none: show an icon).',
   }),
   createdAt: z.string(),
-  usedBy: z.array(MediaUse).meta({ description: 'The posts that reference this media, newest first (at most 20).' }),
+  usedBy: z
+    .array(MediaUse)
+    .meta({ description: 'The posts that reference this media, newest first (at most 20).' }),
 }).meta({ id: 'LibraryMedia' });
 export type LibraryMediaView = z.infer<typeof LibraryMedia>;
 

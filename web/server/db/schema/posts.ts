@@ -57,9 +57,7 @@ export const media = pgTable(
   (t) => [
     index('media_workspace').on(t.workspaceId),
     index('media_workspace_created_id').on(t.workspaceId, t.createdAt, t.id),
-    uniqueIndex('media_workspace_sha256')
-      .on(t.workspaceId, t.sha256)
-      .where(sql`${t.sha256} is not null`),
+    uniqueIndex('media_workspace_sha256').on(t.workspaceId, t.sha256).where(sql`${t.sha256} is not null`),
   ],
 );
 
