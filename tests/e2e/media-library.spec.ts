@@ -90,9 +90,14 @@ test('media library: upload, search, edit alt text, use in a new post, delete re
   await expect(used).toBeVisible();
 
   // The unused file can go.
-  const meadow = page.getByRole('list', { name: 'Media files' }).getByRole('listitem', { name: 'meadow.jpg' });
+  const meadow = page
+    .getByRole('list', { name: 'Media files' })
+    .getByRole('listitem', { name: 'meadow.jpg' });
   await meadow.getByRole('button', { name: 'Delete meadow.jpg' }).click();
-  await page.getByRole('dialog', { name: 'Delete meadow.jpg?' }).getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete meadow.jpg?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
   await expect(meadow).toHaveCount(0);
   await expect(page.getByRole('status')).toHaveText('meadow.jpg deleted.');
 

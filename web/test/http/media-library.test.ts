@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sampleMp4, samplePdf } from '@postwave/shared/testing';
 import sharp from 'sharp';
-import type { Client } from '../helpers/client.ts';
 import { userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
-import { pngOf, upload } from '../helpers/media.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
+import { pngOf, upload } from '../helpers/media.ts';
 import { assertForbidden, buildTeam } from './workspaces/team.ts';
 
 /**
@@ -21,11 +20,15 @@ import { assertForbidden, buildTeam } from './workspaces/team.ts';
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of the API under test, read field by field
 type Body = Record<string, any>;
 
+/** The local media directory's entries (made with the first upload). */
+const stored = (dataDir: string) => (existsSync(join(dataDir, 'media')) ? readdirSync(join(dataDir, 'media')) : []);
 const thumbnails = (dataDir: string) =>
-  readdirSync(join(dataDir, 'media')).filter((name) => name.endsWith('.thumb.webp'));
+  stored(dataDir).filter((name) => name.endsWith('.thumb.webp'));
 /** Stored files that are not thumbnails (dot-names are the storage's own temp files and sidecars). */
 const originals = (dataDir: string) =>
-  readdirSync(join(dataDir, 'media')).filter((name) => !name.startsWith('.') && !name.endsWith('.thumb.webp'));
+  stored(dataDir).filter(
+    (name) => !name.startsWith('.') && !name.endsWith('.thumb.webp'),
+  );
 
 for (const backend of backends()) {
   describe(`media library (${backend})`, () => {
@@ -38,13 +41,13 @@ for (const backend of backends()) {
     test('the same bytes answer the existing media with 200; new bytes 201; other workspaces keep their own', async () => {
       const { api } = await userWithToken(env.app.url, 'dedupe');
       const png = await pngOf(640, 480, 200);
-      const stored = originals(env.app.dataDir).length;
+      const files = originals(env.app.dataDir).length;
       const first = await upload(api, png, 'sunset.png', 'image/png');
       assert.equal(first.status, 201, JSON.stringify(first.body));
       const again = await upload(api, png, 'another-name.png', 'image/png');
       assert.equal(again.status, 200, JSON.stringify(again.body));
       assert.deepEqual(again.body.media, first.body.media);
-      assert.equal(originals(env.app.dataDir).length, stored + 1, 'the duplicate’s copy is removed');
+      assert.equal(originals(env.app.dataDir).length, files + 1, 'the duplicate’s copy is removed');
       const other = await upload(api, await pngOf(640, 480, 201), 'sunset.png', 'image/png');
       assert.equal(other.status, 201);
       assert.notEqual(other.body.media.id, first.body.media.id);
@@ -254,7 +257,10 @@ for (const backend of backends()) {
       const owner = await userWithToken(env.app.url, 'owner');
       const media = (await upload(owner.api, await pngOf(9, 9, 7), 'private.png', 'image/png')).body.media;
       const other = await userWithToken(env.app.url, 'other');
-      const patch = await other.api.json(`/api/v1/media/${media.id}`, { method: 'PATCH', json: { altText: 'x' } });
+      const patch = await other.api.json(`/api/v1/media/${media.id}`, {
+        method: 'PATCH',
+        json: { altText: 'x' },
+      });
       assert.equal(patch.status, 404);
       assert.equal(patch.body.code, 'not_found');
       assert.equal((await other.api.fetch(`/api/v1/media/${media.id}`, { method: 'DELETE' })).status, 404);
@@ -271,7 +277,11 @@ for (const backend of backends()) {
           json: { filename: name, contentType: 'image/png', size: png.length },
         });
         assert.equal(res.status, 201, JSON.stringify(res.body));
-        const put = await fetch(res.body.uploadUrl, { method: 'PUT', headers: res.body.headers, body: new Uint8Array(png) });
+        const put = await fetch(res.body.uploadUrl, {
+          method: 'PUT',
+          headers: res.body.headers,
+          body: new Uint8Array(png),
+        });
         assert.equal(put.status, 200);
         await put.arrayBuffer();
         return res.body.media;
@@ -295,7 +305,8 @@ for (const backend of backends()) {
     test('roles: everyone reads the library, contributors upload, editors edit and delete', async () => {
       const team = await buildTeam(env.app, `media-${backend}`);
       const { owner, editor, contributor, viewer } = team.members;
-      const media = (await upload(contributor.api, await pngOf(12, 12, 9), 'team.png', 'image/png')).body.media;
+      const media = (await upload(contributor.api, await pngOf(12, 12, 9), 'team.png', 'image/png')).body
+        .media;
       assert.ok(media.id);
       assertForbidden(await upload(viewer.api, await pngOf(12, 12, 10), 'v.png', 'image/png'), 'contributor');
       const seen = await viewer.api.json('/api/v1/media');
@@ -308,7 +319,10 @@ for (const backend of backends()) {
         await contributor.api.json(`/api/v1/media/${media.id}`, { method: 'PATCH', json: { altText: 'x' } }),
         'editor',
       );
-      assertForbidden(await contributor.api.json(`/api/v1/media/${media.id}`, { method: 'DELETE' }), 'editor');
+      assertForbidden(
+        await contributor.api.json(`/api/v1/media/${media.id}`, { method: 'DELETE' }),
+        'editor',
+      );
       const edited = await editor.api.json(`/api/v1/media/${media.id}`, {
         method: 'PATCH',
         json: { altText: 'Team photo' },
