@@ -1,4 +1,4 @@
-import { sampleJpeg, samplePng } from '@postwave/shared/testing';
+import sharp from 'sharp';
 import { expectAccessible } from './axe.ts';
 import { connectTelegram, expect, signUp, test } from './fixtures.ts';
 
@@ -15,12 +15,17 @@ test('media library: upload, search, edit alt text, use in a new post, delete re
   await signUp(page, 'Dorothea Lange');
   await connectTelegram(page);
 
+  const picture = (red: number) =>
+    sharp({ create: { width: 800, height: 600, channels: 3, background: { r: red, g: 90, b: 160 } } });
+  const png = await picture(20).png().toBuffer();
+  const jpeg = await picture(200).jpeg().toBuffer();
+
   // Uploaded in the composer: both land in the library without saving a post.
   await page.goto('/compose');
   const input = page.getByTestId('media-input');
-  await input.setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: samplePng() });
+  await input.setInputFiles({ name: 'harbour.png', mimeType: 'image/png', buffer: png });
   await expect(page.getByTestId('media-item').first()).toHaveAttribute('data-uploaded', 'true');
-  await input.setInputFiles({ name: 'meadow.jpg', mimeType: 'image/jpeg', buffer: sampleJpeg() });
+  await input.setInputFiles({ name: 'meadow.jpg', mimeType: 'image/jpeg', buffer: jpeg });
   await expect(page.getByTestId('media-item').nth(1)).toHaveAttribute('data-uploaded', 'true');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Media' }).click();

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from '../icons.tsx';
 import { api, describeError } from '../lib/api.ts';
 import type { LibraryItem } from './types.ts';
@@ -33,7 +33,14 @@ export function MediaCard({
 }) {
   const id = useId();
   const [editing, setEditing] = useState(false);
+  const [returnFocus, setReturnFocus] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
+  // Closing the form puts focus back on its Edit button (rendered again once the form is gone).
+  useEffect(() => {
+    if (editing || !returnFocus) return;
+    editButton.current?.focus();
+    setReturnFocus(false);
+  }, [editing, returnFocus]);
   const kind = kindOf(item.contentType);
   const used = item.usedBy.length;
   const titleId = `${id}-name`;
@@ -80,7 +87,7 @@ export function MediaCard({
           onDone={(saved) => {
             if (saved) onSaved(saved);
             setEditing(false);
-            requestAnimationFrame(() => editButton.current?.focus());
+            setReturnFocus(true);
           }}
         />
       ) : (
@@ -109,6 +116,9 @@ function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: Librar
   const [tags, setTags] = useState(item.tags.join(', '));
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const altField = useRef<HTMLTextAreaElement>(null);
+  // Opening the form moves focus into it, to the field people come to edit most.
+  useEffect(() => altField.current?.focus(), []);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -132,7 +142,14 @@ function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: Librar
   };
 
   return (
-    <form className="media-edit" onSubmit={save} aria-label={`Edit ${item.filename}`}>
+    <form
+      className="media-edit"
+      onSubmit={save}
+      aria-label={`Edit ${item.filename}`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !busy) onDone();
+      }}
+    >
       <div className="field">
         <label htmlFor={`${id}-filename`}>File name</label>
         <input
@@ -147,6 +164,7 @@ function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: Librar
       <div className="field">
         <label htmlFor={`${id}-alt`}>Alt text</label>
         <textarea
+          ref={altField}
           id={`${id}-alt`}
           className="textarea"
           rows={3}

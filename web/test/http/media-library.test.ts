@@ -302,6 +302,17 @@ for (const backend of backends()) {
       assert.equal(listed.find((m: Body) => m.id === second.id).sha256, null);
     });
 
+    test('the OpenAPI document describes the library', async () => {
+      const { api } = await userWithToken(env.app.url, 'reader');
+      const doc = (await api.json('/openapi.json')).body;
+      assert.equal(doc.paths['/api/v1/media'].get.operationId, 'listMedia');
+      assert.equal(doc.paths['/api/v1/media/{id}'].patch.operationId, 'updateMedia');
+      assert.equal(doc.paths['/api/v1/media/{id}'].delete.operationId, 'deleteMedia');
+      assert.match(JSON.stringify(doc.paths['/api/v1/media/{id}'].delete), /media_in_use/);
+      assert.ok(doc.components.schemas.LibraryMedia.properties.usedBy);
+      assert.ok(doc.components.schemas.MediaPatch.properties.altText);
+    });
+
     test('roles: everyone reads the library, contributors upload, editors edit and delete', async () => {
       const team = await buildTeam(env.app, `media-${backend}`);
       const { owner, editor, contributor, viewer } = team.members;
