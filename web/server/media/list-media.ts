@@ -1,5 +1,6 @@
 import type { AppContext } from '#server/context.ts';
 import { decodeCursor, keysetPage } from '#server/http/cursor.ts';
+import { inspectPendingInBackground } from './inspect-pending.ts';
 import { listMediaPage, postsUsingMedia } from './repository.ts';
 import type { LibraryMediaView, ListMediaOptions } from './schema.ts';
 import { toLibraryMedia } from './view.ts';
@@ -22,6 +23,7 @@ export async function listMedia(
     tag: options.tag,
   });
   const { page, nextCursor } = keysetPage(rows, options.limit, (row) => row);
+  inspectPendingInBackground(ctx, page);
   const uses = await postsUsingMedia(
     ctx,
     workspaceId,

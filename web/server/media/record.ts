@@ -4,6 +4,7 @@ import type { AppContext } from '#server/context.ts';
 import {
   insertMedia,
   type MediaRow,
+  markInspected,
   mediaBySha256,
   setMediaInspection,
   setMediaSha256,
@@ -61,6 +62,7 @@ export async function recordUpload(
 export async function completePresignedUpload(ctx: AppContext, row: MediaRow, sha256: string): Promise<void> {
   await setMediaSha256(ctx, row, sha256);
   await inspectOnce(ctx, row);
+  await markInspected(ctx, row.id);
 }
 
 /**

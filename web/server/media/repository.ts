@@ -33,6 +33,8 @@ export async function insertMedia(
       storage: object.storage,
       createdAt: new Date(),
       sha256: sha256 ?? null,
+      // Bytes that streamed through the Scheduler are inspected with the upload itself.
+      inspectedAt: sha256 ? new Date() : null,
     })
     .onConflictDoNothing({
       target: [media.workspaceId, media.sha256],
@@ -107,6 +109,11 @@ export async function setMediaSha256(ctx: AppContext, row: MediaRow, sha256: str
       throw error;
     });
   return updated.length > 0;
+}
+
+/** The row's bytes have been looked at (hashed, thumbnailed, or found never to have arrived). */
+export async function markInspected(ctx: AppContext, id: string): Promise<void> {
+  await ctx.db.update(media).set({ inspectedAt: new Date() }).where(eq(media.id, id));
 }
 
 function isUniqueViolation(error: unknown): boolean {

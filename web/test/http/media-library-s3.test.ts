@@ -59,5 +59,38 @@ for (const backend of backends()) {
         await gone.arrayBuffer();
       }
     });
+
+    test('a presigned PUT straight into the bucket is hashed and thumbnailed once the library is listed', async () => {
+      const { api } = await userWithToken(app.url, 's3-presign');
+      const png = await pngOf(400, 400, 99);
+      const presigned = await api.json('/api/v1/upload/presign', {
+        json: { filename: 'direct.png', contentType: 'image/png', size: png.length },
+      });
+      assert.equal(presigned.status, 201, JSON.stringify(presigned.body));
+      assert.ok(presigned.body.uploadUrl.startsWith(s3.endpoint), 'the client talks to the bucket');
+      const listedEarly = (await api.json('/api/v1/media')).body.media;
+      assert.equal(listedEarly[0].id, presigned.body.media.id, 'reserved keys are listed at once');
+      assert.equal(listedEarly[0].sha256, null);
+      const put = await fetch(presigned.body.uploadUrl, {
+        method: 'PUT',
+        headers: presigned.body.headers,
+        body: new Uint8Array(png),
+      });
+      assert.equal(put.status, 200);
+      await put.arrayBuffer();
+
+      // Listing starts the background inspection; a later listing shows its result.
+      let entry: Record<string, unknown> | undefined;
+      for (let i = 0; i < 100 && !entry?.thumbnailUrl; i++) {
+        entry = (await api.json('/api/v1/media')).body.media[0];
+        if (!entry?.thumbnailUrl) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.match(String(entry?.sha256), /^[0-9a-f]{64}$/);
+      assert.equal(entry?.width, 400);
+      assert.ok(entry?.thumbnailUrl);
+      const again = await upload(api, png, 'same.png', 'image/png');
+      assert.equal(again.status, 200, 'later uploads of those bytes answer the presigned media');
+      assert.equal(again.body.media.id, presigned.body.media.id);
+    });
   });
 }

@@ -21,14 +21,12 @@ import { assertForbidden, buildTeam } from './workspaces/team.ts';
 type Body = Record<string, any>;
 
 /** The local media directory's entries (made with the first upload). */
-const stored = (dataDir: string) => (existsSync(join(dataDir, 'media')) ? readdirSync(join(dataDir, 'media')) : []);
-const thumbnails = (dataDir: string) =>
-  stored(dataDir).filter((name) => name.endsWith('.thumb.webp'));
+const stored = (dataDir: string) =>
+  existsSync(join(dataDir, 'media')) ? readdirSync(join(dataDir, 'media')) : [];
+const thumbnails = (dataDir: string) => stored(dataDir).filter((name) => name.endsWith('.thumb.webp'));
 /** Stored files that are not thumbnails (dot-names are the storage's own temp files and sidecars). */
 const originals = (dataDir: string) =>
-  stored(dataDir).filter(
-    (name) => !name.startsWith('.') && !name.endsWith('.thumb.webp'),
-  );
+  stored(dataDir).filter((name) => !name.startsWith('.') && !name.endsWith('.thumb.webp'));
 
 for (const backend of backends()) {
   describe(`media library (${backend})`, () => {

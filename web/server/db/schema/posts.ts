@@ -53,6 +53,12 @@ export const media = pgTable(
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
     /** The stored thumbnail's key (images), beside the media in the same storage; null: none. */
     thumbnailKey: text('thumbnail_key'),
+    /**
+     * When the stored bytes were hashed and (images) thumbnailed. Null for rows whose bytes the
+     * Scheduler has not seen yet (a presign, a direct S3 upload, rows older than the library):
+     * listing the library inspects those in the background.
+     */
+    inspectedAt: ts('inspected_at'),
   },
   (t) => [
     index('media_workspace').on(t.workspaceId),
