@@ -55,7 +55,7 @@ async function run(staging: boolean): Promise<void> {
     });
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(sampleMp4())], { type: 'video/mp4' }), 'clip.mp4');
-    const media = await uploadFromRequest(
+    const { media } = await uploadFromRequest(
       setup.ctx,
       setup.workspaceId,
       new Request('http://bench.invalid/upload', { method: 'POST', body: form }),

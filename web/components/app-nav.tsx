@@ -7,6 +7,8 @@ const icons: Record<string, string> = {
   compose: 'M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z',
   posts: 'M4 6h16M4 12h16M4 18h10',
   calendar: 'M8 2v4M16 2v4M3 10h18M5 4h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Z',
+  media:
+    'M5 3h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2ZM8.5 10a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM21 15l-5-5L5 21',
   feeds: 'M4 11a9 9 0 0 1 9 9M4 4a16 16 0 0 1 16 16M5 20a1 1 0 1 0 0-2 1 1 0 0 0 0 2Z',
   queue: 'M4 6h11M4 12h11M4 18h7M18 9v10M15 16l3 3 3-3',
   analytics: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
@@ -21,6 +23,7 @@ const items = [
   { href: '/compose', label: 'Compose', icon: 'compose' },
   { href: '/posts', label: 'Posts', icon: 'posts' },
   { href: '/calendar', label: 'Calendar', icon: 'calendar' },
+  { href: '/media', label: 'Media', icon: 'media' },
   { href: '/feeds', label: 'Feeds', icon: 'feeds' },
   { href: '/queue', label: 'Queue', icon: 'queue' },
   { href: '/analytics', label: 'Analytics', icon: 'analytics' },

@@ -92,7 +92,11 @@ export class LocalStorage implements Storage {
       tempDirectoryName,
       `${Date.now()}-${randomBytes(12).toString('hex')}`,
     );
-    const limit = limitedCopy(body, { maxBytes: options.maxBytes, expectedSize: options.expectedSize });
+    const limit = limitedCopy(body, {
+      maxBytes: options.maxBytes,
+      expectedSize: options.expectedSize,
+      ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+    });
     try {
       // `flush` fsyncs before close, so a published file survives a power cut.
       await pipeline(

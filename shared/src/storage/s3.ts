@@ -63,7 +63,11 @@ export class S3Storage implements Storage {
   async put(key: string, body: Readable, options: PutOptions): Promise<StoredObject> {
     assertValidMediaKey(key);
     const { client, lib } = await this.#load();
-    const limited = limitedCopy(body, { maxBytes: options.maxBytes, expectedSize: options.expectedSize });
+    const limited = limitedCopy(body, {
+      maxBytes: options.maxBytes,
+      expectedSize: options.expectedSize,
+      ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+    });
     const upload = new lib.Upload({
       client,
       params: { Bucket: this.bucket, Key: key, Body: limited, ContentType: options.contentType },

@@ -18,6 +18,8 @@ export interface PutOptions {
    * arrive, leaving nothing behind (signed uploads bind the size).
    */
   expectedSize?: number;
+  /** Sees every byte written, in order (the Scheduler hashes uploads while they stream). */
+  onChunk?: (chunk: Buffer) => void;
 }
 
 export interface PresignedUpload {

@@ -29,6 +29,8 @@ export interface ReceiveMultipartOptions {
   storage: Storage;
   request: MultipartRequest;
   maxBytes: number;
+  /** Sees every stored byte of the file in order (hashing while streaming). */
+  onChunk?: ((chunk: Buffer) => void) | undefined;
 }
 
 interface ParsedFile {
@@ -44,12 +46,12 @@ interface ParsedFile {
  * anything else wrong with the body: not multipart, no file, another field, two files, malformed.
  */
 export async function receiveMultipartUpload(options: ReceiveMultipartOptions): Promise<MediaObject> {
-  const { storage, request, maxBytes } = options;
+  const { storage, request, maxBytes, onChunk } = options;
   if (declaredTooLarge(request.headers, maxBytes)) {
     throw new StorageError('too_large', `The file is larger than the limit of ${maxBytes} bytes`);
   }
   const upload = multer({
-    storage: storageEngine(storage, maxBytes),
+    storage: storageEngine(storage, maxBytes, onChunk),
     limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
   }).single('file');
   const target = request as MultipartRequest & { file?: ParsedFile };
@@ -83,7 +85,11 @@ export function requestFromWeb(request: Request): MultipartRequest {
 }
 
 /** Streams each accepted part straight into Storage, sniffing its type on the way. */
-function storageEngine(storage: Storage, maxBytes: number): multer.StorageEngine {
+function storageEngine(
+  storage: Storage,
+  maxBytes: number,
+  onChunk: ((chunk: Buffer) => void) | undefined,
+): multer.StorageEngine {
   const engine = {
     _handleFile(_req: unknown, file: ParsedFile, callback: (error?: unknown, info?: object) => void) {
       storeUpload({
@@ -92,6 +98,7 @@ function storageEngine(storage: Storage, maxBytes: number): multer.StorageEngine
         filename: file.originalname || 'upload',
         declaredType: file.mimetype,
         maxBytes,
+        onChunk,
       }).then(
         (media) => callback(null, { media, size: media.size }),
         (error: unknown) => {

@@ -20,6 +20,8 @@ export interface StoreUploadOptions {
   /** The client's declared type; empty or application/octet-stream count as not declared. */
   declaredType?: string | undefined;
   maxBytes: number;
+  /** Sees every stored byte in order (hashing while streaming); see `PutOptions.onChunk`. */
+  onChunk?: ((chunk: Buffer) => void) | undefined;
 }
 
 /**
@@ -42,7 +44,11 @@ export async function storeUpload(options: StoreUploadOptions): Promise<MediaObj
     );
   }
   const key = newMediaKey(options.filename, sniffed);
-  const stored = await options.storage.put(key, stream, { contentType: sniffed, maxBytes: options.maxBytes });
+  const stored = await options.storage.put(key, stream, {
+    contentType: sniffed,
+    maxBytes: options.maxBytes,
+    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+  });
   return mediaObject(options.storage, stored);
 }
 
@@ -104,6 +110,8 @@ export interface ReceiveSignedUploadOptions {
   /** The request's Content-Length header. */
   contentLength: string | undefined;
   now?: Date;
+  /** Sees every stored byte in order (hashing while streaming). */
+  onChunk?: ((chunk: Buffer) => void) | undefined;
 }
 
 /**
@@ -142,6 +150,7 @@ export async function receiveSignedUpload(options: ReceiveSignedUploadOptions): 
     contentType: sniffed,
     maxBytes: grant.size,
     expectedSize: grant.size,
+    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
   });
   return mediaObject(storage, stored);
 }

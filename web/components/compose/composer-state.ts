@@ -129,6 +129,8 @@ export function initialState(
   accounts: AccountSummary[],
   timezone: string,
   post?: EditablePost,
+  /** Media to start a new post with ("use in a new post" from the media library). */
+  initialMedia?: MediaRef[],
 ): ComposerState {
   return {
     message: post?.message ?? '',
@@ -137,7 +139,7 @@ export function initialState(
       : accounts.length === 1
         ? [accounts[0]!.id]
         : [],
-    media: storedItems(post?.media),
+    media: storedItems(post?.media ?? initialMedia),
     overrides: Object.fromEntries(
       Object.entries(post?.overrides ?? {}).map(([id, v]) => [
         id,

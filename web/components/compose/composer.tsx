@@ -19,6 +19,7 @@ import {
   type EditablePost,
   initialState,
   type MediaItem,
+  type MediaRef,
   type MediaSlot,
   type SubmitMode,
 } from './composer-state.ts';
@@ -58,6 +59,7 @@ export function Composer({
   template,
   snippets = noSnippets,
   canSaveTemplate = false,
+  initialMedia,
 }: {
   accounts: AccountSummary[];
   timezone: string;
@@ -69,11 +71,12 @@ export function Composer({
   snippets?: SnippetSummary[];
   /** Whether to offer "Save as template" (owners and admins). */
   canSaveTemplate?: boolean;
+  initialMedia?: MediaRef[];
 }) {
   const router = useRouter();
   const reducer = useMemo(() => signedReducer(snippets), [snippets]);
   const [state, dispatch] = useReducer(reducer, undefined, () =>
-    signedStart(initialState(accounts, timezone, post ?? template), snippets, !post),
+    signedStart(initialState(accounts, timezone, post ?? template, initialMedia), snippets, !post),
   );
   const uploads = useUploads(dispatch);
   // A recycled copy follows its original's settings: only originals offer "Repeat this post".

@@ -9,6 +9,7 @@ import { importTemplateRoutes } from '#server/imports/template-routes.ts';
 import { linkPreviewRoutes } from '#server/link-preview/routes.ts';
 import { linksRoutes } from '#server/links/routes.ts';
 import { mcpRoutes } from '#server/mcp/routes.ts';
+import { mediaLibraryRoutes } from '#server/media/library-routes.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
@@ -36,6 +37,7 @@ export const apiRoutes = {
   ...analyticsRoutes,
   ...queueRoutes,
   ...mediaRoutes,
+  ...mediaLibraryRoutes,
   ...linkPreviewRoutes,
   ...tokensRoutes,
   ...usersRoutes,

@@ -10,7 +10,8 @@ import {
   withDeadline,
 } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
-import { recordMedia, storageProblem } from './service.ts';
+import { recordUpload, streamingSha256 } from './record.ts';
+import { storageProblem } from './service.ts';
 
 /** One download may take this long, headers and body, whoever asked for it. */
 const downloadTimeoutMs = 30_000;
@@ -87,12 +88,14 @@ async function download(
   body.once('error', () => {
     bodyFailed = true;
   });
+  const hash = streamingSha256();
   try {
     stored = await storeUpload({
       storage: ctx.storage,
       body,
       filename,
       maxBytes: ctx.config.maxUploadBytes,
+      onChunk: hash.onChunk,
     });
   } catch (error) {
     // The file's own faults first (too large, not media): they hold whatever the connection did.
@@ -103,7 +106,8 @@ async function download(
   } finally {
     body.destroy();
   }
-  return recordMedia(ctx, workspaceId, stored);
+  // Bytes the workspace already has answer its existing media (the library keeps one copy).
+  return (await recordUpload(ctx, workspaceId, stored, hash.digest())).media;
 }
 
 /** `%ZZ` and other malformed escapes in a URL's last segment: keep the raw text rather than throw. */

@@ -1,17 +1,26 @@
 import type { MediaObject } from '@postwave/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { media } from '#server/db/schema.ts';
+import { rowsOf } from '#server/db/access.ts';
+import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
+import { media, posts } from '#server/db/schema.ts';
+import type { MediaKind } from './schema.ts';
 
-/** The only SQL for media: which stored files exist and whose they are. */
+/** The only SQL for media: which stored files exist, whose they are, and the library's metadata. */
 
 export type MediaRow = typeof media.$inferSelect;
 
+/**
+ * Records a stored file. With a `sha256` the workspace already has, nothing is inserted and
+ * `undefined` is returned (the partial unique index decides, so two racing uploads of the same
+ * bytes still leave one row).
+ */
 export async function insertMedia(
   ctx: AppContext,
   workspaceId: string,
   object: MediaObject,
-): Promise<MediaRow> {
+  sha256?: string,
+): Promise<MediaRow | undefined> {
   const [row] = await ctx.db
     .insert(media)
     .values({
@@ -23,13 +32,44 @@ export async function insertMedia(
       size: object.size,
       storage: object.storage,
       createdAt: new Date(),
+      sha256: sha256 ?? null,
+      // Bytes that streamed through the Scheduler are inspected with the upload itself.
+      inspectedAt: sha256 ? new Date() : null,
+    })
+    .onConflictDoNothing({
+      target: [media.workspaceId, media.sha256],
+      where: sql`${media.sha256} is not null`,
     })
     .returning();
-  return row!;
+  return row;
+}
+
+export async function mediaBySha256(
+  ctx: AppContext,
+  workspaceId: string,
+  sha256: string,
+): Promise<MediaRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(media)
+    .where(and(eq(media.workspaceId, workspaceId), eq(media.sha256, sha256)));
+  return row;
 }
 
 export async function mediaByKey(ctx: AppContext, key: string): Promise<MediaRow | undefined> {
   const [row] = await ctx.db.select().from(media).where(eq(media.key, key));
+  return row;
+}
+
+export async function mediaById(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+): Promise<MediaRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(media)
+    .where(and(eq(media.workspaceId, workspaceId), eq(media.id, id)));
   return row;
 }
 
@@ -45,4 +85,171 @@ export async function ownedMedia(
     .from(media)
     .where(and(eq(media.workspaceId, workspaceId), inArray(media.key, keys)));
   return new Map(rows.map((r) => [r.key, r]));
+}
+
+/**
+ * Sets the digest of a presigned upload once its bytes arrived, unless the workspace already has
+ * those bytes under another key (then the row stays without one: its key was handed out already).
+ */
+export async function setMediaSha256(ctx: AppContext, row: MediaRow, sha256: string): Promise<boolean> {
+  const updated = await ctx.db
+    .update(media)
+    .set({ sha256 })
+    .where(
+      and(
+        eq(media.id, row.id),
+        isNull(media.sha256),
+        sql`not exists (select 1 from media other where other.workspace_id = ${row.workspaceId} and other.sha256 = ${sha256})`,
+      ),
+    )
+    .returning({ id: media.id })
+    .catch((error: unknown) => {
+      // A racing upload of the same bytes took the digest first: same outcome as `not exists`.
+      if (isUniqueViolation(error)) return [];
+      throw error;
+    });
+  return updated.length > 0;
+}
+
+/** The row's bytes have been looked at (hashed, thumbnailed, or found never to have arrived). */
+export async function markInspected(ctx: AppContext, id: string): Promise<void> {
+  await ctx.db.update(media).set({ inspectedAt: new Date() }).where(eq(media.id, id));
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code =
+    (error as { code?: string; cause?: { code?: string } }).code ??
+    (error as { cause?: { code?: string } }).cause?.code;
+  return code === '23505';
+}
+
+/** What the thumbnail step learnt: written once, only while no thumbnail is recorded. */
+export async function setMediaInspection(
+  ctx: AppContext,
+  id: string,
+  values: { width?: number | undefined; height?: number | undefined; thumbnailKey?: string | undefined },
+): Promise<boolean> {
+  const updated = await ctx.db
+    .update(media)
+    .set({
+      width: values.width ?? null,
+      height: values.height ?? null,
+      thumbnailKey: values.thumbnailKey ?? null,
+    })
+    .where(and(eq(media.id, id), isNull(media.thumbnailKey)))
+    .returning({ id: media.id });
+  return updated.length > 0;
+}
+
+const kindCondition: Record<MediaKind, SQL> = {
+  image: sql`${media.contentType} like 'image/%'`,
+  video: sql`${media.contentType} like 'video/%'`,
+  document: sql`${media.contentType} not like 'image/%' and ${media.contentType} not like 'video/%'`,
+};
+
+/** `%`, `_` and `\` in a search are literal characters, not patterns. */
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function listMediaPage(
+  ctx: AppContext,
+  workspaceId: string,
+  options: {
+    limit: number;
+    after?: KeysetPosition | undefined;
+    q?: string | undefined;
+    kind?: MediaKind | undefined;
+    tag?: string | undefined;
+  },
+): Promise<MediaRow[]> {
+  const conditions: SQL[] = [eq(media.workspaceId, workspaceId)];
+  if (options.after) conditions.push(keysetBefore(media.createdAt, media.id, options.after));
+  if (options.kind) conditions.push(kindCondition[options.kind]);
+  if (options.tag) {
+    conditions.push(
+      sql`exists (select 1 from jsonb_array_elements_text(${media.tags}) t where lower(t) = lower(${options.tag}))`,
+    );
+  }
+  const q = options.q?.trim();
+  if (q) {
+    const pattern = `%${likeEscape(q)}%`;
+    conditions.push(
+      sql`(${media.filename} ilike ${pattern} or ${media.altText} ilike ${pattern} or exists (select 1 from jsonb_array_elements_text(${media.tags}) t where t ilike ${pattern}))`,
+    );
+  }
+  return ctx.db
+    .select()
+    .from(media)
+    .where(and(...conditions))
+    .orderBy(desc(media.createdAt), desc(media.id))
+    .limit(options.limit);
+}
+
+/**
+ * The posts of the workspace that reference each key, anywhere (base media, per-account
+ * overrides, thread parts), newest first. `holding` limits them to the given statuses.
+ */
+export async function postsUsingMedia(
+  ctx: AppContext,
+  workspaceId: string,
+  keys: string[],
+  holding?: readonly string[],
+): Promise<Map<string, { postId: string; status: string }[]>> {
+  const uses = new Map<string, { postId: string; status: string }[]>();
+  if (keys.length === 0) return uses;
+  const statusFilter = holding
+    ? sql`and p.status in (${sql.join(
+        holding.map((s) => sql`${s}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const result = await ctx.db.execute(sql`
+    select k.key, p.id as post_id, p.status
+    from unnest(array[${sql.join(
+      keys.map((k) => sql`${k}`),
+      sql`, `,
+    )}]::text[]) as k(key)
+    join ${posts} p on p.workspace_id = ${workspaceId} ${statusFilter}
+      and jsonb_path_exists(
+        jsonb_build_array(p.media, p.overrides, p.thread),
+        'lax $.**.key ? (@ == $k)',
+        jsonb_build_object('k', k.key)
+      )
+    order by p.created_at desc, p.id desc`);
+  for (const row of rowsOf<{ key: string; post_id: string; status: string }>(result)) {
+    const list = uses.get(row.key) ?? [];
+    if (list.length < 20) list.push({ postId: row.post_id, status: row.status });
+    uses.set(row.key, list);
+  }
+  return uses;
+}
+
+export async function updateMediaRow(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+  values: Partial<Pick<MediaRow, 'filename' | 'altText' | 'tags'>>,
+): Promise<MediaRow | undefined> {
+  if (Object.keys(values).length === 0) return mediaById(ctx, workspaceId, id);
+  const [row] = await ctx.db
+    .update(media)
+    .set(values)
+    .where(and(eq(media.workspaceId, workspaceId), eq(media.id, id)))
+    .returning();
+  return row;
+}
+
+export async function deleteMediaRow(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+): Promise<MediaRow | undefined> {
+  const [row] = await ctx.db
+    .delete(media)
+    .where(and(eq(media.workspaceId, workspaceId), eq(media.id, id)))
+    .returning();
+  return row;
+}
+
+export async function deleteMediaByKey(ctx: AppContext, key: string): Promise<void> {
+  await ctx.db.delete(media).where(eq(media.key, key));
 }

@@ -17,21 +17,11 @@ import {
 } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import type { StoredMedia } from '#server/db/schema.ts';
+import { completePresignedUpload, type RecordedUpload, recordUpload, streamingSha256 } from './record.ts';
 import { insertMedia, type MediaRow, mediaByKey, ownedMedia } from './repository.ts';
+import { toMediaObject } from './view.ts';
 
-export { ownedMedia };
-
-export function toMediaObject(ctx: AppContext, row: MediaRow): MediaObject {
-  return {
-    id: row.id,
-    key: row.key,
-    url: ctx.storage.publicUrl(row.key),
-    filename: row.filename,
-    contentType: row.contentType,
-    size: row.size,
-    storage: row.storage,
-  };
-}
+export { ownedMedia, toMediaObject };
 
 /** A StorageError as its problem answer (413, 415, 400 ...; docs/storage.md). */
 export function storageProblem(error: unknown): ProblemError {
@@ -40,12 +30,11 @@ export function storageProblem(error: unknown): ProblemError {
   return new ProblemError(problem(code, error.message));
 }
 
-export async function recordMedia(
-  ctx: AppContext,
-  workspaceId: string,
-  object: MediaObject,
-): Promise<MediaObject> {
-  return toMediaObject(ctx, await insertMedia(ctx, workspaceId, object));
+/** Records a presign's reserved key: the library lists it at once, its digest comes with its bytes. */
+async function reserveMedia(ctx: AppContext, workspaceId: string, object: MediaObject): Promise<MediaObject> {
+  const row = await insertMedia(ctx, workspaceId, object);
+  if (!row) throw new Error('Could not reserve the media key');
+  return toMediaObject(ctx, row);
 }
 
 /**
@@ -56,18 +45,20 @@ export async function uploadFromRequest(
   ctx: AppContext,
   workspaceId: string,
   request: Request,
-): Promise<MediaObject> {
+): Promise<RecordedUpload> {
   let stored: MediaObject;
+  const hash = streamingSha256();
   try {
     stored = await receiveMultipartUpload({
       storage: ctx.storage,
       request: requestFromWeb(request),
       maxBytes: ctx.config.maxUploadBytes,
+      onChunk: hash.onChunk,
     });
   } catch (error) {
     throw error instanceof StorageError ? storageProblem(error) : error;
   }
-  return recordMedia(ctx, workspaceId, stored);
+  return recordUpload(ctx, workspaceId, stored, hash.digest());
 }
 
 export async function presignUpload(
@@ -86,7 +77,7 @@ export async function presignUpload(
     throw storageProblem(error);
   }
   // The key is reserved for this user now; it resolves once the PUT has stored the bytes.
-  return { ...presigned, media: await recordMedia(ctx, workspaceId, presigned.media) };
+  return { ...presigned, media: await reserveMedia(ctx, workspaceId, presigned.media) };
 }
 
 /** `PUT /media/:key` of a self-signed upload URL (local storage only). */
@@ -96,6 +87,7 @@ export async function receiveUpload(ctx: AppContext, key: string, request: Reque
   const row = await mediaByKey(ctx, key);
   if (!row) throw new ProblemError(problem('not_found', 'No such upload URL'));
   const body = requestFromWeb(request);
+  const hash = streamingSha256();
   try {
     await receiveSignedUpload({
       storage: ctx.storage,
@@ -104,13 +96,15 @@ export async function receiveUpload(ctx: AppContext, key: string, request: Reque
       body,
       contentType: request.headers.get('content-type') ?? undefined,
       contentLength: request.headers.get('content-length') ?? undefined,
+      onChunk: hash.onChunk,
     });
-    return toMediaObject(ctx, row);
   } catch (error) {
     throw storageProblem(error);
   } finally {
     body.destroy();
   }
+  await completePresignedUpload(ctx, row, hash.digest());
+  return toMediaObject(ctx, row);
 }
 
 export function toStoredMedia(ctx: AppContext, row: MediaRow): StoredMedia {

@@ -11,6 +11,7 @@ import { optionChoicesLoader } from '#server/accounts/option-choices.ts';
 import { type AccountCache, accountLookup } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { validationFailed } from '#server/http/problems.ts';
+import { withLibraryAltText } from '#server/media/alt-text.ts';
 import { ownMediaResolver, userStorage } from '#server/media/service.ts';
 
 /*
@@ -49,7 +50,8 @@ export async function preparePost(
   input: PostContentInput,
   accounts?: AccountCache,
 ): Promise<PreparedPost> {
-  return postingServiceFor(ctx, workspaceId).prepare(input, accountLookup(ctx, workspaceId, accounts));
+  const withAlt = await withLibraryAltText(ctx, workspaceId, input);
+  return postingServiceFor(ctx, workspaceId).prepare(withAlt, accountLookup(ctx, workspaceId, accounts));
 }
 
 /** Per-account validation errors flattened into problem issues. */

@@ -46,7 +46,8 @@ for (const backend of backends()) {
         const form = new FormData();
         form.append('file', new Blob([new Uint8Array(samplePng())], { type: 'image/png' }), 'photo.png');
         const res = await user.api.json('/api/v1/upload', { method: 'POST', body: form });
-        assert.equal(res.status, 201);
+        // 200: the workspace already had these bytes (the media library answers that media).
+        assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
         return res.body.media as Body;
       };
       return { ...user, news, updates, toot: toot.body.id as string, upload };

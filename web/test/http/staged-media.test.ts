@@ -39,7 +39,8 @@ async function uploadVideo(client: Client): Promise<Json> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(sampleMp4())], { type: 'video/mp4' }), 'clip.mp4');
   const res = await client.json('/api/v1/upload', { method: 'POST', body: form });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
+  // 200: the workspace already had these bytes and the media library answers that media (docs/media-library.md).
+  assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
   return res.body.media;
 }
 

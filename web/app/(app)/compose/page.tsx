@@ -5,6 +5,7 @@ import { TemplatePicker } from '#components/compose/template-picker.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { can } from '#server/auth/permissions.ts';
 import { getContext } from '#server/context.ts';
+import { libraryMediaById } from '#server/media/get-media.ts';
 import { listSnippets } from '#server/snippets/list-snippets.ts';
 import { findOwnTemplate } from '#server/templates/get-template.ts';
 import { listTemplates } from '#server/templates/list-templates.ts';
@@ -17,15 +18,19 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function ComposePage({ searchParams }: { searchParams: SearchParams }) {
   const user = await requireUser();
   const ctx = await getContext();
-  const { template: templateId } = await searchParams;
-  const [accounts, templates, snippets, chosen] = await Promise.all([
+  const { template: templateId, media } = await searchParams;
+  // "Use in a new post" from the media library: `?media=<id>` (another workspace's id is ignored).
+  const mediaIds = (Array.isArray(media) ? media : media ? [media] : []).slice(0, 10);
+  const [accounts, templates, snippets, chosen, initialMedia] = await Promise.all([
     listAccounts(ctx, user.workspaceId),
     listTemplates(ctx, user.workspaceId),
     listSnippets(ctx, user.workspaceId),
     typeof templateId === 'string' && templateId
       ? findOwnTemplate(ctx, user.workspaceId, templateId)
       : undefined,
+    Promise.all(mediaIds.map((id) => libraryMediaById(ctx, user.workspaceId, id))),
   ]);
+  const attached = initialMedia.flatMap((m) => (m ? [m] : []));
   // A template's content is where a new post starts; the post is a copy the template never changes.
   const start: EditablePost | undefined = chosen && {
     id: '',
@@ -66,6 +71,7 @@ export default async function ComposePage({ searchParams }: { searchParams: Sear
         template={start}
         snippets={snippets}
         canSaveTemplate={can(user.role, 'workspace.manage')}
+        {...(attached.length ? { initialMedia: attached } : {})}
       />
     </div>
   );

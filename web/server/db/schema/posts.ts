@@ -28,7 +28,13 @@ export const targetStatuses = ['publishing', 'posted', 'failed', 'unknown'] as c
 
 export type TargetStatus = (typeof targetStatuses)[number];
 
-/** Media a user uploaded or reserved through presign; a post may only reference its owner's keys. */
+/**
+ * Media a user uploaded or reserved through presign; a post may only reference its owner's keys.
+ * Every upload is a row of the workspace's media library (docs/media-library.md). `sha256` is the
+ * digest of the stored bytes, computed while they streamed in; null for rows older than the
+ * library and for a presigned upload whose bytes have not arrived (or that duplicated bytes the
+ * workspace already had: its key was already handed out, so it is kept rather than merged).
+ */
 export const media = pgTable(
   'media',
   {
@@ -39,8 +45,27 @@ export const media = pgTable(
     size: bigint('size', { mode: 'number' }).notNull(),
     storage: text('storage').$type<'local' | 's3'>().notNull(),
     createdAt: ts('created_at').notNull(),
+    sha256: text('sha256'),
+    width: integer('width'),
+    height: integer('height'),
+    durationMs: integer('duration_ms'),
+    /** The default alt text wherever the media is reused without its own. */
+    altText: text('alt_text'),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    /** The stored thumbnail's key (images), beside the media in the same storage; null: none. */
+    thumbnailKey: text('thumbnail_key'),
+    /**
+     * When the stored bytes were hashed and (images) thumbnailed. Null for rows whose bytes the
+     * Scheduler has not seen yet (a presign, a direct S3 upload, rows older than the library):
+     * listing the library inspects those in the background.
+     */
+    inspectedAt: ts('inspected_at'),
   },
-  (t) => [index('media_workspace').on(t.workspaceId)],
+  (t) => [
+    index('media_workspace').on(t.workspaceId),
+    index('media_workspace_created_id').on(t.workspaceId, t.createdAt, t.id),
+    uniqueIndex('media_workspace_sha256').on(t.workspaceId, t.sha256).where(sql`${t.sha256} is not null`),
+  ],
 );
 
 /** A type alias (not an interface) so it is assignable to the SDK's loose MediaReference. */

@@ -27,7 +27,8 @@ async function uploadShot(client: Client, width: number, height: number) {
     'shot.png',
   );
   const res = await client.json('/api/v1/upload', { method: 'POST', body: form });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
+  // 200: the workspace already had these bytes and the media library answers that media (docs/media-library.md).
+  assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
   return res.body.media;
 }
 

@@ -20,7 +20,8 @@ async function uploadPng(api: Client, altText?: string): Promise<Json> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(samplePng())], { type: 'image/png' }), 'pin.png');
   const res = await api.json('/api/v1/upload', { method: 'POST', body: form });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
+  // 200: the workspace already had these bytes and the media library answers that media (docs/media-library.md).
+  assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
   return altText ? { ...res.body.media, altText } : res.body.media;
 }
 

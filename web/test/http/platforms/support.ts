@@ -51,6 +51,7 @@ export async function uploadPng(api: Client): Promise<Record<string, unknown>> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(samplePng())], { type: 'image/png' }), 'cover.png');
   const res = await api.json('/api/v1/upload', { method: 'POST', body: form });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
+  // 200: the workspace already had these bytes and the media library answers that media (docs/media-library.md).
+  assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
   return res.body.media;
 }

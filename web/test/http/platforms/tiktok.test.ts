@@ -13,7 +13,8 @@ async function uploadFile(api: Client, bytes: Buffer, name: string, type: string
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
   const res = await api.json('/api/v1/upload', { method: 'POST', body: form });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
+  // 200: the workspace already had these bytes and the media library answers that media (docs/media-library.md).
+  assert.ok(res.status === 201 || res.status === 200, JSON.stringify(res.body));
   return res.body.media;
 }
 

@@ -73,7 +73,7 @@ for (const backend of backends()) {
           workspaceId,
           new Request('http://test.invalid/upload', { method: 'POST', body: form }),
         )
-      ).key;
+      ).media.key;
     });
     after(async () => {
       await harness?.stop();
@@ -196,7 +196,7 @@ for (const backend of backends()) {
           workspaceId,
           new Request('http://test.invalid/upload', { method: 'POST', body: form }),
         )
-      ).key;
+      ).media.key;
     });
     after(async () => {
       await harness?.stop();

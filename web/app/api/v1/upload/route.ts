@@ -5,6 +5,8 @@ import { uploadFromRequest } from '#server/media/service.ts';
 
 export const runtime = 'nodejs';
 
+/** 201 for new bytes; 200 with the library's existing media when the workspace already has them. */
 export const POST = route(mediaRoutes.uploadMedia, async ({ request, ctx, caller }) => {
-  return json({ media: await uploadFromRequest(ctx, caller.workspaceId, request) }, 201);
+  const { media, created } = await uploadFromRequest(ctx, caller.workspaceId, request);
+  return json({ media }, created ? 201 : 200);
 });

@@ -1,0 +1,208 @@
+'use client';
+
+import Link from 'next/link';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Icon } from '../icons.tsx';
+import { api, describeError } from '../lib/api.ts';
+import type { LibraryItem } from './types.ts';
+
+const maxAltText = 1500;
+
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+const kindOf = (type: string) =>
+  type.startsWith('image/') ? 'image' : type.startsWith('video/') ? 'video' : 'file';
+
+/** One library file: its thumbnail (or an icon for video and PDF), what is known of it, and its actions. */
+export function MediaCard({
+  item,
+  canEdit,
+  canPost,
+  onSaved,
+  deleteButton,
+}: {
+  item: LibraryItem;
+  canEdit: boolean;
+  canPost: boolean;
+  onSaved: (item: LibraryItem) => void;
+  deleteButton: ReactNode;
+}) {
+  const id = useId();
+  const [editing, setEditing] = useState(false);
+  const [returnFocus, setReturnFocus] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  // Closing the form puts focus back on its Edit button (rendered again once the form is gone).
+  useEffect(() => {
+    if (editing || !returnFocus) return;
+    editButton.current?.focus();
+    setReturnFocus(false);
+  }, [editing, returnFocus]);
+  const kind = kindOf(item.contentType);
+  const used = item.usedBy.length;
+  const titleId = `${id}-name`;
+  return (
+    <li className="media-tile" aria-labelledby={titleId}>
+      <div className="media-thumb">
+        {item.thumbnailUrl ? (
+          // biome-ignore lint/performance/noImgElement: thumbnails come from the media storage, not Next's optimizer
+          <img src={item.thumbnailUrl} alt={item.altText ?? ''} loading="lazy" width={160} height={160} />
+        ) : (
+          <Icon name={kind === 'image' ? 'image' : kind === 'video' ? 'video' : 'file'} size={40} />
+        )}
+      </div>
+      <div className="media-info">
+        <h2 className="media-name" id={titleId}>
+          {item.filename}
+        </h2>
+        <p className="hint">
+          {kind === 'file' ? 'Document' : kind === 'image' ? 'Image' : 'Video'} · {sizeText(item.size)}
+          {item.width && item.height ? ` · ${item.width}×${item.height}` : ''}
+          {used ? ` · used by ${used} ${used === 1 ? 'post' : 'posts'}` : ''}
+        </p>
+        {item.altText ? (
+          <p className="media-alt">
+            <span className="sr-only">Alt text: </span>
+            {item.altText}
+          </p>
+        ) : (
+          <p className="hint">No alt text</p>
+        )}
+        {item.tags.length > 0 && (
+          <ul className="media-tags" aria-label="Tags">
+            {item.tags.map((tag) => (
+              <li key={tag} className="media-tag">
+                {tag}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {editing ? (
+        <EditForm
+          item={item}
+          onDone={(saved) => {
+            if (saved) onSaved(saved);
+            setEditing(false);
+            setReturnFocus(true);
+          }}
+        />
+      ) : (
+        <div className="media-actions">
+          {canPost && (
+            <Link className="btn btn-sm" href={`/compose?media=${item.id}`}>
+              Use in a new post<span className="sr-only"> ({item.filename})</span>
+            </Link>
+          )}
+          {canEdit && (
+            <button ref={editButton} type="button" className="btn btn-sm" onClick={() => setEditing(true)}>
+              Edit<span className="sr-only"> {item.filename}</span>
+            </button>
+          )}
+          {deleteButton}
+        </div>
+      )}
+    </li>
+  );
+}
+
+function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: LibraryItem) => void }) {
+  const id = useId();
+  const [filename, setFilename] = useState(item.filename);
+  const [altText, setAltText] = useState(item.altText ?? '');
+  const [tags, setTags] = useState(item.tags.join(', '));
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const altField = useRef<HTMLTextAreaElement>(null);
+  // Opening the form moves focus into it, to the field people come to edit most.
+  useEffect(() => altField.current?.focus(), []);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const saved = await api<LibraryItem>('PATCH', `/api/v1/media/${item.id}`, {
+        filename: filename.trim(),
+        altText: altText.trim() ? altText : null,
+        tags: tags
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      });
+      onDone(saved);
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="media-edit"
+      onSubmit={save}
+      aria-label={`Edit ${item.filename}`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !busy) onDone();
+      }}
+    >
+      <div className="field">
+        <label htmlFor={`${id}-filename`}>File name</label>
+        <input
+          id={`${id}-filename`}
+          className="input"
+          value={filename}
+          maxLength={200}
+          required
+          onChange={(e) => setFilename(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-alt`}>Alt text</label>
+        <textarea
+          ref={altField}
+          id={`${id}-alt`}
+          className="textarea"
+          rows={3}
+          value={altText}
+          maxLength={maxAltText}
+          aria-describedby={`${id}-alt-hint`}
+          onChange={(e) => setAltText(e.target.value)}
+        />
+        <span className="hint" id={`${id}-alt-hint`}>
+          Used wherever this file is posted without its own alt text.
+        </span>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-tags`}>Tags</label>
+        <input
+          id={`${id}-tags`}
+          className="input"
+          value={tags}
+          aria-describedby={`${id}-tags-hint`}
+          onChange={(e) => setTags(e.target.value)}
+        />
+        <span className="hint" id={`${id}-tags-hint`}>
+          Separate tags with commas.
+        </span>
+      </div>
+      {error && (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="media-actions">
+        <button type="submit" className="btn btn-sm btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="btn btn-sm" onClick={() => onDone()} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

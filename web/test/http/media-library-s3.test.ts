@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type RunningS3, startS3rver } from '@postwave/shared/testing';
+import sharp from 'sharp';
+import { type RunningApp, startApp } from '../helpers/app.ts';
+import { userWithToken } from '../helpers/client.ts';
+import { backends } from '../helpers/databases.ts';
+import { pngOf, upload } from '../helpers/media.ts';
+
+/**
+ * The media library on object storage (s3rver checks SigV4): deduplication, a thumbnail stored in
+ * the bucket beside its media (the URL is the bucket's, like the media's) and served through the
+ * Scheduler's media route too, and deletion removing both objects.
+ */
+for (const backend of backends()) {
+  describe(`media library on S3 (${backend})`, () => {
+    let s3: RunningS3;
+    let app: RunningApp;
+    before(async () => {
+      s3 = await startS3rver();
+      app = await startApp(backend, {
+        OBJECT_STORAGE_ENDPOINT: s3.endpoint,
+        OBJECT_STORAGE_BUCKET: s3.bucket,
+        OBJECT_STORAGE_REGION: s3.region,
+        OBJECT_STORAGE_ACCESS_KEY_ID: s3.accessKeyId,
+        OBJECT_STORAGE_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      });
+    });
+    after(async () => {
+      await app?.stop();
+      await s3?.close();
+    });
+
+    test('dedupes, stores one thumbnail in the bucket, serves it, and deletes both objects', async () => {
+      const { api } = await userWithToken(app.url, 's3');
+      const png = await pngOf(900, 600, 77);
+      const first = await upload(api, png, 'bucket.png', 'image/png');
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      assert.equal(first.body.media.storage, 's3');
+      const again = await upload(api, png, 'bucket-copy.png', 'image/png');
+      assert.equal(again.status, 200);
+      assert.equal(again.body.media.id, first.body.media.id);
+
+      const [entry] = (await api.json('/api/v1/media')).body.media;
+      assert.equal(entry.width, 900);
+      assert.equal(entry.height, 600);
+      const thumbKey = `${entry.key}.thumb.webp`;
+      assert.equal(entry.thumbnailUrl, `${s3.endpoint}/${s3.bucket}/${thumbKey}`);
+      const served = await fetch(`${app.url}/media/${thumbKey}`);
+      assert.equal(served.status, 200);
+      assert.equal(served.headers.get('content-type'), 'image/webp');
+      const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+      assert.deepEqual([meta.format, meta.width, meta.height], ['webp', 320, 213]);
+
+      assert.equal((await api.fetch(`/api/v1/media/${entry.id}`, { method: 'DELETE' })).status, 204);
+      for (const key of [entry.key, thumbKey]) {
+        const gone = await fetch(`${app.url}/media/${key}`);
+        assert.equal(gone.status, 404, key);
+        await gone.arrayBuffer();
+      }
+    });
+
+    test('a presigned PUT straight into the bucket is hashed and thumbnailed once the library is listed', async () => {
+      const { api } = await userWithToken(app.url, 's3-presign');
+      const png = await pngOf(400, 400, 99);
+      const presigned = await api.json('/api/v1/upload/presign', {
+        json: { filename: 'direct.png', contentType: 'image/png', size: png.length },
+      });
+      assert.equal(presigned.status, 201, JSON.stringify(presigned.body));
+      assert.ok(presigned.body.uploadUrl.startsWith(s3.endpoint), 'the client talks to the bucket');
+      const listedEarly = (await api.json('/api/v1/media')).body.media;
+      assert.equal(listedEarly[0].id, presigned.body.media.id, 'reserved keys are listed at once');
+      assert.equal(listedEarly[0].sha256, null);
+      const put = await fetch(presigned.body.uploadUrl, {
+        method: 'PUT',
+        headers: presigned.body.headers,
+        body: new Uint8Array(png),
+      });
+      assert.equal(put.status, 200);
+      await put.arrayBuffer();
+
+      // Listing starts the background inspection; a later listing shows its result.
+      let entry: Record<string, unknown> | undefined;
+      for (let i = 0; i < 100 && !entry?.thumbnailUrl; i++) {
+        entry = (await api.json('/api/v1/media')).body.media[0];
+        if (!entry?.thumbnailUrl) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.match(String(entry?.sha256), /^[0-9a-f]{64}$/);
+      assert.equal(entry?.width, 400);
+      assert.ok(entry?.thumbnailUrl);
+      const again = await upload(api, png, 'same.png', 'image/png');
+      assert.equal(again.status, 200, 'later uploads of those bytes answer the presigned media');
+      assert.equal(again.body.media.id, presigned.body.media.id);
+    });
+  });
+}
