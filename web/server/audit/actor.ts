@@ -1,4 +1,3 @@
-import type { Caller } from '#server/auth/caller.ts';
 import type { AuditActorType } from '#server/db/schema.ts';
 
 /** Who did something, as an audit entry names them (the name as it was then). */
@@ -12,10 +11,13 @@ export interface AuditActor {
 export const systemActor: AuditActor = { type: 'system', name: 'Postwave' };
 
 /**
- * The actor of a REST or server-action caller: the member (an API or CLI token acts as its
+ * The actor of a REST or server-action caller (server/auth/caller.ts `Caller`; not imported, as
+ * the token code that caller.ts uses records audit entries itself): the member (an API or CLI token acts as its
  * member), or an MCP assistant acting for the member who granted it (`id` is that member).
  */
-export function actorOf(caller: Pick<Caller, 'actor'>): AuditActor {
+export function actorOf(caller: {
+  actor: { type: 'member' | 'assistant'; userId: string; name: string };
+}): AuditActor {
   return { type: caller.actor.type, id: caller.actor.userId, name: caller.actor.name };
 }
 

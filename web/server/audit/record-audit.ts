@@ -16,10 +16,16 @@ export interface AuditEntryInput {
  * Writes audit entries with `tx`, the transaction of the change they describe: the entry commits
  * with the change or not at all (docs/workspaces.md#audit-log).
  */
-export async function recordAudit(tx: Db, entry: AuditEntryInput | readonly AuditEntryInput[]): Promise<void> {
+export async function recordAudit(
+  tx: Db,
+  entry: AuditEntryInput | readonly AuditEntryInput[],
+): Promise<void> {
   const entries: readonly AuditEntryInput[] = Array.isArray(entry) ? entry : [entry as AuditEntryInput];
   const at = new Date();
-  await insertAuditEntries(tx, entries.map((e) => toRow(e, at)));
+  await insertAuditEntries(
+    tx,
+    entries.map((e) => toRow(e, at)),
+  );
 }
 
 function toRow(entry: AuditEntryInput, at: Date): NewAuditRow {

@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/access.ts';
-import { keysetBefore, type KeysetPosition } from '#server/db/keyset.ts';
+import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
 import { auditEntries } from '#server/db/schema.ts';
 
 /** The only SQL of the audit log. */

@@ -19,17 +19,24 @@ export const auditRoutes = defineApiRoutes({
       { name: 'limit', in: 'query', description: '1–200, default 50.', schema: z.number().int() },
       { name: 'cursor', in: 'query', description: '`nextCursor` of the previous page.', schema: z.string() },
       { name: 'action', in: 'query', description: 'Only this action.', schema: z.enum(auditActions) },
-      { name: 'actorId', in: 'query', description: 'Only what this member (or their assistants) did.', schema: z.string() },
+      {
+        name: 'actorId',
+        in: 'query',
+        description: 'Only what this member (or their assistants) did.',
+        schema: z.string(),
+      },
       {
         name: 'from',
         in: 'query',
-        description: 'From this time on: a date (`2026-12-01`, UTC midnight) or an ISO 8601 date-time with an offset.',
+        description:
+          'From this time on: a date (`2026-12-01`, UTC midnight) or an ISO 8601 date-time with an offset.',
         schema: z.string(),
       },
       {
         name: 'to',
         in: 'query',
-        description: 'Before this time: a date (through the end of that UTC day) or an ISO 8601 date-time (exclusive).',
+        description:
+          'Before this time: a date (through the end of that UTC day) or an ISO 8601 date-time (exclusive).',
         schema: z.string(),
       },
     ],

@@ -51,7 +51,9 @@ export interface AuditQueryInput {
 }
 
 const invalid = (detail: string, path: string) =>
-  new ProblemError(problem('invalid_request', detail, { errors: [{ path, code: 'invalid', message: detail }] }));
+  new ProblemError(
+    problem('invalid_request', detail, { errors: [{ path, code: 'invalid', message: detail }] }),
+  );
 
 /**
  * A plain date (`2026-12-01`) is that day in UTC: `from` its start, `to` its end (so from and to
@@ -64,7 +66,8 @@ function parseBound(name: 'from' | 'to', value: string | undefined): Date | unde
     if (start) return name === 'from' ? start : new Date(start.getTime() + 24 * 60 * 60 * 1000);
   }
   const when = parseOffsetDateTime(value);
-  if (!when) throw invalid(`${name} must be a date (2026-12-01) or an ISO 8601 date-time with an offset`, name);
+  if (!when)
+    throw invalid(`${name} must be a date (2026-12-01) or an ISO 8601 date-time with an offset`, name);
   return when;
 }
 

@@ -7,7 +7,11 @@ import { listComments } from './list-comments.ts';
 import type { CommentView } from './schema.ts';
 
 /** `GET /api/v1/posts/{id}/comments`: every member reads them; another workspace's post is 404. */
-export async function listPostComments(ctx: AppContext, caller: Caller, postId: string): Promise<CommentView[]> {
+export async function listPostComments(
+  ctx: AppContext,
+  caller: Caller,
+  postId: string,
+): Promise<CommentView[]> {
   await ownedPost(ctx, caller.workspaceId, postId);
   return listComments(ctx, postId);
 }

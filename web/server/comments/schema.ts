@@ -10,7 +10,10 @@ export const Comment = z
     id: z.string(),
     author: z.object({
       type: z.enum(commentAuthorTypes),
-      id: z.string().optional().meta({ description: 'The member; absent for a reviewer and a member who left.' }),
+      id: z
+        .string()
+        .optional()
+        .meta({ description: 'The member; absent for a reviewer and a member who left.' }),
       name: z.string().meta({ description: 'The name as it was written (a reviewer types theirs).' }),
     }),
     body: z.string(),
@@ -23,7 +26,12 @@ export const CommentList = z.object({ comments: z.array(Comment) }).meta({ id: '
 
 /** Wrong types are 400 (readBody); a missing, empty or too long body is 422 (`commentBody`). */
 export const CreateCommentRequest = z
-  .object({ body: z.string().optional().meta({ description: `1 to ${maxCommentLength} characters.` }) })
+  .object({
+    body: z
+      .string()
+      .optional()
+      .meta({ description: `1 to ${maxCommentLength} characters.` }),
+  })
   .meta({ id: 'CreateCommentRequest' });
 
 /** The trimmed body, or 422 `validation_failed` naming `body`. */
@@ -35,7 +43,10 @@ export function commentBody(body: string | undefined): string {
       {
         path: 'body',
         code: length === 0 ? 'required' : 'too_long',
-        message: length === 0 ? 'Write a comment' : `At most ${maxCommentLength} characters (this one has ${length})`,
+        message:
+          length === 0
+            ? 'Write a comment'
+            : `At most ${maxCommentLength} characters (this one has ${length})`,
       },
     ]);
   return text;

@@ -1,7 +1,9 @@
 import { assertOverrideKeys } from '@postwave/shared';
 import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
+import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
+import { auditPost } from './audit.ts';
 import { type Content, resolveContentMedia } from './content.ts';
 import { assertEditable, assertFuture, ownedPost, updateGuarded } from './guards.ts';
 import { assertPublishable } from './prepare.ts';
@@ -20,6 +22,7 @@ export async function updatePost(
   workspaceId: string,
   postId: string,
   patch: PostPatch,
+  actor: AuditActor = systemActor,
 ): Promise<PostView> {
   const row = await ownedPost(ctx, workspaceId, postId);
   assertEditable(row, 'updated');
@@ -45,7 +48,11 @@ export async function updatePost(
   } else {
     await assertOwnedAccounts(ctx, workspaceId, content.accountIds);
   }
-  const updated = await updateGuarded(ctx, row, set);
+  // Which fields changed, by name (never their values): enough to tell edits apart in the log.
+  const fields = Object.keys(patch).filter((key) => patch[key as keyof PostPatch] !== undefined);
+  const updated = await updateGuarded(ctx, row, set, (tx, after) =>
+    auditPost(tx, after, actor, 'post.updated', { fields }),
+  );
   if (set.nextAttemptAt) await announceDue(ctx, set.nextAttemptAt);
   if (patch.accountIds) {
     // Results of targets that were dropped and never posted no longer mean anything.

@@ -103,7 +103,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     tool(ctx, async (args, requestId) => {
       const request = parsePostRequest(args);
       if (request.postingMode === 'draft') {
-        const post = await createPost(ctx, workspaceId, request, actor.userId);
+        const post = await createPost(ctx, workspaceId, request, actor.userId, await actor.auditActor());
         await log(post.id, 'created_draft');
         return ok(post, `Draft ${post.id} saved.`);
       }
@@ -128,14 +128,20 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       if (decision.outcome === 'declined' || decision.outcome === 'cancelled')
         return notConfirmed(decision.outcome, intent);
       if (decision.outcome === 'approval') {
-        const draft = await createPost(ctx, workspaceId, { ...request, postingMode: 'draft' }, actor.userId);
+        const draft = await createPost(
+          ctx,
+          workspaceId,
+          { ...request, postingMode: 'draft' },
+          actor.userId,
+          await actor.auditActor(),
+        );
         await log(draft.id, 'approval_requested', {
           requestedMode: request.postingMode,
           ...(request.scheduledAt ? { scheduledAt: request.scheduledAt.toISOString() } : {}),
         });
         return awaitingApproval(ctx, intent, draft);
       }
-      const post = await createPost(ctx, workspaceId, request, actor.userId);
+      const post = await createPost(ctx, workspaceId, request, actor.userId, await actor.auditActor());
       await log(post.id, intent.kind === 'now' ? 'published' : 'scheduled', {
         confirmedBy: decision.confirmedBy,
         status: post.status,
@@ -204,13 +210,19 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     },
     tool(ctx, async ({ id, scheduledAt, media, overrides, thread, ...rest }) => {
       await assertMayEditPost(ctx, { workspaceId, userId: actor.userId, role: await actor.role() }, id);
-      const post = await updatePost(ctx, workspaceId, id, {
-        ...rest,
-        ...(overrides ? { overrides: normalizeOverrides(overrides) } : {}),
-        ...(thread ? { thread: normalizeThread(thread) } : {}),
-        media: media === undefined ? undefined : normalizeMedia(media),
-        scheduledAt: scheduledAt === undefined ? undefined : parseScheduledAt(scheduledAt),
-      });
+      const post = await updatePost(
+        ctx,
+        workspaceId,
+        id,
+        {
+          ...rest,
+          ...(overrides ? { overrides: normalizeOverrides(overrides) } : {}),
+          ...(thread ? { thread: normalizeThread(thread) } : {}),
+          media: media === undefined ? undefined : normalizeMedia(media),
+          scheduledAt: scheduledAt === undefined ? undefined : parseScheduledAt(scheduledAt),
+        },
+        await actor.auditActor(),
+      );
       await log(post.id, 'updated', {
         fields: Object.keys({
           ...rest,
@@ -233,7 +245,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }) => {
-      await deletePost(ctx, workspaceId, id);
+      await deletePost(ctx, workspaceId, id, await actor.auditActor());
       return ok({ deleted: id }, `Post ${id} deleted.`);
     }),
   );

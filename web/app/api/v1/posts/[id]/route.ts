@@ -1,4 +1,5 @@
 import { invalidRequest } from '@postwave/shared';
+import { actorOf } from '#server/audit/actor.ts';
 import { readBody, readJson } from '#server/http/body.ts';
 import { json, noContent } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
@@ -20,7 +21,7 @@ export const GET = route(postsRoutes.getPost, async ({ ctx, caller, params }) =>
 export const PATCH = route(postsRoutes.updatePost, async ({ request, ctx, caller, params }) => {
   const patch = toPostPatch(await readBody(request, PostPatchRequest));
   await assertMayEditPost(ctx, caller, params.id);
-  return json(await updatePost(ctx, caller.workspaceId, params.id, patch));
+  return json(await updatePost(ctx, caller.workspaceId, params.id, patch, actorOf(caller)));
 });
 
 export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, params }) => {
@@ -33,12 +34,12 @@ export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, 
     await assertMayEditPost(ctx, caller, params.id);
     return {
       status: 200,
-      body: await actOnPost(ctx, caller.workspaceId, params.id, toPostAction(parsed.data)),
+      body: await actOnPost(ctx, caller.workspaceId, params.id, toPostAction(parsed.data), actorOf(caller)),
     };
   });
 });
 
 export const DELETE = route(postsRoutes.deletePost, async ({ ctx, caller, params }) => {
-  await deletePost(ctx, caller.workspaceId, params.id);
+  await deletePost(ctx, caller.workspaceId, params.id, actorOf(caller));
   return noContent();
 });
