@@ -1,7 +1,8 @@
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/access.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
 import { auditEntries } from '#server/db/schema.ts';
+import { systemActor } from './actor.ts';
 
 /** The only SQL of the audit log. */
 
@@ -41,4 +42,21 @@ export async function selectAuditPage(
     )
     .orderBy(sql`${auditEntries.at} desc nulls last`, sql`${auditEntries.id} desc nulls last`)
     .limit(page.limit);
+}
+
+/**
+ * `post.published` entries (actor `system`) for the rows of `source` (a CTE of updated posts with
+ * `id`, `status`, `workspace_id`, `account_ids`) that reached `posted`: a data-modifying CTE, so the
+ * publisher's finalizing statement writes its entries itself (posts/repository.ts#finalizePosts).
+ * The same row shape `recordAudit` writes.
+ */
+export function publishedAuditInsert(source: SQL, at: string): SQL {
+  return sql`
+    INSERT INTO audit_entries
+      (id, workspace_id, at, actor_type, actor_id, actor_name, action, target_type, target_id, details)
+    SELECT gen_random_uuid(), s.workspace_id, ${at}::timestamptz, 'system', NULL, ${systemActor.name},
+      'post.published', 'post', s.id::text,
+      jsonb_build_object('status', s.status, 'accounts', jsonb_array_length(s.account_ids))
+    FROM ${source} AS s
+    WHERE s.status = 'posted'`;
 }

@@ -1,9 +1,8 @@
 import type { TargetOutcome } from '@postwave/shared';
 import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { systemActor } from '#server/audit/actor.ts';
-import { recordAudit } from '#server/audit/record-audit.ts';
+import { publishedAuditInsert } from '#server/audit/repository.ts';
 import type { AppContext } from '#server/context.ts';
-import { type Db, inTransaction, rowsOf } from '#server/db/access.ts';
+import { type Db, rowsOf } from '#server/db/access.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
 import { type PostStatus, posts } from '#server/db/schema.ts';
 import { resultsUpdate, type TargetView, targetViewsJson } from './targets-repository.ts';
@@ -165,7 +164,7 @@ export async function renewPostLeases(
  * result, in one statement; answers each post's status, or null where the lease was lost. A
  * data-modifying CTE always runs: the deferred result is written whatever the lease says. Each
  * post that reached `posted` gets its `post.published` audit entry (actor `system`: the publisher
- * finishing) in the same transaction.
+ * finishing) in the same statement, so in the same transaction, without a second round trip.
  */
 export async function finalizePosts(
   ctx: AppContext,
@@ -184,31 +183,19 @@ export async function finalizePosts(
     ),
     sql`, `,
   );
-  const finalized = await inTransaction(ctx, async (tx) => {
-    const result = await tx.db.execute(sql`
-    WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (VALUES ${values})
-    UPDATE posts AS p
-    SET status = v.status, next_attempt_at = v.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL,
-      updated_at = ${now}::timestamptz, posted_at = coalesce(v.posted_at, p.posted_at)
-    FROM v
-    WHERE p.id = v.id AND p.lease_owner = v.owner
-    RETURNING p.id::text AS id, p.status, p.workspace_id::text AS workspace_id,
-      jsonb_array_length(p.account_ids) AS accounts`);
-    const rows = rowsOf<{ id: string; status: PostStatus; workspace_id: string; accounts: number }>(result);
-    await recordAudit(
-      tx,
-      rows
-        .filter((r) => r.status === 'posted')
-        .map((r) => ({
-          workspaceId: r.workspace_id,
-          actor: systemActor,
-          action: 'post.published' as const,
-          target: { type: 'post' as const, id: r.id },
-          details: { status: r.status, accounts: Number(r.accounts) },
-        })),
-    );
-    return rows;
-  });
+  const result = await ctx.db.execute(sql`
+    WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (VALUES ${values}),
+    done AS (
+      UPDATE posts AS p
+      SET status = v.status, next_attempt_at = v.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL,
+        updated_at = ${now}::timestamptz, posted_at = coalesce(v.posted_at, p.posted_at)
+      FROM v
+      WHERE p.id = v.id AND p.lease_owner = v.owner
+      RETURNING p.id, p.status, p.workspace_id, p.account_ids
+    ),
+    audited AS (${publishedAuditInsert(sql`done`, now)})
+    SELECT id::text AS id, status FROM done`);
+  const finalized = rowsOf<{ id: string; status: PostStatus }>(result);
   const statuses = new Map(finalized.map((r) => [r.id, r.status]));
   return items.map((i) => statuses.get(i.postId) ?? null);
 }
