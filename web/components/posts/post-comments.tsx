@@ -62,7 +62,7 @@ export function PostComments({
         ) : (
           <ol className="comments">
             {comments.map((c) => (
-              <li key={c.id} className="small">
+              <li key={c.id} className="comment small">
                 <strong>{c.author.name}</strong>
                 {c.author.type === 'reviewer' && <span className="muted"> (reviewer)</span>}{' '}
                 <time className="muted" dateTime={c.createdAt}>
