@@ -7,6 +7,7 @@ import {
   problem,
   withDeadline,
 } from '@postwave/shared';
+import type { AuditActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret, pkceChallenge } from '#server/security/tokens.ts';
@@ -149,6 +150,7 @@ export async function finishConnect(
   workspaceId: string,
   platform: string,
   query: URLSearchParams,
+  actor?: AuditActor,
 ): Promise<ConnectOutcome> {
   const connector = ctx.connectors.get(platform);
   if (!connector) throw notFound('OAuth platform');
@@ -207,10 +209,16 @@ export async function finishConnect(
         `You signed in to ${name} as an account other than the one you are reconnecting; sign in as that account and try again`,
       );
     }
-    return { kind: 'connected', accounts: await saveReached(ctx, workspaceId, platform, reached, [match]) };
+    return {
+      kind: 'connected',
+      accounts: await saveReached(ctx, workspaceId, platform, reached, [match], actor),
+    };
   }
   if (reached.length === 1) {
-    return { kind: 'connected', accounts: await saveReached(ctx, workspaceId, platform, reached, reached) };
+    return {
+      kind: 'connected',
+      accounts: await saveReached(ctx, workspaceId, platform, reached, reached, actor),
+    };
   }
   const token = newSecret('', 32);
   const tokenHash = hashSecret(token);

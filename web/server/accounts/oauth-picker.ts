@@ -1,4 +1,5 @@
 import { type ConnectableAccount, ProblemError, problem } from '@postwave/shared';
+import type { AuditActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret } from '#server/security/tokens.ts';
@@ -80,6 +81,7 @@ export async function pickAccounts(
   platform: string,
   token: string,
   platformAccountIds: string[],
+  actor?: AuditActor,
 ): Promise<AccountView[]> {
   const pending = await loadPending(ctx, workspaceId, token);
   if (!pending || pending.platform !== platform) throw notFound('pending connection');
@@ -106,5 +108,5 @@ export async function pickAccounts(
   if (!(await deletePendingConnection(ctx, { tokenHash: pending.tokenHash, workspaceId })))
     throw notFound('pending connection');
   const picked = pending.reached.filter((a) => chosen.includes(a.platformAccountId));
-  return saveReached(ctx, workspaceId, platform, pending.reached, picked);
+  return saveReached(ctx, workspaceId, platform, pending.reached, picked, actor);
 }

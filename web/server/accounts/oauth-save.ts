@@ -1,4 +1,5 @@
 import type { ConnectableAccount } from '@postwave/shared';
+import type { AuditActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { connectedPlatformAccountIds } from './connect-repository.ts';
 import type { AccountView } from './schema.ts';
@@ -16,15 +17,16 @@ export async function saveReached(
   platform: string,
   reached: readonly ConnectableAccount[],
   chosen: readonly ConnectableAccount[],
+  actor?: AuditActor,
 ): Promise<AccountView[]> {
   const saved: AccountView[] = [];
-  for (const account of chosen) saved.push(await save(ctx, workspaceId, platform, account));
+  for (const account of chosen) saved.push(await save(ctx, workspaceId, platform, account, actor));
   const grantKeys = new Set(chosen.flatMap((a) => (a.grantKey ? [a.grantKey] : [])));
   if (grantKeys.size === 0) return saved;
   const connected = await connectedPlatformAccountIds(ctx, workspaceId, platform);
   for (const sibling of reached) {
     if (chosen.includes(sibling) || !sibling.grantKey || !grantKeys.has(sibling.grantKey)) continue;
-    if (connected.has(sibling.platformAccountId)) await save(ctx, workspaceId, platform, sibling);
+    if (connected.has(sibling.platformAccountId)) await save(ctx, workspaceId, platform, sibling, actor);
   }
   return saved;
 }
@@ -34,6 +36,7 @@ async function save(
   workspaceId: string,
   platform: string,
   reached: ConnectableAccount,
+  actor: AuditActor | undefined,
 ): Promise<AccountView> {
   const { account } = await saveAccount(ctx, workspaceId, {
     platform,
@@ -41,6 +44,7 @@ async function save(
     credentials: reached.credentials,
     profile: reached.profile,
     grantKey: reached.grantKey,
+    actor,
   });
   return account;
 }

@@ -8,7 +8,10 @@ import {
   withDeadline,
   zodIssues,
 } from '@postwave/shared';
+import { type AuditActor, systemActor } from '#server/audit/actor.ts';
+import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
+import { type Db, inTransaction } from '#server/db/access.ts';
 import { isUniqueViolation } from '#server/db/errors.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { specificProblem, validationFailed } from '#server/http/problems.ts';
@@ -78,6 +81,7 @@ export async function connectAccount(
   ctx: AppContext,
   workspaceId: string,
   input: ConnectInput,
+  actor: AuditActor = systemActor,
 ): Promise<{ account: AccountView; created: boolean }> {
   const publisher = ctx.publishers.get(input.platform);
   if (!publisher) {
@@ -119,6 +123,7 @@ export async function connectAccount(
     credentials: verified.credentials,
     label: input.label,
     profile: verified.profile,
+    actor,
   });
 }
 
@@ -189,8 +194,20 @@ export async function saveAccount(
     label?: string | undefined;
     profile: AccountProfile;
     grantKey?: string | undefined;
+    /** Who connected it (the audit entry's actor); the service itself when not given. */
+    actor?: AuditActor | undefined;
   },
 ): Promise<{ account: AccountView; created: boolean }> {
+  // The save and its `account.connected` entry commit together (never a credential in details).
+  const audited = <T extends AccountRow | undefined>(
+    work: (tx: AppContext) => Promise<T>,
+    reconnected: boolean,
+  ) =>
+    inTransaction(ctx, async (tx: Db) => {
+      const row = await work({ ...ctx, db: tx.db });
+      if (row) await auditAccount(tx, row, input.actor ?? systemActor, 'account.connected', { reconnected });
+      return row;
+    });
   const profileColumns = {
     username: input.profile.username ?? null,
     profilePicture: input.profile.avatarUrl ?? null,
@@ -212,13 +229,17 @@ export async function saveAccount(
     const existing = await findConnectedId(ctx, workspaceId, input.platform, input.platformAccountId);
     if (existing) {
       const previous = await findAccount(ctx, workspaceId, existing);
-      const row = await updateAccount(ctx, existing, {
-        ...profileColumns,
-        ...(input.label !== undefined ? { label: input.label } : {}),
-        ...credentialColumns(existing),
-        status: 'active',
-        ...verifiedHealth(now),
-      });
+      const row = await audited(
+        (tx) =>
+          updateAccount(tx, existing, {
+            ...profileColumns,
+            ...(input.label !== undefined ? { label: input.label } : {}),
+            ...credentialColumns(existing),
+            status: 'active',
+            ...verifiedHealth(now),
+          }),
+        true,
+      );
       // Moved off a grant (another login, or credentials of its own): a grant left unused goes.
       if (previous?.grantId && previous.grantId !== grantId)
         await deleteGrantIfUnused(ctx.db, previous.grantId);
@@ -226,19 +247,23 @@ export async function saveAccount(
     }
     const id = crypto.randomUUID();
     try {
-      const row = await insertAccount(ctx, {
-        id,
-        workspaceId,
-        platform: input.platform,
-        platformAccountId: input.platformAccountId,
-        label: input.label ?? input.profile.name ?? null,
-        ...profileColumns,
-        ...credentialColumns(id),
-        status: 'active',
-        ...verifiedHealth(now),
-        createdAt: now,
-        updatedAt: now,
-      });
+      const row = await audited(
+        (tx) =>
+          insertAccount(tx, {
+            id,
+            workspaceId,
+            platform: input.platform,
+            platformAccountId: input.platformAccountId,
+            label: input.label ?? input.profile.name ?? null,
+            ...profileColumns,
+            ...credentialColumns(id),
+            status: 'active',
+            ...verifiedHealth(now),
+            createdAt: now,
+            updatedAt: now,
+          }),
+        false,
+      );
       return { account: toView(row), created: true };
     } catch (error) {
       // Someone connected the same account at the same moment: update theirs instead.
@@ -268,11 +293,36 @@ export async function disconnectAccount(
   ctx: AppContext,
   workspaceId: string,
   accountId: string,
+  actor: AuditActor = systemActor,
 ): Promise<void> {
   if (!isUuid(accountId)) throw notFound('account');
-  const disconnected = (tx: AppContext['db'], row: AccountRow) =>
-    emitWebhookEvent(tx, { workspaceId, type: 'account.disconnected', data: toView(row) });
+  const disconnected = async (tx: AppContext['db'], row: AccountRow) => {
+    await emitWebhookEvent(tx, { workspaceId, type: 'account.disconnected', data: toView(row) });
+    await auditAccount({ db: tx }, row, actor, 'account.disconnected', {});
+  };
   if (!(await deleteAccount(ctx, workspaceId, accountId, disconnected))) throw notFound('account');
+}
+
+/** An account's audit entry: its platform and name, never its credentials. */
+function auditAccount(
+  tx: Db,
+  row: AccountRow,
+  actor: AuditActor,
+  action: 'account.connected' | 'account.disconnected',
+  details: Record<string, unknown>,
+): Promise<void> {
+  return recordAudit(tx, {
+    workspaceId: row.workspaceId,
+    actor,
+    action,
+    target: { type: 'account', id: row.id },
+    details: {
+      platform: row.platform,
+      ...(row.label ? { label: row.label } : {}),
+      ...(row.username ? { username: row.username } : {}),
+      ...details,
+    },
+  });
 }
 
 export function toView(row: AccountRow): AccountView {

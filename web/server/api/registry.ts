@@ -1,6 +1,8 @@
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { analyticsRoutes } from '#server/analytics/routes.ts';
+import { auditRoutes } from '#server/audit/routes.ts';
 import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
+import { commentsRoutes } from '#server/comments/routes.ts';
 import { dispatchRoutes } from '#server/dispatch/routes.ts';
 import { exportRoutes } from '#server/exports/routes.ts';
 import { feedsRoutes } from '#server/feeds/routes.ts';
@@ -29,6 +31,7 @@ import { apiDocsRoutes } from './routes.ts';
  */
 export const apiRoutes = {
   ...postsRoutes,
+  ...commentsRoutes,
   ...importRoutes,
   ...importTemplateRoutes,
   ...exportRoutes,
@@ -50,5 +53,6 @@ export const apiRoutes = {
   ...snippetsRoutes,
   ...workspacesRoutes,
   ...linksRoutes,
+  ...auditRoutes,
   ...apiDocsRoutes,
 };

@@ -4,7 +4,9 @@
  */
 export * from './schema/accounts.ts';
 export * from './schema/analytics.ts';
+export * from './schema/audit.ts';
 export * from './schema/auth.ts';
+export * from './schema/comments.ts';
 export * from './schema/feeds.ts';
 export * from './schema/limits.ts';
 export * from './schema/links.ts';

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { ProblemError, type ProblemIssue, parseOffsetDateTime, withDeadline } from '@postwave/shared';
 import { accountsOf } from '#server/accounts/repository.ts';
 import type { AccountCache } from '#server/accounts/service.ts';
+import { type AuditActor, systemActor } from '#server/audit/actor.ts';
+import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
 import type { Db } from '#server/db/access.ts';
 import type { StoredMedia, StoredOverride, StoredThreadPart } from '#server/db/schema.ts';
@@ -55,7 +57,15 @@ export function importDigest(format: ImportFormat, body: string): string {
 export async function importPosts(
   ctx: AppContext,
   workspaceId: string,
-  input: { format: ImportFormat; body: string; rows: ImportRowInput[]; dryRun: boolean; authorId?: string },
+  input: {
+    format: ImportFormat;
+    body: string;
+    rows: ImportRowInput[];
+    dryRun: boolean;
+    authorId?: string;
+    /** Who imports (each post's `post.created` audit entry); the service itself when not given. */
+    actor?: AuditActor;
+  },
 ): Promise<ImportReport> {
   const digest = importDigest(input.format, input.body);
   if (!input.dryRun) {
@@ -120,6 +130,21 @@ export async function importPosts(
         due.push(when);
       }
       for (const p of ready) if (p.nextAttemptAt) due.push(p.nextAttemptAt);
+      // One `post.created` entry per post, committed with the import (all or nothing).
+      await recordAudit(
+        tx,
+        resolved.map((r) => ({
+          workspaceId,
+          actor: input.actor ?? systemActor,
+          action: 'post.created' as const,
+          target: { type: 'post' as const, id: r.report.postId! },
+          details: {
+            status: r.post!.status === 'queue' ? 'scheduled' : r.post!.status,
+            accounts: r.post!.accountIds.length,
+            postingMode: 'import',
+          },
+        })),
+      );
     });
   let committed: boolean;
   try {

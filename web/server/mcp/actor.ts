@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ProblemError, problem } from '@postwave/shared';
+import { type AuditActor, assistantActor } from '#server/audit/actor.ts';
 import { assertCan, type Permission } from '#server/auth/permissions.ts';
 import type { AppContext } from '#server/context.ts';
 import type { WorkspaceRole } from '#server/db/schema.ts';
@@ -20,6 +21,8 @@ export interface McpActor {
   assertCan(permission: Permission): Promise<void>;
   /** The name the user approved on the consent page (or the API token's name). */
   clientName(): Promise<string>;
+  /** The assistant as the audit log names it: the client, acting for the granting member. */
+  auditActor(): Promise<AuditActor>;
   /** Adds an assistant action to the post's history, naming the client. */
   record(postId: string, action: RecordedAction, detail?: Record<string, unknown>): Promise<void>;
 }
@@ -58,6 +61,9 @@ export function createActor(ctx: AppContext, caller: McpCaller, server: McpServe
       assertCan(await role(), permission);
     },
     clientName,
+    async auditActor() {
+      return assistantActor(caller.userId, await clientName());
+    },
     async record(postId, action, detail = {}) {
       // The name the MCP client gave itself at initialize is self-declared: kept as a detail only.
       const info = server.server.getClientVersion();

@@ -1,6 +1,8 @@
+import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { scheduleInQueue } from '#server/queue/service.ts';
+import { auditPost } from './audit.ts';
 import { contentOf } from './content.ts';
 import {
   assertEditable,
@@ -26,20 +28,29 @@ export async function actOnPost(
   workspaceId: string,
   postId: string,
   action: PostAction,
+  actor: AuditActor = systemActor,
 ): Promise<PostView> {
   const row = await ownedPost(ctx, workspaceId, postId);
-  if ('resolveUnknown' in action) return resolveUnknown(ctx, workspaceId, row, action);
+  if ('resolveUnknown' in action) return resolveUnknown(ctx, workspaceId, row, action, actor);
   if (action.postingMode === 'now') return publishPost(ctx, workspaceId, row);
   assertEditable(row, 'changed');
+  // Scheduling, queueing and moving back to draft are edits of the post (`post.updated`).
+  const audited = (change: string) => (tx: Parameters<typeof auditPost>[0], after: typeof row) =>
+    auditPost(tx, after, actor, 'post.updated', { change });
 
   if (action.postingMode === 'draft') {
     return loadPostView(
       ctx,
-      await updateGuarded(ctx, row, {
-        status: 'draft',
-        nextAttemptAt: null,
-        ...(action.scheduledAt ? { scheduledAt: action.scheduledAt } : {}),
-      }),
+      await updateGuarded(
+        ctx,
+        row,
+        {
+          status: 'draft',
+          nextAttemptAt: null,
+          ...(action.scheduledAt ? { scheduledAt: action.scheduledAt } : {}),
+        },
+        audited('moved_to_draft'),
+      ),
     );
   }
   const remaining = await unpostedAccounts(ctx, row);
@@ -56,6 +67,7 @@ export async function actOnPost(
         const set = { status: 'scheduled' as const, scheduledAt: when, nextAttemptAt: when, attempts: 0 };
         const updated = await updatePostIfUnchanged(tx, row, set);
         if (!updated) throw changedMeanwhile();
+        await audited('queued')(tx, updated);
         return updated;
       },
     );
@@ -63,12 +75,17 @@ export async function actOnPost(
   }
   const when = assertFuture(action.scheduledAt ?? row.scheduledAt ?? undefined);
   await assertPublishable(ctx, workspaceId, content);
-  const scheduled = await updateGuarded(ctx, row, {
-    status: 'scheduled',
-    scheduledAt: when,
-    nextAttemptAt: when,
-    attempts: 0,
-  });
+  const scheduled = await updateGuarded(
+    ctx,
+    row,
+    {
+      status: 'scheduled',
+      scheduledAt: when,
+      nextAttemptAt: when,
+      attempts: 0,
+    },
+    audited('scheduled'),
+  );
   await announceDue(ctx, when);
   return loadPostView(ctx, scheduled);
 }

@@ -1,9 +1,11 @@
 import type { NormalizedPost } from '@postwave/shared';
 import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
+import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { type Db, inTransaction } from '#server/db/access.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { scheduleInQueue } from '#server/queue/service.ts';
+import { auditPost } from './audit.ts';
 import { newPostContent } from './content.ts';
 import { assertPublishable } from './prepare.ts';
 import { insertPost, type NewPostRow, type PostRow } from './repository.ts';
@@ -24,10 +26,12 @@ export async function createDeferredPost(
   input: Omit<NormalizedPost, 'postingMode' | 'scheduledAt'>,
   mode: DeferredMode,
   alongside: (tx: Db, row: PostRow) => Promise<void>,
+  actor: AuditActor = systemActor,
 ): Promise<PostRow> {
   const { content, base, now } = await newPostContent(ctx, workspaceId, input);
   const store = async (tx: Db, values: NewPostRow) => {
     const row = await insertPost(tx, values);
+    await auditPost(tx, row, actor, 'post.created', { postingMode: mode === 'due' ? 'now' : mode });
     await alongside(tx, row);
     return row;
   };

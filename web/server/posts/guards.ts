@@ -1,5 +1,6 @@
 import type { ProblemIssue } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
+import { type Db, inTransaction } from '#server/db/access.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { invalidStatus, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
@@ -56,14 +57,22 @@ export function changedMeanwhile() {
   return invalidStatus('The post changed while this request ran; fetch it and try again');
 }
 
-/** Updates the row only if nobody published or edited it since it was read, keeping its staging in step. */
+/**
+ * Updates the row only if nobody published or edited it since it was read, keeping its staging in
+ * step. `alongside(tx, updated)` runs in the same transaction (the change's audit entry).
+ */
 export async function updateGuarded(
   ctx: AppContext,
   row: PostRow,
   set: Partial<NewPostRow>,
+  alongside?: (tx: Db, updated: PostRow) => Promise<void>,
 ): Promise<PostRow> {
-  const updated = await updatePostIfUnchanged(ctx, row, set);
-  if (!updated) throw changedMeanwhile();
+  const updated = await inTransaction(ctx, async (tx) => {
+    const changed = await updatePostIfUnchanged(tx, row, set);
+    if (!changed) throw changedMeanwhile();
+    await alongside?.(tx, changed);
+    return changed;
+  });
   await forgetStaging(ctx, row, updated);
   return updated;
 }

@@ -1,5 +1,6 @@
 import type { TargetOutcome } from '@postwave/shared';
 import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { publishedAuditInsert } from '#server/audit/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { type Db, rowsOf } from '#server/db/access.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
@@ -194,7 +195,9 @@ export async function renewPostLeases(
 /**
  * Writes posts' final status and gives up their leases, together with each post's last target
  * result, in one statement; answers each post's status, or null where the lease was lost. A
- * data-modifying CTE always runs: the deferred result is written whatever the lease says.
+ * data-modifying CTE always runs: the deferred result is written whatever the lease says. Each
+ * post that reached `posted` gets its `post.published` audit entry (actor `system`: the publisher
+ * finishing) in the same statement, so in the same transaction, without a second round trip.
  */
 export async function finalizePosts(
   ctx: AppContext,
@@ -214,13 +217,18 @@ export async function finalizePosts(
     sql`, `,
   );
   const result = await ctx.db.execute(sql`
-    WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (VALUES ${values})
-    UPDATE posts AS p
-    SET status = v.status, next_attempt_at = v.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL,
-      updated_at = ${now}::timestamptz, posted_at = coalesce(v.posted_at, p.posted_at)
-    FROM v
-    WHERE p.id = v.id AND p.lease_owner = v.owner
-    RETURNING p.id::text AS id, p.status`);
-  const statuses = new Map(rowsOf<{ id: string; status: PostStatus }>(result).map((r) => [r.id, r.status]));
+    WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (VALUES ${values}),
+    done AS (
+      UPDATE posts AS p
+      SET status = v.status, next_attempt_at = v.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL,
+        updated_at = ${now}::timestamptz, posted_at = coalesce(v.posted_at, p.posted_at)
+      FROM v
+      WHERE p.id = v.id AND p.lease_owner = v.owner
+      RETURNING p.id, p.status, p.workspace_id, p.account_ids
+    ),
+    audited AS (${publishedAuditInsert(sql`done`, now)})
+    SELECT id::text AS id, status FROM done`);
+  const finalized = rowsOf<{ id: string; status: PostStatus }>(result);
+  const statuses = new Map(finalized.map((r) => [r.id, r.status]));
   return items.map((i) => statuses.get(i.postId) ?? null);
 }

@@ -1,5 +1,7 @@
+import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { specificProblem } from '#server/http/problems.ts';
+import { auditPost } from './audit.ts';
 import { getPost } from './get-post.ts';
 import { assertEditable, ownedPost, updateGuarded } from './guards.ts';
 import { publishPost } from './publish-post.ts';
@@ -18,6 +20,7 @@ export async function resolveUnknown(
   workspaceId: string,
   row: PostRow,
   action: Extract<PostAction, { resolveUnknown: unknown }>,
+  actor: AuditActor = systemActor,
 ): Promise<PostView> {
   assertEditable(row, 'changed');
   const targets = await targetsOf(ctx, row.id);
@@ -37,7 +40,12 @@ export async function resolveUnknown(
   if (row.accountIds.every((id) => posted.has(id))) {
     return loadPostView(
       ctx,
-      await updateGuarded(ctx, row, { status: 'posted', postedAt: new Date(), nextAttemptAt: null }),
+      await updateGuarded(
+        ctx,
+        row,
+        { status: 'posted', postedAt: new Date(), nextAttemptAt: null },
+        (tx, after) => auditPost(tx, after, actor, 'post.published', { resolved: 'mark_posted' }),
+      ),
     );
   }
   return getPost(ctx, workspaceId, row.id);

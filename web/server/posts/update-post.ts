@@ -1,8 +1,10 @@
 import { assertOverrideKeys } from '@postwave/shared';
 import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
+import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { validationFailed } from '#server/http/problems.ts';
+import { auditPost } from './audit.ts';
 import { type Content, resolveContentMedia } from './content.ts';
 import { assertEditable, assertFuture, changedMeanwhile, ownedPost, updateGuarded } from './guards.ts';
 import { assertPublishable } from './prepare.ts';
@@ -21,6 +23,7 @@ export async function updatePost(
   workspaceId: string,
   postId: string,
   patch: PostPatch,
+  actor: AuditActor = systemActor,
 ): Promise<PostView> {
   const row = await ownedPost(ctx, workspaceId, postId);
   if (patch.recycle && row.recycledFrom) {
@@ -58,7 +61,11 @@ export async function updatePost(
   } else {
     await assertOwnedAccounts(ctx, workspaceId, content.accountIds);
   }
-  const updated = await updateGuarded(ctx, row, set);
+  // Which fields changed, by name (never their values): enough to tell edits apart in the log.
+  const fields = Object.keys(patch).filter((key) => patch[key as keyof PostPatch] !== undefined);
+  const updated = await updateGuarded(ctx, row, set, (tx, after) =>
+    auditPost(tx, after, actor, 'post.updated', { fields }),
+  );
   if (set.nextAttemptAt) await announceDue(ctx, set.nextAttemptAt);
   if (patch.accountIds) {
     // Results of targets that were dropped and never posted no longer mean anything.

@@ -25,19 +25,28 @@ export async function insertToken(ctx: Db, values: NewToken): Promise<TokenRow> 
   return row!;
 }
 
-/** Revokes one live token of the user; false when there was none. */
-export async function revokeToken(
-  ctx: Db,
-  userId: string,
-  tokenId: string,
-  now = new Date(),
-): Promise<boolean> {
-  const rows = await ctx.db
+/** Revokes one live token of the user; the revoked token, or undefined when there was none. */
+export async function revokeToken(ctx: Db, userId: string, tokenId: string, now = new Date()) {
+  const [row] = await ctx.db
     .update(apiTokens)
     .set({ revokedAt: now })
     .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
-    .returning({ id: apiTokens.id });
-  return rows.length > 0;
+    .returning({
+      id: apiTokens.id,
+      workspaceId: apiTokens.workspaceId,
+      name: apiTokens.name,
+      kind: apiTokens.kind,
+    });
+  return row;
+}
+
+/** The name a member goes by (their e-mail address when they gave none). */
+export async function memberName(ctx: Db, userId: string): Promise<string> {
+  const [row] = await ctx.db
+    .select({ name: sql<string>`coalesce(${users.name}, ${users.email})` })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.name ?? 'A member';
 }
 
 /** The unrevoked token with this hash, its workspace and its member's name. */

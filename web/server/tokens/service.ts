@@ -1,4 +1,6 @@
+import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
+import { type Db, inTransaction } from '#server/db/access.ts';
 import type { ApiTokenKind } from '#server/db/schema.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
@@ -47,21 +49,47 @@ export async function createToken(
     (kind === 'cli'
       ? new Date(Date.now() + cliTokenIdleLifetimeMs)
       : personalTokenExpiry(defaultPersonalTokenLifetimeDays));
-  const row = await repo.insertToken(ctx, {
-    id: crypto.randomUUID(),
-    userId,
-    workspaceId: input.workspaceId,
-    name: input.name,
-    kind,
-    tokenHash: hashSecret(token),
-    createdAt: new Date(),
-    expiresAt,
+  // The token and its `token.created` entry commit together (the entry names it, never its secret).
+  const row = await inTransaction(ctx, async (tx) => {
+    const created = await repo.insertToken(tx, {
+      id: crypto.randomUUID(),
+      userId,
+      workspaceId: input.workspaceId,
+      name: input.name,
+      kind,
+      tokenHash: hashSecret(token),
+      createdAt: new Date(),
+      expiresAt,
+    });
+    await auditToken(tx, userId, 'token.created', created);
+    return created;
   });
   return { ...toSummary(row), token };
 }
 
+/** Revokes one of the user's tokens, whichever workspace it is bound to (its log gets the entry). */
 export async function revokeToken(ctx: AppContext, userId: string, tokenId: string): Promise<void> {
-  if (!(await repo.revokeToken(ctx, userId, tokenId))) throw notFound('token');
+  await inTransaction(ctx, async (tx) => {
+    const revoked = await repo.revokeToken(tx, userId, tokenId);
+    if (!revoked) throw notFound('token');
+    await auditToken(tx, userId, 'token.revoked', revoked);
+  });
+}
+
+/** A token is its member's own: the member is the actor, in the token's workspace. */
+async function auditToken(
+  tx: Db,
+  userId: string,
+  action: 'token.created' | 'token.revoked',
+  token: { id: string; workspaceId: string; name: string; kind: string },
+): Promise<void> {
+  await recordAudit(tx, {
+    workspaceId: token.workspaceId,
+    actor: { type: 'member', id: userId, name: await repo.memberName(tx, userId) },
+    action,
+    target: { type: 'token', id: token.id },
+    details: { name: token.name, kind: token.kind },
+  });
 }
 
 export type TokenCheck =

@@ -61,12 +61,17 @@ export async function updateEndpoint(
   return row;
 }
 
-export async function deleteEndpoint(ctx: Db, workspaceId: string, id: string): Promise<boolean> {
-  const rows = await ctx.db
+/** Deletes the workspace's endpoint; the deleted row, or undefined when there was none. */
+export async function deleteEndpoint(
+  ctx: Db,
+  workspaceId: string,
+  id: string,
+): Promise<EndpointRow | undefined> {
+  const [row] = await ctx.db
     .delete(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId)))
-    .returning({ id: webhookEndpoints.id });
-  return rows.length > 0;
+    .returning();
+  return row;
 }
 
 /** Whether any enabled endpoint of the user takes one of these events (skips building unwanted payloads). */

@@ -7,7 +7,10 @@ import {
   UnsafeUrlError,
   webhookPayload,
 } from '@postwave/shared';
+import { type AuditActor, systemActor } from '#server/audit/actor.ts';
+import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
+import { type Db, inTransaction } from '#server/db/access.ts';
 import { decodeCursor, keysetPage } from '#server/http/cursor.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { validationFailed } from '#server/http/problems.ts';
@@ -81,20 +84,26 @@ export async function createWebhook(
   ctx: AppContext,
   workspaceId: string,
   input: { url: string; events: string[]; description?: string | undefined },
+  actor: AuditActor = systemActor,
 ): Promise<WebhookView & { secret: string }> {
   const url = await assertDeliverable(ctx, input.url);
   const id = randomUUID();
   const secret = newWebhookSecret();
   const now = new Date();
-  const row = await repo.insertEndpoint(ctx, {
-    id,
-    workspaceId,
-    url,
-    description: input.description || null,
-    events: input.events,
-    secret: encryptSecret(ctx, id, secret),
-    createdAt: now,
-    updatedAt: now,
+  // The endpoint and its `webhook.created` entry commit together (never the secret).
+  const row = await inTransaction(ctx, async (tx) => {
+    const created = await repo.insertEndpoint(tx, {
+      id,
+      workspaceId,
+      url,
+      description: input.description || null,
+      events: input.events,
+      secret: encryptSecret(ctx, id, secret),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await auditWebhook(tx, created, actor, 'webhook.created');
+    return created;
   });
   return { ...toWebhookView(row, now), secret };
 }
@@ -125,8 +134,37 @@ export async function updateWebhook(
   return toWebhookView(row, now);
 }
 
-export async function deleteWebhook(ctx: AppContext, workspaceId: string, id: string): Promise<void> {
-  if (!isUuid(id) || !(await repo.deleteEndpoint(ctx, workspaceId, id))) throw notFound('webhook');
+export async function deleteWebhook(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+  actor: AuditActor = systemActor,
+): Promise<void> {
+  if (!isUuid(id)) throw notFound('webhook');
+  await inTransaction(ctx, async (tx) => {
+    const deleted = await repo.deleteEndpoint(tx, workspaceId, id);
+    if (!deleted) throw notFound('webhook');
+    await auditWebhook(tx, deleted, actor, 'webhook.deleted');
+  });
+}
+
+/**
+ * An endpoint's audit entry: the host it sends to and which events. Not the whole URL: receivers
+ * often carry a secret in the path or query.
+ */
+function auditWebhook(
+  tx: Db,
+  row: repo.EndpointRow,
+  actor: AuditActor,
+  action: 'webhook.created' | 'webhook.deleted',
+): Promise<void> {
+  return recordAudit(tx, {
+    workspaceId: row.workspaceId,
+    actor,
+    action,
+    target: { type: 'webhook', id: row.id },
+    details: { host: hostOf(row.url), events: row.events },
+  });
 }
 
 /**
@@ -269,4 +307,12 @@ export async function redeliver(
     );
   wakeWebhookWorker(now);
   return deliveryView(ctx, endpoint.id, deliveryId);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }

@@ -1,4 +1,5 @@
 import { ProblemError, problem } from '@postwave/shared';
+import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
 import { inTransaction } from '#server/db/access.ts';
 import { notFound } from '#server/http/respond.ts';
@@ -58,7 +59,16 @@ export async function acceptInvitation(
   const { invitation, workspace } = found;
   await inTransaction(ctx, async (tx) => {
     if (!(await markInvitationAccepted(tx, invitation.id, now))) throw notFound('invitation');
-    await insertMember(tx, workspace.id, userId, invitation.role, now);
+    const joined = await insertMember(tx, workspace.id, userId, invitation.role, now);
+    // Someone already a member keeps their role: nothing joined, nothing to log.
+    if (joined)
+      await recordAudit(tx, {
+        workspaceId: workspace.id,
+        actor: { type: 'member', id: userId, name: user.name ?? user.email },
+        action: 'member.joined',
+        target: { type: 'member', id: userId },
+        details: { email: user.email, role: invitation.role, invitationId: invitation.id },
+      });
     await setCurrentWorkspace(tx, userId, workspace.id);
   });
   const membership = await findMembership(ctx, userId, workspace.id);

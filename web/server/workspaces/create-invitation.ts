@@ -1,6 +1,9 @@
+import { actorOf } from '#server/audit/actor.ts';
+import { recordAudit } from '#server/audit/record-audit.ts';
 import type { Caller } from '#server/auth/caller.ts';
 import { atLeast, forbiddenFor } from '#server/auth/permissions.ts';
 import type { AppContext } from '#server/context.ts';
+import { inTransaction } from '#server/db/access.ts';
 import type { WorkspaceRole } from '#server/db/schema.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
 import { mailInvitation } from './invitation-mail.ts';
@@ -28,15 +31,26 @@ export async function createInvitation(
     throw forbiddenFor('owner', 'Only an owner may invite an owner');
   const token = newSecret(invitationTokenPrefix);
   const now = new Date();
-  const row = await insertInvitation(ctx, {
-    id: crypto.randomUUID(),
-    workspaceId: caller.workspaceId,
-    email: input.email,
-    role: input.role,
-    tokenHash: hashSecret(token),
-    invitedBy: caller.userId,
-    expiresAt: new Date(now.getTime() + invitationLifetimeMs),
-    createdAt: now,
+  // The invitation and its `member.invited` entry commit together (never the token or the url).
+  const row = await inTransaction(ctx, async (tx) => {
+    const invitation = await insertInvitation(tx, {
+      id: crypto.randomUUID(),
+      workspaceId: caller.workspaceId,
+      email: input.email,
+      role: input.role,
+      tokenHash: hashSecret(token),
+      invitedBy: caller.userId,
+      expiresAt: new Date(now.getTime() + invitationLifetimeMs),
+      createdAt: now,
+    });
+    await recordAudit(tx, {
+      workspaceId: caller.workspaceId,
+      actor: actorOf(caller),
+      action: 'member.invited',
+      target: { type: 'invitation', id: invitation.id },
+      details: { email: invitation.email, role: invitation.role },
+    });
+    return invitation;
   });
   const url = invitationUrl(ctx, token);
   const workspace = await findWorkspace(ctx, caller.workspaceId);

@@ -6,7 +6,7 @@ import { type Db, inTransaction } from '#server/db/access.ts';
 import type { WorkspaceRole } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { notFound } from '#server/http/respond.ts';
-import { findMembership, otherOwnerCount } from './repository.ts';
+import { findMembership, type Membership, otherOwnerCount } from './repository.ts';
 
 /**
  * The rules every change of a member shares (docs/workspaces.md#members): the target must be a
@@ -19,7 +19,7 @@ export async function changeMember(
   caller: Caller,
   targetUserId: string,
   newRole: WorkspaceRole | undefined,
-  apply: (tx: Db) => Promise<void>,
+  apply: (tx: Db, target: Membership) => Promise<void>,
 ): Promise<void> {
   if (!isUuid(targetUserId)) throw notFound('member');
   await inTransaction(ctx, async (tx) => {
@@ -33,6 +33,6 @@ export async function changeMember(
       throw new ProblemError(
         problem('last_owner', 'The workspace needs an owner: make another member owner first'),
       );
-    await apply(tx);
+    await apply(tx, target);
   });
 }

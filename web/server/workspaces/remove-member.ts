@@ -1,5 +1,7 @@
+import { actorOf } from '#server/audit/actor.ts';
 import type { Caller } from '#server/auth/caller.ts';
 import type { AppContext } from '#server/context.ts';
+import { auditMember } from './audit.ts';
 import { changeMember } from './members.ts';
 import { deleteMember } from './repository.ts';
 
@@ -9,7 +11,15 @@ import { deleteMember } from './repository.ts';
  * membership anyway, server/auth/caller.ts).
  */
 export async function removeMember(ctx: AppContext, caller: Caller, userId: string): Promise<void> {
-  await changeMember(ctx, caller, userId, undefined, (tx) =>
-    deleteMember(tx, caller.workspaceId, userId, new Date()),
-  );
+  await changeMember(ctx, caller, userId, undefined, async (tx, target) => {
+    // Named before the row goes; the entry commits with the removal.
+    await auditMember(tx, {
+      workspaceId: caller.workspaceId,
+      actor: actorOf(caller),
+      action: 'member.removed',
+      userId,
+      details: { role: target.role, ...(userId === caller.userId ? { left: true } : {}) },
+    });
+    await deleteMember(tx, caller.workspaceId, userId, new Date());
+  });
 }

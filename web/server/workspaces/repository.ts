@@ -129,11 +129,22 @@ export async function insertMember(
   userId: string,
   role: WorkspaceRole,
   now: Date,
-) {
-  await ctx.db
+): Promise<boolean> {
+  const rows = await ctx.db
     .insert(workspaceMembers)
     .values({ workspaceId, userId, role, createdAt: now })
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning({ userId: workspaceMembers.userId });
+  return rows.length > 0;
+}
+
+/** A user's e-mail address and name (what the audit log shows of a member). */
+export async function userIdentity(ctx: Db, userId: string) {
+  const [row] = await ctx.db
+    .select({ email: users.email, name: users.name })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
 }
 
 /**

@@ -109,6 +109,11 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
               expiresAt: i.expiresAt.toISOString(),
             }))}
           />
+          {manages && (
+            <p className="small" style={{ marginTop: 12 }}>
+              <a href="/settings/audit">Audit log</a>: who changed what in this workspace.
+            </p>
+          )}
         </div>
       </section>
       <section className="card" aria-labelledby="tokens-title">

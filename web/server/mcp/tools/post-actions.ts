@@ -39,7 +39,8 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
     tool(ctx, async ({ id }, requestId) => {
       const current = await getPost(ctx, workspaceId, id);
       // A posted post: the service refuses it (409) before anything happens, as REST does.
-      if (current.status === 'posted') await actOnPost(ctx, workspaceId, id, { postingMode: 'now' });
+      if (current.status === 'posted')
+        await actOnPost(ctx, workspaceId, id, { postingMode: 'now' }, await actor.auditActor());
       await assertPublishable(ctx, workspaceId, current);
       const intent: PublishIntent = {
         kind: 'now',
@@ -58,7 +59,13 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
         await log(id, 'approval_requested', { requestedMode: 'now' });
         return awaitingApproval(ctx, intent, current);
       }
-      const post = await actOnPost(ctx, workspaceId, id, toPostAction({ postingMode: 'now' }));
+      const post = await actOnPost(
+        ctx,
+        workspaceId,
+        id,
+        toPostAction({ postingMode: 'now' }),
+        await actor.auditActor(),
+      );
       await log(post.id, 'published', { confirmedBy: decision.confirmedBy, status: post.status });
       return ok(post, `Post ${post.id} is ${post.status}.`);
     }),
@@ -78,7 +85,13 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
       const when = assertFuture(parseScheduledAt(scheduledAt));
       // A posted post: the service refuses it (409) before anything happens, as REST does.
       if (current.status === 'posted')
-        await actOnPost(ctx, workspaceId, id, { postingMode: 'schedule', scheduledAt: when });
+        await actOnPost(
+          ctx,
+          workspaceId,
+          id,
+          { postingMode: 'schedule', scheduledAt: when },
+          await actor.auditActor(),
+        );
       await assertPublishable(ctx, workspaceId, current);
       const intent: PublishIntent = {
         kind: 'schedule',
@@ -99,12 +112,18 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
         // A draft keeps the proposed time, so approving it on the page is one click.
         const post =
           current.status === 'draft'
-            ? await updatePost(ctx, workspaceId, id, { scheduledAt: when })
+            ? await updatePost(ctx, workspaceId, id, { scheduledAt: when }, await actor.auditActor())
             : current;
         await log(id, 'approval_requested', { requestedMode: 'schedule', scheduledAt: when.toISOString() });
         return awaitingApproval(ctx, intent, post);
       }
-      const post = await actOnPost(ctx, workspaceId, id, { postingMode: 'schedule', scheduledAt: when });
+      const post = await actOnPost(
+        ctx,
+        workspaceId,
+        id,
+        { postingMode: 'schedule', scheduledAt: when },
+        await actor.auditActor(),
+      );
       await log(post.id, 'scheduled', { confirmedBy: decision.confirmedBy, scheduledAt: post.scheduledAt });
       return ok(post, `Post ${post.id} is scheduled for ${post.scheduledAt}.`);
     }),
@@ -125,7 +144,7 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
       },
     },
     tool(ctx, async ({ id }) => {
-      const post = await actOnPost(ctx, workspaceId, id, { postingMode: 'draft' });
+      const post = await actOnPost(ctx, workspaceId, id, { postingMode: 'draft' }, await actor.auditActor());
       await log(post.id, 'moved_to_draft');
       return ok(post, `Post ${post.id} is now a draft.`);
     }),
@@ -152,7 +171,7 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
     tool(ctx, async ({ id, resolution, accountIds }, requestId) => {
       const action = { resolveUnknown: resolution, accountIds } as const;
       if (resolution === 'mark_posted') {
-        const post = await actOnPost(ctx, workspaceId, id, action);
+        const post = await actOnPost(ctx, workspaceId, id, action, await actor.auditActor());
         return ok(post, `Post ${post.id} is ${post.status}.`);
       }
       const current = await getPost(ctx, workspaceId, id);
@@ -160,7 +179,7 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
         .filter((r) => r.status === 'unknown' && (!accountIds || accountIds.includes(r.accountId)))
         .map((r) => r.accountId);
       // Nothing to resolve: the service answers 409 before anyone is asked.
-      if (targets.length === 0) await actOnPost(ctx, workspaceId, id, action);
+      if (targets.length === 0) await actOnPost(ctx, workspaceId, id, action, await actor.auditActor());
       const intent: PublishIntent = {
         kind: 'now',
         message: current.message,
@@ -181,7 +200,7 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
           structuredContent: { outcome: 'approval_required', published: false, post: current },
         };
       }
-      const post = await actOnPost(ctx, workspaceId, id, action);
+      const post = await actOnPost(ctx, workspaceId, id, action, await actor.auditActor());
       await log(post.id, 'published', {
         confirmedBy: decision.confirmedBy,
         status: post.status,

@@ -117,7 +117,14 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       const request = parsePostRequest(await withTemplate(ctx, workspaceId, args));
       const recycle = parseRecycle(args) ?? null;
       if (request.postingMode === 'draft') {
-        const post = await createPost(ctx, workspaceId, request, actor.userId, recycle);
+        const post = await createPost(
+          ctx,
+          workspaceId,
+          request,
+          actor.userId,
+          await actor.auditActor(),
+          recycle,
+        );
         await log(post.id, 'created_draft');
         return ok(post, `Draft ${post.id} saved.`);
       }
@@ -147,6 +154,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
           workspaceId,
           { ...request, postingMode: 'draft' },
           actor.userId,
+          await actor.auditActor(),
           recycle,
         );
         await log(draft.id, 'approval_requested', {
@@ -155,7 +163,14 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
         });
         return awaitingApproval(ctx, intent, draft);
       }
-      const post = await createPost(ctx, workspaceId, request, actor.userId, recycle);
+      const post = await createPost(
+        ctx,
+        workspaceId,
+        request,
+        actor.userId,
+        await actor.auditActor(),
+        recycle,
+      );
       await log(post.id, intent.kind === 'now' ? 'published' : 'scheduled', {
         confirmedBy: decision.confirmedBy,
         status: post.status,
@@ -226,14 +241,20 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     tool(ctx, async ({ id, scheduledAt, media, overrides, thread, recycle: given, ...rest }) => {
       const recycle = given === undefined ? undefined : parseRecycle({ recycle: given });
       await assertMayEditPost(ctx, { workspaceId, userId: actor.userId, role: await actor.role() }, id);
-      const post = await updatePost(ctx, workspaceId, id, {
-        ...rest,
-        ...(overrides ? { overrides: normalizeOverrides(overrides) } : {}),
-        ...(thread ? { thread: normalizeThread(thread) } : {}),
-        media: media === undefined ? undefined : normalizeMedia(media),
-        scheduledAt: scheduledAt === undefined ? undefined : parseScheduledAt(scheduledAt),
-        recycle,
-      });
+      const post = await updatePost(
+        ctx,
+        workspaceId,
+        id,
+        {
+          ...rest,
+          ...(overrides ? { overrides: normalizeOverrides(overrides) } : {}),
+          ...(thread ? { thread: normalizeThread(thread) } : {}),
+          media: media === undefined ? undefined : normalizeMedia(media),
+          scheduledAt: scheduledAt === undefined ? undefined : parseScheduledAt(scheduledAt),
+          recycle,
+        },
+        await actor.auditActor(),
+      );
       await log(post.id, 'updated', {
         fields: Object.keys({
           ...rest,
@@ -257,7 +278,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }) => {
-      await deletePost(ctx, workspaceId, id);
+      await deletePost(ctx, workspaceId, id, await actor.auditActor());
       return ok({ deleted: id }, `Post ${id} deleted.`);
     }),
   );

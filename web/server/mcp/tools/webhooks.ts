@@ -58,7 +58,12 @@ export function registerWebhookTools(server: McpServer, ctx: AppContext, actor: 
     tool(
       ctx,
       async ({ url, events, description }: { url: string; events: string[]; description?: string }) => {
-        const created = await createWebhook(ctx, workspaceId, { url, events, description });
+        const created = await createWebhook(
+          ctx,
+          workspaceId,
+          { url, events, description },
+          await actor.auditActor(),
+        );
         return ok(
           created,
           `Webhook ${created.id} created. Its signing secret is shown only now: ${created.secret}`,
@@ -76,7 +81,7 @@ export function registerWebhookTools(server: McpServer, ctx: AppContext, actor: 
       annotations: destructiveIdempotent,
     },
     tool(ctx, async ({ id }: { id: string }) => {
-      await deleteWebhook(ctx, workspaceId, id);
+      await deleteWebhook(ctx, workspaceId, id, await actor.auditActor());
       return ok({ deleted: true, id }, `Webhook ${id} deleted.`);
     }),
   );

@@ -84,6 +84,16 @@ for (const backend of backends()) {
         await api('viewer').json(`/api/v1/posts/${own}`, { method: 'PATCH', json: { message: 'x' } }),
         'contributor',
       );
+      // Comments are the same row: any post for owners, admins and editors, their own for contributors.
+      const comment = (role: Role, post: string) =>
+        api(role).json(`/api/v1/posts/${post}/comments`, { json: { body: `comment by ${role}` } });
+      for (const role of ['owner', 'admin', 'editor'] as const)
+        assert.equal((await comment(role, ownerDraft)).status, 201, role);
+      assert.equal((await comment('contributor', own)).status, 201);
+      assertForbidden(await comment('contributor', ownerDraft), 'editor');
+      assertForbidden(await comment('viewer', own), 'contributor');
+      for (const role of roles)
+        assert.equal((await api(role).json(`/api/v1/posts/${ownerDraft}/comments`)).status, 200, role);
     });
 
     test('publish now, schedule, queue and delete posts: owner, admin, editor; not contributors or viewers', async () => {
@@ -122,7 +132,7 @@ for (const backend of backends()) {
       assert.equal(env.telegram.sent.length, 0, 'nothing was published');
     });
 
-    test('accounts, queues, feeds, webhooks and settings: owner and admin only', async () => {
+    test('accounts, queues, feeds, webhooks, settings and the audit log: owner and admin only', async () => {
       for (const role of ['owner', 'admin'] as const) {
         const renamed = await api(role).json(`/api/v1/accounts/${news}`, {
           method: 'PATCH',
@@ -141,6 +151,7 @@ for (const backend of backends()) {
         assert.equal(settings.status, 200, role);
         assert.equal(settings.body.settings.timezone, 'Europe/Berlin');
         assert.equal((await api(role).json('/api/v1/webhooks')).status, 200, role);
+        assert.equal((await api(role).json('/api/v1/audit')).status, 200, role);
       }
       for (const role of ['editor', 'contributor', 'viewer'] as const) {
         assertForbidden(
@@ -162,6 +173,7 @@ for (const backend of backends()) {
           'admin',
         );
         assertForbidden(await api(role).json('/api/v1/webhooks'), 'admin');
+        assertForbidden(await api(role).json('/api/v1/audit'), 'admin');
         assertForbidden(
           await api(role).json('/api/v1/webhooks', {
             json: { url: 'https://example.com/hook', events: ['post.published'] },

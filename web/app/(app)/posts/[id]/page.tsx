@@ -10,6 +10,7 @@ import { formatDateTime } from '#components/lib/time.ts';
 import { LiveStatus } from '#components/posts/live-status.tsx';
 import { Outgoing } from '#components/posts/outgoing.tsx';
 import { PostActions } from '#components/posts/post-actions.tsx';
+import { PostComments } from '#components/posts/post-comments.tsx';
 import { RecycleChain } from '#components/posts/recycle-chain.tsx';
 import { StagingNote } from '#components/posts/staging-note.tsx';
 import '#components/analytics/analytics.css';
@@ -20,8 +21,10 @@ import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
 import { can } from '#server/auth/permissions.ts';
+import { listComments } from '#server/comments/list-comments.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
+import { ownedPost } from '#server/posts/guards.ts';
 import { listPostEvents } from '#server/posts/history.ts';
 import { getRecycleChain } from '#server/posts/recycle-chain.ts';
 import { requestLocale } from '#server/ui/locale.ts';
@@ -50,12 +53,16 @@ export default async function PostPage({
   const { done, approve } = await searchParams;
   const ctx = await getContext();
   const post = await foundOr404(getPost(ctx, user.workspaceId, id));
-  const [accountList, history, metrics, chain] = await Promise.all([
+  const [accountList, history, metrics, chain, comments, row] = await Promise.all([
     listAccounts(ctx, user.workspaceId),
     listPostEvents(ctx, user.workspaceId, post.id),
     getPostMetrics(ctx, user.workspaceId, post.id),
     getRecycleChain(ctx, user.workspaceId, post),
+    listComments(ctx, post.id),
+    ownedPost(ctx, user.workspaceId, post.id),
   ]);
+  // The role table's "comment" row, as the API checks it: contributors on their own posts only.
+  const canComment = can(user.role, 'posts.draft') && (user.role !== 'contributor' || row.userId === user.id);
   const accounts = new Map(accountList.map((a) => [a.id, a]));
   const approval = openApprovalRequest(post, history, approve === '1');
   const tz = user.timezone;
@@ -190,6 +197,13 @@ export default async function PostPage({
                 })}
             </ul>
           </section>
+          <PostComments
+            postId={post.id}
+            comments={comments}
+            canComment={canComment}
+            timezone={tz}
+            locale={locale}
+          />
           <PostMetricsSection
             postId={post.id}
             metrics={metrics}

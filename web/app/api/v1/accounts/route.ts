@@ -1,6 +1,7 @@
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { ConnectAccountRequest } from '#server/accounts/schema.ts';
 import { connectAccount, listAccounts } from '#server/accounts/service.ts';
+import { actorOf } from '#server/audit/actor.ts';
 import { readBody } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
@@ -16,6 +17,7 @@ export const POST = route(accountsRoutes.connectAccount, async ({ request, ctx, 
     ctx,
     caller.workspaceId,
     await readBody(request, ConnectAccountRequest),
+    actorOf(caller),
   );
   return json(account, created ? 201 : 200);
 });

@@ -1,4 +1,5 @@
 import { ProblemError, parsePostRequest, problem } from '@postwave/shared';
+import { actorOf } from '#server/audit/actor.ts';
 import { readJson } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
@@ -30,6 +31,9 @@ export const POST = route(postsRoutes.createPost, async ({ request, ctx, caller 
     // Inside the idempotent run: a key reused with another body is 422 before anything else.
     const input = parsePostRequest(await withTemplate(ctx, caller.workspaceId, body));
     assertMayPost(caller, input.postingMode);
-    return { status: 201, body: await createPost(ctx, caller.workspaceId, input, caller.userId, recycle) };
+    return {
+      status: 201,
+      body: await createPost(ctx, caller.workspaceId, input, caller.userId, actorOf(caller), recycle),
+    };
   });
 });

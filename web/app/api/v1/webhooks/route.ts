@@ -1,3 +1,4 @@
+import { actorOf } from '#server/audit/actor.ts';
 import { readBody } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
@@ -13,5 +14,5 @@ export const GET = route(webhooksRoutes.listWebhooks, async ({ ctx, caller }) =>
 
 export const POST = route(webhooksRoutes.createWebhook, async ({ request, ctx, caller }) => {
   const input = await readBody(request, CreateWebhookRequest);
-  return json(await createWebhook(ctx, caller.workspaceId, input), 201);
+  return json(await createWebhook(ctx, caller.workspaceId, input, actorOf(caller)), 201);
 });

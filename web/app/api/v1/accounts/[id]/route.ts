@@ -1,6 +1,7 @@
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { RenameAccountRequest } from '#server/accounts/schema.ts';
 import { disconnectAccount, getAccountRow, renameAccount, toView } from '#server/accounts/service.ts';
+import { actorOf } from '#server/audit/actor.ts';
 import { readBody } from '#server/http/body.ts';
 import { json, noContent, notFound } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
@@ -19,6 +20,6 @@ export const PATCH = route(accountsRoutes.renameAccount, async ({ request, ctx, 
 });
 
 export const DELETE = route(accountsRoutes.disconnectAccount, async ({ ctx, caller, params: { id } }) => {
-  await disconnectAccount(ctx, caller.workspaceId, id);
+  await disconnectAccount(ctx, caller.workspaceId, id, actorOf(caller));
   return noContent();
 });

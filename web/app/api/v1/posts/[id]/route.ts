@@ -1,5 +1,6 @@
 import { invalidRequest } from '@postwave/shared';
-import { readJson } from '#server/http/body.ts';
+import { actorOf } from '#server/audit/actor.ts';
+import { readBody, readJson } from '#server/http/body.ts';
 import { json, noContent } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
@@ -25,7 +26,7 @@ export const PATCH = route(postsRoutes.updatePost, async ({ request, ctx, caller
   if (!parsed.success) throw invalidRequest(parsed.error);
   const patch = toPostPatch(parsed.data, recycle);
   await assertMayEditPost(ctx, caller, params.id);
-  return json(await updatePost(ctx, caller.workspaceId, params.id, patch));
+  return json(await updatePost(ctx, caller.workspaceId, params.id, patch, actorOf(caller)));
 });
 
 export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, params }) => {
@@ -38,12 +39,12 @@ export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, 
     await assertMayEditPost(ctx, caller, params.id);
     return {
       status: 200,
-      body: await actOnPost(ctx, caller.workspaceId, params.id, toPostAction(parsed.data)),
+      body: await actOnPost(ctx, caller.workspaceId, params.id, toPostAction(parsed.data), actorOf(caller)),
     };
   });
 });
 
 export const DELETE = route(postsRoutes.deletePost, async ({ ctx, caller, params }) => {
-  await deletePost(ctx, caller.workspaceId, params.id);
+  await deletePost(ctx, caller.workspaceId, params.id, actorOf(caller));
   return noContent();
 });

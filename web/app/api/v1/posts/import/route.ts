@@ -1,3 +1,4 @@
+import { actorOf } from '#server/audit/actor.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
@@ -18,6 +19,7 @@ export const POST = route(importRoutes.importPosts, async ({ request, ctx, calle
       rows: input.rows,
       dryRun: input.dryRun,
       authorId: caller.userId,
+      actor: actorOf(caller),
     });
   if (input.dryRun) return json(await run());
   return idempotent(ctx, caller, request, input.fingerprintBody, async () => ({

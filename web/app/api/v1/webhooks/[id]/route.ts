@@ -1,3 +1,4 @@
+import { actorOf } from '#server/audit/actor.ts';
 import { readBody } from '#server/http/body.ts';
 import { json, noContent } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
@@ -17,6 +18,6 @@ export const PATCH = route(webhooksRoutes.updateWebhook, async ({ request, ctx, 
 });
 
 export const DELETE = route(webhooksRoutes.deleteWebhook, async ({ ctx, caller, params: { id } }) => {
-  await deleteWebhook(ctx, caller.workspaceId, id);
+  await deleteWebhook(ctx, caller.workspaceId, id, actorOf(caller));
   return noContent();
 });

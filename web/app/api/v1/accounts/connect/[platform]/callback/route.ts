@@ -1,5 +1,6 @@
 import { ConnectError, finishConnect } from '#server/accounts/oauth-connect.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
+import { actorOf } from '#server/audit/actor.ts';
 import { route } from '#server/http/route.ts';
 
 export const runtime = 'nodejs';
@@ -18,6 +19,7 @@ export const GET = route(
         caller.workspaceId,
         platform,
         new URL(request.url).searchParams,
+        actorOf(caller),
       );
       if (outcome.kind === 'pick') {
         back.pathname = '/accounts/pick';

@@ -2,6 +2,7 @@ import { ProblemError, problem } from '@postwave/shared';
 import { pickAccounts } from '#server/accounts/oauth-picker.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { PickAccountsRequest } from '#server/accounts/schema.ts';
+import { actorOf } from '#server/audit/actor.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 
@@ -26,6 +27,7 @@ export const POST = route(
           platform,
           pending,
           form.getAll('accountIds'),
+          actorOf(caller),
         );
         for (const account of saved) back.searchParams.append('connected', account.id);
       } catch (error) {
@@ -55,6 +57,7 @@ export const POST = route(
       platform,
       parsed.data.pending,
       parsed.data.accountIds,
+      actorOf(caller),
     );
     return json({ accounts: saved }, 201);
   },
