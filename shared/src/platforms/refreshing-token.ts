@@ -4,10 +4,10 @@ import type { Logger } from '../logger.ts';
 
 /**
  * OAuth access tokens that expire and are renewed with a refresh token the platform may rotate
- * (TikTok, Pinterest: each refresh answers a new refresh token and the spent one stops working).
- * Refreshes of one login queue behind each other, and a caller still holding a refresh token that
- * someone else just spent gets that refresh's result instead of spending the dead token again
- * (docs/platforms/README.md, "Shared grants").
+ * (X, TikTok, Pinterest, Tumblr, Twitch: each refresh answers a new refresh token and the spent
+ * one stops working). Refreshes of one login queue behind each other, and a caller still holding a
+ * refresh token that someone else just spent gets that refresh's result instead of spending the
+ * dead token again (docs/platforms/README.md, "Shared grants").
  */
 
 /** What a refresh-token grant answered; the platform may or may not rotate the refresh token. */
@@ -18,6 +18,22 @@ export interface RenewedTokens {
   expiresAt: string;
   /** ISO 8601: when the refresh token itself lapses (TikTok 365 days, Pinterest 60 days). */
   refreshExpiresAt?: string;
+}
+
+/** What a token endpoint answers, before it is dated: lifetimes in seconds. */
+export interface TokenGrant {
+  accessToken: string;
+  refreshToken?: string | undefined;
+  expiresIn?: number | undefined;
+}
+
+/** A grant dated from now; a grant without a lifetime is taken to live an hour. */
+export function renewedFromGrant(grant: TokenGrant, now = Date.now()): RenewedTokens {
+  return {
+    accessToken: grant.accessToken,
+    ...(grant.refreshToken ? { refreshToken: grant.refreshToken } : {}),
+    expiresAt: new Date(now + (grant.expiresIn ?? 3600) * 1000).toISOString(),
+  };
 }
 
 /** The stored credentials of such a login, as accounts files and the Scheduler hold them. */
@@ -59,7 +75,7 @@ export class RefreshLocks {
     for (const [spent, rotation] of this.#rotations) {
       if (now - rotation.at > rotationMemoryMs) this.#rotations.delete(spent);
     }
-    return this.#rotations.get(hash(refreshToken))?.tokens;
+    return this.#rotations.get(digest(refreshToken))?.tokens;
   }
 
   remember(spentRefreshToken: string, tokens: RenewedTokens, now = Date.now()): void {
@@ -67,11 +83,12 @@ export class RefreshLocks {
       const oldest = this.#rotations.keys().next().value;
       if (oldest !== undefined) this.#rotations.delete(oldest);
     }
-    this.#rotations.set(hash(spentRefreshToken), { tokens, at: now });
+    this.#rotations.set(digest(spentRefreshToken), { tokens, at: now });
   }
 }
 
-function hash(value: string): string {
+/** A digest of a secret (a refresh token) that can key a map or a lock without holding the secret. */
+export function digest(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
 }
 
@@ -91,7 +108,8 @@ export interface RefreshingTokenOptions {
   lockKey: string;
   platformName: string;
   locks: RefreshLocks;
-  refresh: (refreshToken: string, signal: AbortSignal | undefined) => Promise<RenewedTokens>;
+  /** Undefined when the account cannot refresh whatever its tokens (no OAuth client to refresh with). */
+  refresh: ((refreshToken: string, signal: AbortSignal | undefined) => Promise<RenewedTokens>) | undefined;
   signal?: AbortSignal | undefined;
   onRefreshed?: ((credentials: Record<string, unknown>) => void | Promise<void>) | undefined;
   logger?: Logger | undefined;
@@ -100,6 +118,8 @@ export interface RefreshingTokenOptions {
    * weeks renews in their last days, when the keeper's sweep verifies the connection.
    */
   renewAheadMs?: number;
+  /** The error when the token is refused and cannot be renewed; by default `needs_reconnect`. */
+  unrenewable?: (() => PlatformError) | undefined;
 }
 
 export class RefreshingToken<C extends RefreshableCredentials> {
@@ -123,7 +143,7 @@ export class RefreshingToken<C extends RefreshableCredentials> {
   }
 
   get canRefresh(): boolean {
-    return Boolean(this.#credentials.refreshToken);
+    return Boolean(this.#credentials.refreshToken && this.#options.refresh);
   }
 
   async get(now = Date.now()): Promise<string> {
@@ -140,11 +160,14 @@ export class RefreshingToken<C extends RefreshableCredentials> {
 
   async refresh(now = Date.now()): Promise<string> {
     const spent = this.#credentials.refreshToken;
-    const { platformName, locks, lockKey } = this.#options;
-    if (!spent) {
-      throw new PlatformError(
-        'needs_reconnect',
-        `${platformName} refused the access token and the account has no refresh token to renew it; reconnect the account`,
+    const { platformName, locks, lockKey, refresh } = this.#options;
+    if (!spent || !refresh) {
+      throw (
+        this.#options.unrenewable?.() ??
+        new PlatformError(
+          'needs_reconnect',
+          `${platformName} refused the access token and the account has no ${refresh ? 'refresh token' : 'refresh token or OAuth client'} to renew it; reconnect the account`,
+        )
       );
     }
     const ahead = this.#options.renewAheadMs ?? expirySkewMs;
@@ -159,7 +182,7 @@ export class RefreshingToken<C extends RefreshableCredentials> {
         if (!already.refreshToken || already.refreshToken === current) break;
         current = already.refreshToken;
       }
-      const renewed = await this.#options.refresh(current, this.#options.signal);
+      const renewed = await refresh(current, this.#options.signal);
       locks.remember(current, renewed);
       return renewed;
     });

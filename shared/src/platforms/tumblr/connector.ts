@@ -1,6 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
-import { RefreshLocks } from '../oauth-refresh.ts';
+import { RefreshLocks } from '../refreshing-token.ts';
 import { requestTumblrTokens } from './api.ts';
 import type { TumblrConfig } from './config.ts';
 import type { TumblrCredentials } from './options.ts';

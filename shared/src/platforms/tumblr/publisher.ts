@@ -1,6 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
-import { type RefreshingToken, RefreshLocks } from '../oauth-refresh.ts';
+import { type RefreshingToken, RefreshLocks } from '../refreshing-token.ts';
 import { lookupSlackMs, SendLedger, sameText } from '../send-ledger.ts';
 import type {
   AccountProfile,
@@ -54,7 +54,7 @@ export class TumblrPublisher implements Publisher<TumblrOptions> {
   /** Tumblr takes no idempotency key: a resend first looks for the earlier post on the blog. */
   readonly dedupe = 'lookup' as const;
   readonly #config: TumblrConfig;
-  readonly #locks = new RefreshLocks<TumblrCredentials>();
+  readonly #locks = new RefreshLocks();
   readonly #ledger = new SendLedger();
 
   constructor(config: TumblrConfig) {

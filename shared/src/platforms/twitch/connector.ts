@@ -1,6 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
-import { RefreshLocks } from '../oauth-refresh.ts';
+import { RefreshLocks } from '../refreshing-token.ts';
 import { requestTwitchTokens, validateTwitchToken } from './api.ts';
 import type { TwitchConfig } from './config.ts';
 import { twitchScopes } from './limits.ts';

@@ -1,7 +1,7 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import { codePointLength } from '../../text.ts';
-import { digest, RefreshLocks } from '../oauth-refresh.ts';
+import { digest, RefreshLocks } from '../refreshing-token.ts';
 import type {
   AccountProfile,
   PlatformAccount,
@@ -72,7 +72,7 @@ export class TwitchPublisher implements Publisher<TwitchOptions> {
   /** A chat message has no idempotency key and cannot be looked up: an unclear send stays `unknown`. */
   readonly dedupe = 'none' as const;
   readonly #config: TwitchConfig;
-  readonly #locks = new RefreshLocks<TwitchCredentials>();
+  readonly #locks = new RefreshLocks();
 
   constructor(config: TwitchConfig) {
     this.#config = config;
