@@ -18,7 +18,6 @@ import { droppedMessage } from './errors.ts';
 import { maxMessageLength } from './limits.ts';
 import { twitchManifest } from './manifest.ts';
 import {
-  type TwitchCredentials,
   type TwitchOptions,
   twitchCredentialsSchema,
   twitchOptionsSchema,
