@@ -17,11 +17,7 @@ import type { TwitchConfig } from './config.ts';
 import { droppedMessage } from './errors.ts';
 import { maxMessageLength } from './limits.ts';
 import { twitchManifest } from './manifest.ts';
-import {
-  type TwitchOptions,
-  twitchCredentialsSchema,
-  twitchOptionsSchema,
-} from './options.ts';
+import { type TwitchOptions, twitchCredentialsSchema, twitchOptionsSchema } from './options.ts';
 import { twitchCredentials, twitchToken } from './token.ts';
 
 interface SendAnswer {
