@@ -1,7 +1,7 @@
 import { PlatformError } from '../errors.ts';
 import { envBaseUrl } from './env.ts';
 import { exchangeGoogleAuthorizationCode, type GoogleCredentials } from './google-oauth.ts';
-import type { ConnectableAccount, OAuthConnector } from './oauth-connector.ts';
+import { type ConnectableAccount, failedSignIn, type OAuthConnector } from './oauth-connector.ts';
 import type { Env } from './types.ts';
 
 /**
@@ -79,15 +79,7 @@ export function createGoogleConnector(options: GoogleConnectorOptions): OAuthCon
         options.tokenUrl,
         { code, codeVerifier: codeVerifier ?? '', redirectUri, clientId, clientSecret },
         signal,
-      ).catch((error: unknown) => {
-        // A refused code is a failed sign-in, not a connection to repair.
-        if (error instanceof PlatformError && error.code === 'needs_reconnect')
-          throw new PlatformError(
-            'credentials_invalid',
-            'Google did not accept the authorization code; try again',
-          );
-        throw error;
-      });
+      ).catch(failedSignIn('Google did not accept the authorization code; try again'));
       if (!tokens.refreshToken) {
         throw new PlatformError(
           'credentials_invalid',

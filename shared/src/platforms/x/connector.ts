@@ -1,5 +1,5 @@
 import { PlatformError } from '../../errors.ts';
-import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
+import { type ConnectableAccount, failedSignIn, type OAuthConnector } from '../oauth-connector.ts';
 import { RefreshLocks } from '../refreshing-token.ts';
 import { xFetch } from './api.ts';
 import type { XConfig } from './config.ts';
@@ -40,19 +40,7 @@ export function createXConnector(config: XConfig): OAuthConnector {
         { clientId: config.clientId, clientSecret: config.clientSecret },
         { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier },
         signal,
-      ).catch((error: unknown) => {
-        // A refused code is a failed sign-in, not a connection to repair.
-        if (error instanceof PlatformError && error.code === 'needs_reconnect') {
-          throw new PlatformError(
-            'credentials_invalid',
-            error.message.replace(/; reconnect the account/, ''),
-            {
-              ...(error.status === undefined ? {} : { status: error.status }),
-            },
-          );
-        }
-        throw error;
-      });
+      ).catch(failedSignIn());
       let credentials: XCredentials = {
         accessToken: tokens.accessToken,
         ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
