@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PlatformError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { sleep } from '../publish/retry.ts';
 
 /**
  * OAuth access tokens that expire and are renewed with a refresh token the platform may rotate
@@ -120,7 +121,15 @@ export interface RefreshingTokenOptions {
   renewAheadMs?: number;
   /** The error when the token is refused and cannot be renewed; by default `needs_reconnect`. */
   unrenewable?: (() => PlatformError) | undefined;
+  /**
+   * The credentials as stored now (`PlatformAccount.currentCredentials`): another process sharing
+   * the store may have spent the refresh token we hold, and stored its successor.
+   */
+  stored?: (() => Promise<Record<string, unknown> | undefined>) | undefined;
 }
+
+/** How long a refused refresh waits, at most, for the process that spent the token to store its successor. */
+const successorWaitMs = [250, 500, 1_000, 2_000];
 
 export class RefreshingToken<C extends RefreshableCredentials> {
   #credentials: C;
@@ -182,7 +191,25 @@ export class RefreshingToken<C extends RefreshableCredentials> {
         if (!already.refreshToken || already.refreshToken === current) break;
         current = already.refreshToken;
       }
-      const renewed = await refresh(current, this.#options.signal);
+      // Another process (a second Scheduler instance) may have rotated the token since we read it.
+      const stored = await this.#storedSuccessor(current);
+      if (stored) {
+        locks.remember(current, stored);
+        if ((expiryOf(stored.expiresAt) ?? 0) - ahead > now) return stored;
+        current = stored.refreshToken!;
+      }
+      let renewed: RenewedTokens;
+      try {
+        renewed = await refresh(current, this.#options.signal);
+      } catch (error) {
+        // Refused: perhaps spent by another process a moment ago, which stores its successor.
+        const successor = isRefusal(error) ? await this.#awaitSuccessor(current) : undefined;
+        if (!successor) throw error;
+        locks.remember(current, successor);
+        if ((expiryOf(successor.expiresAt) ?? 0) - ahead > Date.now()) return successor;
+        current = successor.refreshToken!;
+        renewed = await refresh(current, this.#options.signal);
+      }
       locks.remember(current, renewed);
       return renewed;
     });
@@ -206,6 +233,52 @@ export class RefreshingToken<C extends RefreshableCredentials> {
     return this.#credentials.accessToken;
   }
 
+  /** The stored tokens, when they carry a refresh token other than `spent` (someone rotated it). */
+  async #storedSuccessor(spent: string): Promise<RenewedTokens | undefined> {
+    const read = this.#options.stored;
+    if (!read) return undefined;
+    let stored: Record<string, unknown> | undefined;
+    try {
+      stored = await read();
+    } catch (error) {
+      this.#options.logger?.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        `reading the stored ${this.#options.platformName} credentials failed`,
+      );
+      return undefined;
+    }
+    const { accessToken, refreshToken, expiresAt, refreshExpiresAt } = stored ?? {};
+    if (typeof accessToken !== 'string' || typeof refreshToken !== 'string' || refreshToken === spent)
+      return undefined;
+    // A token this process spent itself is older than ours: the store has not caught up yet.
+    if (this.#options.locks.rotated(refreshToken)) return undefined;
+    const expiry = expiryOf(
+      typeof expiresAt === 'number' || typeof expiresAt === 'string' ? expiresAt : undefined,
+    );
+    const refreshExpiry = expiryOf(
+      typeof refreshExpiresAt === 'number' || typeof refreshExpiresAt === 'string'
+        ? refreshExpiresAt
+        : undefined,
+    );
+    return {
+      accessToken,
+      refreshToken,
+      expiresAt: new Date(expiry ?? 0).toISOString(),
+      ...(refreshExpiry === undefined ? {} : { refreshExpiresAt: new Date(refreshExpiry).toISOString() }),
+    };
+  }
+
+  /** The successor of a refused refresh token, once the process that spent it has stored it. */
+  async #awaitSuccessor(spent: string): Promise<RenewedTokens | undefined> {
+    if (!this.#options.stored) return undefined;
+    for (const waitMs of [0, ...successorWaitMs]) {
+      if (waitMs > 0) await sleep(waitMs, this.#options.signal);
+      const successor = await this.#storedSuccessor(spent);
+      if (successor) return successor;
+    }
+    return undefined;
+  }
+
   /**
    * Runs `call` with the access token; when the platform refuses the token (`needs_reconnect` or
    * `credentials_invalid` with HTTP 401) and this instance has not renewed it yet, renews once and
@@ -224,4 +297,9 @@ export class RefreshingToken<C extends RefreshableCredentials> {
       return call(await this.refresh());
     }
   }
+}
+
+/** The platform refused the refresh token itself (spent, revoked), not a passing failure. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof PlatformError && error.code === 'needs_reconnect';
 }

@@ -84,7 +84,13 @@ export class TumblrPublisher implements Publisher<TumblrOptions> {
     options: TumblrOptions,
     context: PublishContext,
   ): Promise<PublishResult> {
-    const token = tumblrToken(tumblrCredentials(account), this.#config, this.#locks, context);
+    const token = tumblrToken(
+      tumblrCredentials(account),
+      this.#config,
+      this.#locks,
+      context,
+      account.currentCredentials,
+    );
     const blog = account.platformAccountId;
     const body = npfPost(post.message, media, options);
     const earlier = this.#ledger.earlierSend(context);
@@ -117,7 +123,13 @@ export class TumblrPublisher implements Publisher<TumblrOptions> {
     account: PlatformAccount,
     context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
   ): Promise<AccountProfile> {
-    const token = tumblrToken(tumblrCredentials(account), this.#config, this.#locks, context);
+    const token = tumblrToken(
+      tumblrCredentials(account),
+      this.#config,
+      this.#locks,
+      context,
+      account.currentCredentials,
+    );
     const user = await readTumblrUser(token, this.#config, context?.signal);
     const wanted = account.platformAccountId;
     const blog = wanted

@@ -31,6 +31,7 @@ export function tumblrToken(
   config: TumblrConfig,
   locks: RefreshLocks,
   context: Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'logger'>> | undefined,
+  stored?: PlatformAccount['currentCredentials'],
 ): RefreshingToken<TumblrCredentials> {
   const client = tumblrClient(credentials, config);
   return new RefreshingToken(credentials, {
@@ -49,6 +50,7 @@ export function tumblrToken(
           )
       : undefined,
     signal: context?.signal,
+    stored,
     onRefreshed: context?.onCredentialsRefreshed,
     logger: context?.logger,
   });

@@ -109,7 +109,13 @@ export class TwitchPublisher implements Publisher<TwitchOptions> {
     _options: TwitchOptions,
     context: PublishContext,
   ): Promise<PublishResult> {
-    const token = twitchToken(twitchCredentials(account), this.#config, this.#locks, context);
+    const token = twitchToken(
+      twitchCredentials(account),
+      this.#config,
+      this.#locks,
+      context,
+      account.currentCredentials,
+    );
     const sender = await validateTwitchToken(token, this.#config, context.signal);
     const answer = await twitchFetch<SendAnswer>(token, `${this.#config.apiUrl}/chat/messages`, {
       method: 'POST',
@@ -133,7 +139,13 @@ export class TwitchPublisher implements Publisher<TwitchOptions> {
     account: PlatformAccount,
     context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
   ): Promise<AccountProfile> {
-    const token = twitchToken(twitchCredentials(account), this.#config, this.#locks, context);
+    const token = twitchToken(
+      twitchCredentials(account),
+      this.#config,
+      this.#locks,
+      context,
+      account.currentCredentials,
+    );
     const me = await validateTwitchToken(token, this.#config, context?.signal);
     if (account.platformAccountId && account.platformAccountId !== me.user_id)
       throw new PlatformError(

@@ -24,6 +24,7 @@ export function twitchToken(
   config: TwitchConfig,
   locks: RefreshLocks,
   context: Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'logger'>> | undefined,
+  stored?: PlatformAccount['currentCredentials'],
 ): RefreshingToken<TwitchCredentials> {
   const secret =
     credentials.clientSecret ?? (credentials.clientId === config.clientId ? config.clientSecret : undefined);
@@ -43,6 +44,7 @@ export function twitchToken(
           )
       : undefined,
     signal: context?.signal,
+    stored,
     onRefreshed: context?.onCredentialsRefreshed,
     logger: context?.logger,
   });

@@ -39,6 +39,7 @@ export function xToken(options: {
           )
       : undefined,
     signal: options.signal,
+    stored: account.currentCredentials,
     onRefreshed: options.onRefreshed,
     logger: options.logger,
     unrenewable: () =>
