@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type FakeDevto, samplePng, startFakeDevto } from '@postwave/shared/testing';
+import { type FakeDevto, startFakeDevto } from '@postwave/shared/testing';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { publishNow, refusedPost, uploadSamplePng } from './long-form.ts';
 
 /** The self-hosted server publishing to Dev.to (the fake, at DEVTO_API_URL) from its accounts file. */
 describe('self-hosted: Dev.to', () => {
@@ -22,19 +23,12 @@ describe('self-hosted: Dev.to', () => {
   });
 
   it('refuses five tags, and a long title, before anything is sent', async () => {
-    const post = async (message: string, options: Record<string, unknown>) => {
-      const response = await server.api('/api/v1/posts', {
-        json: { message, accountIds: ['dev'], postingMode: 'now', accountOptions: { dev: options } },
-      });
-      assert.equal(response.status, 422);
-      return ((await response.json()) as { errors: { code: string; path?: string }[] }).errors;
-    };
-    const tags = await post('Title', { tags: ['a', 'b', 'c', 'd', 'e'] });
+    const tags = await refusedPost(server, 'dev', 'Title', { tags: ['a', 'b', 'c', 'd', 'e'] });
     assert.deepEqual(
       tags.map((e) => [e.code, e.path]),
       [['invalid_option', 'accountOptions.dev.tags']],
     );
-    const title = await post('x'.repeat(129), {});
+    const title = await refusedPost(server, 'dev', 'x'.repeat(129), {});
     assert.deepEqual(
       title.map((e) => e.code),
       ['title_too_long'],
@@ -43,21 +37,12 @@ describe('self-hosted: Dev.to', () => {
   });
 
   it('publishes an article whose cover is the public media URL', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(samplePng())], { type: 'image/png' }), 'cover.png');
-    const uploaded = await server.api('/api/v1/upload', { method: 'POST', body: form });
-    const { media } = (await uploaded.json()) as { media: { url: string } };
-    const response = await server.api('/api/v1/posts', {
-      json: {
-        message: 'Hello DEV\n\nFirst post from Postwave.',
-        accountIds: ['dev'],
-        postingMode: 'now',
-        media: [media],
-        accountOptions: { dev: { tags: 'postwave, #Automation' } },
-      },
+    const media = await uploadSamplePng(server, 'cover.png');
+    const result = await publishNow(server, 'dev', {
+      message: 'Hello DEV\n\nFirst post from Postwave.',
+      media: [media],
+      options: { tags: 'postwave, #Automation' },
     });
-    const body = (await response.json()) as { results: Record<string, unknown>[] };
-    assert.equal(response.status, 200, JSON.stringify(body));
     const article = devto.articles[0]!;
     assert.deepEqual(
       [article.title, article.bodyMarkdown, article.tags, article.published],
@@ -65,6 +50,6 @@ describe('self-hosted: Dev.to', () => {
     );
     assert.equal(article.mainImage, media.url);
     assert.match(media.url, /^https:\/\/media\.example\.org\/media\//);
-    assert.equal(body.results[0]!.platformPostId, String(article.id));
+    assert.equal(result.platformPostId, String(article.id));
   });
 });

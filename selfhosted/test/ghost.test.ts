@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type FakeGhost, samplePng, startFakeGhost } from '@postwave/shared/testing';
+import { type FakeGhost, startFakeGhost } from '@postwave/shared/testing';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { publishNow, uploadSamplePng } from './long-form.ts';
 
 /** The self-hosted server publishing to a Ghost site (the fake) from its accounts file, over HTTP. */
 describe('self-hosted: Ghost', () => {
@@ -32,21 +33,12 @@ describe('self-hosted: Ghost', () => {
   });
 
   it('publishes a post with its feature image and tags, status published', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(samplePng())], { type: 'image/png' }), 'cover.png');
-    const uploaded = await server.api('/api/v1/upload', { method: 'POST', body: form });
-    const { media } = (await uploaded.json()) as { media: Record<string, unknown> };
-    const response = await server.api('/api/v1/posts', {
-      json: {
-        message: 'Weekly notes\n\n- one\n- two',
-        accountIds: ['notes'],
-        postingMode: 'now',
-        media: [media],
-        accountOptions: { notes: { tags: ['Weekly'] } },
-      },
+    const media = await uploadSamplePng(server, 'cover.png');
+    const result = await publishNow(server, 'notes', {
+      message: 'Weekly notes\n\n- one\n- two',
+      media: [media],
+      options: { tags: ['Weekly'] },
     });
-    const body = (await response.json()) as { results: Record<string, unknown>[] };
-    assert.equal(response.status, 200, JSON.stringify(body));
     const post = ghost.posts[0]!;
     assert.deepEqual(
       { title: post.title, status: post.status, tags: post.tags, html: post.html },
@@ -58,6 +50,6 @@ describe('self-hosted: Ghost', () => {
       },
     );
     assert.equal(post.featureImage, ghost.images[0]!.url);
-    assert.equal(body.results[0]!.url, `${ghost.url}/weekly-notes/`);
+    assert.equal(result.url, `${ghost.url}/weekly-notes/`);
   });
 });

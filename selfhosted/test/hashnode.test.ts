@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type FakeHashnode, samplePng, startFakeHashnode } from '@postwave/shared/testing';
+import { type FakeHashnode, startFakeHashnode } from '@postwave/shared/testing';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { publishNow, refusedPost, uploadSamplePng } from './long-form.ts';
 
 const publication = {
   id: '65f0aaaaaaaaaaaaaaaaaaa1',
@@ -33,19 +34,12 @@ describe('self-hosted: Hashnode', () => {
   });
 
   it('refuses six tags and a long title before anything is sent', async () => {
-    const post = async (message: string, options: Record<string, unknown>) => {
-      const response = await server.api('/api/v1/posts', {
-        json: { message, accountIds: ['hn'], postingMode: 'now', accountOptions: { hn: options } },
-      });
-      assert.equal(response.status, 422);
-      return ((await response.json()) as { errors: { code: string; path?: string }[] }).errors;
-    };
-    const tags = await post('Title', { tags: ['a', 'b', 'c', 'd', 'e', 'f'] });
+    const tags = await refusedPost(server, 'hn', 'Title', { tags: ['a', 'b', 'c', 'd', 'e', 'f'] });
     assert.deepEqual(
       tags.map((e) => [e.code, e.path]),
       [['invalid_option', 'accountOptions.hn.tags']],
     );
-    const title = await post('x'.repeat(251), {});
+    const title = await refusedPost(server, 'hn', 'x'.repeat(251), {});
     assert.deepEqual(
       title.map((e) => e.code),
       ['title_too_long'],
@@ -54,21 +48,12 @@ describe('self-hosted: Hashnode', () => {
   });
 
   it('publishes a post whose cover is the public media URL', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(samplePng())], { type: 'image/png' }), 'cover.png');
-    const uploaded = await server.api('/api/v1/upload', { method: 'POST', body: form });
-    const { media } = (await uploaded.json()) as { media: { url: string } };
-    const response = await server.api('/api/v1/posts', {
-      json: {
-        message: 'Hello Hashnode\n\nFirst post from Postwave.',
-        accountIds: ['hn'],
-        postingMode: 'now',
-        media: [media],
-        accountOptions: { hn: { tags: 'Postwave, Open Source', canonicalUrl: 'https://blog.example/hello' } },
-      },
+    const media = await uploadSamplePng(server, 'cover.png');
+    const result = await publishNow(server, 'hn', {
+      message: 'Hello Hashnode\n\nFirst post from Postwave.',
+      media: [media],
+      options: { tags: 'Postwave, Open Source', canonicalUrl: 'https://blog.example/hello' },
     });
-    const body = (await response.json()) as { results: Record<string, unknown>[] };
-    assert.equal(response.status, 200, JSON.stringify(body));
     const post = hashnode.posts[0]!;
     assert.deepEqual(
       [post.kind, post.title, post.contentMarkdown, post.originalArticleURL],
@@ -80,6 +65,6 @@ describe('self-hosted: Hashnode', () => {
     );
     assert.equal(post.coverImageURL, media.url);
     assert.match(media.url, /^https:\/\/media\.example\.org\/media\//);
-    assert.equal(body.results[0]!.platformPostId, post.id);
+    assert.equal(result.platformPostId, post.id);
   });
 });

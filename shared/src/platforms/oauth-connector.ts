@@ -1,3 +1,4 @@
+import { PlatformError } from '../errors.ts';
 import type { AccountProfile } from './types.ts';
 
 /**
@@ -61,4 +62,28 @@ export interface ConnectableAccount {
    * login, and a revoked one marks them all `needs_reconnect`.
    */
   grantKey?: string;
+}
+
+/** A consent URL: `authorizeUrl` with these query parameters set (any it already has are kept). */
+export function consentUrl(authorizeUrl: string, params: Record<string, string>): string {
+  const url = new URL(authorizeUrl);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/**
+ * For a code exchange's `.catch`: a refused code is a failed sign-in, not a connection to repair,
+ * so `needs_reconnect` becomes `credentials_invalid` (with `message`, or the platform's own words
+ * less the advice to reconnect); any other error passes through.
+ */
+export function failedSignIn(message?: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof PlatformError && error.code === 'needs_reconnect')
+      throw new PlatformError(
+        'credentials_invalid',
+        message ?? error.message.replace(/; reconnect the account/, ''),
+        error.status === undefined ? {} : { status: error.status },
+      );
+    throw error;
+  };
 }

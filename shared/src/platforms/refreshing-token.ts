@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { PlatformError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { sleep } from '../publish/retry.ts';
 
 /**
  * OAuth access tokens that expire and are renewed with a refresh token the platform may rotate
- * (TikTok, Pinterest: each refresh answers a new refresh token and the spent one stops working).
- * Refreshes of one login queue behind each other, and a caller still holding a refresh token that
- * someone else just spent gets that refresh's result instead of spending the dead token again
- * (docs/platforms/README.md, "Shared grants").
+ * (X, TikTok, Pinterest, Tumblr, Twitch: each refresh answers a new refresh token and the spent
+ * one stops working). Refreshes of one login queue behind each other, and a caller still holding a
+ * refresh token that someone else just spent gets that refresh's result instead of spending the
+ * dead token again (docs/platforms/README.md, "Shared grants").
  */
 
 /** What a refresh-token grant answered; the platform may or may not rotate the refresh token. */
@@ -18,6 +19,22 @@ export interface RenewedTokens {
   expiresAt: string;
   /** ISO 8601: when the refresh token itself lapses (TikTok 365 days, Pinterest 60 days). */
   refreshExpiresAt?: string;
+}
+
+/** What a token endpoint answers, before it is dated: lifetimes in seconds. */
+export interface TokenGrant {
+  accessToken: string;
+  refreshToken?: string | undefined;
+  expiresIn?: number | undefined;
+}
+
+/** A grant dated from now; a grant without a lifetime is taken to live an hour. */
+export function renewedFromGrant(grant: TokenGrant, now = Date.now()): RenewedTokens {
+  return {
+    accessToken: grant.accessToken,
+    ...(grant.refreshToken ? { refreshToken: grant.refreshToken } : {}),
+    expiresAt: new Date(now + (grant.expiresIn ?? 3600) * 1000).toISOString(),
+  };
 }
 
 /** The stored credentials of such a login, as accounts files and the Scheduler hold them. */
@@ -59,7 +76,7 @@ export class RefreshLocks {
     for (const [spent, rotation] of this.#rotations) {
       if (now - rotation.at > rotationMemoryMs) this.#rotations.delete(spent);
     }
-    return this.#rotations.get(hash(refreshToken))?.tokens;
+    return this.#rotations.get(digest(refreshToken))?.tokens;
   }
 
   remember(spentRefreshToken: string, tokens: RenewedTokens, now = Date.now()): void {
@@ -67,11 +84,12 @@ export class RefreshLocks {
       const oldest = this.#rotations.keys().next().value;
       if (oldest !== undefined) this.#rotations.delete(oldest);
     }
-    this.#rotations.set(hash(spentRefreshToken), { tokens, at: now });
+    this.#rotations.set(digest(spentRefreshToken), { tokens, at: now });
   }
 }
 
-function hash(value: string): string {
+/** A digest of a secret (a refresh token) that can key a map or a lock without holding the secret. */
+export function digest(value: string): string {
   return createHash('sha256').update(value).digest('base64url');
 }
 
@@ -91,7 +109,8 @@ export interface RefreshingTokenOptions {
   lockKey: string;
   platformName: string;
   locks: RefreshLocks;
-  refresh: (refreshToken: string, signal: AbortSignal | undefined) => Promise<RenewedTokens>;
+  /** Undefined when the account cannot refresh whatever its tokens (no OAuth client to refresh with). */
+  refresh: ((refreshToken: string, signal: AbortSignal | undefined) => Promise<RenewedTokens>) | undefined;
   signal?: AbortSignal | undefined;
   onRefreshed?: ((credentials: Record<string, unknown>) => void | Promise<void>) | undefined;
   logger?: Logger | undefined;
@@ -100,7 +119,17 @@ export interface RefreshingTokenOptions {
    * weeks renews in their last days, when the keeper's sweep verifies the connection.
    */
   renewAheadMs?: number;
+  /** The error when the token is refused and cannot be renewed; by default `needs_reconnect`. */
+  unrenewable?: (() => PlatformError) | undefined;
+  /**
+   * The credentials as stored now (`PlatformAccount.currentCredentials`): another process sharing
+   * the store may have spent the refresh token we hold, and stored its successor.
+   */
+  stored?: (() => Promise<Record<string, unknown> | undefined>) | undefined;
 }
+
+/** How long a refused refresh waits, at most, for the process that spent the token to store its successor. */
+const successorWaitMs = [250, 500, 1_000, 2_000];
 
 export class RefreshingToken<C extends RefreshableCredentials> {
   #credentials: C;
@@ -123,7 +152,7 @@ export class RefreshingToken<C extends RefreshableCredentials> {
   }
 
   get canRefresh(): boolean {
-    return Boolean(this.#credentials.refreshToken);
+    return Boolean(this.#credentials.refreshToken && this.#options.refresh);
   }
 
   async get(now = Date.now()): Promise<string> {
@@ -140,11 +169,14 @@ export class RefreshingToken<C extends RefreshableCredentials> {
 
   async refresh(now = Date.now()): Promise<string> {
     const spent = this.#credentials.refreshToken;
-    const { platformName, locks, lockKey } = this.#options;
-    if (!spent) {
-      throw new PlatformError(
-        'needs_reconnect',
-        `${platformName} refused the access token and the account has no refresh token to renew it; reconnect the account`,
+    const { platformName, locks, lockKey, refresh } = this.#options;
+    if (!spent || !refresh) {
+      throw (
+        this.#options.unrenewable?.() ??
+        new PlatformError(
+          'needs_reconnect',
+          `${platformName} refused the access token and the account has no ${refresh ? 'refresh token' : 'refresh token or OAuth client'} to renew it; reconnect the account`,
+        )
       );
     }
     const ahead = this.#options.renewAheadMs ?? expirySkewMs;
@@ -159,7 +191,25 @@ export class RefreshingToken<C extends RefreshableCredentials> {
         if (!already.refreshToken || already.refreshToken === current) break;
         current = already.refreshToken;
       }
-      const renewed = await this.#options.refresh(current, this.#options.signal);
+      // Another process (a second Scheduler instance) may have rotated the token since we read it.
+      const stored = await this.#storedSuccessor(current);
+      if (stored) {
+        locks.remember(current, stored);
+        if ((expiryOf(stored.expiresAt) ?? 0) - ahead > now) return stored;
+        current = stored.refreshToken!;
+      }
+      let renewed: RenewedTokens;
+      try {
+        renewed = await refresh(current, this.#options.signal);
+      } catch (error) {
+        // Refused: perhaps spent by another process a moment ago, which stores its successor.
+        const successor = isRefusal(error) ? await this.#awaitSuccessor(current) : undefined;
+        if (!successor) throw error;
+        locks.remember(current, successor);
+        if ((expiryOf(successor.expiresAt) ?? 0) - ahead > Date.now()) return successor;
+        current = successor.refreshToken!;
+        renewed = await refresh(current, this.#options.signal);
+      }
       locks.remember(current, renewed);
       return renewed;
     });
@@ -183,6 +233,52 @@ export class RefreshingToken<C extends RefreshableCredentials> {
     return this.#credentials.accessToken;
   }
 
+  /** The stored tokens, when they carry a refresh token other than `spent` (someone rotated it). */
+  async #storedSuccessor(spent: string): Promise<RenewedTokens | undefined> {
+    const read = this.#options.stored;
+    if (!read) return undefined;
+    let stored: Record<string, unknown> | undefined;
+    try {
+      stored = await read();
+    } catch (error) {
+      this.#options.logger?.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        `reading the stored ${this.#options.platformName} credentials failed`,
+      );
+      return undefined;
+    }
+    const { accessToken, refreshToken, expiresAt, refreshExpiresAt } = stored ?? {};
+    if (typeof accessToken !== 'string' || typeof refreshToken !== 'string' || refreshToken === spent)
+      return undefined;
+    // A token this process spent itself is older than ours: the store has not caught up yet.
+    if (this.#options.locks.rotated(refreshToken)) return undefined;
+    const expiry = expiryOf(
+      typeof expiresAt === 'number' || typeof expiresAt === 'string' ? expiresAt : undefined,
+    );
+    const refreshExpiry = expiryOf(
+      typeof refreshExpiresAt === 'number' || typeof refreshExpiresAt === 'string'
+        ? refreshExpiresAt
+        : undefined,
+    );
+    return {
+      accessToken,
+      refreshToken,
+      expiresAt: new Date(expiry ?? 0).toISOString(),
+      ...(refreshExpiry === undefined ? {} : { refreshExpiresAt: new Date(refreshExpiry).toISOString() }),
+    };
+  }
+
+  /** The successor of a refused refresh token, once the process that spent it has stored it. */
+  async #awaitSuccessor(spent: string): Promise<RenewedTokens | undefined> {
+    if (!this.#options.stored) return undefined;
+    for (const waitMs of [0, ...successorWaitMs]) {
+      if (waitMs > 0) await sleep(waitMs, this.#options.signal);
+      const successor = await this.#storedSuccessor(spent);
+      if (successor) return successor;
+    }
+    return undefined;
+  }
+
   /**
    * Runs `call` with the access token; when the platform refuses the token (`needs_reconnect` or
    * `credentials_invalid` with HTTP 401) and this instance has not renewed it yet, renews once and
@@ -201,4 +297,9 @@ export class RefreshingToken<C extends RefreshableCredentials> {
       return call(await this.refresh());
     }
   }
+}
+
+/** The platform refused the refresh token itself (spent, revoked), not a passing failure. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof PlatformError && error.code === 'needs_reconnect';
 }

@@ -10,7 +10,14 @@ import type { OAuthConnector } from './oauth-connector.ts';
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** An account with its credentials, as a publisher sees it. */
-export type PlatformAccount = AccountEntry;
+export type PlatformAccount = AccountEntry & {
+  /**
+   * The account's credentials as stored now, read again. The Scheduler sets it: several instances
+   * share one database, and another one may have rotated a refresh token since these credentials
+   * were read (a login's accounts share one grant). Without it, `credentials` is all there is.
+   */
+  currentCredentials?: (() => Promise<Record<string, unknown> | undefined>) | undefined;
+};
 
 /** The platform-neutral content of a post. */
 export interface PostContent {

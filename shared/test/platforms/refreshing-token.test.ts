@@ -81,4 +81,59 @@ describe('RefreshingToken over rotating refresh tokens', () => {
     });
     await assert.rejects(refusedAgain, { code: 'needs_reconnect' });
   });
+
+  it('follows a rotation another process made: read from the store before renewing, and after a refusal', async () => {
+    // Two processes (Scheduler instances) share one store but not their in-memory rotations.
+    const platform = rotatingPlatform();
+    let store: Record<string, unknown> = { accessToken: 'aA', refreshToken: 'rA', expiresAt: t0 - 1 };
+    const processToken = (credentials: Record<string, unknown>, locks: RefreshLocks, clock: number) =>
+      new RefreshingToken(credentials as { accessToken: string; refreshToken: string; expiresAt: number }, {
+        lockKey: 'user',
+        platformName: 'Test',
+        locks,
+        refresh: (token) => platform.refresh(token, clock),
+        onRefreshed: (fresh) => {
+          store = fresh;
+        },
+        stored: async () => store,
+      });
+    const first = new RefreshLocks();
+    const second = new RefreshLocks();
+    const readBySecond = { ...store };
+    // The first process renews (rA → r1); the second still holds what it read before: rA.
+    assert.equal(await processToken({ ...store }, first, t0).get(t0), 'a1');
+    // Still fresh in the store: the second process uses it rather than spending rA again.
+    assert.equal(await processToken(readBySecond, second, t0).get(t0), 'a1');
+    assert.deepEqual(platform.spent, ['rA']);
+    // Expired in the store too: renewed from the stored refresh token, never from rA.
+    const later = t0 + 2 * hour;
+    assert.equal(await processToken(readBySecond, new RefreshLocks(), later).get(later), 'a2');
+    assert.deepEqual(platform.spent, ['rA', 'r1']);
+
+    // Spent by the other process after this one read the store: the refusal waits for the
+    // successor to be stored, then renews from it.
+    const third = new RefreshLocks();
+    const held = { ...store, expiresAt: later - 1 };
+    const racing = new RefreshingToken(
+      held as { accessToken: string; refreshToken: string; expiresAt: number },
+      {
+        lockKey: 'user',
+        platformName: 'Test',
+        locks: third,
+        refresh: async (token) => {
+          if (token === 'r2') {
+            // The other process spends r2 first, and stores r3 a moment later.
+            const rotated = await platform.refresh('r2', later);
+            setTimeout(() => {
+              store = { ...rotated, expiresAt: later - 1 };
+            }, 100);
+          }
+          return platform.refresh(token, later);
+        },
+        stored: async () => store,
+      },
+    );
+    assert.equal(await racing.get(later), 'a4');
+    assert.deepEqual(platform.spent, ['rA', 'r1', 'r2', 'r3']);
+  });
 });

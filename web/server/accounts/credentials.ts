@@ -8,7 +8,7 @@ import {
   insertGrant,
   updateGrantCredentials,
 } from './grant-repository.ts';
-import { type AccountRow, updateAccount } from './repository.ts';
+import { type AccountRow, findAccountById, updateAccount } from './repository.ts';
 
 /*
  * Where an account's credentials live: on the account itself, or, for accounts one login
@@ -41,6 +41,12 @@ export async function toPlatformAccount(ctx: AppContext, row: AccountRow): Promi
     platform: row.platform,
     platformAccountId: row.platformAccountId,
     credentials: await accountCredentials(ctx, row),
+    // Read again when a publisher is about to renew a token: another instance sharing this
+    // database may have rotated the refresh token since (docs/platforms/README.md, "Shared grants").
+    currentCredentials: async () => {
+      const current = await findAccountById(ctx, row.id);
+      return current ? accountCredentials(ctx, current) : undefined;
+    },
     ...(row.label ? { label: row.label } : {}),
     ...(row.username ? { username: row.username } : {}),
     ...(row.profilePicture ? { profilePicture: row.profilePicture } : {}),

@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify/sync';
+import { formatCsv } from '@postwave/shared';
 import { type AccountRow, accountsOf } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { getUser } from '#server/users/service.ts';
@@ -43,7 +43,6 @@ export function importTemplate(accounts: AccountRow[], timeZone: string, now = n
   const accountsCell = refs.length ? refs.join('|') : '@your-handle';
   const first = refs[0] ?? '@your-handle';
   const rows = [
-    templateColumns,
     [
       tomorrowAt(now, timeZone, '09:30'),
       'schedule',
@@ -72,7 +71,10 @@ export function importTemplate(accounts: AccountRow[], timeZone: string, now = n
       '',
     ],
   ];
-  return stringify(rows, { record_delimiter: '\r\n' });
+  // The one CSV writer (docs/import-export.md#csv-safety): a handle cell starting with `@` is
+  // written `'@news`, which a spreadsheet shows as text rather than running as a formula, and
+  // which the import reads back as `@news`.
+  return formatCsv(rows, templateColumns);
 }
 
 /** The template for one member: the workspace's accounts, their time zone. */

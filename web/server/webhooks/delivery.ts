@@ -4,11 +4,10 @@ import { escapeHtml, sendMail } from '#server/mail.ts';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
-  disableFailingEndpoint,
-  type EndpointRow,
   recordAttempt,
   releaseDelivery,
-} from './repository.ts';
+} from './delivery-queue-repository.ts';
+import { disableFailingEndpoint, type EndpointRow } from './repository.ts';
 
 /** An endpoint that fails every attempt for this long is turned off, with a notice. */
 export const disableAfterMs = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type WebhookEventType, webhookEventTypes, webhookPayload } from '@postwave/shared';
 import type { Database } from '../db/client.ts';
-import { enqueueEvent } from './repository.ts';
+import { enqueueEvent } from './delivery-queue-repository.ts';
 import { wakeWebhookWorker } from './wakeups.ts';
 
 export { type WebhookEventType, webhookEventTypes };

@@ -23,6 +23,8 @@ import {
   encryptPreviousSecret,
   encryptSecret,
 } from './delivery.ts';
+import * as deliveryLog from './delivery-log-repository.ts';
+import { insertLeasedDelivery } from './delivery-queue-repository.ts';
 import * as repo from './repository.ts';
 import type { DeliveryListOptions, WebhookDeliveryView, WebhookPatch, WebhookView } from './schema.ts';
 import { wakeWebhookWorker } from './wakeups.ts';
@@ -209,7 +211,7 @@ export async function sendTestEvent(
       now,
     ),
   );
-  const delivery = await repo.insertLeasedDelivery(ctx, {
+  const delivery = await insertLeasedDelivery(ctx, {
     id: randomUUID(),
     endpointId: endpoint.id,
     workspaceId,
@@ -234,7 +236,7 @@ async function deliveryView(
   endpointId: string,
   deliveryId: string,
 ): Promise<WebhookDeliveryView> {
-  const found = await repo.findDelivery(ctx, endpointId, deliveryId);
+  const found = await deliveryLog.findDelivery(ctx, endpointId, deliveryId);
   if (!found) throw notFound('delivery');
   return toDeliveryView(found);
 }
@@ -277,7 +279,7 @@ export async function listDeliveries(
   options: DeliveryListOptions,
 ): Promise<{ deliveries: WebhookDeliveryView[]; nextCursor: string | null }> {
   const endpoint = await ownedEndpoint(ctx, workspaceId, id);
-  const rows = await repo.deliveriesOf(ctx, endpoint.id, {
+  const rows = await deliveryLog.deliveriesOf(ctx, endpoint.id, {
     status: options.status,
     limit: options.limit + 1,
     ...(options.cursor ? { after: decodeCursor(options.cursor) } : {}),
@@ -297,10 +299,10 @@ export async function redeliver(
   deliveryId: string,
 ): Promise<WebhookDeliveryView> {
   const endpoint = await ownedEndpoint(ctx, workspaceId, id);
-  if (!isUuid(deliveryId) || !(await repo.findDelivery(ctx, endpoint.id, deliveryId)))
+  if (!isUuid(deliveryId) || !(await deliveryLog.findDelivery(ctx, endpoint.id, deliveryId)))
     throw notFound('delivery');
   const now = new Date();
-  const row = await repo.requeueDelivery(ctx, endpoint.id, deliveryId, now);
+  const row = await deliveryLog.requeueDelivery(ctx, endpoint.id, deliveryId, now);
   if (!row)
     throw new ProblemError(
       problem('invalid_status', 'The delivery is being sent right now; try again in a moment'),

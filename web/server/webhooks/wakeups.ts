@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AppContext } from '#server/context.ts';
-import { webhookChannel } from './repository.ts';
+import { webhookChannel } from './delivery-queue-repository.ts';
 
 /**
  * How the webhook worker hears that a delivery is due: in this process an event (on globalThis,

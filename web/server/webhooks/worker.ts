@@ -3,7 +3,7 @@ import { AlarmLoop } from '#server/background/alarm-loop.ts';
 import type { AppContext } from '#server/context.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { deliverDue } from './delivery.ts';
-import { earliestDueDelivery, pruneDeliveries } from './repository.ts';
+import { earliestDueDelivery, pruneDeliveries } from './delivery-queue-repository.ts';
 import { listenForDeliveries } from './wakeups.ts';
 
 /** The longest the worker sleeps without looking (a NOTIFY lost while reconnecting). */

@@ -1,6 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import { platformFetch, readJson } from '../../http/fetch.ts';
-import type { GoogleAccessToken } from '../youtube/oauth.ts';
+import type { GoogleAccessToken } from '../google-oauth.ts';
 import { googleBusinessError } from './errors.ts';
 
 /**

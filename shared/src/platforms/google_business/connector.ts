@@ -1,7 +1,7 @@
 import { PlatformError } from '../../errors.ts';
+import { createGoogleConnector, type GoogleClientConfig } from '../google-connector.ts';
+import { GoogleAccessToken } from '../google-oauth.ts';
 import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
-import type { GoogleClientConfig } from '../youtube/connector.ts';
-import { exchangeGoogleAuthorizationCode, GoogleAccessToken } from '../youtube/oauth.ts';
 import { googleBusinessCall } from './client.ts';
 import type { GoogleBusinessConfig } from './config.ts';
 
@@ -33,68 +33,13 @@ export function createGoogleBusinessConnector(
   config: GoogleBusinessConfig,
   client: GoogleClientConfig,
 ): OAuthConnector {
-  return {
+  return createGoogleConnector({
     platform: 'google_business',
-    configured: Boolean(client.clientId && client.clientSecret),
-    pkce: true,
-
-    authorizeUrl({ state, redirectUri, codeChallenge }) {
-      if (!client.clientId) throw new Error('GOOGLE_CLIENT_ID is not set');
-      const url = new URL(client.authorizeUrl);
-      url.search = new URLSearchParams({
-        client_id: client.clientId,
-        redirect_uri: redirectUri,
-        response_type: 'code',
-        scope: googleBusinessScopes.join(' '),
-        access_type: 'offline',
-        prompt: 'consent',
-        include_granted_scopes: 'true',
-        state,
-        ...(codeChallenge ? { code_challenge: codeChallenge, code_challenge_method: 'S256' } : {}),
-      }).toString();
-      return url.toString();
-    },
-
-    async exchangeCode({ code, redirectUri, codeVerifier, signal }): Promise<ConnectableAccount[]> {
-      if (!client.clientId || !client.clientSecret)
-        throw new PlatformError(
-          'credentials_invalid',
-          'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are not set',
-        );
-      const { clientId, clientSecret } = client;
-      const tokens = await exchangeGoogleAuthorizationCode(
-        config.tokenUrl,
-        { code, codeVerifier: codeVerifier ?? '', redirectUri, clientId, clientSecret },
-        signal,
-      ).catch((error: unknown) => {
-        if (error instanceof PlatformError && error.code === 'needs_reconnect')
-          throw new PlatformError(
-            'credentials_invalid',
-            'Google did not accept the authorization code; try again',
-          );
-        throw error;
-      });
-      if (!tokens.refreshToken)
-        throw new PlatformError(
-          'credentials_invalid',
-          'Google did not grant offline access; remove the app in your Google account and try again',
-        );
-      let credentials: Record<string, unknown> = {
-        clientId,
-        clientSecret,
-        refreshToken: tokens.refreshToken,
-        accessToken: tokens.accessToken,
-        expiresAt: tokens.expiresAt,
-        ...(tokens.scope ? { scope: tokens.scope } : {}),
-      };
-      const token = new GoogleAccessToken({
-        tokenUrl: config.tokenUrl,
-        credentials: credentials as never,
-        signal,
-        onRefreshed: (fresh) => {
-          credentials = fresh;
-        },
-      });
+    scopes: googleBusinessScopes,
+    tokenUrl: config.tokenUrl,
+    client,
+    async listAccounts(credentials, { signal, onRefreshed }) {
+      const token = new GoogleAccessToken({ tokenUrl: config.tokenUrl, credentials, signal, onRefreshed });
       // The v1 APIs replaced v4's account and location lists; a v4-only service answers 404 to v1.
       const accounts = await pages<Account>(
         token,
@@ -107,7 +52,7 @@ export function createGoogleBusinessConnector(
         return pages<Account>(token, `${config.apiUrl}/v4/accounts`, 'accounts', signal, 20);
       });
       const grantKey = (accounts.find((a) => a.type === 'PERSONAL') ?? accounts[0])?.name;
-      const found: ConnectableAccount[] = [];
+      const found: Omit<ConnectableAccount, 'credentials'>[] = [];
       const seen = new Set<string>();
       for (const account of accounts) {
         if (!account.name) continue;
@@ -138,7 +83,6 @@ export function createGoogleBusinessConnector(
             .join(', ');
           found.push({
             platformAccountId,
-            credentials,
             profile: {
               name: location.title || location.locationName || platformAccountId,
               ...(address
@@ -158,10 +102,9 @@ export function createGoogleBusinessConnector(
           'target_unreachable',
           'This Google account manages no Business Profile location',
         );
-      // Renewed while listing: every location gets the latest credentials.
-      return found.map((entry) => ({ ...entry, credentials }));
+      return found;
     },
-  };
+  });
 }
 
 /** A 404 or 405: the host does not serve this version of the call. */

@@ -1,5 +1,5 @@
+import { googleClientFromEnv } from '../google-connector.ts';
 import type { PlatformModule } from '../types.ts';
-import { googleClientFromEnv } from '../youtube/connector.ts';
 import { googleBusinessConfigFromEnv } from './config.ts';
 import { createGoogleBusinessConnector } from './connector.ts';
 import { googleBusinessManifest } from './manifest.ts';

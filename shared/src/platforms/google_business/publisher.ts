@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PlatformError } from '../../errors.ts';
+import { GoogleAccessToken } from '../google-oauth.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
-import { GoogleAccessToken } from '../youtube/oauth.ts';
 import { googleBusinessCall } from './client.ts';
 import type { GoogleBusinessConfig } from './config.ts';
 import { localPostBody } from './local-post.ts';

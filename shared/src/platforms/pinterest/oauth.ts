@@ -1,6 +1,11 @@
 import { PlatformError } from '../../errors.ts';
 import { platformFetch, readJson } from '../../http/fetch.ts';
-import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
+import {
+  type ConnectableAccount,
+  consentUrl,
+  failedSignIn,
+  type OAuthConnector,
+} from '../oauth-connector.ts';
 import type { RenewedTokens } from '../refreshing-token.ts';
 import { pinterestCall, pinterestList } from './api.ts';
 import type { PinterestConfig } from './config.ts';
@@ -106,13 +111,13 @@ export function createPinterestConnector(config: PinterestConfig): OAuthConnecto
 
     authorizeUrl({ state, redirectUri }) {
       if (!config.appId) throw new Error('PINTEREST_APP_ID is not set');
-      const url = new URL(config.authorizeUrl);
-      url.searchParams.set('client_id', config.appId);
-      url.searchParams.set('redirect_uri', redirectUri);
-      url.searchParams.set('response_type', 'code');
-      url.searchParams.set('scope', pinterestScopes.join(','));
-      url.searchParams.set('state', state);
-      return url.toString();
+      return consentUrl(config.authorizeUrl, {
+        client_id: config.appId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: pinterestScopes.join(','),
+        state,
+      });
     },
 
     async exchangeCode({ code, redirectUri, signal }): Promise<ConnectableAccount[]> {
@@ -121,18 +126,7 @@ export function createPinterestConnector(config: PinterestConfig): OAuthConnecto
         { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
         'the sign-in',
         signal,
-      ).catch((error: unknown) => {
-        // A refused code is a failed sign-in, not a connection to repair.
-        if (error instanceof PlatformError && error.code === 'needs_reconnect')
-          throw new PlatformError(
-            'credentials_invalid',
-            error.message.replace(/; reconnect the account/, ''),
-            {
-              ...(error.status === undefined ? {} : { status: error.status }),
-            },
-          );
-        throw error;
-      });
+      ).catch(failedSignIn());
       const user = await pinterestCall<PinterestUser>(config.apiUrl, {
         method: 'GET',
         path: '/v5/user_account',

@@ -56,6 +56,7 @@ export function createPinterestPublisher(config: PinterestConfig): Publisher<Pin
       platformName: 'Pinterest',
       locks,
       refresh: (refreshToken, signal) => refreshPinterestTokens(config, refreshToken, signal),
+      stored: account.currentCredentials,
       signal: context?.signal,
       onRefreshed: context?.onCredentialsRefreshed,
       logger: context?.logger,

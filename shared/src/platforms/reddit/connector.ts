@@ -1,5 +1,5 @@
 import { PlatformError } from '../../errors.ts';
-import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
+import { type ConnectableAccount, failedSignIn, type OAuthConnector } from '../oauth-connector.ts';
 import { RedditApi, RedditRateWindows } from './api.ts';
 import type { RedditConfig } from './config.ts';
 import type { RedditCredentials } from './options.ts';
@@ -59,14 +59,7 @@ export function createRedditConnector(config: RedditConfig): OAuthConnector {
         config,
         { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
         signal,
-      ).catch((error: unknown) => {
-        if (error instanceof PlatformError && error.code === 'needs_reconnect')
-          throw new PlatformError(
-            'credentials_invalid',
-            'Reddit did not accept the authorization code; try again',
-          );
-        throw error;
-      });
+      ).catch(failedSignIn('Reddit did not accept the authorization code; try again'));
       if (!tokens.refreshToken)
         throw new PlatformError(
           'credentials_invalid',

@@ -1,6 +1,11 @@
 import { PlatformError } from '../../errors.ts';
 import { platformFetch, readJson } from '../../http/fetch.ts';
-import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
+import {
+  type ConnectableAccount,
+  consentUrl,
+  failedSignIn,
+  type OAuthConnector,
+} from '../oauth-connector.ts';
 import type { RenewedTokens } from '../refreshing-token.ts';
 import type { TikTokConfig } from './config.ts';
 import { tiktokTokenError } from './errors.ts';
@@ -96,13 +101,13 @@ export function createTikTokConnector(config: TikTokConfig): OAuthConnector {
 
     authorizeUrl({ state, redirectUri }) {
       if (!config.clientKey) throw new Error('TIKTOK_CLIENT_KEY is not set');
-      const url = new URL(config.authorizeUrl);
-      url.searchParams.set('client_key', config.clientKey);
-      url.searchParams.set('scope', tiktokScopes.join(','));
-      url.searchParams.set('response_type', 'code');
-      url.searchParams.set('redirect_uri', redirectUri);
-      url.searchParams.set('state', state);
-      return url.toString();
+      return consentUrl(config.authorizeUrl, {
+        client_key: config.clientKey,
+        scope: tiktokScopes.join(','),
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        state,
+      });
     },
 
     async exchangeCode({ code, redirectUri, signal }): Promise<ConnectableAccount[]> {
@@ -111,18 +116,7 @@ export function createTikTokConnector(config: TikTokConfig): OAuthConnector {
         { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
         'the sign-in',
         signal,
-      ).catch((error: unknown) => {
-        // A refused code is a failed sign-in, not a connection to repair.
-        if (error instanceof PlatformError && error.code === 'needs_reconnect')
-          throw new PlatformError(
-            'credentials_invalid',
-            error.message.replace(/; reconnect the account/, ''),
-            {
-              ...(error.status === undefined ? {} : { status: error.status }),
-            },
-          );
-        throw error;
-      });
+      ).catch(failedSignIn());
       const granted = (tokens.scope ?? tiktokScopes.join(',')).split(',');
       const missing = tiktokScopes.filter((scope) => !granted.includes(scope));
       if (missing.length > 0) {

@@ -64,6 +64,7 @@ export function createTikTokPublisher(config: TikTokConfig): Publisher<TikTokOpt
       platformName: 'TikTok',
       locks,
       refresh: (refreshToken, signal) => refreshTikTokTokens(config, refreshToken, signal),
+      stored: account.currentCredentials,
       signal: context?.signal,
       onRefreshed: context?.onCredentialsRefreshed,
       logger: context?.logger,

@@ -1,7 +1,7 @@
 import { PlatformError } from '../../errors.ts';
 import { platformFetch, readJson } from '../../http/fetch.ts';
 import { sleep } from '../../publish/retry.ts';
-import type { RefreshingToken, TokenGrant } from '../oauth-refresh.ts';
+import type { RefreshingToken, TokenGrant } from '../refreshing-token.ts';
 import { tumblrError, tumblrTokenError } from './errors.ts';
 import type { TumblrCredentials } from './options.ts';
 

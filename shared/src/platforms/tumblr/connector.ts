@@ -1,6 +1,6 @@
 import { PlatformError } from '../../errors.ts';
-import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
-import { RefreshLocks } from '../oauth-refresh.ts';
+import { type ConnectableAccount, failedSignIn, type OAuthConnector } from '../oauth-connector.ts';
+import { RefreshLocks } from '../refreshing-token.ts';
 import { requestTumblrTokens } from './api.ts';
 import type { TumblrConfig } from './config.ts';
 import type { TumblrCredentials } from './options.ts';
@@ -43,14 +43,7 @@ export function createTumblrConnector(config: TumblrConfig): OAuthConnector {
         { clientId: config.clientId, clientSecret: config.clientSecret },
         { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
         signal,
-      ).catch((error: unknown) => {
-        // A refused code is a failed sign-in, not a connection to repair.
-        if (error instanceof PlatformError && error.code === 'needs_reconnect')
-          throw new PlatformError('credentials_invalid', 'Tumblr refused the sign-in code', {
-            ...(error.status === undefined ? {} : { status: error.status }),
-          });
-        throw error;
-      });
+      ).catch(failedSignIn('Tumblr refused the sign-in code'));
       let credentials: TumblrCredentials = {
         accessToken: grant.accessToken,
         ...(grant.refreshToken ? { refreshToken: grant.refreshToken } : {}),

@@ -1,6 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
-import { type RefreshingToken, RefreshLocks } from '../oauth-refresh.ts';
+import { type RefreshingToken, RefreshLocks } from '../refreshing-token.ts';
 import { lookupSlackMs, SendLedger, sameText } from '../send-ledger.ts';
 import type {
   AccountProfile,
@@ -54,7 +54,7 @@ export class TumblrPublisher implements Publisher<TumblrOptions> {
   /** Tumblr takes no idempotency key: a resend first looks for the earlier post on the blog. */
   readonly dedupe = 'lookup' as const;
   readonly #config: TumblrConfig;
-  readonly #locks = new RefreshLocks<TumblrCredentials>();
+  readonly #locks = new RefreshLocks();
   readonly #ledger = new SendLedger();
 
   constructor(config: TumblrConfig) {
@@ -84,7 +84,13 @@ export class TumblrPublisher implements Publisher<TumblrOptions> {
     options: TumblrOptions,
     context: PublishContext,
   ): Promise<PublishResult> {
-    const token = tumblrToken(tumblrCredentials(account), this.#config, this.#locks, context);
+    const token = tumblrToken(
+      tumblrCredentials(account),
+      this.#config,
+      this.#locks,
+      context,
+      account.currentCredentials,
+    );
     const blog = account.platformAccountId;
     const body = npfPost(post.message, media, options);
     const earlier = this.#ledger.earlierSend(context);
@@ -117,7 +123,13 @@ export class TumblrPublisher implements Publisher<TumblrOptions> {
     account: PlatformAccount,
     context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
   ): Promise<AccountProfile> {
-    const token = tumblrToken(tumblrCredentials(account), this.#config, this.#locks, context);
+    const token = tumblrToken(
+      tumblrCredentials(account),
+      this.#config,
+      this.#locks,
+      context,
+      account.currentCredentials,
+    );
     const user = await readTumblrUser(token, this.#config, context?.signal);
     const wanted = account.platformAccountId;
     const blog = wanted

@@ -1,5 +1,5 @@
 import { PlatformError } from '../../errors.ts';
-import { digest, RefreshingToken, type RefreshLocks } from '../oauth-refresh.ts';
+import { digest, RefreshingToken, type RefreshLocks, renewedFromGrant } from '../refreshing-token.ts';
 import type { PlatformAccount, PublishContext } from '../types.ts';
 import { requestTumblrTokens, type TumblrClient } from './api.ts';
 import type { TumblrConfig } from './config.ts';
@@ -29,24 +29,28 @@ export function tumblrClient(credentials: TumblrCredentials, config: TumblrConfi
 export function tumblrToken(
   credentials: TumblrCredentials,
   config: TumblrConfig,
-  locks: RefreshLocks<TumblrCredentials>,
+  locks: RefreshLocks,
   context: Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'logger'>> | undefined,
+  stored?: PlatformAccount['currentCredentials'],
 ): RefreshingToken<TumblrCredentials> {
   const client = tumblrClient(credentials, config);
-  return new RefreshingToken({
-    platform: 'Tumblr',
-    credentials,
+  return new RefreshingToken(credentials, {
+    platformName: 'Tumblr',
     locks,
     lockKey: digest(credentials.refreshToken ?? credentials.accessToken),
     refresh: client
-      ? (refreshToken) =>
-          requestTumblrTokens(
-            config.apiUrl,
-            client,
-            { grant_type: 'refresh_token', refresh_token: refreshToken },
-            context?.signal,
+      ? async (refreshToken, signal) =>
+          renewedFromGrant(
+            await requestTumblrTokens(
+              config.apiUrl,
+              client,
+              { grant_type: 'refresh_token', refresh_token: refreshToken },
+              signal,
+            ),
           )
       : undefined,
+    signal: context?.signal,
+    stored,
     onRefreshed: context?.onCredentialsRefreshed,
     logger: context?.logger,
   });

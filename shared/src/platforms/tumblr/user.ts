@@ -1,5 +1,5 @@
 import { PlatformError } from '../../errors.ts';
-import type { RefreshingToken } from '../oauth-refresh.ts';
+import type { RefreshingToken } from '../refreshing-token.ts';
 import type { AccountProfile } from '../types.ts';
 import { tumblrFetch } from './api.ts';
 import type { TumblrConfig } from './config.ts';

@@ -1,6 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import { platformFetch, readJson } from '../../http/fetch.ts';
-import type { RefreshingToken, TokenGrant } from '../oauth-refresh.ts';
+import type { RefreshingToken, TokenGrant } from '../refreshing-token.ts';
 import type { TwitchConfig } from './config.ts';
 import { twitchError, twitchTokenError } from './errors.ts';
 import type { TwitchCredentials } from './options.ts';

@@ -1,6 +1,6 @@
 import { PlatformError } from '../../errors.ts';
-import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
-import { RefreshLocks } from '../oauth-refresh.ts';
+import { type ConnectableAccount, failedSignIn, type OAuthConnector } from '../oauth-connector.ts';
+import { RefreshLocks } from '../refreshing-token.ts';
 import { requestTwitchTokens, validateTwitchToken } from './api.ts';
 import type { TwitchConfig } from './config.ts';
 import { twitchScopes } from './limits.ts';
@@ -38,13 +38,7 @@ export function createTwitchConnector(config: TwitchConfig): OAuthConnector {
         client,
         { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
         signal,
-      ).catch((error: unknown) => {
-        if (error instanceof PlatformError && error.code === 'needs_reconnect')
-          throw new PlatformError('credentials_invalid', 'Twitch refused the sign-in code', {
-            ...(error.status === undefined ? {} : { status: error.status }),
-          });
-        throw error;
-      });
+      ).catch(failedSignIn('Twitch refused the sign-in code'));
       if (!grant.refreshToken)
         throw new PlatformError(
           'platform_unavailable',

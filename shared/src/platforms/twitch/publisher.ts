@@ -1,7 +1,7 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import { codePointLength } from '../../text.ts';
-import { digest, RefreshLocks } from '../oauth-refresh.ts';
+import { digest, RefreshLocks } from '../refreshing-token.ts';
 import type {
   AccountProfile,
   PlatformAccount,
@@ -17,12 +17,7 @@ import type { TwitchConfig } from './config.ts';
 import { droppedMessage } from './errors.ts';
 import { maxMessageLength } from './limits.ts';
 import { twitchManifest } from './manifest.ts';
-import {
-  type TwitchCredentials,
-  type TwitchOptions,
-  twitchCredentialsSchema,
-  twitchOptionsSchema,
-} from './options.ts';
+import { type TwitchOptions, twitchCredentialsSchema, twitchOptionsSchema } from './options.ts';
 import { twitchCredentials, twitchToken } from './token.ts';
 
 interface SendAnswer {
@@ -72,7 +67,7 @@ export class TwitchPublisher implements Publisher<TwitchOptions> {
   /** A chat message has no idempotency key and cannot be looked up: an unclear send stays `unknown`. */
   readonly dedupe = 'none' as const;
   readonly #config: TwitchConfig;
-  readonly #locks = new RefreshLocks<TwitchCredentials>();
+  readonly #locks = new RefreshLocks();
 
   constructor(config: TwitchConfig) {
     this.#config = config;
@@ -114,7 +109,13 @@ export class TwitchPublisher implements Publisher<TwitchOptions> {
     _options: TwitchOptions,
     context: PublishContext,
   ): Promise<PublishResult> {
-    const token = twitchToken(twitchCredentials(account), this.#config, this.#locks, context);
+    const token = twitchToken(
+      twitchCredentials(account),
+      this.#config,
+      this.#locks,
+      context,
+      account.currentCredentials,
+    );
     const sender = await validateTwitchToken(token, this.#config, context.signal);
     const answer = await twitchFetch<SendAnswer>(token, `${this.#config.apiUrl}/chat/messages`, {
       method: 'POST',
@@ -138,7 +139,13 @@ export class TwitchPublisher implements Publisher<TwitchOptions> {
     account: PlatformAccount,
     context?: Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'>,
   ): Promise<AccountProfile> {
-    const token = twitchToken(twitchCredentials(account), this.#config, this.#locks, context);
+    const token = twitchToken(
+      twitchCredentials(account),
+      this.#config,
+      this.#locks,
+      context,
+      account.currentCredentials,
+    );
     const me = await validateTwitchToken(token, this.#config, context?.signal);
     if (account.platformAccountId && account.platformAccountId !== me.user_id)
       throw new PlatformError(

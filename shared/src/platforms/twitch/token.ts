@@ -1,5 +1,5 @@
 import { PlatformError } from '../../errors.ts';
-import { digest, RefreshingToken, type RefreshLocks } from '../oauth-refresh.ts';
+import { digest, RefreshingToken, type RefreshLocks, renewedFromGrant } from '../refreshing-token.ts';
 import type { PlatformAccount, PublishContext } from '../types.ts';
 import { requestTwitchTokens } from './api.ts';
 import type { TwitchConfig } from './config.ts';
@@ -22,25 +22,29 @@ export function twitchCredentials(account: PlatformAccount): TwitchCredentials {
 export function twitchToken(
   credentials: TwitchCredentials,
   config: TwitchConfig,
-  locks: RefreshLocks<TwitchCredentials>,
+  locks: RefreshLocks,
   context: Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'logger'>> | undefined,
+  stored?: PlatformAccount['currentCredentials'],
 ): RefreshingToken<TwitchCredentials> {
   const secret =
     credentials.clientSecret ?? (credentials.clientId === config.clientId ? config.clientSecret : undefined);
-  return new RefreshingToken({
-    platform: 'Twitch',
-    credentials,
+  return new RefreshingToken(credentials, {
+    platformName: 'Twitch',
     locks,
     lockKey: digest(credentials.refreshToken),
     refresh: secret
-      ? (refreshToken) =>
-          requestTwitchTokens(
-            config,
-            { clientId: credentials.clientId, clientSecret: secret },
-            { grant_type: 'refresh_token', refresh_token: refreshToken },
-            context?.signal,
+      ? async (refreshToken, signal) =>
+          renewedFromGrant(
+            await requestTwitchTokens(
+              config,
+              { clientId: credentials.clientId, clientSecret: secret },
+              { grant_type: 'refresh_token', refresh_token: refreshToken },
+              signal,
+            ),
           )
       : undefined,
+    signal: context?.signal,
+    stored,
     onRefreshed: context?.onCredentialsRefreshed,
     logger: context?.logger,
   });

@@ -1,11 +1,12 @@
 import { PlatformError } from '../../errors.ts';
-import type { ConnectableAccount, OAuthConnector } from '../oauth-connector.ts';
+import { type ConnectableAccount, failedSignIn, type OAuthConnector } from '../oauth-connector.ts';
+import { RefreshLocks } from '../refreshing-token.ts';
 import { xFetch } from './api.ts';
 import type { XConfig } from './config.ts';
 import { requestXTokens } from './oauth.ts';
 import type { XCredentials } from './options.ts';
 import { profileOf } from './publisher.ts';
-import { XAccessToken, XRefreshLocks } from './token.ts';
+import { xToken } from './token.ts';
 
 /** Post, read the profile, upload media, and keep access (refresh tokens) past two hours. */
 export const xScopes = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'];
@@ -39,29 +40,17 @@ export function createXConnector(config: XConfig): OAuthConnector {
         { clientId: config.clientId, clientSecret: config.clientSecret },
         { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: codeVerifier },
         signal,
-      ).catch((error: unknown) => {
-        // A refused code is a failed sign-in, not a connection to repair.
-        if (error instanceof PlatformError && error.code === 'needs_reconnect') {
-          throw new PlatformError(
-            'credentials_invalid',
-            error.message.replace(/; reconnect the account/, ''),
-            {
-              ...(error.status === undefined ? {} : { status: error.status }),
-            },
-          );
-        }
-        throw error;
-      });
+      ).catch(failedSignIn());
       let credentials: XCredentials = {
         accessToken: tokens.accessToken,
         ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
         expiresAt: tokens.expiresAt,
       };
-      const token = new XAccessToken({
+      const token = xToken({
         account: { id: 'connecting', platform: 'x', platformAccountId: 'connecting', credentials },
         credentials,
         config,
-        locks: new XRefreshLocks(),
+        locks: new RefreshLocks(),
         signal,
         // A short-lived first token is refreshed by the profile lookup: X rotates the refresh
         // token then, so only the refreshed pair is worth storing.

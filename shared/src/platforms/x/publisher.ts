@@ -1,5 +1,6 @@
 import { isUnclearOutcome, PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
+import { RefreshLocks } from '../refreshing-token.ts';
 import type {
   AccountProfile,
   PlatformAccount,
@@ -13,7 +14,7 @@ import type { XConfig } from './config.ts';
 import { setXAltText, uploadXMedia } from './media.ts';
 import { xAccountMetrics, xMetricsBatchSize, xPostMetrics } from './metrics.ts';
 import { type XCredentials, type XOptions, xCredentialsSchema, xOptionsSchema } from './options.ts';
-import { XAccessToken, XRefreshLocks } from './token.ts';
+import { type XAccessToken, xToken } from './token.ts';
 import { validateXPost } from './validate.ts';
 
 interface UserAnswer {
@@ -36,7 +37,7 @@ const maxUploadedEntries = 2_000;
  * or refused, one refresh at a time per account.
  */
 export function createXPublisher(config: XConfig): Publisher<XOptions> {
-  const locks = new XRefreshLocks();
+  const locks = new RefreshLocks();
   const uploaded = new Map<string, UploadedMedia>();
   /** Publishes whose post request got no clear answer (timeout, dropped connection, 5xx), by idempotency key. */
   const unclear = new Map<string, number>();
@@ -73,7 +74,7 @@ export function createXPublisher(config: XConfig): Publisher<XOptions> {
     account: PlatformAccount,
     context: Partial<Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'logger'>> | undefined,
   ): XAccessToken {
-    return new XAccessToken({
+    return xToken({
       account,
       credentials: credentialsOf(account),
       config,

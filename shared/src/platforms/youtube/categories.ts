@@ -1,8 +1,8 @@
 import { readJson } from '../../http/fetch.ts';
+import type { GoogleAccessToken } from '../google-oauth.ts';
 import type { OptionChoice } from '../manifest.ts';
 import type { YouTubeConfig } from './config.ts';
 import { failure, googleFetch } from './google-fetch.ts';
-import type { GoogleAccessToken } from './oauth.ts';
 
 interface CategoryList {
   items?: { id: string; snippet?: { title?: string; assignable?: boolean } }[];

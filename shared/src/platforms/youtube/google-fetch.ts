@@ -1,7 +1,7 @@
 import type { PlatformError } from '../../errors.ts';
 import { platformFetch, type RequestOptions, readJson } from '../../http/fetch.ts';
+import type { GoogleAccessToken } from '../google-oauth.ts';
 import { googleError, googleReason } from './errors.ts';
-import type { GoogleAccessToken } from './oauth.ts';
 
 /**
  * A YouTube API request with the bearer token. A 401 is answered by refreshing the token and

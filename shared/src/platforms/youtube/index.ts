@@ -1,12 +1,13 @@
+import { googleClientFromEnv } from '../google-connector.ts';
 import type { PlatformModule } from '../types.ts';
 import { youTubeConfigFromEnv } from './config.ts';
-import { createYouTubeConnector, googleClientFromEnv } from './connector.ts';
+import { createYouTubeConnector } from './connector.ts';
 import { youTubeManifest } from './manifest.ts';
 import { createYouTubePublisher } from './publisher.ts';
 
+export { exchangeGoogleAuthorizationCode, type GoogleTokens, refreshGoogleToken } from '../google-oauth.ts';
 export type { YouTubeConfig } from './config.ts';
 export { youTubeManifest } from './manifest.ts';
-export { exchangeGoogleAuthorizationCode, type GoogleTokens, refreshGoogleToken } from './oauth.ts';
 export type { YouTubeCredentials, YouTubeOptions } from './options.ts';
 export { createYouTubeConnector, createYouTubePublisher };
 

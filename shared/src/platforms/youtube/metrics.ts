@@ -1,9 +1,9 @@
 import { readJson } from '../../http/fetch.ts';
+import type { GoogleAccessToken } from '../google-oauth.ts';
 import type { AccountMetricName } from '../manifest.ts';
 import type { MetricsTarget, MetricValues, PostMetricsResult } from '../types.ts';
 import type { YouTubeConfig } from './config.ts';
 import { failure, googleFetch } from './google-fetch.ts';
-import type { GoogleAccessToken } from './oauth.ts';
 
 /** videos.list takes up to 50 ids per call. */
 export const youTubeMetricsBatchSize = 50;

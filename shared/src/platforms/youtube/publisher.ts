@@ -1,5 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import { readJson } from '../../http/fetch.ts';
+import { GoogleAccessToken } from '../google-oauth.ts';
 import type { AccountProfile, PlatformAccount, PublishContext, Publisher, PublishResult } from '../types.ts';
 import { videoCategoryChoices } from './categories.ts';
 import type { YouTubeConfig } from './config.ts';
@@ -7,7 +8,6 @@ import { failure, googleFetch } from './google-fetch.ts';
 import { youTubeManifest } from './manifest.ts';
 import { videoMetadata } from './metadata.ts';
 import { youTubeAccountMetrics, youTubeMetricsBatchSize, youTubePostMetrics } from './metrics.ts';
-import { GoogleAccessToken } from './oauth.ts';
 import {
   type YouTubeCredentials,
   type YouTubeOptions,

@@ -1,10 +1,10 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
+import type { GoogleAccessToken } from '../google-oauth.ts';
 import type { DiscardContext, PostContent, PublishContext, PublishResult, StagedMedia } from '../types.ts';
 import type { YouTubeConfig } from './config.ts';
 import { failure, googleFetch } from './google-fetch.ts';
 import { videoMetadata } from './metadata.ts';
-import type { GoogleAccessToken } from './oauth.ts';
 import type { YouTubeOptions } from './options.ts';
 import { setThumbnail } from './thumbnail.ts';
 import { uploadVideo } from './upload.ts';

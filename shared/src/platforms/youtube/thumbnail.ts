@@ -1,6 +1,6 @@
 import type { MediaFile } from '../../media/media-file.ts';
+import type { GoogleAccessToken } from '../google-oauth.ts';
 import { failure, googleFetch } from './google-fetch.ts';
-import type { GoogleAccessToken } from './oauth.ts';
 
 /** thumbnails.set: the image bytes as the request body (at most 2 MB, so read whole). */
 export async function setThumbnail(options: {

@@ -3,10 +3,10 @@ import { readJson } from '../../http/fetch.ts';
 import type { Logger } from '../../logger.ts';
 import type { MediaFile } from '../../media/media-file.ts';
 import { sleep } from '../../publish/retry.ts';
+import type { GoogleAccessToken } from '../google-oauth.ts';
 import type { ResumePolicy } from './config.ts';
 import { failure, googleFetch } from './google-fetch.ts';
 import type { VideoMetadata } from './metadata.ts';
-import type { GoogleAccessToken } from './oauth.ts';
 
 /** The parts of YouTube's video resource we use. */
 export interface UploadedVideo {

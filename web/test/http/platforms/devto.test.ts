@@ -4,6 +4,7 @@ import { type FakeDevto, startFakeDevto } from '@postwave/shared/testing';
 import { type RunningApp, startApp } from '../../helpers/app.ts';
 import { userWithToken } from '../../helpers/client.ts';
 import { backends } from '../../helpers/databases.ts';
+import { publishNow } from './chat-platforms.helpers.ts';
 import { scheduleAndDispatch, uploadPng } from './support.ts';
 
 for (const backend of backends()) {
@@ -41,17 +42,13 @@ for (const backend of backends()) {
         validation.body.results[0].warnings.map((w: { code: string }) => w.code),
         ['media_url_not_public'],
       );
-      const now = await api.json('/api/v1/posts', {
-        json: {
-          message: 'Shipping notes\n\nBody in *Markdown*.',
-          accountIds: [account],
-          postingMode: 'now',
-          media: [media],
-          accountOptions: { [account]: { tags: ['release'], canonicalUrl: 'https://blog.example/notes' } },
-        },
+      const now = await publishNow(api, {
+        message: 'Shipping notes\n\nBody in *Markdown*.',
+        accountIds: [account],
+        media: [media],
+        accountOptions: { [account]: { tags: ['release'], canonicalUrl: 'https://blog.example/notes' } },
       });
-      assert.equal(now.status, 201, JSON.stringify(now.body));
-      assert.equal(now.body.status, 'posted', JSON.stringify(now.body.results));
+      assert.equal(now.status, 'posted', JSON.stringify(now.results));
       const article = devto.articles.at(-1)!;
       assert.deepEqual(
         [article.title, article.bodyMarkdown, article.tags, article.canonicalUrl],

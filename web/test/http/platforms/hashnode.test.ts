@@ -4,6 +4,7 @@ import { type FakeHashnode, startFakeHashnode } from '@postwave/shared/testing';
 import { type RunningApp, startApp } from '../../helpers/app.ts';
 import { userWithToken } from '../../helpers/client.ts';
 import { backends } from '../../helpers/databases.ts';
+import { publishNow } from './chat-platforms.helpers.ts';
 import { scheduleAndDispatch, uploadPng } from './support.ts';
 
 const blog = { id: '65f0aaaaaaaaaaaaaaaaaaa1', title: 'Alice writes', url: 'https://alice.hashnode.dev' };
@@ -54,17 +55,13 @@ for (const backend of backends()) {
         validation.body.results[0].warnings.map((w: { code: string }) => w.code),
         ['media_url_not_public'],
       );
-      const now = await api.json('/api/v1/posts', {
-        json: {
-          message: 'Shipping notes\n\nBody in *Markdown*.',
-          accountIds: [account],
-          postingMode: 'now',
-          media: [media],
-          accountOptions: { [account]: { tags: ['Release'], subtitle: 'What changed' } },
-        },
+      const now = await publishNow(api, {
+        message: 'Shipping notes\n\nBody in *Markdown*.',
+        accountIds: [account],
+        media: [media],
+        accountOptions: { [account]: { tags: ['Release'], subtitle: 'What changed' } },
       });
-      assert.equal(now.status, 201, JSON.stringify(now.body));
-      assert.equal(now.body.status, 'posted', JSON.stringify(now.body.results));
+      assert.equal(now.status, 'posted', JSON.stringify(now.results));
       const post = hashnode.posts.at(-1)!;
       assert.deepEqual(
         [post.kind, post.publicationId, post.title, post.subtitle, post.contentMarkdown, post.tags],

@@ -4,6 +4,7 @@ import { type FakeMedium, startFakeMedium } from '@postwave/shared/testing';
 import { type RunningApp, startApp } from '../../helpers/app.ts';
 import { userWithToken } from '../../helpers/client.ts';
 import { backends } from '../../helpers/databases.ts';
+import { publishNow } from './chat-platforms.helpers.ts';
 import { scheduleAndDispatch, uploadPng } from './support.ts';
 
 for (const backend of backends()) {
@@ -43,17 +44,13 @@ for (const backend of backends()) {
       });
       // Medium receives the image itself: a loopback media URL is no problem.
       assert.deepEqual(validation.body.results[0].warnings, []);
-      const now = await api.json('/api/v1/posts', {
-        json: {
-          message: 'Shipping notes\n\nBody in *Markdown*.',
-          accountIds: [account],
-          postingMode: 'now',
-          media: [media],
-          accountOptions: { [account]: { tags: ['release'], canonicalUrl: 'https://blog.example/notes' } },
-        },
+      const now = await publishNow(api, {
+        message: 'Shipping notes\n\nBody in *Markdown*.',
+        accountIds: [account],
+        media: [media],
+        accountOptions: { [account]: { tags: ['release'], canonicalUrl: 'https://blog.example/notes' } },
       });
-      assert.equal(now.status, 201, JSON.stringify(now.body));
-      assert.equal(now.body.status, 'posted', JSON.stringify(now.body.results));
+      assert.equal(now.status, 'posted', JSON.stringify(now.results));
       const story = medium.posts.at(-1)!;
       assert.deepEqual(
         [story.title, story.tags, story.canonicalUrl, story.publishStatus],
@@ -61,7 +58,7 @@ for (const backend of backends()) {
       );
       assert.match(story.content, /Body in \*Markdown\*\./);
       assert.ok(story.content.includes(medium.images.at(-1)!.url));
-      assert.equal(now.body.results[0].platformPostId, story.id);
+      assert.equal(now.results[0].platformPostId, story.id);
 
       const later = await scheduleAndDispatch(app, api, {
         message: 'Later story\n\nx',

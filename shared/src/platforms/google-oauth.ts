@@ -1,7 +1,23 @@
-import { PlatformError } from '../../errors.ts';
-import { parseRetryAfter, platformFetch, readJson } from '../../http/fetch.ts';
-import type { Logger } from '../../logger.ts';
-import type { YouTubeCredentials } from './options.ts';
+import { PlatformError } from '../errors.ts';
+import { parseRetryAfter, platformFetch, readJson } from '../http/fetch.ts';
+import type { Logger } from '../logger.ts';
+
+/**
+ * Google's OAuth tokens, shared by YouTube and Business Profile (one Google client serves both):
+ * the authorization-code exchange, refreshes, and the access token of one publish.
+ */
+
+/** The stored credentials of a Google login, as both platforms' credential schemas hold them. */
+export interface GoogleCredentials {
+  refreshToken: string;
+  clientId: string;
+  clientSecret: string;
+  accessToken?: string | undefined;
+  /** ISO 8601, or milliseconds since the epoch. */
+  expiresAt?: string | number | undefined;
+  /** The scopes Google granted, space-separated. */
+  scope?: string | undefined;
+}
 
 /** Refresh this long before the stated expiry, so a token never lapses mid-request. */
 const expirySkewMs = 60_000;
@@ -79,7 +95,7 @@ function tokenError(response: Response, body: GoogleTokenResponse): PlatformErro
 /** The refresh_token grant: a new access token for a stored connection. */
 export function refreshGoogleToken(
   tokenUrl: string,
-  credentials: Pick<YouTubeCredentials, 'refreshToken' | 'clientId' | 'clientSecret'>,
+  credentials: Pick<GoogleCredentials, 'refreshToken' | 'clientId' | 'clientSecret'>,
   signal?: AbortSignal,
 ): Promise<GoogleTokens> {
   return requestTokens(
@@ -125,7 +141,7 @@ export function exchangeGoogleAuthorizationCode(
  * handed back through `onRefreshed` so the caller can store it.
  */
 export class GoogleAccessToken {
-  #credentials: YouTubeCredentials;
+  #credentials: GoogleCredentials;
   #refreshed = false;
   readonly #tokenUrl: string;
   readonly #signal: AbortSignal | undefined;
@@ -134,7 +150,7 @@ export class GoogleAccessToken {
 
   constructor(options: {
     tokenUrl: string;
-    credentials: YouTubeCredentials;
+    credentials: GoogleCredentials;
     signal?: AbortSignal;
     onRefreshed?: (credentials: Record<string, unknown>) => void | Promise<void>;
     logger?: Logger;
