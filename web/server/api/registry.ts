@@ -1,4 +1,5 @@
 import { accountsRoutes } from '#server/accounts/routes.ts';
+import { approvalsRoutes } from '#server/approvals/routes.ts';
 import { analyticsRoutes } from '#server/analytics/routes.ts';
 import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import { dispatchRoutes } from '#server/dispatch/routes.ts';
@@ -25,6 +26,7 @@ import { apiDocsRoutes } from './routes.ts';
  */
 export const apiRoutes = {
   ...postsRoutes,
+  ...approvalsRoutes,
   ...importRoutes,
   ...importTemplateRoutes,
   ...exportRoutes,

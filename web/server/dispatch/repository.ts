@@ -39,6 +39,7 @@ function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
     attempts: Number(row.attempts),
     risk: (row.risk as PostRow['risk']) ?? null,
     preflightCheckedAt: toDate(row.preflight_checked_at),
+    approval: (row.approval as PostRow['approval']) ?? null,
     targets: (row.targets as ExistingTarget[] | null) ?? [],
   };
 }

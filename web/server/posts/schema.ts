@@ -32,6 +32,35 @@ export const PostRisk = z
   })
   .meta({ id: 'PostRisk' });
 
+const ApprovalActor = z
+  .object({
+    type: z.enum(['member', 'assistant', 'reviewer']),
+    id: z
+      .string()
+      .optional()
+      .meta({ description: 'The member (for an assistant: the member who granted it).' }),
+    name: z.string().meta({ description: "The member's name, the assistant's, or the name a client typed." }),
+  })
+  .meta({ id: 'ApprovalActor' });
+
+/** A post's submission for approval and its last decision (docs/workspaces.md#approvals). */
+export const PostApproval = z
+  .object({
+    requested: z.object({
+      postingMode: z.enum(['now', 'schedule', 'queue']),
+      scheduledAt: z.string().optional(),
+    }),
+    requestedBy: ApprovalActor,
+    requestedAt: z.string(),
+    approved: z.object({ by: ApprovalActor, at: z.string(), comment: z.string().optional() }).optional(),
+    rejected: z.object({ by: ApprovalActor, at: z.string(), comment: z.string() }).optional(),
+  })
+  .meta({
+    id: 'PostApproval',
+    description:
+      'What the submitter asked for (`requested`: the publish, schedule or queue request that waits), who and when; after a decision `approved` or `rejected` (with the comment). A new submission replaces it. `null` for a post never submitted.',
+  });
+
 /** A stored post as the API answers it, with one result per target that finished. */
 export const Post = z
   .object({
@@ -65,6 +94,7 @@ export const Post = z
       description:
         'What the pre-flight check (`DISPATCH_PREFLIGHT_LEAD_MS` before the due time) found wrong with a scheduled post: an account that needs reconnecting or cannot be reached, a file that no longer reads back. `null` when all was well or the post was not checked. A later check that finds nothing clears it; the post still publishes at its time, never earlier.',
     }),
+    approval: PostApproval.nullable(),
   })
   .meta({ id: 'Post' });
 export type PostView = z.infer<typeof Post>;

@@ -49,6 +49,7 @@ export function toPostView(row: PostRow, targets: TargetView[], staging: TargetS
     results,
     staging,
     risk: row.status === 'scheduled' ? (row.risk ?? null) : null,
+    approval: row.approval ?? null,
   };
 }
 

@@ -14,7 +14,8 @@ import {
 import { ts } from './columns.ts';
 import { ownedRow, users, workspaceRef } from './users.ts';
 
-export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
+/** `pending_approval`: a submission waiting for an approver (docs/workspaces.md#approvals). */
+export const postStatuses = ['draft', 'scheduled', 'posted', 'failed', 'pending_approval'] as const;
 
 export type PostStatus = (typeof postStatuses)[number];
 
@@ -78,6 +79,21 @@ export type StoredPart = StoredStep & { index: number };
 /** A scheduled post's problem found before its due time: what, which account, what to do. */
 export type PostRisk = { code: string; message: string; hint: string; accountId?: string; checkedAt: string };
 
+/** Who acted on an approval: a member (or an assistant for one), or a client through a review link. */
+export type ApprovalActor = { type: 'member' | 'assistant' | 'reviewer'; id?: string; name: string };
+
+/**
+ * A post's approval state (docs/workspaces.md#approvals): what the submitter asked for, by whom,
+ * and the last decision. `requested` stays after a decision so the post page can say what was asked.
+ */
+export type StoredApproval = {
+  requested: { postingMode: 'now' | 'schedule' | 'queue'; scheduledAt?: string };
+  requestedBy: ApprovalActor;
+  requestedAt: string;
+  approved?: { by: ApprovalActor; at: string; comment?: string };
+  rejected?: { by: ApprovalActor; at: string; comment: string };
+};
+
 export const posts = pgTable(
   'posts',
   {
@@ -111,6 +127,8 @@ export const posts = pgTable(
     risk: jsonb('risk').$type<PostRisk>(),
     /** When the pre-flight check last claimed the post (null: not checked since it was scheduled). */
     preflightCheckedAt: ts('preflight_checked_at'),
+    /** The submission and its decision; null for a post never submitted for approval. */
+    approval: jsonb('approval').$type<StoredApproval>(),
   },
   (t) => [
     // Ascending on purpose: scanned backwards they give `created_at DESC, id DESC` (NULLS FIRST,
@@ -215,7 +233,7 @@ export const stagedDiscards = pgTable(
   (t) => [index('staged_discards_due').on(t.nextAttemptAt)],
 );
 
-export const postEventActors = ['user', 'assistant', 'api', 'system'] as const;
+export const postEventActors = ['user', 'assistant', 'api', 'system', 'reviewer'] as const;
 
 export type PostEventActor = (typeof postEventActors)[number];
 
