@@ -1,6 +1,6 @@
 import { accountsRoutes } from '#server/accounts/routes.ts';
-import { approvalsRoutes } from '#server/approvals/routes.ts';
 import { analyticsRoutes } from '#server/analytics/routes.ts';
+import { approvalsRoutes } from '#server/approvals/routes.ts';
 import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import { dispatchRoutes } from '#server/dispatch/routes.ts';
 import { exportRoutes } from '#server/exports/routes.ts';

@@ -47,7 +47,11 @@ export async function recordApprovalStep(
 
 /** 403 `self_approval`: an author never approves (or rejects) their own post. */
 export function assertNotAuthor(row: PostRow, by: ApprovalActor): void {
-  if (by.type !== 'reviewer' && by.id !== undefined && row.userId === by.id) {
+  // An assistant's post held for its member (`assistants`) is theirs to confirm, never an assistant's.
+  const held = row.approval?.reason === 'assistants';
+  if (
+    held ? by.type === 'assistant' : by.type !== 'reviewer' && by.id !== undefined && row.userId === by.id
+  ) {
     throw new ProblemError(
       problem('self_approval', 'You wrote this post: another member (or a client) approves it'),
     );

@@ -18,24 +18,31 @@ export interface RequestedAction {
   scheduledAt?: Date | undefined;
 }
 
-/**
- * Validated as the request itself would be (a schedule needs a future time, every target must be
- * publishable), so an approver approves something that can go out.
- */
-function approvalOf(action: RequestedAction, by: ApprovalActor, when: Date | undefined): StoredApproval {
+function approvalOf(
+  action: RequestedAction,
+  by: ApprovalActor,
+  when: Date | undefined,
+  reason: StoredApproval['reason'],
+): StoredApproval {
   return {
     requested: { postingMode: action.postingMode, ...(when ? { scheduledAt: when.toISOString() } : {}) },
     requestedBy: by,
     requestedAt: new Date().toISOString(),
+    reason,
   };
 }
 
-/** `POST /api/v1/posts` by someone whose request needs approval: stored `pending_approval` (202). */
+/**
+ * `POST /api/v1/posts` by someone whose request needs approval: stored `pending_approval` (202).
+ * Validated as the request itself would be (a schedule needs a future time, every target must be
+ * publishable), so an approver approves something that can go out.
+ */
 export async function submitNewPost(
   ctx: AppContext,
   workspaceId: string,
   input: NormalizedPost & { postingMode: RequestedAction['postingMode'] },
   by: ApprovalActor,
+  reason: StoredApproval['reason'] = 'approvals',
 ): Promise<PostView> {
   const { content, base } = await newPostContent(ctx, workspaceId, input, by.id ?? null);
   const when = input.postingMode === 'schedule' ? assertFuture(input.scheduledAt) : input.scheduledAt;
@@ -45,7 +52,7 @@ export async function submitNewPost(
       ...base,
       status: 'pending_approval',
       scheduledAt: when ?? null,
-      approval: approvalOf(input, by, when),
+      approval: approvalOf(input, by, when, reason),
     });
     await recordApprovalStep(ctx, tx, inserted, 'submitted', by);
     // audit: post.submitted
@@ -61,6 +68,7 @@ export async function submitStoredPost(
   row: PostRow,
   action: RequestedAction,
   by: ApprovalActor,
+  reason: StoredApproval['reason'] = 'approvals',
 ): Promise<PostView> {
   assertEditable(row, 'submitted');
   const remaining = await unpostedAccounts(ctx, row);
@@ -74,7 +82,7 @@ export async function submitStoredPost(
       status: 'pending_approval',
       nextAttemptAt: null,
       scheduledAt: when ?? row.scheduledAt,
-      approval: approvalOf(action, by, when),
+      approval: approvalOf(action, by, when, reason),
     });
     if (!changed) throw changedMeanwhile();
     await recordApprovalStep(ctx, tx, changed, 'submitted', by);

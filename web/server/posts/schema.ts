@@ -52,6 +52,10 @@ export const PostApproval = z
     }),
     requestedBy: ApprovalActor,
     requestedAt: z.string(),
+    reason: z.enum(['approvals', 'assistants']).optional().meta({
+      description:
+        '`approvals`: the workspace setting applies to the submitter (its author never approves it). `assistants`: an assistant posted under `assistantsRequireApproval`; the member who granted the assistant may approve it (that is the confirmation the setting asks for).',
+    }),
     approved: z.object({ by: ApprovalActor, at: z.string(), comment: z.string().optional() }).optional(),
     rejected: z.object({ by: ApprovalActor, at: z.string(), comment: z.string() }).optional(),
   })

@@ -90,6 +90,11 @@ export type StoredApproval = {
   requested: { postingMode: 'now' | 'schedule' | 'queue'; scheduledAt?: string };
   requestedBy: ApprovalActor;
   requestedAt: string;
+  /**
+   * Why it waits: the workspace's `approvals` setting, or `assistants` (an assistant's post under
+   * `assistantsRequireApproval`, which the member who granted the assistant may approve).
+   */
+  reason?: 'approvals' | 'assistants';
   approved?: { by: ApprovalActor; at: string; comment?: string };
   rejected?: { by: ApprovalActor; at: string; comment: string };
 };

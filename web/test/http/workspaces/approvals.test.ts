@@ -56,13 +56,24 @@ for (const backend of backends()) {
       assert.equal(res.status, 200, JSON.stringify(res.body));
     };
     /** A post submitted by `role` (a contributor unless said): 202, waiting for approval. */
-    const submit = async (message: string, role: Role = 'contributor', extra: Record<string, unknown> = {}) => {
+    const submit = async (
+      message: string,
+      role: Role = 'contributor',
+      extra: Record<string, unknown> = {},
+    ) => {
       const res = await api(role).json('/api/v1/posts', {
         json: { message, accountIds: [news], postingMode: 'schedule', scheduledAt: inADay(), ...extra },
       });
       assert.equal(res.status, 202, JSON.stringify(res.body));
       assert.equal(res.body.status, 'pending_approval');
-      return res.body as { id: string; approval: Record<string, any> };
+      return res.body as {
+        id: string;
+        approval: {
+          requested: { postingMode: string; scheduledAt?: string };
+          requestedBy: { id: string; type: string };
+          requestedAt: string;
+        };
+      };
     };
     const sentTexts = (text: string) => env.telegram.sent.filter((m) => m.text === text);
 
@@ -88,7 +99,12 @@ for (const backend of backends()) {
 
       for (const role of ['owner', 'admin', 'editor'] as const) {
         const res = await api(role).json('/api/v1/posts', {
-          json: { message: `${role} schedules`, accountIds: [news], postingMode: 'schedule', scheduledAt: inADay() },
+          json: {
+            message: `${role} schedules`,
+            accountIds: [news],
+            postingMode: 'schedule',
+            scheduledAt: inADay(),
+          },
         });
         assert.equal(res.status, 201, role);
         assert.equal(res.body.status, 'scheduled');
@@ -174,7 +190,9 @@ for (const backend of backends()) {
       try {
         const own = await submit('editor own', 'editor');
         for (const path of ['approve', 'reject']) {
-          const res = await api('editor').json(`/api/v1/posts/${own.id}/${path}`, { json: { comment: 'mine' } });
+          const res = await api('editor').json(`/api/v1/posts/${own.id}/${path}`, {
+            json: { comment: 'mine' },
+          });
           assert.equal(res.status, 403, path);
           assert.equal(res.body.code, 'self_approval');
         }
@@ -235,12 +253,16 @@ for (const backend of backends()) {
         assert.ok(mail.to(team.members[role].email, subject).length > 0, role);
       for (const role of ['contributor', 'viewer'] as const)
         assert.equal(mail.to(team.members[role].email, subject).length, 0, role);
-      await waitFor(() => mail.to(team.members.contributor.email, 'approved your post').length > 0, 'approval mail');
+      await waitFor(
+        () => mail.to(team.members.contributor.email, 'approved your post').length > 0,
+        'approval mail',
+      );
 
       const deliveries = await api('owner').json(`/api/v1/webhooks/${webhookId}/deliveries`);
       assert.equal(deliveries.status, 200);
       const kinds = new Set(deliveries.body.deliveries.map((d: { eventType: string }) => d.eventType));
-      for (const kind of ['post.submitted', 'post.approved', 'post.rejected']) assert.ok(kinds.has(kind), kind);
+      for (const kind of ['post.submitted', 'post.approved', 'post.rejected'])
+        assert.ok(kinds.has(kind), kind);
     });
 
     test('a requested time that passed: 409 scheduled_time_passed unless approved with a new scheduledAt', async () => {
@@ -276,7 +298,9 @@ for (const backend of backends()) {
         );
         const statuses = answers.map((a) => a.status).sort();
         assert.deepEqual(statuses, [200, 409, 409], JSON.stringify(answers.map((a) => a.body)));
-        const rejected = await api('admin').json(`/api/v1/posts/${res.body.id}/reject`, { json: { comment: 'late' } });
+        const rejected = await api('admin').json(`/api/v1/posts/${res.body.id}/reject`, {
+          json: { comment: 'late' },
+        });
         assert.equal(rejected.status, 409);
         assert.equal(sentTexts(text).length, 1, 'published once');
         const post = await api('owner').json(`/api/v1/posts/${res.body.id}`);
