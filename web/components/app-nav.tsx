@@ -9,6 +9,7 @@ const icons: Record<string, string> = {
   calendar: 'M8 2v4M16 2v4M3 10h18M5 4h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Z',
   feeds: 'M4 11a9 9 0 0 1 9 9M4 4a16 16 0 0 1 16 16M5 20a1 1 0 1 0 0-2 1 1 0 0 0 0 2Z',
   queue: 'M4 6h11M4 12h11M4 18h7M18 9v10M15 16l3 3 3-3',
+  approvals: 'M9 11l3 3L22 4M21 12v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h11',
   analytics: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
   accounts:
     'M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8ZM22 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8',
@@ -20,6 +21,7 @@ const items = [
   { href: '/compose', label: 'Compose', icon: 'compose' },
   { href: '/posts', label: 'Posts', icon: 'posts' },
   { href: '/calendar', label: 'Calendar', icon: 'calendar' },
+  { href: '/approvals', label: 'Approvals', icon: 'approvals' },
   { href: '/feeds', label: 'Feeds', icon: 'feeds' },
   { href: '/queue', label: 'Queue', icon: 'queue' },
   { href: '/analytics', label: 'Analytics', icon: 'analytics' },

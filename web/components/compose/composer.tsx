@@ -50,10 +50,13 @@ export function Composer({
   accounts,
   timezone,
   post,
+  needsApproval = false,
 }: {
   accounts: AccountSummary[];
   timezone: string;
   post?: EditablePost;
+  /** The caller's publish, schedule and queue requests wait for approval (docs/workspaces.md#approvals). */
+  needsApproval?: boolean;
 }) {
   const router = useRouter();
   const [state, dispatch] = useReducer(composerReducer, undefined, () =>
@@ -172,6 +175,7 @@ export function Composer({
           blockReason={blockReason}
           dispatch={dispatch}
           submit={submit}
+          needsApproval={needsApproval}
         />
       </section>
       <div className="composer-previews">

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { Composer } from '#components/compose/composer.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
+import { submissionsNeedApproval } from '#server/ui/approvals.ts';
 import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Compose' };
@@ -17,7 +18,11 @@ export default async function ComposePage() {
           <p>Write once; each account shows how its platform counts and checks the post.</p>
         </div>
       </div>
-      <Composer accounts={accounts} timezone={user.timezone} />
+      <Composer
+        accounts={accounts}
+        timezone={user.timezone}
+        needsApproval={await submissionsNeedApproval(user)}
+      />
     </div>
   );
 }

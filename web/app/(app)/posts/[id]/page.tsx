@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { AccountAvatar } from '#components/account-avatar.tsx';
 import { AccountsAtRisk } from '#components/accounts/health.tsx';
 import { PostMetricsSection } from '#components/analytics/post-metrics.tsx';
+import { ApprovalActions } from '#components/approvals/approval-actions.tsx';
 import { Icon } from '#components/icons.tsx';
 import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
@@ -19,6 +20,7 @@ import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents } from '#server/posts/history.ts';
+import { mayDecide } from '#server/ui/approvals.ts';
 import { requestLocale } from '#server/ui/locale.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { openApprovalRequest } from '#server/ui/post-approval.ts';
@@ -57,6 +59,15 @@ export default async function PostPage({
   const failedTargets = post.results.filter((r) => r.status === 'failed');
   const unknownTargets = post.results.filter((r) => r.status === 'unknown');
   let note = done ? doneNotes[done] : undefined;
+  if (done && post.status === 'pending_approval')
+    note = 'Submitted for approval: an editor, admin or owner decides, and then it goes out as you asked.';
+  const requested = post.approval?.requested;
+  const requestedText =
+    !requested || requested.postingMode === 'now'
+      ? 'publish it now'
+      : requested.postingMode === 'queue'
+        ? 'add it to the queue'
+        : `schedule it for ${requested.scheduledAt ? formatDateTime(requested.scheduledAt, user.timezone, locale) : 'later'}`;
   if (done === 'now' && post.status === 'failed') note = undefined;
 
   return (
@@ -88,6 +99,26 @@ export default async function PostPage({
             : 'publish it now.'}{' '}
           Review it, then use Publish or Schedule below — or leave it as a draft.
         </p>
+      )}
+      {post.status === 'pending_approval' && post.approval && (
+        <section className="card stack" aria-labelledby="approval-title" data-testid="approval-state">
+          <h2 id="approval-title">Waiting for approval</h2>
+          <p>
+            {post.approval.requestedBy.name} asked to {requestedText} (submitted{' '}
+            {formatDateTime(post.approval.requestedAt, tz, locale)}).
+          </p>
+          {mayDecide(user, post) ? (
+            <ApprovalActions id={post.id} label="this post" />
+          ) : (
+            <p className="muted small">Another member with the editor role or higher approves it.</p>
+          )}
+        </section>
+      )}
+      {post.status === 'draft' && post.approval?.rejected && (
+        <div className="alert alert-warn" role="status" data-testid="approval-rejected">
+          <strong>{post.approval.rejected.by.name} sent this post back</strong> (
+          {formatDateTime(post.approval.rejected.at, tz, locale)}): {post.approval.rejected.comment}
+        </div>
       )}
       {post.status === 'failed' && (
         <p className="alert alert-error" role="alert">

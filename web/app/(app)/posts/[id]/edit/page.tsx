@@ -6,6 +6,7 @@ import { Icon } from '#components/icons.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
+import { submissionsNeedApproval } from '#server/ui/approvals.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { requireUser } from '#server/ui/session.ts';
 
@@ -31,7 +32,12 @@ export default async function EditPostPage({ params }: { params: Promise<{ id: s
           <h1 style={{ marginTop: 6 }}>Edit post</h1>
         </div>
       </div>
-      <Composer accounts={accounts} timezone={user.timezone} post={post} />
+      <Composer
+        accounts={accounts}
+        timezone={user.timezone}
+        needsApproval={await submissionsNeedApproval(user)}
+        post={post}
+      />
     </div>
   );
 }
