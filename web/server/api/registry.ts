@@ -13,6 +13,7 @@ import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { queueRoutes } from '#server/queue/routes.ts';
+import { reviewRoutes } from '#server/review/routes.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
 import { usersRoutes } from '#server/users/routes.ts';
 import { webhooksRoutes } from '#server/webhooks/routes.ts';
@@ -27,6 +28,7 @@ import { apiDocsRoutes } from './routes.ts';
 export const apiRoutes = {
   ...postsRoutes,
   ...approvalsRoutes,
+  ...reviewRoutes,
   ...importRoutes,
   ...importTemplateRoutes,
   ...exportRoutes,
