@@ -11,12 +11,14 @@ import { LiveStatus } from '#components/posts/live-status.tsx';
 import { Outgoing } from '#components/posts/outgoing.tsx';
 import { PostActions } from '#components/posts/post-actions.tsx';
 import { StagingNote } from '#components/posts/staging-note.tsx';
+import { ReviewLinks } from '#components/review/review-links.tsx';
 import '#components/analytics/analytics.css';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
 import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
 import { listAccounts } from '#server/accounts/service.ts';
 import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
+import { can } from '#server/auth/permissions.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents } from '#server/posts/history.ts';
@@ -147,6 +149,9 @@ export default async function PostPage({
       <div className="detail-grid">
         <div className="stack">
           <Outgoing post={post} accounts={accountList} timezone={tz} />
+          {post.status !== 'posted' && (
+            <ReviewLinks postId={post.id} timezone={tz} canManage={can(user.role, 'posts.approve')} />
+          )}
           <section className="card" aria-labelledby="results-title">
             <div className="card-head">
               <h2 id="results-title">Accounts</h2>
