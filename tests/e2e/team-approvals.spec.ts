@@ -48,8 +48,11 @@ test('owner invites a contributor, the contributor submits, a client approves th
   await contributor.getByLabel('Password').fill('correct horse battery');
   await contributor.getByRole('button', { name: 'Create account' }).click();
   await expect(contributor).toHaveURL(/\/invite\//);
+  // The verification link brings the person back to the invitation.
   await contributor.goto(lastVerifyLink(app.output()));
-  await contributor.goto(inviteUrl);
+  await contributor.getByRole('button', { name: 'Confirm my e-mail address' }).click();
+  await contributor.getByRole('link', { name: 'Continue to the invitation' }).click();
+  await expect(contributor).toHaveURL(/\/invite\//);
   await contributor.getByRole('button', { name: 'Accept the invitation' }).click();
   await expect(contributor).not.toHaveURL(/\/invite\//);
 
