@@ -46,7 +46,7 @@ test('webhook setup: create with chosen events, copy the secret once, send a tes
   await section.getByLabel('Description (optional)').fill('Ops alerts');
   // Every event starts checked; the keyboard unchecks one.
   const events = section.getByRole('group', { name: 'Events' });
-  await expect(events.getByRole('checkbox')).toHaveCount(7);
+  await expect(events.getByRole('checkbox')).toHaveCount(10);
   const disconnected = events.getByRole('checkbox', { name: /account\.disconnected/ });
   await disconnected.focus();
   await page.keyboard.press('Space');

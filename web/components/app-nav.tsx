@@ -11,6 +11,7 @@ const icons: Record<string, string> = {
     'M5 3h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2ZM8.5 10a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3ZM21 15l-5-5L5 21',
   feeds: 'M4 11a9 9 0 0 1 9 9M4 4a16 16 0 0 1 16 16M5 20a1 1 0 1 0 0-2 1 1 0 0 0 0 2Z',
   queue: 'M4 6h11M4 12h11M4 18h7M18 9v10M15 16l3 3 3-3',
+  approvals: 'M9 11l3 3L22 4M21 12v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h11',
   analytics: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
   templates: 'M4 4h16v16H4ZM8 9h8M8 13h8M8 17h5',
   accounts:
@@ -24,6 +25,7 @@ const items = [
   { href: '/posts', label: 'Posts', icon: 'posts' },
   { href: '/calendar', label: 'Calendar', icon: 'calendar' },
   { href: '/media', label: 'Media', icon: 'media' },
+  { href: '/approvals', label: 'Approvals', icon: 'approvals' },
   { href: '/feeds', label: 'Feeds', icon: 'feeds' },
   { href: '/queue', label: 'Queue', icon: 'queue' },
   { href: '/analytics', label: 'Analytics', icon: 'analytics' },

@@ -11,6 +11,7 @@ export function ActionBar({
   blockReason,
   dispatch,
   submit,
+  needsApproval = false,
 }: {
   state: ComposerState;
   timezone: string;
@@ -19,10 +20,18 @@ export function ActionBar({
   blockReason: string | undefined;
   dispatch: Dispatch<ComposerAction>;
   submit: (mode: SubmitMode) => void;
+  /** Publishing, scheduling and queueing become submissions an approver decides on. */
+  needsApproval?: boolean;
 }) {
   const { busy, showSchedule, scheduleAt } = state;
+  const submitting = busy && busy !== 'draft' && needsApproval ? 'Submitting…' : undefined;
   return (
     <div className="action-bar">
+      {needsApproval && (
+        <span className="muted small" style={{ flexBasis: '100%' }}>
+          Your posts go out once an editor, admin or owner approves them.
+        </span>
+      )}
       {blockReason && (
         <span className="muted small" style={{ marginRight: 'auto' }}>
           {blockReason}
@@ -57,7 +66,11 @@ export function ActionBar({
             onClick={() => submit('schedule')}
             disabled={!canPublish || !scheduleAt}
           >
-            {busy === 'schedule' ? 'Scheduling…' : 'Schedule'}
+            {busy === 'schedule'
+              ? (submitting ?? 'Scheduling…')
+              : needsApproval
+                ? 'Submit schedule for approval'
+                : 'Schedule'}
           </button>
         </div>
       ) : (
@@ -75,10 +88,18 @@ export function ActionBar({
         </button>
       )}
       <button type="button" className="btn" onClick={() => submit('queue')} disabled={!canPublish}>
-        {busy === 'queue' ? 'Adding…' : 'Add to queue'}
+        {busy === 'queue'
+          ? (submitting ?? 'Adding…')
+          : needsApproval
+            ? 'Submit to queue for approval'
+            : 'Add to queue'}
       </button>
       <button type="button" className="btn btn-primary" onClick={() => submit('now')} disabled={!canPublish}>
-        {busy === 'now' ? 'Publishing…' : 'Publish now'}
+        {busy === 'now'
+          ? (submitting ?? 'Publishing…')
+          : needsApproval
+            ? 'Submit for approval'
+            : 'Publish now'}
       </button>
     </div>
   );

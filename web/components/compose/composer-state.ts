@@ -19,7 +19,7 @@ export type MediaRef = MediaObject & { altText?: string };
 
 export interface EditablePost {
   id: string;
-  status: 'draft' | 'scheduled' | 'posted' | 'failed';
+  status: 'draft' | 'scheduled' | 'posted' | 'failed' | 'pending_approval';
   message: string;
   accountIds: string[];
   media: MediaRef[];

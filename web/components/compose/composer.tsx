@@ -60,6 +60,7 @@ export function Composer({
   snippets = noSnippets,
   canSaveTemplate = false,
   initialMedia,
+  needsApproval = false,
 }: {
   accounts: AccountSummary[];
   timezone: string;
@@ -72,6 +73,8 @@ export function Composer({
   /** Whether to offer "Save as template" (owners and admins). */
   canSaveTemplate?: boolean;
   initialMedia?: MediaRef[];
+  /** The caller's publish, schedule and queue requests wait for approval (docs/workspaces.md#approvals). */
+  needsApproval?: boolean;
 }) {
   const router = useRouter();
   const reducer = useMemo(() => signedReducer(snippets), [snippets]);
@@ -213,6 +216,7 @@ export function Composer({
           blockReason={blockReason}
           dispatch={dispatch}
           submit={submit}
+          needsApproval={needsApproval}
         />
         {canSaveTemplate && (
           <div className="card-body">

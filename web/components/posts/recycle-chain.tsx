@@ -9,7 +9,7 @@ export interface ChainView {
   recycle: { intervalDays: number; maxTimes: number; jitterMinutes: number; until?: string } | null;
   copies: {
     id: string;
-    status: 'draft' | 'scheduled' | 'posted' | 'failed';
+    status: 'draft' | 'scheduled' | 'posted' | 'failed' | 'pending_approval';
     index: number;
     scheduledAt: string | null;
     postedAt: string | null;

@@ -5,6 +5,7 @@ const labels: Record<string, string> = {
   scheduled: 'Scheduled',
   posted: 'Posted',
   failed: 'Failed',
+  pending_approval: 'Waiting for approval',
   publishing: 'Publishing',
   unknown: 'Unknown',
 };

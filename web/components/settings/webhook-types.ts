@@ -36,6 +36,9 @@ export const eventHelp: Record<string, string> = {
   'post.partially_published': 'A post went out to some accounts and failed on others',
   'post.failed': 'A post failed on every account',
   'post.unknown': 'Whether a post went out could not be told',
+  'post.submitted': 'A post was submitted for approval',
+  'post.approved': 'A submitted post was approved',
+  'post.rejected': 'A submitted post was sent back with a comment',
   'account.needs_reconnect': 'An account must be connected again',
   'account.disconnected': 'An account was removed',
 };

@@ -1,5 +1,6 @@
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { analyticsRoutes } from '#server/analytics/routes.ts';
+import { approvalsRoutes } from '#server/approvals/routes.ts';
 import { auditRoutes } from '#server/audit/routes.ts';
 import { cliAuthRoutes } from '#server/cli-auth/routes.ts';
 import { commentsRoutes } from '#server/comments/routes.ts';
@@ -16,6 +17,7 @@ import { mediaRoutes } from '#server/media/routes.ts';
 import { oauthRoutes } from '#server/oauth/routes.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { queueRoutes } from '#server/queue/routes.ts';
+import { reviewRoutes } from '#server/review/routes.ts';
 import { snippetsRoutes } from '#server/snippets/routes.ts';
 import { templatesRoutes } from '#server/templates/routes.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
@@ -32,6 +34,8 @@ import { apiDocsRoutes } from './routes.ts';
 export const apiRoutes = {
   ...postsRoutes,
   ...commentsRoutes,
+  ...approvalsRoutes,
+  ...reviewRoutes,
   ...importRoutes,
   ...importTemplateRoutes,
   ...exportRoutes,

@@ -11,6 +11,7 @@ export * from './schema/feeds.ts';
 export * from './schema/limits.ts';
 export * from './schema/links.ts';
 export * from './schema/posts.ts';
+export * from './schema/reviews.ts';
 export * from './schema/snippets.ts';
 export * from './schema/templates.ts';
 export * from './schema/users.ts';

@@ -44,6 +44,7 @@ function claimedPostFromRow(row: Record<string, unknown>): ClaimedPost {
       row.recycled_from === null || row.recycled_from === undefined ? null : String(row.recycled_from),
     recycleIndex:
       row.recycle_index === null || row.recycle_index === undefined ? null : Number(row.recycle_index),
+    approval: (row.approval as PostRow['approval']) ?? null,
     targets: (row.targets as ExistingTarget[] | null) ?? [],
   };
 }

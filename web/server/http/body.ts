@@ -6,12 +6,19 @@ const maxJsonBytes = 1024 * 1024;
 
 /** The parsed JSON body: malformed JSON or a body of the wrong shape is 400 invalid_request. */
 export async function readJson(request: Request): Promise<unknown> {
+  const value = await readOptionalJson(request);
+  if (value === undefined) throw new ProblemError(problem('invalid_request', 'A JSON body is required'));
+  return value;
+}
+
+/** As `readJson`, but an empty body is `undefined` (for bodies whose every field is optional). */
+export async function readOptionalJson(request: Request): Promise<unknown> {
   const text = await readLimitedText(
     request,
     maxJsonBytes,
     () => new ProblemError(problem('payload_too_large', 'The JSON body is too large')),
   );
-  if (text.trim() === '') throw new ProblemError(problem('invalid_request', 'A JSON body is required'));
+  if (text.trim() === '') return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -14,6 +14,9 @@ export const postEventActions = {
   updated: 'edited it',
   moved_to_draft: 'moved it back to drafts',
   approval_requested: 'saved it as a draft for your approval',
+  submitted: 'submitted it for approval',
+  approved: 'approved it',
+  rejected: 'sent it back to drafts with a comment',
   confirmation_declined: 'asked you to confirm; you declined',
   confirmation_cancelled: 'asked you to confirm; you dismissed the request',
   attempt: 'sent it to the platform',
@@ -47,8 +50,8 @@ export type RecordedAction = Exclude<
 
 export interface PostEventInput {
   postId: string;
-  /** The member who acted (an assistant acts for the member who granted it). */
-  userId: string;
+  /** The member who acted (an assistant acts for the member who granted it); null for a client's review link. */
+  userId: string | null;
   actor: PostEventActor;
   actorName: string | null;
   action: RecordedAction;
@@ -175,6 +178,7 @@ const defaultActorName: Record<PostEventActor, string> = {
   assistant: 'An assistant',
   api: 'An API client',
   system: 'Postwave',
+  reviewer: 'A client',
 };
 
 type StoredError = {

@@ -25,8 +25,8 @@ export interface PostFinalization {
   deferred: TargetOutcome | undefined;
 }
 
-/** Posts that nobody is publishing right now and that may still change. */
-export const editableStatuses: PostStatus[] = ['draft', 'scheduled', 'failed'];
+/** Posts that nobody is publishing right now and that may still change (an author edits a submission). */
+export const editableStatuses: PostStatus[] = ['draft', 'scheduled', 'failed', 'pending_approval'];
 const notLeased = () => or(isNull(posts.leaseExpiresAt), lt(posts.leaseExpiresAt, new Date()));
 
 export async function findPost(
@@ -93,7 +93,7 @@ export async function postProgress(
   return { wrote: Boolean(row?.wrote), scheduled: Boolean(row?.scheduled) };
 }
 
-/** Scheduled, posted and failed posts whose time falls in [from, to), earliest first (at most 1000). */
+/** Scheduled, posted, failed and pending posts whose time falls in [from, to), earliest first (at most 1000). */
 export async function postsInWindow(ctx: AppContext, workspaceId: string, from: Date, to: Date) {
   return ctx.db
     .select({
@@ -109,7 +109,7 @@ export async function postsInWindow(ctx: AppContext, workspaceId: string, from: 
     .where(
       and(
         eq(posts.workspaceId, workspaceId),
-        inArray(posts.status, ['scheduled', 'posted', 'failed']),
+        inArray(posts.status, ['scheduled', 'posted', 'failed', 'pending_approval']),
         or(
           and(gte(posts.scheduledAt, from), lt(posts.scheduledAt, to)),
           and(gte(posts.postedAt, from), lt(posts.postedAt, to)),

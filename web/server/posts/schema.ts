@@ -33,6 +33,39 @@ export const PostRisk = z
   })
   .meta({ id: 'PostRisk' });
 
+const ApprovalActor = z
+  .object({
+    type: z.enum(['member', 'assistant', 'reviewer']),
+    id: z
+      .string()
+      .optional()
+      .meta({ description: 'The member (for an assistant: the member who granted it).' }),
+    name: z.string().meta({ description: "The member's name, the assistant's, or the name a client typed." }),
+  })
+  .meta({ id: 'ApprovalActor' });
+
+/** A post's submission for approval and its last decision (docs/workspaces.md#approvals). */
+export const PostApproval = z
+  .object({
+    requested: z.object({
+      postingMode: z.enum(['now', 'schedule', 'queue']),
+      scheduledAt: z.string().optional(),
+    }),
+    requestedBy: ApprovalActor,
+    requestedAt: z.string(),
+    reason: z.enum(['approvals', 'assistants']).optional().meta({
+      description:
+        '`approvals`: the workspace setting applies to the submitter (its author never approves it). `assistants`: an assistant posted under `assistantsRequireApproval`; the member who granted the assistant may approve it (that is the confirmation the setting asks for).',
+    }),
+    approved: z.object({ by: ApprovalActor, at: z.string(), comment: z.string().optional() }).optional(),
+    rejected: z.object({ by: ApprovalActor, at: z.string(), comment: z.string() }).optional(),
+  })
+  .meta({
+    id: 'PostApproval',
+    description:
+      'What the submitter asked for (`requested`: the publish, schedule or queue request that waits), who and when; after a decision `approved` or `rejected` (with the comment). A new submission replaces it. `null` for a post never submitted.',
+  });
+
 /** A stored post as the API answers it, with one result per target that finished. */
 export const Post = z
   .object({
@@ -79,6 +112,7 @@ export const Post = z
       .int()
       .nullable()
       .meta({ description: 'On a recycled copy: which copy it is, 1 first; `null` otherwise.' }),
+    approval: PostApproval.nullable(),
   })
   .meta({ id: 'Post' });
 export type PostView = z.infer<typeof Post>;

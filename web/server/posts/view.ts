@@ -61,6 +61,7 @@ export function toPostView(
     recycle: row.recycle ?? null,
     recycledFrom: row.recycledFrom ?? null,
     recycleIndex: row.recycleIndex ?? null,
+    approval: row.approval ?? null,
   };
 }
 

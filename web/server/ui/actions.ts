@@ -45,7 +45,8 @@ export async function signUpAction(_state: FormState, form: FormData): Promise<F
   const ctx = await getContext();
   try {
     const user = await signUp(ctx, { email, password, ...(name ? { name } : {}) });
-    await sendVerificationLink(ctx, user.id);
+    // Someone signing up from an invitation comes back to it once the address is confirmed.
+    await sendVerificationLink(ctx, user.id, returnPath(field(form, 'next'), ctx.config.appUrl));
     if (isTimeZone(timezone)) {
       await updateProfile(ctx, user.id, { timezone });
     }

@@ -13,6 +13,6 @@ export function openApprovalRequest(
 ): PostEventView | undefined {
   const last = history.findLast((e) => e.action === 'approval_requested');
   if (!last || post.status === 'posted') return undefined;
-  if (post.status === 'draft') return last;
+  if (post.status === 'draft' || post.status === 'pending_approval') return last;
   return asked && last.detail.requestedMode === 'now' ? last : undefined;
 }

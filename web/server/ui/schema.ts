@@ -8,10 +8,10 @@ export interface FormState {
 /** A server action behind `useActionState`: the previous state and the form in, the next state out. */
 export type FormAction = (state: FormState, form: FormData) => Promise<FormState>;
 
-/** A post on the calendar: scheduled, posted or failed, at its time (ISO 8601). */
+/** A post on the calendar: scheduled, posted, failed or waiting for approval, at its time (ISO 8601). */
 export interface CalendarEntry {
   id: string;
-  status: 'scheduled' | 'posted' | 'failed';
+  status: 'scheduled' | 'posted' | 'failed' | 'pending_approval';
   message: string;
   at: string;
   accountIds: string[];

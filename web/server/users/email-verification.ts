@@ -1,3 +1,4 @@
+import { returnPath } from '#server/auth/return-path.ts';
 import type { AppContext } from '#server/context.ts';
 import { escapeHtml } from '#server/mail.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
@@ -14,7 +15,12 @@ const limitWindowMs = 15 * 60 * 1000;
  * address. Stored hashed; bound to the address it was sent to. False when the user is verified
  * already or asked too often.
  */
-export async function sendVerificationLink(ctx: AppContext, userId: string): Promise<boolean> {
+export async function sendVerificationLink(
+  ctx: AppContext,
+  userId: string,
+  /** Where the confirmed page continues to (a path here, e.g. the invitation being accepted). */
+  next?: string,
+): Promise<boolean> {
   const user = await repo.findUser(ctx, userId);
   if (!user || user.emailVerifiedAt) return false;
   const now = Date.now();
@@ -31,7 +37,8 @@ export async function sendVerificationLink(ctx: AppContext, userId: string): Pro
     expiresAt: new Date(now + lifetimeMs),
     createdAt: new Date(now),
   });
-  const link = `${ctx.config.appUrl}/verify-email?${new URLSearchParams({ token })}`;
+  const back = returnPath(next, ctx.config.appUrl);
+  const link = `${ctx.config.appUrl}/verify-email?${new URLSearchParams({ token, ...(back ? { next: back } : {}) })}`;
   const hours = Math.max(1, Math.round(lifetimeMs / 3_600_000));
   deliverLink(ctx, {
     userId: user.id,

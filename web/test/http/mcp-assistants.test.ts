@@ -178,7 +178,7 @@ for (const backend of backends()) {
       assert.equal(mcp.asked.length, asked);
     });
 
-    test('"assistants must confirm": a client without elicitation gets a draft and an approval link', async () => {
+    test('"assistants must confirm": a client without elicitation submits for approval (pending_approval) with a link', async () => {
       const { client: browser } = await signUp(env.app.url, 'approve');
       const accountId = await connectTelegram(browser, '@updates');
       const { client } = await connect(env.app.url, browser);
@@ -218,7 +218,9 @@ for (const backend of backends()) {
       })) as Json;
       assert.equal(held.isError, undefined, text(held));
       assert.equal(held.structuredContent.outcome, 'approval_required');
-      assert.equal(held.structuredContent.post.status, 'draft');
+      assert.equal(held.structuredContent.post.status, 'pending_approval');
+      assert.equal(held.structuredContent.post.approval.reason, 'assistants');
+      assert.equal(held.structuredContent.post.approval.requestedBy.type, 'assistant');
       assert.equal(held.structuredContent.post.scheduledAt, when);
       const link = held.structuredContent.approvalUrl as string;
       assert.ok(link.startsWith(`${env.app.url}/posts/${held.structuredContent.post.id}`), link);
@@ -236,8 +238,9 @@ for (const backend of backends()) {
       })) as Json;
       assert.equal(now.structuredContent.outcome, 'approval_required');
       assert.equal(env.telegram.sent.length, sent);
-      const approved = await browser.json(`/api/v1/posts/${held.structuredContent.post.id}`, {
-        json: { postingMode: 'now' },
+      // The member who granted the assistant confirms its post: approving performs what it asked.
+      const approved = await browser.json(`/api/v1/posts/${held.structuredContent.post.id}/approve`, {
+        json: {},
       });
       assert.equal(approved.body.status, 'posted');
       assert.equal(env.telegram.sent.at(-1)!.text, 'Needs a yes');

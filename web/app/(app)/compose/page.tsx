@@ -9,6 +9,7 @@ import { libraryMediaById } from '#server/media/get-media.ts';
 import { listSnippets } from '#server/snippets/list-snippets.ts';
 import { findOwnTemplate } from '#server/templates/get-template.ts';
 import { listTemplates } from '#server/templates/list-templates.ts';
+import { submissionsNeedApproval } from '#server/ui/approvals.ts';
 import { requireUser } from '#server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Compose' };
@@ -72,6 +73,7 @@ export default async function ComposePage({ searchParams }: { searchParams: Sear
         snippets={snippets}
         canSaveTemplate={can(user.role, 'workspace.manage')}
         {...(attached.length ? { initialMedia: attached } : {})}
+        needsApproval={await submissionsNeedApproval(user)}
       />
     </div>
   );

@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CenteredCard } from '../../../components/consent-card.tsx';
+import { returnPath } from '../../../server/auth/return-path.ts';
+import { getConfig } from '../../../server/context.ts';
 
 export const metadata: Metadata = { title: 'Confirm your e-mail address', referrer: 'no-referrer' };
 export const dynamic = 'force-dynamic';
@@ -14,7 +16,9 @@ export default async function VerifyEmailPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { token, status } = await searchParams;
+  const { token, status, next } = await searchParams;
+  // Back to where the person was going (an invitation they are accepting), else the composer.
+  const onward = returnPath(typeof next === 'string' ? next : undefined, getConfig().appUrl);
   if (status === 'verified') {
     return (
       <CenteredCard>
@@ -24,8 +28,8 @@ export default async function VerifyEmailPage({
             Thank you. You can now link GitHub or Google under Settings → Sign-in methods.
           </p>
         </header>
-        <Link href="/compose" className="btn btn-primary btn-block">
-          Continue
+        <Link href={onward ?? '/compose'} className="btn btn-primary btn-block">
+          {onward?.startsWith('/invite/') ? 'Continue to the invitation' : 'Continue'}
         </Link>
       </CenteredCard>
     );
@@ -53,6 +57,7 @@ export default async function VerifyEmailPage({
       </header>
       <form method="post" action="/api/auth/verify-email">
         <input type="hidden" name="token" value={token} />
+        {onward && <input type="hidden" name="next" value={onward} />}
         <button type="submit" className="btn btn-primary btn-block">
           Confirm my e-mail address
         </button>

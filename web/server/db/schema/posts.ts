@@ -16,7 +16,8 @@ import {
 import { ts } from './columns.ts';
 import { ownedRow, users, workspaceRef } from './users.ts';
 
-export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
+/** `pending_approval`: a submission waiting for an approver (docs/workspaces.md#approvals). */
+export const postStatuses = ['draft', 'scheduled', 'posted', 'failed', 'pending_approval'] as const;
 
 export type PostStatus = (typeof postStatuses)[number];
 
@@ -116,6 +117,26 @@ export type RecycleSettings = {
 /** A scheduled post's problem found before its due time: what, which account, what to do. */
 export type PostRisk = { code: string; message: string; hint: string; accountId?: string; checkedAt: string };
 
+/** Who acted on an approval: a member (or an assistant for one), or a client through a review link. */
+export type ApprovalActor = { type: 'member' | 'assistant' | 'reviewer'; id?: string; name: string };
+
+/**
+ * A post's approval state (docs/workspaces.md#approvals): what the submitter asked for, by whom,
+ * and the last decision. `requested` stays after a decision so the post page can say what was asked.
+ */
+export type StoredApproval = {
+  requested: { postingMode: 'now' | 'schedule' | 'queue'; scheduledAt?: string };
+  requestedBy: ApprovalActor;
+  requestedAt: string;
+  /**
+   * Why it waits: the workspace's `approvals` setting, or `assistants` (an assistant's post under
+   * `assistantsRequireApproval`, which the member who granted the assistant may approve).
+   */
+  reason?: 'approvals' | 'assistants';
+  approved?: { by: ApprovalActor; at: string; comment?: string };
+  rejected?: { by: ApprovalActor; at: string; comment: string };
+};
+
 export const posts = pgTable(
   'posts',
   {
@@ -158,6 +179,8 @@ export const posts = pgTable(
     recycledFrom: uuid('recycled_from').references((): AnyPgColumn => posts.id, { onDelete: 'set null' }),
     /** Which copy of the original this is, 1 first. */
     recycleIndex: integer('recycle_index'),
+    /** The submission and its decision; null for a post never submitted for approval. */
+    approval: jsonb('approval').$type<StoredApproval>(),
   },
   (t) => [
     // One copy per original and index, however many dispatchers finish the same post at once.
@@ -264,7 +287,7 @@ export const stagedDiscards = pgTable(
   (t) => [index('staged_discards_due').on(t.nextAttemptAt)],
 );
 
-export const postEventActors = ['user', 'assistant', 'api', 'system'] as const;
+export const postEventActors = ['user', 'assistant', 'api', 'system', 'reviewer'] as const;
 
 export type PostEventActor = (typeof postEventActors)[number];
 

@@ -1,9 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AppContext } from '#server/context.ts';
 import type { PostView } from '#server/posts/schema.ts';
 import type { PublishIntent } from '../confirmation.ts';
 
-/** The answers of publishing tools when the user did not confirm, or must approve on the web page. */
+/** The answer of publishing tools when the user did not confirm (submissions: ./approvals.ts). */
 
 /** The plain answer when the user said no: nothing was published or scheduled. */
 export function notConfirmed(
@@ -26,19 +25,5 @@ export function notConfirmed(
       ...(post ? { post } : {}),
       message: text,
     },
-  };
-}
-
-function approvalLink(ctx: AppContext, postId: string): string {
-  return `${ctx.config.appUrl}/posts/${postId}?approve=1`;
-}
-
-export function awaitingApproval(ctx: AppContext, intent: PublishIntent, post: PostView): CallToolResult {
-  const approvalUrl = approvalLink(ctx, post.id);
-  const what = intent.kind === 'now' ? 'publish it' : 'schedule it';
-  const text = `The user asks assistants to get their approval first, and this client cannot ask them directly. The post was saved as ${post.status === 'draft' ? 'a draft' : `is (${post.status})`}: nothing was ${intent.kind === 'now' ? 'published' : 'scheduled'}. Give the user this link to review and ${what}: ${approvalUrl}`;
-  return {
-    content: [{ type: 'text', text }],
-    structuredContent: { outcome: 'approval_required', published: false, approvalUrl, post },
   };
 }

@@ -17,8 +17,11 @@ export const toolPermissions: Record<string, Permission> = {
   delete_feed: 'workspace.manage',
   upload_media_from_url: 'posts.draft',
   presign_upload: 'posts.draft',
-  publish_post: 'posts.publish',
-  schedule_post: 'posts.publish',
+  // Contributors' assistants submit for approval (checked in the tool, as REST does).
+  publish_post: 'posts.draft',
+  schedule_post: 'posts.draft',
+  approve_post: 'posts.approve',
+  reject_post: 'posts.approve',
   move_post_to_draft: 'posts.publish',
   resolve_unknown_targets: 'posts.publish',
   validate_post: 'posts.draft',

@@ -1,18 +1,21 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { decidePosting } from '#server/approvals/policy.ts';
+import { type RequestedAction, submitStoredPost } from '#server/approvals/submit-post.ts';
 import type { AppContext } from '#server/context.ts';
 import { actOnPost } from '#server/posts/act-on-post.ts';
+import { assertMayEditPost } from '#server/posts/authorize.ts';
 import { getPost } from '#server/posts/get-post.ts';
-import { assertFuture } from '#server/posts/guards.ts';
+import { assertFuture, ownedPost } from '#server/posts/guards.ts';
 import type { RecordedAction } from '#server/posts/history.ts';
 import { assertPublishable } from '#server/posts/prepare.ts';
 import { parseScheduledAt, toPostAction } from '#server/posts/schema.ts';
-import { updatePost } from '#server/posts/update-post.ts';
 import type { McpActor } from '../actor.ts';
 import { type Decision, decide, type PublishIntent } from '../confirmation.ts';
 import { McpPostId, McpScheduledAt } from '../schemas.ts';
-import { awaitingApproval, notConfirmed } from './approval.ts';
+import { notConfirmed } from './approval.ts';
+import { assistantActor, submittedResult } from './approvals.ts';
 import { ok, tool } from './results.ts';
 
 /**
@@ -26,6 +29,22 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
     actor.record(postId, action, detail);
   const ask = (intent: PublishIntent, requestId: RequestId): Promise<Decision> =>
     decide(ctx, server, workspaceId, intent, requestId);
+  /** The stored post submitted for approval instead (REST's 202). */
+  const submit = async (id: string, action: RequestedAction, reason: 'approvals' | 'assistants') => {
+    const row = await ownedPost(ctx, workspaceId, id);
+    const post = await submitStoredPost(ctx, row, action, await assistantActor(actor), reason);
+    await log(id, 'approval_requested', {
+      requestedMode: action.postingMode,
+      ...(action.scheduledAt ? { scheduledAt: action.scheduledAt.toISOString() } : {}),
+    });
+    return submittedResult(ctx, post);
+  };
+  /** Whether the granting member's requests wait for approval; otherwise they need `posts.publish`. */
+  const mustSubmit = async (id: string) => {
+    const role = await actor.role();
+    await assertMayEditPost(ctx, { workspaceId, userId: actor.userId, role }, id);
+    return (await decidePosting(ctx, { workspaceId, role })) === 'submit';
+  };
 
   server.registerTool(
     'publish_post',
@@ -41,6 +60,7 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
       // A posted post: the service refuses it (409) before anything happens, as REST does.
       if (current.status === 'posted')
         await actOnPost(ctx, workspaceId, id, { postingMode: 'now' }, await actor.auditActor());
+      if (await mustSubmit(id)) return submit(id, { postingMode: 'now' }, 'approvals');
       await assertPublishable(ctx, workspaceId, current);
       const intent: PublishIntent = {
         kind: 'now',
@@ -55,10 +75,7 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
         });
         return notConfirmed(decision.outcome, intent, current);
       }
-      if (decision.outcome === 'approval') {
-        await log(id, 'approval_requested', { requestedMode: 'now' });
-        return awaitingApproval(ctx, intent, current);
-      }
+      if (decision.outcome === 'approval') return submit(id, { postingMode: 'now' }, 'assistants');
       const post = await actOnPost(
         ctx,
         workspaceId,
@@ -92,6 +109,8 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
           { postingMode: 'schedule', scheduledAt: when },
           await actor.auditActor(),
         );
+      if (await mustSubmit(id))
+        return submit(id, { postingMode: 'schedule', scheduledAt: when }, 'approvals');
       await assertPublishable(ctx, workspaceId, current);
       const intent: PublishIntent = {
         kind: 'schedule',
@@ -108,15 +127,8 @@ export function registerPostActionTools(server: McpServer, ctx: AppContext, acto
         });
         return notConfirmed(decision.outcome, intent, current);
       }
-      if (decision.outcome === 'approval') {
-        // A draft keeps the proposed time, so approving it on the page is one click.
-        const post =
-          current.status === 'draft'
-            ? await updatePost(ctx, workspaceId, id, { scheduledAt: when }, await actor.auditActor())
-            : current;
-        await log(id, 'approval_requested', { requestedMode: 'schedule', scheduledAt: when.toISOString() });
-        return awaitingApproval(ctx, intent, post);
-      }
+      if (decision.outcome === 'approval')
+        return submit(id, { postingMode: 'schedule', scheduledAt: when }, 'assistants');
       const post = await actOnPost(
         ctx,
         workspaceId,

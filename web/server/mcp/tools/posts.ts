@@ -9,6 +9,8 @@ import {
   ValidationRequest,
 } from '@postwave/shared';
 import { z } from 'zod';
+import { decidePosting } from '#server/approvals/policy.ts';
+import { submitNewPost } from '#server/approvals/submit-post.ts';
 import type { AppContext } from '#server/context.ts';
 import { postStatuses } from '#server/db/schema.ts';
 import { assertMayEditPost } from '#server/posts/authorize.ts';
@@ -39,7 +41,8 @@ import {
   McpThread,
 } from '../schemas.ts';
 import { destructiveIdempotent, readOnly } from './annotations.ts';
-import { awaitingApproval, notConfirmed } from './approval.ts';
+import { notConfirmed } from './approval.ts';
+import { assistantActor, submittedResult } from './approvals.ts';
 import { ok, tool } from './results.ts';
 
 /**
@@ -85,7 +88,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     {
       title: 'Create a post',
       description:
-        'Publishes now (postingMode "now"), schedules ("schedule" with scheduledAt), queues ("queue": the next free slot of every account\'s queue, see get_queue) or saves a draft ("draft"). Publishing and scheduling ask the user to confirm first when the client supports it; if the user declines, nothing is published. When the user requires approval and this client cannot ask, the post is saved as a draft and an approvalUrl is returned for the user.',
+        'Publishes now (postingMode "now"), schedules ("schedule" with scheduledAt), queues ("queue": the next free slot of every account\'s queue, see get_queue) or saves a draft ("draft"). Publishing and scheduling ask the user to confirm first when the client supports it; if the user declines, nothing is published. When the workspace requires approval (for the granting member\'s role, or for assistants and this client cannot ask), the post is stored as pending_approval and an approvalUrl is returned: nothing is published until a member approves.',
       inputSchema: {
         templateId: z
           .string()
@@ -128,7 +131,25 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
         await log(post.id, 'created_draft');
         return ok(post, `Draft ${post.id} saved.`);
       }
-      await actor.assertCan('posts.publish');
+      const mode = request.postingMode;
+      const submit = async (reason: 'approvals' | 'assistants') => {
+        const post = await submitNewPost(
+          ctx,
+          workspaceId,
+          { ...request, postingMode: mode },
+          await assistantActor(actor),
+          reason,
+          recycle,
+        );
+        await log(post.id, 'approval_requested', {
+          requestedMode: mode,
+          ...(request.scheduledAt ? { scheduledAt: request.scheduledAt.toISOString() } : {}),
+        });
+        return submittedResult(ctx, post);
+      };
+      // The granting member's role decides, as for their own requests (docs/workspaces.md#approvals).
+      if ((await decidePosting(ctx, { workspaceId, role: await actor.role() })) === 'submit')
+        return submit('approvals');
       const intent: PublishIntent = {
         kind: request.postingMode === 'now' ? 'now' : request.postingMode === 'queue' ? 'queue' : 'schedule',
         message: request.message,
@@ -148,21 +169,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       const decision = await ask(intent, requestId);
       if (decision.outcome === 'declined' || decision.outcome === 'cancelled')
         return notConfirmed(decision.outcome, intent);
-      if (decision.outcome === 'approval') {
-        const draft = await createPost(
-          ctx,
-          workspaceId,
-          { ...request, postingMode: 'draft' },
-          actor.userId,
-          await actor.auditActor(),
-          recycle,
-        );
-        await log(draft.id, 'approval_requested', {
-          requestedMode: request.postingMode,
-          ...(request.scheduledAt ? { scheduledAt: request.scheduledAt.toISOString() } : {}),
-        });
-        return awaitingApproval(ctx, intent, draft);
-      }
+      if (decision.outcome === 'approval') return submit('assistants');
       const post = await createPost(
         ctx,
         workspaceId,

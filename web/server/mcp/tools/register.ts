@@ -3,6 +3,7 @@ import type { AppContext } from '#server/context.ts';
 import type { McpActor } from '../actor.ts';
 import { registerAccountTools } from './accounts.ts';
 import { registerAnalyticsTools } from './analytics.ts';
+import { registerApprovalTools } from './approvals.ts';
 import { registerFeedTools } from './feeds.ts';
 import { registerMediaTools } from './media.ts';
 import { permissionChecked } from './permissions.ts';
@@ -22,6 +23,7 @@ export function registerTools(mcpServer: McpServer, ctx: AppContext, actor: McpA
   registerAccountTools(server, ctx, actor);
   registerPostTools(server, ctx, actor);
   registerPostActionTools(server, ctx, actor);
+  registerApprovalTools(server, ctx, actor);
   registerMediaTools(server, ctx, actor);
   registerFeedTools(server, ctx, actor);
   registerQueueTools(server, ctx, actor);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { RunningApp } from '../../helpers/app.ts';
 import { Client, signUp } from '../../helpers/client.ts';
+import type { MailCapture } from '../../helpers/mail-capture.ts';
 
 /*
  * A workspace with one member of every role, built through the API as people would: the owner
@@ -40,10 +41,27 @@ async function loggedVerifyLink(app: RunningApp, userId: string): Promise<string
   }
 }
 
+/** The verification link mailed to `address` (an app with SMTP set up mails it instead of logging it). */
+export async function mailedVerifyLink(mail: MailCapture, address: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    for (const message of mail.to(address)) {
+      // Quoted-printable: soft line breaks and `=3D` for `=`.
+      const text = message.raw.replace(/=\r?\n/g, '').replaceAll('=3D', '=');
+      const found = /https?:\/\/[^\s"<>]*\/verify-email\?token=[^\s"<>&]+/.exec(text);
+      if (found) return found[0];
+    }
+    if (Date.now() > deadline) throw new Error(`no verification link mailed to ${address}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A signed-up person whose e-mail address is verified (they followed the link). */
-export async function verifiedPerson(app: RunningApp, name: string) {
+export async function verifiedPerson(app: RunningApp, name: string, mail?: MailCapture) {
   const { client, user } = await signUp(app.url, name);
-  const link = new URL(await loggedVerifyLink(app, user.id));
+  const link = new URL(
+    mail ? await mailedVerifyLink(mail, user.email) : await loggedVerifyLink(app, user.id),
+  );
   const res = await new Client(app.url).fetch('/api/auth/verify-email', {
     json: { token: link.searchParams.get('token') },
   });
@@ -87,14 +105,14 @@ export async function tokenIn(
   return member.session.withToken(res.body.token);
 }
 
-export async function buildTeam(app: RunningApp, label: string): Promise<Team> {
-  const owner = await verifiedPerson(app, `${label}-owner`);
+export async function buildTeam(app: RunningApp, label: string, mail?: MailCapture): Promise<Team> {
+  const owner = await verifiedPerson(app, `${label}-owner`, mail);
   const workspaceId = await currentWorkspace(owner.session);
   const members = {
     owner: { role: 'owner', ...owner, api: await tokenIn(owner, workspaceId) },
   } as Record<Role, Member>;
   for (const role of roles.slice(1)) {
-    const person = await verifiedPerson(app, `${label}-${role}`);
+    const person = await verifiedPerson(app, `${label}-${role}`, mail);
     await invite(owner.session, workspaceId, person, role);
     members[role] = { role, ...person, api: await tokenIn(person, workspaceId) };
   }

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { AccountAvatar } from '#components/account-avatar.tsx';
 import { AccountsAtRisk } from '#components/accounts/health.tsx';
 import { PostMetricsSection } from '#components/analytics/post-metrics.tsx';
+import { ApprovalActions } from '#components/approvals/approval-actions.tsx';
 import { SaveAsTemplate } from '#components/compose/save-as-template.tsx';
 import { Icon } from '#components/icons.tsx';
 import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
@@ -13,6 +14,7 @@ import { PostActions } from '#components/posts/post-actions.tsx';
 import { PostComments } from '#components/posts/post-comments.tsx';
 import { RecycleChain } from '#components/posts/recycle-chain.tsx';
 import { StagingNote } from '#components/posts/staging-note.tsx';
+import { ReviewLinks } from '#components/review/review-links.tsx';
 import '#components/analytics/analytics.css';
 import { plainError, StatusBadge } from '#components/posts/status.tsx';
 import { TargetLinks } from '#components/posts/target-links.tsx';
@@ -27,6 +29,7 @@ import { getPost } from '#server/posts/get-post.ts';
 import { ownedPost } from '#server/posts/guards.ts';
 import { listPostEvents } from '#server/posts/history.ts';
 import { getRecycleChain } from '#server/posts/recycle-chain.ts';
+import { mayDecide } from '#server/ui/approvals.ts';
 import { requestLocale } from '#server/ui/locale.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { openApprovalRequest } from '#server/ui/post-approval.ts';
@@ -70,6 +73,15 @@ export default async function PostPage({
   const failedTargets = post.results.filter((r) => r.status === 'failed');
   const unknownTargets = post.results.filter((r) => r.status === 'unknown');
   let note = done ? doneNotes[done] : undefined;
+  if (done && post.status === 'pending_approval')
+    note = 'Submitted for approval: an editor, admin or owner decides, and then it goes out as you asked.';
+  const requested = post.approval?.requested;
+  const requestedText =
+    !requested || requested.postingMode === 'now'
+      ? 'publish it now'
+      : requested.postingMode === 'queue'
+        ? 'add it to the queue'
+        : `schedule it for ${requested.scheduledAt ? formatDateTime(requested.scheduledAt, user.timezone, locale) : 'later'}`;
   if (done === 'now' && post.status === 'failed') note = undefined;
 
   return (
@@ -102,6 +114,26 @@ export default async function PostPage({
           Review it, then use Publish or Schedule below — or leave it as a draft.
         </p>
       )}
+      {post.status === 'pending_approval' && post.approval && (
+        <section className="card stack" aria-labelledby="approval-title" data-testid="approval-state">
+          <h2 id="approval-title">Waiting for approval</h2>
+          <p>
+            {post.approval.requestedBy.name} asked to {requestedText} (submitted{' '}
+            {formatDateTime(post.approval.requestedAt, tz, locale)}).
+          </p>
+          {mayDecide(user, post) ? (
+            <ApprovalActions id={post.id} label="this post" />
+          ) : (
+            <p className="muted small">Another member with the editor role or higher approves it.</p>
+          )}
+        </section>
+      )}
+      {post.status === 'draft' && post.approval?.rejected && (
+        <div className="alert alert-warn" role="status" data-testid="approval-rejected">
+          <strong>{post.approval.rejected.by.name} sent this post back</strong> (
+          {formatDateTime(post.approval.rejected.at, tz, locale)}): {post.approval.rejected.comment}
+        </div>
+      )}
       {post.status === 'failed' && (
         <p className="alert alert-error" role="alert">
           {failedTargets.length === post.accountIds.length
@@ -129,6 +161,9 @@ export default async function PostPage({
       <div className="detail-grid">
         <div className="stack">
           <Outgoing post={post} accounts={accountList} timezone={tz} />
+          {post.status !== 'posted' && (
+            <ReviewLinks postId={post.id} timezone={tz} canManage={can(user.role, 'posts.approve')} />
+          )}
           <section className="card" aria-labelledby="results-title">
             <div className="card-head">
               <h2 id="results-title">Accounts</h2>

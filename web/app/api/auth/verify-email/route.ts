@@ -1,4 +1,5 @@
 import { ProblemError, problem } from '@postwave/shared';
+import { returnPath } from '#server/auth/return-path.ts';
 import { readBody } from '#server/http/body.ts';
 import { route } from '#server/http/route.ts';
 import { verifyEmail } from '#server/users/email-verification.ts';
@@ -17,9 +18,11 @@ export const POST = route(usersRoutes.verifyEmail, async ({ request, ctx }) => {
   if (isForm) {
     const form = new URLSearchParams((await request.text()).slice(0, 4096));
     const ok = await verifyEmail(ctx, form.get('token') ?? '');
+    const next = ok ? returnPath(form.get('next') ?? undefined, ctx.config.appUrl) : undefined;
+    const query = new URLSearchParams({ status: ok ? 'verified' : 'invalid', ...(next ? { next } : {}) });
     return new Response(null, {
       status: 303,
-      headers: { location: `${ctx.config.appUrl}/verify-email?status=${ok ? 'verified' : 'invalid'}` },
+      headers: { location: `${ctx.config.appUrl}/verify-email?${query}` },
     });
   }
   const { token } = await readBody(request, VerifyEmailRequest);

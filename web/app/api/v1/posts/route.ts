@@ -1,10 +1,12 @@
 import { ProblemError, parsePostRequest, problem } from '@postwave/shared';
+import { approvalActorOf } from '#server/approvals/actor.ts';
+import { decidePosting } from '#server/approvals/policy.ts';
+import { submitNewPost } from '#server/approvals/submit-post.ts';
 import { actorOf } from '#server/audit/actor.ts';
 import { readJson } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
-import { assertMayPost } from '#server/posts/authorize.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { listPosts } from '#server/posts/list-posts.ts';
 import { parseRecycle } from '#server/posts/recycle-schema.ts';
@@ -18,7 +20,10 @@ export const GET = route(postsRoutes.listPosts, async ({ request, ctx, caller })
   const query = ListPostsQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) {
     throw new ProblemError(
-      problem('invalid_request', 'status must be draft, scheduled, posted or failed; limit 1 to 200'),
+      problem(
+        'invalid_request',
+        'status must be draft, scheduled, posted, failed or pending_approval; limit 1 to 200',
+      ),
     );
   }
   return json(await listPosts(ctx, caller.workspaceId, query.data));
@@ -30,7 +35,18 @@ export const POST = route(postsRoutes.createPost, async ({ request, ctx, caller 
     const recycle = parseRecycle(body) ?? null;
     // Inside the idempotent run: a key reused with another body is 422 before anything else.
     const input = parsePostRequest(await withTemplate(ctx, caller.workspaceId, body));
-    assertMayPost(caller, input.postingMode);
+    const { postingMode } = input;
+    if (postingMode !== 'draft' && (await decidePosting(ctx, caller)) === 'submit') {
+      const post = await submitNewPost(
+        ctx,
+        caller.workspaceId,
+        { ...input, postingMode },
+        approvalActorOf(caller),
+        'approvals',
+        recycle,
+      );
+      return { status: 202, body: post };
+    }
     return {
       status: 201,
       body: await createPost(ctx, caller.workspaceId, input, caller.userId, actorOf(caller), recycle),

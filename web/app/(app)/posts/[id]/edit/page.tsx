@@ -8,6 +8,7 @@ import { can } from '#server/auth/permissions.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listSnippets } from '#server/snippets/list-snippets.ts';
+import { submissionsNeedApproval } from '#server/ui/approvals.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { requireUser } from '#server/ui/session.ts';
 
@@ -42,6 +43,7 @@ export default async function EditPostPage({ params }: { params: Promise<{ id: s
         post={post}
         snippets={snippets}
         canSaveTemplate={can(user.role, 'workspace.manage')}
+        needsApproval={await submissionsNeedApproval(user)}
       />
     </div>
   );

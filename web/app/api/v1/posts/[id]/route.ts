@@ -1,4 +1,7 @@
 import { invalidRequest } from '@postwave/shared';
+import { approvalActorOf } from '#server/approvals/actor.ts';
+import { decidePosting } from '#server/approvals/policy.ts';
+import { submitStoredPost } from '#server/approvals/submit-post.ts';
 import { actorOf } from '#server/audit/actor.ts';
 import { readBody, readJson } from '#server/http/body.ts';
 import { json, noContent } from '#server/http/respond.ts';
@@ -8,6 +11,7 @@ import { actOnPost } from '#server/posts/act-on-post.ts';
 import { assertMayEditPost, assertMayPost } from '#server/posts/authorize.ts';
 import { deletePost } from '#server/posts/delete-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
+import { ownedPost } from '#server/posts/guards.ts';
 import { parseRecycle, withoutRecycle } from '#server/posts/recycle-schema.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { PostActionRequest, PostPatchRequest, toPostAction, toPostPatch } from '#server/posts/schema.ts';
@@ -34,12 +38,22 @@ export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, 
   return idempotent(ctx, caller, request, body, async () => {
     const parsed = PostActionRequest.safeParse(body);
     if (!parsed.success) throw invalidRequest(parsed.error);
+    const action = toPostAction(parsed.data);
     // Resolving unknown targets publishes again (or records a publication): a publisher's act.
-    assertMayPost(caller, parsed.data.resolveUnknown ? 'now' : parsed.data.postingMode);
+    if ('resolveUnknown' in action) assertMayPost(caller, 'now');
+    const submit =
+      'postingMode' in action &&
+      action.postingMode !== 'draft' &&
+      (await decidePosting(ctx, caller)) === 'submit';
     await assertMayEditPost(ctx, caller, params.id);
+    if (submit && 'postingMode' in action && action.postingMode !== 'draft') {
+      const row = await ownedPost(ctx, caller.workspaceId, params.id);
+      const requested = { postingMode: action.postingMode, scheduledAt: action.scheduledAt };
+      return { status: 202, body: await submitStoredPost(ctx, row, requested, approvalActorOf(caller)) };
+    }
     return {
       status: 200,
-      body: await actOnPost(ctx, caller.workspaceId, params.id, toPostAction(parsed.data), actorOf(caller)),
+      body: await actOnPost(ctx, caller.workspaceId, params.id, action, actorOf(caller)),
     };
   });
 });

@@ -1,0 +1,106 @@
+import { expectAccessible } from './axe.ts';
+import { chat, connectTelegram, expect, signUp, test } from './fixtures.ts';
+
+/*
+ * A team's approval, end to end (docs/workspaces.md#approvals, #review-links): the owner invites a
+ * contributor; the contributor signs up from the invitation, confirms the address and accepts;
+ * submits a post ("Submit for approval"); the owner creates a review link; a client with no
+ * account approves it in a fresh browser context at phone width; the post is published once.
+ */
+
+/** The newest verification link the app logged (LOG_LEVEL=info, no SMTP). */
+function lastVerifyLink(output: string): string {
+  const links = output
+    .split('\n')
+    .filter((l) => l.startsWith('{') && l.includes('verifyLink'))
+    .map((l) => (JSON.parse(l) as { verifyLink: string }).verifyLink);
+  const link = links.at(-1);
+  if (!link) throw new Error('no verification link logged');
+  return link;
+}
+
+test('owner invites a contributor, the contributor submits, a client approves through a review link', async ({
+  page,
+  browser,
+  app,
+  telegram,
+}) => {
+  test.setTimeout(300_000);
+  await signUp(page, 'Olivia Owner');
+  await connectTelegram(page);
+  const workspaces = await (await page.request.get('/api/v1/workspaces')).json();
+  const workspaceId = workspaces.currentWorkspaceId as string;
+  const email = `carlo${Date.now()}@example.test`;
+  const invited = await page.request.post(`/api/v1/workspaces/${workspaceId}/invitations`, {
+    data: { email, role: 'contributor' },
+    headers: { origin: app.url },
+  });
+  expect(invited.status()).toBe(201);
+  const inviteUrl = (await invited.json()).url as string;
+
+  // The contributor: a fresh browser, sign-up from the invitation, the verification link, accept.
+  const contributorContext = await browser.newContext();
+  const contributor = await contributorContext.newPage();
+  await contributor.goto(inviteUrl);
+  await contributor.getByRole('link', { name: 'Create your account' }).click();
+  await contributor.getByLabel('Name').fill('Carlo Contributor');
+  await expect(contributor.getByLabel('Email')).toHaveValue(email);
+  await contributor.getByLabel('Password').fill('correct horse battery');
+  await contributor.getByRole('button', { name: 'Create account' }).click();
+  await expect(contributor).toHaveURL(/\/invite\//);
+  // The verification link brings the person back to the invitation.
+  await contributor.goto(lastVerifyLink(app.output()));
+  await contributor.getByRole('button', { name: 'Confirm my e-mail address' }).click();
+  await contributor.getByRole('link', { name: 'Continue to the invitation' }).click();
+  await expect(contributor).toHaveURL(/\/invite\//);
+  await contributor.getByRole('button', { name: 'Accept the invitation' }).click();
+  await expect(contributor).not.toHaveURL(/\/invite\//);
+
+  const message = `Launch day ${Date.now()}`;
+  await contributor.goto('/compose');
+  const chip = contributor.locator('[data-testid^="chip-"]').first();
+  // A click before hydration does nothing: click until the chip says it is selected.
+  await expect(async () => {
+    if ((await chip.getAttribute('aria-pressed')) !== 'true') await chip.click();
+    await expect(chip).toHaveAttribute('aria-pressed', 'true', { timeout: 1000 });
+  }).toPass();
+  await contributor.getByRole('textbox', { name: 'Message', exact: true }).fill(message);
+  await expect(contributor.getByRole('button', { name: 'Publish now' })).toHaveCount(0);
+  await contributor.getByRole('button', { name: 'Submit for approval' }).click();
+  await expect(contributor).toHaveURL(/\/posts\/[0-9a-f-]+/);
+  await expect(contributor.locator('.page-head .badge')).toHaveText('Waiting for approval');
+  const postUrl = contributor.url().split('?')[0]!;
+  await expectAccessible(contributor, 'team-submitted', { testInfo: test.info(), soft: true });
+  await contributorContext.close();
+
+  // The owner sees it waiting and makes a review link for the client.
+  await page.goto('/approvals');
+  await expect(page.getByTestId('pending-post')).toContainText(message);
+  await expectAccessible(page, 'team-approvals', { testInfo: test.info(), soft: true });
+  await page.goto(postUrl);
+  await expect(page.getByTestId('approval-state')).toContainText('Carlo Contributor');
+  await page.getByRole('button', { name: 'Create review link' }).click();
+  const reviewUrl = await page.getByLabel('Review link (shown once)').inputValue();
+  expect(reviewUrl).toMatch(/\/review\/pwr_/);
+  await expectAccessible(page, 'team-post-review-link', { testInfo: test.info(), soft: true });
+
+  // The client: no account, a fresh browser context, a phone-sized window.
+  const clientContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const client = await clientContext.newPage();
+  await client.goto(reviewUrl);
+  await expect(client.getByRole('heading', { name: 'Review a post', level: 1 })).toBeVisible();
+  await expect(client.getByRole('article')).toContainText(message);
+  await expectAccessible(client, 'team-review-page', { testInfo: test.info(), soft: true });
+  const width = await client.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(390);
+  await client.getByLabel('Your name').fill('Clara Client');
+  await client.getByRole('button', { name: 'Approve' }).click();
+  await expect(client.getByRole('status').filter({ hasText: 'Approved' })).toBeVisible();
+  await clientContext.close();
+
+  await page.goto(postUrl);
+  await expect(page.locator('.page-head .badge')).toHaveText('Posted');
+  expect(telegram.sent.filter((m) => m.text === message && String(m.chatId) === String(chat.id)).length).toBe(
+    1,
+  );
+});

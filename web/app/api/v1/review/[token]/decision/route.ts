@@ -1,0 +1,16 @@
+import { readJson } from '#server/http/body.ts';
+import { json } from '#server/http/respond.ts';
+import { route } from '#server/http/route.ts';
+import { openReviewLink } from '#server/review/access.ts';
+import { reviewDecision } from '#server/review/act.ts';
+import { reviewRoutes } from '#server/review/routes.ts';
+import { parseReviewBody, ReviewDecisionRequest } from '#server/review/schema.ts';
+import { clientAddress } from '#server/security/client-address.ts';
+
+export const runtime = 'nodejs';
+
+export const POST = route(reviewRoutes.reviewDecision, async ({ request, ctx, params }) => {
+  const link = await openReviewLink(ctx, params.token, clientAddress(request, ctx.config.trustProxyHops));
+  const input = parseReviewBody(ReviewDecisionRequest, await readJson(request));
+  return json(await reviewDecision(ctx, link, input));
+});

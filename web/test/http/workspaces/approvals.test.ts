@@ -1,0 +1,319 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startWebhookReceiver, type WebhookReceiver } from '@postwave/shared/testing';
+import { backends } from '../../helpers/databases.ts';
+import { connectTelegram, startTelegramApp, type TelegramApp } from '../../helpers/fixtures.ts';
+import { type MailCapture, startMailCapture } from '../../helpers/mail-capture.ts';
+import { assertForbidden, buildTeam, type Role, type Team } from './team.ts';
+
+/**
+ * Approvals (contract section G, docs/workspaces.md#approvals) over HTTP: who submits, who
+ * approves and rejects, 202, the requested action performed once (also under a race), e-mails,
+ * webhook events and the timeline.
+ */
+
+const inADay = () => new Date(Date.now() + 86_400_000).toISOString();
+
+for (const backend of backends()) {
+  describe(`approvals (${backend})`, () => {
+    let env: TelegramApp;
+    let mail: MailCapture;
+    let team: Team;
+    let news: string;
+    let webhookId: string;
+    let receiver: WebhookReceiver;
+    before(async () => {
+      mail = await startMailCapture();
+      receiver = await startWebhookReceiver();
+      env = await startTelegramApp(backend, {
+        LOG_LEVEL: 'info',
+        SMTP_URL: mail.url,
+        ALLOW_PRIVATE_HOSTS: new URL(receiver.url).host,
+      });
+      team = await buildTeam(env.app, `appr-${backend}`, mail);
+      news = await connectTelegram(team.members.owner.api, '@news');
+      const hook = await team.members.owner.api.json('/api/v1/webhooks', {
+        json: {
+          url: receiver.url,
+          events: ['post.submitted', 'post.approved', 'post.rejected'],
+        },
+      });
+      assert.equal(hook.status, 201, JSON.stringify(hook.body));
+      webhookId = hook.body.id;
+    });
+    after(async () => {
+      await env?.stop();
+      await mail?.close();
+      await receiver?.close();
+    });
+
+    const api = (role: Role) => team.members[role].api;
+    const setApprovals = async (approvals: 'off' | 'contributors' | 'everyone') => {
+      const res = await api('owner').json(`/api/v1/workspaces/${team.workspaceId}`, {
+        method: 'PATCH',
+        json: { settings: { approvals } },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    /** A post submitted by `role` (a contributor unless said): 202, waiting for approval. */
+    const submit = async (
+      message: string,
+      role: Role = 'contributor',
+      extra: Record<string, unknown> = {},
+    ) => {
+      const res = await api(role).json('/api/v1/posts', {
+        json: { message, accountIds: [news], postingMode: 'schedule', scheduledAt: inADay(), ...extra },
+      });
+      assert.equal(res.status, 202, JSON.stringify(res.body));
+      assert.equal(res.body.status, 'pending_approval');
+      return res.body as {
+        id: string;
+        approval: {
+          requested: { postingMode: string; scheduledAt?: string };
+          requestedBy: { id: string; type: string };
+          requestedAt: string;
+        };
+      };
+    };
+    const sentTexts = (text: string) => env.telegram.sent.filter((m) => m.text === text);
+
+    test('submit: contributors get 202 and pending_approval; editors and up publish; viewers may not', async () => {
+      const post = await submit('contributor wants it scheduled');
+      assert.equal(post.approval.requested.postingMode, 'schedule');
+      assert.ok(post.approval.requested.scheduledAt);
+      assert.equal(post.approval.requestedBy.id, team.members.contributor.userId);
+      assert.equal(post.approval.requestedBy.type, 'member');
+      assert.ok(post.approval.requestedAt);
+
+      const now = await api('contributor').json('/api/v1/posts', {
+        json: { message: 'contributor wants it now', accountIds: [news], postingMode: 'now' },
+      });
+      assert.equal(now.status, 202);
+      assert.equal(now.body.approval.requested.postingMode, 'now');
+      const queued = await api('contributor').json('/api/v1/posts', {
+        json: { message: 'contributor wants it queued', accountIds: [news], postingMode: 'queue' },
+      });
+      assert.equal(queued.status, 202);
+      assert.equal(queued.body.approval.requested.postingMode, 'queue');
+      assert.equal(sentTexts('contributor wants it now').length, 0, 'nothing published before approval');
+
+      for (const role of ['owner', 'admin', 'editor'] as const) {
+        const res = await api(role).json('/api/v1/posts', {
+          json: {
+            message: `${role} schedules`,
+            accountIds: [news],
+            postingMode: 'schedule',
+            scheduledAt: inADay(),
+          },
+        });
+        assert.equal(res.status, 201, role);
+        assert.equal(res.body.status, 'scheduled');
+        assert.equal(res.body.approval, null);
+      }
+      assertForbidden(
+        await api('viewer').json('/api/v1/posts', {
+          json: { message: 'no', accountIds: [news], postingMode: 'now' },
+        }),
+        'contributor',
+      );
+
+      // A stored draft submitted through POST /posts/{id}.
+      const draft = await api('contributor').json('/api/v1/posts', {
+        json: { message: 'draft first', accountIds: [news], postingMode: 'draft' },
+      });
+      const submitted = await api('contributor').json(`/api/v1/posts/${draft.body.id}`, {
+        json: { postingMode: 'schedule', scheduledAt: inADay() },
+      });
+      assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+      assert.equal(submitted.body.status, 'pending_approval');
+
+      const pending = await api('viewer').json('/api/v1/posts?status=pending_approval');
+      assert.equal(pending.status, 200);
+      const ids = pending.body.posts.map((p: { id: string }) => p.id);
+      assert.ok(ids.includes(post.id) && ids.includes(draft.body.id));
+      assert.ok(pending.body.posts.every((p: { status: string }) => p.status === 'pending_approval'));
+    });
+
+    test('the approvals setting: "everyone" makes owners submit too, "off" refuses contributors', async () => {
+      await setApprovals('everyone');
+      try {
+        const own = await submit('owner under everyone', 'owner');
+        const self = await api('owner').json(`/api/v1/posts/${own.id}/approve`, { json: {} });
+        assert.equal(self.status, 403);
+        assert.equal(self.body.code, 'self_approval');
+        const approved = await api('admin').json(`/api/v1/posts/${own.id}/approve`, { json: {} });
+        assert.equal(approved.status, 200, JSON.stringify(approved.body));
+        assert.equal(approved.body.status, 'scheduled');
+      } finally {
+        await setApprovals('off');
+      }
+      try {
+        assertForbidden(
+          await api('contributor').json('/api/v1/posts', {
+            json: { message: 'off', accountIds: [news], postingMode: 'schedule', scheduledAt: inADay() },
+          }),
+          'editor',
+        );
+        const draft = await api('contributor').json('/api/v1/posts', {
+          json: { message: 'still drafts', accountIds: [news], postingMode: 'draft' },
+        });
+        assert.equal(draft.status, 201);
+      } finally {
+        await setApprovals('contributors');
+      }
+    });
+
+    test('approve: owner, admin, editor (not their own); contributor and viewer 403; the author never', async () => {
+      for (const role of ['owner', 'admin', 'editor'] as const) {
+        const post = await submit(`approve by ${role}`);
+        const res = await api(role).json(`/api/v1/posts/${post.id}/approve`, {
+          json: { comment: `fine by ${role}` },
+        });
+        assert.equal(res.status, 200, `${role}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.status, 'scheduled');
+        assert.equal(res.body.scheduledAt, post.approval.requested.scheduledAt);
+        assert.equal(res.body.approval.approved.by.id, team.members[role].userId);
+        assert.equal(res.body.approval.approved.comment, `fine by ${role}`);
+        const again = await api(role).json(`/api/v1/posts/${post.id}/approve`, { json: {} });
+        assert.equal(again.status, 409, 'decided once');
+      }
+      const post = await submit('nobody below editor approves');
+      for (const role of ['contributor', 'viewer'] as const) {
+        assertForbidden(await api(role).json(`/api/v1/posts/${post.id}/approve`, { json: {} }), 'editor');
+        assertForbidden(
+          await api(role).json(`/api/v1/posts/${post.id}/reject`, { json: { comment: 'no' } }),
+          'editor',
+        );
+      }
+      // An editor's own submission (approvals for everyone): never approved by its author.
+      await setApprovals('everyone');
+      try {
+        const own = await submit('editor own', 'editor');
+        for (const path of ['approve', 'reject']) {
+          const res = await api('editor').json(`/api/v1/posts/${own.id}/${path}`, {
+            json: { comment: 'mine' },
+          });
+          assert.equal(res.status, 403, path);
+          assert.equal(res.body.code, 'self_approval');
+        }
+      } finally {
+        await setApprovals('contributors');
+      }
+      const unknown = await api('owner').json(`/api/v1/posts/${crypto.randomUUID()}/approve`, { json: {} });
+      assert.equal(unknown.status, 404);
+    });
+
+    test('reject: a comment is required; back to draft with approval.rejected; the author hears of it', async () => {
+      for (const role of ['owner', 'admin', 'editor'] as const) {
+        const post = await submit(`reject by ${role}`);
+        const missing = await api(role).json(`/api/v1/posts/${post.id}/reject`, { json: {} });
+        assert.equal(missing.status, 422);
+        assert.equal(missing.body.errors[0].path, 'comment');
+        const blank = await api(role).json(`/api/v1/posts/${post.id}/reject`, { json: { comment: '  ' } });
+        assert.equal(blank.status, 422);
+        const res = await api(role).json(`/api/v1/posts/${post.id}/reject`, {
+          json: { comment: `shorter please (${role})` },
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.status, 'draft');
+        assert.equal(res.body.approval.rejected.comment, `shorter please (${role})`);
+        assert.equal(res.body.approval.rejected.by.id, team.members[role].userId);
+      }
+      const contributor = team.members.contributor.email;
+      await waitFor(() => mail.to(contributor, 'sent back').length >= 3, 'rejection mails');
+      assert.ok(mail.to(contributor, 'shorter please').length >= 1);
+    });
+
+    test('approve "now" publishes once; an author edit keeps a post pending; timeline, mails and webhooks', async () => {
+      const res = await api('contributor').json('/api/v1/posts', {
+        json: { message: 'approved and published', accountIds: [news], postingMode: 'now' },
+      });
+      assert.equal(res.status, 202);
+      const edited = await api('contributor').json(`/api/v1/posts/${res.body.id}`, {
+        method: 'PATCH',
+        json: { message: 'approved and published!' },
+      });
+      assert.equal(edited.status, 200);
+      assert.equal(edited.body.status, 'pending_approval');
+      const approved = await api('editor').json(`/api/v1/posts/${res.body.id}/approve`, { json: {} });
+      assert.equal(approved.status, 200, JSON.stringify(approved.body));
+      assert.equal(approved.body.status, 'posted');
+      assert.equal(sentTexts('approved and published!').length, 1);
+
+      const events = await api('viewer').json(`/api/v1/posts/${res.body.id}/events`);
+      const types = events.body.events.map((e: { type: string }) => e.type);
+      for (const type of ['created', 'submitted', 'updated', 'approved', 'posted'])
+        assert.ok(types.includes(type), `${type} in ${types}`);
+      assert.ok(!types.includes('moved_to_draft'));
+
+      // Approvers (owner, admin, editor: not the contributor, not the viewer) heard of the submission.
+      const subject = 'submitted a post for approval';
+      await waitFor(() => mail.to(team.members.editor.email, subject).length > 0, 'submission mail');
+      for (const role of ['owner', 'admin', 'editor'] as const)
+        assert.ok(mail.to(team.members[role].email, subject).length > 0, role);
+      for (const role of ['contributor', 'viewer'] as const)
+        assert.equal(mail.to(team.members[role].email, subject).length, 0, role);
+      await waitFor(
+        () => mail.to(team.members.contributor.email, 'approved your post').length > 0,
+        'approval mail',
+      );
+
+      const deliveries = await api('owner').json(`/api/v1/webhooks/${webhookId}/deliveries`);
+      assert.equal(deliveries.status, 200);
+      const kinds = new Set(deliveries.body.deliveries.map((d: { eventType: string }) => d.eventType));
+      for (const kind of ['post.submitted', 'post.approved', 'post.rejected'])
+        assert.ok(kinds.has(kind), kind);
+    });
+
+    test('a requested time that passed: 409 scheduled_time_passed unless approved with a new scheduledAt', async () => {
+      const post = await submit('late approval', 'contributor', {
+        scheduledAt: new Date(Date.now() + 1500).toISOString(),
+      });
+      await new Promise((r) => setTimeout(r, 1700));
+      const late = await api('owner').json(`/api/v1/posts/${post.id}/approve`, { json: {} });
+      assert.equal(late.status, 409, JSON.stringify(late.body));
+      assert.equal(late.body.code, 'scheduled_time_passed');
+      const past = await api('owner').json(`/api/v1/posts/${post.id}/approve`, {
+        json: { scheduledAt: new Date(Date.now() - 60_000).toISOString() },
+      });
+      assert.equal(past.status, 422);
+      const when = inADay();
+      const ok = await api('owner').json(`/api/v1/posts/${post.id}/approve`, { json: { scheduledAt: when } });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.equal(ok.body.status, 'scheduled');
+      assert.equal(new Date(ok.body.scheduledAt).getTime(), new Date(when).getTime());
+    });
+
+    test('two approvers at once: one wins, the post is published exactly once', async () => {
+      for (let round = 0; round < 3; round++) {
+        const text = `race ${round}`;
+        const res = await api('contributor').json('/api/v1/posts', {
+          json: { message: text, accountIds: [news], postingMode: 'now' },
+        });
+        assert.equal(res.status, 202);
+        const answers = await Promise.all(
+          (['owner', 'admin', 'editor'] as const).map((role) =>
+            api(role).json(`/api/v1/posts/${res.body.id}/approve`, { json: {} }),
+          ),
+        );
+        const statuses = answers.map((a) => a.status).sort();
+        assert.deepEqual(statuses, [200, 409, 409], JSON.stringify(answers.map((a) => a.body)));
+        const rejected = await api('admin').json(`/api/v1/posts/${res.body.id}/reject`, {
+          json: { comment: 'late' },
+        });
+        assert.equal(rejected.status, 409);
+        assert.equal(sentTexts(text).length, 1, 'published once');
+        const post = await api('owner').json(`/api/v1/posts/${res.body.id}`);
+        assert.equal(post.body.status, 'posted');
+      }
+    });
+  });
+}
+
+async function waitFor(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
