@@ -18,6 +18,7 @@
  * BENCH_BURST (default 1000), BENCH_POSTS (throughput, default 10000), BENCH_QUICK (PGlite timing only).
  */
 import type { ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import pg from 'pg';
 import { posts } from '../web/server/db/schema.ts';
 import { Dispatcher } from '../web/server/dispatch/dispatcher.ts';
@@ -154,50 +155,86 @@ async function insertDue(setup: Setup, count: number, label: string): Promise<vo
     await setup.ctx.db.insert(posts).values(rows.slice(i, i + 1000));
 }
 
-/** The same work as the dispatcher with nothing else: the machine's limit for this path. */
+/**
+ * The same work as the dispatcher with nothing else: the machine's limit for this path. Kept lean
+ * on purpose (it is the baseline): one raw `pg` connection, one statement claims 200 due rows, each
+ * is sent over a keep-alive `node:http` agent with 64 in flight, one statement completes the batch.
+ */
 async function bareLoop(setup: Setup, platformUrl: string, count: number): Promise<number> {
-  const pool = new pg.Pool({ connectionString: setup.env.DATABASE_URL, max: 4 });
+  const client = new pg.Client({ connectionString: setup.env.DATABASE_URL });
+  await client.connect();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const { hostname, port } = new URL(platformUrl);
   const tokens = new Map(setup.telegram.map((a) => [a.id, a]));
+  const send = (path: string, body: string) =>
+    new Promise<string>((resolve, reject) => {
+      const request = http.request(
+        {
+          agent,
+          hostname,
+          port,
+          path,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          response.on('end', () => resolve(text));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
   const started = performance.now();
   let sent = 0;
   try {
     for (;;) {
-      const claimed = await pool.query<{ id: string; message: string; account_ids: string[] }>(`
+      const claimed = await client.query<{ id: string; message: string; account_ids: string[] }>(`
         WITH due AS (
           SELECT id FROM posts WHERE status = 'scheduled' AND next_attempt_at <= now()
           ORDER BY next_attempt_at LIMIT 200 FOR UPDATE SKIP LOCKED)
         UPDATE posts p SET lease_owner = 'bare', lease_expires_at = now() + interval '5 minutes',
           next_attempt_at = now() + interval '5 minutes', attempts = p.attempts + 1
         FROM due WHERE p.id = due.id RETURNING p.id, p.message, p.account_ids`);
-      if (claimed.rows.length === 0) break;
-      const results: { id: string; account: string; messageId: string }[] = [];
+      const rows = claimed.rows;
+      if (rows.length === 0) break;
+      const ids: string[] = [];
+      const accounts: string[] = [];
+      const messageIds: string[] = [];
       let next = 0;
       const worker = async () => {
-        while (next < claimed.rows.length) {
-          const row = claimed.rows[next++]!;
+        while (next < rows.length) {
+          const row = rows[next++]!;
           const account = tokens.get(row.account_ids[0]!)!;
-          const response = await fetch(`${platformUrl}/bot${account.botToken}/sendMessage`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ chat_id: account.chat, text: row.message }),
-          });
-          const body = (await response.json()) as { result: { message_id: number } };
-          results.push({ id: row.id, account: account.id, messageId: String(body.result.message_id) });
+          const text = await send(
+            `/bot${account.botToken}/sendMessage`,
+            JSON.stringify({ chat_id: account.chat, text: row.message }),
+          );
+          const body = JSON.parse(text) as { result: { message_id: number } };
+          ids.push(row.id);
+          accounts.push(account.id);
+          messageIds.push(String(body.result.message_id));
         }
       };
       await Promise.all(Array.from({ length: 64 }, worker));
-      await pool.query(
+      await client.query(
         `WITH r AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) AS r(id, account_id, message_id)),
           t AS (INSERT INTO post_targets (post_id, account_id, platform, status, platform_post_id, claim_owner, attempts, updated_at)
             SELECT id, account_id, 'telegram', 'posted', message_id, 'bare', 1, now() FROM r)
         UPDATE posts p SET status = 'posted', posted_at = now(), lease_owner = NULL, lease_expires_at = NULL,
           updated_at = now() FROM r WHERE p.id = r.id`,
-        [results.map((r) => r.id), results.map((r) => r.account), results.map((r) => r.messageId)],
+        [ids, accounts, messageIds],
       );
-      sent += results.length;
+      sent += ids.length;
     }
   } finally {
-    await pool.end();
+    agent.destroy();
+    await client.end();
   }
   if (sent !== count) throw new Error(`bare loop sent ${sent} of ${count}`);
   return count / ((performance.now() - started) / 1000);

@@ -2,6 +2,7 @@ import type { PreparedPost, TargetIntent, TargetOutcome } from '@postwave/shared
 import type { AppContext } from '#server/context.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { emitPostOutcome } from '#server/webhooks/post-events.ts';
+import { finalizeOptions } from './finalize-options.ts';
 import { preparePost } from './prepare.ts';
 import {
   flagReconnect,
@@ -166,8 +167,9 @@ async function finalize(
   const finalization = { postId: post.id, owner, status, nextAttemptAt, deferred };
   const updated = run.batches
     ? await run.batches.finalizations.add(finalization)
-    : (await finalizePosts(ctx, [finalization]))[0];
+    : (await finalizePosts(ctx, [finalization], finalizeOptions(ctx)))[0];
   if (deferred) await flagReconnect(ctx, deferred);
-  if (updated === 'posted' || updated === 'failed') await emitPostOutcome(ctx, post.workspaceId, post.id);
-  return { status: updated ?? 'lost_lease' };
+  if (updated?.status === 'posted' || updated?.status === 'failed')
+    await emitPostOutcome(ctx, post.workspaceId, post.id, updated.subscribed);
+  return { status: updated?.status ?? 'lost_lease' };
 }
