@@ -15,10 +15,13 @@
  *   in flight at once, and the run's throughput with the limits on. The throughput run above
  *   measures the machine, so it turns platform rates off (PUBLISH_RATE_TELEGRAM_BOT=off).
  * Env: BENCH_ONLY=timing|throughput|limits, BENCH_LIMIT_POSTS (default 1000), BENCH_SECONDS (distinct-second posts, default 20),
- * BENCH_BURST (default 1000), BENCH_POSTS (throughput, default 10000), BENCH_QUICK (PGlite timing only).
+ * BENCH_BURST (default 1000), BENCH_POSTS (throughput, default 10000), BENCH_ROUNDS (throughput, alternated
+ * bare/dispatcher rounds, default 3), BENCH_QUICK (PGlite timing only); `--small`: the throughput
+ * comparison alone, 2 rounds of 2,000 posts (prints `RATIO ...`).
  */
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { posts } from '../web/server/db/schema.ts';
 import { Dispatcher } from '../web/server/dispatch/dispatcher.ts';
@@ -36,10 +39,13 @@ import {
   until,
 } from './support/dispatch-setup.ts';
 
-const only = process.env.BENCH_ONLY;
+const only = process.argv.includes('--small') ? 'throughput' : process.env.BENCH_ONLY;
 const secondsCount = Number(process.env.BENCH_SECONDS ?? 20);
 const burstCount = Number(process.env.BENCH_BURST ?? 1000);
-const throughputPosts = Number(process.env.BENCH_POSTS ?? 10_000);
+// --small: the throughput comparison alone, small enough for a busy machine (under two minutes).
+const small = process.argv.includes('--small');
+const throughputPosts = Number(process.env.BENCH_POSTS ?? (small ? 2_000 : 10_000));
+const throughputRounds = Number(process.env.BENCH_ROUNDS ?? (small ? 2 : 3));
 const accountsCount = 50;
 
 const fmt = (ms: number) => `${Math.round(ms)} ms`;
@@ -249,29 +255,63 @@ async function throughput(platform: FakePlatform): Promise<void> {
     { DISPATCH_CONCURRENCY: '64', PUBLISH_RATE_TELEGRAM_BOT: 'off' },
   );
   try {
-    await insertDue(setup, throughputPosts, 'bare');
-    const bare = await bareLoop(setup, platform.url, throughputPosts);
-
-    await platform.reset();
-    await insertDue(setup, throughputPosts, 'dispatcher');
-    const started = performance.now();
+    // Alternated, so a change in the machine's load between the two runs shows in the spread
+    // rather than in the ratio; the ratio reported is of the totals.
+    let bareSeconds = 0;
+    let dispatcherSeconds = 0;
+    // This process's CPU time per post (user + system), the figure a busy machine bends least.
+    let bareCpu = 0;
+    let dispatcherCpu = 0;
+    const cpu = () => {
+      const { user, system } = process.cpuUsage();
+      return user + system;
+    };
     let posted = 0;
-    for (;;) {
-      const summary = await dispatchDuePosts(setup.ctx, {
-        ...dispatchOptions(setup.ctx),
-        timeBudgetMs: 60_000,
-      });
-      posted += summary.posted;
-      if (summary.claimed === 0) break;
+    let duplicates = 0;
+    const rounds: string[] = [];
+    for (let round = 0; round < throughputRounds; round++) {
+      await insertDue(setup, throughputPosts, `bare ${round}`);
+      let before = cpu();
+      const bare = await bareLoop(setup, platform.url, throughputPosts);
+      bareCpu += cpu() - before;
+      bareSeconds += throughputPosts / bare;
+
+      await platform.reset();
+      await insertDue(setup, throughputPosts, `dispatcher ${round}`);
+      before = cpu();
+      const started = performance.now();
+      let roundPosted = 0;
+      for (;;) {
+        const summary = await dispatchDuePosts(setup.ctx, {
+          ...dispatchOptions(setup.ctx),
+          timeBudgetMs: 60_000,
+        });
+        roundPosted += summary.posted;
+        if (summary.claimed === 0) break;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      dispatcherCpu += cpu() - before;
+      dispatcherSeconds += seconds;
+      posted += roundPosted;
+      duplicates += (await platform.stats()).telegram.duplicates;
+      rounds.push(`${(roundPosted / seconds).toFixed(0)} vs ${bare.toFixed(0)}`);
+      if (roundPosted !== throughputPosts) process.exitCode = 1;
     }
-    const rate = posted / ((performance.now() - started) / 1000);
-    const stats = await platform.stats();
+    const total = throughputPosts * throughputRounds;
+    const rate = posted / dispatcherSeconds;
+    const bare = total / bareSeconds;
     console.log(
-      `throughput, zero-latency fake, 1 instance on PostgreSQL, ${throughputPosts} posts over ${accountsCount} accounts: ` +
-        `dispatcher ${rate.toFixed(0)} posts/s, bare loop ${bare.toFixed(0)} posts/s → ${(rate / bare).toFixed(2)} × ` +
-        `(goal ≥ 0.5; posted ${posted}, duplicates ${stats.telegram.duplicates})`,
+      `throughput, zero-latency fake, 1 instance on PostgreSQL, ${throughputRounds} × ${throughputPosts} posts over ${accountsCount} accounts: ` +
+        `dispatcher ${rate.toFixed(0)} posts/s, bare loop ${bare.toFixed(0)} posts/s (rounds, posts/s: ${rounds.join('; ')}; load ${loadavg()[0]!.toFixed(1)})`,
     );
-    if (posted !== throughputPosts || stats.telegram.duplicates > 0) process.exitCode = 1;
+    console.log(
+      `RATIO dispatcher / bare loop = ${(rate / bare).toFixed(2)} × (goal ≥ 0.5; posted ${posted} of ${total}, duplicates ${duplicates})`,
+    );
+    console.log(
+      `CPU of this process per post: dispatcher ${(dispatcherCpu / total).toFixed(0)} µs, bare loop ${(bareCpu / total).toFixed(0)} µs ` +
+        `→ bare / dispatcher = ${(bareCpu / dispatcherCpu).toFixed(2)} × (what the rate ratio tends to where this process's CPU is the limit)`,
+    );
+    if (duplicates > 0) process.exitCode = 1;
   } finally {
     await setup.close();
   }
