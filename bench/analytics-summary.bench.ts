@@ -17,6 +17,7 @@ import { getAnalyticsSummary } from '../web/server/analytics/get-summary.ts';
 import { loadConfig } from '../web/server/config.ts';
 import { createContext } from '../web/server/context.ts';
 import { signUp } from '../web/server/users/service.ts';
+import { sessionWorkspace } from '../web/server/workspaces/membership.ts';
 import { percentile, repoRoot } from './support/dispatch-setup.ts';
 import { freshPostgres } from './support/postgres.ts';
 
@@ -38,9 +39,11 @@ const db = new pg.Client({ connectionString: database.url });
 await db.connect();
 try {
   const user = await signUp(ctx, { email: 'bench-summary@example.com', password: 'benchmark password' });
+  // Accounts and posts belong to the user's personal workspace (docs/workspaces.md).
+  const { workspace } = await sessionWorkspace(ctx, user.id);
   const accountIds: string[] = [];
   for (let i = 0; i < 10; i++) {
-    const { account } = await saveAccount(ctx, user.id, {
+    const { account } = await saveAccount(ctx, workspace.id, {
       platform: 'x',
       platformAccountId: String(2000 + i),
       credentials: { accessToken: `bench-${i}` },
@@ -57,8 +60,8 @@ try {
          SELECT gen_random_uuid() AS id, n, now() - make_interval(secs => (n::float8 / $3) * 365 * 86400) AS at
          FROM generate_series($1::int, $2::int) AS n),
        p AS (
-         INSERT INTO posts (id, user_id, status, message, account_ids, media, account_options, created_at, updated_at, posted_at)
-         SELECT id, $4::uuid, 'posted', 'bench ' || n, '[]'::jsonb, '[]'::jsonb, '{}'::jsonb, at, at, at FROM g RETURNING id),
+         INSERT INTO posts (id, workspace_id, user_id, status, message, account_ids, media, account_options, created_at, updated_at, posted_at)
+         SELECT id, $6::uuid, $4::uuid, 'posted', 'bench ' || n, '[]'::jsonb, '[]'::jsonb, '{}'::jsonb, at, at, at FROM g RETURNING id),
        t AS (
          INSERT INTO post_targets (post_id, account_id, platform, status, platform_post_id, attempts, updated_at)
          SELECT g.id, ($5::text[])[1 + n % 10], 'x', 'posted', n::text, 1, g.at FROM g RETURNING post_id)
@@ -67,7 +70,7 @@ try {
          jsonb_build_object('impressions', n % 1000, 'likes', n % 37, 'comments', n % 7, 'reposts', n % 5, 'quotes', n % 3, 'saves', n % 4),
          n % 37 + n % 7 + n % 5 + n % 3 + n % 4, n % 1000, g.at
        FROM g`,
-      [from, to, rowCount, user.id, accountIds],
+      [from, to, rowCount, user.id, accountIds, workspace.id],
     );
   }
   // The rollups collection keeps, built for the inserted rows at once (as a backfill would).
@@ -93,12 +96,12 @@ try {
   console.log(`inserted ${rowCount} metric rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   async function measure(label: string, query: URLSearchParams) {
-    for (let i = 0; i < 5; i++) await getAnalyticsSummary(ctx, user.id, query);
+    for (let i = 0; i < 5; i++) await getAnalyticsSummary(ctx, workspace.id, query);
     const times: number[] = [];
     let rows = 0;
     for (let i = 0; i < requests; i++) {
       const t = performance.now();
-      rows = (await getAnalyticsSummary(ctx, user.id, query)).totals.posts;
+      rows = (await getAnalyticsSummary(ctx, workspace.id, query)).totals.posts;
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);

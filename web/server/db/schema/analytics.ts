@@ -58,6 +58,10 @@ export const targetMetrics = pgTable(
       foreignColumns: [postTargets.postId, postTargets.accountId],
     }).onDelete('cascade'),
     index('target_metrics_due').on(t.nextCollectAt).where(sql`${t.state} = 'collecting'`),
+    // An account's due targets together (the collector asks a platform for up to 100 per call).
+    index('target_metrics_account_due')
+      .on(t.accountId, t.nextCollectAt)
+      .where(sql`${t.state} = 'collecting'`),
     index('target_metrics_account_posted').on(t.accountId, t.postedAt),
   ],
 );
