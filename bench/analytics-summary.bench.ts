@@ -22,6 +22,8 @@ import { percentile, repoRoot } from './support/dispatch-setup.ts';
 import { freshPostgres } from './support/postgres.ts';
 
 const small = process.argv.includes('--small');
+const todayDay = () => new Date().toISOString().slice(0, 10);
+const yearAgoDay = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
 const rowCount = Number(process.env.BENCH_ROWS ?? (small ? 50_000 : 1_000_000));
 const requests = Number(process.env.BENCH_REQUESTS ?? (small ? 30 : 200));
 
@@ -95,6 +97,26 @@ try {
   await db.query('ANALYZE');
   console.log(`inserted ${rowCount} metric rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
+  /** BENCH_EXPLAIN=1: the plans (EXPLAIN ANALYZE) of the statements one summary sends. */
+  async function explain(query: URLSearchParams) {
+    const sent: { text: string; values: unknown[] }[] = [];
+    const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text: string; values?: unknown[] };
+      if (typeof first === 'string') sent.push({ text: first, values: (args[1] as unknown[]) ?? [] });
+      else sent.push({ text: first.text, values: first.values ?? (Array.isArray(args[1]) ? args[1] : []) });
+      return original.apply(this, args);
+    } as never;
+    await getAnalyticsSummary(ctx, workspace.id, query);
+    pg.Client.prototype.query = original as never;
+    for (const { text, values } of sent) {
+      if (!/^\s*(WITH|SELECT)/i.test(text)) continue;
+      const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS OFF) ${text}`, values);
+      console.log(`--- ${text.replace(/\s+/g, ' ').slice(0, 120)}`);
+      for (const row of plan.rows) console.log(String(row['QUERY PLAN']));
+    }
+  }
+
   async function measure(label: string, query: URLSearchParams) {
     for (let i = 0; i < 5; i++) await getAnalyticsSummary(ctx, workspace.id, query);
     const times: number[] = [];
@@ -109,14 +131,13 @@ try {
       `${label} (${rows} targets): p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${requests} runs)`,
     );
   }
+  if (process.env.BENCH_EXPLAIN) await explain(new URLSearchParams({ from: yearAgoDay(), to: todayDay() }));
   await measure('last 30 days, all accounts', new URLSearchParams());
   await measure(
     'last 30 days, 2 accounts',
     new URLSearchParams({ accountIds: accountIds.slice(0, 2).join(',') }),
   );
-  const today = new Date().toISOString().slice(0, 10);
-  const yearAgo = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
-  await measure('365 days, all accounts', new URLSearchParams({ from: yearAgo, to: today }));
+  await measure('365 days, all accounts', new URLSearchParams({ from: yearAgoDay(), to: todayDay() }));
 } finally {
   await db.end();
   await ctx.database.close();

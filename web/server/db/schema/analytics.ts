@@ -63,6 +63,10 @@ export const targetMetrics = pgTable(
       .on(t.accountId, t.nextCollectAt)
       .where(sql`${t.state} = 'collecting'`),
     index('target_metrics_account_posted').on(t.accountId, t.postedAt),
+    // Top posts (the summary's): walked in its order, so a range stops after its first few matches.
+    index('target_metrics_top')
+      .on(t.engagement.desc(), t.postedAt.desc())
+      .where(sql`${t.engagement} IS NOT NULL`),
   ],
 );
 

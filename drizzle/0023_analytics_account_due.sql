@@ -1,1 +1,0 @@
-CREATE INDEX "target_metrics_account_due" ON "target_metrics" USING btree ("account_id","next_collect_at") WHERE "target_metrics"."state" = 'collecting';
