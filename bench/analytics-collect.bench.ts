@@ -7,7 +7,7 @@
  * latest-figures rollup and the history. Target: collector throughput ≥ 0.5 × the bare loop.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { saveAccount } from '../web/server/accounts/service.ts';
@@ -136,7 +136,9 @@ try {
   console.log(
     `bare loop: ${rows.length} targets in ${(bareMs / 1000).toFixed(2)} s (${Math.round((rows.length / bareMs) * 1000)}/s)`,
   );
-  console.log(`ratio (collector throughput / bare loop): ${(bareMs / collectMs).toFixed(2)} (target ≥ 0.5)`);
+  console.log(
+    `RATIO collector / bare loop = ${(bareMs / collectMs).toFixed(2)} × (goal ≥ 0.5; load ${loadavg()[0]!.toFixed(1)})`,
+  );
 } finally {
   await db.end();
   await ctx.database.close();

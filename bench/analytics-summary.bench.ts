@@ -9,7 +9,7 @@
  * Target: p95 ≤ 100 ms.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { saveAccount } from '../web/server/accounts/service.ts';
@@ -127,6 +127,10 @@ try {
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
+    if (label.startsWith('last 30 days, all'))
+      console.log(
+        `RATIO p95 / 100 ms = ${(percentile(times, 95) / 100).toFixed(2)} (goal ≤ 1; default range, all accounts; load ${loadavg()[0]!.toFixed(1)})`,
+      );
     console.log(
       `${label} (${rows} targets): p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${requests} runs)`,
     );
