@@ -9,7 +9,7 @@
  * Target: p95 ≤ 100 ms.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { saveAccount } from '../web/server/accounts/service.ts';
@@ -17,10 +17,13 @@ import { getAnalyticsSummary } from '../web/server/analytics/get-summary.ts';
 import { loadConfig } from '../web/server/config.ts';
 import { createContext } from '../web/server/context.ts';
 import { signUp } from '../web/server/users/service.ts';
+import { sessionWorkspace } from '../web/server/workspaces/membership.ts';
 import { percentile, repoRoot } from './support/dispatch-setup.ts';
 import { freshPostgres } from './support/postgres.ts';
 
 const small = process.argv.includes('--small');
+const todayDay = () => new Date().toISOString().slice(0, 10);
+const yearAgoDay = () => new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
 const rowCount = Number(process.env.BENCH_ROWS ?? (small ? 50_000 : 1_000_000));
 const requests = Number(process.env.BENCH_REQUESTS ?? (small ? 30 : 200));
 
@@ -38,9 +41,11 @@ const db = new pg.Client({ connectionString: database.url });
 await db.connect();
 try {
   const user = await signUp(ctx, { email: 'bench-summary@example.com', password: 'benchmark password' });
+  // Accounts and posts belong to the user's personal workspace (docs/workspaces.md).
+  const { workspace } = await sessionWorkspace(ctx, user.id);
   const accountIds: string[] = [];
   for (let i = 0; i < 10; i++) {
-    const { account } = await saveAccount(ctx, user.id, {
+    const { account } = await saveAccount(ctx, workspace.id, {
       platform: 'x',
       platformAccountId: String(2000 + i),
       credentials: { accessToken: `bench-${i}` },
@@ -57,8 +62,8 @@ try {
          SELECT gen_random_uuid() AS id, n, now() - make_interval(secs => (n::float8 / $3) * 365 * 86400) AS at
          FROM generate_series($1::int, $2::int) AS n),
        p AS (
-         INSERT INTO posts (id, user_id, status, message, account_ids, media, account_options, created_at, updated_at, posted_at)
-         SELECT id, $4::uuid, 'posted', 'bench ' || n, '[]'::jsonb, '[]'::jsonb, '{}'::jsonb, at, at, at FROM g RETURNING id),
+         INSERT INTO posts (id, workspace_id, user_id, status, message, account_ids, media, account_options, created_at, updated_at, posted_at)
+         SELECT id, $6::uuid, $4::uuid, 'posted', 'bench ' || n, '[]'::jsonb, '[]'::jsonb, '{}'::jsonb, at, at, at FROM g RETURNING id),
        t AS (
          INSERT INTO post_targets (post_id, account_id, platform, status, platform_post_id, attempts, updated_at)
          SELECT g.id, ($5::text[])[1 + n % 10], 'x', 'posted', n::text, 1, g.at FROM g RETURNING post_id)
@@ -67,7 +72,7 @@ try {
          jsonb_build_object('impressions', n % 1000, 'likes', n % 37, 'comments', n % 7, 'reposts', n % 5, 'quotes', n % 3, 'saves', n % 4),
          n % 37 + n % 7 + n % 5 + n % 3 + n % 4, n % 1000, g.at
        FROM g`,
-      [from, to, rowCount, user.id, accountIds],
+      [from, to, rowCount, user.id, accountIds, workspace.id],
     );
   }
   // The rollups collection keeps, built for the inserted rows at once (as a backfill would).
@@ -92,28 +97,51 @@ try {
   await db.query('ANALYZE');
   console.log(`inserted ${rowCount} metric rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
+  /** BENCH_EXPLAIN=1: the plans (EXPLAIN ANALYZE) of the statements one summary sends. */
+  async function explain(query: URLSearchParams) {
+    const sent: { text: string; values: unknown[] }[] = [];
+    const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text: string; values?: unknown[] };
+      if (typeof first === 'string') sent.push({ text: first, values: (args[1] as unknown[]) ?? [] });
+      else sent.push({ text: first.text, values: first.values ?? (Array.isArray(args[1]) ? args[1] : []) });
+      return original.apply(this, args);
+    } as never;
+    await getAnalyticsSummary(ctx, workspace.id, query);
+    pg.Client.prototype.query = original as never;
+    for (const { text, values } of sent) {
+      if (!/^\s*(WITH|SELECT)/i.test(text)) continue;
+      const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS OFF) ${text}`, values);
+      console.log(`--- ${text.replace(/\s+/g, ' ').slice(0, 120)}`);
+      for (const row of plan.rows) console.log(String(row['QUERY PLAN']));
+    }
+  }
+
   async function measure(label: string, query: URLSearchParams) {
-    for (let i = 0; i < 5; i++) await getAnalyticsSummary(ctx, user.id, query);
+    for (let i = 0; i < 5; i++) await getAnalyticsSummary(ctx, workspace.id, query);
     const times: number[] = [];
     let rows = 0;
     for (let i = 0; i < requests; i++) {
       const t = performance.now();
-      rows = (await getAnalyticsSummary(ctx, user.id, query)).totals.posts;
+      rows = (await getAnalyticsSummary(ctx, workspace.id, query)).totals.posts;
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
+    if (label.startsWith('last 30 days, all'))
+      console.log(
+        `RATIO p95 / 100 ms = ${(percentile(times, 95) / 100).toFixed(2)} (goal ≤ 1; default range, all accounts; load ${loadavg()[0]!.toFixed(1)})`,
+      );
     console.log(
       `${label} (${rows} targets): p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${requests} runs)`,
     );
   }
+  if (process.env.BENCH_EXPLAIN) await explain(new URLSearchParams({ from: yearAgoDay(), to: todayDay() }));
   await measure('last 30 days, all accounts', new URLSearchParams());
   await measure(
     'last 30 days, 2 accounts',
     new URLSearchParams({ accountIds: accountIds.slice(0, 2).join(',') }),
   );
-  const today = new Date().toISOString().slice(0, 10);
-  const yearAgo = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
-  await measure('365 days, all accounts', new URLSearchParams({ from: yearAgo, to: today }));
+  await measure('365 days, all accounts', new URLSearchParams({ from: yearAgoDay(), to: todayDay() }));
 } finally {
   await db.end();
   await ctx.database.close();

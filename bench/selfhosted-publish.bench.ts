@@ -3,22 +3,30 @@
  * to two Telegram accounts on a zero-latency fake Bot API, Telegram pacing off, so what is
  * measured is the server's own cost. In one run, alternated round by round (this machine's other
  * load drifts): a bare Express handler doing the same two sends over a keep-alive agent, today's
- * server, and, with BENCH_BASELINE_REF=<commit> (checked out to a temp dir by this bench, with
- * today's node_modules) or BENCH_BASELINE_DIR=<a checkout with its own node_modules>, an older
- * one. Prints req/s and p99 per round, medians and ratios. Each server runs in its own process.
- * BENCH_DURATION_MS (default 5000) per round, BENCH_ROUNDS (default 3).
+ * server, and an older one: BENCH_BASELINE_REF=<commit> (default 7473bb9, the code before the round
+ * that slowed this path; checked out to a temp git worktree by this bench, with today's
+ * node_modules; `none` for no baseline) or BENCH_BASELINE_DIR=<a checkout with its own
+ * node_modules>. Prints req/s and p99 per round, medians and a `RATIO` line. Each server runs in
+ * its own process. BENCH_DURATION_MS (default 5000) per round, BENCH_ROUNDS (default 3);
+ * `--small`: 3 rounds of 2 s (well under two minutes).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runLoad } from './load.ts';
 import { checkoutBaseline, removeBaseline } from './support/baseline-checkout.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const small = process.argv.includes('--small');
+const durationMs = Number(process.env.BENCH_DURATION_MS ?? (small ? 2000 : 5000));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const baselineRef = process.env.BENCH_BASELINE_DIR
+  ? undefined
+  : (process.env.BENCH_BASELINE_REF ?? '7473bb9') === 'none'
+    ? undefined
+    : (process.env.BENCH_BASELINE_REF ?? '7473bb9');
 const connections = 64;
 const apiKey = 'bench-key-0123456789abcdef0123456789abcdef';
 const children: ChildProcess[] = [];
@@ -62,16 +70,14 @@ const targetScript = join(root, 'bench/support/selfhosted-publish-target.ts');
 
 const baselineDir =
   process.env.BENCH_BASELINE_DIR ??
-  (process.env.BENCH_BASELINE_REF
-    ? await checkoutBaseline(root, process.env.BENCH_BASELINE_REF, join(dir, 'baseline'))
-    : undefined);
+  (baselineRef ? await checkoutBaseline(root, baselineRef, join(dir, 'baseline')) : undefined);
 const servers: { name: string; url: string }[] = [
   { name: 'bare express', url: await startProcess([targetScript, 'bare'], env) },
   { name: 'today', url: await startProcess([targetScript, root], env) },
 ];
 if (baselineDir)
   servers.push({
-    name: `baseline ${process.env.BENCH_BASELINE_REF ?? baselineDir}`,
+    name: `baseline ${baselineRef ?? baselineDir}`,
     url: await startProcess([targetScript, baselineDir], env),
   });
 
@@ -110,6 +116,14 @@ for (const [name, list] of results) {
   );
 }
 
+const baseline = servers.find((s) => s.name.startsWith('baseline'));
+if (baseline) {
+  const baselineRate = median(results.get(baseline.name)!.map((r) => r.rate));
+  console.log(
+    `RATIO today / ${baseline.name} = ${(todayRate / baselineRate).toFixed(2)} × (goal ≥ 1.0; medians of ${rounds} alternated rounds, load ${loadavg()[0]!.toFixed(1)})`,
+  );
+}
+
 for (const child of children) child.kill();
-if (process.env.BENCH_BASELINE_REF && baselineDir) removeBaseline(root, baselineDir);
+if (baselineRef && baselineDir) removeBaseline(root, baselineDir);
 await rm(dir, { recursive: true, force: true });

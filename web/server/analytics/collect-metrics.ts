@@ -19,7 +19,7 @@ import {
   recordTargetOutcomes,
   type TargetOutcome,
 } from './collect-repository.ts';
-import { callPlatform, retryDelayMs } from './platform-call.ts';
+import { callInSlot, retryDelayMs, withAnalyticsSlot } from './platform-call.ts';
 
 /*
  * Collecting posted targets' figures (docs/analytics.md#collection): claim due targets, group them
@@ -59,38 +59,82 @@ export function collectionOffsets(ctx: AppContext): readonly number[] {
 export async function collectDueMetrics(ctx: AppContext, options: CollectOptions): Promise<CollectSummary> {
   const summary: CollectSummary = { targets: 0, collected: 0, gone: 0, failed: 0 };
   const batch = options.batch ?? 500;
-  for (let round = 0; round < (options.maxRounds ?? 20) && !isShuttingDown(); round++) {
-    const claimed = await claimDueTargets(ctx, options.owner, {
-      limit: batch,
-      leaseMs: options.leaseMs ?? 300_000,
-      ...(options.postId ? { postId: options.postId } : {}),
-    });
-    if (claimed.length === 0) break;
-    summary.targets += claimed.length;
-    const byAccount = new Map<string, ClaimedTarget[]>();
-    for (const target of claimed) {
-      const list = byAccount.get(target.accountId);
-      if (list) list.push(target);
-      else byAccount.set(target.accountId, [target]);
-    }
-    // The round's accounts in one query, its outcomes in one write: per account only the platform call.
-    const rows = new Map((await accountRowsById(ctx, [...byAccount.keys()])).map((r) => [r.id, r]));
-    const queue = [...byAccount.values()];
-    const outcomes: TargetOutcome[] = [];
-    const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const done = await collectAccount(ctx, options.owner, next, rows.get(next[0]!.accountId));
-        outcomes.push(...done.outcomes);
-        summary.failed += done.failed;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
-    await recordTargetOutcomes(ctx, options.owner, outcomes, new Date());
-    summary.collected += outcomes.filter((o) => o.metrics).length;
-    summary.gone += outcomes.filter((o) => o.state === 'gone').length;
-    if (claimed.length < batch) break;
+  // A round's outcomes are written while the next round is claimed and asked (at most one write
+  // in flight): the platform calls and the database writes overlap instead of taking turns.
+  let writing: Promise<void> | undefined;
+  try {
+    await rounds();
+  } finally {
+    await writing;
   }
   return summary;
+
+  async function rounds(): Promise<void> {
+    for (let round = 0; round < (options.maxRounds ?? 20) && !isShuttingDown(); round++) {
+      const claimed = await claimDueTargets(ctx, options.owner, {
+        limit: batch,
+        leaseMs: options.leaseMs ?? 300_000,
+        ...(options.postId ? { postId: options.postId } : {}),
+      });
+      if (claimed.length === 0) break;
+      summary.targets += claimed.length;
+      const byAccount = new Map<string, ClaimedTarget[]>();
+      for (const target of claimed) {
+        const list = byAccount.get(target.accountId);
+        if (list) list.push(target);
+        else byAccount.set(target.accountId, [target]);
+      }
+      // The round's accounts in one query, its outcomes in one write: per account only the platform call.
+      const rows = new Map((await accountRowsById(ctx, [...byAccount.keys()])).map((r) => [r.id, r]));
+      // Accounts by platform: a worker holds one analytics slot of a platform while it works through
+      // that platform's accounts (one acquisition per worker and round, not one per call).
+      const queues = new Map<string, ClaimedTarget[][]>();
+      for (const group of byAccount.values()) {
+        const platform = group[0]!.platform;
+        const queue = queues.get(platform);
+        if (queue) queue.push(group);
+        else queues.set(platform, [group]);
+      }
+      const outcomes: TargetOutcome[] = [];
+      const worker = async () => {
+        for (;;) {
+          const entry = [...queues].find(([, queue]) => queue.length > 0);
+          if (!entry) return;
+          const [platform, queue] = entry;
+          const drain = async () => {
+            for (let next = queue.shift(); next; next = queue.shift()) {
+              const done = await collectAccount(ctx, options.owner, next, rows.get(next[0]!.accountId));
+              outcomes.push(...done.outcomes);
+              summary.failed += done.failed;
+            }
+          };
+          const publisher = ctx.publishers.get(platform);
+          if (!publisher?.metrics) {
+            await drain();
+            continue;
+          }
+          try {
+            await withAnalyticsSlot(ctx, publisher, drain);
+          } catch (error) {
+            // The limits could not be asked (the database): the targets left keep their leases and
+            // come due again when those run out.
+            ctx.logger.warn({ err: error, platform }, 'collecting post metrics could not take a slot');
+            queue.length = 0;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+      await writing;
+      const write = recordTargetOutcomes(ctx, options.owner, outcomes, new Date()).then(() => {
+        summary.collected += outcomes.filter((o) => o.metrics).length;
+        summary.gone += outcomes.filter((o) => o.state === 'gone').length;
+      });
+      // Awaited by the next round or at the end; its failure is theirs to throw, never unhandled.
+      write.catch(() => {});
+      writing = write;
+      if (claimed.length < batch) break;
+    }
+  }
 }
 
 /** One account's claimed targets asked in batches: their outcomes, for the round to write. */
@@ -155,7 +199,7 @@ async function askInBatches(
     const slice = targets
       .slice(i, i + size)
       .map((t) => ({ platformPostId: t.platformPostId, ...(t.url ? { url: t.url } : {}) }));
-    const answer = await callPlatform(ctx, publisher, account, (context) =>
+    const answer = await callInSlot(ctx, publisher, account, (context) =>
       publisher.metrics!(slice, account, context),
     );
     for (const [id, result] of answer) answers.set(id, result);

@@ -118,22 +118,41 @@ export async function accountRowsById(ctx: AppContext, ids: readonly string[]): 
   return ctx.db.select().from(accounts).where(inArray(accounts.id, uuids));
 }
 
-/** Claims up to `limit` due targets (optionally only those of one post, for a refresh). */
+/**
+ * Claims up to `limit` due targets (optionally only those of one post, for a refresh), an
+ * account's together: the accounts of the earliest-due targets, and of each up to `perAccount` of
+ * its due targets (the `target_metrics_account_due` index), so a platform that answers for many
+ * posts at once (X: 100 ids a call) is asked with full calls rather than with the few of each
+ * account that happen to share the earliest due times.
+ */
 export async function claimDueTargets(
   ctx: AppContext,
   owner: string,
-  options: { limit: number; leaseMs: number; postId?: string; now?: Date },
+  options: { limit: number; leaseMs: number; postId?: string; now?: Date; perAccount?: number },
 ): Promise<ClaimedTarget[]> {
-  const now = options.now ?? new Date();
-  const until = new Date(now.getTime() + options.leaseMs).toISOString();
-  const onlyPost = options.postId ? sql`AND post_id = ${options.postId}` : sql``;
+  const now = (options.now ?? new Date()).toISOString();
+  const until = new Date(Date.parse(now) + options.leaseMs).toISOString();
+  const onlyPost = (alias: string) =>
+    options.postId ? sql`AND ${sql.raw(alias)}.post_id = ${options.postId}` : sql``;
   const result = await ctx.db.execute(sql`
-    WITH due AS (
-      SELECT post_id, account_id FROM target_metrics
-      WHERE state = 'collecting' AND next_collect_at <= ${now.toISOString()}::timestamptz ${onlyPost}
-      ORDER BY next_collect_at
+    WITH first AS (
+      SELECT DISTINCT e.account_id FROM (
+        SELECT account_id FROM target_metrics e
+        WHERE e.state = 'collecting' AND e.next_collect_at <= ${now}::timestamptz ${onlyPost('e')}
+        ORDER BY e.next_collect_at
+        LIMIT ${options.limit}) AS e
+    ),
+    due AS (
+      SELECT d.post_id, d.account_id FROM first f
+      CROSS JOIN LATERAL (
+        SELECT m.post_id, m.account_id FROM target_metrics m
+        WHERE m.account_id = f.account_id AND m.state = 'collecting'
+          AND m.next_collect_at <= ${now}::timestamptz ${onlyPost('m')}
+        ORDER BY m.next_collect_at
+        LIMIT ${options.perAccount ?? 100}
+        FOR UPDATE SKIP LOCKED
+      ) AS d
       LIMIT ${options.limit}
-      FOR UPDATE SKIP LOCKED
     )
     UPDATE target_metrics AS m
     SET lease_owner = ${owner}, lease_expires_at = ${until}::timestamptz, next_collect_at = ${until}::timestamptz

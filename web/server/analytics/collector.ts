@@ -3,6 +3,7 @@ import type { AppContext } from '#server/context.ts';
 import { collectDueFollowers } from './collect-followers.ts';
 import { type CollectSummary, collectDueMetrics, collectionOffsets } from './collect-metrics.ts';
 import { enrollAccounts, enrollPostedTargets } from './collect-repository.ts';
+import { collectingPlatforms } from './enrollment.ts';
 
 /*
  * The analytics collector (docs/analytics.md): every ANALYTICS_INTERVAL_MS each instance enrolls
@@ -15,18 +16,6 @@ const holder = globalThis as typeof globalThis & { __postwaveAnalyticsCollector?
 export interface CollectionRun extends CollectSummary {
   enrolled: number;
   accounts: number;
-}
-
-/** Platforms whose publishers collect post metrics, and those that collect account metrics. */
-export function collectingPlatforms(ctx: AppContext): { posts: string[]; accounts: string[] } {
-  const posts: string[] = [];
-  const accounts: string[] = [];
-  for (const id of ctx.platforms.keys()) {
-    const publisher = ctx.publishers.get(id);
-    if (publisher?.metrics) posts.push(id);
-    if (publisher?.accountMetrics) accounts.push(id);
-  }
-  return { posts, accounts };
 }
 
 /** One collection run: enroll, then collect due targets and due followers. */

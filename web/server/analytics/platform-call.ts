@@ -48,27 +48,71 @@ export async function callPlatform<T>(
 ): Promise<T> {
   return ctx.limiter.run(
     `${publisher.id}/analytics`,
-    // Reads in flight per platform: as many as publishes may be, or as ANALYTICS_CONCURRENCY asks.
-    Math.max(publisher.concurrency, ctx.config.analytics.concurrency),
-    async () => {
-      const deadline = withDeadline(undefined, callTimeoutMs);
-      try {
-        return await call({
-          signal: deadline.signal,
-          logger: ctx.logger,
-          accountHostFetch: ctx.userUrlFetch,
-          onCredentialsRefreshed: (fresh) => saveRefreshedCredentials(ctx, account.id, fresh),
-        });
-      } catch (error) {
-        if (isRefusal(error)) await markAccountRefused(ctx, account.id, account.platform);
-        throw error;
-      } finally {
-        deadline.dispose();
-      }
-    },
+    analyticsConcurrency(ctx, publisher),
+    () => callWithDeadline(ctx, account, call),
     undefined,
     analyticsRates(ctx, publisher, account),
   );
+}
+
+/** Reads in flight per platform: as many as publishes may be, or as ANALYTICS_CONCURRENCY asks. */
+function analyticsConcurrency(ctx: AppContext, publisher: AnyPublisher): number {
+  return Math.max(publisher.concurrency, ctx.config.analytics.concurrency);
+}
+
+/**
+ * Runs `task` holding one of the platform's analytics slots (the limit `callPlatform` applies per
+ * call), for a collector that makes many calls one after another: the slot is acquired and given
+ * back once, not per call (two round trips to the shared limits on PostgreSQL each time). Calls
+ * made inside go through `callInSlot`, which still takes each credential's rate per call.
+ */
+export function withAnalyticsSlot<T>(
+  ctx: AppContext,
+  publisher: AnyPublisher,
+  task: () => Promise<T>,
+): Promise<T> {
+  return ctx.limiter.run(`${publisher.id}/analytics`, analyticsConcurrency(ctx, publisher), task);
+}
+
+/** `callPlatform` for a caller inside `withAnalyticsSlot`: only the credential's rate, if any, is asked. */
+export async function callInSlot<T>(
+  ctx: AppContext,
+  publisher: AnyPublisher,
+  account: PlatformAccount,
+  call: (context: PlatformCallContext) => Promise<T>,
+): Promise<T> {
+  const rates = analyticsRates(ctx, publisher, account);
+  if (rates.length === 0) return callWithDeadline(ctx, account, call);
+  // The rate keys alone: a slot of its own scope so large it never holds a call back (the limits'
+  // table keeps limits as 32-bit integers).
+  return ctx.limiter.run(
+    `${publisher.id}/analytics-rate`,
+    1_000_000,
+    () => callWithDeadline(ctx, account, call),
+    undefined,
+    rates,
+  );
+}
+
+async function callWithDeadline<T>(
+  ctx: AppContext,
+  account: PlatformAccount,
+  call: (context: PlatformCallContext) => Promise<T>,
+): Promise<T> {
+  const deadline = withDeadline(undefined, callTimeoutMs);
+  try {
+    return await call({
+      signal: deadline.signal,
+      logger: ctx.logger,
+      accountHostFetch: ctx.userUrlFetch,
+      onCredentialsRefreshed: (fresh) => saveRefreshedCredentials(ctx, account.id, fresh),
+    });
+  } catch (error) {
+    if (isRefusal(error)) await markAccountRefused(ctx, account.id, account.platform);
+    throw error;
+  } finally {
+    deadline.dispose();
+  }
 }
 
 export function isRefusal(error: unknown): boolean {

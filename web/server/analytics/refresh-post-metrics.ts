@@ -3,7 +3,7 @@ import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { collectDueMetrics, collectionOffsets } from './collect-metrics.ts';
 import { enrollPostedTargets, lastRefreshOf, markRefreshed } from './collect-repository.ts';
-import { collectingPlatforms } from './collector.ts';
+import { collectingPlatforms } from './enrollment.ts';
 import { getPostMetrics } from './get-post-metrics.ts';
 import { ownedPostExists } from './repository.ts';
 import type { PostMetricsView } from './schema.ts';

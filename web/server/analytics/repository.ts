@@ -165,7 +165,10 @@ export async function summarySums(
   return { perAccount: rowsOf<SumsRow>(perAccount), perDay: rowsOf<SumsRow>(perDay) };
 }
 
-/** The range's targets with the most engagement. */
+/**
+ * The range's targets with the most engagement, in the order of the `target_metrics_top` index
+ * (NULLS LAST as it is built; no row here has a null), which it walks until `limit` rows match.
+ */
 export async function topTargets(
   ctx: AppContext,
   owner: string,
@@ -177,7 +180,7 @@ export async function topTargets(
   const result = await ctx.db.execute(sql`
     SELECT m.post_id, m.account_id, m.platform, m.posted_at, m.engagement, m.metrics
     FROM ${rangeTargets(owner, range, tz, accountIds)} AND m.engagement IS NOT NULL
-    ORDER BY m.engagement DESC, m.posted_at DESC
+    ORDER BY m.engagement DESC NULLS LAST, m.posted_at DESC NULLS LAST
     LIMIT ${limit}`);
   const rows = rowsOf<Record<string, unknown>>(result);
   if (rows.length === 0) return rows;

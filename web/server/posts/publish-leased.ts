@@ -2,6 +2,7 @@ import type { PreparedPost, TargetIntent, TargetOutcome } from '@postwave/shared
 import type { AppContext } from '#server/context.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
 import { emitPostOutcome } from '#server/webhooks/post-events.ts';
+import { finalizeOptions } from './finalize-options.ts';
 import { preparePost } from './prepare.ts';
 import {
   flagReconnect,
@@ -167,11 +168,11 @@ async function finalize(
   const finalization = { postId: post.id, owner, status, nextAttemptAt, deferred };
   const updated = run.batches
     ? await run.batches.finalizations.add(finalization)
-    : (await finalizePosts(ctx, [finalization]))[0];
+    : (await finalizePosts(ctx, [finalization], finalizeOptions(ctx)))[0];
   if (deferred) await flagReconnect(ctx, deferred);
-  if (updated === 'posted' || updated === 'failed') {
-    await emitPostOutcome(ctx, post.workspaceId, post.id);
+  if (updated?.status === 'posted' || updated?.status === 'failed') {
+    await emitPostOutcome(ctx, post.workspaceId, post.id, updated.subscribed);
     await mailRecycleStops(ctx, post);
   }
-  return { status: updated ?? 'lost_lease' };
+  return { status: updated?.status ?? 'lost_lease' };
 }

@@ -15,7 +15,7 @@ import { linkTrackingHooks } from '#server/links/tracking.ts';
 import { addStagedHandles } from '#server/staging/staged-handles.ts';
 import { recordRetriedCall } from './history.ts';
 import { postingServiceFor } from './prepare.ts';
-import type { PostFinalization, PostRow } from './repository.ts';
+import type { FinalizedPost, PostFinalization, PostRow } from './repository.ts';
 import {
   type ClaimAnswer,
   claimTargets,
@@ -48,7 +48,7 @@ export interface PublishRun {
   /** Dispatch shares statements between the posts it publishes at once. */
   batches?: {
     claims: MicroBatcher<TargetClaim, ClaimAnswer>;
-    finalizations: MicroBatcher<PostFinalization, PostRow['status'] | null>;
+    finalizations: MicroBatcher<PostFinalization, FinalizedPost | null>;
   };
 }
 

@@ -192,22 +192,48 @@ export async function renewPostLeases(
     WHERE lease_owner = ${owner} AND id = ANY(${sql.param([...postIds])}::uuid[])`);
 }
 
+export interface FinalizeOptions {
+  /**
+   * Gives each posted target of the finished posts its analytics schedule in the same statement
+   * (docs/analytics.md#collection): `collecting`, first collection `firstOffsetMs` after posting,
+   * on these platforms; `unsupported` on the others. The collector's enrollment stays a safety net.
+   */
+  analytics?: { collecting: readonly string[]; firstOffsetMs: number };
+  /** Answers per post whether its workspace has an enabled webhook endpoint taking one of these events. */
+  subscriberEvents?: readonly string[];
+}
+
+/** A finished post: its status, and whether its workspace takes its webhook events (when asked). */
+export interface FinalizedPost {
+  status: PostStatus;
+  subscribed: boolean | undefined;
+}
+
+const bucketOf = (column: string) =>
+  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / 900) * 900)`);
+
 /**
  * Writes posts' final status and gives up their leases, together with each post's last target
  * result, in one statement; answers each post's status, or null where the lease was lost. A
  * data-modifying CTE always runs: the deferred result is written whatever the lease says. Each
  * post that reached `posted` gets its `post.published` audit entry (actor `system`: the publisher
- * finishing) in the same statement, so in the same transaction, without a second round trip.
+ * finishing) in the same statement, so in the same transaction, without a second round trip. The
+ * timeline's events come from the tables' statement triggers (one INSERT per statement); the
+ * analytics schedule and the posts counted in `metric_rollups` from `options.analytics`.
  */
 export async function finalizePosts(
   ctx: AppContext,
   items: readonly PostFinalization[],
-): Promise<(PostStatus | null)[]> {
+  options: FinalizeOptions = {},
+): Promise<(FinalizedPost | null)[]> {
   const now = new Date().toISOString();
   const deferred = items.flatMap((i) =>
     i.deferred ? [{ postId: i.postId, owner: i.owner, result: i.deferred }] : [],
   );
-  const recorded = deferred.length ? sql`recorded AS (${resultsUpdate(deferred, now)}), ` : sql``;
+  const recorded = deferred.length
+    ? sql`recorded AS (${resultsUpdate(deferred, now)}
+        RETURNING t.post_id, t.account_id, t.status, t.platform_post_id, t.updated_at), `
+    : sql``;
   const values = sql.join(
     items.map(
       (i) => sql`(${i.postId}::uuid, ${i.owner}::text, ${i.status}::text,
@@ -216,6 +242,13 @@ export async function finalizePosts(
     ),
     sql`, `,
   );
+  const subscribed = options.subscriberEvents?.length
+    ? sql`EXISTS (SELECT 1 FROM webhook_endpoints w
+        WHERE w.workspace_id = d.workspace_id AND w.disabled_at IS NULL AND (${sql.join(
+          options.subscriberEvents.map((t) => sql`w.events @> ${JSON.stringify([t])}::jsonb`),
+          sql` OR `,
+        )}))`
+    : sql`NULL::boolean`;
   const result = await ctx.db.execute(sql`
     WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (VALUES ${values}),
     done AS (
@@ -224,11 +257,50 @@ export async function finalizePosts(
         updated_at = ${now}::timestamptz, posted_at = coalesce(v.posted_at, p.posted_at)
       FROM v
       WHERE p.id = v.id AND p.lease_owner = v.owner
-      RETURNING p.id, p.status, p.workspace_id, p.account_ids
+      RETURNING p.id, p.status, p.posted_at, p.workspace_id, p.account_ids
     ),
     audited AS (${publishedAuditInsert(sql`done`, now)})
-    SELECT id::text AS id, status FROM done`);
-  const finalized = rowsOf<{ id: string; status: PostStatus }>(result);
-  const statuses = new Map(finalized.map((r) => [r.id, r.status]));
-  return items.map((i) => statuses.get(i.postId) ?? null);
+    ${options.analytics ? analyticsSchedule(options.analytics, deferred.length > 0) : sql``}
+    SELECT d.id::text AS id, d.status, ${subscribed} AS subscribed FROM done d`);
+  const finished = new Map(
+    rowsOf<{ id: string; status: PostStatus; subscribed: boolean | null }>(result).map((r) => [
+      r.id,
+      { status: r.status, subscribed: r.subscribed ?? undefined },
+    ]),
+  );
+  return items.map((i) => finished.get(i.postId) ?? null);
+}
+
+/**
+ * The finished posts' posted targets (the one just `recorded` in this statement is not in its
+ * snapshot yet: its new row comes from that CTE) enrolled for analytics, and counted in their
+ * quarter hour's rollup. A target enrolled already (by the collector) is left alone and not
+ * counted twice.
+ */
+function analyticsSchedule(analytics: NonNullable<FinalizeOptions['analytics']>, hasRecorded: boolean) {
+  // A target with short links is collected for their clicks whatever its platform reports.
+  const shortLinks = sql`EXISTS (SELECT 1 FROM target_links l WHERE l.post_id = t.post_id AND l.account_id = t.account_id AND l.ref IS NOT NULL)`;
+  const supported = analytics.collecting.length
+    ? sql`(t.platform IN (${sql.join(
+        analytics.collecting.map((p) => sql`${p}`),
+        sql`, `,
+      )}) OR ${shortLinks})`
+    : shortLinks;
+  const r = (column: string, fallback: string) =>
+    sql.raw(hasRecorded ? `coalesce(r.${column}, t.${fallback})` : `t.${fallback}`);
+  const postedAt = sql`coalesce(d.posted_at, ${r('updated_at', 'updated_at')})`;
+  return sql`, enrolled AS (
+      INSERT INTO target_metrics (post_id, account_id, platform, posted_at, state, step, next_collect_at)
+      SELECT t.post_id, t.account_id, t.platform, ${postedAt},
+        CASE WHEN ${supported} THEN 'collecting' ELSE 'unsupported' END, 0,
+        CASE WHEN ${supported} THEN ${postedAt} + ${analytics.firstOffsetMs} * interval '1 millisecond' END
+      FROM done d JOIN post_targets t ON t.post_id = d.id
+      ${hasRecorded ? sql`LEFT JOIN recorded r ON r.post_id = t.post_id AND r.account_id = t.account_id` : sql``}
+      WHERE ${r('status', 'status')} = 'posted' AND ${r('platform_post_id', 'platform_post_id')} IS NOT NULL
+      ON CONFLICT DO NOTHING
+      RETURNING account_id, posted_at),
+    counted AS (
+      INSERT INTO metric_rollups (account_id, bucket, posts)
+      SELECT account_id, ${bucketOf('posted_at')}, count(*)::int FROM enrolled GROUP BY 1, 2
+      ON CONFLICT (account_id, bucket) DO UPDATE SET posts = metric_rollups.posts + excluded.posts)`;
 }

@@ -58,7 +58,15 @@ export const targetMetrics = pgTable(
       foreignColumns: [postTargets.postId, postTargets.accountId],
     }).onDelete('cascade'),
     index('target_metrics_due').on(t.nextCollectAt).where(sql`${t.state} = 'collecting'`),
+    // An account's due targets together (the collector asks a platform for up to 100 per call).
+    index('target_metrics_account_due')
+      .on(t.accountId, t.nextCollectAt)
+      .where(sql`${t.state} = 'collecting'`),
     index('target_metrics_account_posted').on(t.accountId, t.postedAt),
+    // Top posts (the summary's): walked in its order, so a range stops after its first few matches.
+    index('target_metrics_top')
+      .on(t.engagement.desc(), t.postedAt.desc())
+      .where(sql`${t.engagement} IS NOT NULL`),
   ],
 );
 

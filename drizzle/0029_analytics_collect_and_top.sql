@@ -1,0 +1,2 @@
+CREATE INDEX "target_metrics_account_due" ON "target_metrics" USING btree ("account_id","next_collect_at") WHERE "target_metrics"."state" = 'collecting';--> statement-breakpoint
+CREATE INDEX "target_metrics_top" ON "target_metrics" USING btree ("engagement" DESC NULLS LAST,"posted_at" DESC NULLS LAST) WHERE "target_metrics"."engagement" IS NOT NULL;
