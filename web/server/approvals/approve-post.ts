@@ -4,6 +4,7 @@ import type { ApprovalActor, StoredApproval } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { specificProblem } from '#server/http/problems.ts';
 import { assertAcceptingWork } from '#server/lifecycle/shutdown.ts';
+import { auditPost } from '#server/posts/audit.ts';
 import { contentOf } from '#server/posts/content.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { assertFuture, ownedPost, unpostedAccounts } from '#server/posts/guards.ts';
@@ -52,7 +53,7 @@ export async function approvePost(
     const updated = await decidePending(tx, row, { ...set, approval });
     if (!updated) throw decidedMeanwhile();
     await recordApprovalStep(ctx, tx, updated, 'approved', by, input.comment);
-    // audit: post.approved
+    await auditPost(tx, updated, by, 'post.approved', input.comment ? { comment: true } : {});
     return updated;
   };
 

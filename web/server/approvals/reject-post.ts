@@ -1,6 +1,7 @@
 import type { AppContext } from '#server/context.ts';
 import { inTransaction } from '#server/db/access.ts';
 import type { ApprovalActor } from '#server/db/schema.ts';
+import { auditPost } from '#server/posts/audit.ts';
 import { ownedPost } from '#server/posts/guards.ts';
 import type { PostView } from '#server/posts/schema.ts';
 import { loadPostView } from '#server/posts/view.ts';
@@ -35,7 +36,7 @@ export async function rejectPost(
     });
     if (!updated) throw decidedMeanwhile();
     await recordApprovalStep(ctx, tx, updated, 'rejected', by, comment);
-    // audit: post.rejected
+    await auditPost(tx, updated, by, 'post.rejected');
     return updated;
   });
   await mailDecided(ctx, decided, { approved: false, by: by.name, comment });

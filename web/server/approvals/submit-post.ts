@@ -2,6 +2,7 @@ import type { NormalizedPost } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { inTransaction } from '#server/db/access.ts';
 import type { ApprovalActor, RecycleSettings, StoredApproval } from '#server/db/schema.ts';
+import { auditPost } from '#server/posts/audit.ts';
 import { contentOf, newPostContent } from '#server/posts/content.ts';
 import { assertEditable, assertFuture, changedMeanwhile, unpostedAccounts } from '#server/posts/guards.ts';
 import { assertPublishable } from '#server/posts/prepare.ts';
@@ -59,7 +60,7 @@ export async function submitNewPost(
       approval: approvalOf(input, by, when, reason),
     });
     await recordApprovalStep(ctx, tx, inserted, 'submitted', by);
-    // audit: post.submitted
+    await auditPost(tx, inserted, by, 'post.submitted', { requested: input.postingMode });
     return inserted;
   });
   await mailSubmitted(ctx, row, by.name);
@@ -90,7 +91,7 @@ export async function submitStoredPost(
     });
     if (!changed) throw changedMeanwhile();
     await recordApprovalStep(ctx, tx, changed, 'submitted', by);
-    // audit: post.submitted
+    await auditPost(tx, changed, by, 'post.submitted', { requested: action.postingMode });
     return changed;
   });
   // A scheduled post taken back for approval no longer needs what was staged for its time.

@@ -7,6 +7,7 @@ import { contentOf } from './content.ts';
 import {
   assertEditable,
   assertFuture,
+  assertNotAwaitingApproval,
   changedMeanwhile,
   ownedPost,
   unpostedAccounts,
@@ -32,6 +33,7 @@ export async function actOnPost(
 ): Promise<PostView> {
   const row = await ownedPost(ctx, workspaceId, postId);
   if ('resolveUnknown' in action) return resolveUnknown(ctx, workspaceId, row, action, actor);
+  if (action.postingMode !== 'draft') assertNotAwaitingApproval(row);
   if (action.postingMode === 'now') return publishPost(ctx, workspaceId, row);
   assertEditable(row, 'changed');
   // Scheduling, queueing and moving back to draft are edits of the post (`post.updated`).

@@ -29,6 +29,19 @@ export function assertEditable(row: PostRow, action: string): void {
   }
 }
 
+/**
+ * A post waiting for approval goes out only through a decision (`…/approve`, which records who
+ * approved): publishing, scheduling or queueing it directly is 409, whatever the caller's role.
+ * Moving it back to draft (withdrawing it) stays possible.
+ */
+export function assertNotAwaitingApproval(row: PostRow): void {
+  if (row.status === 'pending_approval') {
+    throw invalidStatus(
+      'The post is waiting for approval: approve it (POST /api/v1/posts/{id}/approve) or move it back to draft first',
+    );
+  }
+}
+
 /** A schedule needs a time, and one in the future (422 otherwise). */
 export function assertFuture(when: Date | undefined): Date {
   if (!when) {

@@ -22,7 +22,6 @@ export async function addReviewComment(
     body: input.body,
     createdAt: new Date(),
   });
-  // audit: comment by a reviewer (actor type reviewer) belongs here once comments are audited
   return toCommentView(row);
 }
 

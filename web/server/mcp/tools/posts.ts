@@ -10,6 +10,7 @@ import {
 } from '@postwave/shared';
 import { z } from 'zod';
 import { decidePosting } from '#server/approvals/policy.ts';
+import { resubmitBeforeEdit } from '#server/approvals/resubmit-before-edit.ts';
 import { submitNewPost } from '#server/approvals/submit-post.ts';
 import type { AppContext } from '#server/context.ts';
 import { postStatuses } from '#server/db/schema.ts';
@@ -247,7 +248,9 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
     },
     tool(ctx, async ({ id, scheduledAt, media, overrides, thread, recycle: given, ...rest }) => {
       const recycle = given === undefined ? undefined : parseRecycle({ recycle: given });
-      await assertMayEditPost(ctx, { workspaceId, userId: actor.userId, role: await actor.role() }, id);
+      const role = await actor.role();
+      await assertMayEditPost(ctx, { workspaceId, userId: actor.userId, role }, id);
+      await resubmitBeforeEdit(ctx, { workspaceId, role }, id, await assistantActor(actor));
       const post = await updatePost(
         ctx,
         workspaceId,

@@ -307,6 +307,44 @@ for (const backend of backends()) {
         assert.equal(post.body.status, 'posted');
       }
     });
+
+    test('nothing goes out behind an approval: direct publishing of a pending post is 409; a contributor editing an approved post sends it back', async () => {
+      const pending = await submit('only through a decision');
+      for (const postingMode of ['now', 'queue'] as const) {
+        const res = await api('owner').json(`/api/v1/posts/${pending.id}`, { json: { postingMode } });
+        assert.equal(res.status, 409, `${postingMode}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.code, 'invalid_status');
+      }
+      assert.equal(sentTexts('only through a decision').length, 0);
+
+      const approved = await api('owner').json(`/api/v1/posts/${pending.id}/approve`, { json: {} });
+      assert.equal(approved.body.status, 'scheduled');
+      const edited = await api('contributor').json(`/api/v1/posts/${pending.id}`, {
+        method: 'PATCH',
+        json: { message: 'changed after approval' },
+      });
+      assert.equal(edited.status, 200, JSON.stringify(edited.body));
+      assert.equal(edited.body.status, 'pending_approval', 'back for a new decision');
+      assert.equal(edited.body.message, 'changed after approval');
+      assert.equal(edited.body.approval.requested.postingMode, 'schedule');
+      assert.equal(edited.body.approval.requested.scheduledAt, pending.approval.requested.scheduledAt);
+
+      // An editor's edit of an approved post needs no new decision.
+      const again = await api('editor').json(`/api/v1/posts/${pending.id}/approve`, { json: {} });
+      assert.equal(again.body.status, 'scheduled');
+      const byEditor = await api('editor').json(`/api/v1/posts/${pending.id}`, {
+        method: 'PATCH',
+        json: { message: 'editor touch' },
+      });
+      assert.equal(byEditor.body.status, 'scheduled');
+
+      const audit = await api('owner').json('/api/v1/audit?limit=200');
+      const actions = audit.body.entries
+        .filter((e: { target: { id: string } }) => e.target.id === pending.id)
+        .map((e: { action: string }) => e.action);
+      for (const action of ['post.submitted', 'post.approved'])
+        assert.ok(actions.includes(action), `${action} in ${actions.join(', ')}`);
+    });
   });
 }
 

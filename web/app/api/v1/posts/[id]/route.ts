@@ -1,6 +1,7 @@
 import { invalidRequest } from '@postwave/shared';
 import { approvalActorOf } from '#server/approvals/actor.ts';
 import { decidePosting } from '#server/approvals/policy.ts';
+import { resubmitBeforeEdit } from '#server/approvals/resubmit-before-edit.ts';
 import { submitStoredPost } from '#server/approvals/submit-post.ts';
 import { actorOf } from '#server/audit/actor.ts';
 import { readBody, readJson } from '#server/http/body.ts';
@@ -30,6 +31,7 @@ export const PATCH = route(postsRoutes.updatePost, async ({ request, ctx, caller
   if (!parsed.success) throw invalidRequest(parsed.error);
   const patch = toPostPatch(parsed.data, recycle);
   await assertMayEditPost(ctx, caller, params.id);
+  await resubmitBeforeEdit(ctx, caller, params.id, approvalActorOf(caller));
   return json(await updatePost(ctx, caller.workspaceId, params.id, patch, actorOf(caller)));
 });
 
