@@ -29,9 +29,12 @@ const server = createServer(async (req, res) => {
     chat_id?: string | number;
     text?: string;
   };
-  total++;
   const text = body.text ?? '';
-  seen.set(text, (seen.get(text) ?? 0) + 1);
+  // Only sends are posts: getChat and getMe (account checks, pre-flight) are never counted.
+  if (/^\/bot[^/]+\/send/.test(req.url ?? '')) {
+    total++;
+    seen.set(text, (seen.get(text) ?? 0) + 1);
+  }
   const result = {
     message_id: nextId++,
     date: Math.floor(Date.now() / 1000),

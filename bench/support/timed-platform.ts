@@ -121,7 +121,28 @@ const server = createServer(async (req, res) => {
     });
     return;
   }
-  // Telegram Bot API: /bot<token>/sendMessage
+  // Telegram Bot API: /bot<token>/<method>. Only sends are posts: the other calls (getChat from
+  // an account check or the dispatcher's pre-flight, getMe) are answered and never counted, or
+  // their empty texts would read as duplicates.
+  const method = /^\/bot[^/]+\/(\w+)/.exec(url)?.[1] ?? '';
+  if (!method.startsWith('send')) {
+    const chat = {
+      id: -1001,
+      type: 'channel',
+      title: 'Bench',
+      username: String(body.chat_id ?? 'bench').replace(/^@/, ''),
+    };
+    answerAfter(() => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          ok: true,
+          result: method === 'getMe' ? { id: 1, is_bot: true, username: 'bench_bot' } : chat,
+        }),
+      );
+    });
+    return;
+  }
   telegram.received++;
   const token = /^\/bot([^/]+)\//.exec(url)?.[1] ?? '?';
   let bot = bots.get(token);
