@@ -97,7 +97,7 @@ describe('self-hosted: X', () => {
       results: { error: { code: string; message: string; retryable: boolean } }[];
     };
     assert.equal(duplicate.status, 502);
-    assert.equal(body.results[0]!.error.code, 'content_rejected');
+    assert.equal(body.results[0]!.error.code, 'duplicate_content');
     assert.equal(body.results[0]!.error.retryable, false);
     assert.match(body.results[0]!.error.message, /duplicate/);
   });
