@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Comment } from '#server/comments/schema.ts';
 import { validationFailed } from '#server/http/problems.ts';
 
 export const CreateReviewLinkRequest = z
@@ -40,14 +41,8 @@ export const ReviewLink = z
 
 export const ReviewLinkList = z.object({ links: z.array(ReviewLink) }).meta({ id: 'ReviewLinkList' });
 
-export const Comment = z
-  .object({
-    id: z.string(),
-    author: z.object({ type: z.enum(['member', 'reviewer']), id: z.string().optional(), name: z.string() }),
-    body: z.string(),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'Comment' });
+/** The same Comment members see (one OpenAPI component): a reviewer's has `author.type` `reviewer`. */
+export { Comment };
 
 const ReviewVersion = z.object({
   account: z.object({
