@@ -68,7 +68,7 @@ for (const backend of backends()) {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(samplePng())], { type: 'image/png' }), 'photo.png');
       const res = await api.json('/api/v1/upload', { method: 'POST', body: form });
-      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.ok([200, 201].includes(res.status), JSON.stringify(res.body)); // 200: the workspace had these bytes
       return res.body.media as { key: string; id: string };
     };
 
