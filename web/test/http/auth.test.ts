@@ -219,7 +219,10 @@ for (const backend of backends()) {
       ]) {
         assert.ok(res.body.paths[path], path);
       }
-      assert.ok(res.body.components.schemas.PostRequest);
+      assert.ok(
+        res.body.components.schemas.SchedulerPostRequest,
+        'the post request (the SDK’s PostRequest plus the Scheduler’s fields)',
+      );
       assert.ok(res.body.components.schemas.ConnectedAccount);
 
       // Interactive docs: Scalar from our own server (no CDN), pointed at /openapi.json.

@@ -283,8 +283,13 @@ for (const backend of backends()) {
     test('/openapi.json documents the fields', async () => {
       const doc = (await (await fetch(`${env.app.url}/openapi.json`)).json()) as Body;
       const schemas = doc.components.schemas;
-      assert.ok(schemas.PostRequest.properties.overrides);
-      assert.ok(schemas.PostRequest.properties.thread);
+      // The Scheduler's post request (the SDK's plus templateId and recycle), by the $ref the route uses.
+      const ref: string = doc.paths['/api/v1/posts'].post.requestBody.content['application/json'].schema.$ref;
+      const request = schemas[ref.split('/').at(-1)!];
+      assert.ok(request.properties.overrides);
+      assert.ok(request.properties.thread);
+      assert.ok(request.properties.templateId);
+      assert.ok(request.properties.recycle);
       assert.ok(schemas.PostPatchRequest.properties.thread);
       assert.ok(schemas.Post.properties.overrides);
       assert.ok(schemas.TargetPart);
