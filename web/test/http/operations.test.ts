@@ -151,7 +151,8 @@ for (const backend of backends()) {
           async () => (await readiness()).body.checks?.dispatcher === 'ok',
           'the dispatcher check',
         );
-        assert.equal((await readiness()).status, 200);
+        const ready = await readiness();
+        assert.equal(ready.status, 200, JSON.stringify(ready.body));
         // The hook in the loop: it holds before its next round, as a stuck worker would.
         writeFileSync(holdFile, '');
         await waitFor(async () => (await readiness()).status === 503, '/ready to fail');
