@@ -50,14 +50,17 @@ test('"Assistants must confirm": toggled by keyboard, an assistant’s post wait
   expect(result.structuredContent.outcome).toBe('approval_required');
   expect(telegram.sent.length).toBe(sent);
 
+  // The post waits as `pending_approval` (reason "assistants"): the member who granted the
+  // assistant approves it on its page (docs/workspaces.md#approvals).
   await page.goto(result.structuredContent.approvalUrl);
-  await expect(page.getByTestId('approval-request')).toContainText('Night-shift assistant');
-  await expect(page.getByTestId('approval-request')).toContainText('publish it now');
-  await expect(page.getByTestId('post-history')).toContainText('saved it as a draft for your approval');
+  const state = page.getByTestId('approval-state');
+  await expect(state).toContainText('Night-shift assistant');
+  await expect(state).toContainText('publish it now');
+  await expect(page.getByTestId('post-history')).toContainText('submitted it for approval');
   await shot(page, 'post-approval');
   await expectAccessible(page, 'post-approval', { testInfo: test.info(), soft: true });
-  await page.getByRole('button', { name: 'Publish now' }).click();
-  await expect(page.getByTestId('approval-request')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Approve this post' }).click();
+  await expect(page.getByTestId('approval-state')).toHaveCount(0);
   await expect(page.getByTestId('result')).toContainText('Posted');
   expect(telegram.sent.at(-1)?.text).toBe('Approved by a person');
 });
