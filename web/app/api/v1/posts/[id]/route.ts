@@ -4,7 +4,7 @@ import { decidePosting } from '#server/approvals/policy.ts';
 import { resubmitBeforeEdit } from '#server/approvals/resubmit-before-edit.ts';
 import { submitStoredPost } from '#server/approvals/submit-post.ts';
 import { actorOf } from '#server/audit/actor.ts';
-import { readBody, readJson } from '#server/http/body.ts';
+import { readJson } from '#server/http/body.ts';
 import { json, noContent } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
