@@ -1,7 +1,7 @@
 import type { AppContext } from '#server/context.ts';
 import type { ApprovalActor, WorkspaceRole } from '#server/db/schema.ts';
 import { ownedPost } from '#server/posts/guards.ts';
-import { decidePosting } from './policy.ts';
+import { approvalApplies, workspaceSettings } from './policy.ts';
 import { submitStoredPost } from './submit-post.ts';
 
 /**
@@ -13,16 +13,14 @@ import { submitStoredPost } from './submit-post.ts';
  */
 export async function resubmitBeforeEdit(
   ctx: AppContext,
-  editor: { workspaceId: string; role: WorkspaceRole; assistant?: boolean },
+  editor: { workspaceId: string; role: WorkspaceRole },
   postId: string,
   by: ApprovalActor,
 ): Promise<void> {
   const row = await ownedPost(ctx, editor.workspaceId, postId);
   if (row.status !== 'scheduled') return;
-  const decision = await decidePosting(ctx, editor, { assistant: editor.assistant ?? false }).catch(
-    () => 'publish' as const, // a role that may not publish is refused by the edit's own check
-  );
-  if (decision !== 'submit') return;
+  const { approvals } = await workspaceSettings(ctx, editor.workspaceId);
+  if (!approvalApplies(editor.role, approvals)) return;
   await submitStoredPost(
     ctx,
     row,
