@@ -1,7 +1,7 @@
-import { PlatformError } from '../../errors.ts';
 import { platformFetch, readJson } from '../../http/fetch.ts';
 import { sleep } from '../../publish/retry.ts';
 import type { RefreshingToken, TokenGrant } from '../refreshing-token.ts';
+import { requestTokenGrant } from '../token-request.ts';
 import { tumblrError, tumblrTokenError } from './errors.ts';
 import type { TumblrCredentials } from './options.ts';
 
@@ -17,28 +17,14 @@ export async function requestTumblrTokens(
   form: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<TokenGrant> {
-  const response = await platformFetch(`${apiUrl}/v2/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({
-      ...form,
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    }).toString(),
-    ...(signal ? { signal } : {}),
+  const { grant } = await requestTokenGrant({
+    url: `${apiUrl}/v2/oauth2/token`,
+    platform: 'Tumblr',
+    form: { ...form, client_id: client.clientId, client_secret: client.clientSecret },
+    tokenError: tumblrTokenError,
+    signal,
   });
-  const answer = ((await readJson(response)) ?? {}) as Record<string, unknown>;
-  if (!response.ok) throw tumblrTokenError(response.status, answer, response.headers);
-  if (typeof answer.access_token !== 'string' || answer.access_token === '')
-    throw new PlatformError(
-      'platform_unavailable',
-      'Tumblr answered the token request without an access token',
-    );
-  return {
-    accessToken: answer.access_token,
-    ...(typeof answer.refresh_token === 'string' ? { refreshToken: answer.refresh_token } : {}),
-    ...(typeof answer.expires_in === 'number' ? { expiresIn: answer.expires_in } : {}),
-  };
+  return grant;
 }
 
 export interface TumblrRequest {

@@ -1,6 +1,7 @@
 import { PlatformError } from '../../errors.ts';
 import { platformFetch, readJson } from '../../http/fetch.ts';
 import type { RefreshingToken, TokenGrant } from '../refreshing-token.ts';
+import { requestTokenGrant } from '../token-request.ts';
 import type { TwitchConfig } from './config.ts';
 import { twitchError, twitchTokenError } from './errors.ts';
 import type { TwitchCredentials } from './options.ts';
@@ -12,28 +13,14 @@ export async function requestTwitchTokens(
   form: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<TokenGrant> {
-  const response = await platformFetch(`${config.oauthUrl}/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({
-      ...form,
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    }).toString(),
-    ...(signal ? { signal } : {}),
+  const { grant } = await requestTokenGrant({
+    url: `${config.oauthUrl}/token`,
+    platform: 'Twitch',
+    form: { ...form, client_id: client.clientId, client_secret: client.clientSecret },
+    tokenError: twitchTokenError,
+    signal,
   });
-  const answer = ((await readJson(response)) ?? {}) as Record<string, unknown>;
-  if (!response.ok) throw twitchTokenError(response.status, answer, response.headers);
-  if (typeof answer.access_token !== 'string' || answer.access_token === '')
-    throw new PlatformError(
-      'platform_unavailable',
-      'Twitch answered the token request without an access token',
-    );
-  return {
-    accessToken: answer.access_token,
-    ...(typeof answer.refresh_token === 'string' ? { refreshToken: answer.refresh_token } : {}),
-    ...(typeof answer.expires_in === 'number' ? { expiresIn: answer.expires_in } : {}),
-  };
+  return grant;
 }
 
 export interface TwitchValidation {

@@ -1,5 +1,4 @@
-import { PlatformError } from '../../errors.ts';
-import { platformFetch, readJson } from '../../http/fetch.ts';
+import { requestTokenGrant } from '../token-request.ts';
 import { xTokenError } from './errors.ts';
 
 export interface XTokenAnswer {
@@ -26,37 +25,25 @@ export async function requestXTokens(
   form: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<XTokenAnswer> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/json',
-  };
+  const headers: Record<string, string> = {};
   const body: Record<string, string> = { ...form };
   if (client.clientSecret) {
     headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`;
   } else {
     body.client_id = client.clientId;
   }
-  const response = await platformFetch(`${apiUrl}/2/oauth2/token`, {
-    method: 'POST',
+  const { grant, answer } = await requestTokenGrant({
+    url: `${apiUrl}/2/oauth2/token`,
+    platform: 'X',
+    form: body,
     headers,
-    body: new URLSearchParams(body).toString(),
-    ...(signal ? { signal } : {}),
+    tokenError: xTokenError,
+    signal,
   });
-  const answer = ((await readJson(response)) ?? {}) as {
-    access_token?: unknown;
-    refresh_token?: unknown;
-    expires_in?: unknown;
-    scope?: unknown;
-  };
-  if (!response.ok) throw xTokenError(response.status, answer, response.headers);
-  if (typeof answer.access_token !== 'string' || answer.access_token === '') {
-    throw new PlatformError('platform_unavailable', 'X answered the token request without an access token');
-  }
-  const lifetime = typeof answer.expires_in === 'number' ? answer.expires_in : 7200;
   return {
-    accessToken: answer.access_token,
-    expiresAt: new Date(Date.now() + lifetime * 1000).toISOString(),
-    ...(typeof answer.refresh_token === 'string' ? { refreshToken: answer.refresh_token } : {}),
+    accessToken: grant.accessToken,
+    expiresAt: new Date(Date.now() + (grant.expiresIn ?? 7200) * 1000).toISOString(),
+    ...(grant.refreshToken ? { refreshToken: grant.refreshToken } : {}),
     ...(typeof answer.scope === 'string' ? { scope: answer.scope } : {}),
   };
 }
