@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.ts';
 import { parseRetryAfter, platformFetch, readJson } from '../http/fetch.ts';
-import type { Logger } from '../logger.ts';
+import { type Renewal, StoredAccessToken, type StoredAccessTokenOptions } from './stored-access-token.ts';
 
 /**
  * Google's OAuth tokens, shared by YouTube and Business Profile (one Google client serves both):
@@ -18,9 +18,6 @@ export interface GoogleCredentials {
   /** The scopes Google granted, space-separated. */
   scope?: string | undefined;
 }
-
-/** Refresh this long before the stated expiry, so a token never lapses mid-request. */
-const expirySkewMs = 60_000;
 
 interface GoogleTokenResponse {
   access_token?: string;
@@ -140,68 +137,23 @@ export function exchangeGoogleAuthorizationCode(
  * The access token for one publish: refreshed when missing, about to expire, or refused, and
  * handed back through `onRefreshed` so the caller can store it.
  */
-export class GoogleAccessToken {
-  #credentials: GoogleCredentials;
-  #refreshed = false;
+export class GoogleAccessToken extends StoredAccessToken<GoogleCredentials> {
+  protected readonly platformName = 'Google';
+  protected readonly unknownExpiryIsCurrent = false;
   readonly #tokenUrl: string;
-  readonly #signal: AbortSignal | undefined;
-  readonly #onRefreshed: ((credentials: Record<string, unknown>) => void | Promise<void>) | undefined;
-  readonly #logger: Logger | undefined;
 
-  constructor(options: {
-    tokenUrl: string;
-    credentials: GoogleCredentials;
-    signal?: AbortSignal;
-    onRefreshed?: (credentials: Record<string, unknown>) => void | Promise<void>;
-    logger?: Logger;
-  }) {
+  constructor(options: StoredAccessTokenOptions<GoogleCredentials> & { tokenUrl: string }) {
+    super(options);
     this.#tokenUrl = options.tokenUrl;
-    this.#credentials = options.credentials;
-    this.#signal = options.signal;
-    this.#onRefreshed = options.onRefreshed;
-    this.#logger = options.logger;
   }
 
   /** The scopes Google granted, space-separated, once known (stored with the credentials, or learnt on refresh). */
   get scope(): string | undefined {
-    return this.#credentials.scope;
+    return this.credentials.scope;
   }
 
-  /** True once this instance obtained a token itself: a refusal of that token is not cured by another refresh. */
-  get fresh(): boolean {
-    return this.#refreshed;
+  protected renew(): Promise<Renewal> {
+    // Google may rotate the refresh token; the base stores a new one when it comes.
+    return refreshGoogleToken(this.#tokenUrl, this.credentials, this.signal);
   }
-
-  async get(now = Date.now()): Promise<string> {
-    const { accessToken, expiresAt } = this.#credentials;
-    if (accessToken && expiresAt !== undefined && expiryOf(expiresAt) - expirySkewMs > now)
-      return accessToken;
-    return this.refresh();
-  }
-
-  async refresh(): Promise<string> {
-    const tokens = await refreshGoogleToken(this.#tokenUrl, this.#credentials, this.#signal);
-    this.#credentials = {
-      ...this.#credentials,
-      accessToken: tokens.accessToken,
-      expiresAt: tokens.expiresAt,
-      // Google may rotate the refresh token; the new one must be stored or the connection dies.
-      ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
-      ...(tokens.scope ? { scope: tokens.scope } : {}),
-    };
-    this.#refreshed = true;
-    try {
-      await this.#onRefreshed?.({ ...this.#credentials });
-    } catch (error) {
-      this.#logger?.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        'storing refreshed YouTube credentials failed',
-      );
-    }
-    return tokens.accessToken;
-  }
-}
-
-function expiryOf(expiresAt: string | number): number {
-  return typeof expiresAt === 'number' ? expiresAt : Date.parse(expiresAt);
 }

@@ -1,11 +1,8 @@
 import { PlatformError } from '../../errors.ts';
 import { platformFetch, readJson } from '../../http/fetch.ts';
-import type { Logger } from '../../logger.ts';
+import { type Renewal, StoredAccessToken, type StoredAccessTokenOptions } from '../stored-access-token.ts';
 import type { RedditConfig } from './config.ts';
 import type { RedditCredentials } from './options.ts';
-
-/** Refresh this long before the stated expiry, so a token never lapses mid-publish. */
-const expirySkewMs = 60_000;
 
 interface TokenAnswer {
   access_token?: string;
@@ -86,76 +83,39 @@ export async function requestRedditTokens(
  * and handed to `onRefreshed` so the caller stores it. Reddit's refresh tokens are permanent; one
  * it sends back with a refresh replaces the stored one.
  */
-export class RedditToken {
-  #credentials: RedditCredentials;
-  #refreshed = false;
+export class RedditToken extends StoredAccessToken<RedditCredentials> {
+  protected readonly platformName = 'Reddit';
+  protected readonly unknownExpiryIsCurrent = true;
   readonly #config: RedditConfig;
-  readonly #signal: AbortSignal | undefined;
-  readonly #onRefreshed: ((credentials: Record<string, unknown>) => void | Promise<void>) | undefined;
-  readonly #logger: Logger | undefined;
 
-  constructor(options: {
-    config: RedditConfig;
-    credentials: RedditCredentials;
-    signal?: AbortSignal;
-    onRefreshed?: (credentials: Record<string, unknown>) => void | Promise<void>;
-    logger?: Logger;
-  }) {
+  constructor(options: StoredAccessTokenOptions<RedditCredentials> & { config: RedditConfig }) {
+    super(options);
     this.#config = options.config;
-    this.#credentials = options.credentials;
-    this.#signal = options.signal;
-    this.#onRefreshed = options.onRefreshed;
-    this.#logger = options.logger;
   }
 
   /** The refresh token: what a rate-limit window and a login are keyed by (hashed by callers). */
   get refreshToken(): string {
-    return this.#credentials.refreshToken;
+    return this.credentials.refreshToken;
   }
 
   get username(): string | undefined {
-    return this.#credentials.username;
+    return this.credentials.username;
   }
 
-  /** True once this instance obtained a token itself: a refusal of that one is not cured by refreshing. */
-  get fresh(): boolean {
-    return this.#refreshed;
-  }
-
-  async get(now = Date.now()): Promise<string> {
-    const { accessToken, expiresAt } = this.#credentials;
-    if (expiresAt === undefined || expiryOf(expiresAt) - expirySkewMs > now) return accessToken;
-    return this.refresh();
-  }
-
-  async refresh(): Promise<string> {
+  protected async renew(): Promise<Renewal> {
     // An accounts-file entry may name the app that issued its tokens; otherwise the server's app.
-    const { clientId, clientSecret } = this.#credentials;
+    const { clientId, clientSecret } = this.credentials;
     const config = clientId ? { ...this.#config, clientId, clientSecret: clientSecret ?? '' } : this.#config;
     const tokens = await requestRedditTokens(
       config,
-      { grant_type: 'refresh_token', refresh_token: this.#credentials.refreshToken },
-      this.#signal,
+      { grant_type: 'refresh_token', refresh_token: this.credentials.refreshToken },
+      this.signal,
     );
-    this.#credentials = {
-      ...this.#credentials,
+    // Reddit's granted scope is not stored with its credentials.
+    return {
       accessToken: tokens.accessToken,
       expiresAt: tokens.expiresAt,
-      ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+      refreshToken: tokens.refreshToken,
     };
-    this.#refreshed = true;
-    try {
-      await this.#onRefreshed?.({ ...this.#credentials });
-    } catch (error) {
-      this.#logger?.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        'storing refreshed Reddit credentials failed',
-      );
-    }
-    return tokens.accessToken;
   }
-}
-
-function expiryOf(expiresAt: string | number): number {
-  return typeof expiresAt === 'number' ? expiresAt : Date.parse(expiresAt);
 }
