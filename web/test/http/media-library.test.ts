@@ -8,6 +8,7 @@ import { userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
 import { pngOf, upload } from '../helpers/media.ts';
+import { connect } from '../helpers/oauth.ts';
 import { assertForbidden, buildTeam } from './workspaces/team.ts';
 
 /**
@@ -249,6 +250,44 @@ for (const backend of backends()) {
       await api.json(`/api/v1/media/${media.id}`, { method: 'PATCH', json: { altText: 'A small square' } });
       assert.deepEqual(await warnings(media), ['alt_text_unsupported@media[0].altText']);
       assert.deepEqual(await warnings({ key: media.key }), ['alt_text_unsupported@media[0].altText']);
+    });
+
+    test('MCP list_media searches and pages the library, and lists only its workspace', async () => {
+      const { api, session } = await userWithToken(env.app.url, 'assistant-media');
+      const cat = (await upload(api, await pngOf(21, 21, 3), 'Cat.png', 'image/png')).body.media;
+      const dog = (await upload(api, await pngOf(21, 21, 4), 'dog.png', 'image/png')).body.media;
+      const stranger = await userWithToken(env.app.url, 'assistant-stranger');
+      await upload(stranger.api, await pngOf(21, 21, 5), 'Cat too.png', 'image/png');
+      const { client: mcp } = await connect(env.app.url, session);
+      const call = async (args: Record<string, unknown>) => {
+        const answer = await mcp.callTool({ name: 'list_media', arguments: args });
+        assert.equal(answer.isError, undefined, JSON.stringify(answer.content));
+        return answer.structuredContent as Body;
+      };
+      assert.deepEqual(
+        (await call({})).media.map((m: Body) => m.id),
+        [dog.id, cat.id],
+      );
+      const found = await call({ q: 'cat' });
+      assert.deepEqual(
+        found.media.map((m: Body) => m.id),
+        [cat.id],
+      );
+      assert.equal(found.media[0].url, cat.url, 'the media object attaches as it is');
+      const first = await call({ limit: 1 });
+      assert.deepEqual(
+        first.media.map((m: Body) => m.id),
+        [dog.id],
+      );
+      const second = await call({ limit: 1, cursor: first.nextCursor });
+      assert.deepEqual(
+        second.media.map((m: Body) => m.id),
+        [cat.id],
+      );
+      assert.equal(second.nextCursor, null);
+      const refused = await mcp.callTool({ name: 'list_media', arguments: { kind: 'audio' } });
+      assert.equal(refused.isError, true);
+      await mcp.close();
     });
 
     test('another workspace’s media is 404 and never listed', async () => {

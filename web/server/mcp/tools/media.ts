@@ -3,13 +3,43 @@ import { PresignRequest } from '@postwave/shared';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
 import { uploadMediaFromUrl } from '#server/media/from-url.ts';
+import { listMedia } from '#server/media/list-media.ts';
+import { ListMediaQuery } from '#server/media/schema.ts';
 import { presignUpload } from '#server/media/service.ts';
 import type { McpActor } from '../actor.ts';
+import { readOnly } from './annotations.ts';
 import { ok, tool } from './results.ts';
 
-/** Adding media to attach to a post: fetched from a public URL, or PUT to a presigned URL. */
+/**
+ * Media to attach to a post: found in the workspace's library, fetched from a public URL, or PUT
+ * to a presigned URL.
+ */
 export function registerMediaTools(server: McpServer, ctx: AppContext, actor: McpActor): void {
   const { workspaceId } = actor;
+
+  server.registerTool(
+    'list_media',
+    {
+      title: 'List the media library',
+      description:
+        "The workspace's media library, newest first, like GET /api/v1/media: each media object (attach it to a post as it is, in media) with its alt text, tags and the posts using it. `q` matches file name, alt text and tags; pass nextCursor back as cursor for the next page.",
+      inputSchema: {
+        q: ListMediaQuery.shape.q.describe('Words to find in the file name, alt text or tags'),
+        kind: ListMediaQuery.shape.kind.describe('Only images, videos or documents (PDFs)'),
+        tag: ListMediaQuery.shape.tag.describe('One tag exactly (any case)'),
+        limit: z.number().int().min(1).max(100).optional().describe('At most this many (default 20)'),
+        cursor: ListMediaQuery.shape.cursor.describe('nextCursor of the previous page'),
+      },
+      annotations: readOnly,
+    },
+    tool(ctx, async (args) => {
+      const page = await listMedia(ctx, workspaceId, ListMediaQuery.parse({ ...args, limit: args.limit ?? 20 }));
+      return ok(
+        page,
+        `${page.media.length} media${page.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}.`,
+      );
+    }),
+  );
 
   server.registerTool(
     'upload_media_from_url',

@@ -15,6 +15,7 @@ export const toolPermissions: Record<string, Permission> = {
   update_feed: 'workspace.manage',
   poll_feed: 'workspace.manage',
   delete_feed: 'workspace.manage',
+  list_media: 'read',
   upload_media_from_url: 'posts.draft',
   presign_upload: 'posts.draft',
   // Contributors' assistants submit for approval (checked in the tool, as REST does).
