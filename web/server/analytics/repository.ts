@@ -10,8 +10,8 @@ import type { DayRange } from './schema.ts';
  * The analytics reads (docs/analytics.md). The tables are keyed on post targets and accounts;
  * who may read a row follows from its post's or account's workspace, and that condition is written
  * in exactly one place, `owned()`, so scoping by workspace instead changes only that helper.
- * Totals, per-account and per-day sums read `metric_rollups` (sums per account and quarter hour,
- * kept by collection); top posts and the export read `target_metrics` (the latest figures per
+ * Totals, per-account and per-day sums read `metric_rollups_hourly` or `metric_rollups` (sums per
+ * account and hour or quarter hour, kept by collection and publishing); top posts and the export read `target_metrics` (the latest figures per
  * target) through its (account_id, posted_at) index; neither reads the history.
  */
 
@@ -144,25 +144,56 @@ function rangeRollups(owner: string, range: DayRange, tz: string, accountIds?: s
     WHERE r.bucket >= ${start} AND r.bucket < ${end}`;
 }
 
-/** Totals per account and per day (in `tz`) over the range, from the rollups. */
+/**
+ * When each day of the range starts in `tz`, and when its last one ends (range days + 1 instants,
+ * ms since the epoch), as PostgreSQL's timezone data has them (DST days are 23 or 25 hours long).
+ */
+export async function dayStarts(ctx: AppContext, range: DayRange, tz: string): Promise<number[]> {
+  const result = await ctx.db.execute(sql`
+    SELECT (extract(epoch FROM ((${range.from})::date + i)::timestamp AT TIME ZONE ${tz}) * 1000)::float8 AS at
+    FROM generate_series(0, (${range.to})::date + 1 - (${range.from})::date) AS i ORDER BY i`);
+  return rowsOf<{ at: unknown }>(result).map((r) => Number(r.at));
+}
+
+const hourMs = 3_600_000;
+
+/**
+ * Totals per account and per day over the range, from the rollups, in one pass: each rollup row
+ * goes to its day by a binary search of the day starts (`width_bucket`, no timezone arithmetic per
+ * row), the rows are summed per account and day, and those few sums per account and per day
+ * (`GROUPING SETS`). Days that all start on a whole UTC hour (every whole-hour offset, DST
+ * included) add up `metric_rollups_hourly`, a quarter of the rows; others the quarter hours.
+ * `perDay` rows carry `day`, the day's 1-based position in the range.
+ */
 export async function summarySums(
   ctx: AppContext,
   owner: string,
-  range: DayRange,
-  tz: string,
+  starts: number[],
   accountIds?: string[],
 ): Promise<{ perAccount: SumsRow[]; perDay: SumsRow[] }> {
-  const from = rangeRollups(owner, range, tz, accountIds);
-  const [perAccount, perDay] = await Promise.all([
-    ctx.db.execute(sql`
-      SELECT r.account_id, min(a.platform) AS platform, sum(r.posts) AS posts, sum(r.engagement) AS engagement, ${metricSums}
-      FROM ${from} GROUP BY r.account_id`),
-    ctx.db.execute(sql`
-      SELECT to_char(r.bucket AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date, sum(r.posts) AS posts,
-        sum(r.engagement) AS engagement, ${metricSums}
-      FROM ${from} GROUP BY 1`),
-  ]);
-  return { perAccount: rowsOf<SumsRow>(perAccount), perDay: rowsOf<SumsRow>(perDay) };
+  const table = starts.every((at) => at % hourMs === 0) ? 'metric_rollups_hourly' : 'metric_rollups';
+  const bounds = `{${starts.map((at) => new Date(at).toISOString()).join(',')}}`;
+  const start = new Date(starts[0]!).toISOString();
+  const end = new Date(starts[starts.length - 1]!).toISOString();
+  const resum = sql.raw(
+    ['posts', 'engagement', ...postMetricNames].map((name) => `sum(d.${name}) AS "${name}"`).join(', '),
+  );
+  const result = await ctx.db.execute(sql`
+    WITH d AS (
+      SELECT r.account_id, width_bucket(r.bucket, ${bounds}::timestamptz[]) AS day,
+        sum(r.posts) AS posts, sum(r.engagement) AS engagement, ${metricSums}
+      FROM ${sql.identifier(table)} r
+      WHERE r.account_id = ANY(ARRAY(SELECT a.id::text FROM ${ownedAccounts(owner, accountIds)}))
+        AND r.bucket >= ${start}::timestamptz AND r.bucket < ${end}::timestamptz
+      GROUP BY 1, 2)
+    SELECT grouping(d.day) = 1 AS per_account, d.account_id, a.platform, d.day, ${resum}
+    FROM d JOIN accounts a ON a.id::text = d.account_id
+    GROUP BY GROUPING SETS ((d.account_id, a.platform), (d.day))`);
+  const rows = rowsOf<SumsRow & { per_account: unknown }>(result);
+  return {
+    perAccount: rows.filter((r) => r.per_account === true),
+    perDay: rows.filter((r) => r.per_account !== true),
+  };
 }
 
 /**
