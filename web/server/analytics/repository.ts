@@ -4,6 +4,7 @@ import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
 import type { MetricsState } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
+import { rollupSpans } from './days.ts';
 import type { DayRange } from './schema.ts';
 
 /*
@@ -155,15 +156,19 @@ export async function dayStarts(ctx: AppContext, range: DayRange, tz: string): P
   return rowsOf<{ at: unknown }>(result).map((r) => Number(r.at));
 }
 
-const hourMs = 3_600_000;
+/** Instants (ms) as a PostgreSQL `timestamptz[]` literal. */
+const timestamps = (list: readonly number[]) => `{${list.map((at) => new Date(at).toISOString()).join(',')}}`;
+
+/** The columns a rollup row is summed from. */
+const rollupColumns = sql.raw(['account_id', 'bucket', 'posts', 'engagement', ...postMetricNames].join(', '));
 
 /**
- * Totals per account and per day over the range, from the rollups, in one pass: each rollup row
- * goes to its day by a binary search of the day starts (`width_bucket`, no timezone arithmetic per
- * row), the rows are summed per account and day, and those few sums per account and per day
- * (`GROUPING SETS`). Days that all start on a whole UTC hour (every whole-hour offset, DST
- * included) add up `metric_rollups_hourly`, a quarter of the rows; others the quarter hours.
- * `perDay` rows carry `day`, the day's 1-based position in the range.
+ * Totals per account and per day over the days that start at `starts` (ms, `dayStarts`), from the
+ * rollups, in one statement: the range's hours from `metric_rollups_hourly`, and for an hour a day
+ * starts within (a :30 or :45 offset) its quarter hours from `metric_rollups` instead
+ * (`rollupSpans`). Each row goes to its day by a binary search of the day starts (`width_bucket`:
+ * no timezone arithmetic per row); the rows are summed per account and day, then those few sums
+ * per account and per day (`GROUPING SETS`). `perDay` rows carry `day`, the day's 1-based position.
  */
 export async function summarySums(
   ctx: AppContext,
@@ -171,20 +176,25 @@ export async function summarySums(
   starts: number[],
   accountIds?: string[],
 ): Promise<{ perAccount: SumsRow[]; perDay: SumsRow[] }> {
-  const table = starts.every((at) => at % hourMs === 0) ? 'metric_rollups_hourly' : 'metric_rollups';
-  const bounds = `{${starts.map((at) => new Date(at).toISOString()).join(',')}}`;
-  const start = new Date(starts[0]!).toISOString();
-  const end = new Date(starts[starts.length - 1]!).toISOString();
+  const spans = rollupSpans(starts);
+  const mine = sql`ANY(ARRAY(SELECT a.id::text FROM ${ownedAccounts(owner, accountIds)}))`;
   const resum = sql.raw(
     ['posts', 'engagement', ...postMetricNames].map((name) => `sum(d.${name}) AS "${name}"`).join(', '),
   );
   const result = await ctx.db.execute(sql`
     WITH d AS (
-      SELECT r.account_id, width_bucket(r.bucket, ${bounds}::timestamptz[]) AS day,
+      SELECT r.account_id, width_bucket(r.bucket, ${timestamps(starts)}::timestamptz[]) AS day,
         sum(r.posts) AS posts, sum(r.engagement) AS engagement, ${metricSums}
-      FROM ${sql.identifier(table)} r
-      WHERE r.account_id = ANY(ARRAY(SELECT a.id::text FROM ${ownedAccounts(owner, accountIds)}))
-        AND r.bucket >= ${start}::timestamptz AND r.bucket < ${end}::timestamptz
+      FROM (
+        SELECT ${rollupColumns} FROM metric_rollups_hourly h
+        WHERE h.account_id = ${mine}
+          AND h.bucket >= ${new Date(spans.hoursFrom).toISOString()}::timestamptz
+          AND h.bucket < ${new Date(spans.hoursTo).toISOString()}::timestamptz
+          AND h.bucket <> ALL(${timestamps(spans.splitHours)}::timestamptz[])
+        UNION ALL
+        SELECT ${rollupColumns} FROM metric_rollups q
+        WHERE q.account_id = ${mine} AND q.bucket = ANY(${timestamps(spans.quarters)}::timestamptz[])
+      ) AS r
       GROUP BY 1, 2)
     SELECT grouping(d.day) = 1 AS per_account, d.account_id, a.platform, d.day, ${resum}
     FROM d JOIN accounts a ON a.id::text = d.account_id
