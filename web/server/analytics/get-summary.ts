@@ -1,8 +1,9 @@
 import { canonicalMetrics } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { daysOf, num, todayIn } from './days.ts';
-import { dayStarts, ownerTimezone, type SumsRow, summarySums, topTargets } from './repository.ts';
+import { ownerTimezone, type SumsRow, topTargets } from './repository.ts';
 import { type AnalyticsSummaryView, parseAccountIds, parseRange } from './schema.ts';
+import { dayStarts, summarySums } from './summary-repository.ts';
 
 const topPostsLimit = 10;
 

@@ -4,16 +4,16 @@ import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
 import type { MetricsState } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
-import { rollupSpans } from './days.ts';
 import type { DayRange } from './schema.ts';
 
 /*
  * The analytics reads (docs/analytics.md). The tables are keyed on post targets and accounts;
  * who may read a row follows from its post's or account's workspace, and that condition is written
  * in exactly one place, `owned()`, so scoping by workspace instead changes only that helper.
- * Totals, per-account and per-day sums read `metric_rollups_hourly` or `metric_rollups` (sums per
- * account and hour or quarter hour, kept by collection and publishing); top posts and the export read `target_metrics` (the latest figures per
- * target) through its (account_id, posted_at) index; neither reads the history.
+ * Totals, per-account and per-day sums read `metric_rollups_hourly` and `metric_rollups` (sums per
+ * account and hour or quarter hour, kept by collection and publishing); top posts and the export
+ * read `target_metrics` (the latest figures per target) through its indexes; neither reads the
+ * history.
  */
 
 /** The ONE owner condition of analytics: a row of `posts` or `accounts` (by alias) of the caller's workspace. */
@@ -114,12 +114,12 @@ const rangeBounds = (range: DayRange, tz: string) => ({
 });
 
 /** The sum of each metric over rollup rows (null where no target reported it). */
-const metricSums = sql.raw(postMetricNames.map((name) => `sum(r.${name}) AS "${name}"`).join(', '));
+export const metricSums = sql.raw(postMetricNames.map((name) => `sum(r.${name}) AS "${name}"`).join(', '));
 
 export type SumsRow = Record<string, unknown> & { posts: unknown; engagement: unknown };
 
 /** The caller's accounts (all, or `accountIds`) as `a`. */
-function ownedAccounts(owner: string, accountIds?: string[]): SQL {
+export function ownedAccounts(owner: string, accountIds?: string[]): SQL {
   const chosen = accountIds?.length
     ? sql`AND a.id::text IN (${sql.join(
         accountIds.map((id) => sql`${id}`),
@@ -143,67 +143,6 @@ function rangeRollups(owner: string, range: DayRange, tz: string, accountIds?: s
   return sql`metric_rollups r
     JOIN (SELECT a.id::text AS id, a.platform FROM ${ownedAccounts(owner, accountIds)}) AS a ON r.account_id = a.id
     WHERE r.bucket >= ${start} AND r.bucket < ${end}`;
-}
-
-/**
- * When each day of the range starts in `tz`, and when its last one ends (range days + 1 instants,
- * ms since the epoch), as PostgreSQL's timezone data has them (DST days are 23 or 25 hours long).
- */
-export async function dayStarts(ctx: AppContext, range: DayRange, tz: string): Promise<number[]> {
-  const result = await ctx.db.execute(sql`
-    SELECT (extract(epoch FROM ((${range.from})::date + i)::timestamp AT TIME ZONE ${tz}) * 1000)::float8 AS at
-    FROM generate_series(0, (${range.to})::date + 1 - (${range.from})::date) AS i ORDER BY i`);
-  return rowsOf<{ at: unknown }>(result).map((r) => Number(r.at));
-}
-
-/** Instants (ms) as a PostgreSQL `timestamptz[]` literal. */
-const timestamps = (list: readonly number[]) => `{${list.map((at) => new Date(at).toISOString()).join(',')}}`;
-
-/** The columns a rollup row is summed from. */
-const rollupColumns = sql.raw(['account_id', 'bucket', 'posts', 'engagement', ...postMetricNames].join(', '));
-
-/**
- * Totals per account and per day over the days that start at `starts` (ms, `dayStarts`), from the
- * rollups, in one statement: the range's hours from `metric_rollups_hourly`, and for an hour a day
- * starts within (a :30 or :45 offset) its quarter hours from `metric_rollups` instead
- * (`rollupSpans`). Each row goes to its day by a binary search of the day starts (`width_bucket`:
- * no timezone arithmetic per row); the rows are summed per account and day, then those few sums
- * per account and per day (`GROUPING SETS`). `perDay` rows carry `day`, the day's 1-based position.
- */
-export async function summarySums(
-  ctx: AppContext,
-  owner: string,
-  starts: number[],
-  accountIds?: string[],
-): Promise<{ perAccount: SumsRow[]; perDay: SumsRow[] }> {
-  const spans = rollupSpans(starts);
-  const mine = sql`ANY(ARRAY(SELECT a.id::text FROM ${ownedAccounts(owner, accountIds)}))`;
-  const resum = sql.raw(
-    ['posts', 'engagement', ...postMetricNames].map((name) => `sum(d.${name}) AS "${name}"`).join(', '),
-  );
-  const result = await ctx.db.execute(sql`
-    WITH d AS (
-      SELECT r.account_id, width_bucket(r.bucket, ${timestamps(starts)}::timestamptz[]) AS day,
-        sum(r.posts) AS posts, sum(r.engagement) AS engagement, ${metricSums}
-      FROM (
-        SELECT ${rollupColumns} FROM metric_rollups_hourly h
-        WHERE h.account_id = ${mine}
-          AND h.bucket >= ${new Date(spans.hoursFrom).toISOString()}::timestamptz
-          AND h.bucket < ${new Date(spans.hoursTo).toISOString()}::timestamptz
-          AND h.bucket <> ALL(${timestamps(spans.splitHours)}::timestamptz[])
-        UNION ALL
-        SELECT ${rollupColumns} FROM metric_rollups q
-        WHERE q.account_id = ${mine} AND q.bucket = ANY(${timestamps(spans.quarters)}::timestamptz[])
-      ) AS r
-      GROUP BY 1, 2)
-    SELECT grouping(d.day) = 1 AS per_account, d.account_id, a.platform, d.day, ${resum}
-    FROM d JOIN accounts a ON a.id::text = d.account_id
-    GROUP BY GROUPING SETS ((d.account_id, a.platform), (d.day))`);
-  const rows = rowsOf<SumsRow & { per_account: unknown }>(result);
-  return {
-    perAccount: rows.filter((r) => r.per_account === true),
-    perDay: rows.filter((r) => r.per_account !== true),
-  };
 }
 
 /**
