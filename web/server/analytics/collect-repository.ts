@@ -49,30 +49,39 @@ const metricColumns = [
   'saves',
   'clicks',
 ] as const;
-const bucketOf = (column: string) =>
-  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / 900) * 900)`);
+/** The start of `column`'s bucket of `seconds`, aligned on UTC (900: quarter hours, 3600: hours). */
+const bucketOf = (column: string, seconds: number) =>
+  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / ${seconds}) * ${seconds})`);
 
-/**
- * Recomputes the rollups (`metric_rollups`, docs/analytics.md#storage-and-performance) of the
- * quarter hours these targets were posted in, from the targets' latest figures.
- */
-async function refreshRollups(ctx: AppContext, keysJson: string): Promise<void> {
+/** Recomputes `table`'s buckets of `seconds` that hold the targets `k`, from their latest figures. */
+function rollupUpsert(table: 'metric_rollups' | 'metric_rollups_hourly', seconds: number): SQL {
   const sums = sql.raw(metricColumns.map((m) => `sum((m.metrics->>'${m}')::bigint)`).join(', '));
   const names = sql.raw(metricColumns.join(', '));
   const updates = sql.raw(metricColumns.map((m) => `${m} = excluded.${m}`).join(', '));
+  return sql`INSERT INTO ${sql.identifier(table)} (account_id, bucket, posts, engagement, ${names})
+    SELECT b.account_id, b.bucket, count(*), sum(m.engagement), ${sums}
+    FROM (SELECT DISTINCT k.account_id, ${bucketOf('k.posted_at', seconds)} AS bucket FROM k) AS b
+    JOIN target_metrics m ON m.account_id = b.account_id
+      AND m.posted_at >= b.bucket AND m.posted_at < b.bucket + ${sql.raw(`interval '${seconds} seconds'`)}
+    GROUP BY b.account_id, b.bucket
+    ON CONFLICT (account_id, bucket) DO UPDATE
+    SET posts = excluded.posts, engagement = excluded.engagement, ${updates}`;
+}
+
+/**
+ * Recomputes the rollups (`metric_rollups` and `metric_rollups_hourly`,
+ * docs/analytics.md#storage-and-performance) of the quarter hours and hours these targets were
+ * posted in, from the targets' latest figures, in one statement.
+ */
+async function refreshRollups(ctx: AppContext, keysJson: string): Promise<void> {
   await ctx.db.execute(sql`
     WITH k AS (
-      SELECT DISTINCT m.account_id, ${bucketOf('m.posted_at')} AS bucket
+      SELECT DISTINCT m.account_id, m.posted_at
       FROM jsonb_to_recordset(${keysJson}::jsonb) AS x(post_id uuid, account_id text)
       JOIN target_metrics m ON m.post_id = x.post_id AND m.account_id = x.account_id
-    )
-    INSERT INTO metric_rollups (account_id, bucket, posts, engagement, ${names})
-    SELECT k.account_id, k.bucket, count(*), sum(m.engagement), ${sums}
-    FROM k JOIN target_metrics m ON m.account_id = k.account_id
-      AND m.posted_at >= k.bucket AND m.posted_at < k.bucket + interval '15 minutes'
-    GROUP BY k.account_id, k.bucket
-    ON CONFLICT (account_id, bucket) DO UPDATE
-    SET posts = excluded.posts, engagement = excluded.engagement, ${updates}`);
+    ),
+    hourly AS (${rollupUpsert('metric_rollups_hourly', 3600)})
+    ${rollupUpsert('metric_rollups', 900)}`);
 }
 
 const list = (values: readonly string[]): SQL =>

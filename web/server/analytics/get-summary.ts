@@ -1,8 +1,9 @@
 import { canonicalMetrics } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { daysOf, num, todayIn } from './days.ts';
-import { ownerTimezone, type SumsRow, summarySums, topTargets } from './repository.ts';
+import { ownerTimezone, type SumsRow, topTargets } from './repository.ts';
 import { type AnalyticsSummaryView, parseAccountIds, parseRange } from './schema.ts';
+import { dayStarts, summarySums } from './summary-repository.ts';
 
 const topPostsLimit = 10;
 
@@ -17,13 +18,15 @@ function totalsOf(row: SumsRow | undefined) {
   };
 }
 
+/** The columns of a row of sums that say which sums they are. */
+const sumKeys = new Set(['account_id', 'platform', 'day', 'per_account']);
+
 /** Adds per-account rows up: the range's totals. */
 function addUp(rows: SumsRow[]): SumsRow {
   const total: Record<string, number> = {};
   for (const row of rows)
     for (const [key, value] of Object.entries(row))
-      if (value !== null && key !== 'account_id' && key !== 'platform' && key !== 'date')
-        total[key] = (total[key] ?? 0) + Number(value);
+      if (value !== null && !sumKeys.has(key)) total[key] = (total[key] ?? 0) + Number(value);
   return total as SumsRow;
 }
 
@@ -41,10 +44,11 @@ export async function getAnalyticsSummary(
   const range = parseRange(query, todayIn(timezone));
   const accountIds = parseAccountIds(query);
   const [{ perAccount, perDay }, top] = await Promise.all([
-    summarySums(ctx, owner, range, timezone, accountIds),
+    dayStarts(ctx, range, timezone).then((starts) => summarySums(ctx, owner, starts, accountIds)),
     topTargets(ctx, owner, range, timezone, accountIds, topPostsLimit),
   ]);
-  const byDate = new Map(perDay.map((row) => [String(row.date), row]));
+  const days = daysOf(range.from, range.to);
+  const byDate = new Map(perDay.map((row) => [days[Number(row.day) - 1], row]));
   return {
     from: range.from,
     to: range.to,
@@ -53,7 +57,7 @@ export async function getAnalyticsSummary(
     perAccount: perAccount
       .map((row) => ({ accountId: String(row.account_id), platform: String(row.platform), ...totalsOf(row) }))
       .sort((a, b) => b.engagement - a.engagement || a.accountId.localeCompare(b.accountId)),
-    perDay: daysOf(range.from, range.to).map((date) => ({ date, ...totalsOf(byDate.get(date)) })),
+    perDay: days.map((date) => ({ date, ...totalsOf(byDate.get(date)) })),
     topPosts: top.map((row) => ({
       postId: String(row.post_id),
       accountId: String(row.account_id),

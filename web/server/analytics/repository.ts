@@ -10,9 +10,10 @@ import type { DayRange } from './schema.ts';
  * The analytics reads (docs/analytics.md). The tables are keyed on post targets and accounts;
  * who may read a row follows from its post's or account's workspace, and that condition is written
  * in exactly one place, `owned()`, so scoping by workspace instead changes only that helper.
- * Totals, per-account and per-day sums read `metric_rollups` (sums per account and quarter hour,
- * kept by collection); top posts and the export read `target_metrics` (the latest figures per
- * target) through its (account_id, posted_at) index; neither reads the history.
+ * Totals, per-account and per-day sums read `metric_rollups_hourly` and `metric_rollups` (sums per
+ * account and hour or quarter hour, kept by collection and publishing); top posts and the export
+ * read `target_metrics` (the latest figures per target) through its indexes; neither reads the
+ * history.
  */
 
 /** The ONE owner condition of analytics: a row of `posts` or `accounts` (by alias) of the caller's workspace. */
@@ -113,12 +114,12 @@ const rangeBounds = (range: DayRange, tz: string) => ({
 });
 
 /** The sum of each metric over rollup rows (null where no target reported it). */
-const metricSums = sql.raw(postMetricNames.map((name) => `sum(r.${name}) AS "${name}"`).join(', '));
+export const metricSums = sql.raw(postMetricNames.map((name) => `sum(r.${name}) AS "${name}"`).join(', '));
 
 export type SumsRow = Record<string, unknown> & { posts: unknown; engagement: unknown };
 
 /** The caller's accounts (all, or `accountIds`) as `a`. */
-function ownedAccounts(owner: string, accountIds?: string[]): SQL {
+export function ownedAccounts(owner: string, accountIds?: string[]): SQL {
   const chosen = accountIds?.length
     ? sql`AND a.id::text IN (${sql.join(
         accountIds.map((id) => sql`${id}`),
@@ -142,27 +143,6 @@ function rangeRollups(owner: string, range: DayRange, tz: string, accountIds?: s
   return sql`metric_rollups r
     JOIN (SELECT a.id::text AS id, a.platform FROM ${ownedAccounts(owner, accountIds)}) AS a ON r.account_id = a.id
     WHERE r.bucket >= ${start} AND r.bucket < ${end}`;
-}
-
-/** Totals per account and per day (in `tz`) over the range, from the rollups. */
-export async function summarySums(
-  ctx: AppContext,
-  owner: string,
-  range: DayRange,
-  tz: string,
-  accountIds?: string[],
-): Promise<{ perAccount: SumsRow[]; perDay: SumsRow[] }> {
-  const from = rangeRollups(owner, range, tz, accountIds);
-  const [perAccount, perDay] = await Promise.all([
-    ctx.db.execute(sql`
-      SELECT r.account_id, min(a.platform) AS platform, sum(r.posts) AS posts, sum(r.engagement) AS engagement, ${metricSums}
-      FROM ${from} GROUP BY r.account_id`),
-    ctx.db.execute(sql`
-      SELECT to_char(r.bucket AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date, sum(r.posts) AS posts,
-        sum(r.engagement) AS engagement, ${metricSums}
-      FROM ${from} GROUP BY 1`),
-  ]);
-  return { perAccount: rowsOf<SumsRow>(perAccount), perDay: rowsOf<SumsRow>(perDay) };
 }
 
 /**

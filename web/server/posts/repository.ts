@@ -209,8 +209,9 @@ export interface FinalizedPost {
   subscribed: boolean | undefined;
 }
 
-const bucketOf = (column: string) =>
-  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / 900) * 900)`);
+/** The start of `column`'s bucket of `seconds`, aligned on UTC (900: quarter hours, 3600: hours). */
+const bucketOf = (column: string, seconds: number) =>
+  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / ${seconds}) * ${seconds})`);
 
 /**
  * Writes posts' final status and gives up their leases, together with each post's last target
@@ -219,7 +220,7 @@ const bucketOf = (column: string) =>
  * post that reached `posted` gets its `post.published` audit entry (actor `system`: the publisher
  * finishing) in the same statement, so in the same transaction, without a second round trip. The
  * timeline's events come from the tables' statement triggers (one INSERT per statement); the
- * analytics schedule and the posts counted in `metric_rollups` from `options.analytics`.
+ * analytics schedule and the posts counted in `metric_rollups` (and `metric_rollups_hourly`) from `options.analytics`.
  */
 export async function finalizePosts(
   ctx: AppContext,
@@ -274,7 +275,7 @@ export async function finalizePosts(
 /**
  * The finished posts' posted targets (the one just `recorded` in this statement is not in its
  * snapshot yet: its new row comes from that CTE) enrolled for analytics, and counted in their
- * quarter hour's rollup. A target enrolled already (by the collector) is left alone and not
+ * quarter hour's and hour's rollups. A target enrolled already (by the collector) is left alone and not
  * counted twice.
  */
 function analyticsSchedule(analytics: NonNullable<FinalizeOptions['analytics']>, hasRecorded: boolean) {
@@ -301,6 +302,10 @@ function analyticsSchedule(analytics: NonNullable<FinalizeOptions['analytics']>,
       RETURNING account_id, posted_at),
     counted AS (
       INSERT INTO metric_rollups (account_id, bucket, posts)
-      SELECT account_id, ${bucketOf('posted_at')}, count(*)::int FROM enrolled GROUP BY 1, 2
-      ON CONFLICT (account_id, bucket) DO UPDATE SET posts = metric_rollups.posts + excluded.posts)`;
+      SELECT account_id, ${bucketOf('posted_at', 900)}, count(*)::int FROM enrolled GROUP BY 1, 2
+      ON CONFLICT (account_id, bucket) DO UPDATE SET posts = metric_rollups.posts + excluded.posts),
+    counted_hourly AS (
+      INSERT INTO metric_rollups_hourly (account_id, bucket, posts)
+      SELECT account_id, ${bucketOf('posted_at', 3600)}, count(*)::int FROM enrolled GROUP BY 1, 2
+      ON CONFLICT (account_id, bucket) DO UPDATE SET posts = metric_rollups_hourly.posts + excluded.posts)`;
 }

@@ -123,6 +123,57 @@ for (const backend of backends()) {
       );
     });
 
+    test('per-day totals follow the workspace timezone: a +5:45 offset and a DST change', async () => {
+      const owner = await signUpWithWorkspace(ctx, {
+        email: `zones-${backend}@example.com`,
+        password: 'long enough password',
+      });
+      const zoned = (await connectAccount(ctx, owner.id, { platform: 'x', credentials: x.credentials() }))
+        .account.id;
+      // Posted targets at chosen instants, enrolled and collected as any other (both rollups kept).
+      const instants = [
+        '2026-03-09T18:00:00Z', // Kathmandu (+5:45) 2026-03-09 23:45: its hour holds two days
+        '2026-03-09T18:14:00Z', // 2026-03-09 23:59
+        '2026-03-09T18:15:00Z', // 2026-03-10 00:00
+        '2026-03-09T18:29:00Z', // 2026-03-10 00:14
+        '2026-11-01T03:59:00Z', // New York 2026-10-31 23:59 (EDT)
+        '2026-11-01T04:00:00Z', // 2026-11-01 00:00, a day of 25 hours
+        '2026-11-02T04:30:00Z', // 2026-11-01 23:30 (EST)
+        '2026-11-02T05:00:00Z', // 2026-11-02 00:00
+      ];
+      for (const [i, at] of instants.entries()) {
+        const platformPostId = String(9_000_000 + i);
+        x.posts.push({ id: platformPostId, authorId: x.posts[0]!.authorId, text: `zone ${i}`, mediaIds: [] });
+        await ctx.db.execute(sql`
+          WITH p AS (
+            INSERT INTO posts (id, workspace_id, user_id, status, message, account_ids, media, account_options,
+              created_at, updated_at, posted_at)
+            VALUES (gen_random_uuid(), ${owner.id}, ${owner.userId}, 'posted', ${`zone ${i}`}, '[]', '[]', '{}', ${at}, ${at}, ${at})
+            RETURNING id)
+          INSERT INTO post_targets (post_id, account_id, platform, status, platform_post_id, attempts, updated_at)
+          SELECT p.id, ${zoned}, 'x', 'posted', ${platformPostId}, 1, ${at} FROM p`);
+        x.figures.set(platformPostId, { like_count: 1 << i });
+      }
+      await runCollection(ctx);
+      const perDay = async (timezone: string, from: string, to: string) => {
+        await ctx.db.execute(
+          sql`UPDATE workspaces SET settings = settings || jsonb_build_object('timezone', ${timezone}::text) WHERE id = ${owner.id}`,
+        );
+        const summary = await getAnalyticsSummary(ctx, owner.id, new URLSearchParams({ from, to }));
+        return summary.perDay.map((d) => [d.date, d.posts, d.metrics.likes ?? 0]);
+      };
+      assert.deepEqual(await perDay('Asia/Kathmandu', '2026-03-09', '2026-03-10'), [
+        ['2026-03-09', 2, 1 + 2],
+        ['2026-03-10', 2, 4 + 8],
+      ]);
+      assert.deepEqual(await perDay('America/New_York', '2026-10-31', '2026-11-02'), [
+        ['2026-10-31', 1, 16],
+        ['2026-11-01', 2, 32 + 64],
+        ['2026-11-02', 1, 128],
+      ]);
+      assert.deepEqual(await perDay('UTC', '2026-03-09', '2026-03-09'), [['2026-03-09', 4, 15]]);
+    });
+
     test('the account series lists every day; best times need 20 posts', async () => {
       const to = new Date().toISOString().slice(0, 10);
       const from = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
