@@ -47,6 +47,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
   let claiming: Promise<void> | undefined;
   const run = {
     accounts: new Map(),
+    linkSettings: new Map(),
     batches: { claims: targetClaimBatcher(ctx), finalizations: finalizationBatcher(ctx) },
   };
 
