@@ -32,7 +32,8 @@ export async function linkTrackingHooks(
   ctx: AppContext,
   post: { id: string; workspaceId: string },
   /** Where the workspace's settings come from (a dispatch run reads each workspace's once). */
-  settingsOf: (workspaceId: string) => Promise<LinkSettingsRow | undefined> = (id) => findLinkSettings(ctx, id),
+  settingsOf: (workspaceId: string) => Promise<LinkSettingsRow | undefined> = (id) =>
+    findLinkSettings(ctx, id),
 ): Promise<Pick<PublishHooks, 'linkTracking' | 'onLinksTracked'>> {
   const settings = await settingsOf(post.workspaceId);
   if (!settings?.utm && !settings?.provider) return {};
