@@ -123,7 +123,9 @@ describe('plainFetch: keep-alive transport with fetch behaviour', () => {
   it('gives string and form bodies fetch’s content types, and a bodiless POST a zero length', async () => {
     seen.length = 0;
     await (await plainFetch(`${base}/echo`, { method: 'POST', body: 'hello' })).text();
-    await (await plainFetch(`${base}/echo`, { method: 'POST', body: new URLSearchParams({ a: '1 2' }) })).text();
+    await (
+      await plainFetch(`${base}/echo`, { method: 'POST', body: new URLSearchParams({ a: '1 2' }) })
+    ).text();
     await (await plainFetch(`${base}/echo`, { method: 'POST' })).text();
     assert.equal(seen[0]!.headers['content-type'], 'text/plain;charset=UTF-8');
     assert.equal(seen[1]!.headers['content-type'], 'application/x-www-form-urlencoded;charset=UTF-8');
@@ -202,7 +204,10 @@ describe('plainFetch: keep-alive transport with fetch behaviour', () => {
     const reason = new Error('stop');
     setTimeout(() => controller.abort(reason), 20);
     await assert.rejects(plainFetch(`${base}/slow`, { signal: controller.signal }), (e) => e === reason);
-    await assert.rejects(plainFetch(`${base}/json`, { signal: AbortSignal.abort(reason) }), (e) => e === reason);
+    await assert.rejects(
+      plainFetch(`${base}/json`, { signal: AbortSignal.abort(reason) }),
+      (e) => e === reason,
+    );
   });
 
   it('hands what it does not take on to global fetch: form data, and a global fetch someone replaced', async () => {
