@@ -283,7 +283,9 @@ function readSmall(
       reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
     };
     // Closed before its end: the connection dropped (or the signal aborted) mid-reply.
-    const onClose = () => onError(new Error('The reply was cut off'));
+    const onClose = () => {
+      if (!settled) onError(new Error('The reply was cut off'));
+    };
     incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
