@@ -37,7 +37,8 @@ interface Outgoing {
   url: URL;
   method: string;
   headers: Record<string, string>;
-  body: Buffer | undefined;
+  /** Text goes as text: Node writes it in the same write as the headers (bytes take a second buffer). */
+  body: string | Buffer | undefined;
 }
 
 export async function keepAliveFetch(input: string | URL, init: RequestInit = {}): Promise<Response> {
@@ -72,27 +73,27 @@ function leanRequest(input: string | URL, init: RequestInit): Outgoing | undefin
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   if (url.username || url.password) return undefined;
   const raw = init.body;
-  let body: Buffer | undefined;
+  let body: string | Buffer | undefined;
   let contentType: string | undefined;
   if (raw === undefined || raw === null) body = undefined;
   else if (typeof raw === 'string') {
-    body = Buffer.from(raw, 'utf8');
+    body = raw;
     contentType = 'text/plain;charset=UTF-8';
   } else if (raw instanceof URLSearchParams) {
-    body = Buffer.from(raw.toString(), 'utf8');
+    body = raw.toString();
     contentType = 'application/x-www-form-urlencoded;charset=UTF-8';
   } else if (ArrayBuffer.isView(raw)) body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   else if (raw instanceof ArrayBuffer) body = Buffer.from(raw);
   else return undefined;
   const method = normalizeMethod(init.method ?? 'GET');
-  if (body && (method === 'GET' || method === 'HEAD')) return undefined; // fetch's own TypeError
+  if (body !== undefined && (method === 'GET' || method === 'HEAD')) return undefined; // fetch's own TypeError
   const headers = headersOf(init.headers);
   if (headers === undefined) return undefined;
   headers.accept ??= '*/*';
   headers['user-agent'] ??= 'node';
   if (contentType) headers['content-type'] ??= contentType;
   // As fetch: a length for every body, and 0 for a bodiless POST or PUT.
-  if (body) headers['content-length'] = String(body.byteLength);
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   else if (method === 'POST' || method === 'PUT') headers['content-length'] = '0';
   return { url, method, headers, body };
 }
