@@ -376,7 +376,7 @@ for (const backend of backends()) {
       assert.equal((leased as unknown as { rows: { n: number }[] }).rows[0]!.n, 0);
     });
 
-    test('every post of a run gets its workspace's link settings (read once per run); a change applies from the next run', async () => {
+    test('every post of a run gets its workspace’s link settings (read once per run); a change applies from the next run', async () => {
       const utm = (campaign: string) => ({
         workspaceId,
         utm: { source: '{platform}', medium: 'social', campaign },
