@@ -1,3 +1,5 @@
+import { keepAliveFetch } from './keep-alive-fetch.ts';
+
 /**
  * The one fetch signature publishers and services are handed. Global `fetch` is one; the
  * SSRF-safe fetch (`createSafeFetch`) is another. Whoever builds a publisher's context decides
@@ -6,4 +8,8 @@
  */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
-export const plainFetch: FetchLike = (input, init) => fetch(input, init);
+/**
+ * For hosts an operator configured: fetch's behaviour over keep-alive `node:http` agents, global
+ * fetch for what that transport does not take on (keep-alive-fetch.ts).
+ */
+export const plainFetch: FetchLike = keepAliveFetch;

@@ -83,9 +83,9 @@ describe('platformFetch deadline', () => {
   it('reads bodies whole, times out a slow answer, and bounds a body that stalls', async () => {
     const server = createServer((req, res) => {
       if (req.url === '/slow') setTimeout(() => res.end('late'), 500);
-      else if (req.url === '/stall') {
+      else if (req.url === '/stall' || req.url === '/stall-big') {
         res.writeHead(200, { 'content-type': 'text/plain' });
-        res.write('start');
+        res.write(req.url === '/stall-big' ? 'x'.repeat(100_000) : 'start');
       } else res.end('{"ok":true}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -100,7 +100,13 @@ describe('platformFetch deadline', () => {
         name: 'PlatformError',
         code: 'timeout',
       });
-      const stalled = await platformFetch(`http://127.0.0.1:${port}/stall`, { timeoutMs: 150 });
+      // A small reply is read whole before platformFetch answers (plainFetch), so a stalled one
+      // times out there; a larger one is streamed, and times out while it is read.
+      await assert.rejects(platformFetch(`http://127.0.0.1:${port}/stall`, { timeoutMs: 150 }), {
+        name: 'PlatformError',
+        code: 'timeout',
+      });
+      const stalled = await platformFetch(`http://127.0.0.1:${port}/stall-big`, { timeoutMs: 150 });
       await assert.rejects(stalled.text(), 'the deadline still bounds reading the body');
     } finally {
       server.closeAllConnections();

@@ -47,6 +47,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
   let claiming: Promise<void> | undefined;
   const run = {
     accounts: new Map(),
+    linkSettings: new Map(),
     batches: { claims: targetClaimBatcher(ctx), finalizations: finalizationBatcher(ctx) },
   };
 
@@ -70,17 +71,28 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
     if (batch.length < options.batchSize) exhausted = true;
   };
 
+  const claimMore = (): Promise<void> => {
+    if (!claiming) {
+      claiming = refill().finally(() => {
+        claiming = undefined;
+      });
+      // Awaited by whichever worker finds the queue empty; a prefetch nobody awaits must not crash.
+      claiming.catch(() => {});
+    }
+    return claiming;
+  };
+
   const worker = async () => {
     for (;;) {
       if (queue.length === 0) {
         if (exhausted) return;
-        claiming ??= refill().finally(() => {
-          claiming = undefined;
-        });
-        await claiming;
+        await claimMore();
         continue;
       }
       const post = queue.shift()!;
+      // The next batch is claimed while the last posts of this one are published, so workers do
+      // not all stop for the claim when the queue runs dry.
+      if (queue.length < Math.max(1, options.concurrency) && !exhausted) void claimMore();
       // Out of time, stopped, or shutting down: a claim not started goes back at once, for another instance.
       if (stopped()) {
         await releasePost(ctx, post.id, owner);

@@ -31,8 +31,11 @@ export function shortenerOf(ctx: AppContext, settings: LinkSettingsRow | undefin
 export async function linkTrackingHooks(
   ctx: AppContext,
   post: { id: string; workspaceId: string },
+  /** Where the workspace's settings come from (a dispatch run reads each workspace's once). */
+  settingsOf: (workspaceId: string) => Promise<LinkSettingsRow | undefined> = (id) =>
+    findLinkSettings(ctx, id),
 ): Promise<Pick<PublishHooks, 'linkTracking' | 'onLinksTracked'>> {
-  const settings = await findLinkSettings(ctx, post.workspaceId);
+  const settings = await settingsOf(post.workspaceId);
   if (!settings?.utm && !settings?.provider) return {};
   let shortener: Shortener | undefined;
   try {

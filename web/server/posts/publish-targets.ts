@@ -11,6 +11,7 @@ import { type AccountCache, saveRefreshedCredentials } from '#server/accounts/se
 import type { AppContext } from '#server/context.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';
 import type { MicroBatcher } from '#server/dispatch/batches.ts';
+import { findLinkSettings, type LinkSettingsRow } from '#server/links/repository.ts';
 import { linkTrackingHooks } from '#server/links/tracking.ts';
 import { addStagedHandles } from '#server/staging/staged-handles.ts';
 import { recordRetriedCall } from './history.ts';
@@ -45,6 +46,12 @@ export type TargetState = Map<string, Pick<TargetRow, 'status' | 'error'>>;
 export interface PublishRun {
   /** Accounts looked up during one dispatch run, shared by its posts (many posts use few accounts). */
   accounts?: AccountCache;
+  /**
+   * Link settings (UTM, shortener) read during one dispatch run, per workspace: one statement per
+   * workspace and run instead of one per post. A change made during a run applies from the next
+   * run, as account changes do.
+   */
+  linkSettings?: Map<string, Promise<LinkSettingsRow | undefined>>;
   /** Dispatch shares statements between the posts it publishes at once. */
   batches?: {
     claims: MicroBatcher<TargetClaim, ClaimAnswer>;
@@ -97,7 +104,8 @@ export async function publishTargets(
       ? { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 5_000, deadline: mode.deadline }
       : undefined;
   const mineTargets = targets.filter((t) => mine.has(t.account.id));
-  const linkHooks = mineTargets.length > 0 ? await linkTrackingHooks(ctx, post) : {};
+  const linkHooks =
+    mineTargets.length > 0 ? await linkTrackingHooks(ctx, post, linkSettingsOf(ctx, run.linkSettings)) : {};
   let outstanding = mineTargets.length;
   // The last result is written together with the post's own update (one round trip less per post).
   let deferred: TargetOutcome | undefined;
@@ -130,6 +138,23 @@ export async function publishTargets(
     }),
   );
   return deferred;
+}
+
+function linkSettingsOf(
+  ctx: AppContext,
+  cache: PublishRun['linkSettings'],
+): (workspaceId: string) => Promise<LinkSettingsRow | undefined> {
+  if (!cache) return (workspaceId) => findLinkSettings(ctx, workspaceId);
+  return (workspaceId) => {
+    let found = cache.get(workspaceId);
+    if (!found) {
+      found = findLinkSettings(ctx, workspaceId);
+      // A failed read is not kept: the next post of the run asks again.
+      found.catch(() => cache.delete(workspaceId));
+      cache.set(workspaceId, found);
+    }
+    return found;
+  };
 }
 
 /** What earlier attempts posted of a target: never sent again, the chain continues after it. */

@@ -235,14 +235,11 @@ export async function finalizePosts(
     ? sql`recorded AS (${resultsUpdate(deferred, now)}
         RETURNING t.post_id, t.account_id, t.status, t.platform_post_id, t.updated_at), `
     : sql``;
-  const values = sql.join(
-    items.map(
-      (i) => sql`(${i.postId}::uuid, ${i.owner}::text, ${i.status}::text,
-        ${i.nextAttemptAt?.toISOString() ?? null}::timestamptz,
-        ${i.status === 'posted' ? now : null}::timestamptz)`,
-    ),
-    sql`, `,
-  );
+  // Arrays per column rather than a VALUES row per post: one statement text whatever the batch's size.
+  const column = <T>(pick: (i: PostFinalization) => T) => sql.param(items.map(pick));
+  const values = sql`SELECT * FROM unnest(${column((i) => i.postId)}::uuid[], ${column((i) => i.owner)}::text[],
+    ${column((i) => i.status)}::text[], ${column((i) => i.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
+    ${column((i) => (i.status === 'posted' ? now : null))}::timestamptz[])`;
   const subscribed = options.subscriberEvents?.length
     ? sql`EXISTS (SELECT 1 FROM webhook_endpoints w
         WHERE w.workspace_id = d.workspace_id AND w.disabled_at IS NULL AND (${sql.join(
@@ -251,7 +248,7 @@ export async function finalizePosts(
         )}))`
     : sql`NULL::boolean`;
   const result = await ctx.db.execute(sql`
-    WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (VALUES ${values}),
+    WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (${values}),
     done AS (
       UPDATE posts AS p
       SET status = v.status, next_attempt_at = v.next_attempt_at, lease_owner = NULL, lease_expires_at = NULL,

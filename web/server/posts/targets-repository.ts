@@ -141,16 +141,14 @@ export async function markTargetsUnknown(
  */
 export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim[]): Promise<ClaimAnswer[]> {
   const at = new Date().toISOString();
-  const values = sql.join(
-    claims.map(
-      (c) =>
-        sql`(${c.postId}::uuid, ${c.accountId}, ${c.platform}, 'publishing', ${c.owner}, ${c.dedupeHandle}::text, 1, ${at}::timestamptz)`,
-    ),
-    sql`, `,
-  );
+  // Arrays per column (one statement text whatever the batch's size), as resultsUpdate.
+  const column = <T>(pick: (c: TargetClaim) => T) => sql.param(claims.map(pick));
   const result = await ctx.db.execute(sql`
     INSERT INTO post_targets (post_id, account_id, platform, status, claim_owner, dedupe_handle, attempts, updated_at)
-    VALUES ${values}
+    SELECT c.post_id, c.account_id, c.platform, 'publishing', c.owner, c.dedupe_handle, 1, ${at}::timestamptz
+    FROM unnest(${column((c) => c.postId)}::uuid[], ${column((c) => c.accountId)}::text[],
+      ${column((c) => c.platform)}::text[], ${column((c) => c.owner)}::text[], ${column((c) => c.dedupeHandle)}::text[])
+      AS c(post_id, account_id, platform, owner, dedupe_handle)
     ON CONFLICT (post_id, account_id) DO UPDATE
       SET status = 'publishing', claim_owner = excluded.claim_owner, error = NULL,
         dedupe_handle = coalesce(post_targets.dedupe_handle, excluded.dedupe_handle),
@@ -227,25 +225,21 @@ export async function resolveUnknownTargets(
 
 /** The UPDATE that writes target results (only where the writer still holds the claim). */
 export function resultsUpdate(results: readonly RecordedResult[], at: string) {
-  const values = sql.join(
-    results.map(
-      ({
-        postId,
-        owner,
-        result: r,
-      }) => sql`(${postId}::uuid, ${r.accountId}::text, ${owner}::text, ${r.status}::text,
-        ${r.platformPostId ?? null}::text, ${r.url ?? null}::text,
-        ${r.error ? JSON.stringify(r.error) : null}::jsonb, ${at}::timestamptz,
-        ${r.parts ? JSON.stringify(r.parts) : null}::jsonb, ${r.firstComment ? JSON.stringify(r.firstComment) : null}::jsonb,
-        ${r.details ? JSON.stringify(r.details) : null}::jsonb)`,
-    ),
-    sql`, `,
-  );
+  // One array per column, not a VALUES row per result: the statement's text and its parameters
+  // stay the same size however many results it carries (less to build here, less to parse there).
+  const json = (value: unknown) => (value ? JSON.stringify(value) : null);
+  const column = <T>(pick: (r: RecordedResult) => T) => sql.param(results.map(pick));
   return sql`UPDATE post_targets AS t
-    SET status = r.status, platform_post_id = r.platform_post_id, url = r.url, error = r.error, updated_at = r.at,
-      parts = coalesce(r.parts, t.parts), first_comment = coalesce(r.first_comment, t.first_comment),
-      details = coalesce(r.details, t.details)
-    FROM (VALUES ${values}) AS r(post_id, account_id, owner, status, platform_post_id, url, error, at, parts, first_comment, details)
+    SET status = r.status, platform_post_id = r.platform_post_id, url = r.url, error = r.error::jsonb,
+      updated_at = ${at}::timestamptz, parts = coalesce(r.parts::jsonb, t.parts),
+      first_comment = coalesce(r.first_comment::jsonb, t.first_comment),
+      details = coalesce(r.details::jsonb, t.details)
+    FROM unnest(${column((r) => r.postId)}::uuid[], ${column((r) => r.result.accountId)}::text[],
+      ${column((r) => r.owner)}::text[], ${column((r) => r.result.status)}::text[],
+      ${column((r) => r.result.platformPostId ?? null)}::text[], ${column((r) => r.result.url ?? null)}::text[],
+      ${column((r) => json(r.result.error))}::text[], ${column((r) => json(r.result.parts))}::text[],
+      ${column((r) => json(r.result.firstComment))}::text[], ${column((r) => json(r.result.details))}::text[])
+      AS r(post_id, account_id, owner, status, platform_post_id, url, error, parts, first_comment, details)
     WHERE t.post_id = r.post_id AND t.account_id = r.account_id AND t.claim_owner = r.owner`;
 }
 

@@ -13,6 +13,7 @@ import { posts } from '#server/db/schema.ts';
 import { Dispatcher } from '#server/dispatch/dispatcher.ts';
 import { claimDuePosts } from '#server/dispatch/repository.ts';
 import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service.ts';
+import { saveLinkSettings } from '#server/links/repository.ts';
 import { actOnPost } from '#server/posts/act-on-post.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
@@ -373,6 +374,34 @@ for (const backend of backends()) {
         sql`SELECT count(*)::int AS n FROM posts WHERE id IN (${created.id}::uuid, ${draft.id}::uuid) AND lease_owner IS NOT NULL`,
       );
       assert.equal((leased as unknown as { rows: { n: number }[] }).rows[0]!.n, 0);
+    });
+
+    test('every post of a run gets its workspace’s link settings (read once per run); a change applies from the next run', async () => {
+      const utm = (campaign: string) => ({
+        workspaceId,
+        utm: { source: '{platform}', medium: 'social', campaign },
+        provider: null,
+        apiUrl: null,
+        apiKey: null,
+        domain: null,
+        updatedAt: new Date(),
+      });
+      try {
+        await saveLinkSettings(ctx, utm('first'));
+        await insertDuePosts(30, 'tracked https://ex.com/a', [news]);
+        assert.equal((await dispatchDuePosts(ctx, options)).posted, 30);
+        const tagged = (campaign: string, i: number) =>
+          `tracked https://ex.com/a?utm_source=telegram&utm_medium=social&utm_campaign=${campaign} ${i}`;
+        for (let i = 0; i < 30; i++) assert.equal(sentCount(tagged('first', i)), 1, `post ${i}`);
+        await saveLinkSettings(ctx, utm('second'));
+        await insertDuePosts(3, 'tracked https://ex.com/a', [news]);
+        assert.equal((await dispatchDuePosts(ctx, options)).posted, 3);
+        for (let i = 0; i < 3; i++) assert.equal(sentCount(tagged('second', i)), 1, `post ${i}`);
+      } finally {
+        await ctx.db.execute(
+          sql`DELETE FROM workspace_link_settings WHERE workspace_id = ${workspaceId}::uuid`,
+        );
+      }
     });
 
     test('credentials are stored encrypted: the raw column holds no bot token', async () => {
