@@ -33,7 +33,11 @@ export function registerMediaTools(server: McpServer, ctx: AppContext, actor: Mc
       annotations: readOnly,
     },
     tool(ctx, async (args) => {
-      const page = await listMedia(ctx, workspaceId, ListMediaQuery.parse({ ...args, limit: args.limit ?? 20 }));
+      const page = await listMedia(
+        ctx,
+        workspaceId,
+        ListMediaQuery.parse({ ...args, limit: args.limit ?? 20 }),
+      );
       return ok(
         page,
         `${page.media.length} media${page.nextCursor ? ' (more: pass nextCursor as cursor)' : ''}.`,
