@@ -54,18 +54,14 @@ const bucketOf = (column: string) =>
 
 /**
  * Recomputes the rollups (`metric_rollups`, docs/analytics.md#storage-and-performance) of the
- * quarter hours these targets were posted in, from the targets' latest figures.
+ * `buckets` (a query of `account_id, bucket`) from their targets' latest figures.
  */
-async function refreshRollups(ctx: AppContext, keysJson: string): Promise<void> {
+async function refreshRollups(ctx: AppContext, buckets: SQL): Promise<void> {
   const sums = sql.raw(metricColumns.map((m) => `sum((m.metrics->>'${m}')::bigint)`).join(', '));
   const names = sql.raw(metricColumns.join(', '));
   const updates = sql.raw(metricColumns.map((m) => `${m} = excluded.${m}`).join(', '));
   await ctx.db.execute(sql`
-    WITH k AS (
-      SELECT DISTINCT m.account_id, ${bucketOf('m.posted_at')} AS bucket
-      FROM jsonb_to_recordset(${keysJson}::jsonb) AS x(post_id uuid, account_id text)
-      JOIN target_metrics m ON m.post_id = x.post_id AND m.account_id = x.account_id
-    )
+    WITH k AS (${buckets})
     INSERT INTO metric_rollups (account_id, bucket, posts, engagement, ${names})
     SELECT k.account_id, k.bucket, count(*), sum(m.engagement), ${sums}
     FROM k JOIN target_metrics m ON m.account_id = k.account_id
@@ -74,6 +70,44 @@ async function refreshRollups(ctx: AppContext, keysJson: string): Promise<void> 
     ON CONFLICT (account_id, bucket) DO UPDATE
     SET posts = excluded.posts, engagement = excluded.engagement, ${updates}`);
 }
+
+/** The buckets of these targets (`post_id, account_id` as JSON), for `refreshRollups`. */
+const bucketsOfTargets = (keysJson: string): SQL => sql`
+  SELECT DISTINCT m.account_id, ${bucketOf('m.posted_at')} AS bucket
+  FROM jsonb_to_recordset(${keysJson}::jsonb) AS x(post_id uuid, account_id text)
+  JOIN target_metrics m ON m.post_id = x.post_id AND m.account_id = x.account_id`;
+
+/*
+ * A collection changes its targets' rollups by the difference it made: per touched bucket, the
+ * sums of the changed targets' new figures less their old ones, in the statement that writes the
+ * outcomes, instead of summing every target of the bucket again (a bucket holds every post of an
+ * account's quarter hour: a recount read all of them per round). A sum stays null until a target
+ * reports that metric, so a bucket where a figure went missing (an old value and no new one: the
+ * bucket may have no other) or whose row is missing or disagrees (a null sum with an old value) is
+ * recomputed instead.
+ */
+const rollupColumns = ['engagement', ...metricColumns] as const;
+const newValue = (column: string) =>
+  column === 'engagement' ? 'c.engagement' : `(c.metrics->>'${column}')::bigint`;
+const oldValue = (column: string) =>
+  column === 'engagement' ? 'c.old_engagement' : `(c.old_metrics->>'${column}')::bigint`;
+const bucketChanges = sql.raw(
+  [
+    ...rollupColumns.map((m) => `sum(${newValue(m)}) AS ${m}_new, sum(${oldValue(m)}) AS ${m}_old`),
+    `bool_or(${rollupColumns.map((m) => `(${oldValue(m)} IS NOT NULL AND ${newValue(m)} IS NULL)`).join(' OR ')}) AS lost`,
+  ].join(', '),
+);
+const addChanges = sql.raw(
+  rollupColumns
+    .map(
+      (m) =>
+        `${m} = CASE WHEN c.${m}_new IS NULL AND c.${m}_old IS NULL THEN r.${m} ELSE coalesce(r.${m}, 0) - coalesce(c.${m}_old, 0) + c.${m}_new END`,
+    )
+    .join(', '),
+);
+const rollupAgrees = sql.raw(
+  rollupColumns.map((m) => `NOT (r.${m} IS NULL AND c.${m}_old IS NOT NULL)`).join(' AND '),
+);
 
 const list = (values: readonly string[]): SQL =>
   sql.join(
@@ -107,7 +141,7 @@ export async function enrollPostedTargets(
     ON CONFLICT DO NOTHING
     RETURNING post_id, account_id`);
   const added = rowsOf<{ post_id: string; account_id: string }>(result);
-  if (added.length > 0) await refreshRollups(ctx, JSON.stringify(added));
+  if (added.length > 0) await refreshRollups(ctx, bucketsOfTargets(JSON.stringify(added)));
   return added.length;
 }
 
@@ -172,8 +206,9 @@ export async function claimDueTargets(
 }
 
 /**
- * Writes outcomes of targets `owner` holds, and their figures to the history, in two statements
- * however many there are. A row another collector took over meanwhile is left alone.
+ * Writes outcomes of targets `owner` holds, their figures to the history and the difference they
+ * make to the rollups, in one statement however many there are (a bucket to recompute takes one
+ * more). A row another collector took over meanwhile is left alone.
  */
 export async function recordTargetOutcomes(
   ctx: AppContext,
@@ -195,7 +230,8 @@ export async function recordTargetOutcomes(
       next_collect_at: o.nextCollectAt?.toISOString() ?? null,
     })),
   );
-  await ctx.db.execute(sql`
+  // `o` is the row as it was before this statement (its old figures, for the rollups' difference).
+  const result = await ctx.db.execute(sql`
     WITH x AS (
       SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS x(post_id uuid, account_id text, metrics jsonb,
         engagement int, impressions int, state text, step int, next_collect_at timestamptz)
@@ -207,18 +243,33 @@ export async function recordTargetOutcomes(
         impressions = CASE WHEN x.metrics IS NULL THEN m.impressions ELSE x.impressions END,
         collected_at = CASE WHEN x.metrics IS NULL THEN m.collected_at ELSE ${at}::timestamptz END,
         lease_owner = NULL, lease_expires_at = NULL
-      FROM x
+      FROM x JOIN target_metrics AS o ON o.post_id = x.post_id AND o.account_id = x.account_id
       WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND m.lease_owner = ${owner}
-      RETURNING m.post_id, m.account_id, x.metrics
+      RETURNING m.post_id, m.account_id, m.posted_at, x.metrics, x.engagement,
+        o.metrics AS old_metrics, o.engagement AS old_engagement
+    ), history AS (
+      INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics)
+      SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
+      ON CONFLICT DO NOTHING
+    ), changes AS (
+      SELECT c.account_id, ${bucketOf('c.posted_at')} AS bucket, ${bucketChanges}
+      FROM kept c WHERE c.metrics IS NOT NULL
+      GROUP BY 1, 2
+    ), rolled AS (
+      UPDATE metric_rollups AS r SET ${addChanges}
+      FROM changes c
+      WHERE r.account_id = c.account_id AND r.bucket = c.bucket AND NOT c.lost AND ${rollupAgrees}
+      RETURNING r.account_id, r.bucket
     )
-    INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics)
-    SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
-    ON CONFLICT DO NOTHING`);
-  const changed = outcomes.filter((o) => o.metrics);
-  if (changed.length > 0)
+    SELECT c.account_id, extract(epoch FROM c.bucket)::float8 AS bucket FROM changes c
+    WHERE NOT EXISTS (SELECT 1 FROM rolled r WHERE r.account_id = c.account_id AND r.bucket = c.bucket)`);
+  const recount = rowsOf<{ account_id: string; bucket: number | string }>(result);
+  if (recount.length > 0)
     await refreshRollups(
       ctx,
-      JSON.stringify(changed.map((o) => ({ post_id: o.postId, account_id: o.accountId }))),
+      sql`SELECT account_id, to_timestamp(bucket) AS bucket
+        FROM jsonb_to_recordset(${JSON.stringify(recount.map((r) => ({ account_id: r.account_id, bucket: Number(r.bucket) })))}::jsonb)
+          AS x(account_id text, bucket float8)`,
     );
 }
 

@@ -3,8 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, type FakeX, startFakeTelegram, startFakeX } from '@postwave/shared/testing';
 import { and, eq, sql } from 'drizzle-orm';
 import { connectAccount } from '#server/accounts/service.ts';
+import { recordTargetOutcomes } from '#server/analytics/collect-repository.ts';
 import { runCollection } from '#server/analytics/collector.ts';
 import type { AppContext } from '#server/context.ts';
+import { rowsOf } from '#server/db/access.ts';
 import { accountMetrics, accounts, metricSnapshots, targetMetrics } from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
@@ -71,6 +73,31 @@ for (const backend of backends()) {
           .from(targetMetrics)
           .where(and(eq(targetMetrics.postId, postId), eq(targetMetrics.accountId, accountId)))
       )[0];
+    /** The rollups a collection kept agree with the targets' latest figures summed again. */
+    const assertRollupsAgree = async () => {
+      const columns = [
+        'impressions',
+        'reach',
+        'views',
+        'likes',
+        'comments',
+        'reposts',
+        'quotes',
+        'shares',
+        'saves',
+        'clicks',
+      ];
+      const sums = sql.raw(columns.map((m) => `sum((metrics->>'${m}')::bigint)::text AS ${m}`).join(', '));
+      const names = sql.raw(columns.map((m) => `${m}::text AS ${m}`).join(', '));
+      const bucket = sql.raw('to_timestamp(floor(extract(epoch FROM posted_at) / 900) * 900)');
+      const order = sql.raw('ORDER BY account_id, bucket');
+      const expected = await ctx.db.execute(sql`
+        SELECT account_id, ${bucket} AS bucket, count(*)::int AS posts, sum(engagement)::text AS engagement, ${sums}
+        FROM target_metrics GROUP BY 1, 2 ${order}`);
+      const kept = await ctx.db.execute(sql`
+        SELECT account_id, bucket, posts, engagement::text AS engagement, ${names} FROM metric_rollups ${order}`);
+      assert.deepEqual(rowsOf(kept), rowsOf(expected));
+    };
     /** Time passes: every collecting target is due again. */
     const makeDue = () =>
       ctx.db.execute(sql`UPDATE target_metrics SET next_collect_at = now() WHERE state = 'collecting'`);
@@ -103,6 +130,7 @@ for (const backend of backends()) {
       });
       assert.equal(first?.engagement, 3);
       assert.equal((await rowOf(one.id, news))?.state, 'unsupported');
+      await assertRollupsAgree();
 
       x.figures.set(idOne, { like_count: 8, reply_count: 2 });
       x.figures.delete(idTwo);
@@ -114,12 +142,42 @@ for (const backend of backends()) {
       assert.equal((await rowOf(two.id, xAccount))?.state, 'gone');
       const history = await ctx.db.select().from(metricSnapshots).where(eq(metricSnapshots.postId, one.id));
       assert.deepEqual(history.map((h) => h.metrics.likes).sort(), [3, 8]);
+      await assertRollupsAgree();
 
       const followers = await ctx.db.select().from(accountMetrics);
       assert.deepEqual(Object.fromEntries(followers.map((f) => [f.accountId, f.followers])), {
         [xAccount]: 50,
         [news]: 10,
       });
+    });
+
+    test('a figure that goes missing has its rollup summed again', async () => {
+      const post = await publish('figures go missing');
+      await makeDue();
+      await runCollection(ctx);
+      await ctx.db.execute(
+        sql`UPDATE target_metrics SET lease_owner = 'test-missing' WHERE post_id = ${post.id} AND account_id = ${xAccount}`,
+      );
+      // The platform reports likes alone this time: the impressions and the rest it reported before are gone.
+      await recordTargetOutcomes(
+        ctx,
+        'test-missing',
+        [
+          {
+            postId: post.id,
+            accountId: xAccount,
+            metrics: { likes: 4 },
+            engagement: 4,
+            impressions: null,
+            state: 'collecting',
+            step: 1,
+            nextCollectAt: new Date(Date.now() + 3_600_000),
+          },
+        ],
+        new Date(),
+      );
+      assert.deepEqual((await rowOf(post.id, xAccount))?.metrics, { likes: 4 });
+      await assertRollupsAgree();
     });
 
     test('a refused token marks the account needs_reconnect and keeps its targets for later', async () => {
