@@ -19,7 +19,8 @@ import {
   recordTargetOutcomes,
   type TargetOutcome,
 } from './collect-repository.ts';
-import { callInSlot, retryDelayMs, withAnalyticsSlot } from './platform-call.ts';
+import { type CollectWorkers, startCollectWorkers } from './collect-workers.ts';
+import { callInSlot, retryDelayMs } from './platform-call.ts';
 
 /*
  * Collecting posted targets' figures (docs/analytics.md#collection): claim due targets, group them
@@ -70,6 +71,7 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
   // rows are leased (not due), so a claim ahead never takes a target twice.
   let claiming: Promise<ClaimedTarget[]> | undefined = isShuttingDown() ? undefined : claim();
   let writing: Promise<void> | undefined;
+  const workers = startCollectWorkers(ctx, options.concurrency ?? 4);
   try {
     for (let round = 0; claiming; round++) {
       const claimed = await claiming;
@@ -81,7 +83,7 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
         // Awaited by the next round; its failure is that round's to throw, never unhandled.
         claiming.catch(() => {});
       }
-      const collected = await collectRound(ctx, options, claimed);
+      const collected = await collectRound(ctx, options.owner, workers, claimed);
       summary.failed += collected.failed;
       const { outcomes } = collected;
       await writing;
@@ -93,6 +95,7 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
       writing = write;
     }
   } finally {
+    await workers.close();
     await writing;
     // A round claimed ahead when an earlier one threw keeps its leases until they run out.
     await claiming?.catch(() => {});
@@ -108,11 +111,12 @@ interface AccountGroup {
 
 /**
  * One round: its accounts in one query, its short links' clicks in one pass, each account's
- * platform asked by a pool of `concurrency` workers: the outcomes to write in one statement.
+ * platform asked by the run's workers: the outcomes to write in one statement.
  */
 async function collectRound(
   ctx: AppContext,
-  options: CollectOptions,
+  owner: string,
+  workers: CollectWorkers,
   claimed: readonly ClaimedTarget[],
 ): Promise<{ outcomes: TargetOutcome[]; failed: number }> {
   const byAccount = Map.groupBy(claimed, (t) => t.accountId);
@@ -130,38 +134,17 @@ async function collectRound(
     groups.flatMap((g) => (typeof g.account === 'object' ? g.targets : [])),
   );
   clicks.catch(() => {});
-  // Accounts by platform: a worker holds one analytics slot of a platform while it works through
-  // that platform's accounts (one acquisition per worker and round, not one per call).
-  const queues = Map.groupBy(groups, (g) => g.targets[0]!.platform);
   const result = { outcomes: [] as TargetOutcome[], failed: 0 };
-  const worker = async () => {
-    for (;;) {
-      const entry = [...queues].find(([, queue]) => queue.length > 0);
-      if (!entry) return;
-      const [platform, queue] = entry;
-      const drain = async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) {
-          const done = await collectAccount(ctx, options.owner, next, clicks);
-          result.outcomes.push(...done.outcomes);
-          result.failed += done.failed;
-        }
-      };
-      const publisher = ctx.publishers.get(platform);
-      if (!publisher?.metrics) {
-        await drain();
-        continue;
-      }
-      try {
-        await withAnalyticsSlot(ctx, publisher, drain);
-      } catch (error) {
-        // The limits could not be asked (the database): the targets left keep their leases and
-        // come due again when those run out.
-        ctx.logger.warn({ err: error, platform }, 'collecting post metrics could not take a slot');
-        queue.length = 0;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+  await workers.add(
+    groups.map((group) => ({
+      platform: group.targets[0]!.platform,
+      run: async () => {
+        const done = await collectAccount(ctx, owner, group, clicks);
+        result.outcomes.push(...done.outcomes);
+        result.failed += done.failed;
+      },
+    })),
+  );
   return result;
 }
 
