@@ -140,8 +140,11 @@ try {
     )
   ).rows;
   const pool = new pg.Pool({ connectionString: database.url, max: 8 });
+  // Up to 100 ids per lookup of one account's posts, as the collector must ask (each account's
+  // lookups go with its own token): with 50 posts per account (`--small`), 50 ids a lookup.
   const batches: (typeof rows)[] = [];
-  for (let i = 0; i < rows.length; i += 100) batches.push(rows.slice(i, i + 100));
+  for (const ofAccount of Map.groupBy(rows, (r) => r.account_id).values())
+    for (let i = 0; i < ofAccount.length; i += 100) batches.push(ofAccount.slice(i, i + 100));
   const bareDbCpu = await databaseCpuUs(db);
   mark('bare-start');
   const bareCpu = process.cpuUsage();
