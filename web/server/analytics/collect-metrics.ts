@@ -179,7 +179,7 @@ async function collectAccount(
     const now = Date.now();
     return {
       outcomes: targets.map((t) => {
-        const counted = clicks.get(`${t.postId} ${t.accountId}`);
+        const counted = clicks.size > 0 ? clicks.get(`${t.postId} ${t.accountId}`) : undefined;
         const answer = answers ? answers.get(t.platformPostId) : { state: 'ok' as const, metrics: {} };
         if (!answers && counted === undefined)
           return { ...keyOf(t), state: 'done' as const, step: t.step, nextCollectAt: null };
@@ -223,19 +223,22 @@ function outcomeOf(
   now: number,
   ctx: AppContext,
 ): TargetOutcome {
+  const { postId, accountId } = target;
   if (answer?.state === 'gone')
-    return { ...keyOf(target), state: 'gone', step: target.step, nextCollectAt: null };
-  const next = nextCollection(target.postedAt.getTime(), now, collectionOffsets(ctx));
-  const schedule = {
-    state: next ? ('collecting' as const) : ('done' as const),
-    step: next?.step ?? collectionOffsets(ctx).length,
-    nextCollectAt: next ? new Date(next.at) : null,
-  };
-  if (!answer) return { ...keyOf(target), ...schedule };
+    return { postId, accountId, state: 'gone', step: target.step, nextCollectAt: null };
+  const offsets = collectionOffsets(ctx);
+  const next = nextCollection(target.postedAt.getTime(), now, offsets);
+  const state = next ? 'collecting' : 'done';
+  const step = next?.step ?? offsets.length;
+  const nextCollectAt = next ? new Date(next.at) : null;
+  if (!answer) return { postId, accountId, state, step, nextCollectAt };
   const metrics = canonicalMetrics(answer.metrics);
   return {
-    ...keyOf(target),
-    ...schedule,
+    postId,
+    accountId,
+    state,
+    step,
+    nextCollectAt,
     metrics,
     engagement: engagementOf(metrics) ?? null,
     impressions: metrics.impressions ?? null,
