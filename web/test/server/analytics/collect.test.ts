@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, type FakeX, startFakeTelegram, startFakeX } from '@postwave/shared/testing';
 import { and, eq, sql } from 'drizzle-orm';
 import { connectAccount } from '#server/accounts/service.ts';
+import { collectDueMetrics } from '#server/analytics/collect-metrics.ts';
 import { recordTargetOutcomes } from '#server/analytics/collect-repository.ts';
 import { runCollection } from '#server/analytics/collector.ts';
 import type { AppContext } from '#server/context.ts';
@@ -149,6 +150,24 @@ for (const backend of backends()) {
         [xAccount]: 50,
         [news]: 10,
       });
+    });
+
+    test('a run of many rounds (one target each, claimed ahead, the same workers throughout) collects every due target once', async () => {
+      const posts = await Promise.all(['round one', 'round two', 'round three'].map((m) => publish(m)));
+      await makeDue();
+      const due = (
+        await ctx.db.select().from(targetMetrics).where(eq(targetMetrics.state, 'collecting'))
+      ).filter((r) => r.nextCollectAt && r.nextCollectAt.getTime() <= Date.now());
+      const before = new Date();
+      const summary = await collectDueMetrics(ctx, { owner: 'test-rounds', batch: 1, concurrency: 2 });
+      assert.equal(summary.targets, due.length, 'one target a round, each claimed once');
+      assert.equal(summary.collected, due.length);
+      for (const post of posts) {
+        const row = await rowOf(post.id, xAccount);
+        assert.ok(row?.collectedAt && row.collectedAt >= before, 'collected in this run');
+        assert.equal(row.leaseOwner, null);
+      }
+      await assertRollupsAgree();
     });
 
     test('a figure that goes missing has its rollup summed again', async () => {
