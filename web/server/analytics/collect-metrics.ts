@@ -96,9 +96,9 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
     }
   } finally {
     await workers.close();
-    await writing;
     // A round claimed ahead when an earlier one threw keeps its leases until they run out.
     await claiming?.catch(() => {});
+    await writing;
   }
   return summary;
 }
