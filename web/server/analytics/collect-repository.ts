@@ -4,6 +4,15 @@ import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
 import { accounts, type MetricsState } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
+import {
+  bucketOf,
+  bucketsOfTargets,
+  recountRollups,
+  refreshRollups,
+  rollupAgrees,
+  rollupChanges,
+  rollupChangesPerBucket,
+} from './collect-rollups.ts';
 
 /*
  * The collectors' SQL (docs/analytics.md): enrolling posted targets and accounts, claiming due
@@ -36,78 +45,6 @@ export interface TargetOutcome {
   step: number;
   nextCollectAt: Date | null;
 }
-
-const metricColumns = [
-  'impressions',
-  'reach',
-  'views',
-  'likes',
-  'comments',
-  'reposts',
-  'quotes',
-  'shares',
-  'saves',
-  'clicks',
-] as const;
-const bucketOf = (column: string) =>
-  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / 900) * 900)`);
-
-/**
- * Recomputes the rollups (`metric_rollups`, docs/analytics.md#storage-and-performance) of the
- * `buckets` (a query of `account_id, bucket`) from their targets' latest figures.
- */
-async function refreshRollups(ctx: AppContext, buckets: SQL): Promise<void> {
-  const sums = sql.raw(metricColumns.map((m) => `sum((m.metrics->>'${m}')::bigint)`).join(', '));
-  const names = sql.raw(metricColumns.join(', '));
-  const updates = sql.raw(metricColumns.map((m) => `${m} = excluded.${m}`).join(', '));
-  await ctx.db.execute(sql`
-    WITH k AS (${buckets})
-    INSERT INTO metric_rollups (account_id, bucket, posts, engagement, ${names})
-    SELECT k.account_id, k.bucket, count(*), sum(m.engagement), ${sums}
-    FROM k JOIN target_metrics m ON m.account_id = k.account_id
-      AND m.posted_at >= k.bucket AND m.posted_at < k.bucket + interval '15 minutes'
-    GROUP BY k.account_id, k.bucket
-    ON CONFLICT (account_id, bucket) DO UPDATE
-    SET posts = excluded.posts, engagement = excluded.engagement, ${updates}`);
-}
-
-/** The buckets of these targets (`post_id, account_id` as JSON), for `refreshRollups`. */
-const bucketsOfTargets = (keysJson: string): SQL => sql`
-  SELECT DISTINCT m.account_id, ${bucketOf('m.posted_at')} AS bucket
-  FROM jsonb_to_recordset(${keysJson}::jsonb) AS x(post_id uuid, account_id text)
-  JOIN target_metrics m ON m.post_id = x.post_id AND m.account_id = x.account_id`;
-
-/*
- * A collection changes its targets' rollups by the difference it made: per touched bucket, the
- * sums of the changed targets' new figures less their old ones, in the statement that writes the
- * outcomes, instead of summing every target of the bucket again (a bucket holds every post of an
- * account's quarter hour: a recount read all of them per round). A sum stays null until a target
- * reports that metric, so a bucket where a figure went missing (an old value and no new one: the
- * bucket may have no other) or whose row is missing or disagrees (a null sum with an old value) is
- * recomputed instead.
- */
-const rollupColumns = ['engagement', ...metricColumns] as const;
-const newValue = (column: string) =>
-  column === 'engagement' ? 'c.engagement' : `(c.metrics->>'${column}')::bigint`;
-const oldValue = (column: string) =>
-  column === 'engagement' ? 'c.old_engagement' : `(c.old_metrics->>'${column}')::bigint`;
-const bucketChanges = sql.raw(
-  [
-    ...rollupColumns.map((m) => `sum(${newValue(m)}) AS ${m}_new, sum(${oldValue(m)}) AS ${m}_old`),
-    `bool_or(${rollupColumns.map((m) => `(${oldValue(m)} IS NOT NULL AND ${newValue(m)} IS NULL)`).join(' OR ')}) AS lost`,
-  ].join(', '),
-);
-const addChanges = sql.raw(
-  rollupColumns
-    .map(
-      (m) =>
-        `${m} = CASE WHEN c.${m}_new IS NULL AND c.${m}_old IS NULL THEN r.${m} ELSE coalesce(r.${m}, 0) - coalesce(c.${m}_old, 0) + c.${m}_new END`,
-    )
-    .join(', '),
-);
-const rollupAgrees = sql.raw(
-  rollupColumns.map((m) => `NOT (r.${m} IS NULL AND c.${m}_old IS NOT NULL)`).join(' AND '),
-);
 
 const list = (values: readonly string[]): SQL =>
   sql.join(
@@ -252,25 +189,18 @@ export async function recordTargetOutcomes(
       SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
       ON CONFLICT DO NOTHING
     ), changes AS (
-      SELECT c.account_id, ${bucketOf('c.posted_at')} AS bucket, ${bucketChanges}
+      SELECT c.account_id, ${bucketOf('c.posted_at')} AS bucket, ${rollupChangesPerBucket}
       FROM kept c WHERE c.metrics IS NOT NULL
       GROUP BY 1, 2
     ), rolled AS (
-      UPDATE metric_rollups AS r SET ${addChanges}
+      UPDATE metric_rollups AS r SET ${rollupChanges}
       FROM changes c
       WHERE r.account_id = c.account_id AND r.bucket = c.bucket AND NOT c.lost AND ${rollupAgrees}
       RETURNING r.account_id, r.bucket
     )
     SELECT c.account_id, extract(epoch FROM c.bucket)::float8 AS bucket FROM changes c
     WHERE NOT EXISTS (SELECT 1 FROM rolled r WHERE r.account_id = c.account_id AND r.bucket = c.bucket)`);
-  const recount = rowsOf<{ account_id: string; bucket: number | string }>(result);
-  if (recount.length > 0)
-    await refreshRollups(
-      ctx,
-      sql`SELECT account_id, to_timestamp(bucket) AS bucket
-        FROM jsonb_to_recordset(${JSON.stringify(recount.map((r) => ({ account_id: r.account_id, bucket: Number(r.bucket) })))}::jsonb)
-          AS x(account_id text, bucket float8)`,
-    );
+  await recountRollups(ctx, rowsOf<{ account_id: string; bucket: number | string }>(result));
 }
 
 /** Hands claimed targets back to be tried at `retryAt` (the same step: nothing was collected). */
