@@ -140,6 +140,9 @@ try {
     )
   ).rows;
   const pool = new pg.Pool({ connectionString: database.url, max: 8 });
+  // A connection still closing when the database is dropped answers "terminating connection":
+  // not this loop's failure, and without a listener it would crash the run after its figures.
+  pool.on('error', () => {});
   // Up to 100 ids per lookup of one account's posts, as the collector must ask (each account's
   // lookups go with its own token): with 50 posts per account (`--small`), 50 ids a lookup.
   const batches: (typeof rows)[] = [];
