@@ -5,8 +5,11 @@
  * answer. The collector adds claiming under leases, the limiter (its analytics scope, rate off as
  * `PUBLISH_RATE_X_ANALYTICS=off` allows), decrypting credentials, canonical names, engagement, the
  * latest-figures rollup and the history. Target: collector throughput ≥ 0.5 × the bare loop.
+ * Beside each loop's time: CPU per target of this process (the fake X included, for both) and of
+ * the database's server processes, which a loaded machine does not inflate as it does times.
+ * `BENCH_MARKS=1` prints the phases' edges on the clock `--cpu-prof` samples carry.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -26,6 +29,33 @@ import { startZeroLatencyX } from './support/zero-latency-x.ts';
 const small = process.argv.includes('--small');
 const targets = Number(process.env.BENCH_TARGETS ?? (small ? 5_000 : 100_000));
 const accountCount = Number(process.env.BENCH_ACCOUNTS ?? 100);
+
+/** This process's CPU (user + system, µs) since `start`. */
+const cpuSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
+};
+/**
+ * CPU (µs) used so far by this database's server processes (Linux /proc/<pid>/schedstat, in ns),
+ * so the database's share of each loop's work is seen beside this process's; 0 where /proc is not readable.
+ */
+const databaseCpuUs = async (db: pg.Client) => {
+  const { rows } = await db.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  let ns = 0;
+  for (const { pid } of rows) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {}
+  }
+  return ns / 1000;
+};
+const perTarget = (us: number, n: number) => `${(us / n).toFixed(1)} µs`;
+/** With BENCH_MARKS set, the monotonic clock (µs, as CPU profiles stamp samples) at a phase's edge. */
+const mark = (what: string) => {
+  if (process.env.BENCH_MARKS) console.log(`mark ${what} ${process.hrtime.bigint() / 1000n}`);
+};
 
 const x = await startZeroLatencyX();
 const database = await freshPostgres('postwave_bench_analytics');
@@ -78,7 +108,10 @@ try {
   console.log(`enrolled ${enrolled} targets in ${((performance.now() - enrollStarted) / 1000).toFixed(2)} s`);
 
   const counter = countStatements();
+  const collectDbCpu = await databaseCpuUs(db);
   counter.start();
+  mark('collect-start');
+  const collectCpu = process.cpuUsage();
   const collectStarted = performance.now();
   const summary = await collectDueMetrics(ctx, {
     owner: 'bench',
@@ -87,11 +120,14 @@ try {
     maxRounds: 1_000_000,
   });
   const collectMs = performance.now() - collectStarted;
+  const collectCpuUs = cpuSince(collectCpu);
+  mark('collect-end');
   counter.stop();
+  const collectDbCpuUs = (await databaseCpuUs(db)) - collectDbCpu;
   console.log(counter.report(targets, 'target'));
   if (summary.collected !== targets) throw new Error(`collected ${summary.collected} of ${targets}`);
   console.log(
-    `collector: ${summary.collected} targets in ${(collectMs / 1000).toFixed(2)} s (${Math.round((targets / collectMs) * 1000)}/s)`,
+    `collector: ${summary.collected} targets in ${(collectMs / 1000).toFixed(2)} s (${Math.round((targets / collectMs) * 1000)}/s), CPU per target ${perTarget(collectCpuUs, targets)} here + ${perTarget(collectDbCpuUs, targets)} database`,
   );
 
   // The bare loop: the same lookups and one INSERT per answer, 8 at a time, nothing else.
@@ -104,8 +140,17 @@ try {
     )
   ).rows;
   const pool = new pg.Pool({ connectionString: database.url, max: 8 });
+  // A connection still closing when the database is dropped answers "terminating connection":
+  // not this loop's failure, and without a listener it would crash the run after its figures.
+  pool.on('error', () => {});
+  // Up to 100 ids per lookup of one account's posts, as the collector must ask (each account's
+  // lookups go with its own token): with 50 posts per account (`--small`), 50 ids a lookup.
   const batches: (typeof rows)[] = [];
-  for (let i = 0; i < rows.length; i += 100) batches.push(rows.slice(i, i + 100));
+  for (const ofAccount of Map.groupBy(rows, (r) => r.account_id).values())
+    for (let i = 0; i < ofAccount.length; i += 100) batches.push(ofAccount.slice(i, i + 100));
+  const bareDbCpu = await databaseCpuUs(db);
+  mark('bare-start');
+  const bareCpu = process.cpuUsage();
   const bareStarted = performance.now();
   const worker = async () => {
     for (let batch = batches.shift(); batch; batch = batches.shift()) {
@@ -132,9 +177,13 @@ try {
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   const bareMs = performance.now() - bareStarted;
+  const bareCpuUs = cpuSince(bareCpu);
+  mark('bare-end');
+  // Read before the pool ends: its connections' server processes go with it.
+  const bareDbCpuUs = (await databaseCpuUs(db)) - bareDbCpu;
   await pool.end();
   console.log(
-    `bare loop: ${rows.length} targets in ${(bareMs / 1000).toFixed(2)} s (${Math.round((rows.length / bareMs) * 1000)}/s)`,
+    `bare loop: ${rows.length} targets in ${(bareMs / 1000).toFixed(2)} s (${Math.round((rows.length / bareMs) * 1000)}/s), CPU per target ${perTarget(bareCpuUs, rows.length)} here + ${perTarget(bareDbCpuUs, rows.length)} database`,
   );
   console.log(
     `RATIO collector / bare loop = ${(bareMs / collectMs).toFixed(2)} × (goal ≥ 0.5; load ${loadavg()[0]!.toFixed(1)})`,

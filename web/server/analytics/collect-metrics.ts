@@ -19,7 +19,8 @@ import {
   recordTargetOutcomes,
   type TargetOutcome,
 } from './collect-repository.ts';
-import { callInSlot, retryDelayMs, withAnalyticsSlot } from './platform-call.ts';
+import { type CollectWorkers, startCollectWorkers } from './collect-workers.ts';
+import { callInSlot, retryDelayMs } from './platform-call.ts';
 
 /*
  * Collecting posted targets' figures (docs/analytics.md#collection): claim due targets, group them
@@ -59,94 +60,103 @@ export function collectionOffsets(ctx: AppContext): readonly number[] {
 export async function collectDueMetrics(ctx: AppContext, options: CollectOptions): Promise<CollectSummary> {
   const summary: CollectSummary = { targets: 0, collected: 0, gone: 0, failed: 0 };
   const batch = options.batch ?? 500;
-  // A round's outcomes are written while the next round is claimed and asked (at most one write
-  // in flight): the platform calls and the database writes overlap instead of taking turns.
+  const claim = () =>
+    claimDueTargets(ctx, options.owner, {
+      limit: batch,
+      leaseMs: options.leaseMs ?? 300_000,
+      ...(options.postId ? { postId: options.postId } : {}),
+    });
+  // Rounds overlap in three stages, at most one of each in flight: the next round is claimed while
+  // this one's accounts are asked, and its outcomes are written while the next one's are. Claimed
+  // rows are leased (not due), so a claim ahead never takes a target twice.
+  let claiming: Promise<ClaimedTarget[]> | undefined = isShuttingDown() ? undefined : claim();
   let writing: Promise<void> | undefined;
+  const workers = startCollectWorkers(ctx, options.concurrency ?? 4);
   try {
-    await rounds();
-  } finally {
-    await writing;
-  }
-  return summary;
-
-  async function rounds(): Promise<void> {
-    for (let round = 0; round < (options.maxRounds ?? 20) && !isShuttingDown(); round++) {
-      const claimed = await claimDueTargets(ctx, options.owner, {
-        limit: batch,
-        leaseMs: options.leaseMs ?? 300_000,
-        ...(options.postId ? { postId: options.postId } : {}),
-      });
+    for (let round = 0; claiming; round++) {
+      const claimed = await claiming;
+      claiming = undefined;
       if (claimed.length === 0) break;
       summary.targets += claimed.length;
-      const byAccount = new Map<string, ClaimedTarget[]>();
-      for (const target of claimed) {
-        const list = byAccount.get(target.accountId);
-        if (list) list.push(target);
-        else byAccount.set(target.accountId, [target]);
+      if (claimed.length === batch && round + 1 < (options.maxRounds ?? 20) && !isShuttingDown()) {
+        claiming = claim();
+        // Awaited by the next round; its failure is that round's to throw, never unhandled.
+        claiming.catch(() => {});
       }
-      // The round's accounts in one query, its outcomes in one write: per account only the platform call.
-      const rows = new Map((await accountRowsById(ctx, [...byAccount.keys()])).map((r) => [r.id, r]));
-      // Accounts by platform: a worker holds one analytics slot of a platform while it works through
-      // that platform's accounts (one acquisition per worker and round, not one per call).
-      const queues = new Map<string, ClaimedTarget[][]>();
-      for (const group of byAccount.values()) {
-        const platform = group[0]!.platform;
-        const queue = queues.get(platform);
-        if (queue) queue.push(group);
-        else queues.set(platform, [group]);
-      }
-      const outcomes: TargetOutcome[] = [];
-      const worker = async () => {
-        for (;;) {
-          const entry = [...queues].find(([, queue]) => queue.length > 0);
-          if (!entry) return;
-          const [platform, queue] = entry;
-          const drain = async () => {
-            for (let next = queue.shift(); next; next = queue.shift()) {
-              const done = await collectAccount(ctx, options.owner, next, rows.get(next[0]!.accountId));
-              outcomes.push(...done.outcomes);
-              summary.failed += done.failed;
-            }
-          };
-          const publisher = ctx.publishers.get(platform);
-          if (!publisher?.metrics) {
-            await drain();
-            continue;
-          }
-          try {
-            await withAnalyticsSlot(ctx, publisher, drain);
-          } catch (error) {
-            // The limits could not be asked (the database): the targets left keep their leases and
-            // come due again when those run out.
-            ctx.logger.warn({ err: error, platform }, 'collecting post metrics could not take a slot');
-            queue.length = 0;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker));
+      const collected = await collectRound(ctx, options.owner, workers, claimed);
+      summary.failed += collected.failed;
+      const { outcomes } = collected;
       await writing;
       const write = recordTargetOutcomes(ctx, options.owner, outcomes, new Date()).then(() => {
         summary.collected += outcomes.filter((o) => o.metrics).length;
         summary.gone += outcomes.filter((o) => o.state === 'gone').length;
       });
-      // Awaited by the next round or at the end; its failure is theirs to throw, never unhandled.
       write.catch(() => {});
       writing = write;
-      if (claimed.length < batch) break;
     }
+  } finally {
+    await workers.close();
+    // A round claimed ahead when an earlier one threw keeps its leases until they run out.
+    await claiming?.catch(() => {});
+    await writing;
   }
+  return summary;
+}
+
+/** An account of a round with its claimed targets and what to collect them with. */
+interface AccountGroup {
+  targets: ClaimedTarget[];
+  account: PlatformAccount | undefined | 'later';
+}
+
+/**
+ * One round: its accounts in one query, its short links' clicks in one pass, each account's
+ * platform asked by the run's workers: the outcomes to write in one statement.
+ */
+async function collectRound(
+  ctx: AppContext,
+  owner: string,
+  workers: CollectWorkers,
+  claimed: readonly ClaimedTarget[],
+): Promise<{ outcomes: TargetOutcome[]; failed: number }> {
+  const byAccount = Map.groupBy(claimed, (t) => t.accountId);
+  const rows = new Map((await accountRowsById(ctx, [...byAccount.keys()])).map((r) => [r.id, r]));
+  const groups: AccountGroup[] = await Promise.all(
+    [...byAccount.values()].map(async (targets) => ({
+      targets,
+      account: await platformAccountOf(ctx, rows.get(targets[0]!.accountId)),
+    })),
+  );
+  // Clicks of the accounts that are asked (not of those removed or waiting for a reconnect),
+  // while the platforms are; an account whose clicks cannot be read waits like a failed call.
+  const clicks = collectClicks(
+    ctx,
+    groups.flatMap((g) => (typeof g.account === 'object' ? g.targets : [])),
+  );
+  clicks.catch(() => {});
+  const result = { outcomes: [] as TargetOutcome[], failed: 0 };
+  await workers.add(
+    groups.map((group) => ({
+      platform: group.targets[0]!.platform,
+      run: async () => {
+        const done = await collectAccount(ctx, owner, group, clicks);
+        result.outcomes.push(...done.outcomes);
+        result.failed += done.failed;
+      },
+    })),
+  );
+  return result;
 }
 
 /** One account's claimed targets asked in batches: their outcomes, for the round to write. */
 async function collectAccount(
   ctx: AppContext,
   owner: string,
-  targets: ClaimedTarget[],
-  row: AccountRow | undefined,
+  { targets, account }: AccountGroup,
+  clicksOfRound: Promise<Map<string, number>>,
 ): Promise<{ outcomes: TargetOutcome[]; failed: number }> {
   const platform = targets[0]!.platform;
   const publisher = ctx.publishers.get(platform);
-  const account = await platformAccountOf(ctx, row);
   if (account === 'later') {
     // Needs reconnecting (or its credentials cannot be read): its figures wait for the reconnect.
     await postponeTargets(ctx, owner, targets, new Date(Date.now() + 24 * 3_600_000));
@@ -164,12 +174,12 @@ async function collectAccount(
     // platform without post metrics of its own is collected for them alone.
     const [answers, clicks] = await Promise.all([
       publisher?.metrics ? askInBatches(ctx, publisher, account, targets) : undefined,
-      collectClicks(ctx, targets),
+      clicksOfRound,
     ]);
     const now = Date.now();
     return {
       outcomes: targets.map((t) => {
-        const counted = clicks.get(`${t.postId} ${t.accountId}`);
+        const counted = clicks.size > 0 ? clicks.get(`${t.postId} ${t.accountId}`) : undefined;
         const answer = answers ? answers.get(t.platformPostId) : { state: 'ok' as const, metrics: {} };
         if (!answers && counted === undefined)
           return { ...keyOf(t), state: 'done' as const, step: t.step, nextCollectAt: null };
@@ -213,19 +223,22 @@ function outcomeOf(
   now: number,
   ctx: AppContext,
 ): TargetOutcome {
+  const { postId, accountId } = target;
   if (answer?.state === 'gone')
-    return { ...keyOf(target), state: 'gone', step: target.step, nextCollectAt: null };
-  const next = nextCollection(target.postedAt.getTime(), now, collectionOffsets(ctx));
-  const schedule = {
-    state: next ? ('collecting' as const) : ('done' as const),
-    step: next?.step ?? collectionOffsets(ctx).length,
-    nextCollectAt: next ? new Date(next.at) : null,
-  };
-  if (!answer) return { ...keyOf(target), ...schedule };
+    return { postId, accountId, state: 'gone', step: target.step, nextCollectAt: null };
+  const offsets = collectionOffsets(ctx);
+  const next = nextCollection(target.postedAt.getTime(), now, offsets);
+  const state = next ? 'collecting' : 'done';
+  const step = next?.step ?? offsets.length;
+  const nextCollectAt = next ? new Date(next.at) : null;
+  if (!answer) return { postId, accountId, state, step, nextCollectAt };
   const metrics = canonicalMetrics(answer.metrics);
   return {
-    ...keyOf(target),
-    ...schedule,
+    postId,
+    accountId,
+    state,
+    step,
+    nextCollectAt,
     metrics,
     engagement: engagementOf(metrics) ?? null,
     impressions: metrics.impressions ?? null,

@@ -4,6 +4,13 @@ import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
 import { accounts, type MetricsState } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
+import {
+  bucketsOfTargets,
+  type RollupBucket,
+  recountRollups,
+  refreshRollups,
+  rollupsByDifference,
+} from './collect-rollups.ts';
 
 /*
  * The collectors' SQL (docs/analytics.md): enrolling posted targets and accounts, claiming due
@@ -35,53 +42,6 @@ export interface TargetOutcome {
   state: MetricsState;
   step: number;
   nextCollectAt: Date | null;
-}
-
-const metricColumns = [
-  'impressions',
-  'reach',
-  'views',
-  'likes',
-  'comments',
-  'reposts',
-  'quotes',
-  'shares',
-  'saves',
-  'clicks',
-] as const;
-/** The start of `column`'s bucket of `seconds`, aligned on UTC (900: quarter hours, 3600: hours). */
-const bucketOf = (column: string, seconds: number) =>
-  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / ${seconds}) * ${seconds})`);
-
-/** Recomputes `table`'s buckets of `seconds` that hold the targets `k`, from their latest figures. */
-function rollupUpsert(table: 'metric_rollups' | 'metric_rollups_hourly', seconds: number): SQL {
-  const sums = sql.raw(metricColumns.map((m) => `sum((m.metrics->>'${m}')::bigint)`).join(', '));
-  const names = sql.raw(metricColumns.join(', '));
-  const updates = sql.raw(metricColumns.map((m) => `${m} = excluded.${m}`).join(', '));
-  return sql`INSERT INTO ${sql.identifier(table)} (account_id, bucket, posts, engagement, ${names})
-    SELECT b.account_id, b.bucket, count(*), sum(m.engagement), ${sums}
-    FROM (SELECT DISTINCT k.account_id, ${bucketOf('k.posted_at', seconds)} AS bucket FROM k) AS b
-    JOIN target_metrics m ON m.account_id = b.account_id
-      AND m.posted_at >= b.bucket AND m.posted_at < b.bucket + ${sql.raw(`interval '${seconds} seconds'`)}
-    GROUP BY b.account_id, b.bucket
-    ON CONFLICT (account_id, bucket) DO UPDATE
-    SET posts = excluded.posts, engagement = excluded.engagement, ${updates}`;
-}
-
-/**
- * Recomputes the rollups (`metric_rollups` and `metric_rollups_hourly`,
- * docs/analytics.md#storage-and-performance) of the quarter hours and hours these targets were
- * posted in, from the targets' latest figures, in one statement.
- */
-async function refreshRollups(ctx: AppContext, keysJson: string): Promise<void> {
-  await ctx.db.execute(sql`
-    WITH k AS (
-      SELECT DISTINCT m.account_id, m.posted_at
-      FROM jsonb_to_recordset(${keysJson}::jsonb) AS x(post_id uuid, account_id text)
-      JOIN target_metrics m ON m.post_id = x.post_id AND m.account_id = x.account_id
-    ),
-    hourly AS (${rollupUpsert('metric_rollups_hourly', 3600)})
-    ${rollupUpsert('metric_rollups', 900)}`);
 }
 
 const list = (values: readonly string[]): SQL =>
@@ -116,7 +76,7 @@ export async function enrollPostedTargets(
     ON CONFLICT DO NOTHING
     RETURNING post_id, account_id`);
   const added = rowsOf<{ post_id: string; account_id: string }>(result);
-  if (added.length > 0) await refreshRollups(ctx, JSON.stringify(added));
+  if (added.length > 0) await refreshRollups(ctx, bucketsOfTargets(JSON.stringify(added)));
   return added.length;
 }
 
@@ -181,8 +141,9 @@ export async function claimDueTargets(
 }
 
 /**
- * Writes outcomes of targets `owner` holds, and their figures to the history, in two statements
- * however many there are. A row another collector took over meanwhile is left alone.
+ * Writes outcomes of targets `owner` holds, their figures to the history and the difference they
+ * make to the rollups, in one statement however many there are (a bucket to recompute takes one
+ * more). A row another collector took over meanwhile is left alone.
  */
 export async function recordTargetOutcomes(
   ctx: AppContext,
@@ -204,7 +165,8 @@ export async function recordTargetOutcomes(
       next_collect_at: o.nextCollectAt?.toISOString() ?? null,
     })),
   );
-  await ctx.db.execute(sql`
+  // `o` is the row as it was before this statement (its old figures, for the rollups' difference).
+  const result = await ctx.db.execute(sql`
     WITH x AS (
       SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS x(post_id uuid, account_id text, metrics jsonb,
         engagement int, impressions int, state text, step int, next_collect_at timestamptz)
@@ -216,19 +178,17 @@ export async function recordTargetOutcomes(
         impressions = CASE WHEN x.metrics IS NULL THEN m.impressions ELSE x.impressions END,
         collected_at = CASE WHEN x.metrics IS NULL THEN m.collected_at ELSE ${at}::timestamptz END,
         lease_owner = NULL, lease_expires_at = NULL
-      FROM x
+      FROM x JOIN target_metrics AS o ON o.post_id = x.post_id AND o.account_id = x.account_id
       WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND m.lease_owner = ${owner}
-      RETURNING m.post_id, m.account_id, x.metrics
-    )
-    INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics)
-    SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
-    ON CONFLICT DO NOTHING`);
-  const changed = outcomes.filter((o) => o.metrics);
-  if (changed.length > 0)
-    await refreshRollups(
-      ctx,
-      JSON.stringify(changed.map((o) => ({ post_id: o.postId, account_id: o.accountId }))),
-    );
+      RETURNING m.post_id, m.account_id, m.posted_at, x.metrics, x.engagement,
+        o.metrics AS old_metrics, o.engagement AS old_engagement
+    ), history AS (
+      INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics)
+      SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
+      ON CONFLICT DO NOTHING
+    ),
+    ${rollupsByDifference}`);
+  await recountRollups(ctx, rowsOf<RollupBucket>(result));
 }
 
 /** Hands claimed targets back to be tried at `retryAt` (the same step: nothing was collected). */

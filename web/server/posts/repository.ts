@@ -1,5 +1,6 @@
 import type { TargetOutcome } from '@postwave/shared';
 import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { bucketOf } from '#server/analytics/collect-rollups.ts';
 import { publishedAuditInsert } from '#server/audit/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { type Db, rowsOf } from '#server/db/access.ts';
@@ -208,10 +209,6 @@ export interface FinalizedPost {
   status: PostStatus;
   subscribed: boolean | undefined;
 }
-
-/** The start of `column`'s bucket of `seconds`, aligned on UTC (900: quarter hours, 3600: hours). */
-const bucketOf = (column: string, seconds: number) =>
-  sql.raw(`to_timestamp(floor(extract(epoch FROM ${column}) / ${seconds}) * ${seconds})`);
 
 /**
  * Writes posts' final status and gives up their leases, together with each post's last target

@@ -3,8 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, type FakeX, startFakeTelegram, startFakeX } from '@postwave/shared/testing';
 import { and, eq, sql } from 'drizzle-orm';
 import { connectAccount } from '#server/accounts/service.ts';
+import { collectDueMetrics } from '#server/analytics/collect-metrics.ts';
+import { recordTargetOutcomes } from '#server/analytics/collect-repository.ts';
 import { runCollection } from '#server/analytics/collector.ts';
 import type { AppContext } from '#server/context.ts';
+import { rowsOf } from '#server/db/access.ts';
 import { accountMetrics, accounts, metricSnapshots, targetMetrics } from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
@@ -71,6 +74,38 @@ for (const backend of backends()) {
           .from(targetMetrics)
           .where(and(eq(targetMetrics.postId, postId), eq(targetMetrics.accountId, accountId)))
       )[0];
+    /** Both rollups a collection kept (quarter hours, hours) agree with the targets' latest figures summed again. */
+    const assertRollupsAgree = async () => {
+      const columns = [
+        'impressions',
+        'reach',
+        'views',
+        'likes',
+        'comments',
+        'reposts',
+        'quotes',
+        'shares',
+        'saves',
+        'clicks',
+      ];
+      const sums = sql.raw(columns.map((m) => `sum((metrics->>'${m}')::bigint)::text AS ${m}`).join(', '));
+      const names = sql.raw(columns.map((m) => `${m}::text AS ${m}`).join(', '));
+      const order = sql.raw('ORDER BY account_id, bucket');
+      for (const [table, seconds] of [
+        ['metric_rollups', 900],
+        ['metric_rollups_hourly', 3600],
+      ] as const) {
+        const bucket = sql.raw(
+          `to_timestamp(floor(extract(epoch FROM posted_at) / ${seconds}) * ${seconds})`,
+        );
+        const expected = await ctx.db.execute(sql`
+          SELECT account_id, ${bucket} AS bucket, count(*)::int AS posts, sum(engagement)::text AS engagement, ${sums}
+          FROM target_metrics GROUP BY 1, 2 ${order}`);
+        const kept = await ctx.db.execute(sql`
+          SELECT account_id, bucket, posts, engagement::text AS engagement, ${names} FROM ${sql.identifier(table)} ${order}`);
+        assert.deepEqual(rowsOf(kept), rowsOf(expected), table);
+      }
+    };
     /** Time passes: every collecting target is due again. */
     const makeDue = () =>
       ctx.db.execute(sql`UPDATE target_metrics SET next_collect_at = now() WHERE state = 'collecting'`);
@@ -103,6 +138,7 @@ for (const backend of backends()) {
       });
       assert.equal(first?.engagement, 3);
       assert.equal((await rowOf(one.id, news))?.state, 'unsupported');
+      await assertRollupsAgree();
 
       x.figures.set(idOne, { like_count: 8, reply_count: 2 });
       x.figures.delete(idTwo);
@@ -114,12 +150,81 @@ for (const backend of backends()) {
       assert.equal((await rowOf(two.id, xAccount))?.state, 'gone');
       const history = await ctx.db.select().from(metricSnapshots).where(eq(metricSnapshots.postId, one.id));
       assert.deepEqual(history.map((h) => h.metrics.likes).sort(), [3, 8]);
+      await assertRollupsAgree();
 
       const followers = await ctx.db.select().from(accountMetrics);
       assert.deepEqual(Object.fromEntries(followers.map((f) => [f.accountId, f.followers])), {
         [xAccount]: 50,
         [news]: 10,
       });
+    });
+
+    test('a run of many rounds (one target each, claimed ahead, the same workers throughout) collects every due target once', async () => {
+      const posts = await Promise.all(['round one', 'round two', 'round three'].map((m) => publish(m)));
+      await makeDue();
+      const due = (
+        await ctx.db.select().from(targetMetrics).where(eq(targetMetrics.state, 'collecting'))
+      ).filter((r) => r.nextCollectAt && r.nextCollectAt.getTime() <= Date.now());
+      const before = new Date();
+      const summary = await collectDueMetrics(ctx, { owner: 'test-rounds', batch: 1, concurrency: 2 });
+      assert.equal(summary.targets, due.length, 'one target a round, each claimed once');
+      assert.equal(summary.collected, due.length);
+      for (const post of posts) {
+        const row = await rowOf(post.id, xAccount);
+        assert.ok(row?.collectedAt && row.collectedAt >= before, 'collected in this run');
+        assert.equal(row.leaseOwner, null);
+      }
+      await assertRollupsAgree();
+    });
+
+    test('a figure that goes missing has its rollup summed again', async () => {
+      const post = await publish('figures go missing');
+      await makeDue();
+      await runCollection(ctx);
+      await ctx.db.execute(
+        sql`UPDATE target_metrics SET lease_owner = 'test-missing' WHERE post_id = ${post.id} AND account_id = ${xAccount}`,
+      );
+      // The platform reports likes alone this time: the impressions and the rest it reported before are gone.
+      await recordTargetOutcomes(
+        ctx,
+        'test-missing',
+        [
+          {
+            postId: post.id,
+            accountId: xAccount,
+            metrics: { likes: 4 },
+            engagement: 4,
+            impressions: null,
+            state: 'collecting',
+            step: 1,
+            nextCollectAt: new Date(Date.now() + 3_600_000),
+          },
+        ],
+        new Date(),
+      );
+      assert.deepEqual((await rowOf(post.id, xAccount))?.metrics, { likes: 4 });
+      await assertRollupsAgree();
+    });
+
+    test('an hour whose rollup row disagrees with its targets is summed again', async () => {
+      const post = await publish('an hour out of step');
+      const platformPostId = post.results.find((r) => r.accountId === xAccount)!.platformPostId!;
+      x.figures.set(platformPostId, { like_count: 2, impression_count: 40 });
+      await makeDue();
+      await runCollection(ctx);
+      const target = await rowOf(post.id, xAccount);
+      assert.equal(target?.metrics?.impressions, 40);
+      await assertRollupsAgree();
+      // The hour lost its impressions (a row that disagrees with its targets' figures).
+      await ctx.db.execute(sql`
+        UPDATE metric_rollups_hourly SET impressions = NULL
+        WHERE account_id = ${xAccount}
+          AND bucket = to_timestamp(floor(extract(epoch FROM ${target.postedAt.toISOString()}::timestamptz) / 3600) * 3600)`);
+      x.figures.set(platformPostId, { like_count: 6, impression_count: 70 });
+      await makeDue();
+      await runCollection(ctx);
+      assert.equal((await rowOf(post.id, xAccount))?.metrics?.impressions, 70);
+      await assertRollupsAgree();
     });
 
     test('a refused token marks the account needs_reconnect and keeps its targets for later', async () => {
