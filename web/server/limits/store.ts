@@ -1,5 +1,6 @@
 import type { LimitAttempt, LimitRequest, LimitStore } from '@postwave/shared';
 import type { Database } from '#server/db/client.ts';
+import { MicroBatcher } from '#server/db/micro-batcher.ts';
 import type { AppLogger } from '#server/logger.ts';
 import {
   type AcquireAnswer,
@@ -20,8 +21,11 @@ export interface DatabaseLimitStoreOptions {
 
 /**
  * Publish limits kept in PostgreSQL, so every instance shares one count per bot, chat, webhook
- * and platform. Acquisitions made in the same turn of the event loop go to the database as one
- * call (one round trip per acquisition at most, usually far less); so do releases. Slots held here
+ * and platform. Acquisitions go to the database by group commit (`MicroBatcher`): the ones of one
+ * turn go as one call when none is in flight, and those made while a call is in flight go as one
+ * when it returns. The database function serialises acquisitions anyway (an advisory lock per
+ * key, and every acquisition takes its platform's key), so calls side by side would only queue
+ * on that lock; one at a time, each carries more. Releases go the same way. Slots held here
  * are renewed every third of the lease; an instance that dies stops renewing, and its slots free
  * themselves within `leaseMs`.
  */
@@ -32,15 +36,8 @@ export class DatabaseLimitStore implements LimitStore {
   readonly #logger: AppLogger | undefined;
   /** Slot grants held here (rate grants need no renewal and are never released). */
   readonly #held = new Set<string>();
-  #pendingAcquire: {
-    rows: LimitRow[];
-    requests: readonly LimitRequest[];
-    resolve: (a: LimitAttempt) => void;
-    reject: (e: unknown) => void;
-  }[] = [];
-  #pendingRelease: string[] = [];
-  #releaseWaiters: (() => void)[] = [];
-  #flushScheduled = false;
+  readonly #acquisitions: MicroBatcher<LimitRow[], AcquireAnswer | undefined>;
+  readonly #releases: MicroBatcher<string, undefined>;
   readonly #heartbeat: NodeJS.Timeout;
   #beats = 0;
   #closed = false;
@@ -50,16 +47,25 @@ export class DatabaseLimitStore implements LimitStore {
     this.#leaseMs = options.leaseMs;
     this.pollMs = options.pollMs ?? 100;
     this.#logger = options.logger;
+    this.#acquisitions = new MicroBatcher<LimitRow[], AcquireAnswer | undefined>(
+      (batch) => acquireLimits(db, batch, this.#leaseMs),
+      500,
+    );
+    this.#releases = new MicroBatcher((ids) => this.#releaseSlots(ids), 1000);
     this.#heartbeat = setInterval(() => void this.#beat(), Math.max(50, Math.floor(options.leaseMs / 3)));
     this.#heartbeat.unref();
   }
 
-  tryAcquire(requests: readonly LimitRequest[]): Promise<LimitAttempt> {
-    const rows = requests.map((r) => ({ k: r.key, n: r.limit, w: r.windowMs ?? null }));
-    return new Promise<LimitAttempt>((resolve, reject) => {
-      this.#pendingAcquire.push({ rows, requests, resolve, reject });
-      this.#schedule();
-    });
+  async tryAcquire(requests: readonly LimitRequest[]): Promise<LimitAttempt> {
+    const answer = await this.#acquisitions.add(
+      requests.map((r) => ({ k: r.key, n: r.limit, w: r.windowMs ?? null })),
+    );
+    if (answer && 'g' in answer) return { granted: true, grant: this.#grant(answer.g, requests) };
+    return {
+      granted: false,
+      blockedKey: answer?.b ?? requests[0]!.key,
+      ...(answer?.r != null ? { retryInMs: answer.r } : {}),
+    };
   }
 
   async close(): Promise<void> {
@@ -71,43 +77,6 @@ export class DatabaseLimitStore implements LimitStore {
     await releaseSlots(this.#db, held).catch(() => {});
   }
 
-  #schedule(): void {
-    if (this.#flushScheduled) return;
-    this.#flushScheduled = true;
-    setImmediate(() => {
-      this.#flushScheduled = false;
-      void this.#flushAcquisitions();
-      void this.#flushReleases();
-    });
-  }
-
-  async #flushAcquisitions(): Promise<void> {
-    const batch = this.#pendingAcquire.splice(0, 500);
-    if (this.#pendingAcquire.length > 0) this.#schedule();
-    if (batch.length === 0) return;
-    let answers: AcquireAnswer[];
-    try {
-      answers = await acquireLimits(
-        this.#db,
-        batch.map((b) => b.rows),
-        this.#leaseMs,
-      );
-    } catch (error) {
-      for (const b of batch) b.reject(error);
-      return;
-    }
-    for (const [i, b] of batch.entries()) {
-      const answer = answers[i];
-      if (answer && 'g' in answer) b.resolve({ granted: true, grant: this.#grant(answer.g, b.requests) });
-      else
-        b.resolve({
-          granted: false,
-          blockedKey: answer?.b ?? b.requests[0]!.key,
-          ...(answer?.r != null ? { retryInMs: answer.r } : {}),
-        });
-    }
-  }
-
   #grant(id: string, requests: readonly LimitRequest[]) {
     // A grant of rates only has nothing to give back.
     if (requests.every((r) => r.windowMs !== undefined)) return { release: () => {} };
@@ -115,24 +84,19 @@ export class DatabaseLimitStore implements LimitStore {
     return {
       release: (): Promise<void> | void => {
         if (!this.#held.delete(id)) return;
-        this.#pendingRelease.push(id);
-        this.#schedule();
-        return new Promise<void>((resolve) => this.#releaseWaiters.push(resolve));
+        return this.#releases.add(id);
       },
     };
   }
 
-  async #flushReleases(): Promise<void> {
-    const ids = this.#pendingRelease.splice(0);
-    const waiters = this.#releaseWaiters.splice(0);
-    if (ids.length === 0) return;
+  async #releaseSlots(ids: string[]): Promise<undefined[]> {
     try {
       await releaseSlots(this.#db, ids);
     } catch (error) {
       // The lease is not renewed any more: the slots free themselves within leaseMs.
       this.#logger?.warn({ err: error }, 'could not release publish limit slots; their lease will run out');
     }
-    for (const w of waiters) w();
+    return ids.map(() => undefined);
   }
 
   async #beat(): Promise<void> {

@@ -9,8 +9,8 @@ import {
 import { markAccountRefused } from '#server/accounts/health.ts';
 import { type AccountCache, saveRefreshedCredentials } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
+import type { MicroBatcher } from '#server/db/micro-batcher.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';
-import type { MicroBatcher } from '#server/dispatch/batches.ts';
 import { findLinkSettings, type LinkSettingsRow } from '#server/links/repository.ts';
 import { linkTrackingHooks } from '#server/links/tracking.ts';
 import { addStagedHandles } from '#server/staging/staged-handles.ts';
