@@ -1,5 +1,11 @@
 import type { AnyPublisher, PlatformAccount } from '../platforms/types.ts';
-import { type LimitGrant, type LimitRequest, type LimitStore, MemoryLimitStore } from './limit-store.ts';
+import {
+  type LimitAttempt,
+  type LimitGrant,
+  type LimitRequest,
+  type LimitStore,
+  MemoryLimitStore,
+} from './limit-store.ts';
 
 export * from './limit-store.ts';
 
@@ -62,6 +68,15 @@ export class PlatformLimiter {
   readonly #rateMarginMs: number;
   /** Tasks waiting on a key; the first one is the one that asks the store. */
   readonly #queues = new Map<string, Waiter[]>();
+  /** Each account's requests (#requestsFor), for as long as the account object lives. */
+  readonly #accountRequests = new WeakMap<
+    PlatformAccount,
+    {
+      publisher: AnyPublisher;
+      credentials: PlatformAccount['credentials'];
+      requests: readonly LimitRequest[];
+    }
+  >();
   /** Counts releases here: a refusal that raced a release is retried at once. */
   #releases = 0;
 
@@ -79,6 +94,33 @@ export class PlatformLimiter {
 
   /** Runs one publish of `account` under `publisher`'s limits (and the configured overrides). */
   runFor<T>(publisher: AnyPublisher, account: PlatformAccount, task: () => Promise<T>): Promise<T> {
+    return this.#runWith(this.#requestsFor(publisher, account), task);
+  }
+
+  /**
+   * Runs `task` once fewer than `concurrency` tasks of `platform` (and, with `keyed`, fewer than
+   * `keyed.concurrency` tasks with the same key) are running and every rate in `rates` allows one
+   * more. Configured overrides win over the publisher's numbers.
+   */
+  run<T>(
+    platform: string,
+    concurrency: number,
+    task: () => Promise<T>,
+    keyed?: KeyedConcurrency,
+    rates: readonly LimitRequest[] = [],
+  ): Promise<T> {
+    return this.#runWith(this.#requests(platform, concurrency, keyed, rates), task);
+  }
+
+  /**
+   * An account's requests, worked out once per account object: they depend only on the publisher,
+   * the account's credentials (the key is a digest of them) and this limiter's settings, and
+   * digesting a token on every publish is a measurable share of a small one.
+   */
+  #requestsFor(publisher: AnyPublisher, account: PlatformAccount): readonly LimitRequest[] {
+    const cached = this.#accountRequests.get(account);
+    if (cached && cached.publisher === publisher && cached.credentials === account.credentials)
+      return cached.requests;
     const key = publisher.concurrencyKey?.(account);
     const keyed =
       key !== undefined && publisher.credentialConcurrency !== undefined
@@ -94,21 +136,17 @@ export class PlatformLimiter {
         windowMs: (override?.windowMs ?? rate.windowMs) + this.#rateMarginMs,
       });
     }
-    return this.run(publisher.id, publisher.concurrency, task, keyed, rates);
+    const requests = this.#requests(publisher.id, publisher.concurrency, keyed, rates);
+    this.#accountRequests.set(account, { publisher, credentials: account.credentials, requests });
+    return requests;
   }
 
-  /**
-   * Runs `task` once fewer than `concurrency` tasks of `platform` (and, with `keyed`, fewer than
-   * `keyed.concurrency` tasks with the same key) are running and every rate in `rates` allows one
-   * more. Configured overrides win over the publisher's numbers.
-   */
-  async run<T>(
+  #requests(
     platform: string,
     concurrency: number,
-    task: () => Promise<T>,
-    keyed?: KeyedConcurrency,
-    rates: readonly LimitRequest[] = [],
-  ): Promise<T> {
+    keyed: KeyedConcurrency | undefined,
+    rates: readonly LimitRequest[],
+  ): readonly LimitRequest[] {
     const platformOverride = this.#platformLimits.get(platform);
     let platformLimit = this.#platformLimitsSeen.get(platform);
     if (platformLimit === undefined) {
@@ -125,7 +163,12 @@ export class PlatformLimiter {
       if (keyLimit < platformLimit) requests.push({ key: `key/${platform}/${keyed.key}`, limit: keyLimit });
     }
     requests.push({ key: `platform/${platform}`, limit: platformLimit });
-    const grant = await this.#acquire(requests);
+    return requests;
+  }
+
+  async #runWith<T>(requests: readonly LimitRequest[], task: () => Promise<T>): Promise<T> {
+    const acquired = this.#acquireNow(requests);
+    const grant = acquired instanceof Promise ? await acquired : acquired;
     try {
       return await task();
     } finally {
@@ -133,7 +176,23 @@ export class PlatformLimiter {
     }
   }
 
-  async #acquire(requests: readonly LimitRequest[]): Promise<LimitGrant> {
+  /**
+   * Nobody here waits on these keys: ask the store straight away, and when it grants at once (the
+   * memory store answers synchronously) skip the waiting machinery and its ticks altogether.
+   */
+  #acquireNow(requests: readonly LimitRequest[]): LimitGrant | Promise<LimitGrant> {
+    if (this.#queues.size > 0 && requests.some((r) => this.#queues.has(r.key)))
+      return this.#acquire(requests);
+    const releasesBefore = this.#releases;
+    const attempt = this.#store.tryAcquire(requests);
+    if (!(attempt instanceof Promise) && attempt.granted) return attempt.grant;
+    return this.#acquire(requests, { attempt, releasesBefore });
+  }
+
+  async #acquire(
+    requests: readonly LimitRequest[],
+    first?: { attempt: LimitAttempt | Promise<LimitAttempt>; releasesBefore: number },
+  ): Promise<LimitGrant> {
     // Someone here already waits on one of these keys: queue behind them rather than ask.
     let queued = requests.find((r) => this.#queues.has(r.key))?.key;
     let waiter = queued !== undefined ? this.#enqueue(queued) : undefined;
@@ -145,8 +204,11 @@ export class PlatformLimiter {
           await new Promise<void>((resolve) => (waiter!.wake = resolve));
           continue;
         }
-        const releasesBefore = this.#releases;
-        const attempt = await this.#store.tryAcquire(requests);
+        // The first answer may have been asked for already (#acquireNow, nobody queued then).
+        const releasesBefore = first ? first.releasesBefore : this.#releases;
+        const asked = first ? first.attempt : this.#store.tryAcquire(requests);
+        first = undefined;
+        const attempt = asked instanceof Promise ? await asked : asked;
         if (attempt.granted) return attempt.grant;
         if (waiter && queued !== attempt.blockedKey) {
           this.#leave(queued!, waiter);
@@ -195,12 +257,16 @@ export class PlatformLimiter {
   }
 
   #release(grant: LimitGrant, requests: readonly LimitRequest[]): void {
-    const wakeSlotWaiters = () => {
-      this.#releases++;
-      for (const r of requests) if (r.windowMs === undefined) this.#queues.get(r.key)?.[0]?.wake();
-    };
     const releasing = grant.release();
-    if (releasing) releasing.then(wakeSlotWaiters, wakeSlotWaiters);
-    else wakeSlotWaiters();
+    if (releasing) {
+      const wake = () => this.#wakeSlotWaiters(requests);
+      releasing.then(wake, wake);
+    } else this.#wakeSlotWaiters(requests);
+  }
+
+  #wakeSlotWaiters(requests: readonly LimitRequest[]): void {
+    this.#releases++;
+    if (this.#queues.size === 0) return;
+    for (const r of requests) if (r.windowMs === undefined) this.#queues.get(r.key)?.[0]?.wake();
   }
 }
