@@ -246,21 +246,17 @@ export class PostingService {
   async publish(prepared: PreparedPost, hooks: PublishHooks = {}): Promise<TargetOutcome[]> {
     if (!prepared.targets) throw new Error('publish() needs a post whose every target validated');
     const policy = hooks.retryPolicy ?? defaultRetryPolicy();
-    return Promise.all(
-      prepared.targets.map(async (target) => {
-        const startedAt = performance.now();
-        const result = await this.#publishTarget(target, policy, hooks);
-        recordPublish(result.platform, publishOutcome(result), startedAt);
-        return result;
-      }),
-    );
+    return Promise.all(prepared.targets.map((target) => this.#publishTarget(target, policy, hooks)));
   }
+
+  /** Publishes one target and records it in the metrics (`startedAt`: this call). */
 
   async #publishTarget(
     target: PreparedTarget,
     policy: RetryPolicy,
     hooks: PublishHooks,
   ): Promise<TargetOutcome> {
+    const startedAt = performance.now();
     const { account, publisher } = target;
     const base = { accountId: account.id, platform: account.platform };
     // The policy deadline bounds when a new attempt may start; a running attempt is bounded by its
@@ -285,6 +281,7 @@ export class PostingService {
       logger,
       extraContext,
     });
+    let result: TargetOutcome;
     try {
       const outcome = await this.#limiter.runFor(publisher, account, () => run.publish());
       if (outcome.status === 'posted') {
@@ -292,12 +289,14 @@ export class PostingService {
       } else {
         logFailure(logger, base, outcome.thrown);
       }
-      return extras ? { ...outcome.result, ...extras } : outcome.result;
+      result = extras ? { ...outcome.result, ...extras } : outcome.result;
     } catch (thrown) {
       // Only the limiter itself (cancelled while waiting for a slot) gets here.
       const error = logFailure(logger, base, thrown);
-      return { ...run.failedBeforeStart(error.toJSON()), ...extras };
+      result = { ...run.failedBeforeStart(error.toJSON()), ...extras };
     }
+    recordPublish(result.platform, publishOutcome(result), startedAt);
+    return result;
   }
 }
 
