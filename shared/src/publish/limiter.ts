@@ -44,6 +44,9 @@ export interface PlatformLimiterOptions {
 
 interface Waiter {
   wake: () => void;
+  requests: readonly LimitRequest[];
+  /** A grant taken for this waiter when it moved to the front of its line (#moveUp). */
+  grant?: LimitGrant;
 }
 
 /**
@@ -77,6 +80,8 @@ export class PlatformLimiter {
       requests: readonly LimitRequest[];
     }
   >();
+  /** The store answers at once and sees every release: a grant can be taken for the next in line. */
+  readonly #handsOn: boolean;
   /** Counts releases here: a refusal that raced a release is retried at once. */
   #releases = 0;
 
@@ -86,6 +91,8 @@ export class PlatformLimiter {
     this.#rateLimits = options.rateLimits ?? new Map();
     this.#store = options.store ?? new MemoryLimitStore();
     this.#rateMarginMs = options.rateMarginMs ?? 100;
+    this.#handsOn =
+      this.#store instanceof MemoryLimitStore && (this.#store as LimitStore).pollMs === undefined;
   }
 
   get store(): LimitStore {
@@ -195,10 +202,15 @@ export class PlatformLimiter {
   ): Promise<LimitGrant> {
     // Someone here already waits on one of these keys: queue behind them rather than ask.
     let queued = requests.find((r) => this.#queues.has(r.key))?.key;
-    let waiter = queued !== undefined ? this.#enqueue(queued) : undefined;
+    let waiter = queued !== undefined ? this.#enqueue(queued, requests) : undefined;
     let timer: NodeJS.Timeout | undefined;
+    let granted = false;
     try {
       for (;;) {
+        if (waiter?.grant) {
+          granted = true;
+          return waiter.grant;
+        }
         if (waiter && this.#queues.get(queued!)![0] !== waiter) {
           // Behind others: sleep until the one ahead moves on.
           await new Promise<void>((resolve) => (waiter!.wake = resolve));
@@ -209,14 +221,17 @@ export class PlatformLimiter {
         const asked = first ? first.attempt : this.#store.tryAcquire(requests);
         first = undefined;
         const attempt = asked instanceof Promise ? await asked : asked;
-        if (attempt.granted) return attempt.grant;
+        if (attempt.granted) {
+          granted = true;
+          return attempt.grant;
+        }
         if (waiter && queued !== attempt.blockedKey) {
           this.#leave(queued!, waiter);
           waiter = undefined;
         }
         if (!waiter) {
           queued = attempt.blockedKey;
-          waiter = this.#enqueue(queued);
+          waiter = this.#enqueue(queued, requests);
           if (this.#queues.get(queued)![0] !== waiter) continue;
         }
         // A slot released while we asked: ask again at once.
@@ -233,27 +248,43 @@ export class PlatformLimiter {
       }
     } finally {
       clearTimeout(timer);
-      if (waiter) this.#leave(queued!, waiter);
+      if (waiter) this.#leave(queued!, waiter, granted);
     }
   }
 
-  #enqueue(key: string): Waiter {
-    const waiter: Waiter = { wake: () => {} };
+  #enqueue(key: string, requests: readonly LimitRequest[]): Waiter {
+    const waiter: Waiter = { wake: () => {}, requests };
     const queue = this.#queues.get(key);
     if (queue) queue.push(waiter);
     else this.#queues.set(key, [waiter]);
     return waiter;
   }
 
-  /** Takes `waiter` out of `key`'s line; the next one in line asks the store now. */
-  #leave(key: string, waiter: Waiter): void {
+  /** Takes `waiter` out of `key`'s line (`granted`: it got its grant); the next one in line moves up. */
+  #leave(key: string, waiter: Waiter, granted = false): void {
     const queue = this.#queues.get(key);
     if (!queue) return;
     const index = queue.indexOf(waiter);
     if (index < 0) return;
     queue.splice(index, 1);
     if (queue.length === 0) this.#queues.delete(key);
-    else if (index === 0) queue[0]!.wake();
+    else if (index === 0) this.#moveUp(key, queue[0]!, granted);
+  }
+
+  /**
+   * `next` is now first in `key`'s line and may ask the store. After a grant the slot it waits
+   * for was usually just taken, so it would ask, be refused and sleep again: with a store that
+   * answers at once, ask for it here instead. Granted: it wakes with its grant. Refused on this
+   * same slot key: it sleeps on, first in line, until a release here wakes it. Anything else
+   * (another key, a rate to wait for, a cancelled waiter ahead): it wakes and asks itself.
+   */
+  #moveUp(key: string, next: Waiter, afterGrant: boolean): void {
+    if (afterGrant && this.#handsOn) {
+      const attempt = this.#store.tryAcquire(next.requests) as LimitAttempt;
+      if (attempt.granted) next.grant = attempt.grant;
+      else if (attempt.blockedKey === key && attempt.retryInMs === undefined) return;
+    }
+    next.wake();
   }
 
   #release(grant: LimitGrant, requests: readonly LimitRequest[]): void {
