@@ -14,7 +14,8 @@ export function postsRouter(routes: ApiRoutes, publishing: Publishing, idempoten
   });
 
   on(router, routes.publishPost, (req, res) =>
-    idempotency.respond(req, res, async () => {
+    // Not async: a refusal thrown here is caught where the operation is called, like a rejection.
+    idempotency.respond(req, res, () => {
       const post = parsePostRequest(req.body);
       if (post.postingMode !== 'now') {
         throw new ProblemError(

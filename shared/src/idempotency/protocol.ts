@@ -41,25 +41,40 @@ export const jsonContentType = 'application/json; charset=utf-8';
  * stored for 24 hours and replayed byte for byte; any other answer, or an unexpected error,
  * releases the key.
  */
-export async function runIdempotent(
+export function runIdempotent(
   request: IdempotentRequest,
   operation: () => Promise<OperationResult>,
 ): Promise<IdempotentResponse> {
   const { key } = request;
+  const refusal = keyRefusal(request);
+  if (refusal) return Promise.reject(refusal);
+  // Most requests carry no key: the answer is the operation's, with no layer of waiting around it.
+  if (key === null || key === undefined) return answer(operation);
+  return runWithKey(request, key, operation);
+}
+
+/** A malformed key, or a body too deep to fingerprint: refused before anything runs. */
+function keyRefusal({ key, body }: IdempotentRequest): ProblemError | undefined {
   if (key !== null && key !== undefined && !idempotencyKeyPattern.test(key)) {
-    throw new ProblemError(
+    return new ProblemError(
       problem('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', {
         errors: [{ path: 'Idempotency-Key', code: 'invalid_idempotency_key', message: 'Use e.g. a UUID' }],
       }),
     );
   }
-  if (jsonDepthExceeds(request.body, maxJsonDepth)) {
-    throw new ProblemError(
+  if (jsonDepthExceeds(body, maxJsonDepth)) {
+    return new ProblemError(
       problem('invalid_request', `The JSON body nests deeper than ${maxJsonDepth} levels`),
     );
   }
-  if (key === null || key === undefined) return answer(operation);
+  return undefined;
+}
 
+async function runWithKey(
+  request: IdempotentRequest,
+  key: string,
+  operation: () => Promise<OperationResult>,
+): Promise<IdempotentResponse> {
   const now = request.now ?? (() => new Date());
   const ref: KeyRef = { scope: request.scope, key };
   const fingerprint = requestFingerprint(request.method, request.path, request.body);

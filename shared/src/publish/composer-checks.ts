@@ -109,8 +109,9 @@ export function overrideKeyIssues(
   accountIds: readonly string[],
   overrides: Readonly<Record<string, unknown>> | undefined,
 ): ProblemIssue[] {
+  if (!overrides) return [];
   const targets = new Set(accountIds);
-  return Object.keys(overrides ?? {})
+  return Object.keys(overrides)
     .filter((id) => !targets.has(id))
     .map((id) => ({
       path: `overrides.${id}`,

@@ -1,5 +1,11 @@
 import type { AnyPublisher, PlatformAccount } from '../platforms/types.ts';
-import { type LimitGrant, type LimitRequest, type LimitStore, MemoryLimitStore } from './limit-store.ts';
+import {
+  type LimitAttempt,
+  type LimitGrant,
+  type LimitRequest,
+  type LimitStore,
+  MemoryLimitStore,
+} from './limit-store.ts';
 
 export * from './limit-store.ts';
 
@@ -38,6 +44,9 @@ export interface PlatformLimiterOptions {
 
 interface Waiter {
   wake: () => void;
+  requests: readonly LimitRequest[];
+  /** A grant taken for this waiter when it moved to the front of its line (#moveUp). */
+  grant?: LimitGrant;
 }
 
 /**
@@ -62,6 +71,17 @@ export class PlatformLimiter {
   readonly #rateMarginMs: number;
   /** Tasks waiting on a key; the first one is the one that asks the store. */
   readonly #queues = new Map<string, Waiter[]>();
+  /** Each account's requests (#requestsFor), for as long as the account object lives. */
+  readonly #accountRequests = new WeakMap<
+    PlatformAccount,
+    {
+      publisher: AnyPublisher;
+      credentials: PlatformAccount['credentials'];
+      requests: readonly LimitRequest[];
+    }
+  >();
+  /** The store answers at once and sees every release: a grant can be taken for the next in line. */
+  readonly #handsOn: boolean;
   /** Counts releases here: a refusal that raced a release is retried at once. */
   #releases = 0;
 
@@ -71,6 +91,8 @@ export class PlatformLimiter {
     this.#rateLimits = options.rateLimits ?? new Map();
     this.#store = options.store ?? new MemoryLimitStore();
     this.#rateMarginMs = options.rateMarginMs ?? 100;
+    this.#handsOn =
+      this.#store instanceof MemoryLimitStore && (this.#store as LimitStore).pollMs === undefined;
   }
 
   get store(): LimitStore {
@@ -79,6 +101,33 @@ export class PlatformLimiter {
 
   /** Runs one publish of `account` under `publisher`'s limits (and the configured overrides). */
   runFor<T>(publisher: AnyPublisher, account: PlatformAccount, task: () => Promise<T>): Promise<T> {
+    return this.#runWith(this.#requestsFor(publisher, account), task);
+  }
+
+  /**
+   * Runs `task` once fewer than `concurrency` tasks of `platform` (and, with `keyed`, fewer than
+   * `keyed.concurrency` tasks with the same key) are running and every rate in `rates` allows one
+   * more. Configured overrides win over the publisher's numbers.
+   */
+  run<T>(
+    platform: string,
+    concurrency: number,
+    task: () => Promise<T>,
+    keyed?: KeyedConcurrency,
+    rates: readonly LimitRequest[] = [],
+  ): Promise<T> {
+    return this.#runWith(this.#requests(platform, concurrency, keyed, rates), task);
+  }
+
+  /**
+   * An account's requests, worked out once per account object: they depend only on the publisher,
+   * the account's credentials (the key is a digest of them) and this limiter's settings, and
+   * digesting a token on every publish is a measurable share of a small one.
+   */
+  #requestsFor(publisher: AnyPublisher, account: PlatformAccount): readonly LimitRequest[] {
+    const cached = this.#accountRequests.get(account);
+    if (cached && cached.publisher === publisher && cached.credentials === account.credentials)
+      return cached.requests;
     const key = publisher.concurrencyKey?.(account);
     const keyed =
       key !== undefined && publisher.credentialConcurrency !== undefined
@@ -94,21 +143,17 @@ export class PlatformLimiter {
         windowMs: (override?.windowMs ?? rate.windowMs) + this.#rateMarginMs,
       });
     }
-    return this.run(publisher.id, publisher.concurrency, task, keyed, rates);
+    const requests = this.#requests(publisher.id, publisher.concurrency, keyed, rates);
+    this.#accountRequests.set(account, { publisher, credentials: account.credentials, requests });
+    return requests;
   }
 
-  /**
-   * Runs `task` once fewer than `concurrency` tasks of `platform` (and, with `keyed`, fewer than
-   * `keyed.concurrency` tasks with the same key) are running and every rate in `rates` allows one
-   * more. Configured overrides win over the publisher's numbers.
-   */
-  async run<T>(
+  #requests(
     platform: string,
     concurrency: number,
-    task: () => Promise<T>,
-    keyed?: KeyedConcurrency,
-    rates: readonly LimitRequest[] = [],
-  ): Promise<T> {
+    keyed: KeyedConcurrency | undefined,
+    rates: readonly LimitRequest[],
+  ): readonly LimitRequest[] {
     const platformOverride = this.#platformLimits.get(platform);
     let platformLimit = this.#platformLimitsSeen.get(platform);
     if (platformLimit === undefined) {
@@ -125,7 +170,12 @@ export class PlatformLimiter {
       if (keyLimit < platformLimit) requests.push({ key: `key/${platform}/${keyed.key}`, limit: keyLimit });
     }
     requests.push({ key: `platform/${platform}`, limit: platformLimit });
-    const grant = await this.#acquire(requests);
+    return requests;
+  }
+
+  async #runWith<T>(requests: readonly LimitRequest[], task: () => Promise<T>): Promise<T> {
+    const acquired = this.#acquireNow(requests);
+    const grant = acquired instanceof Promise ? await acquired : acquired;
     try {
       return await task();
     } finally {
@@ -133,28 +183,55 @@ export class PlatformLimiter {
     }
   }
 
-  async #acquire(requests: readonly LimitRequest[]): Promise<LimitGrant> {
+  /**
+   * Nobody here waits on these keys: ask the store straight away, and when it grants at once (the
+   * memory store answers synchronously) skip the waiting machinery and its ticks altogether.
+   */
+  #acquireNow(requests: readonly LimitRequest[]): LimitGrant | Promise<LimitGrant> {
+    if (this.#queues.size > 0 && requests.some((r) => this.#queues.has(r.key)))
+      return this.#acquire(requests);
+    const releasesBefore = this.#releases;
+    const attempt = this.#store.tryAcquire(requests);
+    if (!(attempt instanceof Promise) && attempt.granted) return attempt.grant;
+    return this.#acquire(requests, { attempt, releasesBefore });
+  }
+
+  async #acquire(
+    requests: readonly LimitRequest[],
+    first?: { attempt: LimitAttempt | Promise<LimitAttempt>; releasesBefore: number },
+  ): Promise<LimitGrant> {
     // Someone here already waits on one of these keys: queue behind them rather than ask.
     let queued = requests.find((r) => this.#queues.has(r.key))?.key;
-    let waiter = queued !== undefined ? this.#enqueue(queued) : undefined;
+    let waiter = queued !== undefined ? this.#enqueue(queued, requests) : undefined;
     let timer: NodeJS.Timeout | undefined;
+    let granted = false;
     try {
       for (;;) {
+        if (waiter?.grant) {
+          granted = true;
+          return waiter.grant;
+        }
         if (waiter && this.#queues.get(queued!)![0] !== waiter) {
           // Behind others: sleep until the one ahead moves on.
           await new Promise<void>((resolve) => (waiter!.wake = resolve));
           continue;
         }
-        const releasesBefore = this.#releases;
-        const attempt = await this.#store.tryAcquire(requests);
-        if (attempt.granted) return attempt.grant;
+        // The first answer may have been asked for already (#acquireNow, nobody queued then).
+        const releasesBefore = first ? first.releasesBefore : this.#releases;
+        const asked = first ? first.attempt : this.#store.tryAcquire(requests);
+        first = undefined;
+        const attempt = asked instanceof Promise ? await asked : asked;
+        if (attempt.granted) {
+          granted = true;
+          return attempt.grant;
+        }
         if (waiter && queued !== attempt.blockedKey) {
           this.#leave(queued!, waiter);
           waiter = undefined;
         }
         if (!waiter) {
           queued = attempt.blockedKey;
-          waiter = this.#enqueue(queued);
+          waiter = this.#enqueue(queued, requests);
           if (this.#queues.get(queued)![0] !== waiter) continue;
         }
         // A slot released while we asked: ask again at once.
@@ -171,36 +248,56 @@ export class PlatformLimiter {
       }
     } finally {
       clearTimeout(timer);
-      if (waiter) this.#leave(queued!, waiter);
+      if (waiter) this.#leave(queued!, waiter, granted);
     }
   }
 
-  #enqueue(key: string): Waiter {
-    const waiter: Waiter = { wake: () => {} };
+  #enqueue(key: string, requests: readonly LimitRequest[]): Waiter {
+    const waiter: Waiter = { wake: () => {}, requests };
     const queue = this.#queues.get(key);
     if (queue) queue.push(waiter);
     else this.#queues.set(key, [waiter]);
     return waiter;
   }
 
-  /** Takes `waiter` out of `key`'s line; the next one in line asks the store now. */
-  #leave(key: string, waiter: Waiter): void {
+  /** Takes `waiter` out of `key`'s line (`granted`: it got its grant); the next one in line moves up. */
+  #leave(key: string, waiter: Waiter, granted = false): void {
     const queue = this.#queues.get(key);
     if (!queue) return;
     const index = queue.indexOf(waiter);
     if (index < 0) return;
     queue.splice(index, 1);
     if (queue.length === 0) this.#queues.delete(key);
-    else if (index === 0) queue[0]!.wake();
+    else if (index === 0) this.#moveUp(key, queue[0]!, granted);
+  }
+
+  /**
+   * `next` is now first in `key`'s line and may ask the store. After a grant the slot it waits
+   * for was usually just taken, so it would ask, be refused and sleep again: with a store that
+   * answers at once, ask for it here instead. Granted: it wakes with its grant. Refused on this
+   * same slot key: it sleeps on, first in line, until a release here wakes it. Anything else
+   * (another key, a rate to wait for, a cancelled waiter ahead): it wakes and asks itself.
+   */
+  #moveUp(key: string, next: Waiter, afterGrant: boolean): void {
+    if (afterGrant && this.#handsOn) {
+      const attempt = this.#store.tryAcquire(next.requests) as LimitAttempt;
+      if (attempt.granted) next.grant = attempt.grant;
+      else if (attempt.blockedKey === key && attempt.retryInMs === undefined) return;
+    }
+    next.wake();
   }
 
   #release(grant: LimitGrant, requests: readonly LimitRequest[]): void {
-    const wakeSlotWaiters = () => {
-      this.#releases++;
-      for (const r of requests) if (r.windowMs === undefined) this.#queues.get(r.key)?.[0]?.wake();
-    };
     const releasing = grant.release();
-    if (releasing) releasing.then(wakeSlotWaiters, wakeSlotWaiters);
-    else wakeSlotWaiters();
+    if (releasing) {
+      const wake = () => this.#wakeSlotWaiters(requests);
+      releasing.then(wake, wake);
+    } else this.#wakeSlotWaiters(requests);
+  }
+
+  #wakeSlotWaiters(requests: readonly LimitRequest[]): void {
+    this.#releases++;
+    if (this.#queues.size === 0) return;
+    for (const r of requests) if (r.windowMs === undefined) this.#queues.get(r.key)?.[0]?.wake();
   }
 }

@@ -28,6 +28,15 @@ export async function checkOptionFields(input: {
   return { errors: [...required, ...choices.errors], warnings: choices.warnings };
 }
 
+/**
+ * Whether `checkOptionFields` can find anything for these fields: only a field that is `required`,
+ * or one with `choicesFrom` on a publisher that offers choices, can produce an issue. Most
+ * platforms' fields are neither, and the check runs per target per publish.
+ */
+export function optionFieldsNeedChecks(publisher: AnyPublisher, fields: readonly OptionField[]): boolean {
+  return fields.some((field) => field.required || (field.choicesFrom && publisher.optionChoices));
+}
+
 /** Issues once each: a publisher that runs a shared check itself must not double the message. */
 export function uniqueIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
   const seen = new Set<string>();

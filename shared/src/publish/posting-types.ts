@@ -148,6 +148,8 @@ export interface TargetOutcome extends TargetResult {
 
 /** The result as an API answers it: reply references are the server's to keep. */
 export function publicResult(outcome: TargetOutcome): TargetResult {
+  // A plain post (no thread, no first comment) holds no reply reference: it is its own answer.
+  if (outcome.parts === undefined && outcome.firstComment === undefined) return outcome;
   const { parts, firstComment, ...rest } = outcome;
   return {
     ...rest,

@@ -6,12 +6,13 @@ import { publishOutcome, recordPublish } from '../metrics/registry.ts';
 import { cachedOptionChoicesLoader, type OptionChoicesLoader } from '../platforms/option-choices.ts';
 import { visibleOptions } from '../platforms/option-fields.ts';
 import type { PublisherRegistry } from '../platforms/registry.ts';
+import type { PublishContext } from '../platforms/types.ts';
 import type { NormalizedOverride } from '../schemas/post.ts';
 import type { AccountValidation, ValidationIssue, ValidationResponse } from '../schemas/results.ts';
 import type { Storage } from '../storage/types.ts';
 import { checkFeatures } from './composer-checks.ts';
 import { PlatformLimiter } from './limiter.ts';
-import { checkOptionFields, uniqueIssues } from './option-checks.ts';
+import { checkOptionFields, optionFieldsNeedChecks, uniqueIssues } from './option-checks.ts';
 import type {
   AccountLookup,
   PostInput,
@@ -23,7 +24,7 @@ import type {
 import { ownMediaResolver, type ResolvedMedia, resolveMedia } from './resolve-media.ts';
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 import { TargetRun } from './target-run.ts';
-import { withTrackedLinks } from './tracked-links.ts';
+import { linkExtras, withTrackedLinks } from './tracked-links.ts';
 
 export * from './posting-types.ts';
 
@@ -63,6 +64,8 @@ export class PostingService {
   readonly #resolveOwnMedia: ((url: string) => Promise<MediaFile | null>) | undefined;
   readonly #accountHostFetch: FetchLike | undefined;
   readonly #loadOptionChoices: OptionChoicesLoader;
+  /** What every validate and publish context carries besides the call's own (built once). */
+  readonly #extraContext: Pick<PublishContext, 'resolveOwnMedia' | 'accountHostFetch'>;
 
   constructor(options: PostingServiceOptions) {
     this.#publishers = options.publishers;
@@ -72,6 +75,10 @@ export class PostingService {
     this.#unknownAccount = options.unknownAccount ?? accountNotFound;
     this.#resolveOwnMedia = options.resolveOwnMedia ?? ownMediaResolver(options.storage);
     this.#accountHostFetch = options.accountHostFetch;
+    this.#extraContext = {
+      resolveOwnMedia: this.#resolveOwnMedia,
+      ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
+    };
     this.#loadOptionChoices =
       options.loadOptionChoices ??
       cachedOptionChoicesLoader({
@@ -82,10 +89,14 @@ export class PostingService {
 
   async prepare(post: PostInput, lookup: AccountLookup): Promise<PreparedPost> {
     const thread = post.thread ?? [];
-    const [base, ...parts] = await Promise.all([
-      resolveMedia(post.media, this.#storage),
-      ...thread.map((part, i) => resolveMedia(part.media, this.#storage, `thread[${i}].media`)),
-    ]);
+    // Most posts have no media and no thread: nothing to look up, and no tick spent waiting for it.
+    const [base, ...parts] =
+      post.media.length === 0 && thread.length === 0
+        ? [noMedia()]
+        : await Promise.all([
+            resolveMedia(post.media, this.#storage),
+            ...thread.map((part, i) => resolveMedia(part.media, this.#storage, `thread[${i}].media`)),
+          ]);
     const accountIds = [...new Set(post.accountIds)];
     const checked = await Promise.all(
       accountIds.map((accountId) => this.#validateTarget(post, accountId, lookup, base!, parts)),
@@ -109,7 +120,8 @@ export class PostingService {
     base: ResolvedMedia,
     threadMedia: ResolvedMedia[],
   ): Promise<{ result: AccountValidation; target?: PreparedTarget }> {
-    const account = await lookup(accountId);
+    const found = lookup(accountId);
+    const account = found instanceof Promise ? await found : found;
     if (!account) {
       const issue = this.#unknownAccount(accountId);
       return { result: invalid(accountId, 'unknown', [{ ...issue, path: 'accountIds' }]) };
@@ -132,7 +144,10 @@ export class PostingService {
     const traits = this.#publishers.traits(account.platform);
     const hasThreads = traits.features.thread;
     const thread = hasThreads ? (post.thread ?? []) : [];
-    const mediaIssues = [...resolved.issues, ...threadMedia.flatMap((m) => m.issues)];
+    const mediaIssues =
+      threadMedia.length === 0
+        ? resolved.issues
+        : [...resolved.issues, ...threadMedia.flatMap((m) => m.issues)];
 
     const optionFields = traits.options ?? [];
     // Values of fields their `showWhen` hides are neither validated nor published.
@@ -164,10 +179,7 @@ export class PostingService {
       return { result: invalid(accountId, account.platform, [...mediaIssues, ...errors]) };
     }
     const options = parsed.data as Record<string, unknown>;
-    const context = {
-      ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
-      ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
-    };
+    const context = this.#extraContext;
     const features = checkFeatures(publisher, traits, {
       accountId,
       threadParts: post.thread?.length ?? 0,
@@ -178,10 +190,19 @@ export class PostingService {
         ...thread.map((part, i) => ({ path: `thread[${i}].media`, refs: part.media })),
       ],
     });
-    const [first, fieldChecks] = await Promise.all([
-      publisher.validate({ message }, account, resolved.files, options, context),
-      checkOptionFields({ publisher, account, fields: optionFields, options, load: this.#loadOptionChoices }),
-    ]);
+    // Without a field it could flag there is nothing for checkOptionFields to find: skip its promise.
+    const [first, fieldChecks] = !optionFieldsNeedChecks(publisher, optionFields)
+      ? [await publisher.validate({ message }, account, resolved.files, options, context), noIssues]
+      : await Promise.all([
+          publisher.validate({ message }, account, resolved.files, options, context),
+          checkOptionFields({
+            publisher,
+            account,
+            fields: optionFields,
+            options,
+            load: this.#loadOptionChoices,
+          }),
+        ]);
     const errors = [
       ...mediaIssues,
       ...first.errors.map((issue) => overridePath(issue, accountId, override)),
@@ -190,11 +211,14 @@ export class PostingService {
     ];
     const warnings = [...first.warnings, ...fieldChecks.warnings, ...features.warnings];
     // Each part is checked with the platform's own rules (none where the platform posts no parts).
-    const outcomes = await Promise.all(
-      thread.map((part, i) =>
-        publisher.validate({ message: part.message }, account, threadMedia[i]!.files, options, context),
-      ),
-    );
+    const outcomes =
+      thread.length === 0
+        ? []
+        : await Promise.all(
+            thread.map((part, i) =>
+              publisher.validate({ message: part.message }, account, threadMedia[i]!.files, options, context),
+            ),
+          );
     for (const [i, outcome] of outcomes.entries()) {
       errors.push(...outcome.errors.map((issue) => inThreadPart(issue, i)));
       warnings.push(...outcome.warnings.map((issue) => inThreadPart(issue, i)));
@@ -222,47 +246,32 @@ export class PostingService {
   async publish(prepared: PreparedPost, hooks: PublishHooks = {}): Promise<TargetOutcome[]> {
     if (!prepared.targets) throw new Error('publish() needs a post whose every target validated');
     const policy = hooks.retryPolicy ?? defaultRetryPolicy();
-    return Promise.all(
-      prepared.targets.map(async (target) => {
-        const startedAt = performance.now();
-        const result = await this.#publishTarget(target, policy, hooks);
-        recordPublish(result.platform, publishOutcome(result), startedAt);
-        return result;
-      }),
-    );
+    return Promise.all(prepared.targets.map((target) => this.#publishTarget(target, policy, hooks)));
   }
+
+  /** Publishes one target and records it in the metrics (`startedAt`: this call). */
 
   async #publishTarget(
     target: PreparedTarget,
     policy: RetryPolicy,
     hooks: PublishHooks,
   ): Promise<TargetOutcome> {
+    const startedAt = performance.now();
     const { account, publisher } = target;
     const base = { accountId: account.id, platform: account.platform };
     // The policy deadline bounds when a new attempt may start; a running attempt is bounded by its
     // own request timeouts instead, so a long video upload is not cut off halfway.
     const signal = hooks.signal ?? new AbortController().signal;
     const logger = this.#logger;
-    const extraContext = {
-      ...(this.#resolveOwnMedia ? { resolveOwnMedia: this.#resolveOwnMedia } : {}),
-      ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
-    };
+    const extraContext = this.#extraContext;
     // Links are tracked once per publish of the target, before its first step: every retry
     // within it sends the same text (and a later dispatch gets the same short links back).
-    const tracked = await withTrackedLinks(target, hooks, extraContext, logger);
-    const extras = {
-      ...(tracked.warnings.length ? { warnings: tracked.warnings } : {}),
-      ...(tracked.links.length
-        ? {
-            links: tracked.links.map((l) => ({
-              url: l.url,
-              longUrl: l.longUrl,
-              ...(l.shortUrl ? { shortUrl: l.shortUrl } : {}),
-            })),
-          }
-        : {}),
-    };
-    const run = new TargetRun(tracked.target, {
+    // Without link tracking (the self-hosted server) there is nothing to wait for.
+    const tracked = hooks.linkTracking
+      ? await withTrackedLinks(target, hooks, extraContext, logger)
+      : undefined;
+    const extras = tracked ? linkExtras(tracked) : undefined;
+    const run = new TargetRun(tracked?.target ?? target, {
       // One key per step for every attempt: a retry must look like the same request to the platform.
       key: `${hooks.idempotencyKey ?? crypto.randomUUID()}:${account.id}`,
       intent: hooks.intents?.get(account.id),
@@ -272,6 +281,7 @@ export class PostingService {
       logger,
       extraContext,
     });
+    let result: TargetOutcome;
     try {
       const outcome = await this.#limiter.runFor(publisher, account, () => run.publish());
       if (outcome.status === 'posted') {
@@ -279,12 +289,14 @@ export class PostingService {
       } else {
         logFailure(logger, base, outcome.thrown);
       }
-      return { ...outcome.result, ...extras };
+      result = extras ? { ...outcome.result, ...extras } : outcome.result;
     } catch (thrown) {
       // Only the limiter itself (cancelled while waiting for a slot) gets here.
       const error = logFailure(logger, base, thrown);
-      return { ...run.failedBeforeStart(error.toJSON()), ...extras };
+      result = { ...run.failedBeforeStart(error.toJSON()), ...extras };
     }
+    recordPublish(result.platform, publishOutcome(result), startedAt);
+    return result;
   }
 }
 
@@ -316,6 +328,15 @@ function inThreadPart(issue: ValidationIssue, i: number): ValidationIssue {
     path: issue.path ? `thread[${i}].${issue.path}` : `thread[${i}]`,
   };
 }
+
+/** No option fields, no option issues (shared, never written to). */
+const noIssues: { errors: readonly ValidationIssue[]; warnings: readonly ValidationIssue[] } = Object.freeze({
+  errors: Object.freeze([]) as readonly ValidationIssue[],
+  warnings: Object.freeze([]) as readonly ValidationIssue[],
+});
+
+/** A post without media references: nothing resolved, nothing wrong. */
+const noMedia = (): ResolvedMedia => ({ files: [], issues: [] });
 
 function invalid(accountId: string, platform: string, errors: ValidationIssue[]): AccountValidation {
   return { accountId, platform, valid: false, errors, warnings: [] };

@@ -7,6 +7,7 @@ import type { TargetError } from '../schemas/results.ts';
 import type {
   FirstCommentOutcome,
   PartOutcome,
+  PostedPart,
   PostedStep,
   PreparedTarget,
   PublishHooks,
@@ -69,11 +70,11 @@ export class TargetRun {
   async publish(): Promise<TargetRunOutcome> {
     const { thread, firstComment } = this.#target;
     const total = thread.length + 1;
-    const earlier = new Map((this.#settings.intent?.parts ?? []).map((p) => [p.index, p]));
+    const earlier = earlierParts(this.#settings.intent);
     let root: PublishResult | undefined;
     let parent: PublishResult | undefined;
     for (let index = 0; index < total; index++) {
-      const done = earlier.get(index);
+      const done = earlier?.get(index);
       if (done && (index === 0 || parent)) {
         this.#parts.push(postedPart(index, done));
         parent = postedStep(done);
@@ -109,11 +110,11 @@ export class TargetRun {
 
   /** The limiter refused before any step was sent (cancelled): the first unsent step failed. */
   failedBeforeStart(error: ErrorJson): TargetOutcome {
-    const earlier = new Map((this.#settings.intent?.parts ?? []).map((p) => [p.index, p]));
+    const earlier = earlierParts(this.#settings.intent);
     const total = this.#target.thread.length + 1;
     let failed = false;
     for (let index = 0; index < total; index++) {
-      const done = earlier.get(index);
+      const done = earlier?.get(index);
       if (done && !failed) this.#parts.push(postedPart(index, done));
       else {
         this.#parts.push({ index, status: failed ? 'pending' : 'failed', ...(failed ? {} : { error }) });
@@ -213,25 +214,27 @@ export class TargetRun {
     this.#sentAny = true;
     // Media staged ahead of the due time belongs to the first message only.
     const staged = step === 0 ? intent?.staged : undefined;
+    // The same for every attempt of the step, so made once.
+    const context: PublishContext = {
+      signal,
+      idempotencyKey,
+      logger,
+      ...(dedupeHandle ? { dedupeHandle } : {}),
+      ...(resumed ? { resumed } : {}),
+      ...(staged ? { staged } : {}),
+      onCredentialsRefreshed: async (credentials) => {
+        this.#account = { ...this.#account, credentials };
+        await hooks.onCredentialsRefreshed?.(account.id, credentials);
+      },
+      ...extraContext,
+    };
     const result = await withRetry(
       (attempt) => {
         logger.debug(
           { accountId: account.id, platform: account.platform, step, attempt },
           'publishing target',
         );
-        return call({
-          signal,
-          idempotencyKey,
-          logger,
-          ...(dedupeHandle ? { dedupeHandle } : {}),
-          ...(resumed ? { resumed } : {}),
-          ...(staged ? { staged } : {}),
-          onCredentialsRefreshed: async (credentials) => {
-            this.#account = { ...this.#account, credentials };
-            await hooks.onCredentialsRefreshed?.(account.id, credentials);
-          },
-          ...extraContext,
-        });
+        return call(context);
       },
       policy,
       signal,
@@ -245,6 +248,12 @@ export class TargetRun {
     this.#unreported = { step, result: postedStep(result) };
     return result;
   }
+}
+
+/** Steps an earlier attempt posted, by index (none: undefined, and no map made). */
+function earlierParts(intent: TargetIntent | undefined): Map<number, PostedPart> | undefined {
+  const parts = intent?.parts;
+  return parts?.length ? new Map(parts.map((p) => [p.index, p])) : undefined;
 }
 
 function postedStep(result: PublishResult): PostedStep {

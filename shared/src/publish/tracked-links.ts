@@ -73,6 +73,22 @@ export async function withTrackedLinks(
   }
 }
 
+/** What link tracking adds to a target's result: its warnings and links (none: nothing added). */
+export function linkExtras(tracked: { links: TrackedLink[]; warnings: ValidationIssue[] }) {
+  return {
+    ...(tracked.warnings.length ? { warnings: tracked.warnings } : {}),
+    ...(tracked.links.length
+      ? {
+          links: tracked.links.map((l) => ({
+            url: l.url,
+            longUrl: l.longUrl,
+            ...(l.shortUrl ? { shortUrl: l.shortUrl } : {}),
+          })),
+        }
+      : {}),
+  };
+}
+
 /** One warning per distinct reason and link. */
 export function warningsOf(links: readonly TrackedLink[]): ValidationIssue[] {
   const seen = new Set<string>();

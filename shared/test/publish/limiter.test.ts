@@ -23,10 +23,16 @@ function harness() {
       await settle();
     }
   };
+  /** Lets the oldest running task finish, and whatever that starts begin. */
+  const releaseOne = async () => {
+    gates.shift()?.();
+    for (let i = 0; i < 3; i++) await settle();
+  };
   return {
     task,
     settle,
     releaseAll,
+    releaseOne,
     get running() {
       return running;
     },
@@ -212,6 +218,31 @@ describe('PlatformLimiter', () => {
     await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual(started, [0, 1], 'the third waits for the window');
     void runs;
+  });
+
+  it('hands a freed slot of the memory store to the waiters in arrival order, one grant per slot', async () => {
+    const limiter = new PlatformLimiter();
+    const order: number[] = [];
+    const h = harness();
+    const runs = Array.from({ length: 20 }, (_, i) =>
+      limiter.run('p', 3, async () => {
+        order.push(i);
+        return h.task()();
+      }),
+    );
+    await h.settle();
+    assert.equal(h.running, 3);
+    // Free one slot at a time: exactly the next waiter in line starts each time.
+    for (let started = 3; started < 20; started++) {
+      assert.equal(order.length, started);
+      await h.releaseOne();
+      assert.equal(order.length, started + 1, 'one freed slot, one more started');
+      assert.equal(h.running, 3, 'never more than the limit');
+    }
+    await h.releaseAll();
+    await Promise.all(runs);
+    assert.deepEqual(order, [...Array(20).keys()], 'first come, first served');
+    assert.equal(h.peak, 3);
   });
 
   it('queues waiters on a key in order and asks the store once per grant, not once per waiter', async () => {
