@@ -47,6 +47,15 @@ interface Waiter {
   requests: readonly LimitRequest[];
   /** A grant taken for this waiter when it moved to the front of its line (#moveUp). */
   grant?: LimitGrant;
+  /** Sleeping, until a release here (or its poll) wakes it to ask. */
+  asleep: boolean;
+}
+
+/** Tasks waiting on one key, in arrival order. */
+interface Line {
+  waiters: Waiter[];
+  /** Releases here that found nobody asleep to wake: that many refused askers ask again at once. */
+  unheard: number;
 }
 
 /**
@@ -56,10 +65,13 @@ interface Waiter {
  * at once or none, so a busy credential never holds platform slots it cannot use. With a shared
  * store the limits hold across every instance that uses it.
  *
- * Waiting is local and orderly: tasks blocked on a key queue behind it in arrival order, and only
- * the first of them asks the store again (when a rate grant runs out, when a slot is released
- * here, or every `store.pollMs`), so a burst of a thousand posts on one bot costs a thousand
- * acquisitions, not a thousand polls.
+ * Waiting is local and orderly: tasks blocked on a key queue behind it in arrival order. Each
+ * release of a slot here wakes one sleeper on that key to ask again (those woken by one batch of
+ * releases ask together, one statement with a group-committing store); only the first in line
+ * polls (when a rate grant runs out, or every `store.pollMs` for releases elsewhere). While this
+ * instance alone holds a key's whole limit nobody asks the store at all: only a release here can
+ * free a slot. So a burst of a thousand posts on one bot costs about a thousand acquisitions, not
+ * a thousand polls, and work above a platform's limit waits without asking.
  */
 export class PlatformLimiter {
   readonly #store: LimitStore;
@@ -70,7 +82,9 @@ export class PlatformLimiter {
   readonly #rateLimits: ReadonlyMap<string, RateOverride | null>;
   readonly #rateMarginMs: number;
   /** Tasks waiting on a key; the first one is the one that asks the store. */
-  readonly #queues = new Map<string, Waiter[]>();
+  readonly #queues = new Map<string, Line>();
+  /** Slots held here by key (until their release is written): the store counts at least these. */
+  readonly #held = new Map<string, number>();
   /** Each account's requests (#requestsFor), for as long as the account object lives. */
   readonly #accountRequests = new WeakMap<
     PlatformAccount,
@@ -176,6 +190,8 @@ export class PlatformLimiter {
   async #runWith<T>(requests: readonly LimitRequest[], task: () => Promise<T>): Promise<T> {
     const acquired = this.#acquireNow(requests);
     const grant = acquired instanceof Promise ? await acquired : acquired;
+    for (const r of requests)
+      if (r.windowMs === undefined) this.#held.set(r.key, (this.#held.get(r.key) ?? 0) + 1);
     try {
       return await task();
     } finally {
@@ -190,6 +206,7 @@ export class PlatformLimiter {
   #acquireNow(requests: readonly LimitRequest[]): LimitGrant | Promise<LimitGrant> {
     if (this.#queues.size > 0 && requests.some((r) => this.#queues.has(r.key)))
       return this.#acquire(requests);
+    if (this.#fullHere(requests) !== undefined) return this.#acquire(requests);
     const releasesBefore = this.#releases;
     const attempt = this.#store.tryAcquire(requests);
     if (!(attempt instanceof Promise) && attempt.granted) return attempt.grant;
@@ -211,9 +228,20 @@ export class PlatformLimiter {
           granted = true;
           return waiter.grant;
         }
-        if (waiter && this.#queues.get(queued!)![0] !== waiter) {
-          // Behind others: sleep until the one ahead moves on.
+        if (waiter?.asleep) {
           await new Promise<void>((resolve) => (waiter!.wake = resolve));
+          continue;
+        }
+        // This instance alone holds the key's whole limit: only a release here frees a slot.
+        const full = first ? undefined : this.#fullHere(requests);
+        if (full !== undefined) {
+          if (waiter && queued !== full) {
+            this.#leave(queued!, waiter);
+            waiter = undefined;
+          }
+          queued = full;
+          waiter ??= this.#enqueue(full, requests);
+          waiter.asleep = true;
           continue;
         }
         // The first answer may have been asked for already (#acquireNow, nobody queued then).
@@ -232,17 +260,29 @@ export class PlatformLimiter {
         if (!waiter) {
           queued = attempt.blockedKey;
           waiter = this.#enqueue(queued, requests);
-          if (this.#queues.get(queued)![0] !== waiter) continue;
         }
-        // A slot released while we asked: ask again at once.
-        if (attempt.retryInMs === undefined && this.#releases !== releasesBefore) continue;
+        const line = this.#queues.get(queued!)!;
+        // A slot released here while we asked, and nobody woken for it: ask again at once.
+        if (attempt.retryInMs === undefined && line.unheard > 0) {
+          line.unheard--;
+          continue;
+        }
+        // Alone in a line made after it asked: a release meanwhile found nobody to wake.
+        if (attempt.retryInMs === undefined && this.#releases !== releasesBefore && line.waiters.length === 1)
+          continue;
+        waiter.asleep = true;
+        // Only the first in line polls; the others wait for a release here.
+        if (line.waiters[0] !== waiter) continue;
         // First in line: sleep until the grant it needs can exist (a rate grant runs out, a slot
         // is released here) or, with a shared store, until it is time to look again. The memory
         // store sees every release; its second is only a safety net.
         const wait = attempt.retryInMs ?? this.#store.pollMs ?? 1000;
         await new Promise<void>((resolve) => {
           waiter!.wake = resolve;
-          timer = setTimeout(resolve, wait);
+          timer = setTimeout(() => {
+            waiter!.asleep = false;
+            resolve();
+          }, wait);
         });
         clearTimeout(timer);
       }
@@ -253,22 +293,23 @@ export class PlatformLimiter {
   }
 
   #enqueue(key: string, requests: readonly LimitRequest[]): Waiter {
-    const waiter: Waiter = { wake: () => {}, requests };
-    const queue = this.#queues.get(key);
-    if (queue) queue.push(waiter);
-    else this.#queues.set(key, [waiter]);
+    const line = this.#queues.get(key);
+    // Behind others: it sleeps until a release here, or the one ahead moving on, wakes it.
+    const waiter: Waiter = { wake: () => {}, requests, asleep: line !== undefined };
+    if (line) line.waiters.push(waiter);
+    else this.#queues.set(key, { waiters: [waiter], unheard: 0 });
     return waiter;
   }
 
   /** Takes `waiter` out of `key`'s line (`granted`: it got its grant); the next one in line moves up. */
   #leave(key: string, waiter: Waiter, granted = false): void {
-    const queue = this.#queues.get(key);
+    const queue = this.#queues.get(key)?.waiters;
     if (!queue) return;
     const index = queue.indexOf(waiter);
     if (index < 0) return;
     queue.splice(index, 1);
     if (queue.length === 0) this.#queues.delete(key);
-    else if (index === 0) this.#moveUp(key, queue[0]!, granted);
+    else if (index === 0 && queue[0]!.asleep) this.#moveUp(key, queue[0]!, granted);
   }
 
   /**
@@ -284,6 +325,7 @@ export class PlatformLimiter {
       if (attempt.granted) next.grant = attempt.grant;
       else if (attempt.blockedKey === key && attempt.retryInMs === undefined) return;
     }
+    next.asleep = false;
     next.wake();
   }
 
@@ -295,9 +337,31 @@ export class PlatformLimiter {
     } else this.#wakeSlotWaiters(requests);
   }
 
+  /** A slot's release is written: one sleeper on each of its keys wakes to ask (not a herd). */
   #wakeSlotWaiters(requests: readonly LimitRequest[]): void {
     this.#releases++;
-    if (this.#queues.size === 0) return;
-    for (const r of requests) if (r.windowMs === undefined) this.#queues.get(r.key)?.[0]?.wake();
+    for (const r of requests) {
+      if (r.windowMs !== undefined) continue;
+      const held = this.#held.get(r.key)! - 1;
+      if (held > 0) this.#held.set(r.key, held);
+      else this.#held.delete(r.key);
+      const line = this.#queues.get(r.key);
+      if (!line) continue;
+      const next = line.waiters.find((w) => w.asleep);
+      if (!next) {
+        line.unheard++;
+        continue;
+      }
+      next.asleep = false;
+      next.wake();
+    }
+  }
+
+  /** The first slot key whose whole limit is held here, where asking the store is sure to be refused. */
+  #fullHere(requests: readonly LimitRequest[]): string | undefined {
+    if (this.#held.size === 0) return undefined;
+    for (const r of requests)
+      if (r.windowMs === undefined && (this.#held.get(r.key) ?? 0) >= r.limit) return r.key;
+    return undefined;
   }
 }
