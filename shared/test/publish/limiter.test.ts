@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import type { AnyPublisher, PlatformAccount } from '../../src/platforms/types.ts';
-import { type LimitRequest, MemoryLimitStore, PlatformLimiter } from '../../src/publish/limiter.ts';
+import {
+  type LimitRequest,
+  type LimitStore,
+  MemoryLimitStore,
+  PlatformLimiter,
+} from '../../src/publish/limiter.ts';
 
 /** Starts `count` tasks that each hold their slot until released; reports how many run at once. */
 function harness() {
@@ -274,5 +279,59 @@ describe('PlatformLimiter', () => {
       'first come, first served',
     );
     assert.ok(asked < 20 * 3, `asked the store ${asked} times for 20 grants`);
+  });
+
+  it("keeps a burst above a key's limit to about one store call per grant, asked together (a shared store)", async () => {
+    // Like the database store: answers a turn later, the calls of one turn as one statement, and a
+    // release is written a turn later too.
+    const inner = new MemoryLimitStore();
+    let calls = 0;
+    let statements = 0;
+    const pending: (() => void)[] = [];
+    const statement = <T>(run: () => T): Promise<T> =>
+      new Promise((resolve) => {
+        if (pending.length === 0)
+          setImmediate(() => {
+            statements++;
+            for (const answer of pending.splice(0)) answer();
+          });
+        pending.push(() => resolve(run()));
+      });
+    const store: LimitStore = {
+      pollMs: 60_000,
+      tryAcquire: async (requests) => {
+        calls++;
+        const attempt = await statement(() => inner.tryAcquire(requests));
+        if (!attempt.granted) return attempt;
+        const { release } = attempt.grant;
+        return { granted: true, grant: { release: () => statement(() => void release()) } };
+      },
+    };
+    const limiter = new PlatformLimiter({ store });
+    const posts = 600;
+    let running = 0;
+    let peak = 0;
+    const run = (i: number) =>
+      limiter.run(
+        'p',
+        100,
+        async () => {
+          peak = Math.max(peak, ++running);
+          for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+          running--;
+          return i;
+        },
+        { key: `bot${i % 4}`, concurrency: 30 },
+      );
+    // The platform's limit taken, then the rest of the burst arrives.
+    const runs = Array.from({ length: 100 }, (_, i) => run(i));
+    await new Promise((resolve) => setImmediate(resolve));
+    runs.push(...Array.from({ length: posts - 100 }, (_, i) => run(100 + i)));
+    assert.equal((await Promise.all(runs)).length, posts);
+    assert.equal(peak, 100);
+    // Before: each waiter asked alone after the one ahead of it was granted (a statement per post),
+    // and the whole burst asked once to be refused.
+    assert.ok(calls < posts * 1.2, `${calls} store calls for ${posts} grants`);
+    assert.ok(statements < posts / 10, `${statements} statements for ${posts} grants`);
   });
 });
