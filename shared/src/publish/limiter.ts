@@ -1,4 +1,5 @@
 import type { AnyPublisher, PlatformAccount } from '../platforms/types.ts';
+import { type KeyedConcurrency, LimitRequests, type RateOverride } from './limit-requests.ts';
 import {
   type LimitAttempt,
   type LimitGrant,
@@ -7,20 +8,8 @@ import {
   MemoryLimitStore,
 } from './limit-store.ts';
 
+export type { KeyedConcurrency, RateOverride } from './limit-requests.ts';
 export * from './limit-store.ts';
-
-export interface KeyedConcurrency {
-  /** Who shares the limit (one bot, one webhook, one instance login). An opaque id, never a secret. */
-  key: string;
-  /** How many tasks with this key may run at once. */
-  concurrency: number;
-}
-
-/** `PUBLISH_RATE_<PLATFORM>_<SCOPE>`: a rate in place of the publisher's, or null to turn it off. */
-export interface RateOverride {
-  limit: number;
-  windowMs: number;
-}
 
 export interface PlatformLimiterOptions {
   /** Overrides of each platform's overall limit, by platform id (`PUBLISH_CONCURRENCY_<PLATFORM>`). */
@@ -75,36 +64,19 @@ interface Line {
  */
 export class PlatformLimiter {
   readonly #store: LimitStore;
-  /** The limit asked for first holds for the life of the limiter. */
-  readonly #platformLimitsSeen = new Map<string, number>();
-  readonly #platformLimits: ReadonlyMap<string, number>;
-  readonly #credentialLimits: ReadonlyMap<string, number>;
-  readonly #rateLimits: ReadonlyMap<string, RateOverride | null>;
-  readonly #rateMarginMs: number;
+  readonly #requests: LimitRequests;
   /** Tasks waiting on a key; the first one is the one that asks the store. */
   readonly #queues = new Map<string, Line>();
   /** Slots held here by key (until their release is written): the store counts at least these. */
   readonly #held = new Map<string, number>();
-  /** Each account's requests (#requestsFor), for as long as the account object lives. */
-  readonly #accountRequests = new WeakMap<
-    PlatformAccount,
-    {
-      publisher: AnyPublisher;
-      credentials: PlatformAccount['credentials'];
-      requests: readonly LimitRequest[];
-    }
-  >();
   /** The store answers at once and sees every release: a grant can be taken for the next in line. */
   readonly #handsOn: boolean;
   /** Counts releases here: a refusal that raced a release is retried at once. */
   #releases = 0;
 
   constructor(options: PlatformLimiterOptions = {}) {
-    this.#platformLimits = options.platformLimits ?? new Map();
-    this.#credentialLimits = options.credentialLimits ?? new Map();
-    this.#rateLimits = options.rateLimits ?? new Map();
+    this.#requests = new LimitRequests(options);
     this.#store = options.store ?? new MemoryLimitStore();
-    this.#rateMarginMs = options.rateMarginMs ?? 100;
     this.#handsOn =
       this.#store instanceof MemoryLimitStore && (this.#store as LimitStore).pollMs === undefined;
   }
@@ -115,7 +87,7 @@ export class PlatformLimiter {
 
   /** Runs one publish of `account` under `publisher`'s limits (and the configured overrides). */
   runFor<T>(publisher: AnyPublisher, account: PlatformAccount, task: () => Promise<T>): Promise<T> {
-    return this.#runWith(this.#requestsFor(publisher, account), task);
+    return this.#runWith(this.#requests.forAccount(publisher, account), task);
   }
 
   /**
@@ -130,61 +102,7 @@ export class PlatformLimiter {
     keyed?: KeyedConcurrency,
     rates: readonly LimitRequest[] = [],
   ): Promise<T> {
-    return this.#runWith(this.#requests(platform, concurrency, keyed, rates), task);
-  }
-
-  /**
-   * An account's requests, worked out once per account object: they depend only on the publisher,
-   * the account's credentials (the key is a digest of them) and this limiter's settings, and
-   * digesting a token on every publish is a measurable share of a small one.
-   */
-  #requestsFor(publisher: AnyPublisher, account: PlatformAccount): readonly LimitRequest[] {
-    const cached = this.#accountRequests.get(account);
-    if (cached && cached.publisher === publisher && cached.credentials === account.credentials)
-      return cached.requests;
-    const key = publisher.concurrencyKey?.(account);
-    const keyed =
-      key !== undefined && publisher.credentialConcurrency !== undefined
-        ? { key, concurrency: publisher.credentialConcurrency }
-        : undefined;
-    const rates: LimitRequest[] = [];
-    for (const rate of publisher.rateLimits?.(account) ?? []) {
-      const override = this.#rateLimits.get(`${publisher.id}:${rate.scope}`);
-      if (override === null || (override === undefined && rate.enabled === false)) continue;
-      rates.push({
-        key: `rate/${publisher.id}/${rate.scope}/${rate.key}`,
-        limit: override?.limit ?? rate.limit,
-        windowMs: (override?.windowMs ?? rate.windowMs) + this.#rateMarginMs,
-      });
-    }
-    const requests = this.#requests(publisher.id, publisher.concurrency, keyed, rates);
-    this.#accountRequests.set(account, { publisher, credentials: account.credentials, requests });
-    return requests;
-  }
-
-  #requests(
-    platform: string,
-    concurrency: number,
-    keyed: KeyedConcurrency | undefined,
-    rates: readonly LimitRequest[],
-  ): readonly LimitRequest[] {
-    const platformOverride = this.#platformLimits.get(platform);
-    let platformLimit = this.#platformLimitsSeen.get(platform);
-    if (platformLimit === undefined) {
-      platformLimit = platformOverride ?? concurrency;
-      this.#platformLimitsSeen.set(platform, platformLimit);
-    }
-    // The narrowest limits first: a refusal names the key worth waiting on.
-    const requests: LimitRequest[] = [...rates];
-    if (keyed) {
-      const keyLimit =
-        this.#credentialLimits.get(platform) ??
-        (platformOverride !== undefined ? platformLimit : keyed.concurrency);
-      // A key limit at or above the platform's adds nothing.
-      if (keyLimit < platformLimit) requests.push({ key: `key/${platform}/${keyed.key}`, limit: keyLimit });
-    }
-    requests.push({ key: `platform/${platform}`, limit: platformLimit });
-    return requests;
+    return this.#runWith(this.#requests.of(platform, concurrency, keyed, rates), task);
   }
 
   async #runWith<T>(requests: readonly LimitRequest[], task: () => Promise<T>): Promise<T> {
