@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { responseOf } from './incoming-response.ts';
 
 /**
  * `fetch` for hosts the operator configured, over keep-alive `node:http`/`node:https` agents.
@@ -197,15 +198,6 @@ async function toResponse(
   redirected: boolean,
   signal: AbortSignal | undefined,
 ): Promise<Response> {
-  const headers = new Headers();
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      headers.append(raw[i]!, raw[i + 1]!);
-    } catch {
-      // A header value fetch would refuse: drop it rather than fail the whole reply.
-    }
-  }
   const status = incoming.statusCode ?? 502;
   const nullBody = outgoing.method === 'HEAD' || status === 204 || status === 205 || status === 304;
   let body: BodyInit | null;
@@ -213,14 +205,7 @@ async function toResponse(
     incoming.resume();
     body = null;
   } else body = (await bodyOf(incoming, signal)) as BodyInit;
-  const response = new Response(body, {
-    status: status < 200 || status > 599 ? 502 : status,
-    statusText: incoming.statusMessage ?? '',
-    headers,
-  });
-  Object.defineProperty(response, 'url', { value: outgoing.url.href });
-  Object.defineProperty(response, 'redirected', { value: redirected });
-  return response;
+  return responseOf(incoming, body, outgoing.url.href, redirected);
 }
 
 /**

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import { type AllowedHost, blockedReason, isAllowedPrivate } from './address-policy.ts';
 import type { FetchLike } from './fetch-like.ts';
+import { responseOf } from './incoming-response.ts';
 
 /**
  * Why a user-chosen URL was not fetched. Nothing was sent to the host (or, for `fetch_failed`,
@@ -138,27 +139,11 @@ function send(
 }
 
 function toResponse(incoming: IncomingMessage, url: URL, method: string, redirected: boolean): Response {
-  const headers = new Headers();
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      headers.append(raw[i]!, raw[i + 1]!);
-    } catch {
-      // A header value fetch would refuse: drop it rather than fail the whole reply.
-    }
-  }
   const status = incoming.statusCode ?? 502;
   const nullBody = method === 'HEAD' || [101, 103, 204, 205, 304].includes(status);
   if (nullBody) incoming.resume();
   const body = nullBody ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
-  const response = new Response(body, {
-    status: status < 200 || status > 599 ? 502 : status,
-    statusText: incoming.statusMessage ?? '',
-    headers,
-  });
-  Object.defineProperty(response, 'url', { value: url.toString() });
-  Object.defineProperty(response, 'redirected', { value: redirected });
-  return response;
+  return responseOf(incoming, body, url.toString(), redirected);
 }
 
 /**

@@ -250,7 +250,6 @@ export class PostingService {
   }
 
   /** Publishes one target and records it in the metrics (`startedAt`: this call). */
-
   async #publishTarget(
     target: PreparedTarget,
     policy: RetryPolicy,

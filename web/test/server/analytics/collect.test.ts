@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { postMetricNames } from '@postwave/shared';
 import { type FakeTelegram, type FakeX, startFakeTelegram, startFakeX } from '@postwave/shared/testing';
 import { and, eq, sql } from 'drizzle-orm';
 import { connectAccount } from '#server/accounts/service.ts';
@@ -76,18 +77,8 @@ for (const backend of backends()) {
       )[0];
     /** Both rollups a collection kept (quarter hours, hours) agree with the targets' latest figures summed again. */
     const assertRollupsAgree = async () => {
-      const columns = [
-        'impressions',
-        'reach',
-        'views',
-        'likes',
-        'comments',
-        'reposts',
-        'quotes',
-        'shares',
-        'saves',
-        'clicks',
-      ];
+      // Every post metric the rollups hold (a new metric is checked too).
+      const columns = postMetricNames;
       const sums = sql.raw(columns.map((m) => `sum((metrics->>'${m}')::bigint)::text AS ${m}`).join(', '));
       const names = sql.raw(columns.map((m) => `${m}::text AS ${m}`).join(', '));
       const order = sql.raw('ORDER BY account_id, bucket');
