@@ -2,7 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
-import { api, describeError } from '../lib/api.ts';
+import { api } from '../lib/api.ts';
+import { useBusyAction } from '../lib/use-busy-action.ts';
 
 /**
  * Approve, or reject with a comment, one post waiting for approval (docs/workspaces.md#approvals).
@@ -12,26 +13,18 @@ import { api, describeError } from '../lib/api.ts';
 export function ApprovalActions({ id, label }: { id: string; label: string }) {
   const router = useRouter();
   const commentId = useId();
-  const [busy, setBusy] = useState<'approve' | 'reject'>();
+  const { busy, error, setError, run } = useBusyAction<'approve' | 'reject'>();
   const [rejecting, setRejecting] = useState(false);
   const [comment, setComment] = useState('');
-  const [error, setError] = useState<string>();
   const [done, setDone] = useState<string>();
 
-  const decide = async (kind: 'approve' | 'reject', body: Record<string, unknown>) => {
-    setBusy(kind);
-    setError(undefined);
-    try {
+  const decide = (kind: 'approve' | 'reject', body: Record<string, unknown>) =>
+    run(kind, async () => {
       await api('POST', `/api/v1/posts/${id}/${kind}`, body);
       setDone(kind === 'approve' ? 'Approved.' : 'Sent back to the author.');
       setRejecting(false);
       router.refresh();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
 
   return (
     <div className="stack" style={{ gap: 8 }}>

@@ -4,8 +4,9 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
-import { api, describeError } from '../lib/api.ts';
+import { api } from '../lib/api.ts';
 import { utcToZonedInput, zonedToUtc } from '../lib/time.ts';
+import { useBusyAction } from '../lib/use-busy-action.ts';
 
 /** The actions a post's status allows: edit, reschedule, publish now, retry, delete. */
 export function PostActions({
@@ -22,8 +23,7 @@ export function PostActions({
   hasFailedTargets: boolean;
 }) {
   const router = useRouter();
-  const [busy, setBusy] = useState<string>();
-  const [error, setError] = useState<string>();
+  const { busy, error, setError, run } = useBusyAction();
   const [rescheduling, setRescheduling] = useState(false);
   const [when, setWhen] = useState(() =>
     utcToZonedInput(
@@ -36,19 +36,12 @@ export function PostActions({
 
   if (status === 'posted') return null;
 
-  const act = async (name: string, body: Record<string, unknown>) => {
-    setBusy(name);
-    setError(undefined);
-    try {
+  const act = (name: string, body: Record<string, unknown>) =>
+    run(name, async () => {
       await api('POST', `/api/v1/posts/${id}`, body);
       setRescheduling(false);
       router.refresh();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
 
   return (
     <div className="stack" style={{ gap: 10 }}>

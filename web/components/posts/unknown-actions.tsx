@@ -1,9 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
-import { api, describeError } from '../lib/api.ts';
+import { api } from '../lib/api.ts';
+import { useBusyAction } from '../lib/use-busy-action.ts';
 
 /**
  * For a target whose outcome is unknown (a send interrupted on a platform that cannot be checked):
@@ -20,20 +20,12 @@ export function UnknownTargetActions({
   accountLabel: string;
 }) {
   const router = useRouter();
-  const [busy, setBusy] = useState<string>();
-  const [error, setError] = useState<string>();
-  const resolve = async (resolution: 'mark_posted' | 'post_again') => {
-    setBusy(resolution);
-    setError(undefined);
-    try {
+  const { busy, error, run } = useBusyAction();
+  const resolve = (resolution: 'mark_posted' | 'post_again') =>
+    run(resolution, async () => {
       await api('POST', `/api/v1/posts/${postId}`, { resolveUnknown: resolution, accountIds: [accountId] });
       router.refresh();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(undefined);
-    }
-  };
+    });
   return (
     <div className="stack" style={{ gap: 6, marginTop: 6 }}>
       <div className="row" style={{ gap: 6 }}>

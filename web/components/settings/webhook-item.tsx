@@ -6,6 +6,7 @@ import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { api, describeError } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
+import { useBusyAction } from '../lib/use-busy-action.ts';
 import { WebhookDeliveryLog } from './webhook-delivery-log.tsx';
 import { attemptSummary, type Delivery, type WebhookRow } from './webhook-types.ts';
 
@@ -26,8 +27,7 @@ export function WebhookItem({
   const logId = useId();
   const [open, setOpen] = useState(false);
   const [deliveries, setDeliveries] = useState<Delivery[]>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState<string>();
+  const { busy, error, setError, run } = useBusyAction();
 
   const loadLog = async () => {
     try {
@@ -38,18 +38,6 @@ export function WebhookItem({
       setDeliveries(page.deliveries);
     } catch (e) {
       setError(describeError(e));
-    }
-  };
-
-  const run = async (label: string, action: () => Promise<void>) => {
-    setBusy(label);
-    setError(undefined);
-    try {
-      await action();
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(undefined);
     }
   };
 
