@@ -4,6 +4,15 @@ import { defineApiRoutes } from '#server/http/route.ts';
 import { Post } from '#server/posts/schema.ts';
 import { ApproveRequest, RejectRequest } from './schema.ts';
 
+/** What approving and rejecting both answer with: the same roles and race rules. */
+const decisionProblems = {
+  ...unauthorized,
+  ...notFound,
+  forbidden: 'a contributor or viewer (`requiredRole: "editor"`)',
+  self_approval: 'the caller wrote the post',
+  invalid_status: 'not waiting for approval, or decided meanwhile',
+};
+
 export const approvalsRoutes = defineApiRoutes({
   approvePost: {
     method: 'post',
@@ -19,11 +28,7 @@ export const approvalsRoutes = defineApiRoutes({
     responses: {
       200: { description: 'The post after the requested action.', content: { [json]: Post } },
       ...problemResponses({
-        ...unauthorized,
-        ...notFound,
-        forbidden: 'a contributor or viewer (`requiredRole: "editor"`)',
-        self_approval: 'the caller wrote the post',
-        invalid_status: 'not waiting for approval, or decided meanwhile',
+        ...decisionProblems,
         scheduled_time_passed: 'the requested time has passed and no new `scheduledAt` was given',
         validation_failed: 'a bad `scheduledAt` or comment, or the post is no longer publishable',
       }),
@@ -43,11 +48,7 @@ export const approvalsRoutes = defineApiRoutes({
     responses: {
       200: { description: 'The post, now a draft.', content: { [json]: Post } },
       ...problemResponses({
-        ...unauthorized,
-        ...notFound,
-        forbidden: 'a contributor or viewer (`requiredRole: "editor"`)',
-        self_approval: 'the caller wrote the post',
-        invalid_status: 'not waiting for approval, or decided meanwhile',
+        ...decisionProblems,
         validation_failed: '`comment` missing or blank',
       }),
     },
