@@ -40,6 +40,12 @@ export interface LimitStore {
    * process, so a waiter looks again this often (ms). Unset: every release is seen here.
    */
   readonly pollMs?: number;
+  /**
+   * Set by stores that apply a release made here before any acquisition asked here after it (the
+   * PostgreSQL store sends them in one statement): a waiter here may ask as soon as a slot is
+   * given back, without waiting for the release to be written.
+   */
+  readonly releasesBeforeLaterAcquisitions?: boolean;
   /** Stops background work (lease renewal) and gives back what is still held. */
   close?(): Promise<void>;
 }

@@ -249,7 +249,7 @@ export class PlatformLimiter {
 
   #release(grant: LimitGrant, requests: readonly LimitRequest[]): void {
     const releasing = grant.release();
-    if (releasing) {
+    if (releasing && !this.#store.releasesBeforeLaterAcquisitions) {
       const wake = () => this.#wakeSlotWaiters(requests);
       releasing.then(wake, wake);
     } else this.#wakeSlotWaiters(requests);

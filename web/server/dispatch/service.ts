@@ -43,6 +43,9 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
   const budgetEnd = started + options.timeBudgetMs;
   const summary: DispatchSummary = { claimed: 0, posted: 0, failed: 0, rescheduled: 0, released: 0 };
   const queue: ClaimedPost[] = [];
+  const concurrency = Math.max(1, options.concurrency);
+  /** Posts whose platform calls are over and whose finalization is not written yet. */
+  const finishing = new Set<Promise<void>>();
   let exhausted = false;
   let claiming: Promise<void> | undefined;
   const run = {
@@ -92,7 +95,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
       const post = queue.shift()!;
       // The next batch is claimed while the last posts of this one are published, so workers do
       // not all stop for the claim when the queue runs dry.
-      if (queue.length < Math.max(1, options.concurrency) && !exhausted) void claimMore();
+      if (queue.length < concurrency && !exhausted) void claimMore();
       // Out of time, stopped, or shutting down: a claim not started goes back at once, for another instance.
       if (stopped()) {
         await releasePost(ctx, post.id, owner);
@@ -102,34 +105,50 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
       }
       if (post.attempts === 1) recordDispatchLateness(post.scheduledAt);
       options.observer?.publishing?.(post, Date.now());
-      try {
-        const outcome = await publishLeasedPost(
-          ctx,
-          post,
-          owner,
-          {
-            kind: 'dispatch',
-            maxAttempts: options.maxAttempts,
-            retryBaseMs: options.retryBaseMs,
-            deadline: Math.max(budgetEnd, Date.now() + 10_000),
+      let platformCallsDone!: () => void;
+      const callsDone = new Promise<void>((resolve) => {
+        platformCallsDone = resolve;
+      });
+      const publishing = publishLeasedPost(
+        ctx,
+        post,
+        owner,
+        {
+          kind: 'dispatch',
+          maxAttempts: options.maxAttempts,
+          retryBaseMs: options.retryBaseMs,
+          deadline: Math.max(budgetEnd, Date.now() + 10_000),
+          onPlatformCallsDone: platformCallsDone,
+        },
+        undefined,
+        run,
+      )
+        .then(
+          (outcome) => {
+            if (outcome.status === 'posted') summary.posted++;
+            else if (outcome.status === 'failed') summary.failed++;
+            else if (outcome.status === 'scheduled') summary.rescheduled++;
           },
-          undefined,
-          run,
-        );
-        if (outcome.status === 'posted') summary.posted++;
-        else if (outcome.status === 'failed') summary.failed++;
-        else if (outcome.status === 'scheduled') summary.rescheduled++;
-      } catch (error) {
-        // The lease stays: the post becomes due again when it expires, and the next run retries it.
-        ctx.logger.error({ err: error, postId: post.id }, 'dispatching a post failed unexpectedly');
-      } finally {
-        leases.release(post.id);
-      }
+          (error: unknown) => {
+            // The lease stays: the post becomes due again when it expires, and the next run retries it.
+            ctx.logger.error({ err: error, postId: post.id }, 'dispatching a post failed unexpectedly');
+          },
+        )
+        .finally(() => {
+          leases.release(post.id);
+          finishing.delete(publishing);
+        });
+      // The worker is free once the platform calls are over: the finalization is written in a
+      // batch with others' while it sends the next post. At most `concurrency` posts wait so.
+      await Promise.race([publishing, callsDone]);
+      finishing.add(publishing);
+      while (finishing.size > concurrency) await Promise.race(finishing);
     }
   };
 
   try {
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    await Promise.all(finishing);
   } finally {
     await leases.stop();
   }

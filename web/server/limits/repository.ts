@@ -11,14 +11,19 @@ import type { Database } from '#server/db/client.ts';
 export type LimitRow = { k: string; n: number; w: number | null };
 export type AcquireAnswer = { g: string } | { b: string; r: number | null };
 
+/**
+ * Acquires a batch, after deleting the slots in `releases` (given back here since the last call):
+ * one round trip, and a slot freed here is free for the acquisitions of the same call.
+ */
 export async function acquireLimits(
   db: Database,
   acquisitions: readonly LimitRow[][],
   leaseMs: number,
+  releases: readonly string[] = [],
 ): Promise<AcquireAnswer[]> {
   const payload = JSON.stringify(acquisitions.map((limits) => ({ limits })));
   const result = await db.execute(
-    sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer) AS answers`,
+    sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer, ${`{${releases.join(',')}}`}::uuid[]) AS answers`,
   );
   const answers = rowsOf<{ answers: AcquireAnswer[] | string }>(result)[0]?.answers;
   return typeof answers === 'string' ? (JSON.parse(answers) as AcquireAnswer[]) : (answers ?? []);

@@ -11,6 +11,9 @@ import {
   renewSlots,
 } from './repository.ts';
 
+/** How long a release waits for an acquisition to ride with before it goes alone. */
+const releaseDelayMs = 20;
+
 export interface DatabaseLimitStoreOptions {
   /** How long a slot outlives its holder's last renewal (`PUBLISH_LIMITS_LEASE_MS`). */
   leaseMs: number;
@@ -19,25 +22,38 @@ export interface DatabaseLimitStoreOptions {
   logger?: AppLogger;
 }
 
+/** An acquisition's answer, or why its statement failed. */
+type AcquireOutcome = { answer: AcquireAnswer | undefined } | { error: unknown };
+/** A slot given back and not written yet; `written` resolves once it is (or has failed). */
+type PendingRelease = { id: string; written: () => void };
+
 /**
  * Publish limits kept in PostgreSQL, so every instance shares one count per bot, chat, webhook
- * and platform. Acquisitions go to the database by group commit (`MicroBatcher`): the ones of one
- * turn go as one call when none is in flight, and those made while a call is in flight go as one
- * when it returns. The database function serialises acquisitions anyway (an advisory lock per
- * key, and every acquisition takes its platform's key), so calls side by side would only queue
- * on that lock; one at a time, each carries more. Releases go the same way. Slots held here
- * are renewed every third of the lease; an instance that dies stops renewing, and its slots free
- * themselves within `leaseMs`.
+ * and platform. Acquisitions go to the database by group commit (`MicroBatcher`), one statement in
+ * flight: the calls of one turn go as one when none is in flight, and those made while one is in
+ * flight go as one when it returns. The database function serialises acquisitions anyway (an
+ * advisory lock per key, and every acquisition takes its platform's key), so calls side by side
+ * would only queue on that lock; one at a time, each carries more.
+ *
+ * A slot given back rides with the next acquisitions: the statement deletes it first, so it is
+ * free for them, and a release costs no statement of its own. So the limiter here may hand the
+ * slot on at once (`releasesBeforeLaterAcquisitions`). Releases no acquisition takes within
+ * `releaseDelayMs` go alone, so other instances see them soon. Slots held here are renewed every
+ * third of the lease; an instance that dies stops renewing, and its slots free themselves within
+ * `leaseMs`.
  */
 export class DatabaseLimitStore implements LimitStore {
   readonly pollMs: number;
+  readonly releasesBeforeLaterAcquisitions = true;
   readonly #db: Database;
   readonly #leaseMs: number;
   readonly #logger: AppLogger | undefined;
   /** Slot grants held here (rate grants need no renewal and are never released). */
   readonly #held = new Set<string>();
-  readonly #acquisitions: MicroBatcher<LimitRow[], AcquireAnswer | undefined>;
-  readonly #releases: MicroBatcher<string, undefined>;
+  /** Acquisitions, or `null`: a call that only carries the pending releases. */
+  readonly #calls: MicroBatcher<LimitRow[] | null, AcquireOutcome | undefined>;
+  #pending: PendingRelease[] = [];
+  #releaseTimer: NodeJS.Timeout | undefined;
   readonly #heartbeat: NodeJS.Timeout;
   #beats = 0;
   #closed = false;
@@ -47,19 +63,15 @@ export class DatabaseLimitStore implements LimitStore {
     this.#leaseMs = options.leaseMs;
     this.pollMs = options.pollMs ?? 100;
     this.#logger = options.logger;
-    this.#acquisitions = new MicroBatcher<LimitRow[], AcquireAnswer | undefined>(
-      (batch) => acquireLimits(db, batch, this.#leaseMs),
-      500,
-    );
-    this.#releases = new MicroBatcher((ids) => this.#releaseSlots(ids), 1000);
+    this.#calls = new MicroBatcher((calls) => this.#send(calls), 500);
     this.#heartbeat = setInterval(() => void this.#beat(), Math.max(50, Math.floor(options.leaseMs / 3)));
     this.#heartbeat.unref();
   }
 
   async tryAcquire(requests: readonly LimitRequest[]): Promise<LimitAttempt> {
-    const answer = await this.#acquisitions.add(
-      requests.map((r) => ({ k: r.key, n: r.limit, w: r.windowMs ?? null })),
-    );
+    const sent = await this.#calls.add(requests.map((r) => ({ k: r.key, n: r.limit, w: r.windowMs ?? null })));
+    if (sent && 'error' in sent) throw sent.error;
+    const answer = sent?.answer;
     if (answer && 'g' in answer) return { granted: true, grant: this.#grant(answer.g, requests) };
     return {
       granted: false,
@@ -72,9 +84,11 @@ export class DatabaseLimitStore implements LimitStore {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#heartbeat);
-    const held = [...this.#held];
+    clearTimeout(this.#releaseTimer);
+    const held = [...this.#held, ...this.#pending.map((r) => r.id)];
     this.#held.clear();
     await releaseSlots(this.#db, held).catch(() => {});
+    for (const release of this.#pending.splice(0)) release.written();
   }
 
   #grant(id: string, requests: readonly LimitRequest[]) {
@@ -82,21 +96,39 @@ export class DatabaseLimitStore implements LimitStore {
     if (requests.every((r) => r.windowMs !== undefined)) return { release: () => {} };
     this.#held.add(id);
     return {
+      /** Resolves once the release is written (other instances see the slot free). */
       release: (): Promise<void> | void => {
         if (!this.#held.delete(id)) return;
-        return this.#releases.add(id);
+        return new Promise<void>((written) => {
+          this.#pending.push({ id, written });
+          this.#releaseTimer ??= setTimeout(() => {
+            this.#releaseTimer = undefined;
+            if (this.#pending.length > 0) void this.#calls.add(null);
+          }, releaseDelayMs);
+        });
       },
     };
   }
 
-  async #releaseSlots(ids: string[]): Promise<undefined[]> {
+  /** One statement: the pending releases deleted, then the acquisitions answered. */
+  async #send(calls: (LimitRow[] | null)[]): Promise<(AcquireOutcome | undefined)[]> {
+    const releases = this.#pending.splice(0);
+    const acquisitions = calls.filter((c): c is LimitRow[] => c !== null);
+    const ids = releases.map((r) => r.id);
+    let answers: AcquireAnswer[] = [];
     try {
-      await releaseSlots(this.#db, ids);
+      if (acquisitions.length > 0) answers = await acquireLimits(this.#db, acquisitions, this.#leaseMs, ids);
+      else await releaseSlots(this.#db, ids);
     } catch (error) {
-      // The lease is not renewed any more: the slots free themselves within leaseMs.
-      this.#logger?.warn({ err: error }, 'could not release publish limit slots; their lease will run out');
+      // The released slots are not renewed any more: they free themselves within leaseMs.
+      if (ids.length > 0)
+        this.#logger?.warn({ err: error }, 'could not release publish limit slots; their lease will run out');
+      return calls.map((c) => (c === null ? undefined : { error }));
+    } finally {
+      for (const release of releases) release.written();
     }
-    return ids.map(() => undefined);
+    let next = 0;
+    return calls.map((c) => (c === null ? undefined : { answer: answers[next++] }));
   }
 
   async #beat(): Promise<void> {

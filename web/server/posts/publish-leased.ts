@@ -127,6 +127,8 @@ async function publishLeased(
       deferred = await publishTargets(ctx, post, owner, prepared, mode, state, run, resumed, progress);
     }
   }
+  // The dispatcher's worker may take its next post while this one's finalization is written.
+  if (mode.kind === 'dispatch') mode.onPlatformCallsDone?.();
   return finalize(ctx, post, owner, mode, state, deferred, run);
 }
 

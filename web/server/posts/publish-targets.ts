@@ -38,7 +38,14 @@ export type PublishMode =
   /** Publish now: whatever fails is final; the caller gets the finished post. */
   | { kind: 'now' }
   /** Dispatch: retryable failures go back to `scheduled` with backoff until attempts run out. */
-  | { kind: 'dispatch'; maxAttempts: number; retryBaseMs: number; deadline: number };
+  | {
+      kind: 'dispatch';
+      maxAttempts: number;
+      retryBaseMs: number;
+      deadline: number;
+      /** Told once the post's platform calls are over and only its finalization is left. */
+      onPlatformCallsDone?: () => void;
+    };
 
 /** What is known about each target of a post while it is being published. */
 export type TargetState = Map<string, Pick<TargetRow, 'status' | 'error'>>;
