@@ -69,7 +69,9 @@ export class DatabaseLimitStore implements LimitStore {
   }
 
   async tryAcquire(requests: readonly LimitRequest[]): Promise<LimitAttempt> {
-    const sent = await this.#calls.add(requests.map((r) => ({ k: r.key, n: r.limit, w: r.windowMs ?? null })));
+    const sent = await this.#calls.add(
+      requests.map((r) => ({ k: r.key, n: r.limit, w: r.windowMs ?? null })),
+    );
     if (sent && 'error' in sent) throw sent.error;
     const answer = sent?.answer;
     if (answer && 'g' in answer) return { granted: true, grant: this.#grant(answer.g, requests) };
