@@ -45,6 +45,19 @@ export class ReplyTooLargeError extends Error {
 const settleWhenRead = new WeakMap<Response, () => void>();
 
 /**
+ * Replies whose whole body the transport read before making the `Response` (the keep-alive and
+ * SSRF-safe fetches read small replies into one buffer): their size is known, so they need no
+ * counting stream, and `readBytesCapped` hands the bytes back without reading them again through
+ * the Response's web stream.
+ */
+const bufferedBodies = new WeakMap<Response, Uint8Array>();
+
+/** Called by a transport for a reply it built from `bytes`, read in full. */
+export function rememberBufferedBody(response: Response, bytes: Uint8Array): void {
+  bufferedBodies.set(response, bytes);
+}
+
+/**
  * The body's size when the reply declares it and sends it as is (no content-encoding: a gzip body
  * inflates past its Content-Length). The HTTP client reads exactly that many bytes, no more.
  */
@@ -80,6 +93,16 @@ export function capResponse(
   }
   if (!response.body) {
     onSettled();
+    return response;
+  }
+  const buffered = bufferedBodies.get(response);
+  if (buffered !== undefined) {
+    if (buffered.byteLength > limit) {
+      bufferedBodies.delete(response);
+      response.body.cancel().catch(() => {});
+      throw new ReplyTooLargeError(limit);
+    }
+    settleWhenRead.set(response, onSettled);
     return response;
   }
   const length = declaredLength(response);
@@ -146,6 +169,13 @@ export async function readBytesCapped(
     throw new ReplyTooLargeError(limit);
   }
   if (settle) {
+    const buffered = bufferedBodies.get(response);
+    if (buffered !== undefined && !response.bodyUsed) {
+      // Read in full by the transport and within the cap (capResponse): no stream to go through.
+      bufferedBodies.delete(response);
+      settle();
+      return buffered;
+    }
     try {
       // Within the cap by its declared length (capResponse): one read, no chunk loop.
       return new Uint8Array(await response.arrayBuffer());
@@ -180,8 +210,10 @@ export async function readBytesCapped(
   return Buffer.concat(chunks, length);
 }
 
+const utf8 = new TextDecoder();
+
 export async function readTextCapped(response: Response, limit = defaultMaxReplyBytes()): Promise<string> {
-  return new TextDecoder().decode(await readBytesCapped(response, limit));
+  return utf8.decode(await readBytesCapped(response, limit));
 }
 
 /** Parses a JSON reply of at most `limit` bytes (8 MiB by default); throws SyntaxError on bad JSON. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { rememberBufferedBody } from './capped-body.ts';
 
 /**
  * A node:http reply as a fetch `Response`, for the two transports that speak node:http (the
@@ -29,5 +30,6 @@ export function responseOf(
   });
   Object.defineProperty(response, 'url', { value: url });
   Object.defineProperty(response, 'redirected', { value: redirected });
+  if (body instanceof Uint8Array) rememberBufferedBody(response, body);
   return response;
 }

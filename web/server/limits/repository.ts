@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '#server/db/access.ts';
 import type { Database } from '#server/db/client.ts';
+import { executePrepared } from '#server/db/prepared.ts';
 
 /*
  * The only SQL of the shared publish limits: acquire a batch (one call of the migration's
@@ -22,7 +23,8 @@ export async function acquireLimits(
   releases: readonly string[] = [],
 ): Promise<AcquireAnswer[]> {
   const payload = JSON.stringify(acquisitions.map((limits) => ({ limits })));
-  const result = await db.execute(
+  const result = await executePrepared(
+    db,
     sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer, ${`{${releases.join(',')}}`}::uuid[]) AS answers`,
   );
   const answers = rowsOf<{ answers: AcquireAnswer[] | string }>(result)[0]?.answers;

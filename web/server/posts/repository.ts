@@ -5,6 +5,7 @@ import { publishedAuditInsert } from '#server/audit/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { type Db, rowsOf } from '#server/db/access.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
+import { executePrepared } from '#server/db/prepared.ts';
 import { type PostStatus, posts, type RecycleSettings } from '#server/db/schema.ts';
 import { resultsUpdate, type TargetView, targetViewsJson } from './targets-repository.ts';
 
@@ -244,7 +245,9 @@ export async function finalizePosts(
           sql` OR `,
         )}))`
     : sql`NULL::boolean`;
-  const result = await ctx.db.execute(sql`
+  const result = await executePrepared(
+    ctx.db,
+    sql`
     WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (${values}),
     done AS (
       UPDATE posts AS p
@@ -256,7 +259,8 @@ export async function finalizePosts(
     ),
     audited AS (${publishedAuditInsert(sql`done`, now)})
     ${options.analytics ? analyticsSchedule(options.analytics, deferred.length > 0) : sql``}
-    SELECT d.id::text AS id, d.status, ${subscribed} AS subscribed FROM done d`);
+    SELECT d.id::text AS id, d.status, ${subscribed} AS subscribed FROM done d`,
+  );
   const finished = new Map(
     rowsOf<{ id: string; status: PostStatus; subscribed: boolean | null }>(result).map((r) => [
       r.id,

@@ -2,6 +2,7 @@ import type { TargetOutcome } from '@postwave/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { rowsOf } from '#server/db/access.ts';
+import { executePrepared } from '#server/db/prepared.ts';
 import { posts, postTargets, type StoredPart, type StoredStep } from '#server/db/schema.ts';
 
 /*
@@ -143,7 +144,9 @@ export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim
   const at = new Date().toISOString();
   // Arrays per column (one statement text whatever the batch's size), as resultsUpdate.
   const column = <T>(pick: (c: TargetClaim) => T) => sql.param(claims.map(pick));
-  const result = await ctx.db.execute(sql`
+  const result = await executePrepared(
+    ctx.db,
+    sql`
     INSERT INTO post_targets (post_id, account_id, platform, status, claim_owner, dedupe_handle, attempts, updated_at)
     SELECT c.post_id, c.account_id, c.platform, 'publishing', c.owner, c.dedupe_handle, 1, ${at}::timestamptz
     FROM unnest(${column((c) => c.postId)}::uuid[], ${column((c) => c.accountId)}::text[],
@@ -154,7 +157,8 @@ export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim
         dedupe_handle = coalesce(post_targets.dedupe_handle, excluded.dedupe_handle),
         attempts = post_targets.attempts + 1, updated_at = excluded.updated_at
       WHERE post_targets.status = 'failed'
-    RETURNING post_id::text AS "postId", account_id AS "accountId", dedupe_handle AS "dedupeHandle"`);
+    RETURNING post_id::text AS "postId", account_id AS "accountId", dedupe_handle AS "dedupeHandle"`,
+  );
   const won = new Map(
     rowsOf<{ postId: string; accountId: string; dedupeHandle: string | null }>(result).map((r) => [
       `${r.postId}|${r.accountId}`,
