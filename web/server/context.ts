@@ -67,6 +67,7 @@ async function openResources(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       poolSize: config.databasePoolSize,
+      preparedStatements: config.databasePreparedStatements,
     }));
   await database.migrate(config.migrationsDir);
   // On PostgreSQL the limits live in the database, so every instance shares one count per bot,

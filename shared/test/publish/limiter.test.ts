@@ -334,4 +334,40 @@ describe('PlatformLimiter', () => {
     assert.ok(calls < posts * 1.2, `${calls} store calls for ${posts} grants`);
     assert.ok(statements < posts / 10, `${statements} statements for ${posts} grants`);
   });
+
+  it('hands a slot on at once when the store applies a release before later acquisitions', async () => {
+    // Like the database store: a release rides with the next acquisition, so it is written only
+    // when someone asks (here: never, until the end). The waiter must not wait for that write.
+    const inner = new MemoryLimitStore();
+    const unwritten: (() => void)[] = [];
+    const store: LimitStore = {
+      pollMs: 60_000,
+      releasesBeforeLaterAcquisitions: true,
+      tryAcquire: (requests) => {
+        const attempt = inner.tryAcquire(requests);
+        if (!attempt.granted) return attempt;
+        const { release } = attempt.grant;
+        return {
+          granted: true,
+          grant: {
+            release: () => {
+              release();
+              return new Promise<void>((written) => unwritten.push(written));
+            },
+          },
+        };
+      },
+    };
+    const limiter = new PlatformLimiter({ store });
+    const order: number[] = [];
+    const runs = [0, 1, 2].map((i) =>
+      limiter.run('p', 1, async () => {
+        order.push(i);
+      }),
+    );
+    await Promise.all(runs);
+    assert.deepEqual(order, [0, 1, 2]);
+    assert.equal(unwritten.length, 3, 'no release was written, and none was waited for');
+    for (const written of unwritten) written();
+  });
 });

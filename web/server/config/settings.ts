@@ -78,6 +78,7 @@ export const schedulerSettings = {
   /** PostgreSQL when set; otherwise the embedded PGlite database under DATA_DIR. */
   databaseUrl: fromEnv('DATABASE_URL', text),
   databasePoolSize: fromEnv('DATABASE_POOL_SIZE', envPositive.default(10)),
+  databasePreparedStatements: fromEnv('DATABASE_PREPARED_STATEMENTS', envFlag.default(true)),
   /** The repository's drizzle/ folder unless set. */
   migrationsDir: fromEnv(
     'MIGRATIONS_DIR',

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { installParameterFreeQueryErrors } from './errors.ts';
+import { prepareStatementsOn } from './prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -24,6 +25,8 @@ export interface DatabaseOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /** Per-batch statements as named prepared statements (`executePrepared`); default true. */
+  preparedStatements?: boolean;
 }
 
 // Query errors must never carry bound parameters into logs (see errors.ts).
@@ -35,19 +38,21 @@ const migrationLockKey = 7_402_231_117;
 /** PostgreSQL through a `pg` pool when a URL is given; otherwise embedded PGlite under `dataDir/db`. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.preparedStatements ?? true)
     : openPglite(join(options.dataDir, 'db'));
 }
 
-async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
+async function openPostgres(url: string, max: number, preparedStatements: boolean): Promise<DatabaseHandle> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that errors (e.g. the server restarts) must not crash the process.
   pool.on('error', () => {});
+  const db = drizzle(pool, { schema });
+  if (preparedStatements) prepareStatementsOn(db);
   return handle(
     'postgres',
-    drizzle(pool, { schema }),
+    db,
     () => pool.end(),
     async (migrationsDir) => {
       const { migrate } = await import('drizzle-orm/node-postgres/migrator');

@@ -7,6 +7,13 @@ const dialect = new PgDialect();
 /** Statement text → its name; texts are few (arrays per column keep them fixed), but bounded anyway. */
 const names = new Map<string, string>();
 const maxNames = 256;
+/** The pools whose connections keep named statements (see `executePrepared`). */
+const preparing = new WeakSet<Database>();
+
+/** Called by `openDatabase` for a PostgreSQL pool whose connections may keep named statements. */
+export function prepareStatementsOn(db: Database): void {
+  preparing.add(db);
+}
 
 type NamedSession = {
   prepareQuery(
@@ -26,8 +33,11 @@ type NamedSession = {
  *
  * Only for statements that name their result columns: PostgreSQL refuses to run a prepared
  * `RETURNING *` once a migration (another instance's, during a rolling deploy) has added a column.
+ * Only on a pool opened with them (`DATABASE_PREPARED_STATEMENTS`, off behind a PgBouncer in
+ * transaction mode older than 1.21); a transaction, PGlite or such a pool runs `execute`.
  */
 export function executePrepared(db: Database, query: SQL): Promise<unknown> {
+  if (!preparing.has(db)) return db.execute(query);
   const built = dialect.sqlToQuery(query);
   let name = names.get(built.sql);
   if (name === undefined) {

@@ -154,6 +154,31 @@ if (backends().includes('postgres')) {
       },
     });
 
+    test('a slot given back is free for the next acquisition here, before the release is written', async () => {
+      const harness = await startServices('postgres', {}, 2);
+      const [a, b] = harness.contexts;
+      const here = new DatabaseLimitStore(a!.db, { leaseMs: 30_000 });
+      const other = new DatabaseLimitStore(b!.db, { leaseMs: 30_000 });
+      try {
+        const key = `k-${crypto.randomUUID()}`;
+        const first = await here.tryAcquire([{ key, limit: 1 }]);
+        assert.ok(first.granted);
+        // Not awaited: the release rides with the next acquisition, which must see the slot free.
+        const written = first.grant.release();
+        const second = await here.tryAcquire([{ key, limit: 1 }]);
+        assert.equal(second.granted, true, 'the release went first, in the same statement');
+        await written;
+        assert.equal((await other.tryAcquire([{ key, limit: 1 }])).granted, false, 'held by the second');
+        // A release no acquisition takes goes alone, soon: another instance sees the slot free.
+        if (second.granted) await second.grant.release();
+        assert.equal((await other.tryAcquire([{ key, limit: 1 }])).granted, true);
+      } finally {
+        await here.close();
+        await other.close();
+        await harness.stop();
+      }
+    });
+
     test('slots of an instance that stopped renewing free themselves; a live holder keeps its own', async () => {
       const harness = await startServices('postgres', {}, 2);
       const [a, b] = harness.contexts;
