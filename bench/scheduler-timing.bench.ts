@@ -16,7 +16,7 @@
  *   measures the machine, so it turns platform rates off (PUBLISH_RATE_TELEGRAM_BOT=off).
  * Env: BENCH_ONLY=timing|throughput|limits, BENCH_LIMIT_POSTS (default 1000), BENCH_SECONDS (distinct-second posts, default 20),
  * BENCH_BURST (default 1000), BENCH_POSTS (throughput, default 10000), BENCH_ROUNDS (throughput, alternated
- * bare/dispatcher rounds, default 3), BENCH_QUICK (PGlite timing only); `--small`: the throughput
+ * bare/dispatcher rounds, default 3), BENCH_DISPATCH_CONCURRENCY (throughput, default 64, as the bare loop), BENCH_QUICK (PGlite timing only); `--small`: the throughput
  * comparison alone, 2 rounds of 2,000 posts (prints `RATIO ...`).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -252,7 +252,10 @@ async function throughput(platform: FakePlatform): Promise<void> {
     platform.url,
     { telegram: accountsCount },
     // The machine's speed, not the platform's: no platform rate limit here (see `limits`).
-    { DISPATCH_CONCURRENCY: '64', PUBLISH_RATE_TELEGRAM_BOT: 'off' },
+    {
+      DISPATCH_CONCURRENCY: process.env.BENCH_DISPATCH_CONCURRENCY ?? '64',
+      PUBLISH_RATE_TELEGRAM_BOT: 'off',
+    },
   );
   try {
     // Alternated, so a change in the machine's load between the two runs shows in the spread
