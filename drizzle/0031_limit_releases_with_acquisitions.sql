@@ -2,49 +2,68 @@
 -- then acquires, so a slot freed here is free for the acquisitions of the same call and the store
 -- sends one statement where it sent two. `releases`: grant ids of slots given back (rate grants
 -- are never released). Called with two arguments, it acquires as before.
+-- The live grants of the call's keys are counted once, in one query, and the grants made are
+-- written in one INSERT at the end (before: a count per limit and an INSERT per acquisition); the
+-- answers are the same: each acquisition in order, all of its grants or none, counting the grants
+-- made before it in the same call.
 DROP FUNCTION postwave_acquire_limits(jsonb, integer);--> statement-breakpoint
 CREATE FUNCTION postwave_acquire_limits(requests jsonb, lease_ms integer, releases uuid[] DEFAULT '{}') RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
+  keys text[];
   lock_key text;
   now_at timestamptz;
+  live jsonb;
   acquisition jsonb;
   lim jsonb;
-  live integer;
-  frees timestamptz;
+  lim_key text;
+  held integer;
   blocked text;
   retry_ms float8;
+  frees timestamptz;
   grant_uuid uuid;
-  answers jsonb := '[]'::jsonb;
+  answers jsonb[] := '{}';
+  granted_ids uuid[] := '{}';
+  granted_keys text[] := '{}';
+  granted_kinds text[] := '{}';
+  granted_until timestamptz[] := '{}';
 BEGIN
   IF cardinality(releases) > 0 THEN
     DELETE FROM publish_limit_grants WHERE grant_id = ANY(releases) AND kind = 'slot';
   END IF;
   IF jsonb_array_length(requests) = 0 THEN
-    RETURN answers;
+    RETURN '[]'::jsonb;
   END IF;
-  FOR lock_key IN
-    SELECT DISTINCT l->>'k' FROM jsonb_array_elements(requests) a, jsonb_array_elements(a->'limits') l ORDER BY 1
-  LOOP
+  SELECT coalesce(array_agg(DISTINCT l->>'k' ORDER BY l->>'k'), '{}') INTO keys
+  FROM jsonb_array_elements(requests) a, jsonb_array_elements(a->'limits') l;
+  FOREACH lock_key IN ARRAY keys LOOP
     PERFORM pg_advisory_xact_lock(hashtextextended(lock_key, 74022311));
   END LOOP;
   now_at := clock_timestamp();
-  DELETE FROM publish_limit_grants g
-  WHERE g.expires_at <= now_at
-    AND g.key IN (SELECT l->>'k' FROM jsonb_array_elements(requests) a, jsonb_array_elements(a->'limits') l);
+  DELETE FROM publish_limit_grants g WHERE g.key = ANY(keys) AND g.expires_at <= now_at;
+  SELECT coalesce(jsonb_object_agg(c.key, c.n), '{}'::jsonb) INTO live
+  FROM (
+    SELECT g.key, count(*) AS n FROM publish_limit_grants g
+    WHERE g.key = ANY(keys) AND g.expires_at > now_at GROUP BY g.key
+  ) c;
   FOR acquisition IN SELECT a.value FROM jsonb_array_elements(requests) WITH ORDINALITY a ORDER BY a.ordinality
   LOOP
     blocked := NULL;
     retry_ms := NULL;
     FOR lim IN SELECT l.value FROM jsonb_array_elements(acquisition->'limits') WITH ORDINALITY l ORDER BY l.ordinality
     LOOP
-      SELECT count(*) INTO live FROM publish_limit_grants g WHERE g.key = lim->>'k' AND g.expires_at > now_at;
-      IF live >= (lim->>'n')::integer THEN
-        blocked := lim->>'k';
+      lim_key := lim->>'k';
+      held := coalesce((live->>lim_key)::integer, 0);
+      IF held >= (lim->>'n')::integer THEN
+        blocked := lim_key;
         IF jsonb_typeof(lim->'w') = 'number' THEN
-          SELECT g.expires_at INTO frees FROM publish_limit_grants g
-          WHERE g.key = blocked AND g.expires_at > now_at
-          ORDER BY g.expires_at OFFSET live - (lim->>'n')::integer LIMIT 1;
+          -- The live grants of the key: those written before this call and those made in it.
+          SELECT e.at INTO frees FROM (
+            SELECT g.expires_at AS at FROM publish_limit_grants g WHERE g.key = blocked AND g.expires_at > now_at
+            UNION ALL
+            SELECT u.at FROM unnest(granted_keys, granted_until) AS u(k, at) WHERE u.k = blocked
+          ) e
+          ORDER BY e.at OFFSET held - (lim->>'n')::integer LIMIT 1;
           retry_ms := greatest(1, ceil(extract(epoch FROM frees - now_at) * 1000));
         END IF;
         EXIT;
@@ -52,15 +71,26 @@ BEGIN
     END LOOP;
     IF blocked IS NULL THEN
       grant_uuid := gen_random_uuid();
-      INSERT INTO publish_limit_grants (grant_id, key, kind, expires_at)
-      SELECT grant_uuid, l->>'k',
-        CASE WHEN jsonb_typeof(l->'w') = 'number' THEN 'rate' ELSE 'slot' END,
-        now_at + make_interval(secs => (CASE WHEN jsonb_typeof(l->'w') = 'number' THEN (l->>'w')::float8 ELSE lease_ms END) / 1000.0)
-      FROM jsonb_array_elements(acquisition->'limits') l;
-      answers := answers || jsonb_build_array(jsonb_build_object('g', grant_uuid));
+      FOR lim IN SELECT l.value FROM jsonb_array_elements(acquisition->'limits') l
+      LOOP
+        lim_key := lim->>'k';
+        granted_ids := granted_ids || grant_uuid;
+        granted_keys := granted_keys || lim_key;
+        IF jsonb_typeof(lim->'w') = 'number' THEN
+          granted_kinds := granted_kinds || 'rate'::text;
+          granted_until := granted_until || (now_at + make_interval(secs => (lim->>'w')::float8 / 1000.0));
+        ELSE
+          granted_kinds := granted_kinds || 'slot'::text;
+          granted_until := granted_until || (now_at + make_interval(secs => lease_ms / 1000.0));
+        END IF;
+        live := live || jsonb_build_object(lim_key, coalesce((live->>lim_key)::integer, 0) + 1);
+      END LOOP;
+      answers := answers || jsonb_build_object('g', grant_uuid);
     ELSE
-      answers := answers || jsonb_build_array(jsonb_build_object('b', blocked, 'r', retry_ms));
+      answers := answers || jsonb_build_object('b', blocked, 'r', retry_ms);
     END IF;
   END LOOP;
-  RETURN answers;
+  INSERT INTO publish_limit_grants (grant_id, key, kind, expires_at)
+  SELECT u.id, u.k, u.kind, u.until FROM unnest(granted_ids, granted_keys, granted_kinds, granted_until) AS u(id, k, kind, until);
+  RETURN to_jsonb(answers);
 END $$;

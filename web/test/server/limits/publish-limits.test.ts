@@ -179,6 +179,33 @@ if (backends().includes('postgres')) {
       }
     });
 
+    test('one call counts the grants it makes: in order, all or none, a rate refused with its wait', async () => {
+      const harness = await startServices('postgres', {}, 1);
+      const db = harness.contexts[0]!.db;
+      try {
+        const slot = `s-${crypto.randomUUID()}`;
+        const rate = `r-${crypto.randomUUID()}`;
+        const both = [
+          { k: slot, n: 2, w: null },
+          { k: rate, n: 3, w: 60_000 },
+        ];
+        const answers = await acquireLimits(db, [both, both, both, [{ k: rate, n: 3, w: 60_000 }]], 30_000);
+        assert.ok('g' in answers[0]! && 'g' in answers[1]!);
+        assert.deepEqual(answers[2], { b: slot, r: null }, 'the slot key is full after two');
+        // The refused third took nothing: the rate still has one grant left for the fourth.
+        assert.ok('g' in answers[3]!);
+        const [refused] = await acquireLimits(db, [[{ k: rate, n: 3, w: 60_000 }]], 30_000);
+        assert.ok(refused && 'b' in refused && refused.b === rate);
+        assert.ok(refused.r !== null && refused.r > 59_000 && refused.r <= 60_000, `r ${refused.r}`);
+        const [released] = await acquireLimits(db, [[{ k: slot, n: 2, w: null }]], 30_000, [
+          (answers[0] as { g: string }).g,
+        ]);
+        assert.ok(released && 'g' in released, 'a slot released in the same call is free for it');
+      } finally {
+        await harness.stop();
+      }
+    });
+
     test('slots of an instance that stopped renewing free themselves; a live holder keeps its own', async () => {
       const harness = await startServices('postgres', {}, 2);
       const [a, b] = harness.contexts;
