@@ -105,6 +105,7 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
       }
       if (post.attempts === 1) recordDispatchLateness(post.scheduledAt);
       options.observer?.publishing?.(post, Date.now());
+      let settled = false;
       let platformCallsDone!: () => void;
       const callsDone = new Promise<void>((resolve) => {
         platformCallsDone = resolve;
@@ -135,13 +136,15 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
           },
         )
         .finally(() => {
+          settled = true;
           leases.release(post.id);
           finishing.delete(publishing);
         });
       // The worker is free once the platform calls are over: the finalization is written in a
       // batch with others' while it sends the next post. At most `concurrency` posts wait so.
       await Promise.race([publishing, callsDone]);
-      finishing.add(publishing);
+      // Settled already (it failed before its calls were over): nothing left to wait for.
+      if (!settled) finishing.add(publishing);
       while (finishing.size > concurrency) await Promise.race(finishing);
     }
   };

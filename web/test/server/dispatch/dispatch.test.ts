@@ -131,6 +131,34 @@ for (const backend of backends()) {
       assert.equal(remaining[0]!.n, 0);
     });
 
+    test('posts that fail unexpectedly before their platform calls neither stall the run nor hold back the others', async () => {
+      // The intent of any post to @updates is refused by the database: its publish throws before
+      // a platform call. More of them than the run's concurrency.
+      await ctx.db.execute(
+        sql.raw(`CREATE FUNCTION test_refuse_intent() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN RAISE EXCEPTION 'intent refused by the test'; END $$`),
+      );
+      await ctx.db.execute(
+        sql.raw(`CREATE TRIGGER test_refuse_intent BEFORE INSERT ON post_targets FOR EACH ROW
+          WHEN (NEW.account_id = '${updates}') EXECUTE FUNCTION test_refuse_intent()`),
+      );
+      const broken = await insertDuePosts(4, 'refused intent', [updates]);
+      await insertDuePosts(2, 'beside refused', [news]);
+      try {
+        const timeout = new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('the run did not finish')), 20_000).unref(),
+        );
+        const summary = await Promise.race([dispatchDuePosts(ctx, { ...options, concurrency: 1 }), timeout]);
+        assert.equal(summary.claimed, 6);
+        assert.equal(summary.posted, 2);
+        assert.equal(sentCount('beside refused 0') + sentCount('beside refused 1'), 2);
+      } finally {
+        await ctx.db.execute(sql.raw('DROP TRIGGER test_refuse_intent ON post_targets'));
+        await ctx.db.execute(sql.raw('DROP FUNCTION test_refuse_intent()'));
+        for (const id of broken) await ctx.db.delete(posts).where(eq(posts.id, id));
+      }
+    });
+
     test('a dispatcher that dies mid-run leaves posts a later call finishes once its lease expires', async () => {
       const ids = await insertDuePosts(20, 'orphan');
       const taken = await claimDuePosts(ctx, 'dead-dispatcher', 100, options.leaseMs);
