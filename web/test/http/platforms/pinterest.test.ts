@@ -131,6 +131,9 @@ for (const backend of backends()) {
               ...pinterest.env(),
               DATABASE_URL: app.databaseUrl!,
               DATA_DIR: app.dataDir,
+              // Its connection keeper sweeps once at start and would renew these hour-long tokens
+              // too (they expire within its horizon): only the publishes' renewals are counted here.
+              CREDENTIAL_REFRESH_INTERVAL_MS: '0',
             })
           : app;
       try {
