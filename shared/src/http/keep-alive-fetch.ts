@@ -29,9 +29,16 @@ const nativeFetch = globalThis.fetch;
 const bufferedReplyBytes = 64 * 1024;
 const maxRedirects = 20;
 
+/**
+ * As Node's global agent: an idle connection is let go after 5 s, or a second before the time a
+ * server announces (`Keep-Alive: timeout=N`; Node heeds it only under an agent timeout), so a
+ * request is not sent on a connection the server is closing (ECONNRESET). Requests in flight are
+ * not timed by it.
+ */
+const idleMs = 5_000;
 const agents = {
-  'http:': new HttpAgent({ keepAlive: true }),
-  'https:': new HttpsAgent({ keepAlive: true }),
+  'http:': new HttpAgent({ keepAlive: true, timeout: idleMs }),
+  'https:': new HttpsAgent({ keepAlive: true, timeout: idleMs }),
 } as const;
 
 interface Outgoing {

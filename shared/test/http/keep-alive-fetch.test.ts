@@ -210,6 +210,31 @@ describe('plainFetch: keep-alive transport with fetch behaviour', () => {
     );
   });
 
+  it('lets an idle connection go before the time the server announced (Keep-Alive: timeout), not reusing it as the server closes it', async () => {
+    // This server keeps idle connections for 30 s but announces 2: a client must believe the
+    // announcement (a real server closes then, and a request sent on the closing socket fails).
+    let connections = 0;
+    const announcing = createServer((_req, res) => {
+      res.writeHead(200, { 'content-length': '2', 'keep-alive': 'timeout=2' }).end('ok');
+    });
+    announcing.keepAliveTimeout = 30_000;
+    announcing.on('connection', () => connections++);
+    await new Promise<void>((r) => announcing.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(announcing.address() as AddressInfo).port}/`;
+    try {
+      assert.equal(await (await plainFetch(url)).text(), 'ok');
+      assert.equal(await (await plainFetch(url)).text(), 'ok');
+      assert.equal(connections, 1, 'reused at once');
+      // Node's agent lets a socket go a second before the announced timeout.
+      await new Promise((r) => setTimeout(r, 1_300));
+      assert.equal(await (await plainFetch(url)).text(), 'ok');
+      assert.equal(connections, 2, 'a new connection after the announced idle time');
+    } finally {
+      announcing.closeAllConnections();
+      announcing.close();
+    }
+  });
+
   it('hands what it does not take on to global fetch: form data, and a global fetch someone replaced', async () => {
     seen.length = 0;
     const form = new FormData();
