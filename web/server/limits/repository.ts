@@ -4,17 +4,21 @@ import type { Database } from '#server/db/client.ts';
 import { executePrepared } from '#server/db/prepared.ts';
 
 /*
- * The only SQL of the shared publish limits: acquire a batch (one call of the migration's
- * `postwave_acquire_limits`), release and renew slots, forget grants long run out.
+ * The only SQL of the shared publish limits: release slots and acquire a batch (one call of the
+ * migration's `postwave_acquire_limits`), renew slots, forget grants long run out.
  */
 
 /** One acquisition as the database function reads it: key, limit, window ms (null: a slot). */
 export type LimitRow = { k: string; n: number; w: number | null };
 export type AcquireAnswer = { g: string } | { b: string; r: number | null };
 
+/** Grant ids as one array parameter. */
+const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
+
 /**
  * Acquires a batch, after deleting the slots in `releases` (given back here since the last call):
- * one round trip, and a slot freed here is free for the acquisitions of the same call.
+ * one round trip, and a slot freed here is free for the acquisitions of the same call. With no
+ * acquisitions it only gives the slots back.
  */
 export async function acquireLimits(
   db: Database,
@@ -25,17 +29,10 @@ export async function acquireLimits(
   const payload = JSON.stringify(acquisitions.map((limits) => ({ limits })));
   const result = await executePrepared(
     db,
-    sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer, ${`{${releases.join(',')}}`}::uuid[]) AS answers`,
+    sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer, ${uuidArray(releases)}::uuid[]) AS answers`,
   );
   const answers = rowsOf<{ answers: AcquireAnswer[] | string }>(result)[0]?.answers;
   return typeof answers === 'string' ? (JSON.parse(answers) as AcquireAnswer[]) : (answers ?? []);
-}
-
-export async function releaseSlots(db: Database, grantIds: readonly string[]): Promise<void> {
-  if (grantIds.length === 0) return;
-  await db.execute(sql`
-    DELETE FROM publish_limit_grants
-    WHERE grant_id = ANY(${`{${grantIds.join(',')}}`}::uuid[]) AND kind = 'slot'`);
 }
 
 /** Extends the lease of slots still held, so only a dead instance's slots run out. */
@@ -44,7 +41,7 @@ export async function renewSlots(db: Database, grantIds: readonly string[], leas
   await db.execute(sql`
     UPDATE publish_limit_grants
     SET expires_at = clock_timestamp() + make_interval(secs => ${leaseMs}::integer / 1000.0)
-    WHERE grant_id = ANY(${`{${grantIds.join(',')}}`}::uuid[]) AND kind = 'slot'`);
+    WHERE grant_id = ANY(${uuidArray(grantIds)}::uuid[]) AND kind = 'slot'`);
 }
 
 /** Grants of keys nobody asks for any more are not cleaned by acquisitions: clean them here. */

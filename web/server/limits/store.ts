@@ -7,7 +7,6 @@ import {
   acquireLimits,
   forgetExpiredGrants,
   type LimitRow,
-  releaseSlots,
   renewSlots,
 } from './repository.ts';
 
@@ -89,7 +88,7 @@ export class DatabaseLimitStore implements LimitStore {
     clearTimeout(this.#releaseTimer);
     const held = [...this.#held, ...this.#pending.map((r) => r.id)];
     this.#held.clear();
-    await releaseSlots(this.#db, held).catch(() => {});
+    if (held.length > 0) await acquireLimits(this.#db, [], this.#leaseMs, held).catch(() => {});
     for (const release of this.#pending.splice(0)) release.written();
   }
 
@@ -119,8 +118,8 @@ export class DatabaseLimitStore implements LimitStore {
     const ids = releases.map((r) => r.id);
     let answers: AcquireAnswer[] = [];
     try {
-      if (acquisitions.length > 0) answers = await acquireLimits(this.#db, acquisitions, this.#leaseMs, ids);
-      else await releaseSlots(this.#db, ids);
+      if (acquisitions.length > 0 || ids.length > 0)
+        answers = await acquireLimits(this.#db, acquisitions, this.#leaseMs, ids);
     } catch (error) {
       // The released slots are not renewed any more: they free themselves within leaseMs.
       if (ids.length > 0)

@@ -138,27 +138,27 @@ for (const backend of backends()) {
   });
 }
 
+/** Two instances on one PostgreSQL database, each with its limit store. */
+async function twoInstances(leaseMs: number) {
+  const harness = await startServices('postgres', {}, 2);
+  const stores = harness.contexts.map((c) => new DatabaseLimitStore(c.db, { leaseMs }));
+  return {
+    stores,
+    db: harness.contexts[0]!.db,
+    async close() {
+      for (const s of stores) await s.close();
+      await harness.stop();
+    },
+  };
+}
+
 if (backends().includes('postgres')) {
   describe('DatabaseLimitStore (postgres)', () => {
-    limitStoreSuite({
-      async open() {
-        const harness = await startServices('postgres', {}, 2);
-        const stores = harness.contexts.map((c) => new DatabaseLimitStore(c.db, { leaseMs: 30_000 }));
-        return {
-          stores,
-          async close() {
-            for (const s of stores) await s.close();
-            await harness.stop();
-          },
-        };
-      },
-    });
+    limitStoreSuite({ open: () => twoInstances(30_000) });
 
     test('a slot given back is free for the next acquisition here, before the release is written', async () => {
-      const harness = await startServices('postgres', {}, 2);
-      const [a, b] = harness.contexts;
-      const here = new DatabaseLimitStore(a!.db, { leaseMs: 30_000 });
-      const other = new DatabaseLimitStore(b!.db, { leaseMs: 30_000 });
+      const instances = await twoInstances(30_000);
+      const [here, other] = instances.stores as [DatabaseLimitStore, DatabaseLimitStore];
       try {
         const key = `k-${crypto.randomUUID()}`;
         const first = await here.tryAcquire([{ key, limit: 1 }]);
@@ -173,9 +173,7 @@ if (backends().includes('postgres')) {
         if (second.granted) await second.grant.release();
         assert.equal((await other.tryAcquire([{ key, limit: 1 }])).granted, true);
       } finally {
-        await here.close();
-        await other.close();
-        await harness.stop();
+        await instances.close();
       }
     });
 
@@ -207,13 +205,11 @@ if (backends().includes('postgres')) {
     });
 
     test('slots of an instance that stopped renewing free themselves; a live holder keeps its own', async () => {
-      const harness = await startServices('postgres', {}, 2);
-      const [a, b] = harness.contexts;
-      const live = new DatabaseLimitStore(a!.db, { leaseMs: 1000 });
-      const other = new DatabaseLimitStore(b!.db, { leaseMs: 1000 });
+      const instances = await twoInstances(1000);
+      const [live, other] = instances.stores as [DatabaseLimitStore, DatabaseLimitStore];
       try {
         // A dead instance: it took a slot with a 1 s lease and never renewed it.
-        const [answer] = await acquireLimits(a!.db, [[{ k: 'dead', n: 1, w: null }]], 1000);
+        const [answer] = await acquireLimits(instances.db, [[{ k: 'dead', n: 1, w: null }]], 1000);
         assert.ok(answer && 'g' in answer);
         const held = await live.tryAcquire([{ key: 'held', limit: 1 }]);
         assert.equal(held.granted, true);
@@ -230,9 +226,7 @@ if (backends().includes('postgres')) {
           'renewed while held',
         );
       } finally {
-        await live.close();
-        await other.close();
-        await harness.stop();
+        await instances.close();
       }
     });
   });
