@@ -11,10 +11,9 @@ import { type AccountRow, findAccountById } from '#server/accounts/repository.ts
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import { collectClicks } from '#server/links/collect-clicks.ts';
+import { type ClaimedTarget, claimDueTargets, releaseAccounts } from './collect-queue.ts';
 import {
   accountRowsById,
-  type ClaimedTarget,
-  claimDueTargets,
   postponeTargets,
   recordTargetOutcomes,
   type TargetOutcome,
@@ -67,18 +66,26 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
       ...(options.postId ? { postId: options.postId } : {}),
     });
   // Rounds overlap in three stages, at most one of each in flight: the next round is claimed while
-  // this one's accounts are asked, and its outcomes are written while the next one's are. Claimed
-  // rows are leased (not due), so a claim ahead never takes a target twice.
+  // this one's accounts are asked, and its outcomes are written (then its accounts given back)
+  // while the next one's are. Claimed accounts are leased, so a claim ahead never takes a target
+  // twice; it finds nothing when the accounts still due are the rounds' in flight, so an empty
+  // claim is made again once those are given back, and only then ends the run.
+  const maxRounds = options.maxRounds ?? 20;
   let claiming: Promise<ClaimedTarget[]> | undefined = isShuttingDown() ? undefined : claim();
   let writing: Promise<void> | undefined;
   const workers = startCollectWorkers(ctx, options.concurrency ?? 4);
   try {
     for (let round = 0; claiming; round++) {
-      const claimed = await claiming;
+      let claimed = await claiming;
       claiming = undefined;
+      if (claimed.length === 0 && writing && !isShuttingDown()) {
+        await writing;
+        writing = undefined;
+        claimed = await claim();
+      }
       if (claimed.length === 0) break;
       summary.targets += claimed.length;
-      if (claimed.length === batch && round + 1 < (options.maxRounds ?? 20) && !isShuttingDown()) {
+      if (round + 1 < maxRounds && !isShuttingDown()) {
         claiming = claim();
         // Awaited by the next round; its failure is that round's to throw, never unhandled.
         claiming.catch(() => {});
@@ -86,10 +93,12 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
       const collected = await collectRound(ctx, options.owner, workers, claimed);
       summary.failed += collected.failed;
       const { outcomes } = collected;
+      const accountIds = [...new Set(claimed.map((t) => t.accountId))];
       await writing;
-      const write = recordTargetOutcomes(ctx, options.owner, outcomes, new Date()).then(() => {
+      const write = recordTargetOutcomes(ctx, options.owner, outcomes, new Date()).then(async () => {
         summary.collected += outcomes.filter((o) => o.metrics).length;
         summary.gone += outcomes.filter((o) => o.state === 'gone').length;
+        await releaseAccounts(ctx, options.owner, accountIds);
       });
       write.catch(() => {});
       writing = write;

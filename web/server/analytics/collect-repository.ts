@@ -2,8 +2,10 @@ import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { AccountRow } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
+import { executePrepared } from '#server/db/prepared.ts';
 import { accounts, type MetricsState } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
+import { heldBy, queueAccountsOf } from './collect-queue.ts';
 import {
   bucketsOfTargets,
   type RollupBucket,
@@ -13,23 +15,11 @@ import {
 } from './collect-rollups.ts';
 
 /*
- * The collectors' SQL (docs/analytics.md): enrolling posted targets and accounts, claiming due
- * ones under a lease, and writing what a collection found. Claims work as dispatch's do
- * (web/server/dispatch/repository.ts): SKIP LOCKED hands concurrent collectors disjoint rows, and
- * the claim pushes `next_collect_at` to the lease's end, so a row whose collector died becomes due
- * again exactly when its lease runs out. Nothing here is scoped to an owner: collection serves all.
+ * The collectors' SQL (docs/analytics.md): enrolling posted targets and accounts, writing what a
+ * collection found, and the followers' schedule. Targets are claimed by account, through the
+ * queue (./collect-queue.ts): a target's outcome is written only while its collector holds its
+ * account. Nothing here is scoped to an owner: collection serves all.
  */
-
-/** A claimed target with what its platform needs to find it. */
-export interface ClaimedTarget {
-  postId: string;
-  accountId: string;
-  platform: string;
-  postedAt: Date;
-  step: number;
-  platformPostId: string;
-  url: string | null;
-}
 
 /** One target's outcome, as the collector writes it. */
 export interface TargetOutcome {
@@ -65,6 +55,7 @@ export async function enrollPostedTargets(
   const supported =
     collecting.length > 0 ? sql`(t.platform IN (${list(collecting)}) OR ${shortLinks})` : shortLinks;
   const result = await ctx.db.execute(sql`
+    WITH added AS (
     INSERT INTO target_metrics (post_id, account_id, platform, posted_at, state, step, next_collect_at)
     SELECT t.post_id, t.account_id, t.platform, coalesce(p.posted_at, t.updated_at),
       CASE WHEN ${supported} THEN 'collecting' ELSE 'unsupported' END, 0,
@@ -74,7 +65,9 @@ export async function enrollPostedTargets(
     WHERE t.status = 'posted' AND t.platform_post_id IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM target_metrics m WHERE m.post_id = t.post_id AND m.account_id = t.account_id)
     ON CONFLICT DO NOTHING
-    RETURNING post_id, account_id`);
+    RETURNING post_id, account_id, next_collect_at
+    ), queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM added`)})
+    SELECT post_id, account_id FROM added`);
   const added = rowsOf<{ post_id: string; account_id: string }>(result);
   if (added.length > 0) await refreshRollups(ctx, bucketsOfTargets(JSON.stringify(added)));
   return added.length;
@@ -88,62 +81,9 @@ export async function accountRowsById(ctx: AppContext, ids: readonly string[]): 
 }
 
 /**
- * Claims up to `limit` due targets (optionally only those of one post, for a refresh), an
- * account's together: the accounts of the earliest-due targets, and of each up to `perAccount` of
- * its due targets (the `target_metrics_account_due` index), so a platform that answers for many
- * posts at once (X: 100 ids a call) is asked with full calls rather than with the few of each
- * account that happen to share the earliest due times.
- */
-export async function claimDueTargets(
-  ctx: AppContext,
-  owner: string,
-  options: { limit: number; leaseMs: number; postId?: string; now?: Date; perAccount?: number },
-): Promise<ClaimedTarget[]> {
-  const now = (options.now ?? new Date()).toISOString();
-  const until = new Date(Date.parse(now) + options.leaseMs).toISOString();
-  const onlyPost = (alias: string) =>
-    options.postId ? sql`AND ${sql.raw(alias)}.post_id = ${options.postId}` : sql``;
-  const result = await ctx.db.execute(sql`
-    WITH first AS (
-      SELECT DISTINCT e.account_id FROM (
-        SELECT account_id FROM target_metrics e
-        WHERE e.state = 'collecting' AND e.next_collect_at <= ${now}::timestamptz ${onlyPost('e')}
-        ORDER BY e.next_collect_at
-        LIMIT ${options.limit}) AS e
-    ),
-    due AS (
-      SELECT d.post_id, d.account_id FROM first f
-      CROSS JOIN LATERAL (
-        SELECT m.post_id, m.account_id FROM target_metrics m
-        WHERE m.account_id = f.account_id AND m.state = 'collecting'
-          AND m.next_collect_at <= ${now}::timestamptz ${onlyPost('m')}
-        ORDER BY m.next_collect_at
-        LIMIT ${options.perAccount ?? 100}
-        FOR UPDATE SKIP LOCKED
-      ) AS d
-      LIMIT ${options.limit}
-    )
-    UPDATE target_metrics AS m
-    SET lease_owner = ${owner}, lease_expires_at = ${until}::timestamptz, next_collect_at = ${until}::timestamptz
-    FROM due, post_targets AS t
-    WHERE m.post_id = due.post_id AND m.account_id = due.account_id
-      AND t.post_id = m.post_id AND t.account_id = m.account_id
-    RETURNING m.post_id, m.account_id, m.platform, m.posted_at, m.step, t.platform_post_id, t.url`);
-  return rowsOf<Record<string, unknown>>(result).map((row) => ({
-    postId: String(row.post_id),
-    accountId: String(row.account_id),
-    platform: String(row.platform),
-    postedAt: dateOrNull(row.posted_at)!,
-    step: Number(row.step),
-    platformPostId: String(row.platform_post_id),
-    url: (row.url as string | null) ?? null,
-  }));
-}
-
-/**
  * Writes outcomes of targets `owner` holds, their figures to the history and the difference they
  * make to the rollups, in one statement however many there are (a bucket to recompute takes one
- * more). A row another collector took over meanwhile is left alone.
+ * more). A target whose account another collector took over meanwhile is left alone.
  */
 export async function recordTargetOutcomes(
   ctx: AppContext,
@@ -166,7 +106,9 @@ export async function recordTargetOutcomes(
     })),
   );
   // `o` is the row as it was before this statement (its old figures, for the rollups' difference).
-  const result = await ctx.db.execute(sql`
+  const result = await executePrepared(
+    ctx.db,
+    sql`
     WITH x AS (
       SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS x(post_id uuid, account_id text, metrics jsonb,
         engagement int, impressions int, state text, step int, next_collect_at timestamptz)
@@ -176,10 +118,9 @@ export async function recordTargetOutcomes(
         metrics = coalesce(x.metrics, m.metrics),
         engagement = CASE WHEN x.metrics IS NULL THEN m.engagement ELSE x.engagement END,
         impressions = CASE WHEN x.metrics IS NULL THEN m.impressions ELSE x.impressions END,
-        collected_at = CASE WHEN x.metrics IS NULL THEN m.collected_at ELSE ${at}::timestamptz END,
-        lease_owner = NULL, lease_expires_at = NULL
+        collected_at = CASE WHEN x.metrics IS NULL THEN m.collected_at ELSE ${at}::timestamptz END
       FROM x JOIN target_metrics AS o ON o.post_id = x.post_id AND o.account_id = x.account_id
-      WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND m.lease_owner = ${owner}
+      WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND ${heldBy(owner, 'x.account_id')}
       RETURNING m.post_id, m.account_id, m.posted_at, x.metrics, x.engagement,
         o.metrics AS old_metrics, o.engagement AS old_engagement
     ), history AS (
@@ -187,11 +128,15 @@ export async function recordTargetOutcomes(
       SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
       ON CONFLICT DO NOTHING
     ),
-    ${rollupsByDifference}`);
+    ${rollupsByDifference}`,
+  );
   await recountRollups(ctx, rowsOf<RollupBucket>(result));
 }
 
-/** Hands claimed targets back to be tried at `retryAt` (the same step: nothing was collected). */
+/**
+ * Hands claimed targets back to be tried at `retryAt` (the same step: nothing was collected); their
+ * account's next due time follows when it is given back (`releaseAccounts`).
+ */
 export async function postponeTargets(
   ctx: AppContext,
   owner: string,
@@ -202,23 +147,28 @@ export async function postponeTargets(
   const keys = JSON.stringify(targets.map((t) => ({ post_id: t.postId, account_id: t.accountId })));
   await ctx.db.execute(sql`
     UPDATE target_metrics AS m
-    SET next_collect_at = ${retryAt.toISOString()}::timestamptz, lease_owner = NULL, lease_expires_at = NULL
+    SET next_collect_at = ${retryAt.toISOString()}::timestamptz
     FROM jsonb_to_recordset(${keys}::jsonb) AS x(post_id uuid, account_id text)
-    WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND m.lease_owner = ${owner}`);
+    WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND ${heldBy(owner, 'x.account_id')}`);
 }
 
-/** Makes a post's collecting targets due now (a refresh); answers false when one was refreshed since `since`. */
+/**
+ * Makes a post's collecting targets due now, and their accounts (a refresh); answers false when
+ * one was refreshed since `since`. A target in a round being collected is written by that round.
+ */
 export async function markRefreshed(ctx: AppContext, postId: string, since: Date): Promise<boolean> {
   const now = new Date().toISOString();
   const result = await ctx.db.execute(sql`
-    UPDATE target_metrics
-    SET refreshed_at = ${now}::timestamptz,
-      next_collect_at = CASE WHEN state = 'collecting' AND lease_owner IS NULL
-        THEN ${now}::timestamptz ELSE next_collect_at END
-    WHERE post_id = ${postId}
-      AND NOT EXISTS (SELECT 1 FROM target_metrics r WHERE r.post_id = ${postId}
-        AND r.refreshed_at > ${since.toISOString()}::timestamptz)
-    RETURNING 1`);
+    WITH refreshed AS (
+      UPDATE target_metrics
+      SET refreshed_at = ${now}::timestamptz,
+        next_collect_at = CASE WHEN state = 'collecting' THEN ${now}::timestamptz ELSE next_collect_at END
+      WHERE post_id = ${postId}
+        AND NOT EXISTS (SELECT 1 FROM target_metrics r WHERE r.post_id = ${postId}
+          AND r.refreshed_at > ${since.toISOString()}::timestamptz)
+      RETURNING account_id, state, next_collect_at
+    ), queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM refreshed WHERE state = 'collecting'`)})
+    SELECT 1 FROM refreshed`);
   return rowsOf(result).length > 0;
 }
 

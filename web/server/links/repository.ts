@@ -92,7 +92,8 @@ export async function shortLinksOfTargets(
     .innerJoin(posts, eq(posts.id, targetLinks.postId))
     .where(
       and(
-        inArray(targetLinks.postId, [...new Set(keys.map((k) => k.postId))]),
+        // One array parameter: a list of a round's thousand ids would be parsed and planned each time.
+        sql`${targetLinks.postId} = ANY(${sql.param([...new Set(keys.map((k) => k.postId))])}::uuid[])`,
         isNotNull(targetLinks.ref),
         isNotNull(targetLinks.shortUrl),
       ),

@@ -1,5 +1,6 @@
 import type { TargetOutcome } from '@postwave/shared';
 import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { queueAccountsOf } from '#server/analytics/collect-queue.ts';
 import { bucketOf } from '#server/analytics/collect-rollups.ts';
 import { publishedAuditInsert } from '#server/audit/repository.ts';
 import type { AppContext } from '#server/context.ts';
@@ -297,7 +298,8 @@ function analyticsSchedule(analytics: NonNullable<FinalizeOptions['analytics']>,
       ${hasRecorded ? sql`LEFT JOIN recorded r ON r.post_id = t.post_id AND r.account_id = t.account_id` : sql``}
       WHERE ${r('status', 'status')} = 'posted' AND ${r('platform_post_id', 'platform_post_id')} IS NOT NULL
       ON CONFLICT DO NOTHING
-      RETURNING account_id, posted_at),
+      RETURNING account_id, posted_at, next_collect_at),
+    queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM enrolled`)}),
     counted AS (
       INSERT INTO metric_rollups (account_id, bucket, posts)
       SELECT account_id, ${bucketOf('posted_at', 900)}, count(*)::int FROM enrolled GROUP BY 1, 2

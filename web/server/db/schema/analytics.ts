@@ -48,6 +48,7 @@ export const targetMetrics = pgTable(
     collectedAt: ts('collected_at'),
     /** The last collection a person asked for (`POST /posts/{id}/metrics/refresh`), at most one per 5 minutes. */
     refreshedAt: ts('refreshed_at'),
+    /** Unused since migration 0032 (the collector leases accounts: `metric_collect_accounts`); kept while older instances may still run. */
     leaseOwner: text('lease_owner'),
     leaseExpiresAt: ts('lease_expires_at'),
   },
@@ -57,8 +58,8 @@ export const targetMetrics = pgTable(
       columns: [t.postId, t.accountId],
       foreignColumns: [postTargets.postId, postTargets.accountId],
     }).onDelete('cascade'),
-    index('target_metrics_due').on(t.nextCollectAt).where(sql`${t.state} = 'collecting'`),
-    // An account's due targets together (the collector asks a platform for up to 100 per call).
+    // An account's due targets in order (the collector asks a platform for up to 100 per call),
+    // and its earliest, for `metric_collect_accounts.next_due_at`.
     index('target_metrics_account_due')
       .on(t.accountId, t.nextCollectAt)
       .where(sql`${t.state} = 'collecting'`),
@@ -68,6 +69,27 @@ export const targetMetrics = pgTable(
       .on(t.engagement.desc(), t.postedAt.desc())
       .where(sql`${t.engagement} IS NOT NULL`),
   ],
+);
+
+/**
+ * The collector's queue of accounts (docs/analytics.md#collection): per account with targets to
+ * collect, when its earliest is due (`next_due_at`, the earliest `next_collect_at` of its
+ * collecting targets; null when none is) and who holds it. A collector leases whole accounts, so
+ * claiming and giving back a round writes a row per account rather than per target, and the next
+ * claim finds the next due accounts without walking the targets of those being collected.
+ * Writers of a target's `next_collect_at` keep it: enrollment (here and when a post is published)
+ * lowers it, a refresh sets it due, the claim pushes it to the lease's end, and giving the account
+ * back recomputes it. Not keyed to `accounts`: a removed account's row is settled by the next claim.
+ */
+export const metricCollectAccounts = pgTable(
+  'metric_collect_accounts',
+  {
+    accountId: text('account_id').primaryKey(),
+    nextDueAt: ts('next_due_at'),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: ts('lease_expires_at'),
+  },
+  (t) => [index('metric_collect_accounts_due').on(t.nextDueAt).where(sql`${t.nextDueAt} IS NOT NULL`)],
 );
 
 /** The columns of a rollup: the sums of `target_metrics` per account and bucket of posting time. */

@@ -8,8 +8,14 @@ import { collectDueMetrics } from '#server/analytics/collect-metrics.ts';
 import { recordTargetOutcomes } from '#server/analytics/collect-repository.ts';
 import { runCollection } from '#server/analytics/collector.ts';
 import type { AppContext } from '#server/context.ts';
-import { rowsOf } from '#server/db/access.ts';
-import { accountMetrics, accounts, metricSnapshots, targetMetrics } from '#server/db/schema.ts';
+import { dateOrNull, rowsOf } from '#server/db/access.ts';
+import {
+  accountMetrics,
+  accounts,
+  metricCollectAccounts,
+  metricSnapshots,
+  targetMetrics,
+} from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
@@ -97,9 +103,11 @@ for (const backend of backends()) {
         assert.deepEqual(rowsOf(kept), rowsOf(expected), table);
       }
     };
-    /** Time passes: every collecting target is due again. */
-    const makeDue = () =>
-      ctx.db.execute(sql`UPDATE target_metrics SET next_collect_at = now() WHERE state = 'collecting'`);
+    /** Time passes: every collecting target is due again, and so are their accounts in the collector's queue. */
+    const makeDue = async () => {
+      await ctx.db.execute(sql`UPDATE target_metrics SET next_collect_at = now() WHERE state = 'collecting'`);
+      await ctx.db.execute(sql`UPDATE metric_collect_accounts SET next_due_at = now()`);
+    };
 
     test('collects on schedule, records the history, follows the fake’s changing figures, stops for a deleted post', async () => {
       const one = await publish('first');
@@ -163,7 +171,20 @@ for (const backend of backends()) {
       for (const post of posts) {
         const row = await rowOf(post.id, xAccount);
         assert.ok(row?.collectedAt && row.collectedAt >= before, 'collected in this run');
-        assert.equal(row.leaseOwner, null);
+      }
+      // Every account was given back, due again at its earliest collecting target.
+      const queue = await ctx.db.select().from(metricCollectAccounts);
+      assert.deepEqual(
+        queue.filter((a) => a.leaseOwner !== null || a.leaseExpiresAt !== null),
+        [],
+        'no account left held',
+      );
+      for (const account of queue) {
+        const [earliest] = rowsOf<{ at: unknown }>(
+          await ctx.db.execute(sql`SELECT min(next_collect_at) AS at FROM target_metrics
+            WHERE account_id = ${account.accountId} AND state = 'collecting'`),
+        );
+        assert.equal(account.nextDueAt?.getTime() ?? null, dateOrNull(earliest?.at)?.getTime() ?? null);
       }
       await assertRollupsAgree();
     });
@@ -173,7 +194,7 @@ for (const backend of backends()) {
       await makeDue();
       await runCollection(ctx);
       await ctx.db.execute(
-        sql`UPDATE target_metrics SET lease_owner = 'test-missing' WHERE post_id = ${post.id} AND account_id = ${xAccount}`,
+        sql`UPDATE metric_collect_accounts SET lease_owner = 'test-missing' WHERE account_id = ${xAccount}`,
       );
       // The platform reports likes alone this time: the impressions and the rest it reported before are gone.
       await recordTargetOutcomes(
@@ -216,6 +237,30 @@ for (const backend of backends()) {
       await runCollection(ctx);
       assert.equal((await rowOf(post.id, xAccount))?.metrics?.impressions, 70);
       await assertRollupsAgree();
+    });
+
+    test('accounts queued with nothing due (their targets gone) never hold back those due, and are settled', async () => {
+      const post = await publish('behind a queue of gone accounts');
+      await makeDue();
+      // More such accounts than a claim takes (8 or more), all due before the real ones.
+      const gone = Array.from({ length: 20 }, (_, i) => `gone-account-${i}`);
+      for (const accountId of gone)
+        await ctx.db.execute(sql`INSERT INTO metric_collect_accounts (account_id, next_due_at)
+          VALUES (${accountId}, now() - interval '1 day')`);
+      const before = new Date();
+      const summary = await collectDueMetrics(ctx, { owner: 'test-gone', batch: 100, concurrency: 2 });
+      assert.ok(summary.collected >= 1, `collected ${summary.collected}`);
+      const row = await rowOf(post.id, xAccount);
+      assert.ok(row?.collectedAt && row.collectedAt >= before, 'collected in this run');
+      const settled = await ctx.db
+        .select()
+        .from(metricCollectAccounts)
+        .where(sql`${metricCollectAccounts.accountId} LIKE 'gone-account-%'`);
+      assert.deepEqual(
+        settled.map((a) => [a.accountId, a.nextDueAt, a.leaseOwner]).sort(),
+        gone.map((id) => [id, null, null]).sort(),
+        'due never again, and not held',
+      );
     });
 
     test('a refused token marks the account needs_reconnect and keeps its targets for later', async () => {

@@ -1,0 +1,148 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { AppContext } from '#server/context.ts';
+import { dateOrNull, rowsOf } from '#server/db/access.ts';
+import { executePrepared } from '#server/db/prepared.ts';
+
+/*
+ * The collector's queue of accounts (`metric_collect_accounts`, docs/analytics.md#collection). A
+ * collector leases whole accounts: the claim writes one row per account, not one per target, and
+ * finds the next due accounts through the queue's index, never walking the due targets of
+ * accounts being collected (which stay due until their outcomes are written). SKIP LOCKED hands
+ * concurrent collectors disjoint accounts; the claim pushes an account's `next_due_at` to its
+ * lease's end, so the account of a collector that died becomes due again when the lease runs out.
+ */
+
+/** A claimed target with what its platform needs to find it. */
+export interface ClaimedTarget {
+  postId: string;
+  accountId: string;
+  platform: string;
+  postedAt: Date;
+  step: number;
+  platformPostId: string;
+  url: string | null;
+}
+
+/** The earliest `next_collect_at` of an account's (`a.account_id`) collecting targets, from its index. */
+const earliestDue = sql`(SELECT m.next_collect_at FROM target_metrics m
+  WHERE m.account_id = a.account_id AND m.state = 'collecting'
+  ORDER BY m.next_collect_at LIMIT 1)`;
+
+/**
+ * A statement (a CTE's body) bringing forward the accounts of `rows` (a query of `account_id,
+ * next_collect_at`, such as newly enrolled targets or refreshed ones) to their earliest target.
+ */
+export const queueAccountsOf = (rows: SQL): SQL => sql`
+  INSERT INTO metric_collect_accounts AS a (account_id, next_due_at)
+  SELECT q.account_id, min(q.next_collect_at) FROM (${rows}) AS q
+  WHERE q.next_collect_at IS NOT NULL GROUP BY q.account_id
+  ON CONFLICT (account_id) DO UPDATE SET next_due_at = excluded.next_due_at
+  WHERE a.next_due_at IS NULL OR a.next_due_at > excluded.next_due_at`;
+
+/** A condition: the account `column` names is held by `owner`. */
+export const heldBy = (owner: string, column: string): SQL =>
+  sql`EXISTS (SELECT 1 FROM metric_collect_accounts h
+    WHERE h.account_id = ${sql.raw(column)} AND h.lease_owner = ${owner})`;
+
+/**
+ * Claims up to `limit` due targets (optionally only those of one post, for a refresh), whole
+ * accounts at a time: of the earliest-due unleased accounts, up to `perAccount` targets each in
+ * due order (the `target_metrics_account_due` index), so a platform that answers for many posts at
+ * once (X: 100 ids a call) is asked with full calls. The accounts that gave targets are leased.
+ */
+export async function claimDueTargets(
+  ctx: AppContext,
+  owner: string,
+  options: { limit: number; leaseMs: number; postId?: string; now?: Date; perAccount?: number },
+): Promise<ClaimedTarget[]> {
+  const now = (options.now ?? new Date()).toISOString();
+  const until = new Date(Date.parse(now) + options.leaseMs).toISOString();
+  const perAccount = options.perAccount ?? 100;
+  // Half as many accounts again as the round needs when each has `perAccount` due, so accounts
+  // with only a few due still fill a fair part of it; each is read at most `perAccount` deep.
+  const needed = Math.ceil(options.limit / perAccount);
+  const accounts = Math.max(8, needed + Math.ceil(needed / 2));
+  const onlyPost = (alias: string) =>
+    options.postId ? sql`AND ${sql.raw(alias)}.post_id = ${options.postId}` : sql``;
+  const ofPost = options.postId
+    ? sql`AND a.account_id IN (SELECT p.account_id FROM target_metrics p WHERE p.post_id = ${options.postId})`
+    : sql``;
+  const unleased = (alias: string) =>
+    sql`(${sql.raw(alias)}.lease_expires_at IS NULL OR ${sql.raw(alias)}.lease_expires_at <= ${now}::timestamptz)`;
+  // The accounts walked past because none of their targets is due (their posts were deleted, the
+  // account removed) get their true next due time, so they never stand at the queue's head again.
+  const settled = options.postId
+    ? sql``
+    : sql`, settled AS (
+      UPDATE metric_collect_accounts AS a SET next_due_at = ${earliestDue}
+      FROM (SELECT s.account_id FROM metric_collect_accounts s
+        WHERE s.next_due_at <= coalesce((SELECT max(c.next_due_at) FROM candidates c), ${now}::timestamptz)
+          AND ${unleased('s')} AND s.account_id NOT IN (SELECT c.account_id FROM candidates c)
+        FOR UPDATE SKIP LOCKED) AS s
+      WHERE a.account_id = s.account_id
+    )`;
+  const result = await executePrepared(
+    ctx.db,
+    sql`
+    WITH candidates AS (
+      SELECT a.account_id, a.next_due_at FROM metric_collect_accounts a
+      WHERE a.next_due_at <= ${now}::timestamptz AND ${unleased('a')} ${ofPost}
+        AND EXISTS (SELECT 1 FROM target_metrics e WHERE e.account_id = a.account_id
+          AND e.state = 'collecting' AND e.next_collect_at <= ${now}::timestamptz ${onlyPost('e')})
+      ORDER BY a.next_due_at
+      LIMIT ${accounts}
+      FOR UPDATE SKIP LOCKED
+    ), due AS (
+      SELECT d.*, c.next_due_at AS account_due FROM candidates c
+      CROSS JOIN LATERAL (
+        SELECT m.post_id, m.account_id, m.next_collect_at, m.platform, m.posted_at, m.step FROM target_metrics m
+        WHERE m.account_id = c.account_id AND m.state = 'collecting'
+          AND m.next_collect_at <= ${now}::timestamptz ${onlyPost('m')}
+        ORDER BY m.next_collect_at
+        LIMIT ${perAccount}) AS d
+    ), taken AS (
+      SELECT r.* FROM (
+        SELECT due.*, row_number() OVER (ORDER BY due.account_due, due.account_id, due.next_collect_at) AS n
+        FROM due) AS r
+      WHERE r.n <= ${options.limit}
+    ), leased AS (
+      UPDATE metric_collect_accounts AS a
+      SET lease_owner = ${owner}, lease_expires_at = ${until}::timestamptz, next_due_at = ${until}::timestamptz
+      WHERE a.account_id IN (SELECT account_id FROM taken)
+    )${settled}
+    SELECT k.post_id, k.account_id, k.platform, k.posted_at, k.step, t.platform_post_id, t.url
+    FROM taken k
+    -- One key lookup per target: a join the planner may hash would read every post target.
+    CROSS JOIN LATERAL (SELECT t.platform_post_id, t.url FROM post_targets t
+      WHERE t.post_id = k.post_id AND t.account_id = k.account_id LIMIT 1) AS t`,
+  );
+  return rowsOf<Record<string, unknown>>(result).map((row) => ({
+    postId: String(row.post_id),
+    accountId: String(row.account_id),
+    platform: String(row.platform),
+    postedAt: dateOrNull(row.posted_at)!,
+    step: Number(row.step),
+    platformPostId: String(row.platform_post_id),
+    url: (row.url as string | null) ?? null,
+  }));
+}
+
+/**
+ * Gives back the accounts `owner` holds among `accountIds` once their round's outcomes are
+ * written, each due again at its earliest collecting target (now, when some were left for a
+ * later round).
+ */
+export async function releaseAccounts(
+  ctx: AppContext,
+  owner: string,
+  accountIds: readonly string[],
+): Promise<void> {
+  if (accountIds.length === 0) return;
+  await executePrepared(
+    ctx.db,
+    sql`
+    UPDATE metric_collect_accounts AS a
+    SET lease_owner = NULL, lease_expires_at = NULL, next_due_at = ${earliestDue}
+    WHERE a.account_id = ANY(${sql.param([...accountIds])}::text[]) AND a.lease_owner = ${owner}`,
+  );
+}
