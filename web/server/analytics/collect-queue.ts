@@ -70,13 +70,16 @@ export async function claimDueTargets(
   const unleased = (alias: string) =>
     sql`(${sql.raw(alias)}.lease_expires_at IS NULL OR ${sql.raw(alias)}.lease_expires_at <= ${now}::timestamptz)`;
   // The accounts walked past because none of their targets is due (their posts were deleted, the
-  // account removed) get their true next due time, so they never stand at the queue's head again.
+  // account removed) get their true next due time, so they never stand at the queue's head again:
+  // those due before the last candidate (not at the same instant: such an account may simply not
+  // have fitted, and locking it would keep another collector from it), or all when none was found.
   const settled = options.postId
     ? sql``
     : sql`, settled AS (
       UPDATE metric_collect_accounts AS a SET next_due_at = ${earliestDue}
       FROM (SELECT s.account_id FROM metric_collect_accounts s
-        WHERE s.next_due_at <= coalesce((SELECT max(c.next_due_at) FROM candidates c), ${now}::timestamptz)
+        WHERE (s.next_due_at < (SELECT max(c.next_due_at) FROM candidates c)
+            OR (s.next_due_at <= ${now}::timestamptz AND NOT EXISTS (SELECT 1 FROM candidates)))
           AND ${unleased('s')} AND s.account_id NOT IN (SELECT c.account_id FROM candidates c)
         FOR UPDATE SKIP LOCKED) AS s
       WHERE a.account_id = s.account_id

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { postMetricNames } from '@postwave/shared';
 import { type FakeTelegram, type FakeX, startFakeTelegram, startFakeX } from '@postwave/shared/testing';
 import { and, eq, sql } from 'drizzle-orm';
-import { connectAccount } from '#server/accounts/service.ts';
+import { connectAccount, saveAccount } from '#server/accounts/service.ts';
 import { collectDueMetrics } from '#server/analytics/collect-metrics.ts';
 import { recordTargetOutcomes } from '#server/analytics/collect-repository.ts';
 import { runCollection } from '#server/analytics/collector.ts';
@@ -237,6 +237,71 @@ for (const backend of backends()) {
       await runCollection(ctx);
       assert.equal((await rowOf(post.id, xAccount))?.metrics?.impressions, 70);
       await assertRollupsAgree();
+    });
+
+    test('two collectors at once (two instances) ask for every due target once, an account held by one of them at a time', async () => {
+      // More accounts than one claim considers (8), so the other collector finds some it did not lock.
+      const racing: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const { account } = await saveAccount(ctx, userId, {
+          platform: 'x',
+          platformAccountId: `race-${i}`,
+          credentials: x.credentials(),
+          profile: { name: `Race ${i}` },
+        });
+        racing.push(account.id);
+      }
+      // Posts per account (the fake refuses one account's duplicate text, as X does).
+      for (let i = 0; i < 2; i++)
+        for (const accountId of racing)
+          await createPost(ctx, userId, {
+            message: `race ${i} on ${accountId}`,
+            accountIds: [accountId],
+            postingMode: 'now',
+            media: [],
+            accountOptions: {},
+          });
+      await makeDue();
+      const dueBefore = await ctx.db
+        .select()
+        .from(targetMetrics)
+        .where(and(eq(targetMetrics.state, 'collecting'), eq(targetMetrics.platform, 'x')));
+      const before = new Date();
+      // Small rounds, so the two interleave over the accounts rather than one taking them all.
+      // Each with its own pool on PostgreSQL, as two instances would be (PGlite has one).
+      const other = harness.contexts[1] ?? ctx;
+      const [a, b] = await Promise.all([
+        collectDueMetrics(ctx, { owner: 'race-a', batch: 2, concurrency: 2 }),
+        collectDueMetrics(other, { owner: 'race-b', batch: 2, concurrency: 2 }),
+      ]);
+      assert.equal(a!.targets + b!.targets, dueBefore.length, 'every due target claimed once');
+      assert.equal(a!.collected + b!.collected, dueBefore.length);
+      assert.ok(a!.targets > 0 && b!.targets > 0, `both collected (${a!.targets} and ${b!.targets})`);
+      const history = await ctx.db
+        .select()
+        .from(metricSnapshots)
+        .where(sql`${metricSnapshots.collectedAt} >= ${before.toISOString()}::timestamptz`);
+      const perTarget = Map.groupBy(history, (h) => `${h.postId} ${h.accountId}`);
+      assert.equal(perTarget.size, dueBefore.length);
+      assert.ok(
+        [...perTarget.values()].every((rows) => rows.length === 1),
+        'one collection each',
+      );
+      assert.deepEqual(
+        [...perTarget.keys()].sort(),
+        dueBefore.map((t) => `${t.postId} ${t.accountId}`).sort(),
+      );
+      for (const accountId of racing)
+        assert.equal(
+          dueBefore.filter((t) => t.accountId === accountId).length,
+          2,
+          'two due on each racing account',
+        );
+      const held = await ctx.db
+        .select()
+        .from(metricCollectAccounts)
+        .where(sql`${metricCollectAccounts.leaseOwner} IS NOT NULL`);
+      assert.deepEqual(held, [], 'every account given back');
     });
 
     test('accounts queued with nothing due (their targets gone) never hold back those due, and are settled', async () => {
