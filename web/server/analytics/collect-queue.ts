@@ -53,17 +53,22 @@ export const heldBy = (owner: string, column: string): SQL =>
 export async function claimDueTargets(
   ctx: AppContext,
   owner: string,
-  options: { limit: number; leaseMs: number; postId?: string; now?: Date; perAccount?: number },
+  options: { limit: number; leaseMs: number; postId?: string; perAccount?: number },
 ): Promise<ClaimedTarget[]> {
-  const now = (options.now ?? new Date()).toISOString();
+  const now = new Date().toISOString();
   const until = new Date(Date.parse(now) + options.leaseMs).toISOString();
   const perAccount = options.perAccount ?? 100;
   // Half as many accounts again as the round needs when each has `perAccount` due, so accounts
   // with only a few due still fill a fair part of it; each is read at most `perAccount` deep.
   const needed = Math.ceil(options.limit / perAccount);
   const accounts = Math.max(8, needed + Math.ceil(needed / 2));
-  const onlyPost = (alias: string) =>
-    options.postId ? sql`AND ${sql.raw(alias)}.post_id = ${options.postId}` : sql``;
+  /** Target `alias` of account `account` is due now (and of the refreshed post, for a refresh). */
+  const due = (alias: string, account: string) => {
+    const t = sql.raw(alias);
+    return sql`${t}.account_id = ${sql.raw(account)} AND ${t}.state = 'collecting'
+      AND ${t}.next_collect_at <= ${now}::timestamptz
+      ${options.postId ? sql`AND ${t}.post_id = ${options.postId}` : sql``}`;
+  };
   const ofPost = options.postId
     ? sql`AND a.account_id IN (SELECT p.account_id FROM target_metrics p WHERE p.post_id = ${options.postId})`
     : sql``;
@@ -90,8 +95,7 @@ export async function claimDueTargets(
     WITH candidates AS (
       SELECT a.account_id, a.next_due_at FROM metric_collect_accounts a
       WHERE a.next_due_at <= ${now}::timestamptz AND ${unleased('a')} ${ofPost}
-        AND EXISTS (SELECT 1 FROM target_metrics e WHERE e.account_id = a.account_id
-          AND e.state = 'collecting' AND e.next_collect_at <= ${now}::timestamptz ${onlyPost('e')})
+        AND EXISTS (SELECT 1 FROM target_metrics e WHERE ${due('e', 'a.account_id')})
       ORDER BY a.next_due_at
       LIMIT ${accounts}
       FOR UPDATE SKIP LOCKED
@@ -99,8 +103,7 @@ export async function claimDueTargets(
       SELECT d.*, c.next_due_at AS account_due FROM candidates c
       CROSS JOIN LATERAL (
         SELECT m.post_id, m.account_id, m.next_collect_at, m.platform, m.posted_at, m.step FROM target_metrics m
-        WHERE m.account_id = c.account_id AND m.state = 'collecting'
-          AND m.next_collect_at <= ${now}::timestamptz ${onlyPost('m')}
+        WHERE ${due('m', 'c.account_id')}
         ORDER BY m.next_collect_at
         LIMIT ${perAccount}) AS d
     ), taken AS (
