@@ -28,6 +28,7 @@ import { Dispatcher } from '../web/server/dispatch/dispatcher.ts';
 import { dispatchDuePosts, dispatchOptions } from '../web/server/dispatch/service.ts';
 import { announceDue } from '../web/server/dispatch/wakeups.ts';
 import { createPost } from '../web/server/posts/create-post.ts';
+import { postgresCpuUs, processCpuUs } from './support/cpu.ts';
 import {
   type FakePlatform,
   percentile,
@@ -263,11 +264,15 @@ async function throughput(platform: FakePlatform): Promise<void> {
     let bareSeconds = 0;
     let dispatcherSeconds = 0;
     // This process's CPU time per post (user + system), the figure a busy machine bends least.
-    let bareCpu = 0;
-    let dispatcherCpu = 0;
+    // And the CPU of the database's processes and of the fake, per post: [here, database, fake].
+    const bareCpu = [0, 0, 0];
+    const dispatcherCpu = [0, 0, 0];
     const cpu = () => {
       const { user, system } = process.cpuUsage();
-      return user + system;
+      return [user + system, postgresCpuUs(), processCpuUs(platform.pid)];
+    };
+    const addSince = (sum: number[], before: number[]) => {
+      for (const [i, now] of cpu().entries()) sum[i]! += now - before[i]!;
     };
     let posted = 0;
     let duplicates = 0;
@@ -276,7 +281,7 @@ async function throughput(platform: FakePlatform): Promise<void> {
       await insertDue(setup, throughputPosts, `bare ${round}`);
       let before = cpu();
       const bare = await bareLoop(setup, platform.url, throughputPosts);
-      bareCpu += cpu() - before;
+      addSince(bareCpu, before);
       bareSeconds += throughputPosts / bare;
 
       await platform.reset();
@@ -293,7 +298,7 @@ async function throughput(platform: FakePlatform): Promise<void> {
         if (summary.claimed === 0) break;
       }
       const seconds = (performance.now() - started) / 1000;
-      dispatcherCpu += cpu() - before;
+      addSince(dispatcherCpu, before);
       dispatcherSeconds += seconds;
       posted += roundPosted;
       duplicates += (await platform.stats()).telegram.duplicates;
@@ -310,9 +315,14 @@ async function throughput(platform: FakePlatform): Promise<void> {
     console.log(
       `RATIO dispatcher / bare loop = ${(rate / bare).toFixed(2)} × (goal ≥ 0.5; posted ${posted} of ${total}, duplicates ${duplicates})`,
     );
+    const perPost = (us: number) => `${(us / total).toFixed(0)} µs`;
     console.log(
-      `CPU of this process per post: dispatcher ${(dispatcherCpu / total).toFixed(0)} µs, bare loop ${(bareCpu / total).toFixed(0)} µs ` +
-        `→ bare / dispatcher = ${(bareCpu / dispatcherCpu).toFixed(2)} × (what the rate ratio tends to where this process's CPU is the limit)`,
+      `CPU of this process per post: dispatcher ${perPost(dispatcherCpu[0]!)}, bare loop ${perPost(bareCpu[0]!)} ` +
+        `→ bare / dispatcher = ${(bareCpu[0]! / dispatcherCpu[0]!).toFixed(2)} × (what the rate ratio tends to where this process's CPU is the limit)`,
+    );
+    console.log(
+      `CPU per post of the database: dispatcher ${perPost(dispatcherCpu[1]!)}, bare loop ${perPost(bareCpu[1]!)}; ` +
+        `of the fake platform: dispatcher ${perPost(dispatcherCpu[2]!)}, bare loop ${perPost(bareCpu[2]!)}`,
     );
     if (duplicates > 0) process.exitCode = 1;
   } finally {

@@ -26,6 +26,8 @@ export interface PlatformStats {
 
 export interface FakePlatform {
   url: string;
+  /** The fake's process, whose CPU a bench may read (bench/support/cpu.ts). */
+  pid: number | undefined;
   stats(): Promise<PlatformStats>;
   reset(): Promise<void>;
   stop(): void;
@@ -41,6 +43,7 @@ export async function startFakePlatform(env: Record<string, string> = {}): Promi
   );
   return {
     url,
+    pid: child.pid,
     stats: async () => (await fetch(`${url}/stats`)).json() as Promise<PlatformStats>,
     reset: async () => void (await fetch(`${url}/reset`, { method: 'POST' })),
     stop: () => child.kill(),

@@ -49,10 +49,15 @@ try {
     await session.post('Profiler.start');
   }
   statements.start();
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   const summary = await dispatchDuePosts(setup.ctx, { ...dispatchOptions(setup.ctx), timeBudgetMs: 120_000 });
   const seconds = (performance.now() - started) / 1000;
   statements.stop();
+  const cpu1 = process.cpuUsage(cpu0);
+  console.log(
+    `user ${(cpu1.user / count).toFixed(0)} µs/post, system ${(cpu1.system / count).toFixed(0)} µs/post`,
+  );
   if (process.env.PROFILE_OUT) {
     const { profile } = await session.post('Profiler.stop');
     writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
