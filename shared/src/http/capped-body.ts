@@ -91,18 +91,18 @@ export function capResponse(
     response.body?.cancel().catch(() => {});
     throw new ReplyTooLargeError(limit);
   }
-  if (!response.body) {
-    onSettled();
-    return response;
-  }
+  // Checked before `body`: asking a buffered reply for its body would make the stream it spares.
   const buffered = bufferedBodies.get(response);
   if (buffered !== undefined) {
     if (buffered.byteLength > limit) {
       bufferedBodies.delete(response);
-      response.body.cancel().catch(() => {});
       throw new ReplyTooLargeError(limit);
     }
     settleWhenRead.set(response, onSettled);
+    return response;
+  }
+  if (!response.body) {
+    onSettled();
     return response;
   }
   const length = declaredLength(response);

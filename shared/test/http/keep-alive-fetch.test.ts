@@ -148,6 +148,26 @@ describe('plainFetch: keep-alive transport with fetch behaviour', () => {
     assert.equal(empty.body, null);
   });
 
+  it('a small reply read in full behaves as any Response: stream, clone, blob type, used once, and readJson takes its bytes', async () => {
+    const streamed = await plainFetch(`${base}/json`);
+    assert.ok(streamed instanceof Response);
+    assert.equal(streamed.bodyUsed, false);
+    const copy = streamed.clone();
+    assert.equal(copy.url, `${base}/json`);
+    let text = '';
+    for await (const chunk of streamed.body!) text += Buffer.from(chunk).toString();
+    assert.equal(text, '{"ok":true}');
+    assert.equal(streamed.bodyUsed, true);
+    await assert.rejects(streamed.text(), TypeError);
+    assert.deepEqual(await copy.json(), { ok: true });
+    const blob = await (await plainFetch(`${base}/json`)).blob();
+    assert.equal(blob.type, 'application/json');
+    assert.equal(await blob.text(), '{"ok":true}');
+    const bytes = await (await plainFetch(`${base}/json`)).arrayBuffer();
+    assert.equal(Buffer.from(bytes).toString(), '{"ok":true}');
+    assert.deepEqual(await readJson(await platformFetch(`${base}/json`)), { ok: true });
+  });
+
   it('follows redirects with fetch’s method rules and drops credentials across origins', async () => {
     seen.length = 0;
     const seeOther = await plainFetch(`${base}/see-other`, { method: 'POST', body: 'x' });
