@@ -154,8 +154,10 @@ describe('plainFetch: keep-alive transport with fetch behaviour', () => {
     assert.equal(streamed.bodyUsed, false);
     const copy = streamed.clone();
     assert.equal(copy.url, `${base}/json`);
+    const reader = streamed.body!.getReader();
     let text = '';
-    for await (const chunk of streamed.body!) text += Buffer.from(chunk).toString();
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      text += Buffer.from(read.value).toString();
     assert.equal(text, '{"ok":true}');
     assert.equal(streamed.bodyUsed, true);
     await assert.rejects(streamed.text(), TypeError);
