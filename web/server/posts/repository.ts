@@ -5,6 +5,7 @@ import { bucketOf } from '#server/analytics/collect-rollups.ts';
 import { publishedAuditInsert } from '#server/audit/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { type Db, rowsOf } from '#server/db/access.ts';
+import { arrayLiteral } from '#server/db/array-literal.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
 import { executePrepared } from '#server/db/prepared.ts';
 import { type PostStatus, posts, type RecycleSettings } from '#server/db/schema.ts';
@@ -235,7 +236,7 @@ export async function finalizePosts(
         RETURNING t.post_id, t.account_id, t.status, t.platform_post_id, t.updated_at), `
     : sql``;
   // Arrays per column rather than a VALUES row per post: one statement text whatever the batch's size.
-  const column = <T>(pick: (i: PostFinalization) => T) => sql.param(items.map(pick));
+  const column = (pick: (i: PostFinalization) => string | null | undefined) => arrayLiteral(items.map(pick));
   const values = sql`SELECT * FROM unnest(${column((i) => i.postId)}::uuid[], ${column((i) => i.owner)}::text[],
     ${column((i) => i.status)}::text[], ${column((i) => i.nextAttemptAt?.toISOString() ?? null)}::timestamptz[],
     ${column((i) => (i.status === 'posted' ? now : null))}::timestamptz[])`;

@@ -2,6 +2,7 @@ import type { TargetOutcome } from '@postwave/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { rowsOf } from '#server/db/access.ts';
+import { arrayLiteral } from '#server/db/array-literal.ts';
 import { executePrepared } from '#server/db/prepared.ts';
 import { posts, postTargets, type StoredPart, type StoredStep } from '#server/db/schema.ts';
 
@@ -143,7 +144,7 @@ export async function markTargetsUnknown(
 export async function claimTargets(ctx: AppContext, claims: readonly TargetClaim[]): Promise<ClaimAnswer[]> {
   const at = new Date().toISOString();
   // Arrays per column (one statement text whatever the batch's size), as resultsUpdate.
-  const column = <T>(pick: (c: TargetClaim) => T) => sql.param(claims.map(pick));
+  const column = (pick: (c: TargetClaim) => string | null | undefined) => arrayLiteral(claims.map(pick));
   const result = await executePrepared(
     ctx.db,
     sql`
@@ -232,7 +233,7 @@ export function resultsUpdate(results: readonly RecordedResult[], at: string) {
   // One array per column, not a VALUES row per result: the statement's text and its parameters
   // stay the same size however many results it carries (less to build here, less to parse there).
   const json = (value: unknown) => (value ? JSON.stringify(value) : null);
-  const column = <T>(pick: (r: RecordedResult) => T) => sql.param(results.map(pick));
+  const column = (pick: (r: RecordedResult) => string | null | undefined) => arrayLiteral(results.map(pick));
   return sql`UPDATE post_targets AS t
     SET status = r.status, platform_post_id = r.platform_post_id, url = r.url, error = r.error::jsonb,
       updated_at = ${at}::timestamptz, parts = coalesce(r.parts::jsonb, t.parts),
