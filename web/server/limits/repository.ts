@@ -5,7 +5,8 @@ import { executePrepared } from '#server/db/prepared.ts';
 
 /*
  * The only SQL of the shared publish limits: release slots and acquire a batch (one call of the
- * migration's `postwave_acquire_limits`), renew slots, forget grants long run out.
+ * migration's `postwave_acquire_limits`), renew slots, forget grants long run out, vacuum the
+ * grants' table.
  */
 
 /** One acquisition as the database function reads it: key, limit, window ms (null: a slot). */
@@ -49,4 +50,17 @@ export async function forgetExpiredGrants(db: Database): Promise<void> {
   await db.execute(
     sql`DELETE FROM publish_limit_grants WHERE expires_at < clock_timestamp() - interval '1 minute'`,
   );
+}
+
+/**
+ * Clears the grants' table of the rows released and run out since the last pass. Every grant is a
+ * row inserted and deleted within seconds, and until a vacuum their dead index entries stay where
+ * each acquisition counts its keys' grants: alone on one connection a call grew from 70 to 210 µs
+ * of the database's CPU per acquisition over 42,000 of them, and stayed at 37-55 µs with a vacuum
+ * every 2,000 rows (about 1.4 ms each). Autovacuum looks at a table at most once a minute, when a
+ * busy instance churns hundreds of thousands of rows. SKIP_LOCKED: a vacuum already running
+ * (another instance's, autovacuum's) is enough.
+ */
+export async function vacuumGrants(db: Database): Promise<void> {
+  await db.execute(sql`VACUUM (SKIP_LOCKED) publish_limit_grants`);
 }

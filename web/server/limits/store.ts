@@ -8,6 +8,7 @@ import {
   forgetExpiredGrants,
   type LimitRow,
   renewSlots,
+  vacuumGrants,
 } from './repository.ts';
 
 /** How long a release waits for an acquisition to ride with before it goes alone. */
@@ -16,6 +17,8 @@ const releaseDelayMs = 20;
 export interface DatabaseLimitStoreOptions {
   /** How long a slot outlives its holder's last renewal (`PUBLISH_LIMITS_LEASE_MS`). */
   leaseMs: number;
+  /** Grant rows written and deleted here between two vacuums of their table (`vacuumGrants`); default 2,000. */
+  vacuumAfterRows?: number;
   /** How often the first waiter on a busy slot looks again (releases elsewhere are not heard). */
   pollMs?: number;
   logger?: AppLogger;
@@ -39,7 +42,8 @@ type PendingRelease = { id: string; written: () => void };
  * slot on at once (`releasesBeforeLaterAcquisitions`). Releases no acquisition takes within
  * `releaseDelayMs` go alone, so other instances see them soon. Slots held here are renewed every
  * third of the lease; an instance that dies stops renewing, and its slots free themselves within
- * `leaseMs`.
+ * `leaseMs`. Every `vacuumAfterRows` grant rows written and deleted here, the grants' table is
+ * vacuumed (`vacuumGrants`), beside the calls, so counting a key's grants stays cheap.
  */
 export class DatabaseLimitStore implements LimitStore {
   readonly pollMs: number;
@@ -56,12 +60,18 @@ export class DatabaseLimitStore implements LimitStore {
   readonly #heartbeat: NodeJS.Timeout;
   #beats = 0;
   #closed = false;
+  readonly #vacuumAfterRows: number;
+  /** Grant rows inserted and deleted here since the last vacuum began. */
+  #churned = 0;
+  /** The vacuum running, if one is. */
+  #vacuum: Promise<void> | undefined;
 
   constructor(db: Database, options: DatabaseLimitStoreOptions) {
     this.#db = db;
     this.#leaseMs = options.leaseMs;
     this.pollMs = options.pollMs ?? 100;
     this.#logger = options.logger;
+    this.#vacuumAfterRows = options.vacuumAfterRows ?? 2000;
     this.#calls = new MicroBatcher((calls) => this.#send(calls), 500);
     this.#heartbeat = setInterval(() => void this.#beat(), Math.max(50, Math.floor(options.leaseMs / 3)));
     this.#heartbeat.unref();
@@ -86,6 +96,7 @@ export class DatabaseLimitStore implements LimitStore {
     this.#closed = true;
     clearInterval(this.#heartbeat);
     clearTimeout(this.#releaseTimer);
+    await this.#vacuum;
     const held = [...this.#held, ...this.#pending.map((r) => r.id)];
     this.#held.clear();
     if (held.length > 0) await acquireLimits(this.#db, [], this.#leaseMs, held).catch(() => {});
@@ -128,8 +139,23 @@ export class DatabaseLimitStore implements LimitStore {
     } finally {
       for (const release of releases) release.written();
     }
+    this.#churned += ids.length;
+    for (const [i, answer] of answers.entries())
+      if ('g' in answer) this.#churned += acquisitions[i]?.length ?? 0;
+    this.#vacuumIfChurned();
     let next = 0;
     return calls.map((c) => (c === null ? undefined : { answer: answers[next++] }));
+  }
+
+  /** A vacuum of the grants' table once enough rows came and went here; one at a time, off every call's path. */
+  #vacuumIfChurned(): void {
+    if (this.#churned < this.#vacuumAfterRows || this.#vacuum || this.#closed) return;
+    this.#churned = 0;
+    this.#vacuum = vacuumGrants(this.#db)
+      .catch((error: unknown) => this.#logger?.warn({ err: error }, 'could not vacuum publish limit grants'))
+      .finally(() => {
+        this.#vacuum = undefined;
+      });
   }
 
   async #beat(): Promise<void> {

@@ -3,7 +3,9 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
+import { sql } from 'drizzle-orm';
 import { connectAccount } from '#server/accounts/service.ts';
+import { rowsOf } from '#server/db/access.ts';
 import { acquireLimits } from '#server/limits/repository.ts';
 import { DatabaseLimitStore } from '#server/limits/store.ts';
 import { createPost } from '#server/posts/create-post.ts';
@@ -200,6 +202,36 @@ if (backends().includes('postgres')) {
         ]);
         assert.ok(released && 'g' in released, 'a slot released in the same call is free for it');
       } finally {
+        await harness.stop();
+      }
+    });
+
+    test('the grants’ table is vacuumed once enough grants came and went, beside the calls', async () => {
+      const harness = await startServices('postgres', {}, 1);
+      const db = harness.contexts[0]!.db;
+      const store = new DatabaseLimitStore(db, { leaseMs: 30_000, vacuumAfterRows: 20 });
+      const vacuums = async () =>
+        rowsOf<{ n: number }>(
+          await db.execute(
+            sql`SELECT vacuum_count::int AS n FROM pg_stat_user_tables WHERE relname = 'publish_limit_grants'`,
+          ),
+        )[0]?.n ?? 0;
+      try {
+        const before = await vacuums();
+        const key = `v-${crypto.randomUUID()}`;
+        // Each grant is a row written and, once released, deleted: 12 grants and 12 releases.
+        for (let i = 0; i < 12; i++) {
+          const attempt = await store.tryAcquire([{ key, limit: 1 }]);
+          assert.ok(attempt.granted);
+          await attempt.grant.release();
+        }
+        const deadline = Date.now() + 10_000;
+        while ((await vacuums()) === before && Date.now() < deadline) await sleep(100);
+        assert.ok((await vacuums()) > before, 'vacuumed');
+        const again = await store.tryAcquire([{ key, limit: 1 }]);
+        assert.ok(again.granted, 'acquisitions go on');
+      } finally {
+        await store.close();
         await harness.stop();
       }
     });
