@@ -1,3 +1,4 @@
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Database } from './client.ts';
 
 /** A database or a transaction: whatever can run a repository's statements. */
@@ -13,4 +14,20 @@ export const dateOrNull = (value: unknown): Date | null =>
 /** Runs `work` in one transaction (a savepoint when `ctx` is a transaction already). */
 export async function inTransaction<T>(ctx: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   return ctx.db.transaction(async (tx) => work({ db: tx as unknown as Database }));
+}
+
+/**
+ * Runs independent reads side by side on a pool (each on its own connection), one after another in
+ * a transaction: a transaction is one connection, which would only queue them, and pg deprecates
+ * a query sent while another is in flight on one client (removed in pg 9).
+ */
+export async function readAll<T extends readonly unknown[]>(
+  ctx: Db,
+  reads: { [K in keyof T]: () => Promise<T[K]> },
+): Promise<T> {
+  if (!(ctx.db instanceof PgTransaction))
+    return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as unknown as T;
 }

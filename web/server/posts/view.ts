@@ -1,6 +1,7 @@
 import type { StoredTargetResult } from '@postwave/shared';
 import { withHint } from '@postwave/shared/error-hints';
 import type { AppContext } from '#server/context.ts';
+import { readAll } from '#server/db/access.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';
 import { linksOfPosts, type TargetLinkRow } from '#server/links/repository.ts';
 import { type TargetLinksEntry, targetLinksView } from '#server/links/view.ts';
@@ -105,10 +106,10 @@ function viewParts(stored: StoredPart[], status: TargetView['status'], total: nu
 
 /** A post as the API answers it, read with its targets and staging. */
 export async function loadPostView(ctx: AppContext, row: PostRow): Promise<PostView> {
-  const [targets, staging, links] = await Promise.all([
-    targetsOf(ctx, row.id),
-    stagingByPost(ctx, [row.id]),
-    linksOfPosts(ctx, [row.id]),
-  ]);
+  const [targets, staging, links] = await readAll(ctx, [
+    () => targetsOf(ctx, row.id),
+    () => stagingByPost(ctx, [row.id]),
+    () => linksOfPosts(ctx, [row.id]),
+  ] as const);
   return toPostView(row, targets, staging.get(row.id), links);
 }
