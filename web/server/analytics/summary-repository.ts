@@ -2,6 +2,7 @@ import { postMetricNames } from '@postwave/shared';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { rowsOf } from '#server/db/access.ts';
+import { arrayLiteral } from '#server/db/array-literal.ts';
 import { rollupSpans } from './days.ts';
 import { metricSums, ownedAccounts, type SumsRow } from './repository.ts';
 import type { DayRange } from './schema.ts';
@@ -24,7 +25,7 @@ export async function dayStarts(ctx: AppContext, range: DayRange, tz: string): P
 }
 
 /** Instants (ms) as a PostgreSQL `timestamptz[]` literal. */
-const timestamps = (list: readonly number[]) => `{${list.map((at) => new Date(at).toISOString()).join(',')}}`;
+const timestamps = (list: readonly number[]) => arrayLiteral(list.map((at) => new Date(at).toISOString()));
 
 /** The columns a rollup row is summed from. */
 const rollupColumns = sql.raw(['account_id', 'bucket', 'posts', 'engagement', ...postMetricNames].join(', '));

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '#server/db/access.ts';
+import { arrayLiteral } from '#server/db/array-literal.ts';
 import type { Database } from '#server/db/client.ts';
 import { executePrepared } from '#server/db/prepared.ts';
 
@@ -12,9 +13,6 @@ import { executePrepared } from '#server/db/prepared.ts';
 /** One acquisition as the database function reads it: key, limit, window ms (null: a slot). */
 export type LimitRow = { k: string; n: number; w: number | null };
 export type AcquireAnswer = { g: string } | { b: string; r: number | null };
-
-/** Grant ids as one array parameter. */
-const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
 /**
  * Acquires a batch, after deleting the slots in `releases` (given back here since the last call):
@@ -30,7 +28,7 @@ export async function acquireLimits(
   const payload = JSON.stringify(acquisitions.map((limits) => ({ limits })));
   const result = await executePrepared(
     db,
-    sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer, ${uuidArray(releases)}::uuid[]) AS answers`,
+    sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer, ${arrayLiteral(releases)}::uuid[]) AS answers`,
   );
   const answers = rowsOf<{ answers: AcquireAnswer[] | string }>(result)[0]?.answers;
   return typeof answers === 'string' ? (JSON.parse(answers) as AcquireAnswer[]) : (answers ?? []);
@@ -42,7 +40,7 @@ export async function renewSlots(db: Database, grantIds: readonly string[], leas
   await db.execute(sql`
     UPDATE publish_limit_grants
     SET expires_at = clock_timestamp() + make_interval(secs => ${leaseMs}::integer / 1000.0)
-    WHERE grant_id = ANY(${uuidArray(grantIds)}::uuid[]) AND kind = 'slot'`);
+    WHERE grant_id = ANY(${arrayLiteral(grantIds)}::uuid[]) AND kind = 'slot'`);
 }
 
 /** Grants of keys nobody asks for any more are not cleaned by acquisitions: clean them here. */
