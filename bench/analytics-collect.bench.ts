@@ -9,7 +9,7 @@
  * the database's server processes, which a loaded machine does not inflate as it does times.
  * `BENCH_MARKS=1` prints the phases' edges on the clock `--cpu-prof` samples carry.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -22,6 +22,7 @@ import { createContext } from '../web/server/context.ts';
 import { signUp } from '../web/server/users/service.ts';
 import { sessionWorkspace } from '../web/server/workspaces/membership.ts';
 import { countStatements } from './support/count-statements.ts';
+import { processCpuUs } from './support/cpu.ts';
 import { repoRoot } from './support/dispatch-setup.ts';
 import { freshPostgres } from './support/postgres.ts';
 import { startZeroLatencyX } from './support/zero-latency-x.ts';
@@ -36,20 +37,14 @@ const cpuSince = (start: NodeJS.CpuUsage) => {
   return used.user + used.system;
 };
 /**
- * CPU (µs) used so far by this database's server processes (Linux /proc/<pid>/schedstat, in ns),
- * so the database's share of each loop's work is seen beside this process's; 0 where /proc is not readable.
+ * CPU (µs) used so far by this database's server processes, so the database's share of each loop's
+ * work is seen beside this process's; 0 where /proc is not readable.
  */
 const databaseCpuUs = async (db: pg.Client) => {
   const { rows } = await db.query<{ pid: number }>(
     'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
   );
-  let ns = 0;
-  for (const { pid } of rows) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {}
-  }
-  return ns / 1000;
+  return rows.reduce((us, { pid }) => us + processCpuUs(pid), 0);
 };
 const perTarget = (us: number, n: number) => `${(us / n).toFixed(1)} µs`;
 /** With BENCH_MARKS set, the monotonic clock (µs, as CPU profiles stamp samples) at a phase's edge. */

@@ -263,16 +263,18 @@ async function throughput(platform: FakePlatform): Promise<void> {
     // rather than in the ratio; the ratio reported is of the totals.
     let bareSeconds = 0;
     let dispatcherSeconds = 0;
-    // This process's CPU time per post (user + system), the figure a busy machine bends least.
-    // And the CPU of the database's processes and of the fake, per post: [here, database, fake].
-    const bareCpu = [0, 0, 0];
-    const dispatcherCpu = [0, 0, 0];
-    const cpu = () => {
+    // This process's CPU time per post (user + system), the figure a busy machine bends least,
+    // and beside it the CPU of the database's processes and of the fake.
+    type Cpu = { here: number; database: number; fake: number };
+    const bareCpu: Cpu = { here: 0, database: 0, fake: 0 };
+    const dispatcherCpu: Cpu = { here: 0, database: 0, fake: 0 };
+    const cpu = (): Cpu => {
       const { user, system } = process.cpuUsage();
-      return [user + system, postgresCpuUs(), processCpuUs(platform.pid)];
+      return { here: user + system, database: postgresCpuUs(), fake: processCpuUs(platform.pid) };
     };
-    const addSince = (sum: number[], before: number[]) => {
-      for (const [i, now] of cpu().entries()) sum[i]! += now - before[i]!;
+    const addSince = (sum: Cpu, before: Cpu) => {
+      const now = cpu();
+      for (const side of ['here', 'database', 'fake'] as const) sum[side] += now[side] - before[side];
     };
     let posted = 0;
     let duplicates = 0;
@@ -317,12 +319,12 @@ async function throughput(platform: FakePlatform): Promise<void> {
     );
     const perPost = (us: number) => `${(us / total).toFixed(0)} µs`;
     console.log(
-      `CPU of this process per post: dispatcher ${perPost(dispatcherCpu[0]!)}, bare loop ${perPost(bareCpu[0]!)} ` +
-        `→ bare / dispatcher = ${(bareCpu[0]! / dispatcherCpu[0]!).toFixed(2)} × (what the rate ratio tends to where this process's CPU is the limit)`,
+      `CPU of this process per post: dispatcher ${perPost(dispatcherCpu.here)}, bare loop ${perPost(bareCpu.here)} ` +
+        `→ bare / dispatcher = ${(bareCpu.here / dispatcherCpu.here).toFixed(2)} × (what the rate ratio tends to where this process's CPU is the limit)`,
     );
     console.log(
-      `CPU per post of the database: dispatcher ${perPost(dispatcherCpu[1]!)}, bare loop ${perPost(bareCpu[1]!)}; ` +
-        `of the fake platform: dispatcher ${perPost(dispatcherCpu[2]!)}, bare loop ${perPost(bareCpu[2]!)}`,
+      `CPU per post of the database: dispatcher ${perPost(dispatcherCpu.database)}, bare loop ${perPost(bareCpu.database)}; ` +
+        `of the fake platform: dispatcher ${perPost(dispatcherCpu.fake)}, bare loop ${perPost(bareCpu.fake)}`,
     );
     if (duplicates > 0) process.exitCode = 1;
   } finally {
