@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { type ConfigOf, type Env, envConfig, envConfigMessage } from '@postwave/shared';
 import type { z } from 'zod';
 import { schedulerSettings } from './config/settings.ts';
+import { resolveFfmpeg } from './media/ffmpeg.ts';
 import type { EncryptionKey } from './security/encryption.ts';
 import { generatedSecrets } from './security/generated-secrets.ts';
 
@@ -40,9 +41,11 @@ const SchedulerEnv = envConfig(schedulerSettings).transform((settings, ctx) => {
 /** Everything the Scheduler reads from its environment, validated once at start. */
 export type SchedulerConfig = Omit<
   z.output<typeof SchedulerEnv>,
-  'authSecret' | 'credentialsKey' | 'previousCredentialsKeys'
+  'authSecret' | 'credentialsKey' | 'previousCredentialsKeys' | 'ffmpegPath'
 > & {
   authSecret: string;
+  /** The ffmpeg that makes video posters (FFMPEG_PATH, or found on PATH); none: videos get no poster. */
+  ffmpeg: string | undefined;
   credentialsKeys: { current: EncryptionKey; previous: EncryptionKey[] };
   /** The raw environment, for the SDK's own readers (platform base URLs, OBJECT_STORAGE_*). */
   env: Env;
@@ -60,12 +63,15 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env): SchedulerConfig {
   const parsed = SchedulerEnv.safeParse(env);
   if (!parsed.success) throw new ConfigError(envConfigMessage(parsed.error));
-  const { authSecret, credentialsKey, previousCredentialsKeys, ...config } = parsed.data;
+  const { authSecret, credentialsKey, previousCredentialsKeys, ffmpegPath, ...config } = parsed.data;
+  const ffmpeg = resolveFfmpeg(ffmpegPath, env.PATH);
+  if ('error' in ffmpeg) throw new ConfigError(`Invalid configuration:\n  FFMPEG_PATH: ${ffmpeg.error}`);
   const generated = generatedSecrets(config, { authSecret, credentialsKey });
   return {
     ...config,
     authSecret: generated.authSecret,
     credentialsKeys: { current: generated.credentialsKey, previous: previousCredentialsKeys },
+    ffmpeg: ffmpeg.path,
     warnings: [...generated.warnings, ...config.warnings],
     env,
   };

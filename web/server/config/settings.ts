@@ -166,6 +166,11 @@ export const schedulerSettings = {
     perUserPerMinute: fromEnv('IMPORT_RATE_LIMIT', envPositive.default(10)),
   },
   maxUploadBytes: fromEnv('MAX_UPLOAD_BYTES', envPositive.default(512 * 1024 * 1024)),
+  /**
+   * The ffmpeg that makes video posters (docs/media-library.md): unset, `ffmpeg` on PATH if there
+   * is one; `off`, none (videos show an icon). Resolved once at start (config.ts).
+   */
+  ffmpegPath: fromEnv('FFMPEG_PATH', text),
   /** The cap on any reply body read from a platform or a user-chosen host. */
   maxReplyBytes: fromEnv('MAX_REPLY_BYTES', envPositive.default(8 * 1024 * 1024)),
   /** Private hosts user-chosen URLs may reach anyway (operators, tests). */
