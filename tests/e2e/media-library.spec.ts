@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { videoOf } from '../../web/test/helpers/media.ts';
 import { expectAccessible } from './axe.ts';
 import { connectTelegram, expect, signUp, test } from './fixtures.ts';
 
@@ -116,4 +117,26 @@ test('media library: upload, search, edit alt text, use in a new post, delete re
   expect(overflow).toBeLessThanOrEqual(0);
   await shot(page, 'media-library-phone');
   await expectAccessible(page, 'media-library-phone', { testInfo: test.info(), soft: true });
+});
+
+/** A video's poster in the library (the Scheduler's ffmpeg, docs/media-library.md#thumbnails-and-posters). */
+test('media library: a video shows its poster and its length', async ({ page, shot }) => {
+  await signUp(page, 'Agnès Varda');
+  await connectTelegram(page);
+  await page.goto('/compose');
+  await page
+    .getByTestId('media-input')
+    .setInputFiles({ name: 'beach.mp4', mimeType: 'video/mp4', buffer: videoOf('mp4', 2) });
+  await expect(page.getByTestId('media-item').first()).toHaveAttribute('data-uploaded', 'true');
+
+  await page.goto('/media');
+  await page.getByLabel('Kind').selectOption('video');
+  const tile = page.getByRole('list', { name: 'Media files' }).getByRole('listitem', { name: 'beach.mp4' });
+  await expect(tile).toContainText('Video');
+  await expect(tile).toContainText('320×180 · 0:02');
+  const poster = tile.locator('.media-thumb img');
+  await expect(poster).toBeVisible();
+  expect(await poster.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+  await shot(page, 'media-library-video');
+  await expectAccessible(page, 'media-library-video', { testInfo: test.info(), soft: true });
 });

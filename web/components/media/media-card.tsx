@@ -14,10 +14,18 @@ function sizeText(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/** A video's length as a player shows it: 0:07, 12:30, 1:02:03. */
+function durationText(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const [h, m, sec] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
+}
+
 const kindOf = (type: string) =>
   type.startsWith('image/') ? 'image' : type.startsWith('video/') ? 'video' : 'file';
 
-/** One library file: its thumbnail (or an icon for video and PDF), what is known of it, and its actions. */
+/** One library file: its thumbnail or poster (an icon where there is none), what is known of it, and its actions. */
 export function MediaCard({
   item,
   canEdit,
@@ -61,6 +69,7 @@ export function MediaCard({
         <p className="hint">
           {kind === 'file' ? 'Document' : kind === 'image' ? 'Image' : 'Video'} · {sizeText(item.size)}
           {item.width && item.height ? ` · ${item.width}×${item.height}` : ''}
+          {item.durationMs ? ` · ${durationText(item.durationMs)}` : ''}
           {used ? ` · used by ${used} ${used === 1 ? 'post' : 'posts'}` : ''}
         </p>
         {item.altText ? (

@@ -9,13 +9,14 @@ import {
   setMediaInspection,
   setMediaSha256,
 } from './repository.ts';
-import { inspectImage } from './thumbnail.ts';
+import { type Inspection, inspectImage } from './thumbnail.ts';
+import { inspectVideo, makesPoster, PosterError } from './video-poster.ts';
 import { toMediaObject } from './view.ts';
 
 /*
  * How an upload lands in the media library (docs/media-library.md): its bytes are hashed while
  * they stream into storage (no second read), the workspace's existing media with the same digest
- * is answered instead of a copy, and a new image gets its thumbnail once.
+ * is answered instead of a copy, and a new image gets its thumbnail once (a video its poster).
  */
 
 /** A SHA-256 fed chunk by chunk from the storage write (`onChunk`). */
@@ -66,18 +67,28 @@ export async function completePresignedUpload(ctx: AppContext, row: MediaRow, sh
 }
 
 /**
- * Size and thumbnail of an image, once: a row that already has a thumbnail is left alone. An image
- * sharp cannot decode keeps no thumbnail (logged); the upload itself stands.
+ * Size and thumbnail of an image, or poster, size and duration of a video (with ffmpeg), once: a
+ * row that already has a thumbnail is left alone. A file that cannot be decoded keeps none
+ * (logged); the upload itself stands.
  */
 export async function inspectOnce(ctx: AppContext, row: MediaRow): Promise<void> {
   if (row.thumbnailKey) return;
   try {
-    const inspection = await inspectImage(ctx.storage, row.key, row.contentType);
+    const inspection = await inspect(ctx, row);
     if (inspection && !(await setMediaInspection(ctx, row.id, inspection)) && inspection.thumbnailKey) {
       // Another request recorded its thumbnail first: they are the same bytes at the same key.
       ctx.logger.debug({ key: row.key }, 'thumbnail already recorded');
     }
   } catch (error) {
-    ctx.logger.warn({ err: error, key: row.key }, 'could not make a thumbnail');
+    if (error instanceof PosterError)
+      ctx.logger.warn({ key: row.key, reason: error.message }, 'could not make a video poster');
+    else ctx.logger.warn({ err: error, key: row.key }, 'could not make a thumbnail');
   }
+}
+
+function inspect(ctx: AppContext, row: MediaRow): Promise<Inspection | undefined> {
+  const ffmpeg = ctx.config.ffmpeg;
+  if (ffmpeg && makesPoster(row.contentType))
+    return inspectVideo(ctx.storage, row.key, row.contentType, ffmpeg);
+  return inspectImage(ctx.storage, row.key, row.contentType);
 }

@@ -5,6 +5,7 @@ import { rowsOf } from '#server/db/access.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
 import { media, posts } from '#server/db/schema.ts';
 import type { MediaKind } from './schema.ts';
+import type { Inspection } from './thumbnail.ts';
 
 /** The only SQL for media: which stored files exist, whose they are, and the library's metadata. */
 
@@ -124,16 +125,13 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** What the thumbnail step learnt: written once, only while no thumbnail is recorded. */
-export async function setMediaInspection(
-  ctx: AppContext,
-  id: string,
-  values: { width?: number | undefined; height?: number | undefined; thumbnailKey?: string | undefined },
-): Promise<boolean> {
+export async function setMediaInspection(ctx: AppContext, id: string, values: Inspection): Promise<boolean> {
   const updated = await ctx.db
     .update(media)
     .set({
       width: values.width ?? null,
       height: values.height ?? null,
+      durationMs: values.durationMs ?? null,
       thumbnailKey: values.thumbnailKey ?? null,
     })
     .where(and(eq(media.id, id), isNull(media.thumbnailKey)))

@@ -33,9 +33,15 @@ export const MediaUse = z
   .meta({ id: 'MediaUse' });
 
 export const LibraryMedia = MediaObject.extend({
-  width: z.number().int().optional(),
-  height: z.number().int().optional(),
-  durationMs: z.number().int().optional(),
+  width: z.number().int().optional().meta({
+    description:
+      'Pixels across, as the image or video is shown (orientation applied). Absent when it could not be read.',
+  }),
+  height: z.number().int().optional().meta({ description: 'Pixels down, as it is shown.' }),
+  durationMs: z.number().int().optional().meta({
+    description:
+      'A video’s length, read with ffmpeg (absent where the server has no ffmpeg, `FFMPEG_PATH=off`).',
+  }),
   altText: z.string().optional().meta({
     description:
       'The default alt text wherever the media is used without its own (filled in at validation and publishing).',
@@ -46,7 +52,8 @@ export const LibraryMedia = MediaObject.extend({
       'Hex SHA-256 of the stored bytes. `null` for media uploaded before the library existed, and for a presigned upload whose bytes have not been received through the Scheduler (direct S3 PUTs) or that repeated bytes the workspace already had.',
   }),
   thumbnailUrl: z.string().optional().meta({
-    description: 'A small WebP thumbnail (images only; videos and PDFs have none: show an icon).',
+    description:
+      'A small WebP thumbnail: of an image, or a video’s poster (its frame at one second) where the server has ffmpeg. PDFs, and videos without a poster, have none: show an icon.',
   }),
   createdAt: z.string(),
   usedBy: z

@@ -9,19 +9,20 @@ export const thumbnailSize = 320;
 export const thumbnailSuffix = '.thumb.webp';
 
 /** Decoding refuses images past this many pixels (a decompression bomb), as sharp's own default does. */
-const maxInputPixels = 268_402_689;
+export const maxInputPixels = 268_402_689;
 
 export interface Inspection {
   width?: number | undefined;
   height?: number | undefined;
+  /** A video's length (its container's duration). */
+  durationMs?: number | undefined;
   thumbnailKey?: string | undefined;
 }
 
 /**
- * An image's size and a small WebP thumbnail, stored beside it. Videos and PDFs get neither: the
- * machine has no ffmpeg and no npm library extracts a video frame without one, so the library
- * shows an icon for them (docs/media-library.md). Returns `undefined` for those types; throws when
- * the image cannot be decoded (the caller logs it and goes on without a thumbnail).
+ * An image's size and a small WebP thumbnail, stored beside it. Returns `undefined` for other
+ * types (a video's poster is video-poster.ts's); throws when the image cannot be decoded (the
+ * caller logs it and goes on without a thumbnail).
  */
 export async function inspectImage(
   storage: Storage,
@@ -29,15 +30,29 @@ export async function inspectImage(
   contentType: string,
 ): Promise<Inspection | undefined> {
   if (!contentType.startsWith('image/')) return undefined;
-  const source = await storage.read(key);
+  return storeThumbnail(storage, key, await storage.read(key));
+}
+
+/**
+ * Makes the WebP thumbnail of an image (a stream, or the bytes of a video's frame) and stores it
+ * under `key` plus `thumbnailSuffix`; answers the image's size as it is seen.
+ */
+export async function storeThumbnail(
+  storage: Storage,
+  key: string,
+  source: Readable | Buffer,
+): Promise<{ width: number | undefined; height: number | undefined; thumbnailKey: string }> {
   // The first frame of an animation; orientation applied so the thumbnail stands the right way up.
   const pipeline = sharp({ limitInputPixels: maxInputPixels, animated: false })
     .autoOrient()
     .resize(thumbnailSize, thumbnailSize, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 70 });
   const metadata = pipeline.clone().metadata();
-  source.pipe(pipeline);
-  source.once('error', (error) => pipeline.destroy(error));
+  if (Buffer.isBuffer(source)) pipeline.end(source);
+  else {
+    source.pipe(pipeline);
+    source.once('error', (error) => pipeline.destroy(error));
+  }
   const [thumbnail, info] = await Promise.all([pipeline.toBuffer(), metadata]);
   const rotated = (info.orientation ?? 1) >= 5;
   const thumbnailKey = `${key}${thumbnailSuffix}`;

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
-import { pngOf, upload } from '../helpers/media.ts';
+import { pngOf, upload, videoOf } from '../helpers/media.ts';
 import { connect } from '../helpers/oauth.ts';
 import { assertForbidden, buildTeam } from './workspaces/team.ts';
 
@@ -15,7 +15,7 @@ import { assertForbidden, buildTeam } from './workspaces/team.ts';
  * The media library (contract section I, docs/media-library.md) over HTTP: uploads deduplicated by
  * SHA-256 per workspace (201 new, 200 known), listing with search, kind, tag and cursor, PATCH
  * validation naming the field, delete refused while a pending post uses the media, the library's
- * alt text as the default at validation, thumbnails made once and served by the media route,
+ * alt text as the default at validation, thumbnails (and video posters) made once and served by the media route,
  * roles, and another workspace's media as 404. The S3 variant is in media-library-s3.test.ts.
  */
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies of the API under test, read field by field
@@ -99,7 +99,28 @@ for (const backend of backends()) {
       const video = await upload(api, sampleMp4(), 'clip.mp4', 'video/mp4');
       assert.equal(video.status, 201);
       const [videoEntry] = (await api.json('/api/v1/media?kind=video')).body.media;
-      assert.equal(videoEntry.thumbnailUrl, undefined, 'no poster without a video decoder (documented)');
+      assert.equal(
+        videoEntry.thumbnailUrl,
+        undefined,
+        'a file with no frame in it has no poster; it is kept',
+      );
+    });
+
+    test('a video gets a poster, its size and its duration; served like any thumbnail', async () => {
+      const { api } = await userWithToken(env.app.url, 'posters');
+      const created = await upload(api, videoOf('mp4', 3), 'clip.mp4', 'video/mp4');
+      assert.equal(created.status, 201);
+      const [entry] = (await api.json('/api/v1/media?kind=video')).body.media;
+      assert.equal(entry.width, 320);
+      assert.equal(entry.height, 180);
+      assert.equal(entry.durationMs, 3000);
+      assert.equal(entry.thumbnailUrl, `${env.app.url}/media/${entry.key}.thumb.webp`);
+      const served = await fetch(entry.thumbnailUrl);
+      assert.equal(served.status, 200);
+      assert.equal(served.headers.get('content-type'), 'image/webp');
+      const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+      assert.equal(meta.width, 320);
+      assert.equal(meta.height, 180);
     });
 
     test('listing: search by name, alt text and tag, filter by kind and tag, cursor pages', async () => {
