@@ -5,12 +5,13 @@ import sharp from 'sharp';
 import { type RunningApp, startApp } from '../helpers/app.ts';
 import { userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
-import { pngOf, upload } from '../helpers/media.ts';
+import { pngOf, upload, videoOf } from '../helpers/media.ts';
 
 /**
  * The media library on object storage (s3rver checks SigV4): deduplication, a thumbnail stored in
  * the bucket beside its media (the URL is the bucket's, like the media's) and served through the
- * Scheduler's media route too, and deletion removing both objects.
+ * Scheduler's media route too, a video's poster made from the bucket's copy, and deletion removing
+ * both objects.
  */
 for (const backend of backends()) {
   describe(`media library on S3 (${backend})`, () => {
@@ -58,6 +59,19 @@ for (const backend of backends()) {
         assert.equal(gone.status, 404, key);
         await gone.arrayBuffer();
       }
+    });
+
+    test('a video read back from the bucket gets its poster there', async () => {
+      const { api } = await userWithToken(app.url, 's3-video');
+      const created = await upload(api, videoOf('webm', 2, '480x270'), 'waves.webm', 'video/webm');
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const [entry] = (await api.json('/api/v1/media?kind=video')).body.media;
+      assert.deepEqual([entry.width, entry.height, entry.durationMs], [480, 270, 2000]);
+      assert.equal(entry.thumbnailUrl, `${s3.endpoint}/${s3.bucket}/${entry.key}.thumb.webp`);
+      const served = await fetch(`${app.url}/media/${entry.key}.thumb.webp`);
+      assert.equal(served.status, 200);
+      const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+      assert.deepEqual([meta.format, meta.width, meta.height], ['webp', 320, 180]);
     });
 
     test('a presigned PUT straight into the bucket is hashed and thumbnailed once the library is listed', async () => {
