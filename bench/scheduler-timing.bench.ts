@@ -31,6 +31,7 @@ import { createPost } from '../web/server/posts/create-post.ts';
 import { postgresCpuUs, processCpuUs } from './support/cpu.ts';
 import {
   type FakePlatform,
+  insertDue,
   percentile,
   type Setup,
   setUp,
@@ -140,26 +141,6 @@ async function timingOnPostgres(platform: FakePlatform): Promise<void> {
     await Promise.all(children.map(stopProcess));
     await setup.close();
   }
-}
-
-async function insertDue(setup: Setup, count: number, label: string): Promise<void> {
-  const now = Date.now();
-  const rows = Array.from({ length: count }, (_, i) => ({
-    id: crypto.randomUUID(),
-    workspaceId: setup.workspaceId,
-    userId: setup.userId,
-    status: 'scheduled' as const,
-    message: `${label} ${i}`,
-    accountIds: [setup.telegram[i % setup.telegram.length]!.id],
-    media: [],
-    accountOptions: {},
-    scheduledAt: new Date(now - 1000),
-    nextAttemptAt: new Date(now - 1000),
-    createdAt: new Date(now + i),
-    updatedAt: new Date(now + i),
-  }));
-  for (let i = 0; i < rows.length; i += 1000)
-    await setup.ctx.db.insert(posts).values(rows.slice(i, i + 1000));
 }
 
 /**

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { saveAccount } from '../../web/server/accounts/service.ts';
 import { loadConfig } from '../../web/server/config.ts';
 import { type AppContext, createContext } from '../../web/server/context.ts';
+import { posts } from '../../web/server/db/schema.ts';
 import { signUp } from '../../web/server/users/service.ts';
 import { sessionWorkspace } from '../../web/server/workspaces/membership.ts';
 import { freshPostgres } from './postgres.ts';
@@ -159,4 +160,36 @@ export async function until(
     await new Promise((r) => setTimeout(r, everyMs));
   }
   return check();
+}
+
+/**
+ * `count` scheduled posts due a second ago, one Telegram account each in turn, inserted 1,000 at
+ * a time; `lease` leaves them claimed by that owner (as a dispatcher holds them) for a minute.
+ * Answers their ids in order.
+ */
+export async function insertDue(
+  setup: Setup,
+  count: number,
+  label: string,
+  lease?: { owner: string },
+): Promise<string[]> {
+  const now = Date.now();
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: crypto.randomUUID(),
+    workspaceId: setup.workspaceId,
+    userId: setup.userId,
+    status: 'scheduled' as const,
+    message: `${label} ${i}`,
+    accountIds: [setup.telegram[i % setup.telegram.length]!.id],
+    media: [],
+    accountOptions: {},
+    scheduledAt: new Date(now - 1000),
+    nextAttemptAt: new Date(lease ? now + 60_000 : now - 1000),
+    ...(lease ? { leaseOwner: lease.owner, leaseExpiresAt: new Date(now + 60_000) } : {}),
+    createdAt: new Date(now + i),
+    updatedAt: new Date(now + i),
+  }));
+  for (let i = 0; i < rows.length; i += 1000)
+    await setup.ctx.db.insert(posts).values(rows.slice(i, i + 1000));
+  return rows.map((r) => r.id);
 }

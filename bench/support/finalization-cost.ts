@@ -11,11 +11,10 @@
  * `node bench/support/finalization-cost.ts` (PostgreSQL, DATABASE_URL or local).
  */
 import pg from 'pg';
-import { posts } from '../../web/server/db/schema.ts';
 import { finalizeOptions } from '../../web/server/posts/finalize-options.ts';
 import { finalizePosts } from '../../web/server/posts/repository.ts';
 import { processCpuUs } from './cpu.ts';
-import { setUp } from './dispatch-setup.ts';
+import { insertDue, setUp } from './dispatch-setup.ts';
 
 const batch = Number(process.env.BENCH_BATCH ?? 37);
 const batchesPerRound = Number(process.env.BENCH_BATCHES ?? 60);
@@ -30,25 +29,7 @@ const perPost: number[] = [];
 
 /** Posts leased by `owner`, each with its one target `publishing`, as the dispatcher leaves them. */
 async function leasedPosts(count: number): Promise<string[]> {
-  const now = Date.now();
-  const rows = Array.from({ length: count }, (_, i) => ({
-    id: crypto.randomUUID(),
-    workspaceId: setup.workspaceId,
-    userId: setup.userId,
-    status: 'scheduled' as const,
-    message: `finalize ${i}`,
-    accountIds: [setup.telegram[i % 50]!.id],
-    media: [],
-    accountOptions: {},
-    scheduledAt: new Date(now),
-    nextAttemptAt: new Date(now + 60_000),
-    leaseOwner: owner,
-    leaseExpiresAt: new Date(now + 60_000),
-    createdAt: new Date(now),
-    updatedAt: new Date(now),
-  }));
-  await setup.ctx.db.insert(posts).values(rows);
-  const ids = rows.map((r) => r.id);
+  const ids = await insertDue(setup, count, 'finalize', { owner });
   await client.query(
     `INSERT INTO post_targets (post_id, account_id, platform, status, claim_owner, attempts, updated_at)
      SELECT id, account_ids->>0, 'telegram', 'publishing', $2, 1, now() FROM posts WHERE id = ANY($1::uuid[])`,

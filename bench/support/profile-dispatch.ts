@@ -8,10 +8,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { posts } from '../../web/server/db/schema.ts';
 import { dispatchDuePosts, dispatchOptions } from '../../web/server/dispatch/service.ts';
 import { countStatements } from './count-statements.ts';
-import { setUp, startFakePlatform } from './dispatch-setup.ts';
+import { insertDue, setUp, startFakePlatform } from './dispatch-setup.ts';
 
 const backend = (process.argv[2] ?? 'pglite') as 'pglite' | 'postgres';
 const count = Number(process.env.BENCH_POSTS ?? 2000);
@@ -23,23 +22,7 @@ const setup = await setUp(
   { DISPATCH_CONCURRENCY: '64', PUBLISH_RATE_TELEGRAM_BOT: 'off' },
 );
 try {
-  const now = Date.now();
-  const rows = Array.from({ length: count }, (_, i) => ({
-    id: crypto.randomUUID(),
-    workspaceId: setup.workspaceId,
-    userId: setup.userId,
-    status: 'scheduled' as const,
-    message: `profile ${i}`,
-    accountIds: [setup.telegram[i % 50]!.id],
-    media: [],
-    accountOptions: {},
-    scheduledAt: new Date(now - 1000),
-    nextAttemptAt: new Date(now - 1000),
-    createdAt: new Date(now + i),
-    updatedAt: new Date(now + i),
-  }));
-  for (let i = 0; i < rows.length; i += 1000)
-    await setup.ctx.db.insert(posts).values(rows.slice(i, i + 1000));
+  await insertDue(setup, count, 'profile');
   // Statements (round trips) per post and where the run waits on the database (PostgreSQL only).
   const statements = countStatements();
   const session = new Session();
