@@ -5,7 +5,8 @@ import { type MediaRow, markInspected, setMediaSha256 } from './repository.ts';
 
 /*
  * Library rows whose bytes never streamed through the Scheduler: a presigned upload the client
- * PUT straight into the S3 bucket, and rows older than the library. Listing the library hands the
+ * PUT straight into the S3 bucket, and rows older than the library; and videos older than their
+ * posters (migration 0034). Listing the library hands the
  * page's uninspected rows here; they are hashed (deduplication applies from then on, for later
  * uploads) and thumbnailed in the background, a few at a time per process, so the listing answers
  * at once and shows the result on a later load (docs/media-library.md#deduplication).
@@ -35,10 +36,13 @@ async function inspectPending(ctx: AppContext, row: MediaRow): Promise<void> {
     if (Date.now() - row.createdAt.getTime() > presignExpirySeconds * 1000) await markInspected(ctx, row.id);
     return;
   }
-  const hash = streamingSha256();
-  const body = await ctx.storage.read(row.key);
-  for await (const chunk of body) hash.onChunk(chunk as Buffer);
-  await setMediaSha256(ctx, row, hash.digest());
+  // A row with its digest (a video waiting for its poster, migration 0034) is not read twice.
+  if (row.sha256 === null) {
+    const hash = streamingSha256();
+    const body = await ctx.storage.read(row.key);
+    for await (const chunk of body) hash.onChunk(chunk as Buffer);
+    await setMediaSha256(ctx, row, hash.digest());
+  }
   await inspectOnce(ctx, row);
   await markInspected(ctx, row.id);
 }
