@@ -4,11 +4,11 @@ import { inspectOnce, streamingSha256 } from './record.ts';
 import { type MediaRow, markInspected, setMediaSha256 } from './repository.ts';
 
 /*
- * Library rows whose bytes never streamed through the Scheduler: a presigned upload the client
- * PUT straight into the S3 bucket, and rows older than the library; and videos older than their
- * posters (migration 0034). Listing the library hands the
- * page's uninspected rows here; they are hashed (deduplication applies from then on, for later
- * uploads) and thumbnailed in the background, a few at a time per process, so the listing answers
+ * Library rows whose bytes never streamed through the Scheduler (a presigned upload the client
+ * PUT straight into the S3 bucket, rows older than the library), and videos older than their
+ * posters (migration 0034). Listing the library hands the page's uninspected rows here; they are
+ * hashed when their digest is unknown (deduplication applies from then on, for later uploads) and
+ * thumbnailed in the background, a few at a time per process, so the listing answers
  * at once and shows the result on a later load (docs/media-library.md#deduplication).
  */
 

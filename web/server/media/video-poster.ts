@@ -30,6 +30,18 @@ const maxConcurrent = 2;
 let running = 0;
 const waiting: (() => void)[] = [];
 
+async function takeTurn(): Promise<void> {
+  if (running < maxConcurrent) running++;
+  // A finished inspection hands its turn straight to the next in line (see `endTurn`).
+  else await new Promise<void>((go) => waiting.push(go));
+}
+
+function endTurn(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else running--;
+}
+
 /** A video has no poster: ffmpeg found no frame, or refused the file (the caller logs it). */
 export class PosterError extends Error {
   override name = 'PosterError';
@@ -48,8 +60,21 @@ export async function inspectVideo(
 ): Promise<Inspection> {
   const demuxer = demuxers[contentType];
   if (!demuxer) throw new PosterError(`no poster for ${contentType}`);
-  if (running >= maxConcurrent) await new Promise<void>((go) => waiting.push(go));
-  running++;
+  await takeTurn();
+  try {
+    return await inspectCopy(storage, key, demuxer, ffmpeg);
+  } finally {
+    endTurn();
+  }
+}
+
+/** Copies the video to a private temporary directory, reads it there, and removes the copy. */
+async function inspectCopy(
+  storage: Storage,
+  key: string,
+  demuxer: string,
+  ffmpeg: string,
+): Promise<Inspection> {
   const dir = await mkdtemp(join(tmpdir(), 'postwave-poster-'));
   try {
     const file = join(dir, 'video');
@@ -71,8 +96,6 @@ export async function inspectVideo(
     return { ...stored, ...(facts.durationMs !== undefined ? { durationMs: facts.durationMs } : {}) };
   } finally {
     await rm(dir, { recursive: true, force: true });
-    running--;
-    waiting.shift()?.();
   }
 }
 

@@ -99,6 +99,22 @@ describe('video posters', () => {
     assert.deepEqual(await posterOf(inspection.thumbnailKey!), ['webp', 180, 320]);
   });
 
+  test('more videos at once than take turns: each gets its poster, a failing one frees its turn', async () => {
+    const clip = videoOf('mp4', 1, '160x90');
+    const keys = ['a', 'b', 'c', 'd', 'e'].map((k) => `turn-${k}.mp4`);
+    for (const key of keys) await put(key, clip, 'video/mp4');
+    await put('turn-broken.mp4', sampleMp4(), 'video/mp4');
+    const results = await Promise.allSettled(
+      ['turn-broken.mp4', ...keys].map((key) => inspectVideo(storage, key, 'video/mp4', ffmpegPath!)),
+    );
+    assert.equal(results[0]!.status, 'rejected');
+    for (const result of results.slice(1)) {
+      assert.equal(result.status, 'fulfilled');
+      if (result.status === 'fulfilled')
+        assert.deepEqual([result.value.width, result.value.height], [160, 90]);
+    }
+  });
+
   test('a file with no frame in it has no poster', async () => {
     await put('empty.mp4', sampleMp4(), 'video/mp4');
     await assert.rejects(inspectVideo(storage, 'empty.mp4', 'video/mp4', ffmpegPath!), PosterError);
