@@ -9,12 +9,11 @@ import { settingsOf } from '#server/workspaces/view.ts';
 export type PostingDecision = 'publish' | 'submit';
 
 /**
- * Whether the workspace's `approvals` setting applies to `role` (docs/workspaces.md#approvals):
- * contributors always unless it is `off`, everyone under `everyone`.
+ * Whether the workspace's `approvals` setting applies to `role` (contract G, docs/workspaces.md#approvals):
+ * contributors always (their role is "submit only", whatever the setting), everyone under `everyone`.
  */
 export function approvalApplies(role: WorkspaceRole, approvals: WorkspaceSettings['approvals']): boolean {
-  if (approvals === 'off') return false;
-  return approvals === 'everyone' || role === 'contributor';
+  return role === 'contributor' || approvals === 'everyone';
 }
 
 export async function workspaceSettings(ctx: AppContext, workspaceId: string): Promise<WorkspaceSettings> {
@@ -23,8 +22,8 @@ export async function workspaceSettings(ctx: AppContext, workspaceId: string): P
 
 /**
  * A request to publish now, schedule or queue by a member with `role`: a submission where the
- * workspace wants approval, else it needs `posts.publish` (403 `forbidden` naming `editor` for a
- * contributor when approvals are `off`). `assistant` is true for an MCP assistant's request, which
+ * workspace wants approval (a contributor's always), else it needs `posts.publish` (403
+ * `forbidden` naming `editor` for a viewer). `assistant` is true for an MCP assistant's request, which
  * is a submission too when the workspace sets `assistantsRequireApproval`.
  */
 export async function decidePosting(

@@ -16,7 +16,7 @@ export const WorkspaceSettings = z
   .object({
     approvals: z.enum(approvalModes).default('contributors').meta({
       description:
-        'Whose publish, schedule and queue requests wait for approval: `off` (nobody but contributors, who always submit), `contributors` (the default), `everyone`.',
+        'Whose publish, schedule and queue requests wait for approval: `contributors` (the default) and `off` (only contributors, whose role always submits: the two differ in name only), `everyone` (every role).',
     }),
     timezone: z
       .string()

@@ -134,7 +134,7 @@ for (const backend of backends()) {
       assert.ok(pending.body.posts.every((p: { status: string }) => p.status === 'pending_approval'));
     });
 
-    test('the approvals setting: "everyone" makes owners submit too, "off" refuses contributors', async () => {
+    test('the approvals setting: "everyone" makes owners submit too; under "off" contributors still submit', async () => {
       await setApprovals('everyone');
       try {
         const own = await submit('owner under everyone', 'owner');
@@ -148,12 +148,22 @@ for (const backend of backends()) {
         await setApprovals('off');
       }
       try {
-        assertForbidden(
-          await api('contributor').json('/api/v1/posts', {
-            json: { message: 'off', accountIds: [news], postingMode: 'schedule', scheduledAt: inADay() },
-          }),
-          'editor',
-        );
+        // Contributors always submit (contract G: "contributors always"), whatever the setting.
+        const submitted = await api('contributor').json('/api/v1/posts', {
+          json: { message: 'off', accountIds: [news], postingMode: 'schedule', scheduledAt: inADay() },
+        });
+        assert.equal(submitted.status, 202, JSON.stringify(submitted.body));
+        assert.equal(submitted.body.status, 'pending_approval');
+        const direct = await api('editor').json('/api/v1/posts', {
+          json: {
+            message: 'off, editor',
+            accountIds: [news],
+            postingMode: 'schedule',
+            scheduledAt: inADay(),
+          },
+        });
+        assert.equal(direct.status, 201, JSON.stringify(direct.body));
+        assert.equal(direct.body.status, 'scheduled');
         const draft = await api('contributor').json('/api/v1/posts', {
           json: { message: 'still drafts', accountIds: [news], postingMode: 'draft' },
         });
