@@ -8,7 +8,7 @@
 export const bestTimesMinimumSample = 20;
 
 export interface BestTimeSlot {
-  /** 0 = Sunday … 6 = Saturday, in the account owner's timezone. */
+  /** 1 = Monday … 7 = Sunday (ISO, as the queue's slots), in the workspace's timezone. */
   weekday: number;
   hour: number;
   /** The median engagement per post published in this hour. */

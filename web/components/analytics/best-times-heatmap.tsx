@@ -39,7 +39,7 @@ export function BestTimesHeatmap({ slots, accountName }: { slots: HeatSlot[]; ac
                 {day.slice(0, 3)}
               </th>
               {hours.map((h) => {
-                const slot = at.get(w * 24 + h);
+                const slot = at.get((w + 1) * 24 + h);
                 const level = slot ? Math.max(1, Math.round((slot.score / max) * 4)) : 0;
                 return (
                   <td key={h} className={`heat-${level}`}>

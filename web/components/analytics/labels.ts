@@ -14,7 +14,8 @@ export const metricLabels: Record<PostMetricName, string> = {
   clicks: 'Clicks',
 };
 
-export const weekdayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** By ISO weekday less one: best times count 1 (Monday) to 7 (Sunday), as the queue does. */
+export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 export const formatCount = (value: number | undefined | null) =>
   value === undefined || value === null ? '—' : new Intl.NumberFormat('en').format(value);

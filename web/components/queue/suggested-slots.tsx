@@ -1,7 +1,7 @@
 import type { SlotRow } from './week-slots.ts';
 import { weekdays } from './week-slots.ts';
 
-/** Best times of the account's own history, in `timezone` (weekday 0 = Sunday). */
+/** Best times of the account's own history, in `timezone` (weekday 1 = Monday … 7 = Sunday, as the queue's). */
 export interface SuggestedSlots {
   timezone: string;
   slots: { weekday: number; hour: number }[];
@@ -24,9 +24,8 @@ export function SuggestedSlotButtons({
   onAdd: (slot: { weekday: number; time: string }) => void;
 }) {
   if (!suggested || suggested.slots.length === 0) return null;
-  // Queue weekdays run 1 (Monday) to 7 (Sunday); best times count 0 (Sunday) to 6.
   const offered = suggested.slots
-    .map((s) => ({ weekday: s.weekday === 0 ? 7 : s.weekday, time: `${String(s.hour).padStart(2, '0')}:00` }))
+    .map((s) => ({ weekday: s.weekday, time: `${String(s.hour).padStart(2, '0')}:00` }))
     .filter((s) => !rows.some((r) => r.weekday === s.weekday && r.time === s.time))
     .slice(0, 3);
   return (

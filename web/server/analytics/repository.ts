@@ -209,7 +209,7 @@ export async function engagementByHour(
   tz: string,
 ): Promise<{ weekday: number; hour: number; engagement: number }[]> {
   const result = await ctx.db.execute(sql`
-    SELECT extract(dow FROM m.posted_at AT TIME ZONE ${tz})::int AS weekday,
+    SELECT extract(isodow FROM m.posted_at AT TIME ZONE ${tz})::int AS weekday,
       extract(hour FROM m.posted_at AT TIME ZONE ${tz})::int AS hour, m.engagement
     FROM target_metrics m JOIN accounts a ON m.account_id = a.id::text AND ${owned('a', owner)}
     WHERE m.account_id = ${accountId} AND m.engagement IS NOT NULL`);

@@ -243,7 +243,7 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
                       Best:{' '}
                       {best.slots
                         .slice(0, 3)
-                        .map((s) => `${weekdayNames[s.weekday]} ${String(s.hour).padStart(2, '0')}:00`)
+                        .map((s) => `${weekdayNames[s.weekday - 1]} ${String(s.hour).padStart(2, '0')}:00`)
                         .join(', ')}{' '}
                       ({best.timezone}, median engagement per post of {best.sampleSize} posts).
                     </p>

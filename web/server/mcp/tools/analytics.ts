@@ -64,7 +64,7 @@ export function registerAnalyticsTools(server: McpServer, ctx: AppContext, actor
     {
       title: 'Get the best times to post',
       description:
-        'For one account, the hours of the week (user’s timezone, weekday 0 = Sunday) ranked by the median engagement per post of its own history. Needs 20 posted targets with figures; fewer: no slots and reason insufficient_data.',
+        'For one account, the hours of the week (workspace timezone, weekday 1 = Monday … 7 = Sunday, as queue slots) ranked by the median engagement per post of its own history. Needs 20 posted targets with figures; fewer: no slots and reason insufficient_data.',
       inputSchema: { accountId: z.string().max(100).describe('The account id (from list_accounts)') },
       annotations: readOnly,
     },

@@ -184,6 +184,21 @@ for (const backend of backends()) {
       const best = await getBestTimes(ctx, userId, account);
       assert.equal(best.sampleSize, 21);
       assert.equal(best.slots.length >= 1, true);
+      // Weekdays count 1 (Monday) to 7 (Sunday), as the queue's slots: moved to last Sunday, the
+      // posts' hours are Sunday's (7, where PostgreSQL's dow says 0), then moved back.
+      const back = new Date().getUTCDay();
+      const shift = (days: number) =>
+        ctx.db.execute(
+          sql`UPDATE target_metrics SET posted_at = posted_at + make_interval(days => ${days}::int) WHERE account_id = ${account}`,
+        );
+      await shift(-back);
+      try {
+        const sunday = await getBestTimes(ctx, userId, account);
+        assert.ok(sunday.slots.length >= 1);
+        assert.deepEqual([...new Set(sunday.slots.map((slot) => slot.weekday))], [7]);
+      } finally {
+        await shift(back);
+      }
       await ctx.db.execute(
         sql`UPDATE target_metrics SET engagement = NULL WHERE post_id = ${posted[1]!.id}::uuid`,
       );
