@@ -1,4 +1,3 @@
-import { ProblemError, problem } from '@postwave/shared';
 import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import { collectDueFollowers } from './collect-followers.ts';
@@ -19,23 +18,11 @@ export interface CollectionRun extends CollectSummary {
   accounts: number;
 }
 
-/**
- * Refuses collection on an instance where ANALYTICS_ENABLED=false: nothing is asked of the
- * platforms there, on request (refresh, the cron route) any more than on schedule.
- */
-export function assertCollecting(ctx: AppContext): void {
-  if (!ctx.config.analytics.enabled)
-    throw new ProblemError(
-      problem('not_supported', 'Metrics collection is turned off on this server (ANALYTICS_ENABLED=false)'),
-    );
-}
-
 /** One collection run: enroll, then collect due targets and due followers. */
 export async function runCollection(
   ctx: AppContext,
   owner = `analytics:${crypto.randomUUID()}`,
 ): Promise<CollectionRun> {
-  assertCollecting(ctx);
   const platforms = collectingPlatforms(ctx);
   const enrolled = await enrollPostedTargets(ctx, platforms.posts, collectionOffsets(ctx)[0] ?? 3_600_000);
   await enrollAccounts(ctx, platforms.accounts);

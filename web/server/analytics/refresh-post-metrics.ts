@@ -3,7 +3,6 @@ import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { collectDueMetrics, collectionOffsets } from './collect-metrics.ts';
 import { enrollPostedTargets, lastRefreshOf, markRefreshed } from './collect-repository.ts';
-import { assertCollecting } from './collector.ts';
 import { collectingPlatforms } from './enrollment.ts';
 import { getPostMetrics } from './get-post-metrics.ts';
 import { ownedPostExists } from './repository.ts';
@@ -23,7 +22,6 @@ export async function refreshPostMetrics(
   postId: string,
 ): Promise<PostMetricsView> {
   if (!(await ownedPostExists(ctx, owner, postId))) throw notFound('post');
-  assertCollecting(ctx);
   // A post that was published moments ago may not be enrolled by the collector yet.
   await enrollPostedTargets(ctx, collectingPlatforms(ctx).posts, collectionOffsets(ctx)[0] ?? 3_600_000);
   if (!(await markRefreshed(ctx, postId, new Date(Date.now() - refreshIntervalMs)))) {

@@ -28,11 +28,7 @@ export const analyticsRoutes = defineApiRoutes({
       '`Authorization: Bearer <DISPATCH_SECRET>`; 404 when DISPATCH_SECRET is unset. One collection run, as the in-process collector makes every `ANALYTICS_INTERVAL_MS`: newly posted targets are taken in, due targets and due followers collected under leases (concurrent calls never collect a target twice). For deployments that run on cron alone.',
     responses: {
       200: { description: 'What this run did.', content: { [json]: CollectionSummary } },
-      ...problemResponses({
-        unauthorized: 'wrong or missing secret',
-        not_found: 'DISPATCH_SECRET unset',
-        not_supported: 'collection is turned off on this server (`ANALYTICS_ENABLED=false`)',
-      }),
+      ...problemResponses({ unauthorized: 'wrong or missing secret', not_found: 'DISPATCH_SECRET unset' }),
     },
   },
   getPostMetrics: {
@@ -74,7 +70,6 @@ export const analyticsRoutes = defineApiRoutes({
         ...unauthorized,
         ...notFound,
         rate_limited: 'refreshed less than 5 minutes ago; see `Retry-After`',
-        not_supported: 'collection is turned off on this server (`ANALYTICS_ENABLED=false`)',
       }),
     },
   },
