@@ -101,15 +101,10 @@ export const BestTimes = z
     sampleSize: z.number().int().meta({ description: 'Posted targets with engagement figures considered.' }),
     slots: z.array(
       z.object({
-        weekday: z
-          .number()
-          .int()
-          .min(1)
-          .max(7)
-          .meta({
-            description:
-              '1 = Monday … 7 = Sunday, as the queue’s slots (a slot can be added to the queue as it is).',
-          }),
+        weekday: z.number().int().min(1).max(7).meta({
+          description:
+            '1 = Monday … 7 = Sunday, as the queue’s slots (a slot can be added to the queue as it is).',
+        }),
         hour: z.number().int().min(0).max(23),
         score: z.number().meta({ description: 'The median engagement per post of this hour.' }),
         posts: z.number().int(),
