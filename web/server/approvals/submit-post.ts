@@ -19,7 +19,8 @@ export interface RequestedAction {
   scheduledAt?: Date | undefined;
 }
 
-function approvalOf(
+/** What a submission stores about itself: the requested action, by whom, when and why. */
+export function approvalOf(
   action: RequestedAction,
   by: ApprovalActor,
   when: Date | undefined,

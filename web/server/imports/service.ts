@@ -2,15 +2,17 @@ import { createHash } from 'node:crypto';
 import { ProblemError, type ProblemIssue, parseOffsetDateTime, withDeadline } from '@postwave/shared';
 import { accountsOf } from '#server/accounts/repository.ts';
 import type { AccountCache } from '#server/accounts/service.ts';
+import { recordApprovalStep } from '#server/approvals/record.ts';
+import { approvalOf } from '#server/approvals/submit-post.ts';
 import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
 import type { Db } from '#server/db/access.ts';
-import type { StoredMedia, StoredOverride, StoredThreadPart } from '#server/db/schema.ts';
+import type { ApprovalActor, StoredMedia, StoredOverride, StoredThreadPart } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { pastTimeIssue } from '#server/posts/guards.ts';
 import { publishabilityIssues } from '#server/posts/prepare.ts';
-import { insertPosts, type NewPostRow } from '#server/posts/repository.ts';
+import { insertPost, insertPosts, type NewPostRow } from '#server/posts/repository.ts';
 import { withQueueLock } from '#server/queue/repository.ts';
 import { nextQueueSlot } from '#server/queue/service.ts';
 import { nameAccountsInIssues } from './account-names.ts';
@@ -65,6 +67,12 @@ export async function importPosts(
     authorId?: string;
     /** Who imports (each post's `post.created` audit entry); the service itself when not given. */
     actor?: AuditActor;
+    /**
+     * The importer when the workspace's approvals apply to them (a contributor always, everyone
+     * under `everyone`): their scheduled and queued rows become submissions, as a request to
+     * schedule or queue would (contract G), and take no queue slot until approved.
+     */
+    submitAs?: ApprovalActor;
   },
 ): Promise<ImportReport> {
   const digest = importDigest(input.format, input.body);
@@ -91,6 +99,7 @@ export async function importPosts(
     commitImport(db, { workspaceId, digest, rows: () => rows }, async (tx) => {
       const ready: NewPostRow[] = [];
       const queued: { row: ResolvedRow; values: Omit<NewPostRow, 'status'> }[] = [];
+      const submitted: NewPostRow[] = [];
       resolved.forEach((r, i) => {
         const id = crypto.randomUUID();
         r.report.postId = id;
@@ -105,12 +114,23 @@ export async function importPosts(
           createdAt,
           updatedAt: createdAt,
         };
-        if (status === 'queue') queued.push({ row: r, values });
+        if (input.submitAs && status !== 'draft') {
+          const postingMode = status === 'queue' ? 'queue' : 'schedule';
+          submitted.push({
+            ...values,
+            status: 'pending_approval',
+            scheduledAt: scheduledAt ?? null,
+            approval: approvalOf({ postingMode, scheduledAt }, input.submitAs, scheduledAt, 'approvals'),
+          });
+        } else if (status === 'queue') queued.push({ row: r, values });
         else if (status === 'scheduled')
           ready.push({ ...values, status, scheduledAt, nextAttemptAt: scheduledAt });
         else ready.push({ ...values, status, scheduledAt });
       });
       await insertPosts(tx, ready);
+      // Submissions one by one: each gets its `submitted` timeline event and `post.submitted` webhook.
+      for (const values of submitted)
+        await recordApprovalStep(ctx, tx, await insertPost(tx, values), 'submitted', input.submitAs!);
       // After the fixed-time rows: a queued row never takes a slot a row of the file holds.
       for (const { row, values } of queued) {
         let when: Date;
@@ -139,7 +159,12 @@ export async function importPosts(
           action: 'post.created' as const,
           target: { type: 'post' as const, id: r.report.postId! },
           details: {
-            status: r.post!.status === 'queue' ? 'scheduled' : r.post!.status,
+            status:
+              input.submitAs && r.post!.status !== 'draft'
+                ? 'pending_approval'
+                : r.post!.status === 'queue'
+                  ? 'scheduled'
+                  : r.post!.status,
             accounts: r.post!.accountIds.length,
             postingMode: 'import',
           },
@@ -148,7 +173,7 @@ export async function importPosts(
     });
   let committed: boolean;
   try {
-    committed = resolved.some((r) => r.post?.status === 'queue')
+    committed = resolved.some((r) => r.post?.status === 'queue' && !input.submitAs)
       ? await withQueueLock(ctx, workspaceId, commit)
       : await commit(ctx);
   } catch (error) {

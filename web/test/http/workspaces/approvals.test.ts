@@ -173,6 +173,51 @@ for (const backend of backends()) {
       }
     });
 
+    test('an import follows the same rules: a contributor’s scheduled rows are submissions, drafts stay drafts', async () => {
+      const file = (label: string) =>
+        [
+          'message,accounts,scheduledAt,postingMode',
+          `${label} scheduled,${news},${inADay()},schedule`,
+          `${label} draft,${news},,draft`,
+        ].join('\r\n');
+      const importAs = (role: Role, body: string) =>
+        api(role).json('/api/v1/posts/import?dryRun=false', {
+          method: 'POST',
+          headers: { 'content-type': 'text/csv' },
+          body,
+        });
+      const statusOf = async (role: Role, id: string) => (await api(role).json(`/api/v1/posts/${id}`)).body;
+
+      const byContributor = await importAs('contributor', file('imported by a contributor'));
+      assert.equal(byContributor.status, 200, JSON.stringify(byContributor.body));
+      assert.equal(byContributor.body.committed, true);
+      const [scheduledRow, draftRow] = byContributor.body.rows;
+      const submitted = await statusOf('contributor', scheduledRow.postId);
+      assert.equal(submitted.status, 'pending_approval');
+      assert.equal(submitted.approval.requested.postingMode, 'schedule');
+      assert.ok(submitted.approval.requested.scheduledAt);
+      assert.equal((await statusOf('contributor', draftRow.postId)).status, 'draft');
+      // Approved like any submission: then it is scheduled.
+      const approved = await api('editor').json(`/api/v1/posts/${scheduledRow.postId}/approve`, { json: {} });
+      assert.equal(approved.status, 200, JSON.stringify(approved.body));
+      assert.equal(approved.body.status, 'scheduled');
+
+      // An editor's import is carried out at once, unless the workspace wants everyone approved.
+      const byEditor = await importAs('editor', file('imported by an editor'));
+      assert.equal((await statusOf('editor', byEditor.body.rows[0].postId)).status, 'scheduled');
+      await setApprovals('everyone');
+      try {
+        const underEveryone = await importAs('editor', file('imported under everyone'));
+        assert.equal(
+          (await statusOf('editor', underEveryone.body.rows[0].postId)).status,
+          'pending_approval',
+        );
+      } finally {
+        await setApprovals('contributors');
+      }
+      assertForbidden(await importAs('viewer', file('imported by a viewer')), 'contributor');
+    });
+
     test('approve: owner, admin, editor (not their own); contributor and viewer 403; the author never', async () => {
       for (const role of ['owner', 'admin', 'editor'] as const) {
         const post = await submit(`approve by ${role}`);

@@ -1,3 +1,5 @@
+import { approvalActorOf } from '#server/approvals/actor.ts';
+import { decidePosting } from '#server/approvals/policy.ts';
 import { actorOf } from '#server/audit/actor.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
@@ -12,6 +14,8 @@ export const runtime = 'nodejs';
 export const POST = route(importRoutes.importPosts, async ({ request, ctx, caller }) => {
   countImport(ctx, caller.userId);
   const input = await readImportRequest(request);
+  // Where approvals apply to the importer, scheduled and queued rows become submissions.
+  const submitAs = (await decidePosting(ctx, caller)) === 'submit' ? approvalActorOf(caller) : undefined;
   const run = () =>
     importPosts(ctx, caller.workspaceId, {
       format: input.format,
@@ -20,6 +24,7 @@ export const POST = route(importRoutes.importPosts, async ({ request, ctx, calle
       dryRun: input.dryRun,
       authorId: caller.userId,
       actor: actorOf(caller),
+      ...(submitAs ? { submitAs } : {}),
     });
   if (input.dryRun) return json(await run());
   return idempotent(ctx, caller, request, input.fingerprintBody, async () => ({
