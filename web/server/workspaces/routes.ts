@@ -178,18 +178,21 @@ export const workspacesRoutes = defineApiRoutes({
     method: 'delete',
     path: '/api/v1/workspaces/{id}/members/{userId}',
     auth: 'caller',
-    permission: 'members.manage',
+    permission: 'read',
     workspaceParam: 'id',
     operationId: 'removeMember',
     tags,
-    summary: 'Remove a member; their tokens and MCP grants for the workspace end at once',
+    summary:
+      'Remove a member, or leave (your own id); their tokens and MCP grants for the workspace end at once',
+    description:
+      'Any member may leave the workspace by removing themselves. Removing someone else needs an admin (an owner to remove an owner). The last owner cannot leave: 409 `last_owner`.',
     parameters: [workspaceId, userIdParam],
     responses: {
       204: { description: 'Removed.' },
       ...problemResponses({
         ...unauthorized,
         not_found: 'no such workspace or member',
-        ...forbidden('below admin, or an admin removing an owner'),
+        ...forbidden('removing someone else below admin, or an admin removing an owner'),
         last_owner: 'the last owner cannot leave',
       }),
     },

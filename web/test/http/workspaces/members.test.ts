@@ -106,6 +106,32 @@ for (const backend of backends()) {
       assert.notEqual(await currentWorkspace(member.session), ws);
     });
 
+    test('any member may leave; removing someone else needs an admin; the last owner stays', async () => {
+      const owner = await verifiedPerson(env.app, `leave-owner-${backend}`);
+      const ws = await currentWorkspace(owner.session);
+      const viewer = await verifiedPerson(env.app, `leave-viewer-${backend}`);
+      const editor = await verifiedPerson(env.app, `leave-editor-${backend}`);
+      await invite(owner.session, ws, viewer, 'viewer');
+      await invite(owner.session, ws, editor, 'editor');
+      const viewerApi = await tokenIn(viewer, ws);
+      const path = `/api/v1/workspaces/${ws}/members`;
+
+      const refused = await viewerApi.json(`${path}/${editor.userId}`, { method: 'DELETE' });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.requiredRole, 'admin');
+      const left = await viewerApi.fetch(`${path}/${viewer.userId}`, { method: 'DELETE' });
+      assert.equal(left.status, 204);
+      assert.equal((await viewerApi.json('/api/v1/posts')).status, 401, 'their token ended with them');
+      const lastOwner = await owner.session.json(`${path}/${owner.userId}`, { method: 'DELETE' });
+      assert.equal(lastOwner.status, 409);
+      assert.equal(lastOwner.body.code, 'last_owner');
+      const members = await owner.session.json(path);
+      assert.deepEqual(
+        members.body.members.map((m: { userId: string }) => m.userId).sort(),
+        [owner.userId, editor.userId].sort(),
+      );
+    });
+
     test('invitations: another address is 403, used, revoked or unknown links are 404', async () => {
       const owner = await verifiedPerson(env.app, `inv-owner-${backend}`);
       const ws = await currentWorkspace(owner.session);
