@@ -3,7 +3,6 @@ import { ProblemError, type ProblemIssue, parseOffsetDateTime, withDeadline } fr
 import { accountsOf } from '#server/accounts/repository.ts';
 import type { AccountCache } from '#server/accounts/service.ts';
 import { recordApprovalStep } from '#server/approvals/record.ts';
-import { approvalOf } from '#server/approvals/submit-post.ts';
 import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
@@ -12,35 +11,18 @@ import type { ApprovalActor, StoredMedia, StoredOverride, StoredThreadPart } fro
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { pastTimeIssue } from '#server/posts/guards.ts';
 import { publishabilityIssues } from '#server/posts/prepare.ts';
-import { insertPost, insertPosts, type NewPostRow } from '#server/posts/repository.ts';
+import { insertPost, insertPosts } from '#server/posts/repository.ts';
 import { withQueueLock } from '#server/queue/repository.ts';
 import { nextQueueSlot } from '#server/queue/service.ts';
 import { nameAccountsInIssues } from './account-names.ts';
 import { accountMatcher } from './accounts.ts';
 import { budgetIssue, mediaOutcomeFor, resolveImportMedia } from './media.ts';
 import type { ImportMediaItem, ImportRowInput } from './parse.ts';
+import { type ImportedPost, plannedRows, type ResolvedRow } from './planned-rows.ts';
 import { commitImport, findImport } from './repository.ts';
-import type { ImportReport, ImportRowReport } from './schema.ts';
+import type { ImportReport } from './schema.ts';
 
 export type ImportFormat = 'csv' | 'json';
-
-/** What an import row creates: the post's content and how it is timed. */
-type ImportedPost = Pick<
-  NewPostRow,
-  'message' | 'accountIds' | 'media' | 'accountOptions' | 'overrides' | 'thread'
-> &
-  (
-    | { status: 'draft'; scheduledAt: Date | null }
-    | { status: 'scheduled'; scheduledAt: Date }
-    /** The next free common slot of the accounts' queues, chosen at commit under the queue lock. */
-    | { status: 'queue'; scheduledAt: Date | undefined }
-  );
-
-/** A row ready to become a post, once every row is valid. */
-interface ResolvedRow {
-  report: ImportRowReport;
-  post: ImportedPost | undefined;
-}
 
 /** Thrown inside the commit to roll it back when a queued row finds no slot. */
 class QueueRowRefused extends Error {}
@@ -97,35 +79,11 @@ export async function importPosts(
   const due: Date[] = [];
   const commit = async (db: Db) =>
     commitImport(db, { workspaceId, digest, rows: () => rows }, async (tx) => {
-      const ready: NewPostRow[] = [];
-      const queued: { row: ResolvedRow; values: Omit<NewPostRow, 'status'> }[] = [];
-      const submitted: NewPostRow[] = [];
-      resolved.forEach((r, i) => {
-        const id = crypto.randomUUID();
-        r.report.postId = id;
-        // One millisecond apart, so the posts list (newest first) keeps the file's order reversed.
-        const createdAt = new Date(now + i);
-        const { status, scheduledAt, ...content } = r.post!;
-        const values = {
-          id,
-          workspaceId,
-          userId: input.authorId ?? null,
-          ...content,
-          createdAt,
-          updatedAt: createdAt,
-        };
-        if (input.submitAs && status !== 'draft') {
-          const postingMode = status === 'queue' ? 'queue' : 'schedule';
-          submitted.push({
-            ...values,
-            status: 'pending_approval',
-            scheduledAt: scheduledAt ?? null,
-            approval: approvalOf({ postingMode, scheduledAt }, input.submitAs, scheduledAt, 'approvals'),
-          });
-        } else if (status === 'queue') queued.push({ row: r, values });
-        else if (status === 'scheduled')
-          ready.push({ ...values, status, scheduledAt, nextAttemptAt: scheduledAt });
-        else ready.push({ ...values, status, scheduledAt });
+      const { ready, queued, submitted } = plannedRows(resolved, {
+        workspaceId,
+        authorId: input.authorId,
+        submitAs: input.submitAs,
+        now,
       });
       await insertPosts(tx, ready);
       // Submissions one by one: each gets its `submitted` timeline event and `post.submitted` webhook.
