@@ -13,7 +13,7 @@ import { type NextRequest, NextResponse } from 'next/server';
  * - the security headers (SECURITY.md, "Browser hardening"). Pages get a fresh nonce per
  *   request: Next reads it from the request's Content-Security-Policy and puts it on its inline
  *   scripts (the root layout renders per request for that reason). API answers get a policy under
- *   which nothing loads. /media sends its own sandbox policy.
+ *   which nothing loads. /media sends its own sandbox policy; uploads are left out (`config`).
  */
 export function proxy(request: NextRequest): NextResponse {
   const target = request.url.slice(request.nextUrl.origin.length);
@@ -65,8 +65,18 @@ export function proxy(request: NextRequest): NextResponse {
   return response;
 }
 
+/**
+ * Not static assets, and not the routes that receive uploads (`POST /api/v1/upload`, the signed
+ * `PUT /media/{key}?…&signature=` of a presign): while the proxy runs, Next buffers the request
+ * body for it and hands the route only its first 10 MiB (`proxyClientMaxBodySize`), so a bigger
+ * upload would arrive cut short. Those routes set their security headers themselves
+ * (web/server/http/outside-proxy.ts). Reading /media still passes here, for the URL check.
+ */
 export const config = {
-  matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico).*)' }],
+  matcher: [
+    { source: '/((?!_next/static|_next/image|favicon.ico|media/|api/v1/upload$).*)' },
+    { source: '/media/:path*', missing: [{ type: 'query', key: 'signature' }] },
+  ],
 };
 
 function problemResponse(body: object, status: number, headers: Record<string, string> = {}): NextResponse {

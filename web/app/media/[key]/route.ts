@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
-import { serveMedia } from '@postwave/shared';
+import { mediaSecurityHeaders, problem, serveMedia } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
-import { json } from '#server/http/respond.ts';
+import { outsideProxy } from '#server/http/outside-proxy.ts';
+import { json, problemResponse } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
 import { receiveUpload } from '#server/media/service.ts';
@@ -17,6 +18,7 @@ async function serve(request: Request, key: string, method: 'GET' | 'HEAD', ctx:
     ifNoneMatch: request.headers.get('if-none-match') ?? undefined,
     ifModifiedSince: request.headers.get('if-modified-since') ?? undefined,
   });
+  if (result.status === 404) return problemResponse(problem('not_found', 'No such media'), result.headers);
   const body = result.body ? (Readable.toWeb(result.body) as ReadableStream) : null;
   return new Response(body, { status: result.status, headers: result.headers });
 }
@@ -28,7 +30,13 @@ export const HEAD = route(mediaRoutes.headMedia, ({ request, ctx, params }) =>
   serve(request, params.key, 'HEAD', ctx),
 );
 
-/** The self-signed upload URL from presign (local storage): the signature is the authorisation. */
-export const PUT = route(mediaRoutes.putSignedUpload, async ({ request, ctx, params }) =>
-  json({ media: await receiveUpload(ctx, params.key, request) }),
+/**
+ * The self-signed upload URL from presign (local storage): the signature is the authorisation.
+ * Signed PUTs are outside the proxy (web/proxy.ts), which would cut the body at 10 MiB.
+ */
+export const PUT = outsideProxy(
+  mediaSecurityHeaders(undefined),
+  route(mediaRoutes.putSignedUpload, async ({ request, ctx, params }) =>
+    json({ media: await receiveUpload(ctx, params.key, request) }),
+  ),
 );

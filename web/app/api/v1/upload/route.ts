@@ -1,3 +1,4 @@
+import { apiSecurityHeaders, outsideProxy } from '#server/http/outside-proxy.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
@@ -5,8 +6,14 @@ import { uploadFromRequest } from '#server/media/service.ts';
 
 export const runtime = 'nodejs';
 
-/** 201 for new bytes; 200 with the library's existing media when the workspace already has them. */
-export const POST = route(mediaRoutes.uploadMedia, async ({ request, ctx, caller }) => {
-  const { media, created } = await uploadFromRequest(ctx, caller.workspaceId, request);
-  return json({ media }, created ? 201 : 200);
-});
+/**
+ * 201 for new bytes; 200 with the library's existing media when the workspace already has them.
+ * Outside the proxy (web/proxy.ts), which would cut the body at 10 MiB.
+ */
+export const POST = outsideProxy(
+  apiSecurityHeaders,
+  route(mediaRoutes.uploadMedia, async ({ request, ctx, caller }) => {
+    const { media, created } = await uploadFromRequest(ctx, caller.workspaceId, request);
+    return json({ media }, created ? 201 : 200);
+  }),
+);

@@ -1,0 +1,30 @@
+import { malformedRequestTarget } from '@postwave/shared/http/json-input';
+import { apiContentSecurityPolicy, baselineSecurityHeaders } from '@postwave/shared/http/security-headers';
+import { problem } from '@postwave/shared/problems';
+import { problemResponse } from './respond.ts';
+
+type Handler<C> = (request: Request, context: C) => Promise<Response>;
+
+/**
+ * For the routes web/proxy.ts leaves out because they receive large bodies (uploads): when the
+ * proxy runs, Next buffers the request body for it and passes on only its first
+ * `proxyClientMaxBodySize` bytes (10 MiB), so a bigger upload would arrive cut short. These
+ * routes do what the proxy does for every other one: refuse a malformed URL, and set the
+ * security headers.
+ */
+export function outsideProxy<C>(headers: Readonly<Record<string, string>>, handler: Handler<C>): Handler<C> {
+  return async (request, context) => {
+    const url = new URL(request.url);
+    const response = malformedRequestTarget(request.url.slice(url.origin.length))
+      ? problemResponse(problem('invalid_request', 'The URL has malformed percent-encoding or a NUL'))
+      : await handler(request, context);
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  };
+}
+
+/** What the proxy sets on API answers. */
+export const apiSecurityHeaders: Readonly<Record<string, string>> = {
+  ...baselineSecurityHeaders,
+  'content-security-policy': apiContentSecurityPolicy,
+};
