@@ -1,5 +1,10 @@
 import { AccountsFile, type PublisherRegistry } from '@postwave/shared';
-import { addRoutes, metricsSecurityScheme, OpenApiDocument } from '@postwave/shared/openapi/index';
+import {
+  addRoutes,
+  metricsSecurityScheme,
+  OpenApiDocument,
+  requestBodyRules,
+} from '@postwave/shared/openapi/index';
 import { type ApiRoutes, pascal } from './api-routes.ts';
 import { version } from './version.ts';
 
@@ -14,7 +19,7 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, r
         'Stateless: one shared API key, no users, no scheduling (that is the Postwave Scheduler).',
         '',
         '**Errors** are RFC 9457 `application/problem+json` bodies with a stable snake_case `code`.',
-        '**Unknown JSON fields** in request bodies are ignored.',
+        requestBodyRules,
         '**Credentials** from the accounts file never appear in any response, log line or error.',
       ].join('\n'),
     },

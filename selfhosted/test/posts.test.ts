@@ -160,8 +160,16 @@ describe('validation and publishing', () => {
       422,
       'validation_failed',
     );
+    // Contract B: the right types with a value not allowed is 422; a wrong type is 400.
     await expectProblem(
       await server.api('/api/v1/posts', { json: { message: 'x', accountIds: [], postingMode: 'now' } }),
+      422,
+      'validation_failed',
+    );
+    await expectProblem(
+      await server.api('/api/v1/posts', {
+        json: { message: 'x', accountIds: 'tg-main', postingMode: 'now' },
+      }),
       400,
       'invalid_request',
     );

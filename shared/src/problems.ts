@@ -1,4 +1,7 @@
-import type { ZodError } from 'zod';
+import type { ZodError, z } from 'zod';
+
+type ZodIssue = z.core.$ZodIssue;
+
 import type { Problem, ProblemIssue } from './schemas/problem.ts';
 import type { TargetResult } from './schemas/results.ts';
 
@@ -97,13 +100,66 @@ export class ProblemError extends Error {
 }
 
 export function zodIssues(error: ZodError): ProblemIssue[] {
-  return error.issues.map((issue) => ({
-    ...(issue.path.length ? { path: issue.path.map(String).join('.') } : {}),
-    code: issue.code,
-    message: issue.message,
-  }));
+  return error.issues
+    .flatMap((issue) => reportedIssues(issue, []))
+    .map((issue) => ({
+      ...(issue.path.length ? { path: issue.path.map(String).join('.') } : {}),
+      code: issue.code,
+      message: issue.message,
+    }));
 }
 
-export function invalidRequest(error: ZodError, detail = 'The request body is not valid'): ProblemError {
-  return new ProblemError(problem('invalid_request', detail, { errors: zodIssues(error) }));
+/**
+ * The problem for a request body its schema refused (contract B): 400 `invalid_request` when the
+ * JSON has the wrong shape (a field of the wrong type or missing), 422 `validation_failed` when
+ * every field has the right type and some value is not allowed (too long, out of range, not one
+ * of the allowed values, a malformed e-mail or URL, a rule across fields).
+ */
+export function schemaProblem(error: ZodError, detail?: string): ProblemError {
+  const shapeWrong = error.issues.some(isShapeIssue);
+  return new ProblemError(
+    problem(
+      shapeWrong ? 'invalid_request' : 'validation_failed',
+      detail ?? (shapeWrong ? 'The request body is not valid' : 'Some fields are not valid'),
+      { errors: zodIssues(error) },
+    ),
+  );
+}
+
+/**
+ * `schema`'s parse of a request body, or the problem `schemaProblem` names. The issues carry
+ * their input (never sent back), so a number given for an enum of strings counts as a wrong type.
+ */
+export function parseBody<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (!parsed.success) throw schemaProblem(parsed.error);
+  return parsed.data;
+}
+
+/**
+ * A wrong type: a field of another type or missing, a value of another type than every allowed
+ * one (`move: 1` where `"up" | "down"` are), or a union none of whose branches has the right type.
+ * A discriminated union with no branch for the given value reports no branches: that value is well
+ * typed, so it is not one.
+ */
+function isShapeIssue(issue: ZodIssue): boolean {
+  if (issue.code === 'invalid_type') return true;
+  if (issue.code === 'invalid_value' && 'input' in issue && issue.values.length > 0)
+    return issue.values.every((allowed) => typeof allowed !== typeof issue.input);
+  if (issue.code === 'invalid_union')
+    return issue.errors.length > 0 && issue.errors.every((branch) => branch.some(isShapeIssue));
+  return false;
+}
+
+/**
+ * What to tell the caller about an issue: a union names the problems of the branches whose shape
+ * matched (e.g. "at most 50 items" for a media list), not just "Invalid input".
+ */
+function reportedIssues(issue: ZodIssue, prefix: PropertyKey[]): ZodIssue[] {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && !isShapeIssue(issue)) {
+    const matching = issue.errors.filter((branch) => !branch.some(isShapeIssue));
+    if (matching.length > 0) return matching.flat().flatMap((inner) => reportedIssues(inner, path));
+  }
+  return [{ ...issue, path }];
 }

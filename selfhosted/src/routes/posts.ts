@@ -1,4 +1,4 @@
-import { invalidRequest, ProblemError, parsePostRequest, problem, ValidationRequest } from '@postwave/shared';
+import { ProblemError, parseBody, parsePostRequest, problem, ValidationRequest } from '@postwave/shared';
 import { Router } from 'express';
 import { type ApiRoutes, on } from '../api-routes.ts';
 import type { Idempotency } from '../idempotency.ts';
@@ -8,9 +8,8 @@ export function postsRouter(routes: ApiRoutes, publishing: Publishing, idempoten
   const router = Router();
 
   on(router, routes.validatePost, async (req, res) => {
-    const parsed = ValidationRequest.safeParse(req.body);
-    if (!parsed.success) throw invalidRequest(parsed.error);
-    res.json(await publishing.validate(parsed.data));
+    const parsed = parseBody(ValidationRequest, req.body);
+    res.json(await publishing.validate(parsed));
   });
 
   on(router, routes.publishPost, (req, res) =>

@@ -1,8 +1,8 @@
 import {
   createPresignedUpload,
   declaredTooLarge,
-  invalidRequest,
   PresignRequest,
+  parseBody,
   receiveMultipartUpload,
   type Storage,
 } from '@postwave/shared';
@@ -20,11 +20,10 @@ export function uploadRouter(routes: ApiRoutes, storage: Storage, maxUploadBytes
   });
 
   on(router, routes.presignUpload, async (req, res) => {
-    const parsed = PresignRequest.safeParse(req.body);
-    if (!parsed.success) throw invalidRequest(parsed.error);
+    const parsed = parseBody(PresignRequest, req.body);
     const presigned = await createPresignedUpload({
       storage,
-      request: parsed.data,
+      request: parsed,
       maxBytes: maxUploadBytes,
     });
     res.status(201).json(presigned);

@@ -3,6 +3,13 @@ import { type ProblemCode, problemContentType, problemStatus } from '../problems
 import { Problem } from '../schemas/problem.ts';
 import { type JsonSchema, SchemaComponents } from './json-schema.ts';
 
+/**
+ * How both servers answer a JSON body their schema refuses (contract B), for the documents'
+ * descriptions: one sentence, so the two cannot drift.
+ */
+export const requestBodyRules =
+  '**Request bodies**: unknown JSON fields are ignored. A body of the wrong shape (malformed JSON, a field missing or of the wrong type) is 400 `invalid_request`; well-typed values that break a rule (too long, out of range, not one of the allowed values, a malformed e-mail, URL or time zone, too many thread parts) are 422 `validation_failed`, each issue naming its field in `errors[].path`. Per-account platform options are the exception to "ignored": an option a platform does not have is that account’s `invalid_option` error (422 when posting, `valid: false` from validation), because a misspelt option would otherwise be dropped without a word.';
+
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options';
 
 /** A body or parameter schema: a zod schema (converted, components collected) or plain JSON Schema. */
@@ -86,7 +93,10 @@ export class OpenApiDocument {
           }
         : {}),
       responses: Object.fromEntries(
-        Object.entries(spec.responses).map(([status, response]) => [status, this.#response(response)]),
+        Object.entries(withBodyRuleResponse(spec)).map(([status, response]) => [
+          status,
+          this.#response(response),
+        ]),
       ),
     };
     this.#paths.set(path, item);
@@ -156,6 +166,26 @@ export class OpenApiDocument {
 
 function isZod(source: SchemaSource): source is z.ZodType {
   return typeof (source as { safeParse?: unknown }).safeParse === 'function';
+}
+
+const bodyRuleLine =
+  '`validation_failed`: a well-typed value breaks a rule (too long, out of range, not an allowed value); each issue names its field in `errors[].path`.';
+
+/**
+ * Every JSON body is parsed by a schema whose value rules answer 422 `validation_failed`
+ * (`schemaProblem`), so each operation that takes one documents that answer, once.
+ */
+function withBodyRuleResponse(spec: OperationSpec): Record<string, ResponseSpec> {
+  const takesJson = Object.keys(spec.requestBody?.content ?? {}).some((type) => type.endsWith('json'));
+  if (!takesJson) return spec.responses;
+  const existing = spec.responses['422'];
+  if (existing?.description.includes('`validation_failed`')) return spec.responses;
+  return {
+    ...spec.responses,
+    422: existing
+      ? { ...existing, description: `${existing.description}\n\n${bodyRuleLine}` }
+      : { description: bodyRuleLine, content: { [problemContentType]: Problem } },
+  };
 }
 
 /**

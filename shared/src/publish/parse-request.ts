@@ -1,4 +1,4 @@
-import { invalidRequest, ProblemError, problem } from '../problems.ts';
+import { ProblemError, parseBody, problem } from '../problems.ts';
 import {
   type NormalizedPost,
   normalizeMedia,
@@ -16,10 +16,8 @@ import { overrideKeysProblem } from './composer-checks.ts';
  * `postingMode` or a bad `scheduledAt` is 422: the request is well formed, a value is not.
  */
 export function parsePostRequest(body: unknown): NormalizedPost {
-  const parsed = PostRequest.safeParse(body);
-  if (!parsed.success) throw invalidRequest(parsed.error);
   const { message, accountIds, postingMode, media, scheduledAt, accountOptions, overrides, thread } =
-    parsed.data;
+    parseBody(PostRequest, body);
   const mode = PostingMode.safeParse(postingMode);
   if (!mode.success) {
     throw new ProblemError(

@@ -18,7 +18,7 @@ export type AccountOptions = z.infer<typeof AccountOptions>;
 const MediaField = z.union([MediaReference, z.array(MediaReference).max(50)]);
 
 export const PostOverride = z
-  .strictObject({
+  .object({
     message: z.string().max(100_000).optional(),
     media: MediaField.optional(),
   })
@@ -39,7 +39,7 @@ export type Overrides = z.infer<typeof Overrides>;
 export const maxThreadParts = 25;
 
 export const ThreadPart = z
-  .strictObject({ message: z.string().max(100_000), media: MediaField.optional() })
+  .object({ message: z.string().max(100_000), media: MediaField.optional() })
   .meta({ id: 'ThreadPart', description: 'One post of a thread after the first message.' });
 export type ThreadPart = z.infer<typeof ThreadPart>;
 

@@ -280,7 +280,7 @@ describe('threads', () => {
     assert.deepEqual(prepared.targets?.[0]?.thread, []);
   });
 
-  it('refuses more than 25 parts', () => {
+  it('refuses more than 25 parts (422: the parts are well formed, there are too many)', () => {
     assert.throws(
       () =>
         parsePostRequest({
@@ -289,7 +289,8 @@ describe('threads', () => {
           postingMode: 'now',
           thread: Array.from({ length: 26 }, () => ({ message: 'p' })),
         }),
-      (error: unknown) => error instanceof ProblemError && error.status === 400,
+      (error: unknown) =>
+        error instanceof ProblemError && error.status === 422 && error.problem.errors?.[0]?.path === 'thread',
     );
   });
 });

@@ -4,6 +4,7 @@ import {
   metricsSecurityScheme,
   OpenApiDocument,
   problemResponses,
+  requestBodyRules,
 } from '@postwave/shared/openapi/index';
 import { requiredRole } from '#server/auth/permissions.ts';
 import type { ApiAuth, ApiRoute } from '#server/http/route.ts';
@@ -28,7 +29,8 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
         'Users, connected accounts, stored posts, drafts and scheduling around the Postwave publishing SDK.',
         '',
         '**Auth**: a browser session cookie (unsafe methods must be same-origin: `Sec-Fetch-Site: same-origin` or a matching `Origin`), or `Authorization: Bearer <token>` (personal or CLI token).',
-        '**Errors** are RFC 9457 `application/problem+json` with a stable `code`. Unknown JSON fields are ignored.',
+        '**Errors** are RFC 9457 `application/problem+json` with a stable `code`.',
+        requestBodyRules,
         '**Workspaces**: every resource belongs to a workspace; a session acts in its current one, a token in the one it is bound to. Another workspace’s resource is 404; a request beyond the caller’s role is 403 `forbidden` with `requiredRole`.',
         '**Decisions**: reconnecting an existing account answers 200 instead of 201; `GET /api/v1/posts?limit` above 200 is 400; a post being published at this moment answers 409 to changes.',
       ].join('\n'),

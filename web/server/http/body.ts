@@ -1,4 +1,4 @@
-import { invalidRequest, ProblemError, problem, unsafeJsonReason, zodIssues } from '@postwave/shared';
+import { ProblemError, parseBody, problem, unsafeJsonReason, zodIssues } from '@postwave/shared';
 import type { z } from 'zod';
 
 /** JSON bodies are small; anything bigger than this is refused before parsing. */
@@ -30,10 +30,12 @@ export async function readOptionalJson(request: Request): Promise<unknown> {
   return value;
 }
 
+/**
+ * The JSON body parsed by `schema`: a body of the wrong shape is 400 `invalid_request`, one whose
+ * values break a rule is 422 `validation_failed` (`schemaProblem`). Unknown fields are ignored.
+ */
 export async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
-  const parsed = schema.safeParse(await readJson(request));
-  if (!parsed.success) throw invalidRequest(parsed.error);
-  return parsed.data;
+  return parseBody(schema, await readJson(request));
 }
 
 /**

@@ -32,13 +32,10 @@ const MediaItems = z
  */
 export const ImportComposerFields = z.object({
   overrides: z
-    .record(
-      z.string().max(300),
-      z.strictObject({ message: z.string().max(100_000).optional(), media: MediaItems }),
-    )
+    .record(z.string().max(300), z.object({ message: z.string().max(100_000).optional(), media: MediaItems }))
     .optional(),
   thread: z
-    .array(z.strictObject({ message: z.string().max(100_000), media: MediaItems }))
+    .array(z.object({ message: z.string().max(100_000), media: MediaItems }))
     .max(maxThreadParts)
     .optional(),
 });

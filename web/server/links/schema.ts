@@ -18,7 +18,7 @@ const source = utmValue('`utm_source`, by default `{platform}`').default('{platf
 const medium = utmValue('`utm_medium`, e.g. `social`');
 const campaign = utmValue('`utm_campaign`');
 
-export const UtmSettings = z.object({ source, medium, campaign }).strict().meta({
+export const UtmSettings = z.object({ source, medium, campaign }).meta({
   id: 'UtmSettings',
   description:
     'UTM parameters appended to every http(s) link of each target’s text at publish time (a key the link already has is kept as it is).',
@@ -77,11 +77,9 @@ export const UpdateLinkSettingsRequest = z
           .optional()
           .meta({ description: 'A custom short domain on your shortener account; its default when absent.' }),
       })
-      .strict()
       .nullable()
       .optional(),
   })
-  .strict()
   .meta({
     id: 'UpdateLinkSettingsRequest',
     description: 'Replaces the settings given (`null` turns that part off); a part not given stays as it is.',

@@ -29,7 +29,6 @@ export const Recycle = z
       .optional()
       .default(0),
   })
-  .strict()
   .meta({ id: 'Recycle' });
 
 export const RecycleField = Recycle.nullable().optional().meta({
@@ -49,7 +48,7 @@ export function parseRecycle(body: unknown): RecycleSettings | null | undefined 
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) => ({
       path: ['recycle', ...issue.path.map(String)].join('.'),
-      code: issue.code === 'unrecognized_keys' ? 'unknown_field' : 'invalid_value',
+      code: 'invalid_value',
       message: issue.message,
     }));
     throw validationFailed(`recycle is not valid: ${errors.map((e) => e.path).join(', ')}`, errors);

@@ -31,7 +31,8 @@ export const tokensRoutes = defineApiRoutes({
       ...problemResponses({
         ...unauthorized,
         forbidden: 'not a same-origin browser session',
-        invalid_request: 'bad name, or `expiresInDays` other than 30, 90 or 365',
+        invalid_request: 'a field of the wrong type',
+        validation_failed: 'an empty or too long name, or `expiresInDays` other than 30, 90 or 365',
       }),
     },
   },

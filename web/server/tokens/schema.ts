@@ -21,6 +21,12 @@ export type TokenSummary = z.infer<typeof ApiToken>;
 export const TokenList = z.object({ tokens: z.array(ApiToken) });
 
 /** Lifetimes a personal token may be given at creation (days); 90 when none is chosen. */
+/** The lifetimes a personal token may have, in days. */
+export const personalTokenLifetimesDays = [30, 90, 365] as const;
+export type PersonalTokenLifetimeDays = (typeof personalTokenLifetimesDays)[number];
+const isTokenLifetime = (days: number): days is PersonalTokenLifetimeDays =>
+  (personalTokenLifetimesDays as readonly number[]).includes(days);
+
 export const CreateTokenRequest = z.object({
   name: z.string().trim().min(1).max(100),
   workspaceId: z.string().optional().meta({
@@ -28,9 +34,13 @@ export const CreateTokenRequest = z.object({
       'The workspace the token acts in, one the caller belongs to (another id answers 404); default the session’s current workspace.',
   }),
   expiresInDays: z
-    .union([z.literal(30), z.literal(90), z.literal(365)])
+    .number()
+    .refine(isTokenLifetime, 'Choose 30, 90 or 365 days')
     .default(90)
-    .meta({ description: 'Lifetime in days: 30, 90 (default) or 365. Any other value is 400.' }),
+    .meta({
+      enum: [...personalTokenLifetimesDays],
+      description: 'Lifetime in days: 30, 90 (default) or 365. Another number is 422; not a number, 400.',
+    }),
 });
 
 /** The only answer that carries the secret, once. */

@@ -5,7 +5,7 @@ import type { ApiTokenKind } from '#server/db/schema.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
 import * as repo from './repository.ts';
-import type { TokenSummary } from './schema.ts';
+import type { PersonalTokenLifetimeDays, TokenSummary } from './schema.ts';
 
 export const apiTokenPrefix = 'pw_';
 
@@ -14,8 +14,6 @@ const lastUsedResolutionMs = 60_000;
 
 const dayMs = 24 * 60 * 60 * 1000;
 /** Lifetimes a personal token may be given at creation; 90 days when none is chosen. */
-export const personalTokenLifetimesDays = [30, 90, 365] as const;
-export type PersonalTokenLifetimeDays = (typeof personalTokenLifetimesDays)[number];
 export const defaultPersonalTokenLifetimeDays: PersonalTokenLifetimeDays = 90;
 /** CLI tokens stay alive while used: each use pushes the expiry to 90 days later. */
 export const cliTokenIdleLifetimeMs = 90 * dayMs;

@@ -2,14 +2,17 @@ import { subscribableWebhookEvents, webhookEventTypes } from '@postwave/shared';
 import { z } from 'zod';
 import { webhookDeliveryStatuses } from '#server/db/schema.ts';
 
-/** Events an endpoint subscribes to: at least one, no repeats (`webhook.test` needs no subscription). */
+/**
+ * Events an endpoint subscribes to: at least one, no repeats. `webhook.test` is in the contract's
+ * list, so it is accepted; it changes nothing, as a test event is sent whenever one is asked for.
+ */
 const Events = z
-  .array(z.enum(subscribableWebhookEvents as [string, ...string[]]))
+  .array(z.enum(webhookEventTypes))
   .min(1)
-  .max(subscribableWebhookEvents.length)
+  .max(webhookEventTypes.length)
   .refine((events) => new Set(events).size === events.length, 'an event is listed twice')
   .meta({
-    description: `Events to send: any of ${subscribableWebhookEvents.map((e) => `\`${e}\``).join(', ')}. \`webhook.test\` is sent only when asked for (POST …/test).`,
+    description: `Events to send: any of ${subscribableWebhookEvents.map((e) => `\`${e}\``).join(', ')}. \`webhook.test\` may be listed too; it changes nothing, as a test event is sent whenever one is asked for (POST …/test), subscribed or not.`,
   });
 
 const Url = z.string().trim().min(1).max(2000).meta({

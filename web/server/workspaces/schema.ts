@@ -50,24 +50,21 @@ export const WorkspaceList = z.object({
 
 export const CreateWorkspaceRequest = z.object({ name: z.string().trim().min(1).max(100) });
 
-export const UpdateWorkspaceRequest = z
-  .object({
-    name: z.string().trim().min(1).max(100).optional(),
-    settings: z
-      .object({
-        approvals: z.enum(approvalModes).optional(),
-        timezone: z
-          .string()
-          .min(1)
-          .max(100)
-          .refine((tz) => isTimeZone(tz), 'Not an IANA time zone')
-          .optional(),
-        assistantsRequireApproval: z.boolean().optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+export const UpdateWorkspaceRequest = z.object({
+  name: z.string().trim().min(1).max(100).optional(),
+  settings: z
+    .object({
+      approvals: z.enum(approvalModes).optional(),
+      timezone: z
+        .string()
+        .min(1)
+        .max(100)
+        .refine((tz) => isTimeZone(tz), 'Not an IANA time zone')
+        .optional(),
+      assistantsRequireApproval: z.boolean().optional(),
+    })
+    .optional(),
+});
 
 export const Member = z
   .object({ userId: z.string(), email: z.string(), name: z.string().nullable(), role: WorkspaceRoleSchema })

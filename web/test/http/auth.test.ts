@@ -166,7 +166,8 @@ for (const backend of backends()) {
       assert.ok(!JSON.stringify(list.body).includes(created.body.token));
 
       const invalid = await client.json('/api/v1/tokens', { json: { name: '' } });
-      assert.equal(invalid.status, 400);
+      assert.equal(invalid.status, 422);
+      assert.equal(invalid.body.errors[0].path, 'name');
 
       assert.equal(
         (await client.fetch(`/api/v1/tokens/${created.body.id}`, { method: 'DELETE' })).status,

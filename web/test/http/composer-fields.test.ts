@@ -157,7 +157,13 @@ for (const backend of backends()) {
         method: 'PATCH',
         json: { thread: Array.from({ length: 26 }, () => ({ message: 'p' })) },
       });
-      assert.equal(tooLong.status, 400);
+      assert.equal(tooLong.status, 422);
+      assert.equal(tooLong.body.errors[0].path, 'thread');
+      const notAList = await api.json(`/api/v1/posts/${draft.body.id}`, {
+        method: 'PATCH',
+        json: { thread: 'p' },
+      });
+      assert.equal(notAList.status, 400);
     });
 
     test('a thread is published part by part; the result lists each part', async () => {

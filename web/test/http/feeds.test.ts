@@ -334,10 +334,12 @@ for (const backend of backends()) {
       ]);
       assert.deepEqual([a.body.status, b.body.status].sort(), ['busy', 'updated']);
 
+      // Contract B: a well-typed URL that is not http(s) is 422; a URL that is not a string, 400.
       assert.equal(
         (await api.json('/api/v1/feeds', { json: { url: 'ftp://x', accountIds: [news] } })).status,
-        400,
+        422,
       );
+      assert.equal((await api.json('/api/v1/feeds', { json: { url: 7, accountIds: [news] } })).status, 400);
       const other = await setup('stranger');
       const foreign = await other.api.json('/api/v1/feeds', {
         json: { url: `${host.url}/rss`, accountIds: [news] },

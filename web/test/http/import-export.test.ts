@@ -400,11 +400,14 @@ for (const backend of backends()) {
           thread: [{ message: 'JSON part', media: [{ url: photo, altText: 'Square in a reply' }] }],
           overrides: { '@news': { message: 'JSON override' } },
         },
-        { message: 'JSON strict', accountIds: ['@news'], thread: [{ message: 'x', extra: 1 }] },
+        // Contract B: unknown fields are ignored, also inside thread parts; a wrong type is not.
+        { message: 'JSON extra', accountIds: ['@news'], thread: [{ message: 'x', extra: 1 }] },
+        { message: 'JSON wrong type', accountIds: ['@news'], thread: [{ message: 7 }] },
       ]);
       const jsonDry = await importFile(api, json, { dryRun: true, type: 'application/json' });
       assert.equal(jsonDry.body.rows[0].valid, true, JSON.stringify(jsonDry.body));
-      assert.equal(jsonDry.body.rows[1].valid, false);
+      assert.equal(jsonDry.body.rows[1].valid, true, JSON.stringify(jsonDry.body.rows[1]));
+      assert.equal(jsonDry.body.rows[2].valid, false);
       const jsonCommit = await importFile(api, JSON.stringify([JSON.parse(json)[0]]), {
         dryRun: false,
         type: 'application/json',

@@ -214,8 +214,9 @@ for (const backend of backends()) {
       assert.equal((await api.json(path, { json: { postId: crypto.randomUUID(), move: 'up' } })).status, 404);
       assert.equal(
         (await api.json(path, { json: { postId: idOf(initial[0]), move: 'sideways' } })).status,
-        400,
+        422,
       );
+      assert.equal((await api.json(path, { json: { postId: idOf(initial[0]), move: 1 } })).status, 400);
     });
 
     test('DST: a 02:30 Europe/Berlin slot fires at 03:30 on spring-forward day and once on fall-back day', async () => {

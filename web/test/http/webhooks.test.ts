@@ -242,20 +242,35 @@ for (const backend of backends()) {
       assert.equal(moved.status, 422);
     });
 
-    test('bad bodies are 400; another user’s webhook is 404 everywhere', async () => {
+    test('a body of the wrong shape is 400, bad values 422; another user’s webhook is 404 everywhere', async () => {
       for (const json of [
-        { url: receiver.url, events: [] },
-        { url: receiver.url, events: ['webhook.test'] },
-        { url: receiver.url, events: ['post.nope'] },
-        { url: receiver.url, events: ['post.failed', 'post.failed'] },
         { events: ['post.failed'] },
+        { url: receiver.url, events: 'post.failed' },
         { url: receiver.url, events: ['post.failed'], description: 'nul \u0000 inside' },
         { url: `${receiver.url}\u0000`, events: ['post.failed'] },
-        { url: `https://example.com/${'a'.repeat(3000)}`, events: ['post.failed'] },
       ]) {
         const res = await client.json('/api/v1/webhooks', { json });
         assert.equal(res.status, 400, JSON.stringify(json));
+        assert.equal(res.body.code, 'invalid_request');
       }
+      for (const json of [
+        { url: receiver.url, events: [] },
+        { url: receiver.url, events: ['post.nope'] },
+        { url: receiver.url, events: ['post.failed', 'post.failed'] },
+        { url: `https://example.com/${'a'.repeat(3000)}`, events: ['post.failed'] },
+      ]) {
+        const res = await client.json('/api/v1/webhooks', { json });
+        assert.equal(res.status, 422, JSON.stringify(json));
+        assert.equal(res.body.code, 'validation_failed');
+        assert.ok(res.body.errors[0].path.startsWith('events') || res.body.errors[0].path === 'url');
+      }
+      // webhook.test is in the contract's list of events; subscribing to it is allowed (and changes nothing).
+      const withTest = await client.json('/api/v1/webhooks', {
+        json: { url: receiver.url, events: ['post.failed', 'webhook.test'], unknownField: true },
+      });
+      assert.equal(withTest.status, 201);
+      assert.deepEqual(withTest.body.events, ['post.failed', 'webhook.test']);
+      assert.equal('unknownField' in withTest.body, false);
       const hook = await create(['post.published']);
       for (const query of ['?limit=0', '?limit=201', '?status=nope', '?cursor=garbage'])
         assert.equal(

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { invalidRequest } from '@postwave/shared';
+import { parseBody } from '@postwave/shared';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.ts';
 import { feedModes } from '#server/db/schema.ts';
@@ -63,9 +63,8 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, actor: Mcp
       },
     },
     tool(ctx, async (args) => {
-      const parsed = FeedRequest.safeParse(args);
-      if (!parsed.success) throw invalidRequest(parsed.error);
-      const feed = await createFeed(ctx, workspaceId, parsed.data);
+      const parsed = parseBody(FeedRequest, args);
+      const feed = await createFeed(ctx, workspaceId, parsed);
       return ok(feed, `Feed ${feed.id} added (${feed.lastStatus ?? 'not polled yet'}).`);
     }),
   );
@@ -92,9 +91,8 @@ export function registerFeedTools(server: McpServer, ctx: AppContext, actor: Mcp
       },
     },
     tool(ctx, async ({ id, ...fields }) => {
-      const patch = FeedPatch.safeParse(fields);
-      if (!patch.success) throw invalidRequest(patch.error);
-      const feed = await updateFeed(ctx, workspaceId, id, patch.data);
+      const patch = parseBody(FeedPatch, fields);
+      const feed = await updateFeed(ctx, workspaceId, id, patch);
       return ok(feed, `Feed ${feed.id} updated.`);
     }),
   );

@@ -1,4 +1,4 @@
-import { invalidRequest } from '@postwave/shared';
+import { parseBody } from '@postwave/shared';
 import { approvalActorOf } from '#server/approvals/actor.ts';
 import { decidePosting } from '#server/approvals/policy.ts';
 import { resubmitBeforeEdit } from '#server/approvals/resubmit-before-edit.ts';
@@ -27,9 +27,8 @@ export const GET = route(postsRoutes.getPost, async ({ ctx, caller, params }) =>
 export const PATCH = route(postsRoutes.updatePost, async ({ request, ctx, caller, params }) => {
   const body = await readJson(request);
   const recycle = parseRecycle(body);
-  const parsed = PostPatchRequest.safeParse(withoutRecycle(body));
-  if (!parsed.success) throw invalidRequest(parsed.error);
-  const patch = toPostPatch(parsed.data, recycle);
+  const parsed = parseBody(PostPatchRequest, withoutRecycle(body));
+  const patch = toPostPatch(parsed, recycle);
   await assertMayEditPost(ctx, caller, params.id);
   await resubmitBeforeEdit(ctx, caller, params.id, approvalActorOf(caller));
   return json(await updatePost(ctx, caller.workspaceId, params.id, patch, actorOf(caller)));
@@ -38,9 +37,8 @@ export const PATCH = route(postsRoutes.updatePost, async ({ request, ctx, caller
 export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, params }) => {
   const body = await readJson(request);
   return idempotent(ctx, caller, request, body, async () => {
-    const parsed = PostActionRequest.safeParse(body);
-    if (!parsed.success) throw invalidRequest(parsed.error);
-    const action = toPostAction(parsed.data);
+    const parsed = parseBody(PostActionRequest, body);
+    const action = toPostAction(parsed);
     // Resolving unknown targets publishes again (or records a publication): a publisher's act.
     if ('resolveUnknown' in action) assertMayPost(caller, 'now');
     const submit =
