@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setDefaultMaxReplyBytes } from '@postwave/shared';
+import { answerClientError, setDefaultMaxReplyBytes } from '@postwave/shared';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -19,6 +19,8 @@ export async function startServer(config: Config, services: Services): Promise<R
   setDefaultMaxReplyBytes(config.maxReplyBytes);
   const app = createApp(config, services);
   const server = createServer(app);
+  // A request Node cannot parse (oversize headers and the like) is a 400 problem, not a bare 431.
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

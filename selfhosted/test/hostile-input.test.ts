@@ -55,13 +55,14 @@ describe('self-hosted: hostile input', () => {
     }
   });
 
-  test('an oversize header is a 4xx', async () => {
+  test('an oversize header is 400 invalid_request (contract D), a problem body', async () => {
     const answer = await send(server.url, {
       method: 'GET',
       path: '/api/v1/accounts',
       headers: { 'x-api-key': apiKey, 'x-big': 'a'.repeat(20 * 1024) },
       body: undefined,
     });
-    assert.equal(answer.status, 431);
+    assert.equal(answer.status, 400);
+    assert.equal(JSON.parse(answer.body).code, 'invalid_request');
   });
 });

@@ -1,6 +1,7 @@
 export * from './address-policy.ts';
 export * from './capped-body.ts';
 export * from './check-host.ts';
+export * from './client-error.ts';
 export * from './deadline.ts';
 export * from './fetch.ts';
 export * from './fetch-like.ts';

@@ -25,4 +25,28 @@ export const apiDocsRoutes = defineApiRoutes({
     responses: { 200: { description: 'OpenAPI 3.1 document.', content: { [json]: { type: 'object' } } } },
   },
   ...docsPageRoutes<ApiAuth>('public'),
+  ...unknownApiPathRoutes(),
 });
+
+/**
+ * Any `/api/v1` path no route serves answers 404 `not_found` as a problem body (contract B: every
+ * error is problem+json), not Next's HTML page. Not operations, so not in the OpenAPI document.
+ */
+function unknownApiPathRoutes() {
+  const entry = <M extends 'get' | 'post' | 'put' | 'patch' | 'delete'>(method: M) => ({
+    method,
+    path: '/api/v1/{path}',
+    auth: 'public' as const,
+    undocumented: true,
+    operationId: `unknownApiPath${method[0]!.toUpperCase()}${method.slice(1)}`,
+    summary: 'No such API path',
+    responses: { 404: { description: 'No such API path.' } },
+  });
+  return {
+    unknownApiPathGet: entry('get'),
+    unknownApiPathPost: entry('post'),
+    unknownApiPathPut: entry('put'),
+    unknownApiPathPatch: entry('patch'),
+    unknownApiPathDelete: entry('delete'),
+  };
+}

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
+import { answerClientError } from '@postwave/shared/http/client-error';
 import { forwardedChainHeader } from './client-address.ts';
 
 const installed = Symbol.for('postwave.peerHook');
@@ -9,7 +11,8 @@ const installed = Symbol.for('postwave.peerHook');
  * Next.js does not give route handlers the TCP peer address, and only fills X-Forwarded-For when
  * the client sent none (so a client's own header passes through unchanged). This records, before
  * Next.js sees the request, the client's X-Forwarded-For chain plus the real peer address under
- * a header of our own, overwriting any value the client sent under that name.
+ * a header of our own, overwriting any value the client sent under that name. It also answers
+ * the requests Node cannot parse (`answerClientError`), which never reach Next.
  */
 export function installPeerHook(): void {
   for (const proto of [http.Server.prototype, https.Server.prototype] as unknown as Record<
@@ -20,6 +23,11 @@ export function installPeerHook(): void {
     const emit = proto.emit as (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
     proto.emit = function (this: unknown, event: string | symbol, ...args: unknown[]) {
       if (event === 'request') recordChain(args[0] as IncomingMessage);
+      // A request Node cannot parse (oversize headers and the like) is a 400 problem, not a bare 431.
+      if (event === 'clientError') {
+        answerClientError(args[0] as Error, args[1] as Duplex);
+        return true;
+      }
       return emit.call(this, event, ...args);
     };
     proto[installed] = true;

@@ -108,7 +108,26 @@ for (const backend of backends()) {
         headers: { 'x-big': 'a'.repeat(20 * 1024) },
         body: undefined,
       });
-      assert.ok(big.status >= 400 && big.status < 500, String(big.status));
+      // Contract D: oversize headers are 400 invalid_request, with a problem body.
+      assert.equal(big.status, 400);
+      assert.equal(JSON.parse(big.body).code, 'invalid_request');
+    });
+
+    test('an API path no route serves is a 404 problem body, whatever the method', async () => {
+      const { api } = await userWithToken(app.url, 'lost');
+      for (const [method, path] of [
+        ['GET', '/api/v1/nope'],
+        ['POST', '/api/v1/posts/import/nope'],
+        ['DELETE', '/api/v1/accounts/x/y/z'],
+        ['PATCH', '/api/v1/does/not/exist'],
+      ] as const) {
+        const res = await api.fetch(path, { method, ...(method === 'GET' ? {} : { json: {} }) });
+        assert.equal(res.status, 404, `${method} ${path}`);
+        assert.equal(res.headers.get('content-type'), 'application/problem+json');
+        assert.equal((await res.json()).code, 'not_found');
+      }
+      // A real route is not shadowed by the catch-all.
+      assert.equal((await api.fetch('/api/v1/accounts')).status, 200);
     });
   });
 }
