@@ -2,6 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import { resolve } from 'node:path';
 import {
   type Env,
+  envBearerToken,
   envConfig,
   envConfigMessage,
   envHttpUrl,
@@ -12,11 +13,11 @@ import {
   envPlatformRates,
   envPort,
   envPositive,
-  envSecret,
   fromEnv,
   fromEnvFamily,
   isWebhookSecret,
   parseWebhookRetrySchedule,
+  weakTokenWarning,
 } from '@postwave/shared';
 import { z } from 'zod';
 
@@ -90,10 +91,7 @@ const selfhostedSettings = {
   /** Deprecated name of SHUTDOWN_GRACE_MS, still read when the new one is unset. */
   deprecatedShutdownTimeoutMs: fromEnv('SHUTDOWN_TIMEOUT_MS', envMilliseconds.optional()),
   /** Bearer token for `/metrics`; unset turns the endpoint off (404). */
-  metricsToken: fromEnv(
-    'METRICS_TOKEN',
-    envSecret(16, 'generate one with `openssl rand -hex 32`').optional(),
-  ),
+  metricsToken: fromEnv('METRICS_TOKEN', envBearerToken.optional()),
   /** Express's `trust proxy`: true, false, a number of hops, or addresses/subnets. */
   trustProxy: fromEnv('TRUST_PROXY', z.string().optional().transform(parseTrustProxy)),
   /**
@@ -137,6 +135,8 @@ const SelfhostedEnv = envConfig(selfhostedSettings).transform((settings, ctx) =>
   const warnings: string[] = [];
   if (deprecatedShutdownTimeoutMs !== undefined && shutdownGraceMs === undefined)
     warnings.push('SHUTDOWN_TIMEOUT_MS is deprecated: rename it SHUTDOWN_GRACE_MS.');
+  const weakMetricsToken = weakTokenWarning('METRICS_TOKEN', settings.metricsToken);
+  if (weakMetricsToken) warnings.push(weakMetricsToken);
   return {
     ...rest,
     /** Derived from the API key so presigned local uploads need no extra secret. */

@@ -27,3 +27,12 @@ describe('publish concurrency settings', () => {
     }
   });
 });
+
+describe('METRICS_TOKEN', () => {
+  it('takes a short token with a start-up warning (the contract sets no minimum)', () => {
+    const config = loadConfig({ ...apiKey, METRICS_TOKEN: 'metrics' });
+    assert.equal(config.metricsToken, 'metrics');
+    assert.ok(config.warnings.some((w) => /^METRICS_TOKEN is shorter than 16/.test(w)));
+    assert.deepEqual(loadConfig({ ...apiKey, METRICS_TOKEN: 'm'.repeat(16) }).warnings, []);
+  });
+});

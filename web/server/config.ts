@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type ConfigOf, type Env, envConfig, envConfigMessage } from '@postwave/shared';
+import { type ConfigOf, type Env, envConfig, envConfigMessage, weakTokenWarning } from '@postwave/shared';
 import type { z } from 'zod';
 import { schedulerSettings } from './config/settings.ts';
 import { resolveFfmpeg } from './media/ffmpeg.ts';
@@ -24,6 +24,13 @@ const SchedulerEnv = envConfig(schedulerSettings).transform((settings, ctx) => {
   const url = appUrl ?? `http://localhost:${settings.port}`;
   const warnings: string[] = [];
   if (!appUrl || loopbackHosts.has(new URL(url).hostname)) warnings.push(appUrlWarning(url, Boolean(appUrl)));
+  for (const [name, value] of [
+    ['DISPATCH_SECRET', settings.dispatchSecret],
+    ['METRICS_TOKEN', settings.metricsToken],
+  ] as const) {
+    const weak = weakTokenWarning(name, value);
+    if (weak) warnings.push(weak);
+  }
   if (retiredLoopbackFlag)
     warnings.push(
       'POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK is no longer read: list the hosts in ALLOW_PRIVATE_HOSTS.',

@@ -160,3 +160,18 @@ export const envLogLevel = z
 export function envSecret(min: number, hint = '') {
   return z.string().min(min, `must be at least ${min} characters${hint ? ` (${hint})` : ''}`);
 }
+
+/** The length below which a bearer token the operator chose is worth a warning at start. */
+export const weakTokenLength = 16;
+
+/**
+ * A bearer token the operator chose (METRICS_TOKEN, DISPATCH_SECRET): any non-empty value is taken,
+ * since the contract sets no minimum; one shorter than `weakTokenLength` gets `weakTokenWarning`.
+ */
+export const envBearerToken = z.string().min(1, 'must not be empty');
+
+/** The start-up warning for a short bearer token, or undefined. */
+export function weakTokenWarning(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value.length >= weakTokenLength) return undefined;
+  return `${name} is shorter than ${weakTokenLength} characters: it is easy to guess (generate one with \`openssl rand -hex 32\`).`;
+}

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import {
   defaultCollectionOffsetsMs,
   defaultWebhookRetrySchedule,
+  envBearerToken,
   envFlag,
   envHttpUrl,
   envLogLevel,
@@ -91,7 +92,7 @@ export const schedulerSettings = {
   /** Earlier keys, still accepted for reading during a rotation. */
   previousCredentialsKeys: fromEnv('CREDENTIALS_ENCRYPTION_PREVIOUS_KEYS', encryptionKeys.default([])),
   /** Unset disables the dispatch endpoint (404). */
-  dispatchSecret: fromEnv('DISPATCH_SECRET', envSecret(16).optional()),
+  dispatchSecret: fromEnv('DISPATCH_SECRET', envBearerToken.optional()),
   /** How often idle OAuth connections are renewed ahead of expiry; 0 turns the sweep off. */
   credentialRefreshIntervalMs: fromEnv(
     'CREDENTIAL_REFRESH_INTERVAL_MS',
@@ -254,7 +255,7 @@ export const schedulerSettings = {
   /** How long a stop waits for in-flight publishes before exiting. */
   shutdownGraceMs: fromEnv('SHUTDOWN_GRACE_MS', envMilliseconds.default(25_000)),
   /** Bearer token for `/metrics`; unset turns the endpoint off (404). */
-  metricsToken: fromEnv('METRICS_TOKEN', envSecret(16, 'openssl rand -hex 32').optional()),
+  metricsToken: fromEnv('METRICS_TOKEN', envBearerToken.optional()),
   /** Retired; named in a warning, never obeyed. */
   retiredLoopbackFlag: fromEnv('POSTWAVE_UNSAFE_FETCH_ALLOW_LOOPBACK', text.transform(Boolean)),
 };

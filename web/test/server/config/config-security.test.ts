@@ -40,3 +40,13 @@ test('the configuration is never read while `next build` runs, so a build leaves
     else process.env.NEXT_PHASE = phase;
   }
 });
+
+test('a short METRICS_TOKEN or DISPATCH_SECRET is taken with a warning (the contract sets no minimum)', () => {
+  const config = loadConfig({ ...base(), METRICS_TOKEN: 'metrics', DISPATCH_SECRET: 'cron' });
+  assert.equal(config.metricsToken, 'metrics');
+  assert.equal(config.dispatchSecret, 'cron');
+  assert.ok(config.warnings.some((w) => /^METRICS_TOKEN is shorter than 16/.test(w)));
+  assert.ok(config.warnings.some((w) => /^DISPATCH_SECRET is shorter than 16/.test(w)));
+  const strong = loadConfig({ ...base(), METRICS_TOKEN: 'm'.repeat(16), DISPATCH_SECRET: 'd'.repeat(32) });
+  assert.ok(!strong.warnings.some((w) => /METRICS_TOKEN|DISPATCH_SECRET/.test(w)));
+});
