@@ -22,7 +22,9 @@ export const postEventActions = {
   attempt: 'sent it to the platform',
   posted: 'finished publishing: posted',
   failed: 'finished publishing: failed',
+  unknown: 'could not tell whether the platform posted it (check the account, then mark it posted or failed)',
   resolved: 'settled an unknown outcome',
+  comment_posted: 'posted its first comment',
   staged: 'uploaded its media to the platform ahead of time',
   stage_failed: 'could not upload its media ahead of time (it is uploaded at the due time)',
   preflight_failed: 'checked it before its time and found a problem',
@@ -38,7 +40,9 @@ export type RecordedAction = Exclude<
   | 'attempt'
   | 'posted'
   | 'failed'
+  | 'unknown'
   | 'resolved'
+  | 'comment_posted'
   | 'staged'
   | 'stage_failed'
   | 'created'

@@ -8,7 +8,7 @@ export const TimelineEvent = z
     at: z.string().meta({ description: 'When it happened (ISO 8601, UTC).' }),
     type: z.string().meta({
       description:
-        'What happened: `created`, `updated`, `scheduled`, `moved_to_draft`, `staged`, `stage_failed`, `attempt` (one per platform call that can publish, with its `outcome`), `posted`, `failed`, `resolved` (an unknown outcome settled by a person), `recycle_scheduled` and `recycle_stopped` (evergreen recycling, with `recycle`), `submitted`, `approved`, `rejected` (approvals, with the comment in the decision); assistants also leave `created_draft`, `published`, `approval_requested`, `confirmation_declined`, `confirmation_cancelled`.',
+        "What happened: `created`, `updated`, `scheduled`, `moved_to_draft`, `staged`, `stage_failed`, `attempt` (one per platform call that can publish, with its `outcome`), `posted`, `failed`, `unknown` (a target whose outcome could not be known, beside its `attempt`), `resolved` (an unknown outcome settled by a person), `comment_posted` (a target's first comment went out), `preflight_failed`, `preflight_passed`, `recycle_scheduled` and `recycle_stopped` (evergreen recycling, with `recycle`), `submitted`, `approved`, `rejected` (approvals, with the comment in the decision); assistants also leave `created_draft`, `published`, `approval_requested`, `confirmation_declined`, `confirmation_cancelled`. `deleted` is never listed: a deleted post's events go with it (404, like the post); the audit log keeps `post.deleted`.",
     }),
     accountId: z.string().optional(),
     part: z

@@ -14,6 +14,7 @@ import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service
 import { actOnPost } from '#server/posts/act-on-post.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { getPost } from '#server/posts/get-post.ts';
+import { listPostTimeline } from '#server/posts/list-post-events.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import {
   type ChainPublisher,
@@ -211,6 +212,19 @@ for (const backend of backends()) {
         ['lost three', 'lost comment'],
       );
       assert.equal(again.results[0]!.firstComment?.status, 'posted');
+      // The timeline says so (contract F): `unknown` beside the attempt that could not be known;
+      // "post again" settles it as failed and sends the part and then the first comment.
+      const types = (await listPostTimeline(ctx, workspaceId, id)).events
+        .filter((e) => e.accountId === blindAccount)
+        .map((e) => [e.type, e.outcome ?? null]);
+      assert.deepEqual(types, [
+        ['attempt', 'unknown'],
+        ['unknown', 'unknown'],
+        ['resolved', 'failed'],
+        ['attempt', 'posted'],
+        ['attempt', 'posted'],
+        ['comment_posted', 'posted'],
+      ]);
     });
   });
 }
