@@ -39,6 +39,11 @@ describe('self-hosted security headers', () => {
     assert.equal(ranged.status, 206);
     assert.match(ranged.headers.get('content-disposition') ?? '', /^attachment/);
     assert.equal(ranged.headers.get('content-security-policy'), 'sandbox');
+    const missing = await fetch(`${server.url}/media/nothing-here.png`);
+    assert.equal(missing.status, 404);
+    assert.equal((await missing.json()).code, 'not_found');
+    assert.equal(missing.headers.get('content-security-policy'), 'sandbox');
+    assert.equal(missing.headers.get('x-content-type-options'), 'nosniff');
   });
 
   test('the docs page and every API answer: no framing, nothing loads that should not', async () => {

@@ -28,7 +28,10 @@ export function mediaRouter(routes: ApiRoutes, storage: Storage): Router {
       ifModifiedSince: req.get('if-modified-since'),
       method: req.method === 'HEAD' ? 'HEAD' : 'GET',
     });
-    if (media.status === 404) return sendProblem(res, problem('not_found', 'No such media'));
+    if (media.status === 404) {
+      res.set(media.headers);
+      return sendProblem(res, problem('not_found', 'No such media'));
+    }
     res.status(media.status).set(media.headers);
     if (!media.body) return void res.end();
     media.body.on('error', (error) => {
