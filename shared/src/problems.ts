@@ -1,9 +1,8 @@
 import type { ZodError, z } from 'zod';
-
-type ZodIssue = z.core.$ZodIssue;
-
 import type { Problem, ProblemIssue } from './schemas/problem.ts';
 import type { TargetResult } from './schemas/results.ts';
+
+type ZodIssue = z.core.$ZodIssue;
 
 /**
  * The closed set of problem codes and the HTTP status each one answers with. The first code listed
