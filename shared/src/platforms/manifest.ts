@@ -152,8 +152,11 @@ export interface PlatformManifest {
   options: OptionField[];
   features: PlatformFeatures;
   connect: CredentialsConnect | OAuthConnect;
-  /** The metrics the publisher collects (post analytics); absent: the platform reports none. */
-  analytics?: PlatformAnalytics;
+  /**
+   * The metrics the publisher collects (contract H: every manifest declares them; empty lists: the
+   * platform reports none).
+   */
+  analytics: PlatformAnalytics;
   /** The platform's page in our docs, as a repository path (`docs/platforms/<id>.md`). */
   docs: string;
 }

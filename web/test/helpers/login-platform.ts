@@ -352,6 +352,7 @@ export function loginPlatformModule(
         intro: 'Test only.',
       },
       docs: 'docs/platforms/README.md',
+      analytics: { post: [], account: [] },
     },
     create: () => publisher(fake),
     createConnector: () => connector(fake, options.requestToken ?? false),

@@ -65,4 +65,6 @@ export const dribbbleManifest: PlatformManifest = {
     intro: 'Sign in with Dribbble and allow Postwave to read your profile and upload shots.',
   },
   docs: 'docs/platforms/dribbble.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

@@ -50,4 +50,6 @@ export const farcasterManifest: PlatformManifest = {
     ],
   },
   docs: 'docs/platforms/farcaster.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

@@ -77,4 +77,6 @@ export const ghostManifest: PlatformManifest = {
     ],
   },
   docs: 'docs/platforms/ghost.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

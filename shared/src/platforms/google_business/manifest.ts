@@ -93,4 +93,6 @@ export const googleBusinessManifest: PlatformManifest = {
     buttonLabel: 'Connect with Google',
   },
   docs: 'docs/platforms/google_business.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

@@ -48,4 +48,6 @@ export const googleChatManifest: PlatformManifest = {
     ],
   },
   docs: 'docs/platforms/google_chat.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

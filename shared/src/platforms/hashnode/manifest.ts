@@ -75,4 +75,6 @@ export const hashnodeManifest: PlatformManifest = {
     ],
   },
   docs: 'docs/platforms/hashnode.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

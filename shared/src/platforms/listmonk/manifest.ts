@@ -84,4 +84,6 @@ export const listmonkManifest: PlatformManifest = {
     ],
   },
   docs: 'docs/platforms/listmonk.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

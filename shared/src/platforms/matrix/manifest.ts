@@ -62,4 +62,6 @@ export const matrixManifest: PlatformManifest = {
     ],
   },
   docs: 'docs/platforms/matrix.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

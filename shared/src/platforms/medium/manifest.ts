@@ -71,4 +71,6 @@ export const mediumManifest: PlatformManifest = {
     fields: [{ name: 'integrationToken', label: 'Integration token', type: 'password', required: true }],
   },
   docs: 'docs/platforms/medium.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

@@ -57,4 +57,6 @@ export const nostrManifest: PlatformManifest = {
     ],
   },
   docs: 'docs/platforms/nostr.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

@@ -50,4 +50,6 @@ export const pinterestManifest: PlatformManifest = {
     intro: 'Sign in with Pinterest, then pick the boards Postwave may pin to.',
   },
   docs: 'docs/platforms/pinterest.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

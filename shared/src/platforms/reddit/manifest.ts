@@ -63,4 +63,6 @@ export const redditManifest: PlatformManifest = {
     intro: 'Sign in to Reddit and allow posting; then pick the subreddits (and your own profile) to post to.',
   },
   docs: 'docs/platforms/reddit.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

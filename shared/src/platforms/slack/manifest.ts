@@ -53,4 +53,6 @@ export const slackManifest: PlatformManifest = {
     buttonLabel: 'Add to Slack',
   },
   docs: 'docs/platforms/slack.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

@@ -59,4 +59,6 @@ export const teamsManifest: PlatformManifest = {
     ],
   },
   docs: 'docs/platforms/teams.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

@@ -47,4 +47,6 @@ export const tiktokManifest: PlatformManifest = {
     intro: 'Sign in with TikTok and allow Postwave to read your profile and post videos and photos.',
   },
   docs: 'docs/platforms/tiktok.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

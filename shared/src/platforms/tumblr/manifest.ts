@@ -61,4 +61,6 @@ export const tumblrManifest: PlatformManifest = {
       'Sign in with Tumblr and allow Postwave to post. Every blog the login can post to is offered; pick the ones to connect.',
   },
   docs: 'docs/platforms/tumblr.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

@@ -25,4 +25,6 @@ export const twitchManifest: PlatformManifest = {
     intro: 'Sign in with Twitch as the broadcaster and allow Postwave to send chat messages in your channel.',
   },
   docs: 'docs/platforms/twitch.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };

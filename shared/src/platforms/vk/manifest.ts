@@ -41,4 +41,6 @@ export const vkManifest: PlatformManifest = {
     ],
   },
   docs: 'docs/platforms/vk.md',
+  // No metrics endpoint this platform offers is collected yet (docs/analytics.md).
+  analytics: { post: [], account: [] },
 };
