@@ -186,7 +186,8 @@ const validators: Record<
     ),
   instagram: (message, hasMedia) =>
     validateInstagramPost({ message }, account('instagram', {}), hasMedia ? [image] : [], {}),
-  lemmy: (message, hasMedia, options) => validateLemmyPost({ message }, hasMedia ? [image] : [], options),
+  lemmy: (message, hasMedia, options) =>
+    validateLemmyPost({ message }, 'lemmy-1', hasMedia ? [image] : [], options),
   misskey: (message, hasMedia) => validateMisskeyNote({ message }, hasMedia ? [image] : [], 3000),
   pixelfed: (message) => validatePixelfedPost({ message }, [image], defaultPixelfedLimits),
   nostr: (message, hasMedia) => validateNostrNote({ message }, hasMedia ? [image] : []),

@@ -7,10 +7,9 @@ export const lemmyOptionsSchema = z
     title: z
       .string()
       .trim()
-      .max(maxTitleLength)
       .optional()
       .meta({
-        description: `The post's title (up to ${maxTitleLength} characters). Default: the message's first line, the rest being the body.`,
+        description: `The post's title (3 to ${maxTitleLength} characters, one line; longer is \`title_too_long\`). Default: the message's first line (a leading # dropped), the rest being the body.`,
       }),
     url: z
       .url({ protocol: /^https?$/ })

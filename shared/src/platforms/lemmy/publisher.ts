@@ -68,7 +68,7 @@ export class LemmyPublisher implements Publisher<LemmyOptions> {
     media: MediaInfo[],
     options: LemmyOptions,
   ): Promise<ValidationOutcome> {
-    const outcome = validateLemmyPost(post, media, options);
+    const outcome = validateLemmyPost(post, account.id, media, options);
     if (!lemmyCredentialsSchema.safeParse(account.credentials).success)
       outcome.errors.push({
         code: 'credentials_invalid',

@@ -1,37 +1,45 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
 import { codePointLength } from '../../text.ts';
+import { checkLongFormTitle, longFormParts, type TitleRules } from '../long-form.ts';
 import type { PostContent, ValidationOutcome } from '../types.ts';
-import { splitPost } from './content.ts';
 import { imageTypes, maxBodyLength, maxImages, maxTitleLength } from './limits.ts';
 import type { LemmyOptions } from './options.ts';
 
-/** Lemmy's post rules: a title of 3 to 200 characters, a body up to 10,000, images only. Browser-safe. */
+/** How Lemmy counts and limits titles (`is_valid_post_title`: up to 200 characters). */
+export const lemmyTitleRules: TitleRules = {
+  platform: 'Lemmy',
+  maxLength: maxTitleLength,
+  unit: 'characters',
+  count: codePointLength,
+};
+
+/**
+ * Lemmy's post rules: a title of 3 to 200 characters on one line (the long-form rules:
+ * `title_required`, `title_too_long` at `message` or `accountOptions.<id>.title`), a body up to
+ * 10,000, images only. Browser-safe.
+ */
 export function validateLemmyPost(
   post: PostContent,
+  accountId: string,
   media: readonly MediaInfo[],
   options: LemmyOptions,
 ): ValidationOutcome {
   const errors: ValidationIssue[] = [];
-  const { title, body } = splitPost(post.message, options);
-  const titlePath = options.title ? 'title' : 'message';
-  // is_valid_post_title: 3 to 200 characters once trimmed, on one line (splitPost keeps it on one).
-  if (codePointLength(title) < 3) {
+  const parts = longFormParts(post.message, options.title);
+  const { body } = parts;
+  const titleIssues = checkLongFormTitle(parts, lemmyTitleRules, accountId);
+  errors.push(...titleIssues);
+  const titlePath = parts.titleFromMessage ? 'message' : `accountOptions.${accountId}.title`;
+  if (titleIssues.length === 0 && codePointLength(parts.title) < 3) {
     errors.push({
-      code: options.title ? 'invalid_option' : 'text_required',
+      code: 'title_required',
       message:
         'A Lemmy post needs a title of at least 3 characters: the title option, or the first line of the message',
       path: titlePath,
     });
-  } else if (/[\r\n]/.test(title)) {
+  } else if (/[\r\n]/.test(parts.title)) {
     errors.push({ code: 'invalid_option', message: 'A Lemmy title is one line', path: titlePath });
-  } else if (codePointLength(title) > maxTitleLength) {
-    // Only the option can be too long: a long first line is cut by splitPost.
-    errors.push({
-      code: 'invalid_option',
-      message: `A Lemmy title may be up to ${maxTitleLength} characters; this one has ${codePointLength(title)}`,
-      path: titlePath,
-    });
   }
   const bodyLength = codePointLength(body);
   if (bodyLength > maxBodyLength) {

@@ -165,13 +165,21 @@ describe('Lemmy', () => {
   it('validates titles and bodies as Lemmy does; the counter counts the body', async () => {
     const codes = async (message: string, options = {}) =>
       (await fx.publisher.validate({ message }, account(), [], options)).errors.map((e) => e.code);
-    assert.deepEqual(await codes('Hi'), ['text_required']);
-    // A first line over 200 characters is cut at a word for the title; the whole message is the body.
+    assert.deepEqual(await codes('Hi'), ['title_required']);
+    // The long-form rules (contract C: title 200): a longer first line is title_too_long at
+    // `message`, a longer title option at its own path; never cut.
     const long = `${'word '.repeat(60)}end\nmore`;
-    assert.deepEqual(await codes(long), []);
-    const split = splitPost(long, {});
-    assert.ok([...split.title].length <= 200 && split.title.endsWith('word…'), split.title);
-    assert.equal(split.body, long);
+    const tooLong = await fx.publisher.validate({ message: long }, account(), [], {});
+    assert.deepEqual(
+      tooLong.errors.map((e) => [e.code, e.path]),
+      [['title_too_long', 'message']],
+    );
+    const option = await fx.publisher.validate({ message: 'Body' }, account(), [], { title: 't'.repeat(201) });
+    assert.deepEqual(
+      option.errors.map((e) => [e.code, e.path]),
+      [['title_too_long', `accountOptions.${account().id}.title`]],
+    );
+    assert.deepEqual(splitPost('# Launch day\n\nThe body', {}), { title: 'Launch day', body: 'The body' });
     assert.deepEqual(await codes(`${'t'.repeat(200)}\n${'b'.repeat(10_000)}`), []);
     assert.deepEqual(await codes(`Title\n${'b'.repeat(10_001)}`), ['text_too_long']);
     assert.deepEqual(await codes('x'.repeat(300), { title: 'Short title' }), []);
