@@ -174,7 +174,9 @@ describe('Lemmy', () => {
       tooLong.errors.map((e) => [e.code, e.path]),
       [['title_too_long', 'message']],
     );
-    const option = await fx.publisher.validate({ message: 'Body' }, account(), [], { title: 't'.repeat(201) });
+    const option = await fx.publisher.validate({ message: 'Body' }, account(), [], {
+      title: 't'.repeat(201),
+    });
     assert.deepEqual(
       option.errors.map((e) => [e.code, e.path]),
       [['title_too_long', `accountOptions.${account().id}.title`]],
