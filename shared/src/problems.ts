@@ -114,12 +114,12 @@ export function zodIssues(error: ZodError): ProblemIssue[] {
  * every field has the right type and some value is not allowed (too long, out of range, not one
  * of the allowed values, a malformed e-mail or URL, a rule across fields).
  */
-export function schemaProblem(error: ZodError, detail?: string): ProblemError {
+export function schemaProblem(error: ZodError): ProblemError {
   const shapeWrong = error.issues.some(isShapeIssue);
   return new ProblemError(
     problem(
       shapeWrong ? 'invalid_request' : 'validation_failed',
-      detail ?? (shapeWrong ? 'The request body is not valid' : 'Some fields are not valid'),
+      shapeWrong ? 'The request body is not valid' : 'Some fields are not valid',
       { errors: zodIssues(error) },
     ),
   );
