@@ -10,6 +10,13 @@ export const DispatchSummary = z
     rescheduled: z.number().int(),
     /** Claimed but not started before the time budget ran out; handed back at once. */
     released: z.number().int(),
+    /**
+     * Failed unexpectedly (a database error, say; logged). The post keeps its lease and is retried
+     * once the lease expires, as after a crash.
+     */
+    errored: z.number().int(),
+    /** Another dispatcher took the post over (its lease had expired) before this one wrote its outcome. */
+    lostLease: z.number().int(),
   })
   .meta({ id: 'DispatchSummary' });
 export type DispatchSummary = z.infer<typeof DispatchSummary>;

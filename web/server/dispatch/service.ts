@@ -41,7 +41,15 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
   const owner = options.owner ?? `dispatch:${crypto.randomUUID()}`;
   const started = Date.now();
   const budgetEnd = started + options.timeBudgetMs;
-  const summary: DispatchSummary = { claimed: 0, posted: 0, failed: 0, rescheduled: 0, released: 0 };
+  const summary: DispatchSummary = {
+    claimed: 0,
+    posted: 0,
+    failed: 0,
+    rescheduled: 0,
+    released: 0,
+    errored: 0,
+    lostLease: 0,
+  };
   const queue: ClaimedPost[] = [];
   const concurrency = Math.max(1, options.concurrency);
   /** Posts whose platform calls are over and whose finalization is not written yet. */
@@ -129,8 +137,10 @@ export async function dispatchDuePosts(ctx: AppContext, options: DispatchOptions
             if (outcome.status === 'posted') summary.posted++;
             else if (outcome.status === 'failed') summary.failed++;
             else if (outcome.status === 'scheduled') summary.rescheduled++;
+            else if (outcome.status === 'lost_lease') summary.lostLease++;
           },
           (error: unknown) => {
+            summary.errored++;
             // The lease stays: the post becomes due again when it expires, and the next run retries it.
             ctx.logger.error({ err: error, postId: post.id }, 'dispatching a post failed unexpectedly');
           },

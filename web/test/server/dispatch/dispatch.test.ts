@@ -12,6 +12,7 @@ import type { AppContext } from '#server/context.ts';
 import { posts } from '#server/db/schema.ts';
 import { Dispatcher } from '#server/dispatch/dispatcher.ts';
 import { claimDuePosts } from '#server/dispatch/repository.ts';
+import type { DispatchSummary } from '#server/dispatch/schema.ts';
 import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service.ts';
 import { saveLinkSettings } from '#server/links/repository.ts';
 import { actOnPost } from '#server/posts/act-on-post.ts';
@@ -108,6 +109,19 @@ for (const backend of backends()) {
       return rows.map((r) => r.id);
     }
 
+    /** Every claimed post is in exactly one of the summary's outcomes. */
+    const assertAccounted = (summary: DispatchSummary) =>
+      assert.equal(
+        summary.posted +
+          summary.failed +
+          summary.rescheduled +
+          summary.released +
+          summary.errored +
+          summary.lostLease,
+        summary.claimed,
+        JSON.stringify(summary),
+      );
+
     const sentCount = (text: string) => telegram.sent.filter((m) => m.text === text).length;
 
     test('4 dispatchers in parallel over 500 due posts publish every target exactly once', async () => {
@@ -118,9 +132,11 @@ for (const backend of backends()) {
           dispatchDuePosts(instances[i % instances.length]!, { ...options, owner: `dispatcher-${i}` }),
         ),
       );
+      for (const summary of summaries) assertAccounted(summary);
       const claimed = summaries.reduce((n, s) => n + s.claimed, 0);
       const posted = summaries.reduce((n, s) => n + s.posted, 0);
-      // The summaries say where a post that did not post went (failed, rescheduled, released).
+      // The summaries say where a post that did not post went (failed, rescheduled, released,
+      // errored, lost its lease).
       assert.equal(claimed, 500, JSON.stringify(summaries));
       assert.equal(posted, 500, JSON.stringify(summaries));
       for (let i = 0; i < 500; i++)
@@ -152,6 +168,7 @@ for (const backend of backends()) {
         const summary = await Promise.race([dispatchDuePosts(ctx, { ...options, concurrency: 1 }), timeout]);
         assert.equal(summary.claimed, 6);
         assert.equal(summary.posted, 2);
+        assertAccounted(summary);
         assert.equal(sentCount('beside refused 0') + sentCount('beside refused 1'), 2);
       } finally {
         await ctx.db.execute(sql.raw('DROP TRIGGER test_refuse_intent ON post_targets'));
