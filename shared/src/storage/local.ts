@@ -1,18 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type BigIntStats, constants, createWriteStream, openAsBlob } from 'node:fs';
-import {
-  access,
-  link,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
+import { type BigIntStats, createWriteStream, openAsBlob } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -191,9 +179,20 @@ export class LocalStorage implements Storage {
     };
   }
 
+  /**
+   * Readiness: a file is really written and removed where uploads are written. Permission bits
+   * alone say nothing for root, and a directory replaced by a file passes `access`.
+   */
   async check(): Promise<void> {
     await this.#prepare();
-    await access(this.directory, constants.R_OK | constants.W_OK);
+    const probe = join(this.directory, tempDirectoryName, `ready-${randomBytes(8).toString('hex')}`);
+    try {
+      await writeFile(probe, '');
+      await unlink(probe);
+    } catch (error) {
+      this.#ready = undefined;
+      throw unusable(error);
+    }
   }
 
   #path(key: string): string {
@@ -211,9 +210,7 @@ export class LocalStorage implements Storage {
       await this.#sweepStaleTempFiles();
     })().catch((error: unknown) => {
       this.#ready = undefined;
-      throw new StorageError('unavailable', `The media directory ${this.directory} is not usable`, {
-        cause: error,
-      });
+      throw unusable(error);
     });
     return this.#ready;
   }
@@ -305,4 +302,9 @@ function fileEtag(stats: BigIntStats, sidecar: Sidecar): string {
 function notFoundAsNull(error: NodeJS.ErrnoException): null {
   if (error.code === 'ENOENT') return null;
   throw error;
+}
+
+/** The directory's path stays in the cause (logged), out of the message an API answer may carry. */
+function unusable(cause: unknown): StorageError {
+  return new StorageError('unavailable', 'The media directory is not usable', { cause });
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { LocalStorage } from '../../src/storage/local.ts';
@@ -190,5 +190,24 @@ describe('LocalStorage', () => {
 
   it('passes its health check', async () => {
     await storage.check();
+  });
+
+  it('fails its health check when a file cannot be written (the directory replaced by a file), then recovers', async () => {
+    const other = await tempLocalStorage();
+    try {
+      await other.storage.check();
+      // As root, permission bits never refuse: only a real write tells.
+      await rm(other.directory, { recursive: true });
+      await writeFile(other.directory, 'not a directory');
+      await assert.rejects(other.storage.check(), (error: unknown) => {
+        assert.ok(error instanceof StorageError && error.code === 'unavailable');
+        assert.doesNotMatch(error.message, /postwave-local-/, 'the path stays out of the message');
+        return true;
+      });
+      await rm(other.directory);
+      await other.storage.check();
+    } finally {
+      await other.cleanup();
+    }
   });
 });

@@ -44,9 +44,15 @@ export function createTumblrConnector(config: TumblrConfig): OAuthConnector {
         { grant_type: 'authorization_code', code, redirect_uri: redirectUri },
         signal,
       ).catch(failedSignIn('Tumblr refused the sign-in code'));
+      // Without a refresh token the account would stop posting within the hour.
+      if (!grant.refreshToken)
+        throw new PlatformError(
+          'credentials_invalid',
+          'Tumblr granted no refresh token: the sign-in must allow offline access (scope offline_access)',
+        );
       let credentials: TumblrCredentials = {
         accessToken: grant.accessToken,
-        ...(grant.refreshToken ? { refreshToken: grant.refreshToken } : {}),
+        refreshToken: grant.refreshToken,
         expiresAt: new Date(Date.now() + (grant.expiresIn ?? 2520) * 1000).toISOString(),
       };
       const token = tumblrToken(credentials, config, new RefreshLocks(), {

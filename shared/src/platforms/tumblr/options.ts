@@ -18,14 +18,15 @@ export const tumblrOptionsSchema = z
 export type TumblrOptions = z.infer<typeof tumblrOptionsSchema>;
 
 /**
- * OAuth 2 tokens of the Tumblr login that owns or writes to the blog. With `refreshToken` the
- * publisher renews the access token (about 42 minutes) itself, with the account's `clientId` /
- * `clientSecret` or TUMBLR_CLIENT_ID / TUMBLR_CLIENT_SECRET.
+ * OAuth 2 tokens of the Tumblr login that owns or writes to the blog (contract C: `accessToken`,
+ * `refreshToken`). The access token lives about 42 minutes, so the refresh token is required: the
+ * publisher renews with it, with the account's `clientId` / `clientSecret` or TUMBLR_CLIENT_ID /
+ * TUMBLR_CLIENT_SECRET.
  */
 export const tumblrCredentialsSchema = z
   .object({
     accessToken: z.string().min(1).meta({ description: 'OAuth 2 access token (scopes basic, write).' }),
-    refreshToken: z.string().min(1).optional().meta({
+    refreshToken: z.string().min(1).meta({
       description: 'Refresh token (scope offline_access); Tumblr answers a new one on every refresh.',
     }),
     expiresAt: z

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MediaInfo } from '../../../src/media/media-file.ts';
 import { TumblrPublisher, tumblrConfigFromEnv, tumblrManifest } from '../../../src/platforms/tumblr/index.ts';
+import { tumblrCredentialsSchema } from '../../../src/platforms/tumblr/options.ts';
 import { validateTumblrPost } from '../../../src/platforms/tumblr/validate.ts';
 import type { PlatformAccount } from '../../../src/platforms/types.ts';
 import { sampleMp4, samplePng } from '../../fakes/sample-media.ts';
@@ -44,6 +45,13 @@ const image: MediaInfo = {
   kind: 'image',
   url: 'https://m.example/a.png',
 };
+
+describe('Tumblr credentials', () => {
+  it('need the refresh token beside the access token (contract C): the access token lives 42 minutes', () => {
+    assert.equal(tumblrCredentialsSchema.safeParse({ accessToken: 'a' }).success, false);
+    assert.equal(tumblrCredentialsSchema.safeParse({ accessToken: 'a', refreshToken: 'r' }).success, true);
+  });
+});
 
 describe('Tumblr validation and counting', () => {
   it('limits every paragraph (text block) to 4096 characters, as the counter counts', () => {
