@@ -1,6 +1,7 @@
 import {
   type AccountProfile,
   type AnyPublisher,
+  type FetchLike,
   isPlatformError,
   type PlatformAccount,
   type ProblemError,
@@ -134,29 +135,38 @@ async function verify(
 ): Promise<{ profile: AccountProfile; credentials: Record<string, unknown> }> {
   let credentials = account.credentials;
   const deadline = withDeadline(undefined, 30_000);
+  // Whether the check reached a host the user chose (an instance URL, a webhook URL): only then
+  // must its answer stay unechoed.
+  let reachedUserHost = false;
+  const accountHostFetch: FetchLike = (input, init) => {
+    reachedUserHost = true;
+    return ctx.userUrlFetch(input, init);
+  };
   try {
     const profile = await publisher.verifyCredentials(account, {
       signal: deadline.signal,
-      accountHostFetch: ctx.userUrlFetch,
+      accountHostFetch,
       onCredentialsRefreshed: (fresh) => {
         credentials = fresh;
       },
     });
     return { profile, credentials };
   } catch (error) {
-    throw verificationProblem(publisher, error);
+    throw verificationProblem(publisher, error, reachedUserHost);
   } finally {
     deadline.dispose();
   }
 }
 
 /**
- * The answer to a failed check, in fixed words: the host may be any address a user typed, so
- * nothing it replied is echoed, and a closed port, a timeout and a server that is not the platform
- * all answer the same 422 (the codes must not map someone else's network). Only a host the
- * policy refuses says why, since that reveals nothing about the host.
+ * The answer to a failed check. Where the check reached a host the user chose (`userHost`), in
+ * fixed words: that host may be any address a user typed, so nothing it replied is echoed, and a
+ * closed port, a timeout and a server that is not the platform all answer the same 422 (the codes
+ * must not map someone else's network); only a host the policy refuses says why, since that
+ * reveals nothing about the host. Where every host was the operator's (the platform's own API),
+ * the platform's own words say what to fix ("Telegram cannot find @nosuchchat: …").
  */
-export function verificationProblem(publisher: AnyPublisher, error: unknown): ProblemError {
+export function verificationProblem(publisher: AnyPublisher, error: unknown, userHost = true): ProblemError {
   if (!isPlatformError(error)) throw error;
   const name = publisher.displayName;
   if (error.code === 'credentials_invalid' || error.code === 'needs_reconnect') {
@@ -164,9 +174,10 @@ export function verificationProblem(publisher: AnyPublisher, error: unknown): Pr
     return specificProblem('credentials_invalid', message, [{ code: 'credentials_invalid', message }]);
   }
   const refused = error.cause instanceof UnsafeUrlError && error.code === 'target_unreachable';
-  const message = refused
-    ? error.message
-    : `No ${name} server could be reached at that address, or it did not answer like one`;
+  const message =
+    refused || (!userHost && error.code === 'target_unreachable')
+      ? error.message
+      : `No ${name} server could be reached at that address, or it did not answer like one`;
   return specificProblem('target_unreachable', `${name} cannot reach that target: ${message}`, [
     { code: 'target_unreachable', message },
   ]);

@@ -76,6 +76,8 @@ for (const backend of backends()) {
       });
       assert.equal(unreachable.status, 422);
       assert.equal(unreachable.body.code, 'target_unreachable');
+      // Telegram's API is the operator's host: its own words say what to fix.
+      assert.match(unreachable.body.detail, /@nowhere/);
       const unknown = await api.json('/api/v1/accounts', { json: { platform: 'myspace', credentials: {} } });
       assert.equal(unknown.status, 422);
       const malformed = await api.json('/api/v1/accounts', {
