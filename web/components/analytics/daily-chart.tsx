@@ -15,7 +15,8 @@ import { formatCount } from './labels.ts';
 export interface DayPoint {
   date: string;
   posts: number;
-  engagement: number;
+  /** Absent when no target of the day reported figures. */
+  engagement?: number | undefined;
 }
 
 /**

@@ -11,9 +11,11 @@ const topPostsLimit = 10;
 function totalsOf(row: SumsRow | undefined) {
   const metrics: Record<string, unknown> = {};
   if (row) for (const [key, value] of Object.entries(row)) if (value !== null) metrics[key] = num(value);
+  // No target reported a figure engagement is made of (a platform without post metrics): absent, not 0.
+  const engagement = num(row?.engagement);
   return {
     posts: num(row?.posts) ?? 0,
-    engagement: num(row?.engagement) ?? 0,
+    ...(engagement === undefined ? {} : { engagement }),
     metrics: canonicalMetrics(metrics),
   };
 }
@@ -56,7 +58,7 @@ export async function getAnalyticsSummary(
     totals: totalsOf(addUp(perAccount)),
     perAccount: perAccount
       .map((row) => ({ accountId: String(row.account_id), platform: String(row.platform), ...totalsOf(row) }))
-      .sort((a, b) => b.engagement - a.engagement || a.accountId.localeCompare(b.accountId)),
+      .sort((a, b) => (b.engagement ?? -1) - (a.engagement ?? -1) || a.accountId.localeCompare(b.accountId)),
     perDay: days.map((date) => ({ date, ...totalsOf(byDate.get(date)) })),
     topPosts: top.map((row) => ({
       postId: String(row.post_id),

@@ -67,7 +67,10 @@ export type AccountSeriesView = z.infer<typeof AccountSeries>;
 
 const Totals = z.object({
   posts: z.number().int().meta({ description: 'Posted targets (one post to three accounts counts 3).' }),
-  engagement: z.number().int(),
+  engagement: z.number().int().optional().meta({
+    description:
+      'likes + comments + reposts + quotes + shares + saves (+ clicks) of the targets that reported any; absent (never 0) when none did, e.g. only platforms without post figures.',
+  }),
   metrics: MetricValues,
 });
 

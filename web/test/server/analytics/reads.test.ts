@@ -105,6 +105,12 @@ for (const backend of backends()) {
       assert.equal(summary.totals.metrics.likes, likes);
       assert.equal(summary.totals.engagement, likes);
       assert.equal(summary.totals.metrics.reach, undefined, 'a metric X does not report stays absent');
+      // A day no target reported figures for has no engagement: absent, never 0 (contract H).
+      const before = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const quiet = await getAnalyticsSummary(ctx, userId, new URLSearchParams({ from: before, to: before }));
+      assert.equal(quiet.totals.posts, 0);
+      assert.ok(!('engagement' in quiet.totals), JSON.stringify(quiet.totals));
+      assert.ok(!('engagement' in quiet.perDay[0]!), JSON.stringify(quiet.perDay[0]));
       assert.deepEqual(
         summary.perAccount.map((a) => [a.accountId, a.posts]),
         [[account, 21]],
