@@ -96,4 +96,23 @@ describe('self-hosted: Nostr', () => {
     assert.match(body.results[0]!.error.message, /blocked: pay to post/);
     assert.ok(!accepting.events.some((e) => e.content === 'Paid relay only'));
   });
+
+  it("relays a request names are the caller's choice: a loopback relay is refused before any connection (contract C, D)", async () => {
+    const connectionsBefore = accepting.connections.length;
+    const response = await server.api('/api/v1/posts', {
+      json: {
+        message: 'Relay from the request',
+        accountIds: ['nostr'],
+        postingMode: 'now',
+        accountOptions: { nostr: { relays: [accepting.url] } },
+      },
+    });
+    const body = (await response.json()) as {
+      results: { status: string; error: { code: string; message: string } }[];
+    };
+    assert.equal(response.status, 502, JSON.stringify(body));
+    assert.equal(body.results[0]!.status, 'failed');
+    assert.ok(!accepting.events.some((e) => e.content === 'Relay from the request'));
+    assert.equal(accepting.connections.length, connectionsBefore, 'the relay was never connected to');
+  });
 });

@@ -52,6 +52,12 @@ export interface OptionField {
   type: 'text' | 'textarea' | 'select' | 'boolean' | 'datetime' | 'tags' | 'media' | 'number';
   /** For `select`. */
   choices?: { value: string; label: string }[];
+  /**
+   * Its values name hosts the server connects to (Nostr relays). Named in a request, rather than
+   * in an operator's accounts file, they follow the address policy (contract C and D: no loopback
+   * or private addresses), even where the deployment trusts the hosts its accounts name.
+   */
+  namesHosts?: true;
   /** For `media`: the media kinds accepted (a YouTube thumbnail takes images). */
   accept?: MediaKind[];
   /** For `media`: the exact content types the platform takes, narrowing `accept` in the file picker. */

@@ -49,6 +49,8 @@ export interface PreparedTarget {
   media: MediaFile[];
   thread: PreparedPart[];
   firstComment?: string;
+  /** The request itself named hosts to connect to (an option with `namesHosts`): they follow the address policy. */
+  requestNamesHosts?: true;
 }
 
 export interface PreparedPost {

@@ -1,5 +1,6 @@
 import { toPlatformError } from '../errors.ts';
 import type { FetchLike } from '../http/fetch-like.ts';
+import { createSafeFetch } from '../http/safe-fetch.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
 import { publishOutcome, recordPublish } from '../metrics/registry.ts';
@@ -238,6 +239,9 @@ export class PostingService {
       media: resolved.files,
       thread: thread.map((part, i) => ({ message: part.message, media: threadMedia[i]!.files })),
       ...(firstComment !== undefined ? { firstComment } : {}),
+      ...(optionFields.some((f) => f.namesHosts && post.accountOptions?.[accountId]?.[f.name] !== undefined)
+        ? { requestNamesHosts: true as const }
+        : {}),
     };
     return { result, target };
   }
@@ -262,7 +266,12 @@ export class PostingService {
     // own request timeouts instead, so a long video upload is not cut off halfway.
     const signal = hooks.signal ?? new AbortController().signal;
     const logger = this.#logger;
-    const extraContext = this.#extraContext;
+    // Hosts a request named are the user's choice: where the deployment gave no fetch for such
+    // hosts (the self-hosted server trusts its accounts file's), the default address policy holds.
+    const extraContext =
+      target.requestNamesHosts && !this.#extraContext.accountHostFetch
+        ? { ...this.#extraContext, accountHostFetch: publicHostsFetch() }
+        : this.#extraContext;
     // Links are tracked once per publish of the target, before its first step: every retry
     // within it sends the same text (and a later dispatch gets the same short links back).
     // Without link tracking (the self-hosted server) there is nothing to wait for.
@@ -339,4 +348,11 @@ const noMedia = (): ResolvedMedia => ({ files: [], issues: [] });
 
 function invalid(accountId: string, platform: string, errors: ValidationIssue[]): AccountValidation {
   return { accountId, platform, valid: false, errors, warnings: [] };
+}
+
+let publicHosts: FetchLike | undefined;
+/** The SSRF-safe fetch with the default policy (public addresses only), made once. */
+function publicHostsFetch(): FetchLike {
+  publicHosts ??= createSafeFetch();
+  return publicHosts;
 }

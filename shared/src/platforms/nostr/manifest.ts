@@ -27,6 +27,7 @@ export const nostrManifest: PlatformManifest = {
       name: 'relays',
       label: 'Relays',
       type: 'tags',
+      namesHosts: true,
       placeholder: 'wss://relay.example.com',
       help: 'wss:// URLs that replace the server’s default relays (NOSTR_RELAYS) for this post.',
     },

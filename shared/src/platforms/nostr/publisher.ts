@@ -85,7 +85,8 @@ export class NostrPublisher implements Publisher<NostrOptions> {
     context: PublishContext,
   ): Promise<PublishResult> {
     const identity = nostrIdentity(account);
-    // The operator's NOSTR_RELAYS are trusted; relays a Scheduler user named follow its address policy.
+    // The operator's NOSTR_RELAYS are trusted; relays a user named (a Scheduler account's, any
+    // request's) come with an SSRF-safe accountHostFetch and follow its address policy.
     const relays = options.relays ?? this.#config.relays;
     const policy = options.relays ? addressPolicyOf(context.accountHostFetch) : undefined;
     if (relays.length === 0)
