@@ -6,10 +6,13 @@ import {
 } from '@postwave/shared/http/security-headers';
 import { problem } from '@postwave/shared/problems';
 import { type NextRequest, NextResponse } from 'next/server';
+import { allowedMethods } from '#server/http/allowed-methods.ts';
 
 /**
  * Runs before every route but static assets:
  * - a URL with malformed percent-encoding or an encoded NUL is 400 before any handler decodes it;
+ * - a method the path's route file does not serve is a 405 problem with `Allow` (contract B), not
+ *   Next's empty 405; pages answer only GET and HEAD (and their forms' server actions);
  * - the security headers (SECURITY.md, "Browser hardening"). Pages get a fresh nonce per
  *   request: Next reads it from the request's Content-Security-Policy and puts it on its inline
  *   scripts (the root layout renders per request for that reason). API answers get a policy under
@@ -23,6 +26,8 @@ export function proxy(request: NextRequest): NextResponse {
       400,
     );
   const { pathname } = request.nextUrl;
+  const allow = allowedMethods(pathname);
+  if (allow && !allow.includes(request.method)) return methodNotAllowed(request.method, pathname, allow);
   if (pathname.startsWith('/media/')) return NextResponse.next();
   const isApi = pathname.startsWith('/api/') || pathname === '/mcp' || pathname.startsWith('/.well-known/');
   // Pages only read, except the forms' server actions (POST with a Next-Action header). Next takes
@@ -32,17 +37,8 @@ export function proxy(request: NextRequest): NextResponse {
   if (isServerAction && !sameOriginAction(request)) {
     return problemResponse(problem('forbidden', 'Forms can only be submitted from this site'), 403);
   }
-  if (!isApi && request.method !== 'GET' && request.method !== 'HEAD' && !isServerAction) {
-    return problemResponse(
-      {
-        type: 'https://postwave.dev/problems/method-not-allowed',
-        title: 'Method not allowed',
-        detail: `${request.method} is not allowed on ${pathname}`,
-        code: 'method_not_allowed',
-      },
-      405,
-      { allow: 'GET, HEAD' },
-    );
+  if (!allow && !isApi && request.method !== 'GET' && request.method !== 'HEAD' && !isServerAction) {
+    return methodNotAllowed(request.method, pathname, ['GET', 'HEAD']);
   }
   // The API reference (/docs, Scalar) sends its own policy: it loads /docs/scalar.js, which has no
   // nonce (the page is a static document, not a Next page), so the page policy would block it.
@@ -65,17 +61,40 @@ export function proxy(request: NextRequest): NextResponse {
   return response;
 }
 
+function methodNotAllowed(method: string, pathname: string, allow: readonly string[]): NextResponse {
+  return problemResponse(
+    problem('method_not_allowed', `${method} is not allowed on ${pathname}; allowed: ${allow.join(', ')}`),
+    405,
+    { allow: allow.join(', ') },
+  );
+}
+
 /**
  * Not static assets, and not the routes that receive uploads (`POST /api/v1/upload`, the signed
  * `PUT /media/{key}?…&signature=` of a presign): while the proxy runs, Next buffers the request
  * body for it and hands the route only its first 10 MiB (`proxyClientMaxBodySize`), so a bigger
  * upload would arrive cut short. Those routes set their security headers themselves
- * (web/server/http/outside-proxy.ts). Reading /media still passes here, for the URL check.
+ * (web/server/http/outside-proxy.ts). Reading /media still passes here, for the URL check, and so
+ * does a request to the upload route without a body (GET, or any method with `Content-Length: 0`),
+ * so that its unsupported methods get the 405 problem too. An unsupported method sent with a body
+ * there gets Next's bare 405: telling it from an upload would mean running the proxy on uploads.
  */
 export const config = {
   matcher: [
     { source: '/((?!_next/static|_next/image|favicon.ico|media/|api/v1/upload$).*)' },
     { source: '/media/:path*', missing: [{ type: 'query', key: 'signature' }] },
+    {
+      source: '/api/v1/upload',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    {
+      source: '/api/v1/upload',
+      has: [{ type: 'header', key: 'content-length', value: '0' }],
+      missing: [{ type: 'header', key: 'transfer-encoding' }],
+    },
   ],
 };
 

@@ -31,7 +31,13 @@ export interface RouteNotes {
   platformIds: readonly string[];
 }
 
+/** The limit on JSON request bodies (`express.json`); /openapi.json lists its 413 on every JSON operation. */
+export const maxJsonBodyBytes = 2 * 1024 * 1024;
+
 const unauthorized = { unauthorized: 'the `x-api-key` header is missing or wrong' } as const;
+/** body-parser refuses a JSON body in another charset than UTF-8 (http/errors.ts). */
+const jsonCharset = 'the JSON body declares a charset that is not a UTF (e.g. `iso-8859-1`)';
+const jsonTooLarge = `the JSON body is over ${maxJsonBodyBytes / 1024 / 1024} MiB; it was not read`;
 const internal = { internal: 'an unexpected failure; the body never carries details, the logs do' } as const;
 const requestIdHeader = {
   'x-request-id': {
@@ -136,8 +142,8 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
         ...problemResponses({
           invalid_request: 'the body is malformed',
           ...unauthorized,
-          payload_too_large: '`size` is over `MAX_UPLOAD_BYTES`',
-          unsupported_media_type: '`contentType` is not an accepted media type',
+          payload_too_large: `\`size\` is over \`MAX_UPLOAD_BYTES\`, or ${jsonTooLarge}`,
+          unsupported_media_type: `\`contentType\` is not an accepted media type, or ${jsonCharset}`,
           ...internal,
         }),
       },
@@ -165,6 +171,8 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
         ...problemResponses({
           invalid_request: 'malformed JSON or wrong field types',
           ...unauthorized,
+          payload_too_large: jsonTooLarge,
+          unsupported_media_type: jsonCharset,
           ...internal,
         }),
       },
@@ -210,10 +218,14 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
           ...unauthorized,
           validation_failed:
             'an unknown `postingMode`, or a target that fails validation (`errors` name the account); nothing was published',
+          payload_too_large: jsonTooLarge,
+          unsupported_media_type: jsonCharset,
           ...idempotencyProblems,
           not_supported: '`postingMode` `schedule`, `queue` or `draft`: use the Postwave Scheduler',
           publish_failed: 'every target failed; `results` says why for each',
           ...internal,
+          unavailable:
+            'the server is shutting down; nothing was published (`Retry-After` says when to send it again)',
         }),
       },
     },

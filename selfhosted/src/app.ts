@@ -7,7 +7,7 @@ import {
   unsafeJsonReason,
 } from '@postwave/shared';
 import express, { type Express } from 'express';
-import { apiRoutes } from './api-routes.ts';
+import { apiRoutes, maxJsonBodyBytes } from './api-routes.ts';
 import type { Config } from './config.ts';
 import { requireApiKey } from './http/auth.ts';
 import { notFoundHandler, problemHandler } from './http/errors.ts';
@@ -56,7 +56,7 @@ export function createApp(config: Config, services: Services): Express {
   // The API first, its busiest routes first: every router a request passes costs it route matching.
   app.use(
     '/api',
-    inSequence(requireApiKey(config.apiKey), express.json({ limit: '2mb' }), (req, _res, next) => {
+    inSequence(requireApiKey(config.apiKey), express.json({ limit: maxJsonBodyBytes }), (req, _res, next) => {
       const unsafe = unsafeJsonReason(req.body);
       next(unsafe ? new ProblemError(problem('invalid_request', unsafe)) : undefined);
     }),

@@ -1,11 +1,12 @@
 import { AccountsFile, type PublisherRegistry } from '@postwave/shared';
 import {
   addRoutes,
+  jsonBodyLimitRule,
   metricsSecurityScheme,
   OpenApiDocument,
   requestBodyRules,
 } from '@postwave/shared/openapi/index';
-import { type ApiRoutes, pascal } from './api-routes.ts';
+import { type ApiRoutes, maxJsonBodyBytes, pascal } from './api-routes.ts';
 import { version } from './version.ts';
 
 /** The OpenAPI 3.1 description of this server: the route registry plus the platforms' schemas. */
@@ -20,6 +21,7 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, r
         '',
         '**Errors** are RFC 9457 `application/problem+json` bodies with a stable snake_case `code`.',
         requestBodyRules,
+        jsonBodyLimitRule(maxJsonBodyBytes),
         '**Credentials** from the accounts file never appear in any response, log line or error.',
       ].join('\n'),
     },
@@ -34,6 +36,7 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, r
       metricsToken: metricsSecurityScheme,
     },
     security: [{ apiKey: [] }],
+    maxJsonBodyBytes,
     tags: [
       { name: 'Publishing', description: 'Validate and publish posts.' },
       { name: 'Media', description: 'Upload media for posts, and serve it publicly by key.' },

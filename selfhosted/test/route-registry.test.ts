@@ -51,4 +51,46 @@ describe('route registry (self-hosted)', () => {
       .sort();
     assert.deepEqual(listed, documented);
   });
+
+  it('every JSON-body operation lists 400, 413, 415 and 422; publishing lists 503 with Retry-After', async () => {
+    type Response = { description: string; headers?: Record<string, unknown> };
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      info: { description: string };
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: object }; responses: Record<string, Response> }>
+      >;
+    };
+    assert.match(doc.info.description, /over 2 MiB is 413/);
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(item)) {
+        if (!Object.keys(operation.requestBody?.content ?? {}).some((type) => type.endsWith('json')))
+          continue;
+        for (const status of ['400', '413', '415', '422'])
+          assert.ok(operation.responses[status], `${method} ${path} lists no ${status}`);
+        assert.match(operation.responses['413']!.description, /JSON body is over 2 MiB/, `${method} ${path}`);
+      }
+    const publish = doc.paths['/api/v1/posts']!.post!.responses;
+    assert.ok(publish['503']?.headers?.['Retry-After']);
+    assert.ok(publish['409']?.headers?.['Retry-After']);
+    for (const status of ['200', '207', '502'])
+      assert.ok(publish[status]?.headers?.['Idempotent-Replayed'], status);
+    assert.ok(doc.paths['/media/{key}']!.put!.responses['409'], 'a signed URL used twice');
+  });
+
+  it('a JSON body over 2 MiB is 413 and a non-UTF-8 charset 415, as documented', async () => {
+    const headers = { 'x-api-key': server.config.apiKey, 'content-type': 'application/json' };
+    const huge = await fetch(`${server.url}/api/v1/validation`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ message: 'x'.repeat(3 * 1024 * 1024), accountIds: [] }),
+    });
+    assert.equal(huge.status, 413);
+    const latin1 = await fetch(`${server.url}/api/v1/posts`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json; charset=iso-8859-1' },
+      body: '{}',
+    });
+    assert.equal(latin1.status, 415);
+  });
 });

@@ -3,6 +3,7 @@ import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeRouteMethods } from './route-methods.ts';
 
 export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
@@ -87,6 +88,8 @@ export async function buildIfStale(): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if (!buildIsStale()) return;
     console.log('Building the Scheduler (next build)...');
+    // The proxy's map of each route file's methods follows the registry (routes added or removed).
+    await writeRouteMethods();
     // Sources edited while the build runs must count as newer than it: date the build by its start.
     const started = new Date();
     try {

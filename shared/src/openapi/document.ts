@@ -10,6 +10,27 @@ import { type JsonSchema, SchemaComponents } from './json-schema.ts';
 export const requestBodyRules =
   '**Request bodies**: unknown JSON fields are ignored. A body of the wrong shape (malformed JSON, a field missing or of the wrong type) is 400 `invalid_request`; well-typed values that break a rule (too long, out of range, not one of the allowed values, a malformed e-mail, URL or time zone, too many thread parts) are 422 `validation_failed`, each issue naming its field in `errors[].path`. Per-account platform options are the exception to "ignored": an option a platform does not have is that account’s `invalid_option` error (422 when posting, `valid: false` from validation), because a misspelt option would otherwise be dropped without a word.';
 
+/**
+ * The size limit on JSON bodies, for the documents' descriptions: every operation that takes one
+ * also lists the 413 (`OpenApiDocument`'s `maxJsonBodyBytes`).
+ */
+export function jsonBodyLimitRule(maxBytes: number): string {
+  return `**Body size**: a JSON request body over ${byteSize(maxBytes)} is 413 \`payload_too_large\`, refused before it is parsed (uploads and imports have their own limits, stated on their operations).`;
+}
+
+/**
+ * How every route answers a method it does not serve (contract B), for the documents' descriptions.
+ */
+export const methodNotAllowedRule =
+  '**Methods**: a method a path does not serve is 405 `method_not_allowed` (a problem body) with an `Allow` header listing the methods it does serve.';
+
+/** `1048576` → `1 MiB`. */
+export function byteSize(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options';
 
 /** A body or parameter schema: a zod schema (converted, components collected) or plain JSON Schema. */
@@ -57,6 +78,11 @@ export interface DocumentOptions {
   /** Applied to every operation that does not set its own. */
   security?: Record<string, string[]>[];
   tags?: { name: string; description?: string }[];
+  /**
+   * The server's limit on JSON request bodies: every operation that takes one and lists no 413 of
+   * its own gets a 413 `payload_too_large` naming it.
+   */
+  maxJsonBodyBytes?: number;
 }
 
 /**
@@ -93,10 +119,9 @@ export class OpenApiDocument {
           }
         : {}),
       responses: Object.fromEntries(
-        Object.entries(withBodyRuleResponse(spec)).map(([status, response]) => [
-          status,
-          this.#response(response),
-        ]),
+        Object.entries(
+          withProtocolHeaders(spec, withBodyResponses(spec, this.#options.maxJsonBodyBytes)),
+        ).map(([status, response]) => [status, this.#response(response)]),
       ),
     };
     this.#paths.set(path, item);
@@ -170,22 +195,75 @@ function isZod(source: SchemaSource): source is z.ZodType {
 
 const bodyRuleLine =
   '`validation_failed`: a well-typed value breaks a rule (too long, out of range, not an allowed value); each issue names its field in `errors[].path`.';
+const bodyShapeLine =
+  '`invalid_request`: the body is not JSON, or a field is missing or of the wrong type (`errors[].path` names it).';
+const tooLargeLine = (maxBytes: number) =>
+  `\`payload_too_large\`: the JSON body is over ${byteSize(maxBytes)}; it was not read.`;
 
 /**
- * Every JSON body is parsed by a schema whose value rules answer 422 `validation_failed`
- * (`schemaProblem`), so each operation that takes one documents that answer, once.
+ * Every JSON body is read with a size limit and parsed by a schema, so each operation that takes
+ * one documents those answers once: 400 for a body of the wrong shape (unless the operation lists
+ * its own 400), 413 over the size limit (unless it lists its own 413) and 422 for a value that
+ * breaks a rule (`schemaProblem`).
  */
-function withBodyRuleResponse(spec: OperationSpec): Record<string, ResponseSpec> {
+function withBodyResponses(
+  spec: OperationSpec,
+  maxJsonBodyBytes: number | undefined,
+): Record<string, ResponseSpec> {
   const takesJson = Object.keys(spec.requestBody?.content ?? {}).some((type) => type.endsWith('json'));
   if (!takesJson) return spec.responses;
-  const existing = spec.responses['422'];
-  if (existing?.description.includes('`validation_failed`')) return spec.responses;
-  return {
-    ...spec.responses,
-    422: existing
+  const problemBody = (description: string): ResponseSpec => ({
+    description,
+    content: { [problemContentType]: Problem },
+  });
+  const responses = { ...spec.responses };
+  responses['400'] ??= problemBody(bodyShapeLine);
+  if (maxJsonBodyBytes !== undefined) responses['413'] ??= problemBody(tooLargeLine(maxJsonBodyBytes));
+  const existing = responses['422'];
+  if (!existing?.description.includes('`validation_failed`')) {
+    responses['422'] = existing
       ? { ...existing, description: `${existing.description}\n\n${bodyRuleLine}` }
-      : { description: bodyRuleLine, content: { [problemContentType]: Problem } },
-  };
+      : problemBody(bodyRuleLine);
+  }
+  return responses;
+}
+
+const retryAfter = {
+  'Retry-After': {
+    description: 'Seconds to wait before sending the request again.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+const idempotentReplayed = {
+  'Idempotent-Replayed': {
+    description:
+      '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`, replayed byte for byte; absent on a first answer.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+/** The problem codes whose answers always carry `Retry-After` (both servers set it with them). */
+const retryAfterCodes = ['`rate_limited`', '`unavailable`', '`idempotency_in_progress`'];
+
+/**
+ * The headers the shared protocols add to responses, declared where they are sent: `Retry-After`
+ * on every 409 `idempotency_in_progress`, 429 `rate_limited` and 503 `unavailable`, and
+ * `Idempotent-Replayed` on the answers an `Idempotency-Key` operation stores and replays (2xx, 502).
+ */
+function withProtocolHeaders(
+  spec: OperationSpec,
+  responses: Record<string, ResponseSpec>,
+): Record<string, ResponseSpec> {
+  const idempotent = spec.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key') ?? false;
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const headers = {
+        ...response.headers,
+        ...(retryAfterCodes.some((code) => response.description.includes(code)) ? retryAfter : {}),
+        ...(idempotent && (/^2\d\d$/.test(status) || status === '502') ? idempotentReplayed : {}),
+      };
+      return [status, Object.keys(headers).length ? { ...response, headers } : response];
+    }),
+  );
 }
 
 /**

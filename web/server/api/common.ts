@@ -10,6 +10,12 @@ export const notFound = {
   not_found: 'no such resource for this user (another user’s ids are 404 too)',
 } as const;
 
+/** A publish refused while the server drains (web/server/lifecycle/shutdown.ts); nothing was stored. */
+export const shuttingDown = {
+  unavailable:
+    'the server is shutting down; nothing was published (`Retry-After` says when to send it again)',
+} as const;
+
 export const json = 'application/json';
 
 export const idParam = (what: string) => ({

@@ -1,12 +1,15 @@
 import type { PublisherRegistry } from '@postwave/shared';
 import {
   addRoutes,
+  jsonBodyLimitRule,
+  methodNotAllowedRule,
   metricsSecurityScheme,
   OpenApiDocument,
   problemResponses,
   requestBodyRules,
 } from '@postwave/shared/openapi/index';
 import { requiredRole } from '#server/auth/permissions.ts';
+import { maxJsonBytes } from '#server/http/body.ts';
 import type { ApiAuth, ApiRoute } from '#server/http/route.ts';
 import { apiRoutes } from './registry.ts';
 
@@ -31,6 +34,8 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
         '**Auth**: a browser session cookie (unsafe methods must be same-origin: `Sec-Fetch-Site: same-origin` or a matching `Origin`), or `Authorization: Bearer <token>` (personal or CLI token).',
         '**Errors** are RFC 9457 `application/problem+json` with a stable `code`.',
         requestBodyRules,
+        jsonBodyLimitRule(maxJsonBytes),
+        methodNotAllowedRule,
         '**Workspaces**: every resource belongs to a workspace; a session acts in its current one, a token in the one it is bound to. Another workspace’s resource is 404; a request beyond the caller’s role is 403 `forbidden` with `requiredRole`.',
         '**Decisions**: reconnecting an existing account answers 200 instead of 201; `GET /api/v1/posts?limit` above 200 is 400; a post being published at this moment answers 409 to changes.',
       ].join('\n'),
@@ -54,6 +59,7 @@ export function schedulerOpenApi(appUrl: string, publishers: PublisherRegistry) 
       },
     },
     security: [{ bearer: [] }, { session: [] }],
+    maxJsonBodyBytes: maxJsonBytes,
   });
   for (const publisher of publishers.list()) {
     const name = publisher.id.charAt(0).toUpperCase() + publisher.id.slice(1);

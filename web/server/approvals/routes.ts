@@ -1,5 +1,5 @@
 import { problemResponses } from '@postwave/shared/openapi/index';
-import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
+import { idParam, json, notFound, shuttingDown, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
 import { Post } from '#server/posts/schema.ts';
 import { ApproveRequest, RejectRequest } from './schema.ts';
@@ -31,6 +31,7 @@ export const approvalsRoutes = defineApiRoutes({
         ...decisionProblems,
         scheduled_time_passed: 'the requested time has passed and no new `scheduledAt` was given',
         validation_failed: 'a bad `scheduledAt` or comment, or the post is no longer publishable',
+        ...shuttingDown,
       }),
     },
   },

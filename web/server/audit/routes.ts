@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { json, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
 import { auditActions } from './actions.ts';
-import { AuditPage } from './schema.ts';
+import { AuditPage, AuditQuery } from './schema.ts';
 
 export const auditRoutes = defineApiRoutes({
   listAudit: {
@@ -16,8 +16,13 @@ export const auditRoutes = defineApiRoutes({
     description:
       'Who changed what in the workspace: posts created, edited, submitted, approved, rejected, published and deleted; accounts connected and disconnected; members invited, joined, changed and removed; tokens created and revoked; webhooks created and deleted. Each entry is written in the same transaction as the change it describes, so a change that did not happen has no entry. An assistant acts for the member who granted it (`actor.type: "assistant"`, `actor.id` that member); the dispatcher publishing a due post is `system`. Other roles: 403 `forbidden` with `requiredRole: "admin"`.',
     parameters: [
-      { name: 'limit', in: 'query', description: '1–200, default 50.', schema: z.number().int() },
-      { name: 'cursor', in: 'query', description: '`nextCursor` of the previous page.', schema: z.string() },
+      { name: 'limit', in: 'query', description: '1–200, default 50.', schema: AuditQuery.shape.limit },
+      {
+        name: 'cursor',
+        in: 'query',
+        description: '`nextCursor` of the previous page.',
+        schema: AuditQuery.shape.cursor,
+      },
       { name: 'action', in: 'query', description: 'Only this action.', schema: z.enum(auditActions) },
       {
         name: 'actorId',

@@ -32,7 +32,8 @@ export const AuditPage = z
   .object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() })
   .meta({ id: 'AuditPage' });
 
-const AuditQuery = z.object({
+/** Also the OpenAPI parameters' schemas, so the limits documented are the ones enforced. */
+export const AuditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
   action: z.enum(auditActions).optional(),

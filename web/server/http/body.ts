@@ -1,8 +1,8 @@
 import { ProblemError, parseBody, problem, unsafeJsonReason, zodIssues } from '@postwave/shared';
 import type { z } from 'zod';
 
-/** JSON bodies are small; anything bigger than this is refused before parsing. */
-const maxJsonBytes = 1024 * 1024;
+/** JSON bodies are small; anything bigger than this is refused before parsing (413, in /openapi.json). */
+export const maxJsonBytes = 1024 * 1024;
 
 /** The parsed JSON body: malformed JSON or a body of the wrong shape is 400 invalid_request. */
 export async function readJson(request: Request): Promise<unknown> {

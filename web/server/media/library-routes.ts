@@ -2,7 +2,7 @@ import { problemResponses } from '@postwave/shared/openapi/index';
 import { z } from 'zod';
 import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
-import { LibraryMedia, MediaPage, MediaPatch, mediaKinds } from './schema.ts';
+import { LibraryMedia, ListMediaQuery, MediaPage, MediaPatch, mediaKinds } from './schema.ts';
 
 /*
  * The media library (docs/media-library.md). Reading it is for every member; uploading (and so
@@ -21,8 +21,13 @@ export const mediaLibraryRoutes = defineApiRoutes({
     description:
       'Every upload (multipart, presign, from a URL, imports) is in the library. `q` matches the file name, alt text and tags (case-insensitive, anywhere in them); `tag` one tag exactly (any case); `kind` the type (`document`: PDFs). `usedBy` lists the posts referencing the media (any status, newest first, at most 20).',
     parameters: [
-      { name: 'limit', in: 'query', description: '1–100, default 50.', schema: z.number().int() },
-      { name: 'cursor', in: 'query', description: '`nextCursor` of the previous page.', schema: z.string() },
+      { name: 'limit', in: 'query', description: '1–100, default 50.', schema: ListMediaQuery.shape.limit },
+      {
+        name: 'cursor',
+        in: 'query',
+        description: '`nextCursor` of the previous page.',
+        schema: ListMediaQuery.shape.cursor,
+      },
       { name: 'q', in: 'query', description: 'Search text (at most 200 characters).', schema: z.string() },
       { name: 'kind', in: 'query', schema: z.enum(mediaKinds) },
       { name: 'tag', in: 'query', description: 'One tag.', schema: z.string() },

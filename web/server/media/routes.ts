@@ -1,5 +1,6 @@
-import { problemResponses } from '@postwave/shared/openapi/index';
+import { byteSize, problemResponses } from '@postwave/shared/openapi/index';
 import { json, unauthorized } from '#server/api/common.ts';
+import { maxJsonBytes } from '#server/http/body.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
 import { MediaKeyParam, PresignRequest, PresignResponse, UploadForm, UploadResponse } from './schema.ts';
 
@@ -23,6 +24,10 @@ export const mediaRoutes = defineApiRoutes({
       content: { 'multipart/form-data': UploadForm },
     },
     responses: {
+      200: {
+        description: 'The workspace already had these bytes: its existing media, nothing new stored.',
+        content: { [json]: UploadResponse },
+      },
       201: { description: 'Stored.', content: { [json]: UploadResponse } },
       ...problemResponses({
         ...unauthorized,
@@ -48,7 +53,7 @@ export const mediaRoutes = defineApiRoutes({
       ...problemResponses({
         ...unauthorized,
         invalid_request: 'wrong types',
-        payload_too_large: 'size over the limit',
+        payload_too_large: `size over the limit, or the JSON body is over ${byteSize(maxJsonBytes)}`,
         unsupported_media_type: 'type not publishable',
       }),
     },
@@ -85,6 +90,7 @@ export const mediaRoutes = defineApiRoutes({
         invalid_request: 'the body is not exactly the signed size',
         forbidden: 'the signature does not verify, or the URL has expired',
         not_found: 'not a valid key',
+        invalid_status: 'the URL was already used',
         unsupported_media_type: 'the Content-Type or the bytes are not the signed type',
       }),
     },

@@ -86,6 +86,7 @@ export const oauthRoutes = defineApiRoutes({
     responses: {
       201: { description: 'Registered.', content: { [json]: { type: 'object' } } },
       ...oauthError,
+      413: { description: 'The body is over 64 KiB: `invalid_request`.', content: oauthError[400].content },
     },
   },
   registerPreflight: preflightRoute('/api/oauth/register', 'oauthRegisterPreflight'),

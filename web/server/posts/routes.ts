@@ -8,25 +8,36 @@ import {
 } from '@postwave/shared';
 import { problemResponses } from '@postwave/shared/openapi/index';
 import { z } from 'zod';
-import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
+import { idParam, json, notFound, shuttingDown, unauthorized } from '#server/api/common.ts';
 import { postStatuses } from '#server/db/schema.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
 import { TemplateIdField } from '#server/templates/schema.ts';
 import { RecycleField } from './recycle-schema.ts';
-import { Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
+import { ListPostsQuery, Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
 import { PostEvents } from './timeline-schema.ts';
 
 /** The answer to every change of one post: the post as it now is, or why it could not change. */
 const changedPost = (invalid: string, idempotent = false) => ({
   200: { description: 'The post.', content: { [json]: Post } },
+  ...(idempotent ? { 202: submittedPost } : {}),
   ...problemResponses({
+    invalid_request: idempotent
+      ? 'malformed JSON, wrong field types, or a malformed Idempotency-Key'
+      : 'malformed JSON or wrong field types',
     ...unauthorized,
     ...notFound,
     invalid_status: 'posted, or being published',
     validation_failed: invalid,
-    ...(idempotent ? idempotencyProblems : {}),
+    ...(idempotent ? { ...idempotencyProblems, ...shuttingDown } : {}),
   }),
 });
+
+/** Publishing or scheduling by a member whose workspace requires approval submits it instead. */
+const submittedPost = {
+  description:
+    'Submitted for approval (the workspace requires it for this member): the post, `pending_approval`.',
+  content: { [json]: Post },
+};
 
 /**
  * The Scheduler's post request: the SDK's, plus `templateId` (then `message` and `accountIds` may
@@ -75,8 +86,13 @@ export const postsRoutes = defineApiRoutes({
     summary: 'Posts, newest first, keyset-paginated',
     parameters: [
       { name: 'status', in: 'query', schema: z.enum(postStatuses) },
-      { name: 'limit', in: 'query', description: '1–200, default 50.', schema: z.number().int() },
-      { name: 'cursor', in: 'query', description: '`nextCursor` of the previous page.', schema: z.string() },
+      { name: 'limit', in: 'query', description: '1–200, default 50.', schema: ListPostsQuery.shape.limit },
+      {
+        name: 'cursor',
+        in: 'query',
+        description: '`nextCursor` of the previous page.',
+        schema: ListPostsQuery.shape.cursor,
+      },
     ],
     responses: {
       200: { description: 'A page.', content: { [json]: PostPage } },
@@ -99,12 +115,14 @@ export const postsRoutes = defineApiRoutes({
     requestBody: { content: { [json]: SchedulerPostRequest } },
     responses: {
       201: { description: 'The post.', content: { [json]: Post } },
+      202: submittedPost,
       ...problemResponses({
         ...unauthorized,
-        invalid_request: 'malformed body',
+        invalid_request: 'malformed JSON, wrong field types, or a malformed Idempotency-Key',
         validation_failed:
           'invalid for some account, unknown mode, scheduledAt missing/past, or no such `templateId` (`template_not_found`)',
         ...idempotencyProblems,
+        ...shuttingDown,
       }),
     },
   },

@@ -6,6 +6,7 @@ import { defineApiRoutes } from '#server/http/route.ts';
 import {
   CreateWebhookRequest,
   DeliveryPage,
+  ListDeliveriesQuery,
   UpdateWebhookRequest,
   Webhook,
   WebhookDelivery,
@@ -144,8 +145,18 @@ export const webhooksRoutes = defineApiRoutes({
     parameters: [
       idParam('webhook'),
       { name: 'status', in: 'query', schema: z.enum(webhookDeliveryStatuses) },
-      { name: 'limit', in: 'query', description: '1–200, default 50.', schema: z.number().int() },
-      { name: 'cursor', in: 'query', description: '`nextCursor` of the previous page.', schema: z.string() },
+      {
+        name: 'limit',
+        in: 'query',
+        description: '1–200, default 50.',
+        schema: ListDeliveriesQuery.shape.limit,
+      },
+      {
+        name: 'cursor',
+        in: 'query',
+        description: '`nextCursor` of the previous page.',
+        schema: ListDeliveriesQuery.shape.cursor,
+      },
     ],
     responses: {
       200: { description: 'Deliveries.', content: { [json]: DeliveryPage } },

@@ -5,6 +5,8 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { routeKey } from '@postwave/shared/openapi/index';
 import { apiRoutes } from '#server/api/registry.ts';
+import { allowedMethods } from '#server/http/allowed-methods.ts';
+import { routeMethodsFile, routeMethodsSource } from '../../../scripts/route-methods.ts';
 
 const appDir = fileURLToPath(new URL('../../../app/', import.meta.url));
 const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -62,5 +64,35 @@ describe('route registry (Scheduler)', () => {
         assert.equal(routeKey(entry), routeKey({ method: m[1]!, path: pathOf(file) }), file);
       }
     }
+  });
+
+  test('the proxy’s map of route methods is current (else run node web/scripts/route-methods.ts)', async () => {
+    assert.equal(readFileSync(routeMethodsFile, 'utf8'), await routeMethodsSource());
+  });
+
+  test('the proxy finds the route file Next serves a path from (static, then [id], then [...path])', () => {
+    assert.deepEqual(allowedMethods('/api/v1/posts'), ['GET', 'HEAD', 'OPTIONS', 'POST']);
+    assert.deepEqual(allowedMethods('/api/v1/posts/export'), ['GET', 'HEAD', 'OPTIONS']);
+    assert.deepEqual(allowedMethods('/api/v1/posts/p1'), [
+      'DELETE',
+      'GET',
+      'HEAD',
+      'OPTIONS',
+      'PATCH',
+      'POST',
+    ]);
+    assert.deepEqual(allowedMethods('/api/v1/no/such/path'), [
+      'DELETE',
+      'GET',
+      'HEAD',
+      'OPTIONS',
+      'PATCH',
+      'POST',
+      'PUT',
+    ]);
+    assert.deepEqual(allowedMethods('/media/abc.png'), ['GET', 'HEAD', 'OPTIONS', 'PUT']);
+    assert.deepEqual(allowedMethods('/mcp'), ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST']);
+    assert.equal(allowedMethods('/posts'), undefined, 'a page');
+    assert.equal(allowedMethods('/api/v1'), undefined);
   });
 });

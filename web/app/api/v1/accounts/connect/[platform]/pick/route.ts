@@ -3,6 +3,7 @@ import { pickAccounts } from '#server/accounts/oauth-picker.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { PickAccountsRequest } from '#server/accounts/schema.ts';
 import { actorOf } from '#server/audit/actor.ts';
+import { readOptionalJson } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 
@@ -48,7 +49,8 @@ export const POST = route(
     }
     if (!/^application\/json/i.test(type))
       throw new ProblemError(problem('unsupported_media_type', 'Send the picker form or JSON'));
-    const parsed = PickAccountsRequest.safeParse(await request.json().catch(() => undefined));
+    // Read with the JSON size limit (413) like every other JSON body; malformed JSON is 400.
+    const parsed = PickAccountsRequest.safeParse(await readOptionalJson(request));
     if (!parsed.success)
       throw new ProblemError(problem('invalid_request', 'Send { pending: string, accountIds: string[] }'));
     const saved = await pickAccounts(
