@@ -67,12 +67,31 @@ export function assertOverrideKeys(
   if (invalid) throw new ProblemError(invalid);
 }
 
-const offsetDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const offsetDateTime =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
+/**
+ * An ISO 8601 date-time with an offset, or undefined. Every field is checked against the calendar
+ * first: `new Date` rolls impossible dates over (February 30th becomes March 2nd, 24:00 the next
+ * day), which would schedule a post for a day nobody asked for.
+ */
 export function parseOffsetDateTime(value: string): Date | undefined {
-  if (!offsetDateTime.test(value)) return undefined;
+  const match = offsetDateTime.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match
+    .slice(1)
+    .map((field) => (field === undefined ? undefined : Number(field)));
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth(year!, month!)) return undefined;
+  if (hour! > 23 || minute! > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** Days in `month` (1–12) of `year` in the proleptic Gregorian calendar ISO 8601 uses. */
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return leap ? 29 : 28;
 }
 
 /** A parsed `ValidationRequest` as the posting service takes it; 422 for override keys outside `accountIds`. */
