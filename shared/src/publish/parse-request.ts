@@ -1,4 +1,4 @@
-import { ProblemError, parseBody, problem } from '../problems.ts';
+import { ProblemError, parseBody, problem, problemStatus, schemaProblem } from '../problems.ts';
 import {
   type NormalizedPost,
   normalizeMedia,
@@ -7,8 +7,9 @@ import {
   PostingMode,
   PostRequest,
   postingModes,
-  type ValidationRequest,
+  ValidationRequest,
 } from '../schemas/post.ts';
+import type { ValidationIssue, ValidationResponse } from '../schemas/results.ts';
 import { overrideKeysProblem } from './composer-checks.ts';
 
 /**
@@ -94,17 +95,40 @@ function daysInMonth(year: number, month: number): number {
   return leap ? 29 : 28;
 }
 
-/** A parsed `ValidationRequest` as the posting service takes it; 422 for override keys outside `accountIds`. */
-export function normalizeValidationRequest(
-  request: ValidationRequest,
-): Omit<NormalizedPost, 'postingMode' | 'scheduledAt'> {
-  assertOverrideKeys(request.accountIds, request.overrides);
+/** A validation request as the posting service takes it. */
+export type NormalizedValidationRequest = Omit<NormalizedPost, 'postingMode' | 'scheduledAt'>;
+
+/**
+ * A validation request body (contract B): a body of the wrong shape is still 400 (thrown), but
+ * one whose values break a rule (no accounts, a text over 100,000 characters, 51 media, a
+ * malformed media key, an override for an account the post does not go to) is not refused: its
+ * answer is `invalid`, `valid: false` with those issues in `errors` and no per-account results,
+ * since accounts are only checked against a request that keeps the rules.
+ */
+export function parseValidationRequest(
+  body: unknown,
+): { post: NormalizedValidationRequest; invalid?: undefined } | { invalid: ValidationResponse } {
+  const parsed = ValidationRequest.safeParse(body, { reportInput: true });
+  if (!parsed.success) {
+    const refusal = schemaProblem(parsed.error);
+    if (refusal.status !== problemStatus.validation_failed) throw refusal;
+    return { invalid: invalidValidation(refusal.problem.errors ?? []) };
+  }
+  const request = parsed.data;
+  const overrideKeys = overrideKeysProblem(request.accountIds, request.overrides);
+  if (overrideKeys) return { invalid: invalidValidation(overrideKeys.errors ?? []) };
   return {
-    message: request.message,
-    accountIds: [...new Set(request.accountIds)],
-    media: normalizeMedia(request.media),
-    accountOptions: request.accountOptions ?? {},
-    overrides: normalizeOverrides(request.overrides),
-    thread: normalizeThread(request.thread),
+    post: {
+      message: request.message,
+      accountIds: [...new Set(request.accountIds)],
+      media: normalizeMedia(request.media),
+      accountOptions: request.accountOptions ?? {},
+      overrides: normalizeOverrides(request.overrides),
+      thread: normalizeThread(request.thread),
+    },
   };
+}
+
+function invalidValidation(errors: ValidationIssue[]): ValidationResponse {
+  return { valid: false, results: [], errors };
 }
