@@ -41,6 +41,11 @@ export interface OperationSpec {
   security?: Record<string, string[]>[];
   parameters?: ParameterSpec[];
   requestBody?: { description?: string; required?: boolean; content: Record<string, SchemaSource> };
+  /**
+   * `result`: well-typed values that break the body schema's rules are reported in the 200 answer
+   * (validation: `valid: false`), so the operation has no 422 for them.
+   */
+  bodyRuleBreaks?: 'result';
   responses: Record<string, ResponseSpec>;
 }
 
@@ -170,22 +175,36 @@ function isZod(source: SchemaSource): source is z.ZodType {
 
 const bodyRuleLine =
   '`validation_failed`: a well-typed value breaks a rule (too long, out of range, not an allowed value); each issue names its field in `errors[].path`.';
+const notJsonLine =
+  '`unsupported_media_type`: the body is sent under another Content-Type than `application/json`.';
+
+/** Whether an operation's body is JSON only: both servers then refuse any other type with 415. */
+export function takesJsonOnly(spec: Pick<OperationSpec, 'requestBody'>): boolean {
+  const types = Object.keys(spec.requestBody?.content ?? {});
+  return types.length > 0 && types.every((type) => type.endsWith('json'));
+}
 
 /**
  * Every JSON body is parsed by a schema whose value rules answer 422 `validation_failed`
- * (`schemaProblem`), so each operation that takes one documents that answer, once.
+ * (`schemaProblem`), and a JSON-only body under another type is 415 (`notJsonProblem`), so each
+ * operation that takes one documents those answers, once.
  */
 function withBodyRuleResponse(spec: OperationSpec): Record<string, ResponseSpec> {
   const takesJson = Object.keys(spec.requestBody?.content ?? {}).some((type) => type.endsWith('json'));
   if (!takesJson) return spec.responses;
-  const existing = spec.responses['422'];
-  if (existing?.description.includes('`validation_failed`')) return spec.responses;
-  return {
-    ...spec.responses,
-    422: existing
-      ? { ...existing, description: `${existing.description}\n\n${bodyRuleLine}` }
-      : { description: bodyRuleLine, content: { [problemContentType]: Problem } },
-  };
+  const responses = { ...spec.responses };
+  if (spec.bodyRuleBreaks !== 'result') addLine(responses, '422', bodyRuleLine, '`validation_failed`');
+  if (takesJsonOnly(spec)) addLine(responses, '415', notJsonLine, 'application/json');
+  return responses;
+}
+
+/** Adds `line` to the problem response for `status` unless its description already says `mark`. */
+function addLine(responses: Record<string, ResponseSpec>, status: string, line: string, mark: string): void {
+  const existing = responses[status];
+  if (existing?.description.includes(mark)) return;
+  responses[status] = existing
+    ? { ...existing, description: `${existing.description}\n\n${line}` }
+    : { description: line, content: { [problemContentType]: Problem } };
 }
 
 /**
