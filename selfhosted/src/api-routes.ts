@@ -3,7 +3,9 @@ import {
   composerFieldsNote,
   idempotencyKeyParameter,
   idempotencyProblems,
+  isJsonContentType,
   MediaKey,
+  notJsonProblem,
   PostRequest,
   PresignRequest,
   PresignResponse,
@@ -19,6 +21,7 @@ import {
   operationsRoutes,
   problemResponses,
   type RouteSpec,
+  takesJsonOnly,
 } from '@postwave/shared/openapi/index';
 import type { RequestHandler, Router } from 'express';
 
@@ -158,7 +161,11 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
       description: [
         'Runs every check publishing would, without publishing: text length as each platform counts it,',
         'media count, types and sizes, required media and option schemas. An invalid post is still 200, with',
-        '`valid: false` and per-account errors. Unknown account ids are `account_not_found`; with no accounts file',
+        '`valid: false` and per-account errors; so is a request that breaks a rule of its own (no accounts or more',
+        'than 100, a text over 100,000 characters, more than 50 media, a malformed media key, an override for an',
+        'account not in `accountIds`), with those issues in the top-level `errors` and no per-account results.',
+        'Only a malformed body (invalid JSON, a field missing or of the wrong type) is 400.',
+        'Unknown account ids are `account_not_found`; with no accounts file',
         'every account is `accounts_not_configured`. Media is resolved by `key` in this server’s storage:',
         '`url`, `size` and `contentType` sent back by the client are ignored.',
         accountOptionsNote,
@@ -166,6 +173,7 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
       ].join(' '),
       tags: ['Publishing'],
       requestBody: { content: { 'application/json': ValidationRequest } },
+      bodyRuleBreaks: 'result',
       responses: {
         200: { description: 'Validation result.', content: { 'application/json': ValidationResponse } },
         ...problemResponses({
@@ -287,8 +295,18 @@ export type ApiRoutes = ReturnType<typeof apiRoutes>;
 
 /** Mounts handlers on the method and path the route declares. */
 export function on(router: Router, route: RouteSpec<ApiAuth>, ...handlers: RequestHandler[]): void {
-  router[route.method](expressPath(route.path), ...handlers);
+  const guards = takesJsonOnly(route) ? [requireJsonBody] : [];
+  router[route.method](expressPath(route.path), ...guards, ...handlers);
 }
+
+/**
+ * 415 for a body under another type than JSON on a route that takes JSON only: express.json leaves
+ * such a body unread, and the schema would then report a missing object (400) instead.
+ */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0;
+  next(hasBody && !isJsonContentType(req.headers['content-type']) ? notJsonProblem() : undefined);
+};
 
 const keyParameter = {
   name: 'key',

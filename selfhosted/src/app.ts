@@ -1,6 +1,7 @@
 import {
   apiContentSecurityPolicy,
   baselineSecurityHeaders,
+  isJsonContentType,
   malformedRequestTarget,
   ProblemError,
   problem,
@@ -56,10 +57,18 @@ export function createApp(config: Config, services: Services): Express {
   // The API first, its busiest routes first: every router a request passes costs it route matching.
   app.use(
     '/api',
-    inSequence(requireApiKey(config.apiKey), express.json({ limit: maxJsonBodyBytes }), (req, _res, next) => {
-      const unsafe = unsafeJsonReason(req.body);
-      next(unsafe ? new ProblemError(problem('invalid_request', unsafe)) : undefined);
-    }),
+    inSequence(
+      requireApiKey(config.apiKey),
+      // The types the JSON-only routes accept (others are 415 there, see `on` in api-routes.ts), parsed alike.
+      express.json({
+        limit: maxJsonBodyBytes,
+        type: (req) => isJsonContentType(req.headers['content-type']),
+      }),
+      (req, _res, next) => {
+        const unsafe = unsafeJsonReason(req.body);
+        next(unsafe ? new ProblemError(problem('invalid_request', unsafe)) : undefined);
+      },
+    ),
   );
   app.use(postsRouter(routes, services.publishing, services.idempotency));
   app.use(accountsRouter(routes, services.accounts));

@@ -1,6 +1,6 @@
 import {
   type NormalizedPost,
-  normalizeValidationRequest,
+  type NormalizedValidationRequest,
   type OperationResult,
   type PostingService,
   ProblemError,
@@ -8,7 +8,6 @@ import {
   problem,
   publicResult,
   type TargetOutcome,
-  type ValidationRequest,
   type ValidationResponse,
   withDeadline,
 } from '@postwave/shared';
@@ -40,8 +39,8 @@ export class Publishing {
     this.#webhook = webhook;
   }
 
-  async validate(post: ValidationRequest): Promise<ValidationResponse> {
-    const prepared = await this.#posting.prepare(normalizeValidationRequest(post), this.#lookup);
+  async validate(post: NormalizedValidationRequest): Promise<ValidationResponse> {
+    const prepared = await this.#posting.prepare(post, this.#lookup);
     return prepared.validation;
   }
 

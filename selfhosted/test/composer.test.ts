@@ -105,8 +105,11 @@ describe('composer fields (self-hosted)', () => {
     const unknownKey = await server.api('/api/v1/validation', {
       json: { message: 'x', accountIds: ['tg-main'], overrides: { 'tg-news': { message: 'y' } } },
     });
-    const problem = await expectProblem(unknownKey, 422, 'validation_failed');
-    assert.equal((problem.errors as Body[])[0]!.code, 'override_unknown_account');
+    // Contract B: an invalid post is still 200 with valid: false; publishing it is 422 (below).
+    assert.equal(unknownKey.status, 200);
+    const refusal = (await unknownKey.json()) as Body;
+    assert.equal(refusal.valid, false);
+    assert.equal((refusal.errors as Body[])[0]!.code, 'override_unknown_account');
     const unknownOnPost = await server.api('/api/v1/posts', {
       json: { message: 'x', accountIds: ['tg-main'], postingMode: 'now', overrides: { other: {} } },
     });

@@ -62,10 +62,11 @@ describe('HTTP basics', () => {
       400,
       'invalid_request',
     );
+    // fetch sends a string body as text/plain: not JSON, so 415 (validation.test.ts), not a missing body.
     await expectProblem(
       await server.api('/api/v1/posts', { method: 'POST', body: 'message=hi' }),
-      400,
-      'invalid_request',
+      415,
+      'unsupported_media_type',
     );
   });
 
@@ -108,10 +109,13 @@ describe('HTTP basics', () => {
       '400',
       '401',
       '409',
+      '413',
+      '415',
       '422',
       '500',
       '501',
       '502',
+      '503',
     ]);
     assert.deepEqual(doc.paths['/health']!.get!.security, []);
     assert.deepEqual(doc.paths['/ready']!.get!.security, []);

@@ -66,7 +66,9 @@ describe('route registry (self-hosted)', () => {
       for (const [method, operation] of Object.entries(item)) {
         if (!Object.keys(operation.requestBody?.content ?? {}).some((type) => type.endsWith('json')))
           continue;
-        for (const status of ['400', '413', '415', '422'])
+        // Validation answers rule breaks 200 `valid: false` (contract B): no 422 there.
+        const statuses = path === '/api/v1/validation' ? ['400', '413', '415'] : ['400', '413', '415', '422'];
+        for (const status of statuses)
           assert.ok(operation.responses[status], `${method} ${path} lists no ${status}`);
         assert.match(operation.responses['413']!.description, /JSON body is over 2 MiB/, `${method} ${path}`);
       }

@@ -21,7 +21,11 @@ export async function run(context: Context<typeof options>): Promise<number> {
   const api = context.api();
   const body = await composePost(context, api);
   const result = await api.request<ValidationResponse>('POST', '/api/v1/validation', body);
-  const lines = result.results.map((r) => {
+  // Issues of the request as a whole (no accounts, an override for another account…) come first.
+  const requestLines = (result.errors ?? []).map(
+    (e) => `error: ${e.message} (${e.code}${e.path ? ` at ${e.path}` : ''})`,
+  );
+  const accountLines = result.results.map((r) => {
     const issues = [
       // The path says where: thread[1].message, accountOptions.<id>.firstComment, media[0].altText.
       ...r.errors.map((e) => `    error: ${e.message} (${e.code}${e.path ? ` at ${e.path}` : ''})`),
@@ -29,6 +33,7 @@ export async function run(context: Context<typeof options>): Promise<number> {
     ];
     return `${r.valid ? 'ok     ' : 'invalid'} ${r.accountId} (${r.platform})${issues.length ? `\n${issues.join('\n')}` : ''}`;
   });
+  const lines = [...requestLines, ...accountLines];
   context.print(result, `${result.valid ? 'Valid' : 'Not valid'}\n${lines.join('\n')}\n`);
   return result.valid ? 0 : 1;
 }

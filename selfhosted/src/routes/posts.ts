@@ -1,4 +1,4 @@
-import { ProblemError, parseBody, parsePostRequest, problem, ValidationRequest } from '@postwave/shared';
+import { ProblemError, parsePostRequest, parseValidationRequest, problem } from '@postwave/shared';
 import { Router } from 'express';
 import { type ApiRoutes, on } from '../api-routes.ts';
 import type { Idempotency } from '../idempotency.ts';
@@ -8,8 +8,8 @@ export function postsRouter(routes: ApiRoutes, publishing: Publishing, idempoten
   const router = Router();
 
   on(router, routes.validatePost, async (req, res) => {
-    const parsed = parseBody(ValidationRequest, req.body);
-    res.json(await publishing.validate(parsed));
+    const parsed = parseValidationRequest(req.body);
+    res.json(parsed.invalid ?? (await publishing.validate(parsed.post)));
   });
 
   on(router, routes.publishPost, (req, res) =>

@@ -1,4 +1,24 @@
 import { jsonDepthExceeds, maxJsonDepth } from '../idempotency/fingerprint.ts';
+import { ProblemError, problem } from '../problems.ts';
+
+/** `application/json`, or a structured `+json` type (`application/merge-patch+json`). */
+const jsonMediaType = /^(application\/json|[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json)$/;
+
+/**
+ * Whether a Content-Type header names JSON, parameters aside. Both servers read a JSON body only
+ * under such a type and refuse any other with `notJsonProblem`: read as "no body", a form or
+ * text body would be reported as a missing object (400), which hides the real mistake.
+ */
+export function isJsonContentType(header: string | null | undefined): boolean {
+  return jsonMediaType.test(header?.split(';')[0]?.trim().toLowerCase() ?? '');
+}
+
+/** 415 for a body sent under another type than JSON (contract B), worded alike on both servers. */
+export function notJsonProblem(): ProblemError {
+  return new ProblemError(
+    problem('unsupported_media_type', 'Send the body as application/json (Content-Type: application/json)'),
+  );
+}
 
 /**
  * Checks every parsed JSON body once, on both servers, before anything else sees it: nesting

@@ -8,7 +8,7 @@ import { type JsonSchema, SchemaComponents } from './json-schema.ts';
  * descriptions: one sentence, so the two cannot drift.
  */
 export const requestBodyRules =
-  '**Request bodies**: unknown JSON fields are ignored. A body of the wrong shape (malformed JSON, a field missing or of the wrong type) is 400 `invalid_request`; well-typed values that break a rule (too long, out of range, not one of the allowed values, a malformed e-mail, URL or time zone, too many thread parts) are 422 `validation_failed`, each issue naming its field in `errors[].path`. Per-account platform options are the exception to "ignored": an option a platform does not have is that account’s `invalid_option` error (422 when posting, `valid: false` from validation), because a misspelt option would otherwise be dropped without a word.';
+  '**Request bodies**: unknown JSON fields are ignored. A body of the wrong shape (malformed JSON, a field missing or of the wrong type) is 400 `invalid_request`; well-typed values that break a rule (too long, out of range, not one of the allowed values, a malformed e-mail, URL or time zone, too many thread parts) are 422 `validation_failed`, each issue naming its field in `errors[].path`, except on validation (`POST /api/v1/validation`), which answers them 200 `valid: false` with the issues in its top-level `errors`. A JSON body under another Content-Type than `application/json` (or a `+json` type) is 415 `unsupported_media_type`. Per-account platform options are the exception to "ignored": an option a platform does not have is that account’s `invalid_option` error (422 when posting, `valid: false` from validation), because a misspelt option would otherwise be dropped without a word.';
 
 /**
  * The size limit on JSON bodies, for the documents' descriptions: every operation that takes one
@@ -62,6 +62,11 @@ export interface OperationSpec {
   security?: Record<string, string[]>[];
   parameters?: ParameterSpec[];
   requestBody?: { description?: string; required?: boolean; content: Record<string, SchemaSource> };
+  /**
+   * `result`: well-typed values that break the body schema's rules are reported in the 200 answer
+   * (validation: `valid: false`), so the operation has no 422 for them.
+   */
+  bodyRuleBreaks?: 'result';
   responses: Record<string, ResponseSpec>;
 }
 
@@ -200,11 +205,21 @@ const bodyShapeLine =
 const tooLargeLine = (maxBytes: number) =>
   `\`payload_too_large\`: the JSON body is over ${byteSize(maxBytes)}; it was not read.`;
 
+const notJsonLine =
+  '`unsupported_media_type`: the body is sent under another Content-Type than `application/json`.';
+
+/** Whether an operation's body is JSON only: both servers then refuse any other type with 415. */
+export function takesJsonOnly(spec: Pick<OperationSpec, 'requestBody'>): boolean {
+  const types = Object.keys(spec.requestBody?.content ?? {});
+  return types.length > 0 && types.every((type) => type.endsWith('json'));
+}
+
 /**
  * Every JSON body is read with a size limit and parsed by a schema, so each operation that takes
  * one documents those answers once: 400 for a body of the wrong shape (unless the operation lists
- * its own 400), 413 over the size limit (unless it lists its own 413) and 422 for a value that
- * breaks a rule (`schemaProblem`).
+ * its own 400), 413 over the size limit (unless it lists its own 413), 422 for a value that breaks
+ * a rule (`schemaProblem`; not where rule breaks are the answer's result, as validation's), and
+ * 415 for a JSON-only body sent under another type (`notJsonProblem`).
  */
 function withBodyResponses(
   spec: OperationSpec,
@@ -212,20 +227,26 @@ function withBodyResponses(
 ): Record<string, ResponseSpec> {
   const takesJson = Object.keys(spec.requestBody?.content ?? {}).some((type) => type.endsWith('json'));
   if (!takesJson) return spec.responses;
-  const problemBody = (description: string): ResponseSpec => ({
-    description,
-    content: { [problemContentType]: Problem },
-  });
   const responses = { ...spec.responses };
   responses['400'] ??= problemBody(bodyShapeLine);
   if (maxJsonBodyBytes !== undefined) responses['413'] ??= problemBody(tooLargeLine(maxJsonBodyBytes));
-  const existing = responses['422'];
-  if (!existing?.description.includes('`validation_failed`')) {
-    responses['422'] = existing
-      ? { ...existing, description: `${existing.description}\n\n${bodyRuleLine}` }
-      : problemBody(bodyRuleLine);
-  }
+  if (spec.bodyRuleBreaks !== 'result') addLine(responses, '422', bodyRuleLine, '`validation_failed`');
+  if (takesJsonOnly(spec)) addLine(responses, '415', notJsonLine, 'application/json');
   return responses;
+}
+
+const problemBody = (description: string): ResponseSpec => ({
+  description,
+  content: { [problemContentType]: Problem },
+});
+
+/** Adds `line` to the problem response for `status` unless its description already says `mark`. */
+function addLine(responses: Record<string, ResponseSpec>, status: string, line: string, mark: string): void {
+  const existing = responses[status];
+  if (existing?.description.includes(mark)) return;
+  responses[status] = existing
+    ? { ...existing, description: `${existing.description}\n\n${line}` }
+    : problemBody(line);
 }
 
 const retryAfter = {

@@ -1,4 +1,4 @@
-import { ProblemError, parseBody, problem } from '../problems.ts';
+import { ProblemError, parseBody, problem, problemStatus, schemaProblem } from '../problems.ts';
 import {
   type NormalizedPost,
   normalizeMedia,
@@ -7,8 +7,9 @@ import {
   PostingMode,
   PostRequest,
   postingModes,
-  type ValidationRequest,
+  ValidationRequest,
 } from '../schemas/post.ts';
+import type { ValidationIssue, ValidationResponse } from '../schemas/results.ts';
 import { overrideKeysProblem } from './composer-checks.ts';
 
 /**
@@ -67,25 +68,67 @@ export function assertOverrideKeys(
   if (invalid) throw new ProblemError(invalid);
 }
 
-const offsetDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const offsetDateTime =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
+/**
+ * An ISO 8601 date-time with an offset, or undefined. Every field is checked against the calendar
+ * first: `new Date` rolls impossible dates over (February 30th becomes March 2nd, 24:00 the next
+ * day), which would schedule a post for a day nobody asked for.
+ */
 export function parseOffsetDateTime(value: string): Date | undefined {
-  if (!offsetDateTime.test(value)) return undefined;
+  const match = offsetDateTime.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match
+    .slice(1)
+    .map((field) => (field === undefined ? undefined : Number(field)));
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth(year!, month!)) return undefined;
+  if (hour! > 23 || minute! > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-/** A parsed `ValidationRequest` as the posting service takes it; 422 for override keys outside `accountIds`. */
-export function normalizeValidationRequest(
-  request: ValidationRequest,
-): Omit<NormalizedPost, 'postingMode' | 'scheduledAt'> {
-  assertOverrideKeys(request.accountIds, request.overrides);
+/** Days in `month` (1–12) of `year` in the proleptic Gregorian calendar ISO 8601 uses. */
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return leap ? 29 : 28;
+}
+
+/** A validation request as the posting service takes it. */
+export type NormalizedValidationRequest = Omit<NormalizedPost, 'postingMode' | 'scheduledAt'>;
+
+/**
+ * A validation request body (contract B): a body of the wrong shape is still 400 (thrown), but
+ * one whose values break a rule (no accounts, a text over 100,000 characters, 51 media, a
+ * malformed media key, an override for an account the post does not go to) is not refused: its
+ * answer is `invalid`, `valid: false` with those issues in `errors` and no per-account results,
+ * since accounts are only checked against a request that keeps the rules.
+ */
+export function parseValidationRequest(
+  body: unknown,
+): { post: NormalizedValidationRequest; invalid?: undefined } | { invalid: ValidationResponse } {
+  const parsed = ValidationRequest.safeParse(body, { reportInput: true });
+  if (!parsed.success) {
+    const refusal = schemaProblem(parsed.error);
+    if (refusal.status !== problemStatus.validation_failed) throw refusal;
+    return { invalid: invalidValidation(refusal.problem.errors ?? []) };
+  }
+  const request = parsed.data;
+  const overrideKeys = overrideKeysProblem(request.accountIds, request.overrides);
+  if (overrideKeys) return { invalid: invalidValidation(overrideKeys.errors ?? []) };
   return {
-    message: request.message,
-    accountIds: [...new Set(request.accountIds)],
-    media: normalizeMedia(request.media),
-    accountOptions: request.accountOptions ?? {},
-    overrides: normalizeOverrides(request.overrides),
-    thread: normalizeThread(request.thread),
+    post: {
+      message: request.message,
+      accountIds: [...new Set(request.accountIds)],
+      media: normalizeMedia(request.media),
+      accountOptions: request.accountOptions ?? {},
+      overrides: normalizeOverrides(request.overrides),
+      thread: normalizeThread(request.thread),
+    },
   };
+}
+
+function invalidValidation(errors: ValidationIssue[]): ValidationResponse {
+  return { valid: false, results: [], errors };
 }

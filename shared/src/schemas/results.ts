@@ -156,6 +156,17 @@ export const AccountValidation = z
 export type AccountValidation = z.infer<typeof AccountValidation>;
 
 export const ValidationResponse = z
-  .object({ valid: z.boolean(), results: z.array(AccountValidation) })
-  .meta({ id: 'ValidationResponse' });
+  .object({
+    valid: z.boolean(),
+    results: z.array(AccountValidation),
+    errors: z.array(ValidationIssue).optional().meta({
+      description:
+        'Present when the request itself breaks a rule, whatever the accounts (e.g. `accountIds` empty or over 100, a text over 100,000 characters, more than 50 media, a malformed media key, an override for an account not in `accountIds`: `override_unknown_account`): each issue names its field in `path`. `valid` is then false and `results` is empty, as accounts are checked only once the request keeps these rules.',
+    }),
+  })
+  .meta({
+    id: 'ValidationResponse',
+    description:
+      'Whether the post could be published, with each account’s errors and warnings in `results` and errors of the request as a whole in `errors`.',
+  });
 export type ValidationResponse = z.infer<typeof ValidationResponse>;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { ProblemError, parseBody, schemaProblem } from '../../src/problems.ts';
-import { parsePostRequest } from '../../src/publish/parse-request.ts';
+import { parseOffsetDateTime, parsePostRequest } from '../../src/publish/parse-request.ts';
 
 /** The problem `parsePostRequest` throws for `body`, or undefined when it parses. */
 function refusal(body: unknown): ProblemError | undefined {
@@ -65,6 +65,41 @@ describe('post request bodies (contract B: 400 for the wrong shape, 422 for a va
       assert.equal(problem.problem.errors?.[0]?.path, path);
       assert.doesNotMatch(problem.problem.errors?.[0]?.message ?? '', /^Invalid input$/);
     }
+  });
+});
+
+describe('parseOffsetDateTime', () => {
+  it('refuses dates the calendar does not have instead of rolling them over', () => {
+    for (const value of [
+      '2030-02-30T00:00:00Z',
+      '2031-04-31T09:00:00Z',
+      '2030-01-01T24:00:00Z',
+      '2027-02-29T12:00:00Z',
+      '2100-02-29T12:00:00Z',
+      '2030-13-01T00:00:00Z',
+      '2030-00-10T00:00:00Z',
+      '2030-01-00T00:00:00Z',
+      '2030-01-01T10:60:00Z',
+      '2030-01-01T10:00:60Z',
+      '2030-01-01T10:00:00+24:00',
+      '2030-01-01T10:00:00+01:60',
+    ]) {
+      assert.equal(parseOffsetDateTime(value), undefined, value);
+    }
+  });
+
+  it('accepts leap days of leap years and the last day of every month', () => {
+    assert.equal(parseOffsetDateTime('2028-02-29T00:00:00Z')?.toISOString(), '2028-02-29T00:00:00.000Z');
+    assert.equal(parseOffsetDateTime('2000-02-29T23:59:59Z')?.toISOString(), '2000-02-29T23:59:59.000Z');
+    assert.equal(parseOffsetDateTime('2031-04-30T09:30+02:00')?.toISOString(), '2031-04-30T07:30:00.000Z');
+    assert.equal(parseOffsetDateTime('2030-12-31T23:59:59.5-01:00')?.toISOString(), '2031-01-01T00:59:59.500Z');
+  });
+
+  it('makes a post with an impossible scheduledAt 422 invalid_datetime', () => {
+    const problem = refusal({ ...valid, postingMode: 'schedule', scheduledAt: '2030-02-30T00:00:00Z' });
+    assert.equal(problem?.status, 422);
+    assert.equal(problem.problem.code, 'validation_failed');
+    assert.equal(problem.problem.errors?.[0]?.code, 'invalid_datetime');
   });
 });
 

@@ -28,7 +28,11 @@ export function useLiveValidation(
           detail?: string;
           errors?: ProblemIssue[];
         };
-        if (response.ok && json.results) dispatch({ type: 'validated', results: json.results });
+        // `errors` on a 200: the request as a whole breaks a rule (a text over 100,000 characters,
+        // an override for an account not selected); no account was checked, so say why instead.
+        if (response.ok && json.errors?.length)
+          dispatch({ type: 'validationFailed', issue: json.errors.map((e) => e.message).join(' ') });
+        else if (response.ok && json.results) dispatch({ type: 'validated', results: json.results });
         else dispatch({ type: 'validationFailed', issue: json.detail ?? 'The post could not be checked.' });
       } catch (e) {
         if ((e as Error).name !== 'AbortError')

@@ -1,4 +1,12 @@
-import { ProblemError, parseBody, problem, unsafeJsonReason, zodIssues } from '@postwave/shared';
+import {
+  isJsonContentType,
+  notJsonProblem,
+  ProblemError,
+  parseBody,
+  problem,
+  unsafeJsonReason,
+  zodIssues,
+} from '@postwave/shared';
 import type { z } from 'zod';
 
 /** JSON bodies are small; anything bigger than this is refused before parsing (413, in /openapi.json). */
@@ -11,7 +19,10 @@ export async function readJson(request: Request): Promise<unknown> {
   return value;
 }
 
-/** As `readJson`, but an empty body is `undefined` (for bodies whose every field is optional). */
+/**
+ * As `readJson`, but an empty body is `undefined` (for bodies whose every field is optional). A
+ * body under another Content-Type than JSON is 415, as on the self-hosted server.
+ */
 export async function readOptionalJson(request: Request): Promise<unknown> {
   const text = await readLimitedText(
     request,
@@ -19,6 +30,7 @@ export async function readOptionalJson(request: Request): Promise<unknown> {
     () => new ProblemError(problem('payload_too_large', 'The JSON body is too large')),
   );
   if (text.trim() === '') return undefined;
+  if (!isJsonContentType(request.headers.get('content-type'))) throw notJsonProblem();
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -17,13 +17,11 @@ import { ListPostsQuery, Post, PostActionRequest, PostPage, PostPatchRequest } f
 import { PostEvents } from './timeline-schema.ts';
 
 /** The answer to every change of one post: the post as it now is, or why it could not change. */
-const changedPost = (invalid: string, idempotent = false) => ({
+const changedPost = (malformed: string, invalid: string, idempotent = false) => ({
   200: { description: 'The post.', content: { [json]: Post } },
   ...(idempotent ? { 202: submittedPost } : {}),
   ...problemResponses({
-    invalid_request: idempotent
-      ? 'malformed JSON, wrong field types, or a malformed Idempotency-Key'
-      : 'malformed JSON or wrong field types',
+    invalid_request: malformed,
     ...unauthorized,
     ...notFound,
     invalid_status: 'posted, or being published',
@@ -67,8 +65,11 @@ export const postsRoutes = defineApiRoutes({
     permission: 'posts.draft',
     operationId: 'validatePost',
     summary: 'Validate a post against each of its accounts (never publishes)',
-    description: `Runs every check publishing would, per account, without publishing.${composerFieldsNote}`,
+    description:
+      'Runs every check publishing would, per account, without publishing. An invalid post is still 200 with `valid: false`; so is a request that breaks a rule of its own (no accounts or more than 100, a text over 100,000 characters, more than 50 media, a malformed media key, an override for an account not in `accountIds`), with those issues in the top-level `errors` and no per-account results. Only a malformed body (invalid JSON, a field missing or of the wrong type) is 400.' +
+      composerFieldsNote,
     requestBody: { content: { [json]: ValidationRequest } },
+    bodyRuleBreaks: 'result',
     responses: {
       200: {
         description: 'Per-account results; `valid: false` is still 200.',
@@ -165,7 +166,7 @@ export const postsRoutes = defineApiRoutes({
       'A body with only `recycle` also changes a posted original (turning recycling on, changing it, or off with `null`); a recycled copy cannot be recycled itself (422 on `recycle`).',
     parameters: [idParam('post')],
     requestBody: { content: { [json]: PostPatchRequest } },
-    responses: changedPost('no longer valid'),
+    responses: changedPost('malformed body', 'no longer valid'),
   },
   actOnPost: {
     method: 'post',
@@ -178,7 +179,11 @@ export const postsRoutes = defineApiRoutes({
       'Publishing a `failed` post retries only the targets that did not post: a target is never posted twice. A thread continues from its first part not posted (the parts already posted are not sent again, and the next one replies to the last posted part); a target whose post went out but whose first comment failed gets only the comment. Targets whose result is `unknown` (a send interrupted on a platform that can neither dedupe a resend nor be checked) are left alone by `postingMode`; resolve them with `{ "resolveUnknown": "mark_posted" }` (you checked the account) or `{ "resolveUnknown": "post_again" }` (sends them now), optionally limited by `accountIds`; 409 when the post has none.',
     parameters: [idParam('post'), idempotencyHeader],
     requestBody: { content: { [json]: PostActionRequest } },
-    responses: changedPost('invalid, unknown mode, or scheduledAt missing/past', true),
+    responses: changedPost(
+      'malformed body, or neither `postingMode` nor `resolveUnknown` given',
+      'invalid, unknown mode, or scheduledAt missing/past',
+      true,
+    ),
   },
   deletePost: {
     method: 'delete',

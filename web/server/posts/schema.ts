@@ -224,10 +224,25 @@ export const PostActionRequest = z
 
 export function toPostAction(body: z.infer<typeof PostActionRequest>): PostAction {
   if (body.resolveUnknown) return { resolveUnknown: body.resolveUnknown, accountIds: body.accountIds };
+  // A missing field is the wrong shape (400, as POST /api/v1/posts answers); only a given but
+  // unknown mode is a value not allowed (422).
+  if (body.postingMode === undefined) {
+    throw new ProblemError(
+      problem('invalid_request', 'postingMode is required unless resolveUnknown is given', {
+        errors: [
+          {
+            path: 'postingMode',
+            code: 'invalid_type',
+            message: `Required unless resolveUnknown is given; one of ${postingModes.join(', ')}`,
+          },
+        ],
+      }),
+    );
+  }
   const mode = PostingMode.safeParse(body.postingMode);
   if (!mode.success) {
     throw new ProblemError(
-      problem('validation_failed', `Unknown postingMode "${body.postingMode ?? ''}"`, {
+      problem('validation_failed', `Unknown postingMode "${body.postingMode}"`, {
         errors: [
           {
             path: 'postingMode',

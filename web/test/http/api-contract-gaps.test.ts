@@ -80,11 +80,14 @@ describe('contract B on every route file: 405 problems, and the responses /opena
     };
     assert.match(doc.info.description, /over 1 MiB is 413/);
     assert.match(doc.info.description, /405 `method_not_allowed`/);
+    assert.equal(doc.paths['/api/v1/validation']!.post!.responses['422'], undefined);
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         if (!Object.keys(operation.requestBody?.content ?? {}).some((type) => type.endsWith('json')))
           continue;
-        for (const status of ['400', '413', '422'])
+        // Validation answers rule breaks 200 `valid: false` (contract B): no 422 there.
+        const statuses = path === '/api/v1/validation' ? ['400', '413'] : ['400', '413', '422'];
+        for (const status of statuses)
           assert.ok(
             operation.responses[status],
             `${method.toUpperCase()} ${path} (${operation.operationId}) lists no ${status}`,

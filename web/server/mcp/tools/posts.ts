@@ -4,9 +4,8 @@ import {
   normalizeMedia,
   normalizeOverrides,
   normalizeThread,
-  normalizeValidationRequest,
   parsePostRequest,
-  ValidationRequest,
+  parseValidationRequest,
 } from '@postwave/shared';
 import { z } from 'zod';
 import { decidePosting } from '#server/approvals/policy.ts';
@@ -74,13 +73,12 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       annotations: readOnly,
     },
     tool(ctx, async (args) => {
-      const prepared = await preparePost(
-        ctx,
-        workspaceId,
-        normalizeValidationRequest(ValidationRequest.parse(args)),
+      const parsed = parseValidationRequest(args);
+      const v = parsed.invalid ?? (await preparePost(ctx, workspaceId, parsed.post)).validation;
+      return ok(
+        v,
+        v.valid ? 'The post is valid for every account.' : 'The post is not valid; see errors and results.',
       );
-      const v = prepared.validation;
-      return ok(v, v.valid ? 'The post is valid for every account.' : 'The post is not valid; see results.');
     }),
   );
 

@@ -1,5 +1,5 @@
-import { normalizeValidationRequest, ValidationRequest } from '@postwave/shared';
-import { readBody } from '#server/http/body.ts';
+import { parseValidationRequest } from '@postwave/shared';
+import { readJson } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { preparePost } from '#server/posts/prepare.ts';
@@ -8,7 +8,8 @@ import { postsRoutes } from '#server/posts/routes.ts';
 export const runtime = 'nodejs';
 
 export const POST = route(postsRoutes.validatePost, async ({ request, ctx, caller }) => {
-  const body = await readBody(request, ValidationRequest);
-  const prepared = await preparePost(ctx, caller.workspaceId, normalizeValidationRequest(body));
+  const parsed = parseValidationRequest(await readJson(request));
+  if (parsed.invalid) return json(parsed.invalid);
+  const prepared = await preparePost(ctx, caller.workspaceId, parsed.post);
   return json(prepared.validation);
 });
