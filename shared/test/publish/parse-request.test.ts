@@ -92,7 +92,10 @@ describe('parseOffsetDateTime', () => {
     assert.equal(parseOffsetDateTime('2028-02-29T00:00:00Z')?.toISOString(), '2028-02-29T00:00:00.000Z');
     assert.equal(parseOffsetDateTime('2000-02-29T23:59:59Z')?.toISOString(), '2000-02-29T23:59:59.000Z');
     assert.equal(parseOffsetDateTime('2031-04-30T09:30+02:00')?.toISOString(), '2031-04-30T07:30:00.000Z');
-    assert.equal(parseOffsetDateTime('2030-12-31T23:59:59.5-01:00')?.toISOString(), '2031-01-01T00:59:59.500Z');
+    assert.equal(
+      parseOffsetDateTime('2030-12-31T23:59:59.5-01:00')?.toISOString(),
+      '2031-01-01T00:59:59.500Z',
+    );
   });
 
   it('makes a post with an impossible scheduledAt 422 invalid_datetime', () => {
