@@ -8,6 +8,10 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // `npm run typecheck` checks web/ (tests included) with tsc; the build need not repeat it.
   typescript: { ignoreBuildErrors: true },
+  // Pages link app/icon.svg; tools and old browsers still ask for /favicon.ico, which must not 404.
+  async rewrites() {
+    return [{ source: '/favicon.ico', destination: '/icon.svg' }];
+  },
 };
 
 export default nextConfig;

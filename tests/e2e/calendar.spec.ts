@@ -132,3 +132,41 @@ test('calendar: week and month, filters, drag and keyboard reschedule', async ({
   await shot(page, 'calendar-rescheduled');
   await expectAccessible(page, 'calendar-rescheduled', { testInfo: test.info(), soft: true });
 });
+
+test('calendar: a move to a past day is refused at the post, once, and the focus stays', async ({
+  page,
+  shot,
+}) => {
+  await signUp(page, 'Past Mover');
+  await connectTelegram(page);
+  const { accounts } = await (await page.request.get('/api/v1/accounts')).json();
+  const monday = nextMonday();
+  const at = zonedToUtc(`${monday}T09:30`, zone)!.toISOString();
+  await apiPost(page, '/api/v1/posts', {
+    message: 'Not backwards',
+    accountIds: [accounts[0].id],
+    postingMode: 'schedule',
+    scheduledAt: at,
+  });
+
+  await page.goto(`/calendar?view=month&date=${monday}`);
+  const move = page.getByRole('button', { name: 'Move “Not backwards”' });
+  await move.focus();
+  await page.keyboard.press('Enter');
+  // Two weeks back from next Monday is always before today.
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+
+  const event = page.locator('.cal-event', { hasText: 'Not backwards' });
+  await expect(event.getByRole('alert')).toHaveText('That day has passed: choose today or later.');
+  await expect(page.getByText('That day has passed')).toHaveCount(1);
+  await expect(page.getByText(/in the past|Must be in the future|Could not reschedule/)).toHaveCount(0);
+  await expect(move).toBeFocused();
+  await expect(move).toHaveAccessibleDescription(/That day has passed/);
+  await shot(page, 'calendar-past-refused');
+  await expectAccessible(page, 'calendar-past-refused', { testInfo: test.info(), soft: true });
+
+  const post = (await (await page.request.get('/api/v1/posts?status=scheduled')).json()).posts[0];
+  expect(post.scheduledAt).toBe(at);
+});

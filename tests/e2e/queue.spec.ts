@@ -90,4 +90,18 @@ test('queue: set slots, queue posts from the composer, reorder by keyboard, post
   // The order survives a reload: it is the posts' scheduled times.
   await page.reload();
   await expect(items.locator('.queue-message')).toHaveText([third, first, second]);
+
+  // On a 375px phone the page fits: no sideways scrolling, the buttons and titles uncovered.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.reload();
+  await expect(items).toHaveCount(3);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  const up = card.getByRole('button', { name: 'Move “First in line” up' });
+  const upBox = (await up.boundingBox())!;
+  const hit = await page.evaluate(
+    ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.getAttribute('aria-label'),
+    [upBox.x + upBox.width / 2, upBox.y + upBox.height / 2],
+  );
+  expect(hit).toBe('Move “First in line” up');
+  await shot(page, 'queue-375');
 });

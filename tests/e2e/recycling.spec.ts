@@ -18,7 +18,26 @@ test('repeat a post: the composer sends recycle, the post page shows the chain a
   await repeat.getByRole('checkbox', { name: 'Post it again later (evergreen)' }).check();
   const every = repeat.getByRole('spinbutton', { name: 'Every (days)' });
   await expect(every).toHaveAccessibleDescription(/From 7 to 365 days/);
+
+  // Out of bounds: refused before any request, in plain words at the field, which takes the focus.
+  let posted = false;
+  const watch = (r: import('@playwright/test').Request) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/posts') posted = true;
+  };
+  page.on('request', watch);
+  await every.fill('3');
+  await page.getByRole('button', { name: 'Publish now' }).click();
+  await expect(every).toHaveAttribute('aria-invalid', 'true');
+  await expect(every).toHaveAccessibleDescription(/Every: 7 to 365 days/);
+  await expect(every).toBeFocused();
+  await expect(page.getByText(/is not valid|Too small|recycle\./)).toHaveCount(0);
+  await expect(page.getByRole('alert').filter({ hasText: 'Fix the repeat settings' })).toHaveCount(1);
+  await expectAccessible(page, 'compose-repeat-refused');
+  expect(posted).toBe(false);
+  page.off('request', watch);
+
   await every.fill('7');
+  await expect(every).not.toHaveAttribute('aria-invalid', 'true');
   await repeat.getByRole('spinbutton', { name: 'Times at most' }).fill('2');
   // Keyboard only: Tab reaches the jitter field and typing replaces its value.
   await repeat.getByRole('spinbutton', { name: 'Times at most' }).focus();

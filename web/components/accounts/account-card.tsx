@@ -1,8 +1,9 @@
 'use client';
 
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { AccountAvatar } from '#components/account-avatar.tsx';
 import { ConfirmButton } from '#components/confirm-button.tsx';
+import { FieldError, invalidProps } from '#components/field-error.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
@@ -18,13 +19,15 @@ export function AccountCard({
   account: AccountSummary;
   /** Undefined for a platform this build does not know. */
   onReconnect: (() => void) | undefined;
-  onChanged: (message: string) => void;
+  /** `focus: false` when the focus already has a place (the Rename button after a rename). */
+  onChanged: (message: string, focus?: boolean) => void;
 }) {
   const { timeZone, locale } = useTimeSettings();
   const [renaming, setRenaming] = useState(false);
   const [label, setLabel] = useState(account.label ?? '');
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
+  const renameButton = useRef<HTMLButtonElement>(null);
   const name = accountName(account);
   // needs_reconnect (health or status, which a refused publish sets) and expiring call for a reconnect.
   const health = account.status === 'needs_reconnect' ? 'needs_reconnect' : account.health;
@@ -37,13 +40,24 @@ export function AccountCard({
     setError(undefined);
     try {
       await api('PATCH', `/api/v1/accounts/${account.id}`, { label: label.trim() || null });
-      setRenaming(false);
-      onChanged(`Renamed to ${label.trim() || account.username || account.platformAccountId}.`);
+      closeRename();
+      onChanged(`Renamed to ${label.trim() || account.username || account.platformAccountId}.`, false);
     } catch (e) {
       setError(describeError(e));
     } finally {
       setSaving(false);
     }
+  };
+
+  // The form and the Rename button replace each other: the focus goes with them, never to <body>.
+  const openRename = () => {
+    setRenaming(true);
+    requestAnimationFrame(() => document.getElementById(`label-${account.id}`)?.focus());
+  };
+  const closeRename = () => {
+    setRenaming(false);
+    setError(undefined);
+    requestAnimationFrame(() => renameButton.current?.focus());
   };
 
   return (
@@ -92,14 +106,15 @@ export function AccountCard({
               value={label}
               maxLength={100}
               onChange={(e) => setLabel(e.target.value)}
+              {...invalidProps(`label-${account.id}-error`, error)}
             />
+            <FieldError id={`label-${account.id}-error`}>{error}</FieldError>
           </div>
-          {error && <p className="field-error">{error}</p>}
           <div className="row">
             <button type="submit" className="btn btn-primary btn-sm" disabled={saving}>
               Save
             </button>
-            <button type="button" className="btn btn-sm" onClick={() => setRenaming(false)}>
+            <button type="button" className="btn btn-sm" onClick={closeRename}>
               Cancel
             </button>
           </div>
@@ -111,7 +126,7 @@ export function AccountCard({
               Reconnect
             </button>
           )}
-          <button type="button" className="btn btn-sm" onClick={() => setRenaming(true)}>
+          <button type="button" className="btn btn-sm" ref={renameButton} onClick={openRename}>
             Rename
           </button>
           {healthy && onReconnect && (

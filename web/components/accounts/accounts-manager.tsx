@@ -35,6 +35,13 @@ export function AccountsManager({
   }>();
   const [message, setMessage] = useState(notice);
   const formRef = useRef<HTMLDivElement>(null);
+  const messageRef = useRef<HTMLParagraphElement>(null);
+  // After a connect, rename or disconnect the control pressed is gone or moved: the outcome takes
+  // the focus (the new account's card is one Tab away), so it does not fall to <body>.
+  const announce = (next: Notice) => {
+    setMessage(next);
+    requestAnimationFrame(() => messageRef.current?.focus());
+  };
 
   const start = (manifest: PlatformManifest, reconnect?: AccountSummary) => {
     const { connect } = manifest;
@@ -61,7 +68,7 @@ export function AccountsManager({
   return (
     <div className="stack" style={{ gap: 24 }}>
       {message && (
-        <p className={`alert alert-${message.kind}`} role="status">
+        <p className={`alert alert-${message.kind}`} role="status" ref={messageRef} tabIndex={-1}>
           {message.text}
         </p>
       )}
@@ -84,8 +91,9 @@ export function AccountsManager({
                     key={account.id}
                     account={account}
                     onReconnect={manifest ? () => start(manifest, account) : undefined}
-                    onChanged={(text) => {
-                      setMessage({ kind: 'ok', text });
+                    onChanged={(text, focus = true) => {
+                      if (focus) announce({ kind: 'ok', text });
+                      else setMessage({ kind: 'ok', text });
                       router.refresh();
                     }}
                   />
@@ -116,7 +124,7 @@ export function AccountsManager({
                 onCancel={() => setConnecting(undefined)}
                 onConnected={(account, reconnected) => {
                   setConnecting(undefined);
-                  setMessage({
+                  announce({
                     kind: 'ok',
                     text: `${reconnected ? 'Reconnected' : 'Connected'} ${accountName(account)} on ${platformName(account.platform)}.`,
                   });

@@ -19,3 +19,16 @@ export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
 
 export const formatCount = (value: number | undefined | null) =>
   value === undefined || value === null ? '—' : new Intl.NumberFormat('en').format(value);
+
+/**
+ * The page's words for a range the API refused (its detail names the `from` and `to` parameters,
+ * which a person choosing dates in the form never sees).
+ */
+export function rangeProblem(from: string | undefined, to: string | undefined): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/;
+  if ((from && !day.test(from)) || (to && !day.test(to)) || Number.isNaN(Date.parse(from ?? to ?? '')))
+    return 'Choose the days with the date fields: “From” and “To” are calendar days.';
+  if (from && to && from > to)
+    return 'The “From” day is after the “To” day: choose a “From” day on or before “To”.';
+  return 'That range is too long: choose at most 366 days between “From” and “To”.';
+}

@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { PlatformMark } from '#components/account-avatar.tsx';
 import { Icon } from '#components/icons.tsx';
-import { api, describeError } from '#components/lib/api.ts';
+import { api, describeError, isPastTime } from '#components/lib/api.ts';
 import {
   formatDay,
   formatSpoken,
@@ -28,6 +28,10 @@ export interface CalendarAccount {
 const dows = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const dayMs = 86_400_000;
 const hourMs = 3_600_000;
+
+/** Said once, at the post, when a move would put it in the past (here or by the server). */
+const pastDay = 'That day has passed: choose today or later.';
+const pastTime = 'That time has passed: choose a later time.';
 
 const shortMessage = (e: CalendarEntry) => {
   const text = e.message.trim() || 'Media post';
@@ -73,7 +77,8 @@ export function CalendarGrid({
   const [moving, setMoving] = useState<Moving>();
   const [dropDay, setDropDay] = useState<string>();
   const [announcement, setAnnouncement] = useState('');
-  const [error, setError] = useState<string>();
+  /** Why the last move of a post was refused, shown at that post. */
+  const [refusal, setRefusal] = useState<{ id: string; message: string }>();
   const [saving, setSaving] = useState(false);
   const focusAfterRefresh = useRef<{ id: string; day: string }>(undefined);
   const grid = useRef<HTMLDivElement>(null);
@@ -102,17 +107,30 @@ export function CalendarGrid({
       setAnnouncement(`“${shortMessage(entry)}” stays on ${describe(when)}.`);
       return;
     }
+    // A past day or time is refused here, before a request: the post and its Move button stay
+    // where they are, so the focus does too.
+    const day = zonedDay(when, timeZone);
+    if (day < today || when.getTime() <= Date.now()) {
+      setRefusal({ id: entry.id, message: day < today ? pastDay : pastTime });
+      setAnnouncement('');
+      return;
+    }
     setSaving(true);
-    setError(undefined);
+    setRefusal(undefined);
     try {
       await api('PATCH', `/api/v1/posts/${entry.id}`, { scheduledAt: when.toISOString() });
       setAnnouncement(`Rescheduled “${shortMessage(entry)}” to ${describe(when)}.`);
-      focusAfterRefresh.current = { id: entry.id, day: zonedDay(when, timeZone) };
+      focusAfterRefresh.current = { id: entry.id, day };
       router.refresh();
     } catch (e) {
-      const message = `Could not reschedule “${shortMessage(entry)}”: ${describeError(e)}`;
-      setError(message);
-      setAnnouncement(message);
+      // The alert at the post says it; the status region stays quiet so it is not read twice.
+      setRefusal({
+        id: entry.id,
+        message: isPastTime(e) ? pastTime : `Could not move it: ${describeError(e)}`,
+      });
+      setAnnouncement('');
+      // Saving disabled the Move button, which lost the focus: give it back once enabled.
+      focusAfterRefresh.current = { id: entry.id, day: zonedDay(new Date(entry.at), timeZone) };
     } finally {
       setSaving(false);
     }
@@ -153,6 +171,7 @@ export function CalendarGrid({
 
   function startMove(entry: CalendarEntry) {
     if (moving?.id === entry.id) return;
+    setRefusal(undefined);
     const target = new Date(entry.at);
     setMoving({ id: entry.id, target });
     setAnnouncement(
@@ -219,6 +238,8 @@ export function CalendarGrid({
                 const names = e.accountIds.map((id) => byId.get(id)?.name ?? 'a disconnected account');
                 const movable = e.status === 'scheduled';
                 const isMoving = moving?.id === e.id;
+                const refused = refusal?.id === e.id ? refusal.message : undefined;
+                const refusedId = `cal-refused-${e.id}`;
                 return (
                   // biome-ignore lint/a11y/noStaticElementInteractions: dragging is the pointer path; the Move button is the keyboard one
                   <div
@@ -268,7 +289,7 @@ export function CalendarGrid({
                         type="button"
                         className="cal-move"
                         aria-label={`Move “${shortMessage(e)}”`}
-                        aria-describedby="cal-move-help"
+                        aria-describedby={refused ? `cal-move-help ${refusedId}` : 'cal-move-help'}
                         aria-pressed={isMoving}
                         disabled={saving}
                         onClick={() => startMove(e)}
@@ -280,6 +301,11 @@ export function CalendarGrid({
                         <Icon name="move" size={16} />
                       </button>
                     )}
+                    {refused && (
+                      <p className="cal-event-error field-error" id={refusedId} role="alert">
+                        {refused}
+                      </p>
+                    )}
                   </div>
                 );
               })}
@@ -287,11 +313,6 @@ export function CalendarGrid({
           );
         })}
       </div>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
       <p className="sr-only" role="status" aria-live="assertive">
         {announcement}
       </p>

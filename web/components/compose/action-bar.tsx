@@ -77,12 +77,14 @@ export function ActionBar({
         <button
           type="button"
           className="btn"
-          onClick={() =>
+          onClick={() => {
             dispatch({
               type: 'scheduleOpened',
               defaultAt: utcToZonedInput(new Date(Date.now() + 60 * 60 * 1000), timezone),
-            })
-          }
+            });
+            // The date field replaces this button: it takes the focus, which would fall to <body>.
+            requestAnimationFrame(() => document.getElementById('schedule-at')?.focus());
+          }}
         >
           Schedule…
         </button>

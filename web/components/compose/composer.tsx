@@ -1,8 +1,8 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useMemo, useReducer, useState } from 'react';
-import { ApiError, describeError } from '#components/lib/api.ts';
+import { useMemo, useReducer } from 'react';
+import { ApiError, describeError, isPastTime } from '#components/lib/api.ts';
 import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 import { AccountChips } from './account-chips.tsx';
 import { ActionBar } from './action-bar.tsx';
@@ -28,15 +28,16 @@ import { slotMedia } from './media-slots.ts';
 import { MessageField } from './message-field.tsx';
 import { NoAccounts } from './no-accounts.tsx';
 import { Previews } from './previews.tsx';
-import { RecycleField, recycleBody, recycleDraft } from './recycle-field.tsx';
+import { RecycleField } from './recycle-field.tsx';
 import { SaveAsTemplate } from './save-as-template.tsx';
 import { SignatureNotes } from './signature-notes.tsx';
 import { type SnippetSummary, signedReducer, signedStart, visibleSignatures } from './signatures.ts';
 import { SubmitChecks } from './submit-checks.tsx';
-import { SubmitRefused, scheduledTime, submitPost } from './submit-post.ts';
+import { pastTimeMessage, SubmitRefused, scheduledTime, submitPost } from './submit-post.ts';
 import { TargetPanel } from './target-panel.tsx';
 import { ThreadEditor } from './thread-editor.tsx';
 import { useLiveValidation } from './use-live-validation.ts';
+import { recycleRefusedMessage, useRecycle } from './use-recycle.ts';
 import { useUploads } from './use-uploads.ts';
 import { VersionEditor } from './version-editor.tsx';
 import { VersionTabs } from './version-tabs.tsx';
@@ -84,7 +85,7 @@ export function Composer({
   const uploads = useUploads(dispatch);
   // A recycled copy follows its original's settings: only originals offer "Repeat this post".
   const recyclable = !post?.recycledFrom;
-  const [recycle, setRecycle] = useState(() => recycleDraft(post?.recycle, timezone));
+  const recycle = useRecycle(post?.recycle, timezone, recyclable);
   const addFiles = (files: FileList | File[], slot: MediaSlot) => uploads.addFiles(files, slot);
   const removeMedia = (item: MediaItem, slot: MediaSlot) => {
     const heldElsewhere = allSlots(state).some(
@@ -108,23 +109,28 @@ export function Composer({
   const activeAccount = selectedAccounts.find((a) => a.id === state.activeTab);
 
   const submit = async (mode: SubmitMode) => {
+    if (!recycle.check()) {
+      dispatch({ type: 'submitRefused', error: recycleRefusedMessage });
+      return;
+    }
     try {
       const scheduledAt = mode === 'schedule' ? scheduledTime(state.scheduleAt, timezone) : undefined;
       dispatch({ type: 'submitStarted', mode });
-      const id = await submitPost(
-        mode,
-        body,
-        post,
-        scheduledAt,
-        recyclable ? recycleBody(recycle, timezone) : undefined,
-      );
+      const id = await submitPost(mode, body, post, scheduledAt, recycle.body());
       router.push(`/posts/${id}?done=${mode}`);
       router.refresh();
     } catch (e) {
+      // The server's refusals in the composer's own words, each said once: a past time as the
+      // picker's sentence, the repeat settings at their fields.
+      if (isPastTime(e)) {
+        dispatch({ type: 'submitRefused', error: pastTimeMessage });
+        return;
+      }
+      const { onFields, rest } = recycle.refusedBy(e instanceof ApiError ? e.errors : []);
       dispatch({
         type: 'submitRefused',
-        error: e instanceof SubmitRefused ? e.message : describeError(e),
-        issues: e instanceof ApiError ? e.errors : undefined,
+        error: e instanceof SubmitRefused ? e.message : onFields ? recycleRefusedMessage : describeError(e),
+        issues: e instanceof ApiError ? rest : undefined,
       });
     }
   };
@@ -192,7 +198,14 @@ export function Composer({
               removeMedia={removeMedia}
             />
           )}
-          {recyclable && <RecycleField draft={recycle} timezone={timezone} onChange={setRecycle} />}
+          {recyclable && (
+            <RecycleField
+              draft={recycle.draft}
+              timezone={timezone}
+              errors={recycle.errors}
+              onChange={recycle.setDraft}
+            />
+          )}
         </div>
         {/* Errors and checks sit right above the buttons they concern (issue 30). */}
         <div className="submit-feedback">

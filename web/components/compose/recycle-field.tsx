@@ -1,7 +1,10 @@
 'use client';
 
 import { useId } from 'react';
+import { FieldError, invalidProps } from '#components/field-error.tsx';
+import type { ProblemIssue } from '#components/lib/api.ts';
 import { utcToZonedInput, zonedToUtc } from '#components/lib/time.ts';
+import { recycleLimits } from '#server/posts/recycle-limits.ts';
 
 /** `recycle` as the API takes it (docs/recycling.md). */
 export interface RecycleSettings {
@@ -31,7 +34,55 @@ export function recycleDraft(recycle: RecycleSettings | null | undefined, timezo
   };
 }
 
-/** The request's `recycle`: null when off; the server checks the limits and names a bad field. */
+type RecycleName = keyof RecycleDraft & ('intervalDays' | 'maxTimes' | 'jitterMinutes' | 'until');
+
+/** What is wrong with each field, in words for the person typing (not the validator's). */
+export type RecycleErrors = Partial<Record<RecycleName, string>>;
+
+const labels = { intervalDays: 'Every', maxTimes: 'Times at most', jitterMinutes: 'Vary by' } as const;
+const units = { intervalDays: ' days', maxTimes: '', jitterMinutes: ' minutes' } as const;
+
+/** "Every: 7 to 365 days", from the server's own limits. */
+const rangeSentence = (name: keyof typeof recycleLimits) =>
+  `${labels[name]}: ${recycleLimits[name].min} to ${recycleLimits[name].max}${units[name]}, in whole numbers.`;
+
+const untilPast = 'Until: choose a time in the future, or leave it empty.';
+
+/** The same limits the server checks, before anything is sent; empty when all is well or off. */
+export function recycleProblems(draft: RecycleDraft, timezone: string, now = Date.now()): RecycleErrors {
+  if (!draft.on) return {};
+  const errors: RecycleErrors = {};
+  for (const name of ['intervalDays', 'maxTimes', 'jitterMinutes'] as const) {
+    const raw = draft[name].trim();
+    if (name === 'jitterMinutes' && raw === '') continue;
+    const value = Number(raw);
+    const { min, max } = recycleLimits[name];
+    if (raw === '' || !Number.isInteger(value) || value < min || value > max)
+      errors[name] = rangeSentence(name);
+  }
+  const until = draft.until ? zonedToUtc(draft.until, timezone) : undefined;
+  if (draft.until && (!until || until.getTime() <= now)) errors.until = untilPast;
+  return errors;
+}
+
+/** The server's `recycle.*` issues as the same sentences, on their fields; the rest stay as they are. */
+export function recycleIssues(issues: readonly ProblemIssue[]): {
+  errors: RecycleErrors;
+  rest: ProblemIssue[];
+} {
+  const errors: RecycleErrors = {};
+  const rest: ProblemIssue[] = [];
+  for (const issue of issues) {
+    const name = issue.path?.startsWith('recycle.') ? issue.path.slice('recycle.'.length) : undefined;
+    if (name === 'until') errors.until = untilPast;
+    else if (name === 'intervalDays' || name === 'maxTimes' || name === 'jitterMinutes')
+      errors[name] = rangeSentence(name);
+    else rest.push(issue);
+  }
+  return { errors, rest };
+}
+
+/** The request's `recycle`: null when off; recycleProblems checked it first, the server checks again. */
 export function recycleBody(draft: RecycleDraft, timezone: string): RecycleSettings | null {
   if (!draft.on) return null;
   const until = draft.until ? zonedToUtc(draft.until, timezone) : undefined;
@@ -47,21 +98,18 @@ export function recycleBody(draft: RecycleDraft, timezone: string): RecycleSetti
 export function RecycleField({
   draft,
   timezone,
+  errors = {},
   onChange,
 }: {
   draft: RecycleDraft;
   timezone: string;
+  /** Shown at their fields; from recycleProblems or recycleIssues. */
+  errors?: RecycleErrors;
   onChange: (draft: RecycleDraft) => void;
 }) {
   const id = useId();
   const set = (patch: Partial<RecycleDraft>) => onChange({ ...draft, ...patch });
-  const number = (
-    name: 'intervalDays' | 'maxTimes' | 'jitterMinutes',
-    label: string,
-    min: number,
-    max: number,
-    hint: string,
-  ) => (
+  const number = (name: keyof typeof recycleLimits, label: string, hint: string) => (
     <div className="field">
       <label htmlFor={`${id}-${name}`}>{label}</label>
       <input
@@ -70,17 +118,18 @@ export function RecycleField({
         type="number"
         inputMode="numeric"
         className="input"
-        min={min}
-        max={max}
+        min={recycleLimits[name].min}
+        max={recycleLimits[name].max}
         step={1}
-        required
+        required={name !== 'jitterMinutes'}
         value={draft[name]}
-        aria-describedby={`${id}-${name}-hint`}
+        {...invalidProps(`${id}-${name}-error`, errors[name], `${id}-${name}-hint`)}
         onChange={(e) => set({ [name]: e.target.value })}
       />
       <p className="hint" id={`${id}-${name}-hint`}>
         {hint}
       </p>
+      <FieldError id={`${id}-${name}-error`}>{errors[name]}</FieldError>
     </div>
   );
   return (
@@ -101,20 +150,20 @@ export function RecycleField({
       </p>
       {draft.on && (
         <div className="recycle-grid">
-          {number('intervalDays', 'Every (days)', 7, 365, 'From 7 to 365 days after the last posting.')}
+          {number(
+            'intervalDays',
+            'Every (days)',
+            `From ${recycleLimits.intervalDays.min} to ${recycleLimits.intervalDays.max} days after the last posting.`,
+          )}
           {number(
             'maxTimes',
             'Times at most',
-            1,
-            52,
-            'How many copies, 1 to 52 (the first posting not counted).',
+            `How many copies, ${recycleLimits.maxTimes.min} to ${recycleLimits.maxTimes.max} (the first posting not counted).`,
           )}
           {number(
             'jitterMinutes',
             'Vary by (minutes)',
-            0,
-            240,
-            'Each copy moves up to this many minutes earlier or later, 0 to 240, so repeats do not look automated.',
+            `Each copy moves up to this many minutes earlier or later, ${recycleLimits.jitterMinutes.min} to ${recycleLimits.jitterMinutes.max}, so repeats do not look automated.`,
           )}
           <div className="field">
             <label htmlFor={`${id}-until`}>Until ({timezone}, optional)</label>
@@ -125,12 +174,13 @@ export function RecycleField({
               className="input"
               value={draft.until}
               min={utcToZonedInput(new Date(), timezone)}
-              aria-describedby={`${id}-until-hint`}
+              {...invalidProps(`${id}-until-error`, errors.until, `${id}-until-hint`)}
               onChange={(e) => set({ until: e.target.value })}
             />
             <p className="hint" id={`${id}-until-hint`}>
               No copy is scheduled after this time. Leave it empty to stop only at the number of times.
             </p>
+            <FieldError id={`${id}-until-error`}>{errors.until}</FieldError>
           </div>
         </div>
       )}

@@ -7,12 +7,14 @@ import type { RecycleSettings } from './recycle-field.tsx';
 /** A refusal found before any request is sent. */
 export class SubmitRefused extends Error {}
 
+/** The composer's one sentence for a schedule time that has passed, whoever noticed it. */
+export const pastTimeMessage = 'That time has passed. Pick a time in the future.';
+
 /** The UTC time to schedule at, from the picker's local value in the user's time zone. */
 export function scheduledTime(local: string, timezone: string, now = Date.now()): string {
   const when = zonedToUtc(local, timezone);
   if (!when) throw new SubmitRefused('Pick a date and time to schedule the post.');
-  if (when.getTime() < now - 30_000)
-    throw new SubmitRefused('That time has passed. Pick a time in the future.');
+  if (when.getTime() < now - 30_000) throw new SubmitRefused(pastTimeMessage);
   return when.toISOString();
 }
 

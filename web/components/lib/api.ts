@@ -47,6 +47,42 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return parsed as T;
 }
 
+/** Whether the server refused a time because it has passed (docs/api.md: `scheduled_in_past`). */
+export const isPastTime = (error: unknown): boolean =>
+  error instanceof ApiError && error.errors.some((issue) => issue.code === 'scheduled_in_past');
+
+/**
+ * A form's field errors from a refusal: each issue whose `path` is one of the form's fields lands
+ * on that field, in the words `plain` gives it (the field's own sentence) or the server's message;
+ * `summary` is one plain sentence for the form (not the validator's joined paths), and `rest` the
+ * issues that named no field of the form.
+ */
+export function fieldProblems(
+  error: unknown,
+  plain: Record<string, string | ((issue: ProblemIssue) => string)>,
+): { fields: Record<string, string>; summary: string; rest: ProblemIssue[] } {
+  if (!(error instanceof ApiError) || error.errors.length === 0) {
+    return { fields: {}, summary: describeError(error), rest: [] };
+  }
+  const fields: Record<string, string> = {};
+  const rest: ProblemIssue[] = [];
+  for (const issue of error.errors) {
+    const words = issue.path === undefined ? undefined : plain[issue.path];
+    if (words === undefined) rest.push(issue);
+    else fields[issue.path!] ??= typeof words === 'function' ? words(issue) : words;
+  }
+  const landed = Object.keys(fields).length;
+  const summary =
+    landed === 0
+      ? describeError(error)
+      : rest.length === 0
+        ? landed === 1
+          ? 'Check the marked field and try again.'
+          : 'Check the marked fields and try again.'
+        : `Check the marked fields. Also: ${rest.map((i) => i.message).join(' ')}`;
+  return { fields, summary, rest };
+}
+
 /** A sentence for the user from an API failure, with the first field issue when there is one. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {

@@ -2,10 +2,11 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
-import { api } from '../lib/api.ts';
-import { utcToZonedInput, zonedToUtc } from '../lib/time.ts';
+import { api, isPastTime } from '../lib/api.ts';
+import { formatSpoken, utcToZonedInput, zonedToUtc } from '../lib/time.ts';
+import { useTimeSettings } from '../lib/time-context.tsx';
 import { useBusyAction } from '../lib/use-busy-action.ts';
 
 /** The actions a post's status allows: edit, reschedule, publish now, retry, delete. */
@@ -23,8 +24,22 @@ export function PostActions({
   hasFailedTargets: boolean;
 }) {
   const router = useRouter();
+  const { locale } = useTimeSettings();
   const { busy, error, setError, run } = useBusyAction();
   const [rescheduling, setRescheduling] = useState(false);
+  // What the last action did, said in a status the focus moves to: the button pressed is
+  // disabled or gone once the page refreshes, and the focus must not fall to the page's body.
+  const [outcome, setOutcome] = useState('');
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
+  const errorRef = useRef<HTMLParagraphElement>(null);
+  const focusNext = useRef<'outcome' | 'error'>(undefined);
+  useEffect(() => {
+    if (busy || !focusNext.current) return;
+    const target = focusNext.current === 'error' ? errorRef.current : outcomeRef.current;
+    if (!target) return;
+    focusNext.current = undefined;
+    target.focus();
+  });
   const [when, setWhen] = useState(() =>
     utcToZonedInput(
       scheduledAt && new Date(scheduledAt) > new Date()
@@ -34,101 +49,153 @@ export function PostActions({
     ),
   );
 
-  if (status === 'posted') return null;
+  // A posted post has no actions; the outcome of the one that posted it stays (with the focus).
+  const posted = status === 'posted';
+  if (posted && !outcome) return null;
 
-  const act = (name: string, body: Record<string, unknown>) =>
-    run(name, async () => {
-      await api('POST', `/api/v1/posts/${id}`, body);
+  const act = (name: string, body: Record<string, unknown>) => {
+    setOutcome('');
+    focusNext.current = 'error';
+    return run(name, async () => {
+      let result: { status?: string; scheduledAt?: string | null } | undefined;
+      try {
+        result = await api('POST', `/api/v1/posts/${id}`, body);
+      } catch (e) {
+        if (isPastTime(e)) throw new Error('That time has passed. Pick a time in the future.');
+        throw e;
+      }
       setRescheduling(false);
+      setOutcome(outcomeOf(name, result, retrying));
+      focusNext.current = 'outcome';
       router.refresh();
     });
+  };
+  const retrying = status === 'failed' && hasFailedTargets;
+  const outcomeOf = (
+    name: string,
+    result: { status?: string; scheduledAt?: string | null } | undefined,
+    retry: boolean,
+  ): string => {
+    if (name === 'draft') return 'Moved to drafts.';
+    if (name === 'schedule')
+      return result?.scheduledAt
+        ? `Scheduled for ${formatSpoken(new Date(result.scheduledAt), timezone, locale)}.`
+        : 'Scheduled.';
+    const what = retry ? 'Retry' : 'Publishing';
+    if (result?.status === 'posted') return `${what}: posted to every account.`;
+    if (result?.status === 'failed') return `${what}: some accounts failed again; see each account below.`;
+    return `${what} started; this page shows each account's result as it arrives.`;
+  };
 
   return (
     <div className="stack" style={{ gap: 10 }}>
-      <div className="stack" style={{ gap: 8 }}>
-        <button
-          type="button"
-          className="btn btn-primary btn-block"
-          disabled={Boolean(busy)}
-          onClick={() => act('now', { postingMode: 'now' })}
-        >
-          {busy === 'now'
-            ? 'Publishing…'
-            : status === 'failed' && hasFailedTargets
-              ? 'Retry failed accounts'
-              : 'Publish now'}
-        </button>
-        <Link href={`/posts/${id}/edit`} className="btn btn-block">
-          Edit
-        </Link>
-        {rescheduling ? (
-          <form
-            className="stack"
-            style={{ gap: 8 }}
-            onSubmit={(e) => {
-              e.preventDefault();
-              const at = zonedToUtc(when, timezone);
-              if (!at || at.getTime() < Date.now()) {
-                setError('Pick a time in the future.');
-                return;
-              }
-              act('schedule', { postingMode: 'schedule', scheduledAt: at.toISOString() });
-            }}
-          >
-            <div className="field">
-              <label htmlFor="reschedule-at" className="small">
-                New time ({timezone})
-              </label>
-              <input
-                id="reschedule-at"
-                type="datetime-local"
-                className="input"
-                value={when}
-                onChange={(e) => setWhen(e.target.value)}
-              />
-            </div>
-            <div className="row">
-              <button type="submit" className="btn btn-primary btn-sm" disabled={Boolean(busy)}>
-                {status === 'scheduled' ? 'Reschedule' : 'Schedule'}
-              </button>
-              <button type="button" className="btn btn-sm" onClick={() => setRescheduling(false)}>
-                Cancel
-              </button>
-            </div>
-          </form>
-        ) : (
-          <button type="button" className="btn btn-block" onClick={() => setRescheduling(true)}>
-            {status === 'scheduled' ? 'Reschedule' : 'Schedule'}
-          </button>
-        )}
-        {status === 'scheduled' && (
+      {!posted && (
+        <div className="stack" style={{ gap: 8 }}>
           <button
             type="button"
-            className="btn btn-block"
+            className="btn btn-primary btn-block"
             disabled={Boolean(busy)}
-            onClick={() => act('draft', { postingMode: 'draft' })}
+            onClick={() => act('now', { postingMode: 'now' })}
           >
-            Move to drafts
+            {busy === 'now'
+              ? 'Publishing…'
+              : status === 'failed' && hasFailedTargets
+                ? 'Retry failed accounts'
+                : 'Publish now'}
           </button>
-        )}
-        <ConfirmButton
-          label="Delete post"
-          className="btn btn-block btn-ghost"
-          title="Delete this post?"
-          body="It will be removed for good. Nothing already published is deleted from the platforms."
-          confirmLabel="Delete"
-          onConfirm={async () => {
-            await api('DELETE', `/api/v1/posts/${id}`);
-            router.push(`/posts?status=${status}`);
-            router.refresh();
-          }}
-        />
-      </div>
+          <Link href={`/posts/${id}/edit`} className="btn btn-block">
+            Edit
+          </Link>
+          {rescheduling ? (
+            <form
+              className="stack"
+              style={{ gap: 8 }}
+              onSubmit={(e) => {
+                e.preventDefault();
+                const at = zonedToUtc(when, timezone);
+                if (!at || at.getTime() < Date.now()) {
+                  setError('Pick a time in the future.');
+                  focusNext.current = 'error';
+                  return;
+                }
+                act('schedule', { postingMode: 'schedule', scheduledAt: at.toISOString() });
+              }}
+            >
+              <div className="field">
+                <label htmlFor="reschedule-at" className="small">
+                  New time ({timezone})
+                </label>
+                <input
+                  id="reschedule-at"
+                  type="datetime-local"
+                  className="input"
+                  value={when}
+                  onChange={(e) => setWhen(e.target.value)}
+                />
+              </div>
+              <div className="row">
+                <button type="submit" className="btn btn-primary btn-sm" disabled={Boolean(busy)}>
+                  {status === 'scheduled' ? 'Reschedule' : 'Schedule'}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() => {
+                    setRescheduling(false);
+                    focusNext.current = undefined;
+                    requestAnimationFrame(() => document.getElementById('reschedule-open')?.focus());
+                  }}
+                >
+                  Cancel
+                </button>
+              </div>
+            </form>
+          ) : (
+            <button
+              type="button"
+              id="reschedule-open"
+              className="btn btn-block"
+              onClick={() => {
+                setRescheduling(true);
+                // The form replaces this button: its time field takes the focus.
+                requestAnimationFrame(() => document.getElementById('reschedule-at')?.focus());
+              }}
+            >
+              {status === 'scheduled' ? 'Reschedule' : 'Schedule'}
+            </button>
+          )}
+          {status === 'scheduled' && (
+            <button
+              type="button"
+              className="btn btn-block"
+              disabled={Boolean(busy)}
+              onClick={() => act('draft', { postingMode: 'draft' })}
+            >
+              Move to drafts
+            </button>
+          )}
+          <ConfirmButton
+            label="Delete post"
+            className="btn btn-block btn-ghost"
+            title="Delete this post?"
+            body="It will be removed for good. Nothing already published is deleted from the platforms."
+            confirmLabel="Delete"
+            onConfirm={async () => {
+              await api('DELETE', `/api/v1/posts/${id}`);
+              router.push(`/posts?status=${status}`);
+              router.refresh();
+            }}
+          />
+        </div>
+      )}
       {error && (
-        <p className="alert alert-error" role="alert">
+        <p className="alert alert-error" role="alert" ref={errorRef} tabIndex={-1}>
           {error}
         </p>
       )}
+      <p className={outcome ? 'alert alert-ok' : 'sr-only'} role="status" ref={outcomeRef} tabIndex={-1}>
+        {outcome}
+      </p>
     </div>
   );
 }

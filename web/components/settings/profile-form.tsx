@@ -1,6 +1,7 @@
 'use client';
 
 import type { FormAction } from '#server/ui/schema.ts';
+import { FieldError, invalidProps } from '../field-error.tsx';
 import { useKeptForm } from '../lib/use-kept-form.ts';
 
 export function ProfileForm({
@@ -30,15 +31,23 @@ export function ProfileForm({
       </div>
       <div className="field">
         <label htmlFor="profile-timezone">Time zone</label>
-        <select id="profile-timezone" name="timezone" className="select" defaultValue={timezone}>
+        <select
+          id="profile-timezone"
+          name="timezone"
+          className="select"
+          defaultValue={timezone}
+          {...invalidProps('profile-timezone-error', state.fieldErrors?.timezone, 'profile-timezone-hint')}
+        >
           {zones.map((z) => (
             <option key={z} value={z}>
               {z.replaceAll('_', ' ')}
             </option>
           ))}
         </select>
-        <p className="hint">Scheduling and the calendar use this time zone. Times are stored in UTC.</p>
-        {state.fieldErrors?.timezone && <p className="field-error">{state.fieldErrors.timezone}</p>}
+        <p className="hint" id="profile-timezone-hint">
+          Scheduling and the calendar use this time zone. Times are stored in UTC.
+        </p>
+        <FieldError id="profile-timezone-error">{state.fieldErrors?.timezone}</FieldError>
       </div>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={pending}>

@@ -5,7 +5,8 @@ import { type FormEvent, useState } from 'react';
 import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
-import { api, describeError } from '../lib/api.ts';
+import { FieldError, invalidProps } from '../field-error.tsx';
+import { api, describeError, fieldProblems } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
 
 export interface TokenRow {
@@ -29,8 +30,10 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return;
     if (!name.trim()) {
       setError('Give the token a name, such as the machine or script that will use it.');
+      document.getElementById('token-name')?.focus();
       return;
     }
     setBusy(true);
@@ -45,7 +48,10 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
       setName('');
       router.refresh();
     } catch (e) {
-      setError(describeError(e));
+      setError(
+        fieldProblems(e, { name: (issue) => `Name: ${issue.message}` }).fields.name ?? describeError(e),
+      );
+      document.getElementById('token-name')?.focus();
     } finally {
       setBusy(false);
     }
@@ -63,7 +69,7 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
             maxLength={100}
             placeholder="e.g. Laptop CLI, CI pipeline"
             onChange={(e) => setName(e.target.value)}
-            aria-invalid={error ? true : undefined}
+            {...invalidProps('token-name-error', error)}
           />
         </div>
         <div className="field">
@@ -79,11 +85,12 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
             <option value="365">1 year</option>
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
+        {/* aria-disabled, not disabled: the pressed button keeps the focus while it works. */}
+        <button type="submit" className="btn btn-primary" aria-disabled={busy}>
           {busy ? 'Creating…' : 'Create token'}
         </button>
       </form>
-      {error && <p className="field-error">{error}</p>}
+      <FieldError id="token-name-error">{error}</FieldError>
       {created && (
         <div className="alert alert-ok stack" role="status" style={{ gap: 8 }}>
           <p>

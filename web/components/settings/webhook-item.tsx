@@ -111,7 +111,13 @@ export function WebhookItem({
           </p>
         )}
         <div className="row" style={{ gap: 8, flexWrap: 'wrap' }}>
-          <button type="button" className="btn btn-sm" onClick={sendTest} disabled={busy !== undefined}>
+          {/* aria-disabled, not disabled: the pressed button keeps the focus while it sends. */}
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => busy === undefined && sendTest()}
+            aria-disabled={busy !== undefined}
+          >
             {busy === 'test' ? 'Sending…' : 'Send test event'}
           </button>
           <button

@@ -36,6 +36,7 @@ export const eventHelp: Record<string, string> = {
   'post.partially_published': 'A post went out to some accounts and failed on others',
   'post.failed': 'A post failed on every account',
   'post.unknown': 'Whether a post went out could not be told',
+  'post.at_risk': 'A scheduled post may fail: the check before its time found a problem',
   'post.submitted': 'A post was submitted for approval',
   'post.approved': 'A submitted post was approved',
   'post.rejected': 'A submitted post was sent back with a comment',

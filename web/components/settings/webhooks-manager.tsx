@@ -33,6 +33,12 @@ export function WebhooksManager({
     setTimeout(() => setAnnouncement(text), 50);
   };
   const secretRef = useRef<HTMLDivElement>(null);
+  const urlRef = useRef<HTMLInputElement>(null);
+  // A refusal is said at the URL field (it describes it): the field takes the focus to hear it.
+  const refuse = (text: string) => {
+    setError(text);
+    requestAnimationFrame(() => urlRef.current?.focus());
+  };
 
   const showSecret = (value: { url: string; secret: string; rotated: boolean }) => setSecret(value);
   // Move focus to a new secret so keyboard and screen-reader users land on it.
@@ -42,8 +48,9 @@ export function WebhooksManager({
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
-    if (!url.trim()) return setError('Enter the https URL that should receive the events.');
-    if (chosen.length === 0) return setError('Choose at least one event.');
+    if (busy) return;
+    if (!url.trim()) return refuse('Enter the https URL that should receive the events.');
+    if (chosen.length === 0) return refuse('Choose at least one event.');
     setBusy(true);
     setError(undefined);
     try {
@@ -57,7 +64,7 @@ export function WebhooksManager({
       setDescription('');
       router.refresh();
     } catch (e) {
-      setError(describeError(e));
+      refuse(describeError(e));
     } finally {
       setBusy(false);
     }
@@ -82,9 +89,10 @@ export function WebhooksManager({
             value={url}
             maxLength={2000}
             placeholder="https://example.com/postwave-events"
+            ref={urlRef}
             onChange={(e) => setUrl(e.target.value)}
             aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${formId}-error` : `${formId}-url-hint`}
+            aria-describedby={error ? `${formId}-url-hint ${formId}-error` : `${formId}-url-hint`}
           />
           <span className="hint" id={`${formId}-url-hint`}>
             We POST signed events here (Standard Webhooks). https only.
@@ -125,7 +133,8 @@ export function WebhooksManager({
           </p>
         )}
         <div>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
+          {/* aria-disabled, not disabled: a disabled button drops the focus to <body>. */}
+          <button type="submit" className="btn btn-primary" aria-disabled={busy}>
             {busy ? 'Adding…' : 'Add endpoint'}
           </button>
         </div>

@@ -1,10 +1,12 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { api, describeError } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
+import { useTimeSettings } from '../lib/time-context.tsx';
+import { CopyButton } from './copy-button.tsx';
 
 const roles = ['owner', 'admin', 'editor', 'contributor', 'viewer'] as const;
 
@@ -35,8 +37,11 @@ export function WorkspaceMembers({
   isOwner,
   selfId,
   timezone,
+  mailConfigured,
 }: {
   workspaceId: string;
+  /** Whether the server can e-mail the invitation (SMTP set up); if not, the person sends the link. */
+  mailConfigured: boolean;
   /** The person's time zone: every date is written in it (components/lib/time.ts). */
   timezone: string;
   members: MemberRow[];
@@ -46,6 +51,7 @@ export function WorkspaceMembers({
   selfId: string;
 }) {
   const router = useRouter();
+  const { locale } = useTimeSettings();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('editor');
   const [invited, setInvited] = useState<{ email: string; url: string }>();
@@ -53,13 +59,19 @@ export function WorkspaceMembers({
   const base = `/api/v1/workspaces/${workspaceId}`;
   const grantable = roles.filter((r) => isOwner || r !== 'owner');
 
-  const run = async (work: () => Promise<void>) => {
+  const errorRef = useRef<HTMLParagraphElement>(null);
+  /**
+   * Runs one change; a refusal is said in the alert, and the focus goes back to `refocus` (the
+   * role select, whose value snaps back) or else to the alert: never to <body>.
+   */
+  const run = async (work: () => Promise<unknown>, refocus?: string) => {
     setError(undefined);
     try {
       await work();
       router.refresh();
     } catch (e) {
       setError(describeError(e));
+      requestAnimationFrame(() => (document.getElementById(refocus ?? '') ?? errorRef.current)?.focus());
     }
   };
   const invite = (event: FormEvent) => {
@@ -77,7 +89,7 @@ export function WorkspaceMembers({
   return (
     <div className="stack">
       {error && (
-        <p className="alert alert-error" role="alert">
+        <p className="alert alert-error" role="alert" id="members-error" tabIndex={-1} ref={errorRef}>
           {error}
         </p>
       )}
@@ -101,11 +113,16 @@ export function WorkspaceMembers({
                 <td>
                   {canManage && (isOwner || m.role !== 'owner') ? (
                     <select
+                      id={`role-${m.userId}`}
                       className="input"
                       aria-label={`Role of ${m.name ?? m.email}`}
+                      aria-describedby={error ? 'members-error' : undefined}
                       value={m.role}
                       onChange={(e) =>
-                        void run(() => api('PATCH', `${base}/members/${m.userId}`, { role: e.target.value }))
+                        void run(
+                          () => api('PATCH', `${base}/members/${m.userId}`, { role: e.target.value }),
+                          `role-${m.userId}`,
+                        )
                       }
                     >
                       {grantable.map((r) => (
@@ -174,16 +191,30 @@ export function WorkspaceMembers({
             </button>
           </form>
           {invited && (
-            <p className="alert alert-info" role="status">
-              Invitation for {invited.email} sent. The link, shown only now: <code>{invited.url}</code>
-            </p>
+            <div className="alert alert-info stack invite-link" role="status" style={{ gap: 8 }}>
+              <p>
+                {mailConfigured
+                  ? `Invitation for ${invited.email} sent by e-mail. The link, shown only now:`
+                  : `Invitation for ${invited.email} created. Copy this link and send it to them: no e-mail server is configured, so it was not e-mailed. It is shown only now.`}
+              </p>
+              <div className="token-secret">
+                {/* Wraps anywhere (not the secrets' one scrolling line): a link is read, and fits a phone. */}
+                <code
+                  data-testid="invitation-url"
+                  style={{ whiteSpace: 'normal', overflowWrap: 'anywhere', flexBasis: '14rem' }}
+                >
+                  {invited.url}
+                </code>
+                <CopyButton text={invited.url} label="invitation link" />
+              </div>
+            </div>
           )}
           {invitations.length > 0 && (
             <ul className="stack" aria-label="Open invitations">
               {invitations.map((i) => (
                 <li key={i.id} className="row">
                   <span>
-                    {i.email} as {i.role}, until {formatDateTime(i.expiresAt, timezone)}
+                    {i.email} as {i.role}, until {formatDateTime(i.expiresAt, timezone, locale)}
                   </span>
                   <button
                     type="button"

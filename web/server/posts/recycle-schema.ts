@@ -3,12 +3,9 @@ import { z } from 'zod';
 import type { RecycleSettings } from '#server/db/schema.ts';
 import { validationFailed } from '#server/http/problems.ts';
 
-/** The contract's limits (section I): a week to a year apart, at most 52 copies, up to 4 h of jitter. */
-export const recycleLimits = {
-  intervalDays: { min: 7, max: 365 },
-  maxTimes: { min: 1, max: 52 },
-  jitterMinutes: { min: 0, max: 240 },
-} as const;
+import { recycleLimits } from './recycle-limits.ts';
+
+export { recycleLimits } from './recycle-limits.ts';
 
 const whole = (name: keyof typeof recycleLimits, description: string) =>
   z.number().int().min(recycleLimits[name].min).max(recycleLimits[name].max).meta({ description });

@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BestTimesHeatmap } from '#components/analytics/best-times-heatmap.tsx';
 import { DailyChart } from '#components/analytics/daily-chart.tsx';
-import { formatCount, metricLabels, weekdayNames } from '#components/analytics/labels.ts';
+import { formatCount, metricLabels, rangeProblem, weekdayNames } from '#components/analytics/labels.ts';
 import { ScrollRegion } from '#components/analytics/scroll-region.tsx';
 import { EmptyState } from '#components/empty-state.tsx';
 import { accountName, platformName } from '#components/lib/platforms.ts';
@@ -34,7 +34,9 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
   try {
     summary = await getAnalyticsSummary(ctx, user.workspaceId, query);
   } catch (error) {
-    problem = error instanceof Error ? error.message : 'The range could not be read';
+    const message = error instanceof Error ? error.message : '';
+    // The range refusals name the API's parameters: the page says them in the form's words.
+    problem = /\bfrom\b|\bto\b|range/.test(message) ? rangeProblem(search.from, search.to) : message;
   }
   const names = new Map(accounts.map((a) => [a.id, accountName(a)]));
   const bestAccount =

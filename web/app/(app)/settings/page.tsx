@@ -9,6 +9,10 @@ import { SignInMethods } from '../../../components/settings/sign-in-methods.tsx'
 import { TokensManager } from '../../../components/settings/tokens-manager.tsx';
 import { WebhooksManager } from '../../../components/settings/webhooks-manager.tsx';
 import { WorkspaceMembers } from '../../../components/settings/workspace-members.tsx';
+import {
+  CreateWorkspaceForm,
+  WorkspaceSettingsForm,
+} from '../../../components/settings/workspace-settings.tsx';
 import { can } from '../../../server/auth/permissions.ts';
 import { getContext } from '../../../server/context.ts';
 import { getLinkSettings } from '../../../server/links/get-link-settings.ts';
@@ -21,7 +25,8 @@ import { configuredProviders, unconfiguredProviders } from '../../../server/user
 import { listSignInMethods } from '../../../server/users/sign-in-methods.ts';
 import { listWebhooks } from '../../../server/webhooks/service.ts';
 import { getAssistantSettings } from '../../../server/workspaces/assistant-settings.ts';
-import { membersOf, openInvitationsOf } from '../../../server/workspaces/repository.ts';
+import { findWorkspace, membersOf, openInvitationsOf } from '../../../server/workspaces/repository.ts';
+import { settingsOf } from '../../../server/workspaces/view.ts';
 
 export const metadata: Metadata = { title: 'Settings' };
 
@@ -34,7 +39,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
   // What the page shows follows the role table, like the API (docs/workspaces.md#roles).
   const manages = can(user.role, 'workspace.manage');
   const managesMembers = can(user.role, 'members.manage');
-  const [tokens, mcpClients, methods, assistantSettings, webhooks, members, invitations, links] =
+  const [tokens, mcpClients, methods, assistantSettings, webhooks, members, invitations, links, workspace] =
     await Promise.all([
       listTokens(ctx, user.id, user.workspaceId),
       listMcpConnections(ctx, user.id),
@@ -44,7 +49,9 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
       membersOf(ctx, user.workspaceId),
       managesMembers ? openInvitationsOf(ctx, user.workspaceId, new Date()) : [],
       manages ? getLinkSettings(ctx, user.workspaceId) : null,
+      findWorkspace(ctx, user.workspaceId),
     ]);
+  const workspaceSettings = workspace ? settingsOf(workspace) : undefined;
   const zones = timeZones();
   return (
     <div className="page page-narrow">
@@ -94,8 +101,26 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
         <div className="card-head">
           <h2 id="workspace-title">Workspace: {user.workspaceName}</h2>
         </div>
-        <div className="card-body">
+        <div className="card-body stack">
+          {params.deleted === 'workspace' && (
+            <p className="alert alert-ok" role="status">
+              The workspace was deleted. You are now in {user.workspaceName}.
+            </p>
+          )}
+          {manages && workspaceSettings && (
+            <WorkspaceSettingsForm
+              key={user.workspaceId}
+              workspaceId={user.workspaceId}
+              name={user.workspaceName}
+              approvals={workspaceSettings.approvals}
+              timezone={workspaceSettings.timezone}
+              zones={zones}
+              isOwner={user.role === 'owner'}
+            />
+          )}
+          <h3 className="section-title">Members</h3>
           <WorkspaceMembers
+            mailConfigured={Boolean(ctx.config.mail)}
             workspaceId={user.workspaceId}
             selfId={user.id}
             timezone={user.timezone}
@@ -114,6 +139,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Sea
               <a href="/settings/audit">Audit log</a>: who changed what in this workspace.
             </p>
           )}
+          <CreateWorkspaceForm />
         </div>
       </section>
       <section className="card" aria-labelledby="tokens-title">
