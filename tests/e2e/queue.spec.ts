@@ -97,6 +97,7 @@ test('queue: set slots, queue posts from the composer, reorder by keyboard, post
   await expect(items).toHaveCount(3);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   const up = card.getByRole('button', { name: 'Move “First in line” up' });
+  await up.scrollIntoViewIfNeeded();
   const upBox = (await up.boundingBox())!;
   const hit = await page.evaluate(
     ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.getAttribute('aria-label'),

@@ -212,8 +212,8 @@ export function WorkspaceMembers({
           {invitations.length > 0 && (
             <ul className="stack" aria-label="Open invitations">
               {invitations.map((i) => (
-                <li key={i.id} className="row">
-                  <span>
+                <li key={i.id} className="row" style={{ flexWrap: 'wrap' }}>
+                  <span style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
                     {i.email} as {i.role}, until {formatDateTime(i.expiresAt, timezone, locale)}
                   </span>
                   <button

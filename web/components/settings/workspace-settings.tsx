@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { FieldError, invalidProps } from '../field-error.tsx';
 import { api, fieldProblems } from '../lib/api.ts';
@@ -46,10 +46,11 @@ export function WorkspaceSettingsForm({
   const nameError = errors.name;
   const zoneError = errors['settings.timezone'];
 
-  const say = (ok: boolean, text: string) => {
-    setSummary({ ok, text });
-    requestAnimationFrame(() => summaryRef.current?.focus());
-  };
+  const say = (ok: boolean, text: string) => setSummary({ ok, text });
+  // Each outcome takes the focus once rendered (a new object each time, so a repeat does too).
+  useEffect(() => {
+    if (summary) summaryRef.current?.focus();
+  }, [summary]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -187,6 +188,11 @@ export function CreateWorkspaceForm() {
   const [created, setCreated] = useState<{ id: string; name: string }>();
   const [busy, setBusy] = useState(false);
   const createdRef = useRef<HTMLDivElement>(null);
+  // The confirmation takes the focus once it is rendered (the button pressed stays, but the next
+  // step, switching, is in the confirmation).
+  useEffect(() => {
+    if (created) createdRef.current?.focus();
+  }, [created]);
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -207,7 +213,6 @@ export function CreateWorkspaceForm() {
       setName('');
       // The navigation's switcher lists it too.
       router.refresh();
-      requestAnimationFrame(() => createdRef.current?.focus());
     } catch (e) {
       const problems = fieldProblems(e, { name: 'Give the new workspace a name of at most 100 characters.' });
       setError(problems.fields.name ?? problems.summary);
@@ -220,7 +225,9 @@ export function CreateWorkspaceForm() {
   const switchTo = async (workspaceId: string) => {
     try {
       await api('POST', `/api/v1/workspaces/${workspaceId}/switch`);
-      window.location.assign('/settings#workspace');
+      // A full load (every part of the page belongs to the workspace); the query makes it one even
+      // from /settings#workspace, where a hash-only change would not load anything.
+      window.location.assign(`/settings?switched=${encodeURIComponent(workspaceId)}#workspace`);
     } catch (e) {
       setError(fieldProblems(e, {}).summary);
     }
