@@ -2,11 +2,23 @@ import type { AuditAction } from '#server/audit/actions.ts';
 import type { AuditActor } from '#server/audit/actor.ts';
 import { recordAudit } from '#server/audit/record-audit.ts';
 import type { Db } from '#server/db/access.ts';
+import type { PostEventActor } from '#server/db/schema.ts';
+import { nameTimelineActor } from './history-repository.ts';
 import type { PostRow } from './repository.ts';
+
+/** How the timeline calls each kind of actor (an API or CLI token acts as its member: `user`). */
+const timelineActorOf: Record<AuditActor['type'], PostEventActor> = {
+  member: 'user',
+  assistant: 'assistant',
+  reviewer: 'reviewer',
+  system: 'system',
+};
 
 /**
  * The audit entry of a change to a post, written with the change's transaction. Details name the
- * status and how many accounts; never the message (it may be long, and the post holds it).
+ * status and how many accounts; never the message (it may be long, and the post holds it). The
+ * timeline events the database's triggers wrote for the change in this transaction are named
+ * after the same actor (contract F: `actor: { type, name }`).
  */
 export async function auditPost(
   tx: Db,
@@ -15,6 +27,7 @@ export async function auditPost(
   action: AuditAction,
   details: Record<string, unknown> = {},
 ): Promise<void> {
+  await nameTimelineActor(tx, row.id, timelineActorOf[actor.type], actor.name);
   await recordAudit(tx, {
     workspaceId: row.workspaceId,
     actor,

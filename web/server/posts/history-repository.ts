@@ -1,12 +1,27 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { accounts, postEvents, posts } from '#server/db/schema.ts';
+import type { Db } from '#server/db/access.ts';
+import { accounts, type PostEventActor, postEvents, posts } from '#server/db/schema.ts';
 
 /** The only SQL of a post's history (history.ts). */
 
 /** One entry of a post's history (who did what, e.g. an assistant publishing it). */
 export async function insertPostEvent(ctx: AppContext, row: typeof postEvents.$inferInsert): Promise<void> {
   await ctx.db.insert(postEvents).values(row);
+}
+
+/**
+ * Names the actor of the post's events this transaction's triggers wrote without one (created,
+ * updated, scheduled, moved to draft, resolved…): their rows' `xmin` is this transaction's id.
+ */
+export async function nameTimelineActor(
+  tx: Db,
+  postId: string,
+  actor: PostEventActor,
+  name: string,
+): Promise<void> {
+  await tx.db.execute(sql`UPDATE post_events SET actor = ${actor}, actor_name = ${name.slice(0, 200)}
+    WHERE post_id = ${postId} AND actor IS NULL AND xmin = pg_current_xact_id()::xid`);
 }
 
 /** A post's history, oldest first, only for a post of the workspace. */

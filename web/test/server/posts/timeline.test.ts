@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
 import { eq } from 'drizzle-orm';
 import { connectAccount } from '#server/accounts/service.ts';
+import type { AuditActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { posts } from '#server/db/schema.ts';
 import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service.ts';
@@ -66,20 +67,30 @@ for (const backend of backends()) {
         .where(eq(posts.id, postId));
 
     test('a draft edited, scheduled, then published: each step once, in order', async () => {
-      const draft = await createPost(ctx, userId, {
-        message: 'timeline draft',
-        accountIds: [news],
-        postingMode: 'draft',
-        media: [],
-        accountOptions: {},
-      });
-      await updatePost(ctx, userId, draft.id, { message: 'timeline draft, edited' });
+      const ada: AuditActor = { type: 'member', name: 'Ada' };
+      const draft = await createPost(
+        ctx,
+        userId,
+        {
+          message: 'timeline draft',
+          accountIds: [news],
+          postingMode: 'draft',
+          media: [],
+          accountOptions: {},
+        },
+        null,
+        ada,
+      );
+      await updatePost(ctx, userId, draft.id, { message: 'timeline draft, edited' }, ada);
       const at = new Date(Date.now() + 3_600_000);
-      await actOnPost(ctx, userId, draft.id, { postingMode: 'schedule', scheduledAt: at });
+      await actOnPost(ctx, userId, draft.id, { postingMode: 'schedule', scheduledAt: at }, ada);
+      const steps = await timeline(draft.id);
       assert.deepEqual(
-        (await timeline(draft.id)).map((e) => e.type),
+        steps.map((e) => e.type),
         ['created', 'updated', 'scheduled'],
       );
+      // Each step names the member who took it (contract F: actor { type, name }).
+      for (const step of steps) assert.deepEqual(step.actor, { type: 'user', name: 'Ada' }, step.type);
       await makeDue(draft.id);
       await dispatchDuePosts(ctx, options);
       const events = await timeline(draft.id);
