@@ -1,10 +1,10 @@
 'use client';
 
+import { recycleLimits } from '@postwave/shared/schemas/recycle-limits';
 import { useId } from 'react';
 import { FieldError, invalidProps } from '#components/field-error.tsx';
 import type { ProblemIssue } from '#components/lib/api.ts';
 import { utcToZonedInput, zonedToUtc } from '#components/lib/time.ts';
-import { recycleLimits } from '#server/posts/recycle-limits.ts';
 
 /** `recycle` as the API takes it (docs/recycling.md). */
 export interface RecycleSettings {

@@ -1,11 +1,10 @@
 import { parseOffsetDateTime } from '@postwave/shared';
+import { recycleLimits } from '@postwave/shared/schemas/recycle-limits';
 import { z } from 'zod';
 import type { RecycleSettings } from '#server/db/schema.ts';
 import { validationFailed } from '#server/http/problems.ts';
 
-import { recycleLimits } from './recycle-limits.ts';
-
-export { recycleLimits } from './recycle-limits.ts';
+export { recycleLimits } from '@postwave/shared/schemas/recycle-limits';
 
 const whole = (name: keyof typeof recycleLimits, description: string) =>
   z.number().int().min(recycleLimits[name].min).max(recycleLimits[name].max).meta({ description });

@@ -1,7 +1,8 @@
 /**
  * The contract's recycling limits (section I): a week to a year apart, at most 52 copies, up to 4 h
- * of jitter. Apart from recycle-schema.ts so that the composer reads the same bounds without
- * pulling the server's problem helpers into the browser bundle.
+ * of jitter. Here, framework-free and browser-safe, because both the Scheduler's request schema
+ * (web/server/posts/recycle-schema.ts) and its composer check against them; components take no
+ * values from web/server.
  */
 export const recycleLimits = {
   intervalDays: { min: 7, max: 365 },
