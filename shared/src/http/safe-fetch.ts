@@ -215,6 +215,13 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
 /** The policy each safe fetch was built with, so other protocols to the same hosts follow it. */
 const policies = new WeakMap<FetchLike, SafeFetchOptions>();
 
+/** A wrapper of a safe fetch (one that notes it was called, say) keeping that fetch's address policy. */
+export function keepingPolicyOf(original: FetchLike, wrapper: FetchLike): FetchLike {
+  const policy = policies.get(original);
+  if (policy) policies.set(wrapper, policy);
+  return wrapper;
+}
+
 /**
  * The address policy a fetch for user-chosen hosts applies, for connections that are not HTTP
  * requests (a Nostr relay's WebSocket): the safe fetch's own options, or the strictest policy for

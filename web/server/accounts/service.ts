@@ -1,8 +1,8 @@
 import {
   type AccountProfile,
   type AnyPublisher,
-  type FetchLike,
   isPlatformError,
+  keepingPolicyOf,
   type PlatformAccount,
   type ProblemError,
   UnsafeUrlError,
@@ -138,10 +138,10 @@ async function verify(
   // Whether the check reached a host the user chose (an instance URL, a webhook URL): only then
   // must its answer stay unechoed.
   let reachedUserHost = false;
-  const accountHostFetch: FetchLike = (input, init) => {
+  const accountHostFetch = keepingPolicyOf(ctx.userUrlFetch, (input, init) => {
     reachedUserHost = true;
     return ctx.userUrlFetch(input, init);
-  };
+  });
   try {
     const profile = await publisher.verifyCredentials(account, {
       signal: deadline.signal,
@@ -152,7 +152,12 @@ async function verify(
     });
     return { profile, credentials };
   } catch (error) {
-    throw verificationProblem(publisher, error, reachedUserHost);
+    // A credential that is a URL (a webhook, an instance) names a host the user chose, even where
+    // the check only resolved it.
+    const namesUrl = Object.values(account.credentials).some(
+      (value) => typeof value === 'string' && /^\s*(https?|wss?):\/\//i.test(value),
+    );
+    throw verificationProblem(publisher, error, reachedUserHost || namesUrl);
   } finally {
     deadline.dispose();
   }
