@@ -212,6 +212,13 @@ export function createSafeFetch(options: SafeFetchOptions = {}): FetchLike {
   return safeFetch;
 }
 
+let publicHosts: FetchLike | undefined;
+/** The SSRF-safe fetch with the default policy (public addresses only), made once. */
+export function publicHostsFetch(): FetchLike {
+  publicHosts ??= createSafeFetch();
+  return publicHosts;
+}
+
 /** The policy each safe fetch was built with, so other protocols to the same hosts follow it. */
 const policies = new WeakMap<FetchLike, SafeFetchOptions>();
 

@@ -1,6 +1,6 @@
 import { toPlatformError } from '../errors.ts';
 import type { FetchLike } from '../http/fetch-like.ts';
-import { createSafeFetch } from '../http/safe-fetch.ts';
+import { publicHostsFetch } from '../http/safe-fetch.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
 import { publishOutcome, recordPublish } from '../metrics/registry.ts';
@@ -348,11 +348,4 @@ const noMedia = (): ResolvedMedia => ({ files: [], issues: [] });
 
 function invalid(accountId: string, platform: string, errors: ValidationIssue[]): AccountValidation {
   return { accountId, platform, valid: false, errors, warnings: [] };
-}
-
-let publicHosts: FetchLike | undefined;
-/** The SSRF-safe fetch with the default policy (public addresses only), made once. */
-function publicHostsFetch(): FetchLike {
-  publicHosts ??= createSafeFetch();
-  return publicHosts;
 }
