@@ -11,6 +11,30 @@ export async function insertPostEvent(ctx: AppContext, row: typeof postEvents.$i
 }
 
 /**
+ * A call retried at once is an attempt of its own: the target's `attempts` moves on by one in the
+ * same statement, so this call keeps the number it was made under and the next call (whose outcome
+ * the targets' trigger records) carries the next one. A target row that is not there (never the
+ * case while its publish holds it) still gets its event, without a number.
+ */
+export async function insertRetriedCallEvent(
+  ctx: AppContext,
+  row: Omit<typeof postEvents.$inferInsert, 'attempt'> & { accountId: string },
+): Promise<void> {
+  const error = row.error === undefined || row.error === null ? null : JSON.stringify(row.error);
+  await ctx.db.execute(sql`
+    WITH bumped AS (
+      UPDATE post_targets SET attempts = attempts + 1
+      WHERE post_id = ${row.postId} AND account_id = ${row.accountId}
+      RETURNING attempts - 1 AS attempt
+    )
+    INSERT INTO post_events (id, post_id, user_id, actor, action, detail, account_id, part, attempt, outcome, error, created_at)
+    SELECT ${row.id}::uuid, ${row.postId}::uuid, ${row.userId ?? null}::uuid, ${row.actor ?? null}, ${row.action},
+      ${JSON.stringify(row.detail ?? {})}::jsonb, ${row.accountId}, ${row.part ?? null}::int, nullif(bumped.attempt, 0),
+      ${row.outcome ?? null}, ${error}::jsonb, ${(row.createdAt ?? new Date()).toISOString()}::timestamptz
+    FROM (SELECT 1) AS one LEFT JOIN bumped ON true`);
+}
+
+/**
  * Names the actor of the post's events this transaction's triggers wrote without one (created,
  * updated, scheduled, moved to draft, resolved…): their rows' `xmin` is this transaction's id.
  */

@@ -1,7 +1,7 @@
 import { withHint } from '@postwave/shared/error-hints';
 import type { AppContext } from '#server/context.ts';
 import type { PostEventActor } from '#server/db/schema.ts';
-import { insertPostEvent, selectPostEvents } from './history-repository.ts';
+import { insertPostEvent, insertRetriedCallEvent, selectPostEvents } from './history-repository.ts';
 import { describeRecycle, recycleDetail } from './recycle-events.ts';
 import type { TimelineEvent } from './timeline-schema.ts';
 
@@ -88,7 +88,8 @@ export async function recordPostEvent(ctx: AppContext, input: PostEventInput): P
 
 /**
  * A call to the platform that failed retryably and was tried again within the same publish: an
- * `attempt` of its own on the timeline (the target's row does not change, so no trigger sees it).
+ * `attempt` of its own on the timeline, numbered (the target's status does not change, so no
+ * trigger sees it; the call after it has the next number).
  */
 export async function recordRetriedCall(
   ctx: AppContext,
@@ -101,7 +102,7 @@ export async function recordRetriedCall(
     error: { code: string; message: string; retryable: boolean; platformStatus?: number };
   },
 ): Promise<void> {
-  await insertPostEvent(ctx, {
+  await insertRetriedCallEvent(ctx, {
     id: crypto.randomUUID(),
     postId: call.postId,
     userId: call.userId,

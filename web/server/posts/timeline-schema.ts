@@ -20,7 +20,7 @@ export const TimelineEvent = z
       .number()
       .int()
       .optional()
-      .meta({ description: 'Which attempt of this account it was, 1 first.' }),
+      .meta({ description: 'Which try of this account it was, 1 first: a later dispatch and a call retried at once each take the next number; the parts of one try of a thread share it.' }),
     actor: z
       .object({ type: z.enum(postEventActors), id: z.string().optional(), name: z.string() })
       .optional()

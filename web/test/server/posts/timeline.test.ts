@@ -130,13 +130,15 @@ for (const backend of backends()) {
         ],
       );
       const failed = events[2]!;
+      // Each call is numbered: the one retried at once is attempt 1, the call that posted attempt 2.
+      assert.deepEqual([events[2]!.attempt, events[3]!.attempt], [1, 2]);
       assert.equal(failed.error?.code, 'platform_unavailable');
       assert.equal(failed.error?.platformStatus, 502);
       assert.match(failed.error?.hint ?? '', /wait, then retry/);
       assert.equal(failed.accountId, news);
     });
 
-    test('a dispatch whose calls all fail is attempt 1; the later dispatch is attempt 2', async () => {
+    test('every call of a failed dispatch is numbered; the later dispatch goes on from there', async () => {
       const post = await createPost(ctx, userId, {
         message: 'timeline retry',
         accountIds: [news],
@@ -155,12 +157,15 @@ for (const backend of backends()) {
       const calls = afterFailure.filter((e) => e.type === 'attempt');
       assert.ok(calls.length >= 2, 'every call is recorded');
       assert.ok(calls.every((e) => e.outcome === 'failed' && e.error?.platformStatus === 502));
-      assert.equal(calls.at(-1)!.attempt, 1);
+      assert.deepEqual(
+        calls.map((e) => e.attempt),
+        calls.map((_, i) => i + 1),
+      );
       await makeDue(post.id);
       await dispatchDuePosts(ctx, options);
       const events = await timeline(post.id);
       assert.deepEqual(events.at(-2)!.type, 'attempt');
-      assert.deepEqual([events.at(-2)!.outcome, events.at(-2)!.attempt], ['posted', 2]);
+      assert.deepEqual([events.at(-2)!.outcome, events.at(-2)!.attempt], ['posted', calls.length + 1]);
       assert.equal(events.at(-1)!.type, 'posted');
     });
 
