@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { nextBin, webDir } from '../../scripts/next-build.ts';
 import { type DatabaseHandle, openDatabase } from '../../server/db/client.ts';
 import { type Backend, createPostgresDatabase, type TestDatabase } from './databases.ts';
+import { seedPgliteDataDir } from './pglite-template.ts';
 
 export const dispatchSecret = 'test-dispatch-secret-0123456789';
 
@@ -54,6 +55,7 @@ export async function startApp(
   const dataDir = mkdtempSync(join(tmpdir(), 'postwave-web-'));
   let database: TestDatabase | undefined;
   if (backend === 'postgres') database = await createPostgresDatabase();
+  else await seedPgliteDataDir(env.DATA_DIR ?? dataDir);
   if (options.prepareDatabase) {
     const handle = await openDatabase({ databaseUrl: database?.url, dataDir: env.DATA_DIR ?? dataDir });
     try {

@@ -5,6 +5,7 @@ import { loadConfig } from '#server/config.ts';
 import { type AppContext, type ContextOverrides, createContext } from '#server/context.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { type Backend, createPostgresDatabase } from './databases.ts';
+import { seedPgliteDataDir } from './pglite-template.ts';
 
 export interface ServiceHarness {
   /** One context per simulated app instance (PGlite has only one: it is a single-process database). */
@@ -26,6 +27,7 @@ export async function startServices(
 ): Promise<ServiceHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'postwave-svc-'));
   const database = backend === 'postgres' ? await createPostgresDatabase() : undefined;
+  if (!database) await seedPgliteDataDir(dataDir);
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
