@@ -6,7 +6,7 @@ import {
 } from '@postwave/shared/http/security-headers';
 import { problem } from '@postwave/shared/problems';
 import { type NextRequest, NextResponse } from 'next/server';
-import { allowedMethods } from '#server/http/allowed-methods.ts';
+import { allowedMethods, methodNotAllowedProblem } from '#server/http/allowed-methods.ts';
 
 /**
  * Runs before every route but static assets:
@@ -62,11 +62,7 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 function methodNotAllowed(method: string, pathname: string, allow: readonly string[]): NextResponse {
-  return problemResponse(
-    problem('method_not_allowed', `${method} is not allowed on ${pathname}; allowed: ${allow.join(', ')}`),
-    405,
-    { allow: allow.join(', ') },
-  );
+  return problemResponse(methodNotAllowedProblem(method, pathname, allow), 405, { allow: allow.join(', ') });
 }
 
 /**
@@ -76,8 +72,8 @@ function methodNotAllowed(method: string, pathname: string, allow: readonly stri
  * upload would arrive cut short. Those routes set their security headers themselves
  * (web/server/http/outside-proxy.ts). Reading /media still passes here, for the URL check, and so
  * does a request to the upload route without a body (GET, or any method with `Content-Length: 0`),
- * so that its unsupported methods get the 405 problem too. An unsupported method sent with a body
- * there gets Next's bare 405: telling it from an upload would mean running the proxy on uploads.
+ * so that its unsupported methods get the 405 problem too; sent with a body, they reach the route
+ * file, whose `refusedOutsideProxy` handlers answer the same problem.
  */
 export const config = {
   matcher: [

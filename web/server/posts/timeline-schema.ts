@@ -16,11 +16,10 @@ export const TimelineEvent = z
       .int()
       .optional()
       .meta({ description: 'The thread part an attempt sent: 0 is the message.' }),
-    attempt: z
-      .number()
-      .int()
-      .optional()
-      .meta({ description: 'Which try of this account it was, 1 first: a later dispatch and a call retried at once each take the next number; the parts of one try of a thread share it.' }),
+    attempt: z.number().int().optional().meta({
+      description:
+        'Which try of this account it was, 1 first: a later dispatch and a call retried at once each take the next number; the parts of one try of a thread share it.',
+    }),
     actor: z
       .object({ type: z.enum(postEventActors), id: z.string().optional(), name: z.string() })
       .optional()

@@ -62,6 +62,25 @@ describe('contract B on every route file: 405 problems, and the responses /opena
       assert.equal(response.headers.get('allow'), 'OPTIONS, POST');
       assert.equal((await response.json()).code, 'method_not_allowed');
     }
+    // With a body, the request skips the proxy: the route file answers the same problem.
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const response = await fetch(`${app.url}/api/v1/upload`, { method, body: 'x'.repeat(2048) });
+      assert.equal(response.status, 405, `${method} with a body`);
+      assert.equal(response.headers.get('content-type'), 'application/problem+json');
+      assert.equal(response.headers.get('allow'), 'OPTIONS, POST');
+      assert.equal((await response.json()).code, 'method_not_allowed');
+      assert.ok(response.headers.get('content-security-policy'), 'the API security headers');
+    }
+    // A signed media URL skips the proxy too (its PUT is an upload).
+    for (const method of ['POST', 'PATCH', 'DELETE']) {
+      const response = await fetch(`${app.url}/media/some-key.png?expires=1&signature=x`, {
+        method,
+        body: 'x'.repeat(2048),
+      });
+      assert.equal(response.status, 405, `${method} on a signed media URL`);
+      assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS, PUT');
+      assert.equal((await response.json()).code, 'method_not_allowed');
+    }
     // Uploads themselves still reach the route (401 without credentials, not 405).
     const upload = await fetch(`${app.url}/api/v1/upload`, { method: 'POST', body: new FormData() });
     assert.equal(upload.status, 401);

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { mediaSecurityHeaders, problem, serveMedia } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
-import { outsideProxy } from '#server/http/outside-proxy.ts';
+import { outsideProxy, refusedOutsideProxy } from '#server/http/outside-proxy.ts';
 import { json, problemResponse } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
@@ -39,4 +39,10 @@ export const PUT = outsideProxy(
   route(mediaRoutes.putSignedUpload, async ({ request, ctx, params }) =>
     json({ media: await receiveUpload(ctx, params.key, request) }),
   ),
+);
+
+/** Other methods sent with a signature skip the proxy too: the same 405 problem it answers. */
+export const { POST, PATCH, DELETE, OPTIONS } = refusedOutsideProxy(
+  mediaSecurityHeaders(undefined),
+  '/media/[key]',
 );

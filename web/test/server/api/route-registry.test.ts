@@ -29,12 +29,13 @@ function pathOf(file: string): string {
   return `/${path}`;
 }
 
-/** The HTTP methods a route file exports (`export const GET`, `export function GET`, `export const { GET }`). */
+/** The HTTP methods a route file serves (`export const GET`, `export function GET`, `export const { GET } = …`). */
 function exportedMethods(source: string): string[] {
   const found = new Set<string>();
   for (const m of source.matchAll(/export\s+(?:const|(?:async\s+)?function)\s+([A-Z]+)\b/g)) found.add(m[1]!);
-  for (const m of source.matchAll(/export\s+const\s+\{([^}]+)\}/g))
-    for (const name of m[1]!.split(',')) found.add(name.trim());
+  // `refusedOutsideProxy` handlers answer 405 (methods the route does not serve): not operations.
+  for (const m of source.matchAll(/export\s+const\s+\{([^}]+)\}\s*=\s*(\w+)/g))
+    if (m[2] !== 'refusedOutsideProxy') for (const name of m[1]!.split(',')) found.add(name.trim());
   return [...found].filter((name) => methods.includes(name));
 }
 

@@ -1,4 +1,4 @@
-import { apiSecurityHeaders, outsideProxy } from '#server/http/outside-proxy.ts';
+import { apiSecurityHeaders, outsideProxy, refusedOutsideProxy } from '#server/http/outside-proxy.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { mediaRoutes } from '#server/media/routes.ts';
@@ -17,3 +17,6 @@ export const POST = outsideProxy(
     return json({ media }, created ? 201 : 200);
   }),
 );
+
+/** Other methods sent with a body also skip the proxy: the same 405 problem it answers. */
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = refusedOutsideProxy(apiSecurityHeaders, '/api/v1/upload');
