@@ -5,15 +5,11 @@ import { type Logger, silentLogger } from '../logger.ts';
 import type { MediaFile } from '../media/media-file.ts';
 import { publishOutcome, recordPublish } from '../metrics/registry.ts';
 import { cachedOptionChoicesLoader, type OptionChoicesLoader } from '../platforms/option-choices.ts';
-import { visibleOptions } from '../platforms/option-fields.ts';
 import type { PublisherRegistry } from '../platforms/registry.ts';
 import type { PublishContext } from '../platforms/types.ts';
-import type { NormalizedOverride } from '../schemas/post.ts';
-import type { AccountValidation, ValidationIssue, ValidationResponse } from '../schemas/results.ts';
+import type { ValidationResponse } from '../schemas/results.ts';
 import type { Storage } from '../storage/types.ts';
-import { checkFeatures } from './composer-checks.ts';
 import { PlatformLimiter } from './limiter.ts';
-import { checkOptionFields, optionFieldsNeedChecks, uniqueIssues } from './option-checks.ts';
 import type {
   AccountLookup,
   PostInput,
@@ -26,6 +22,7 @@ import { ownMediaResolver, type ResolvedMedia, resolveMedia } from './resolve-me
 import { defaultRetryPolicy, type RetryPolicy } from './retry.ts';
 import { TargetRun } from './target-run.ts';
 import { linkExtras, withTrackedLinks } from './tracked-links.ts';
+import { type TargetCheckDeps, validateTarget } from './validate-target.ts';
 
 export * from './posting-types.ts';
 
@@ -57,35 +54,33 @@ export function accountNotFound(accountId: string): { code: string; message: str
  * each with its own retries inside the policy's deadline.
  */
 export class PostingService {
-  readonly #publishers: PublisherRegistry;
   readonly #storage: Storage;
   readonly #logger: Logger;
   readonly #limiter: PlatformLimiter;
-  readonly #unknownAccount: (accountId: string) => { code: string; message: string };
-  readonly #resolveOwnMedia: ((url: string) => Promise<MediaFile | null>) | undefined;
-  readonly #accountHostFetch: FetchLike | undefined;
-  readonly #loadOptionChoices: OptionChoicesLoader;
   /** What every validate and publish context carries besides the call's own (built once). */
   readonly #extraContext: Pick<PublishContext, 'resolveOwnMedia' | 'accountHostFetch'>;
+  readonly #checkDeps: TargetCheckDeps;
 
   constructor(options: PostingServiceOptions) {
-    this.#publishers = options.publishers;
     this.#storage = options.storage;
     this.#logger = options.logger ?? silentLogger;
     this.#limiter = options.limiter ?? new PlatformLimiter();
-    this.#unknownAccount = options.unknownAccount ?? accountNotFound;
-    this.#resolveOwnMedia = options.resolveOwnMedia ?? ownMediaResolver(options.storage);
-    this.#accountHostFetch = options.accountHostFetch;
     this.#extraContext = {
-      resolveOwnMedia: this.#resolveOwnMedia,
-      ...(this.#accountHostFetch ? { accountHostFetch: this.#accountHostFetch } : {}),
+      resolveOwnMedia: options.resolveOwnMedia ?? ownMediaResolver(options.storage),
+      ...(options.accountHostFetch ? { accountHostFetch: options.accountHostFetch } : {}),
     };
-    this.#loadOptionChoices =
-      options.loadOptionChoices ??
-      cachedOptionChoicesLoader({
-        logger: this.#logger,
-        ...(options.accountHostFetch ? { accountHostFetch: options.accountHostFetch } : {}),
-      });
+    this.#checkDeps = {
+      publishers: options.publishers,
+      storage: options.storage,
+      unknownAccount: options.unknownAccount ?? accountNotFound,
+      extraContext: this.#extraContext,
+      loadOptionChoices:
+        options.loadOptionChoices ??
+        cachedOptionChoicesLoader({
+          logger: this.#logger,
+          ...(options.accountHostFetch ? { accountHostFetch: options.accountHostFetch } : {}),
+        }),
+    };
   }
 
   async prepare(post: PostInput, lookup: AccountLookup): Promise<PreparedPost> {
@@ -100,7 +95,7 @@ export class PostingService {
           ]);
     const accountIds = [...new Set(post.accountIds)];
     const checked = await Promise.all(
-      accountIds.map((accountId) => this.#validateTarget(post, accountId, lookup, base!, parts)),
+      accountIds.map((accountId) => validateTarget(this.#checkDeps, post, accountId, lookup, base!, parts)),
     );
     const results = checked.map((c) => c.result);
     const valid = results.every((r) => r.valid);
@@ -112,138 +107,6 @@ export class PostingService {
       message: post.message,
       media: base!.files,
     };
-  }
-
-  async #validateTarget(
-    post: PostInput,
-    accountId: string,
-    lookup: AccountLookup,
-    base: ResolvedMedia,
-    threadMedia: ResolvedMedia[],
-  ): Promise<{ result: AccountValidation; target?: PreparedTarget }> {
-    const found = lookup(accountId);
-    const account = found instanceof Promise ? await found : found;
-    if (!account) {
-      const issue = this.#unknownAccount(accountId);
-      return { result: invalid(accountId, 'unknown', [{ ...issue, path: 'accountIds' }]) };
-    }
-    const publisher = this.#publishers.get(account.platform);
-    if (!publisher) {
-      return {
-        result: invalid(accountId, account.platform, [
-          { code: 'platform_unsupported', message: `Platform "${account.platform}" is not supported` },
-        ]),
-      };
-    }
-    // This account's version: an override's fields replace the base post's.
-    const override = post.overrides?.[accountId];
-    const message = override?.message ?? post.message;
-    const mediaPath = override?.media ? `overrides.${accountId}.media` : 'media';
-    const mediaRefs = override?.media ?? post.media;
-    const resolved = override?.media ? await resolveMedia(override.media, this.#storage, mediaPath) : base;
-    // A platform without threads posts only the first message (warning `thread_unsupported`).
-    const traits = this.#publishers.traits(account.platform);
-    const hasThreads = traits.features.thread;
-    const thread = hasThreads ? (post.thread ?? []) : [];
-    const mediaIssues =
-      threadMedia.length === 0
-        ? resolved.issues
-        : [...resolved.issues, ...threadMedia.flatMap((m) => m.issues)];
-
-    const optionFields = traits.options ?? [];
-    // Values of fields their `showWhen` hides are neither validated nor published.
-    const { firstComment: rawComment, ...rawOptions } = visibleOptions(optionFields, {
-      ...account.options,
-      ...post.accountOptions?.[accountId],
-    });
-    if (rawComment !== undefined && typeof rawComment !== 'string') {
-      return {
-        result: invalid(accountId, account.platform, [
-          ...mediaIssues,
-          {
-            code: 'invalid_option',
-            message: 'firstComment must be a string',
-            path: `accountOptions.${accountId}.firstComment`,
-          },
-        ]),
-      };
-    }
-    // A blank first comment is no first comment (a composer sends the empty field as "").
-    const firstComment = rawComment?.trim() ? rawComment : undefined;
-    const parsed = publisher.optionsSchema.safeParse(rawOptions);
-    if (!parsed.success) {
-      const errors = parsed.error.issues.map((issue) => ({
-        code: 'invalid_option',
-        message: issue.message,
-        path: ['accountOptions', accountId, ...issue.path.map(String)].join('.'),
-      }));
-      return { result: invalid(accountId, account.platform, [...mediaIssues, ...errors]) };
-    }
-    const options = parsed.data as Record<string, unknown>;
-    const context = this.#extraContext;
-    const features = checkFeatures(publisher, traits, {
-      accountId,
-      threadParts: post.thread?.length ?? 0,
-      firstComment,
-      options,
-      media: [
-        { path: mediaPath, refs: mediaRefs },
-        ...thread.map((part, i) => ({ path: `thread[${i}].media`, refs: part.media })),
-      ],
-    });
-    // Without a field it could flag there is nothing for checkOptionFields to find: skip its promise.
-    const [first, fieldChecks] = !optionFieldsNeedChecks(publisher, optionFields)
-      ? [await publisher.validate({ message }, account, resolved.files, options, context), noIssues]
-      : await Promise.all([
-          publisher.validate({ message }, account, resolved.files, options, context),
-          checkOptionFields({
-            publisher,
-            account,
-            fields: optionFields,
-            options,
-            load: this.#loadOptionChoices,
-          }),
-        ]);
-    const errors = [
-      ...mediaIssues,
-      ...first.errors.map((issue) => overridePath(issue, accountId, override)),
-      ...fieldChecks.errors,
-      ...features.errors,
-    ];
-    const warnings = [...first.warnings, ...fieldChecks.warnings, ...features.warnings];
-    // Each part is checked with the platform's own rules (none where the platform posts no parts).
-    const outcomes =
-      thread.length === 0
-        ? []
-        : await Promise.all(
-            thread.map((part, i) =>
-              publisher.validate({ message: part.message }, account, threadMedia[i]!.files, options, context),
-            ),
-          );
-    for (const [i, outcome] of outcomes.entries()) {
-      errors.push(...outcome.errors.map((issue) => inThreadPart(issue, i)));
-      warnings.push(...outcome.warnings.map((issue) => inThreadPart(issue, i)));
-    }
-    const result: AccountValidation = {
-      accountId,
-      platform: account.platform,
-      valid: errors.length === 0,
-      errors: uniqueIssues(errors),
-      warnings: uniqueIssues(warnings),
-    };
-    const target: PreparedTarget = {
-      account,
-      publisher,
-      options,
-      message,
-      media: resolved.files,
-      thread: thread.map((part, i) => ({ message: part.message, media: threadMedia[i]!.files })),
-      ...(firstComment !== undefined ? { firstComment } : {}),
-      ...(optionFields.some((f) => f.namesHosts && post.accountOptions?.[accountId]?.[f.name] !== undefined)
-        ? { requestNamesHosts: true as const }
-        : {}),
-    };
-    return { result, target };
   }
 
   /** Publishes prepared targets concurrently. Never throws: every target gets a result. */
@@ -315,37 +178,5 @@ function logFailure(logger: Logger, base: { accountId: string; platform: string 
   return error;
 }
 
-/** A platform issue of the first message, pointed at the override that produced it. */
-function overridePath(
-  issue: ValidationIssue,
-  accountId: string,
-  override: NormalizedOverride | undefined,
-): ValidationIssue {
-  if (!override || !issue.path) return issue;
-  const fromOverride =
-    (override.message !== undefined && issue.path === 'message') ||
-    (override.media !== undefined && issue.path.startsWith('media'));
-  return fromOverride ? { ...issue, path: `overrides.${accountId}.${issue.path}` } : issue;
-}
-
-/** A platform issue of thread part `i` (request path `thread[i]`). */
-function inThreadPart(issue: ValidationIssue, i: number): ValidationIssue {
-  return {
-    ...issue,
-    message: `Thread part ${i + 1}: ${issue.message}`,
-    path: issue.path ? `thread[${i}].${issue.path}` : `thread[${i}]`,
-  };
-}
-
-/** No option fields, no option issues (shared, never written to). */
-const noIssues: { errors: readonly ValidationIssue[]; warnings: readonly ValidationIssue[] } = Object.freeze({
-  errors: Object.freeze([]) as readonly ValidationIssue[],
-  warnings: Object.freeze([]) as readonly ValidationIssue[],
-});
-
 /** A post without media references: nothing resolved, nothing wrong. */
 const noMedia = (): ResolvedMedia => ({ files: [], issues: [] });
-
-function invalid(accountId: string, platform: string, errors: ValidationIssue[]): AccountValidation {
-  return { accountId, platform, valid: false, errors, warnings: [] };
-}
