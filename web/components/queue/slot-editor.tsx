@@ -3,6 +3,7 @@
 import { useId, useState } from 'react';
 import { Icon } from '#components/icons.tsx';
 import { ApiError, api, describeError } from '#components/lib/api.ts';
+import { TimeZoneField } from '#components/time-zone-field.tsx';
 import type { QueueViewShape } from '#server/queue/schema.ts';
 import { SuggestedSlotButtons, type SuggestedSlots } from './suggested-slots.tsx';
 import {
@@ -88,28 +89,13 @@ export function SlotEditor({
       <h3 className="queue-subhead" id={`${id}-title`}>
         Posting slots<span className="sr-only"> of {accountName}</span>
       </h3>
-      <div className="field">
-        <label htmlFor={`${id}-zone`}>Time zone</label>
-        <select
-          id={`${id}-zone`}
-          className="select"
-          value={timezone}
-          onChange={(e) => setTimezone(e.target.value)}
-          aria-invalid={errorFor('timezone') ? true : undefined}
-          aria-describedby={errorFor('timezone') ? `${id}-zone-error` : undefined}
-        >
-          {(zones.includes(timezone) ? zones : [timezone, ...zones]).map((z) => (
-            <option key={z} value={z}>
-              {z}
-            </option>
-          ))}
-        </select>
-        {errorFor('timezone') && (
-          <p className="field-error" id={`${id}-zone-error`}>
-            {errorFor('timezone')}
-          </p>
-        )}
-      </div>
+      <TimeZoneField
+        id={`${id}-zone`}
+        zones={zones}
+        value={timezone}
+        onChange={setTimezone}
+        error={errorFor('timezone')}
+      />
       {rows.length === 0 && (
         <p className="muted small">No slots yet: add the times this account should post at.</p>
       )}

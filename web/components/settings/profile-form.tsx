@@ -1,7 +1,7 @@
 'use client';
 
+import { TimeZoneField } from '#components/time-zone-field.tsx';
 import type { FormAction } from '#server/ui/schema.ts';
-import { FieldError, invalidProps } from '../field-error.tsx';
 import { useKeptForm } from '../lib/use-kept-form.ts';
 
 export function ProfileForm({
@@ -29,26 +29,14 @@ export function ProfileForm({
         <label htmlFor="profile-name">Name</label>
         <input id="profile-name" name="name" className="input" defaultValue={name} maxLength={200} />
       </div>
-      <div className="field">
-        <label htmlFor="profile-timezone">Time zone</label>
-        <select
-          id="profile-timezone"
-          name="timezone"
-          className="select"
-          defaultValue={timezone}
-          {...invalidProps('profile-timezone-error', state.fieldErrors?.timezone, 'profile-timezone-hint')}
-        >
-          {zones.map((z) => (
-            <option key={z} value={z}>
-              {z.replaceAll('_', ' ')}
-            </option>
-          ))}
-        </select>
-        <p className="hint" id="profile-timezone-hint">
-          Scheduling and the calendar use this time zone. Times are stored in UTC.
-        </p>
-        <FieldError id="profile-timezone-error">{state.fieldErrors?.timezone}</FieldError>
-      </div>
+      <TimeZoneField
+        id="profile-timezone"
+        name="timezone"
+        defaultValue={timezone}
+        zones={zones}
+        error={state.fieldErrors?.timezone}
+        hint="Scheduling and the calendar use this time zone. Times are stored in UTC."
+      />
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={pending}>
           {pending ? 'Saving…' : 'Save profile'}

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { TimeZoneField } from '#components/time-zone-field.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { FieldError, invalidProps } from '../field-error.tsx';
 import { api, fieldProblems } from '../lib/api.ts';
@@ -121,23 +122,13 @@ export function WorkspaceSettingsForm({
             A post that waits is published, scheduled or queued once an editor, admin or owner approves it.
           </p>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-zone`}>Time zone</label>
-          <select
-            id={`${id}-zone`}
-            className="select"
-            value={timezone}
-            onChange={(e) => setTimezone(e.target.value)}
-            {...invalidProps(`${id}-zone-error`, zoneError)}
-          >
-            {(zones.includes(timezone) ? zones : [timezone, ...zones]).map((z) => (
-              <option key={z} value={z}>
-                {z}
-              </option>
-            ))}
-          </select>
-          <FieldError id={`${id}-zone-error`}>{zoneError}</FieldError>
-        </div>
+        <TimeZoneField
+          id={`${id}-zone`}
+          zones={zones}
+          value={timezone}
+          onChange={setTimezone}
+          error={zoneError}
+        />
         <div>
           <button type="submit" className="btn btn-primary" aria-disabled={busy}>
             {busy ? 'Saving…' : 'Save workspace'}
