@@ -85,8 +85,20 @@ export function fieldProblems(
 
 /** A sentence for the user from an API failure, with the first field issue when there is one. */
 export function describeError(error: unknown): string {
+  return describeFormError(error, () => false);
+}
+
+/**
+ * The form-level message for an error whose issues the form also shows beside their fields
+ * (`shownBeside` says which paths): the summary, plus the first issue no field shows, so that
+ * nothing is said twice.
+ */
+export function describeFormError(
+  error: unknown,
+  shownBeside: (path: string | undefined) => boolean,
+): string {
   if (error instanceof ApiError) {
-    const first = error.errors[0]?.message;
+    const first = error.errors.find((issue) => !shownBeside(issue.path))?.message;
     return first && !error.message.includes(first) ? `${error.message} (${first})` : error.message;
   }
   return error instanceof Error ? error.message : 'Something went wrong.';

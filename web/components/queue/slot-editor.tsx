@@ -2,7 +2,7 @@
 
 import { useId, useState } from 'react';
 import { Icon } from '#components/icons.tsx';
-import { ApiError, api, describeError } from '#components/lib/api.ts';
+import { ApiError, api, describeFormError } from '#components/lib/api.ts';
 import { TimeZoneField } from '#components/time-zone-field.tsx';
 import type { QueueViewShape } from '#server/queue/schema.ts';
 import { SuggestedSlotButtons, type SuggestedSlots } from './suggested-slots.tsx';
@@ -73,7 +73,13 @@ export function SlotEditor({
       if (e instanceof ApiError && e.errors.length) {
         setFieldErrors(Object.fromEntries(e.errors.map((issue) => [issue.path ?? '', issue.message])));
       }
-      setError(describeError(e));
+      // The zone's and each time's issues show beside them; the summary names only the others.
+      setError(
+        describeFormError(
+          e,
+          (path) => path === 'timezone' || /^slots\[\d+\]\.(time|weekday)$/.test(path ?? ''),
+        ),
+      );
     } finally {
       setSaving(false);
     }
