@@ -1,5 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +32,20 @@ function pgliteVersion(): string {
   let dir = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
   while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
   return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Templates of other migrations (an older checkout's) untouched for a day: 40 MB each otherwise kept. */
+function removeStaleTemplates(root: string, keep: string): void {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of readdirSync(root)) {
+    const path = join(root, name);
+    if (path === keep) continue;
+    try {
+      if (statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Another process removed it first.
+    }
+  }
 }
 
 let template: Promise<string> | undefined;
@@ -52,6 +75,7 @@ function migratedTemplate(): Promise<string> {
       if (!existsSync(ready)) throw error;
       rmSync(building, { recursive: true, force: true });
     }
+    removeStaleTemplates(root, ready);
     return ready;
   })();
   return template;
