@@ -8,6 +8,27 @@ import { writeRouteMethods } from './route-methods.ts';
 export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
 
+/**
+ * How long the server keeps an idle keep-alive connection: longer than the 60 s idle timeout of
+ * common reverse proxies and load balancers, so that the client side closes first. With Node's
+ * default of 5 s, a proxy (or any pooling client) that reuses a connection the server is closing
+ * at that moment gets a reset, answered as a 502 or a failed request.
+ */
+export const keepAliveTimeoutMs = 65_000;
+
+/** `next start`'s arguments, as `npm start` and the tests run it. */
+export function nextStartArgs(port: number, hostname?: string): string[] {
+  return [
+    nextBin(),
+    'start',
+    '--port',
+    String(port),
+    '--keepAliveTimeout',
+    String(keepAliveTimeoutMs),
+    ...(hostname ? ['--hostname', hostname] : []),
+  ];
+}
+
 /** The Next.js CLI entry point, run with the current Node binary. */
 export function nextBin(): string {
   const require = createRequire(join(webDir, 'package.json'));

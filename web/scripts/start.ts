@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { ConfigError, loadConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db/client.ts';
-import { buildIfStale, nextBin, webDir } from './next-build.ts';
+import { buildIfStale, nextStartArgs, webDir } from './next-build.ts';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -35,7 +35,7 @@ try {
 // The server reads the same variables; DATA_DIR and the migrations folder are passed resolved,
 // because `next start` runs with web/ as its working directory. The IPC channel is how the server
 // notices this process going away (even by SIGKILL) and stops instead of living on as an orphan.
-const child = spawn(process.execPath, [nextBin(), 'start', '--port', String(config.port)], {
+const child = spawn(process.execPath, nextStartArgs(config.port), {
   cwd: webDir,
   env: {
     ...process.env,

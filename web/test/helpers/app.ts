@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nextBin, webDir } from '../../scripts/next-build.ts';
+import { nextStartArgs, webDir } from '../../scripts/next-build.ts';
 import { type DatabaseHandle, openDatabase } from '../../server/db/client.ts';
 import { type Backend, createPostgresDatabase, type TestDatabase } from './databases.ts';
 import { seedPgliteDataDir } from './pglite-template.ts';
@@ -86,7 +86,9 @@ export async function startApp(
   let output = '';
   const child: ChildProcess = spawn(
     process.execPath,
-    [nextBin(), 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+    // The production arguments: among them a keep-alive longer than the tests' idle gaps, which
+    // Playwright's request context needs (it reuses sockets the server closed after 5 s: ECONNRESET).
+    nextStartArgs(port, '127.0.0.1'),
     {
       cwd: webDir,
       env: childEnv,
