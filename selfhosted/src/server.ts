@@ -30,7 +30,10 @@ export async function startServer(config: Config, services: Services): Promise<R
   });
   // Uploads of hundreds of MB on slow links must not be cut off by Node's default request timeout.
   server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  // Idle keep-alive connections outlive a proxy's usual 60 s, so the proxy closes first and never
+  // reuses a connection the server is closing (a reset, a 502); headers must come within 66 s.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
   const host = config.host && config.host !== '0.0.0.0' && config.host !== '::' ? config.host : '127.0.0.1';
   return {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Agent as HttpAgent, get as httpGet } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { apiKey, expectProblem, startTestServer, type TestServer } from './helpers.ts';
 
@@ -13,6 +14,24 @@ describe('HTTP basics', () => {
     const response = await fetch(`${server.url}/health`);
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { status: 'ok', version: '0.1.0' });
+  });
+
+  it("keeps idle connections 65 s, past a proxy's usual 60 s (docs/operations.md)", async () => {
+    const header = await new Promise<string | undefined>((resolve, reject) => {
+      const request = httpGet(
+        `${server.url}/health`,
+        { agent: new HttpAgent({ keepAlive: true }) },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            request.destroy();
+            resolve(String(response.headers['keep-alive']));
+          });
+        },
+      );
+      request.on('error', reject);
+    });
+    assert.equal(header, 'timeout=65');
   });
 
   it('refuses /api routes without the key, or with a wrong one, as 401 problems', async () => {
