@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerClientError, setDefaultMaxReplyBytes } from '@postwave/shared';
+import { keepAliveTimeoutMs } from '@postwave/shared/http/keep-alive';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -30,10 +31,9 @@ export async function startServer(config: Config, services: Services): Promise<R
   });
   // Uploads of hundreds of MB on slow links must not be cut off by Node's default request timeout.
   server.requestTimeout = 0;
-  // Idle keep-alive connections outlive a proxy's usual 60 s, so the proxy closes first and never
-  // reuses a connection the server is closing (a reset, a 502); headers must come within 66 s.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  // Idle connections outlive a proxy's (keep-alive.ts); headers must come within a second more.
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.headersTimeout = keepAliveTimeoutMs + 1_000;
   const { port } = server.address() as AddressInfo;
   const host = config.host && config.host !== '0.0.0.0' && config.host !== '::' ? config.host : '127.0.0.1';
   return {

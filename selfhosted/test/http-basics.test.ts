@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { Agent as HttpAgent, get as httpGet } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { keepAliveHeader } from '@postwave/shared/testing';
 import { apiKey, expectProblem, startTestServer, type TestServer } from './helpers.ts';
 
 describe('HTTP basics', () => {
@@ -17,21 +17,7 @@ describe('HTTP basics', () => {
   });
 
   it("keeps idle connections 65 s, past a proxy's usual 60 s (docs/operations.md)", async () => {
-    const header = await new Promise<string | undefined>((resolve, reject) => {
-      const request = httpGet(
-        `${server.url}/health`,
-        { agent: new HttpAgent({ keepAlive: true }) },
-        (response) => {
-          response.resume();
-          response.on('end', () => {
-            request.destroy();
-            resolve(String(response.headers['keep-alive']));
-          });
-        },
-      );
-      request.on('error', reject);
-    });
-    assert.equal(header, 'timeout=65');
+    assert.equal(await keepAliveHeader(`${server.url}/health`), 'timeout=65');
   });
 
   it('refuses /api routes without the key, or with a wrong one, as 401 problems', async () => {

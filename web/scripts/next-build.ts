@@ -3,18 +3,11 @@ import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { keepAliveTimeoutMs } from '@postwave/shared/http/keep-alive';
 import { writeRouteMethods } from './route-methods.ts';
 
 export const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(webDir, '..');
-
-/**
- * How long the server keeps an idle keep-alive connection: longer than the 60 s idle timeout of
- * common reverse proxies and load balancers, so that the client side closes first. With Node's
- * default of 5 s, a proxy (or any pooling client) that reuses a connection the server is closing
- * at that moment gets a reset, answered as a 502 or a failed request.
- */
-export const keepAliveTimeoutMs = 65_000;
 
 /** `next start`'s arguments, as `npm start` and the tests run it. */
 export function nextStartArgs(port: number, hostname?: string): string[] {

@@ -10,6 +10,7 @@ export * from './google-business.ts';
 export * from './google-chat.ts';
 export * from './hashnode.ts';
 export * from './instagram.ts';
+export { keepAliveHeader } from './keep-alive-header.ts';
 export * from './lemmy.ts';
 export * from './linkedin.ts';
 export * from './listmonk.ts';

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { Agent as HttpAgent, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
+import { type FakeTelegram, keepAliveHeader, startFakeTelegram } from '@postwave/shared/testing';
 import { webDir } from '../../scripts/next-build.ts';
 import { freePort } from '../helpers/app.ts';
 import { userWithToken } from '../helpers/client.ts';
@@ -145,20 +144,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** The `Keep-Alive` header of a plain node:http answer (fetch hides hop-by-hop headers). */
-function keepAliveHeader(url: string): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const request = httpGet(url, { agent: new HttpAgent({ keepAlive: true }) }, (response) => {
-      response.resume();
-      response.on('end', () => {
-        request.destroy();
-        resolve(String(response.headers['keep-alive']));
-      });
-    });
-    request.on('error', reject);
-  });
 }
 
 /** Starts a publish-now that the fake Telegram answers slowly, and waits until it is in flight. */
