@@ -6,29 +6,33 @@ import { executePrepared } from '#server/db/prepared.ts';
 
 /*
  * The only SQL of the shared publish limits: release slots and acquire a batch (one call of the
- * migration's `postwave_acquire_limits`), renew slots, forget grants long run out, vacuum the
+ * migrations' `postwave_acquire_limits`), release grants, renew slots, forget grants long run out, vacuum the
  * grants' table.
  */
 
 /** One acquisition as the database function reads it: key, limit, window ms (null: a slot). */
 export type LimitRow = { k: string; n: number; w: number | null };
 export type AcquireAnswer = { g: string } | { b: string; r: number | null };
+/** One key's slot of a grant (a grant holds a row per key it was granted on). */
+export type SlotRow = { grantId: string; key: string };
 
 /**
  * Acquires a batch, after deleting the slots in `releases` (given back here since the last call):
  * one round trip, and a slot freed here is free for the acquisitions of the same call. With no
- * acquisitions it only gives the slots back.
+ * acquisitions it only gives the slots back. Slots are given back by key (migration 0036), so a
+ * grant's other slots may live on with another holder.
  */
 export async function acquireLimits(
   db: Database,
   acquisitions: readonly LimitRow[][],
   leaseMs: number,
-  releases: readonly string[] = [],
+  releases: readonly SlotRow[] = [],
 ): Promise<AcquireAnswer[]> {
   const payload = JSON.stringify(acquisitions.map((limits) => ({ limits })));
   const result = await executePrepared(
     db,
-    sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer, ${arrayLiteral(releases)}::uuid[]) AS answers`,
+    sql`SELECT postwave_acquire_limits(${payload}::jsonb, ${leaseMs}::integer,
+      ${arrayLiteral(releases.map((r) => r.grantId))}::uuid[], ${arrayLiteral(releases.map((r) => r.key))}::text[]) AS answers`,
   );
   const answers = rowsOf<{ answers: AcquireAnswer[] | string }>(result)[0]?.answers;
   return typeof answers === 'string' ? (JSON.parse(answers) as AcquireAnswer[]) : (answers ?? []);
@@ -41,6 +45,13 @@ export async function renewSlots(db: Database, grantIds: readonly string[], leas
     UPDATE publish_limit_grants
     SET expires_at = clock_timestamp() + make_interval(secs => ${leaseMs}::integer / 1000.0)
     WHERE grant_id = ANY(${arrayLiteral(grantIds)}::uuid[]) AND kind = 'slot'`);
+}
+
+/** Gives back every slot of these grants (an instance closing). */
+export async function releaseGrants(db: Database, grantIds: readonly string[]): Promise<void> {
+  await db.execute(
+    sql`DELETE FROM publish_limit_grants WHERE grant_id = ANY(${arrayLiteral(grantIds)}::uuid[]) AND kind = 'slot'`,
+  );
 }
 
 /** Grants of keys nobody asks for any more are not cleaned by acquisitions: clean them here. */

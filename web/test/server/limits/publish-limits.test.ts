@@ -165,7 +165,7 @@ if (backends().includes('postgres')) {
         const key = `k-${crypto.randomUUID()}`;
         const first = await here.tryAcquire([{ key, limit: 1 }]);
         assert.ok(first.granted);
-        // Not awaited: the release rides with the next acquisition, which must see the slot free.
+        // Not awaited: the next acquisition here must find the slot free (it is handed on).
         const written = first.grant.release();
         const second = await here.tryAcquire([{ key, limit: 1 }]);
         assert.equal(second.granted, true, 'the release went first, in the same statement');
@@ -174,6 +174,98 @@ if (backends().includes('postgres')) {
         // A release no acquisition takes goes alone, soon: another instance sees the slot free.
         if (second.granted) await second.grant.release();
         assert.equal((await other.tryAcquire([{ key, limit: 1 }])).granted, true);
+      } finally {
+        await instances.close();
+      }
+    });
+
+    test('a slot given back is handed on here without a statement, key by key; the rest is written free', async () => {
+      const instances = await twoInstances(30_000);
+      const [here, other] = instances.stores as [DatabaseLimitStore, DatabaseLimitStore];
+      const grants = async () =>
+        rowsOf<{ key: string; n: number }>(
+          await instances.db.execute(
+            sql`SELECT key, count(*)::int AS n FROM publish_limit_grants WHERE key IN (${platform}, ${botA}, ${botB}) GROUP BY key ORDER BY key`,
+          ),
+        );
+      const platform = `platform-${crypto.randomUUID()}`;
+      const botA = `a-${crypto.randomUUID()}`;
+      const botB = `b-${crypto.randomUUID()}`;
+      try {
+        const first = await here.tryAcquire([
+          { key: botA, limit: 1 },
+          { key: platform, limit: 2 },
+        ]);
+        assert.ok(first.granted);
+        const written = first.grant.release();
+        // Every key idle here: granted at once, no promise, no statement.
+        const again = here.tryAcquire([
+          { key: botA, limit: 1 },
+          { key: platform, limit: 2 },
+        ]);
+        assert.ok(!(again instanceof Promise) && again.granted, 'granted without asking the database');
+        await written;
+        assert.ok(!(again instanceof Promise) && again.granted);
+        const handedOn = again.grant.release();
+        // Another bot: the platform's slot is handed on, the bot's is asked for; bot A's goes back.
+        const b = await here.tryAcquire([
+          { key: botB, limit: 1 },
+          { key: platform, limit: 2 },
+        ]);
+        assert.ok(b.granted);
+        await handedOn;
+        const platformRows = (rows: { key: string; n: number }[]) => rows.find((r) => r.key === platform)?.n;
+        assert.equal(platformRows(await grants()), 1, 'one platform slot, handed from grant to grant');
+        assert.equal(
+          (await grants()).find((r) => r.key === botA),
+          undefined,
+          'bot A is free',
+        );
+        assert.equal(
+          (await other.tryAcquire([{ key: botA, limit: 1 }])).granted,
+          true,
+          'and another instance sees it',
+        );
+        // The other instance takes the platform's second slot; a third is refused everywhere.
+        const second = await other.tryAcquire([{ key: platform, limit: 2 }]);
+        assert.equal(second.granted, true);
+        const refused = await here.tryAcquire([{ key: platform, limit: 2 }]);
+        assert.equal(refused.granted, false, 'two slots in all');
+        // Given back with nobody here to take them: written free after a short wait.
+        await b.grant.release();
+        assert.equal(platformRows(await grants()), 1, 'only the other instance’s');
+      } finally {
+        await instances.close();
+      }
+    });
+
+    test('a refusal gives back the idle slots it took; closing frees every slot held or idle', async () => {
+      const instances = await twoInstances(30_000);
+      const [here, other] = instances.stores as [DatabaseLimitStore, DatabaseLimitStore];
+      const platform = `platform-${crypto.randomUUID()}`;
+      const bot = `bot-${crypto.randomUUID()}`;
+      try {
+        const blocker = await other.tryAcquire([{ key: bot, limit: 1 }]);
+        assert.ok(blocker.granted);
+        const mine = await here.tryAcquire([{ key: platform, limit: 1 }]);
+        assert.ok(mine.granted);
+        const released = mine.grant.release();
+        // The platform slot is idle here, the bot's is held elsewhere: refused on the bot.
+        const refused = await here.tryAcquire([
+          { key: platform, limit: 1 },
+          { key: bot, limit: 1 },
+        ]);
+        assert.deepEqual(refused, { granted: false, blockedKey: bot });
+        await released;
+        assert.equal((await other.tryAcquire([{ key: platform, limit: 1 }])).granted, true, 'written free');
+        const held = await here.tryAcquire([{ key: `${platform}-2`, limit: 1 }]);
+        assert.ok(held.granted);
+        await here.close();
+        assert.equal(
+          (await other.tryAcquire([{ key: `${platform}-2`, limit: 1 }])).granted,
+          true,
+          'closing gave it back',
+        );
       } finally {
         await instances.close();
       }
@@ -197,10 +289,16 @@ if (backends().includes('postgres')) {
         const [refused] = await acquireLimits(db, [[{ k: rate, n: 3, w: 60_000 }]], 30_000);
         assert.ok(refused && 'b' in refused && refused.b === rate);
         assert.ok(refused.r !== null && refused.r > 59_000 && refused.r <= 60_000, `r ${refused.r}`);
+        const first = (answers[0] as { g: string }).g;
         const [released] = await acquireLimits(db, [[{ k: slot, n: 2, w: null }]], 30_000, [
-          (answers[0] as { g: string }).g,
+          { grantId: first, key: slot },
         ]);
         assert.ok(released && 'g' in released, 'a slot released in the same call is free for it');
+        // Slots go back by key: the first grant's rate row is not a slot, and stays.
+        const left = await db.execute(
+          sql`SELECT key, kind FROM publish_limit_grants WHERE grant_id = ${first}::uuid ORDER BY key`,
+        );
+        assert.deepEqual(rowsOf(left), [{ key: rate, kind: 'rate' }]);
       } finally {
         await harness.stop();
       }
