@@ -5,9 +5,27 @@ import { accounts, type PostEventActor, postEvents, posts } from '#server/db/sch
 
 /** The only SQL of a post's history (history.ts). */
 
+/**
+ * The post's row and the user's, locked as a foreign key's check would (post_events has none,
+ * migration 0037): an event is written only while its post exists, and a post or user deleted at
+ * the same time waits for it, then takes it along (or clears the user).
+ */
+function ownersHeld(postId: string, userId: string | null | undefined) {
+  return {
+    userId: sql`(SELECT u.id FROM users u WHERE u.id = ${userId ?? null}::uuid FOR KEY SHARE)`,
+    /** `posts p`, with `joins`, where p is the post. */
+    post: (joins = sql``) => sql`posts p ${joins} WHERE p.id = ${postId}::uuid FOR KEY SHARE OF p`,
+  };
+}
+
 /** One entry of a post's history (who did what, e.g. an assistant publishing it). */
 export async function insertPostEvent(ctx: AppContext, row: typeof postEvents.$inferInsert): Promise<void> {
-  await ctx.db.insert(postEvents).values(row);
+  const held = ownersHeld(row.postId, row.userId);
+  await ctx.db.execute(sql`
+    INSERT INTO post_events (id, post_id, user_id, actor, actor_name, action, detail, created_at)
+    SELECT ${row.id}::uuid, p.id, ${held.userId}, ${row.actor ?? null}, ${row.actorName ?? null}, ${row.action},
+      ${JSON.stringify(row.detail ?? {})}::jsonb, ${(row.createdAt ?? new Date()).toISOString()}::timestamptz
+    FROM ${held.post()}`);
 }
 
 /**
@@ -21,6 +39,7 @@ export async function insertRetriedCallEvent(
   row: Omit<typeof postEvents.$inferInsert, 'attempt'> & { accountId: string },
 ): Promise<void> {
   const error = row.error === undefined || row.error === null ? null : JSON.stringify(row.error);
+  const held = ownersHeld(row.postId, row.userId);
   await ctx.db.execute(sql`
     WITH bumped AS (
       UPDATE post_targets SET attempts = attempts + 1
@@ -28,10 +47,10 @@ export async function insertRetriedCallEvent(
       RETURNING attempts - 1 AS attempt
     )
     INSERT INTO post_events (id, post_id, user_id, actor, action, detail, account_id, part, attempt, outcome, error, created_at)
-    SELECT ${row.id}::uuid, ${row.postId}::uuid, ${row.userId ?? null}::uuid, ${row.actor ?? null}, ${row.action},
+    SELECT ${row.id}::uuid, p.id, ${held.userId}, ${row.actor ?? null}, ${row.action},
       ${JSON.stringify(row.detail ?? {})}::jsonb, ${row.accountId}, ${row.part ?? null}::int, nullif(bumped.attempt, 0),
       ${row.outcome ?? null}, ${error}::jsonb, ${(row.createdAt ?? new Date()).toISOString()}::timestamptz
-    FROM (SELECT 1) AS one LEFT JOIN bumped ON true`);
+    FROM ${held.post(sql`LEFT JOIN bumped ON true`)}`);
 }
 
 /**

@@ -303,11 +303,13 @@ export const postEvents = pgTable(
   'post_events',
   {
     id: uuid('id').primaryKey(),
-    postId: uuid('post_id')
-      .notNull()
-      .references(() => posts.id, { onDelete: 'cascade' }),
+    /**
+     * No foreign keys here (migration 0037): every event is written with its post's row held, and
+     * triggers delete a deleted post's events and clear a deleted user's id.
+     */
+    postId: uuid('post_id').notNull(),
     /** The post's author when the event was written (null once that user is gone); scoping is by the post's workspace. */
-    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userId: uuid('user_id'),
     /** Who acted; null where the writer did not say (see the triggers). */
     actor: text('actor').$type<PostEventActor>(),
     /** The MCP client's name (or the API token's) that acted; null for the user in the browser. */

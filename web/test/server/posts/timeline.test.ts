@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { connectAccount } from '#server/accounts/service.ts';
 import type { AuditActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
+import { rowsOf } from '#server/db/access.ts';
 import { posts } from '#server/db/schema.ts';
 import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service.ts';
 import { actOnPost } from '#server/posts/act-on-post.ts';
 import { createPost } from '#server/posts/create-post.ts';
+import { deletePost } from '#server/posts/delete-post.ts';
+import { recordPostEvent, recordRetriedCall } from '#server/posts/history.ts';
 import { listPostTimeline } from '#server/posts/list-post-events.ts';
 import { updatePost } from '#server/posts/update-post.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
@@ -193,6 +196,56 @@ for (const backend of backends()) {
           [2, 'posted'],
         ],
       );
+    });
+
+    test('events go with their post and lose a deleted user; none is written for a post gone', async () => {
+      const count = async (postId: string) =>
+        rowsOf<{ n: number }>(
+          await ctx.db.execute(sql`SELECT count(*)::int AS n FROM post_events WHERE post_id = ${postId}`),
+        )[0]!.n;
+      const post = await createPost(ctx, userId, {
+        message: 'deleted with its events',
+        accountIds: [news],
+        postingMode: 'draft',
+        media: [],
+        accountOptions: {},
+      });
+      // A user who acted on the post (an assistant's member, say), then is deleted.
+      const helper = crypto.randomUUID();
+      await ctx.db.execute(sql`INSERT INTO users (id, email, created_at, updated_at)
+        VALUES (${helper}, ${`helper-${helper}@example.com`}, now(), now())`);
+      await recordPostEvent(ctx, {
+        postId: post.id,
+        userId: helper,
+        actor: 'assistant',
+        actorName: 'Helper',
+        action: 'submitted',
+      });
+      await ctx.db.execute(sql`DELETE FROM users WHERE id = ${helper}`);
+      const kept = rowsOf<{ user_id: string | null }>(
+        await ctx.db.execute(
+          sql`SELECT user_id FROM post_events WHERE post_id = ${post.id} AND action = 'submitted'`,
+        ),
+      );
+      assert.deepEqual(kept, [{ user_id: null }], 'the event stays, without the user');
+      assert.ok((await count(post.id)) >= 2);
+      await deletePost(ctx, userId, post.id);
+      assert.equal(await count(post.id), 0, 'the post’s events went with it');
+      await recordPostEvent(ctx, {
+        postId: post.id,
+        userId: null,
+        actor: 'assistant',
+        actorName: 'Late',
+        action: 'updated',
+      });
+      await recordRetriedCall(ctx, {
+        postId: post.id,
+        userId: null,
+        accountId: news,
+        platform: 'telegram',
+        error: { code: 'network', message: 'late', retryable: true },
+      });
+      assert.equal(await count(post.id), 0, 'nothing is written for a post that is gone');
     });
 
     test('another user’s post has no timeline for you (404)', async () => {
