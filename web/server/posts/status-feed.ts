@@ -28,15 +28,26 @@ interface Feed {
  */
 const holder = globalThis as typeof globalThis & { __postwaveStatusFeed?: Feed };
 
-function parse(payload: string): PostStatusChange | undefined {
+function changeOf(value: Record<string, unknown>): PostStatusChange | undefined {
+  if (typeof value.workspaceId !== 'string') return undefined;
+  if (value.kind === 'accounts') return { kind: 'accounts', workspaceId: value.workspaceId };
+  if (typeof value.id === 'string' && typeof value.status === 'string')
+    return { kind: 'post', id: value.id, workspaceId: value.workspaceId, status: value.status };
+  return undefined;
+}
+
+/** One change, or a statement's status changes (`{ posts: […] }`, migration 0038). */
+function parse(payload: string): PostStatusChange[] {
   try {
     const value = JSON.parse(payload) as Record<string, unknown>;
-    if (typeof value.workspaceId !== 'string') return undefined;
-    if (value.kind === 'accounts') return { kind: 'accounts', workspaceId: value.workspaceId };
-    if (typeof value.id === 'string' && typeof value.status === 'string')
-      return { kind: 'post', id: value.id, workspaceId: value.workspaceId, status: value.status };
-  } catch {}
-  return undefined;
+    const all = Array.isArray(value.posts) ? (value.posts as Record<string, unknown>[]) : [value];
+    return all.flatMap((one) => {
+      const change = one !== null && typeof one === 'object' ? changeOf(one) : undefined;
+      return change ? [change] : [];
+    });
+  } catch {
+    return [];
+  }
 }
 
 function feed(ctx: AppContext): Feed {
@@ -45,8 +56,7 @@ function feed(ctx: AppContext): Feed {
     emitter.setMaxListeners(0);
     const started = ctx.database
       .listen(postStatusChannel, (payload) => {
-        const change = parse(payload);
-        if (change) emitter.emit('change', change);
+        for (const change of parse(payload)) emitter.emit('change', change);
       })
       .then(() => undefined);
     const created: Feed = { emitter, started };
