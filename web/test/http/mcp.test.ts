@@ -14,6 +14,10 @@ import {
   type Tokens,
 } from '../helpers/oauth.ts';
 
+/** A tool's structured JSON, read field by field: the tests assert its shape. */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type ToolJson = any;
+
 for (const backend of backends()) {
   describe(`MCP with OAuth (${backend})`, () => {
     let env: TelegramApp;
@@ -69,14 +73,14 @@ for (const backend of backends()) {
         assert.ok(names.includes(name), name);
       }
       const accounts = await client.callTool({ name: 'list_accounts', arguments: {} });
-      assert.equal((accounts.structuredContent as any).accounts[0].id, accountId);
+      assert.equal((accounts.structuredContent as ToolJson).accounts[0].id, accountId);
 
       const created = await client.callTool({
         name: 'create_post',
         arguments: { message: 'Hello from MCP', accountIds: [accountId], postingMode: 'now' },
       });
       assert.equal(created.isError, undefined);
-      const post = created.structuredContent as any;
+      const post = created.structuredContent as ToolJson;
       assert.equal(post.status, 'posted');
       assert.equal(env.telegram.sent.at(-1)!.text, 'Hello from MCP');
 
@@ -85,22 +89,22 @@ for (const backend of backends()) {
           name: 'create_post',
           arguments: { message: 'draft', accountIds: [accountId], postingMode: 'draft' },
         })
-      ).structuredContent as any;
+      ).structuredContent as ToolJson;
       const listed = (await client.callTool({ name: 'list_posts', arguments: { limit: 1 } }))
-        .structuredContent as any;
+        .structuredContent as ToolJson;
       assert.equal(listed.posts[0].id, draft.id);
       assert.ok(listed.nextCursor);
       const updated = (
         await client.callTool({ name: 'update_post', arguments: { id: draft.id, message: 'edited' } })
-      ).structuredContent as any;
+      ).structuredContent as ToolJson;
       assert.equal(updated.message, 'edited');
       const published = (await client.callTool({ name: 'publish_post', arguments: { id: draft.id } }))
-        .structuredContent as any;
+        .structuredContent as ToolJson;
       assert.equal(published.status, 'posted');
 
       const refused = await client.callTool({ name: 'delete_post', arguments: { id: post.id } });
       assert.equal(refused.isError, true);
-      assert.equal((refused.structuredContent as any).error.code, 'invalid_status');
+      assert.equal((refused.structuredContent as ToolJson).error.code, 'invalid_status');
 
       const ssrf = await client.callTool({
         name: 'upload_media_from_url',
@@ -112,26 +116,26 @@ for (const backend of backends()) {
         arguments: { url: 'http://example.com/photo.png' },
       });
       assert.equal(plainHttp.isError, true);
-      const httpError = (plainHttp.structuredContent as any).error;
+      const httpError = (plainHttp.structuredContent as ToolJson).error;
       assert.equal(httpError.status, 422);
       assert.equal(httpError.code, 'validation_failed');
       assert.deepEqual(
         httpError.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
         [['url', 'url_not_allowed']],
       );
-      assert.match((plainHttp.content as any)[0].text, /Only https/);
+      assert.match((plainHttp.content as ToolJson)[0].text, /Only https/);
       const ssrf2 = await client.callTool({
         name: 'upload_media_from_url',
         arguments: { url: 'https://127.0.0.1/x.png' },
       });
       assert.equal(ssrf2.isError, true);
-      assert.match((ssrf2.content as any)[0].text, /loopback/);
+      assert.match((ssrf2.content as ToolJson)[0].text, /loopback/);
 
       const invalid = await client.callTool({
         name: 'validate_post',
         arguments: { message: 'x'.repeat(5000), accountIds: [accountId] },
       });
-      assert.equal((invalid.structuredContent as any).valid, false);
+      assert.equal((invalid.structuredContent as ToolJson).valid, false);
 
       // Refresh: rotation, then reuse of the old refresh token revokes the family.
       const old = provider.saved!;
@@ -210,12 +214,12 @@ for (const backend of backends()) {
           name: 'create_post',
           arguments: { message: 'mine', accountIds: [accountId], postingMode: 'draft' },
         })
-      ).structuredContent as any;
+      ).structuredContent as ToolJson;
       const foreign = await cb.client.callTool({ name: 'get_post', arguments: { id: draft.id } });
       assert.equal(foreign.isError, true);
-      assert.equal((foreign.structuredContent as any).error.code, 'not_found');
+      assert.equal((foreign.structuredContent as ToolJson).error.code, 'not_found');
       const foreignDelete = await cb.client.callTool({ name: 'delete_post', arguments: { id: draft.id } });
-      assert.equal((foreignDelete.structuredContent as any).error.code, 'not_found');
+      assert.equal((foreignDelete.structuredContent as ToolJson).error.code, 'not_found');
 
       const bogus = await rawMcp(env.app.url, 'pwo_not-a-token');
       assert.equal(bogus.status, 401);
