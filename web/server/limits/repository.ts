@@ -38,13 +38,23 @@ export async function acquireLimits(
   return typeof answers === 'string' ? (JSON.parse(answers) as AcquireAnswer[]) : (answers ?? []);
 }
 
-/** Extends the lease of slots still held, so only a dead instance's slots run out. */
-export async function renewSlots(db: Database, grantIds: readonly string[], leaseMs: number): Promise<void> {
-  if (grantIds.length === 0) return;
-  await db.execute(sql`
+/**
+ * Extends the lease of slots still held, so only a dead instance's slots run out. Answers the
+ * slots it found: one missing ran out (this instance could not renew it in time) and was cleaned
+ * by another instance, so it is no longer counted.
+ */
+export async function renewSlots(
+  db: Database,
+  grantIds: readonly string[],
+  leaseMs: number,
+): Promise<SlotRow[]> {
+  if (grantIds.length === 0) return [];
+  const result = await db.execute(sql`
     UPDATE publish_limit_grants
     SET expires_at = clock_timestamp() + make_interval(secs => ${leaseMs}::integer / 1000.0)
-    WHERE grant_id = ANY(${arrayLiteral(grantIds)}::uuid[]) AND kind = 'slot'`);
+    WHERE grant_id = ANY(${arrayLiteral(grantIds)}::uuid[]) AND kind = 'slot'
+    RETURNING grant_id::text AS "grantId", key`);
+  return rowsOf<SlotRow>(result);
 }
 
 /** Gives back every slot of these grants (an instance closing). */

@@ -34,10 +34,16 @@ export interface DatabaseLimitStoreOptions {
 /** An acquisition's answer, or why its statement failed. */
 type AcquireOutcome = { answer: AcquireAnswer | undefined } | { error: unknown };
 /**
- * One key's slot given back here and not written yet: the next acquisition of the key here takes
- * it as it is, or the next statement deletes it. `done` tells its release it is over.
+ * One key's slot held here. `confirmedAt` (`performance.now()`): when its row was last known to be
+ * there with a fresh lease (acquired or renewed). Only a slot confirmed within half a lease is
+ * handed on: one whose renewals failed may have run out and been counted free elsewhere.
  */
-type IdleSlot = SlotRow & { done: () => void; since: number };
+type HeldSlot = SlotRow & { confirmedAt: number };
+/**
+ * A slot given back here and not written yet, since `since`: the next acquisition of its key here
+ * takes it as it is, or a statement deletes it. `done` tells its release it is over.
+ */
+type IdleSlot = { slot: HeldSlot; since: number; done: () => void };
 
 /**
  * Publish limits kept in PostgreSQL, so every instance shares one count per bot, chat, webhook
@@ -66,8 +72,8 @@ export class DatabaseLimitStore implements LimitStore {
   readonly #db: Database;
   readonly #leaseMs: number;
   readonly #logger: AppLogger | undefined;
-  /** Grants with slots held here, and how many (rate grants need no renewal and are never released). */
-  readonly #held = new Map<string, number>();
+  /** Slots held here (rate grants need no renewal and are never released). */
+  readonly #held = new Set<HeldSlot>();
   /** Acquisitions, or `null`: a call that only carries the idle slots. */
   readonly #calls: MicroBatcher<LimitRow[] | null, AcquireOutcome | undefined>;
   /** Slots given back and not written yet, by key. */
@@ -96,14 +102,17 @@ export class DatabaseLimitStore implements LimitStore {
   tryAcquire(requests: readonly LimitRequest[]): LimitAttempt | Promise<LimitAttempt> {
     const taken: IdleSlot[] = [];
     const rest: LimitRequest[] = [];
+    const fresh = performance.now() - this.#leaseMs / 2;
     for (const r of requests) {
       const idle = r.windowMs === undefined ? this.#idle.get(r.key) : undefined;
-      const slot = idle?.pop();
-      if (slot) taken.push(slot);
-      else rest.push(r);
-      if (idle?.length === 0) this.#idle.delete(r.key);
+      // The newest first; one not confirmed lately stays idle until a statement deletes it.
+      const last = idle?.at(-1);
+      if (last && last.slot.confirmedAt > fresh) {
+        taken.push(idle!.pop()!);
+        if (idle!.length === 0) this.#idle.delete(r.key);
+      } else rest.push(r);
     }
-    if (rest.length === 0) return { granted: true, grant: this.#grant(taken) };
+    if (rest.length === 0) return { granted: true, grant: this.#grant(this.#handOn(taken)) };
     return this.#ask(rest, taken);
   }
 
@@ -115,14 +124,15 @@ export class DatabaseLimitStore implements LimitStore {
     await this.#vacuum;
     // Everything here goes: every slot row of the grants held or idle here.
     const idle = this.#takeIdle(true);
-    const grants = new Set([...this.#held.keys(), ...idle.map((slot) => slot.grantId)]);
+    const grants = new Set([...this.#held, ...idle.map((i) => i.slot)].map((slot) => slot.grantId));
     this.#held.clear();
     if (grants.size > 0) await releaseGrants(this.#db, [...grants]).catch(() => {});
-    for (const slot of idle) slot.done();
+    for (const i of idle) i.done();
   }
 
   /** Asks the database for what no idle slot here answered; the idle slots taken go back if refused. */
   async #ask(requests: readonly LimitRequest[], taken: IdleSlot[]): Promise<LimitAttempt> {
+    const sentAt = performance.now();
     let sent: AcquireOutcome | undefined;
     try {
       sent = await this.#calls.add(requests.map((r) => ({ k: r.key, n: r.limit, w: r.windowMs ?? null })));
@@ -133,10 +143,10 @@ export class DatabaseLimitStore implements LimitStore {
     if (answer && 'g' in answer) {
       const made = requests
         .filter((r) => r.windowMs === undefined)
-        .map((r) => ({ grantId: answer.g, key: r.key }));
-      return { granted: true, grant: this.#grant([...taken, ...made]) };
+        .map((r) => ({ grantId: answer.g, key: r.key, confirmedAt: sentAt }));
+      return { granted: true, grant: this.#grant([...this.#handOn(taken), ...made]) };
     }
-    for (const slot of taken) this.#giveBack(slot);
+    for (const i of taken) this.#giveBack(i);
     if (sent && 'error' in sent) throw sent.error;
     return {
       granted: false,
@@ -145,41 +155,41 @@ export class DatabaseLimitStore implements LimitStore {
     };
   }
 
-  /** A grant of `slots` (rows held here; none for a grant of rates only). */
-  #grant(slots: readonly (SlotRow & { done?: () => void })[]) {
-    const rows = slots.map(({ grantId, key }) => ({ grantId, key }));
-    for (const slot of slots) {
-      // An idle slot handed on: its release is over.
-      slot.done?.();
-      this.#held.set(slot.grantId, (this.#held.get(slot.grantId) ?? 0) + 1);
-    }
-    if (rows.length === 0) return { release: () => {} };
+  /** Idle slots taken by an acquisition: their releases are over. */
+  #handOn(taken: readonly IdleSlot[]): HeldSlot[] {
+    for (const i of taken) i.done();
+    return taken.map((i) => i.slot);
+  }
+
+  /** A grant of `slots`, held here (none for a grant of rates only). */
+  #grant(slots: readonly HeldSlot[]) {
+    for (const slot of slots) this.#held.add(slot);
+    if (slots.length === 0) return { release: () => {} };
     let released = false;
     return {
       /** Resolves once every slot is written free or handed on to an acquisition here. */
       release: (): Promise<void> | void => {
         if (released) return;
         released = true;
-        let left = rows.length;
+        let left = slots.length;
         return new Promise<void>((over) => {
           const done = () => {
             if (--left === 0) over();
           };
-          for (const row of rows) {
-            const count = this.#held.get(row.grantId)! - 1;
-            if (count > 0) this.#held.set(row.grantId, count);
-            else this.#held.delete(row.grantId);
-            this.#giveBack({ ...row, done, since: performance.now() });
+          const since = performance.now();
+          for (const slot of slots) {
+            this.#held.delete(slot);
+            this.#giveBack({ slot, since, done });
           }
         });
       },
     };
   }
 
-  /** `slot` is idle here: the next acquisition of its key takes it, or a statement soon deletes it. */
+  /** Idle here: the next acquisition of its key takes it, or a statement soon deletes it. */
   #giveBack(slot: IdleSlot): void {
-    const idle = this.#idle.get(slot.key);
-    if (!idle) this.#idle.set(slot.key, [slot]);
+    const idle = this.#idle.get(slot.slot.key);
+    if (!idle) this.#idle.set(slot.slot.key, [slot]);
     else {
       // Oldest first (a refused acquisition's slots come back with the time they were given back).
       let at = idle.length;
@@ -201,16 +211,21 @@ export class DatabaseLimitStore implements LimitStore {
     }, wait);
   }
 
-  /** The idle slots given back `releaseDelayMs` ago or more (all of them with `all`). */
+  /**
+   * The idle slots given back `releaseDelayMs` ago or more, and those no acquisition may take (not
+   * confirmed lately); all of them with `all`.
+   */
   #takeIdle(all = false): IdleSlot[] {
-    const cutoff = all ? Number.POSITIVE_INFINITY : performance.now() - releaseDelayMs;
+    const now = performance.now();
+    const givenBackBy = all ? Number.POSITIVE_INFINITY : now - releaseDelayMs;
+    const confirmedBy = now - this.#leaseMs / 2;
     const taken: IdleSlot[] = [];
     for (const [key, idle] of this.#idle) {
-      let n = 0;
-      while (n < idle.length && idle[n]!.since <= cutoff) n++;
-      if (n === 0) continue;
-      taken.push(...idle.splice(0, n));
-      if (idle.length === 0) this.#idle.delete(key);
+      const kept = idle.filter((i) => i.since > givenBackBy && i.slot.confirmedAt > confirmedBy);
+      if (kept.length === idle.length) continue;
+      taken.push(...idle.filter((i) => !kept.includes(i)));
+      if (kept.length === 0) this.#idle.delete(key);
+      else this.#idle.set(key, kept);
     }
     return taken;
   }
@@ -223,7 +238,12 @@ export class DatabaseLimitStore implements LimitStore {
     let answers: AcquireAnswer[] = [];
     try {
       if (acquisitions.length > 0 || releases.length > 0)
-        answers = await acquireLimits(this.#db, acquisitions, this.#leaseMs, releases);
+        answers = await acquireLimits(
+          this.#db,
+          acquisitions,
+          this.#leaseMs,
+          releases.map((i) => i.slot),
+        );
     } catch (error) {
       // The released slots are not renewed any more: they free themselves within leaseMs.
       if (releases.length > 0)
@@ -254,7 +274,17 @@ export class DatabaseLimitStore implements LimitStore {
   async #beat(): Promise<void> {
     if (this.#closed) return;
     try {
-      await renewSlots(this.#db, [...this.#held.keys()], this.#leaseMs);
+      const held = [...this.#held];
+      const startedAt = performance.now();
+      const renewed = await renewSlots(
+        this.#db,
+        [...new Set(held.map((slot) => slot.grantId))],
+        this.#leaseMs,
+      );
+      const found = new Set(renewed.map((row) => `${row.grantId} ${row.key}`));
+      // A slot not found ran out and may be counted free elsewhere: never handed on again.
+      for (const slot of held)
+        slot.confirmedAt = found.has(`${slot.grantId} ${slot.key}`) ? startedAt : Number.NEGATIVE_INFINITY;
       if (++this.#beats % 60 === 0) await forgetExpiredGrants(this.#db);
     } catch (error) {
       this.#logger?.warn({ err: error }, 'could not renew publish limit slots');

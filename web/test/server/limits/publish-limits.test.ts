@@ -239,6 +239,34 @@ if (backends().includes('postgres')) {
       }
     });
 
+    test('a slot whose row ran out while held here is never handed on', async () => {
+      const harness = await startServices('postgres', {}, 1);
+      const db = harness.contexts[0]!.db;
+      // A short lease: renewals every 100 ms.
+      const store = new DatabaseLimitStore(db, { leaseMs: 300 });
+      const key = `gone-${crypto.randomUUID()}`;
+      const rows = async () =>
+        rowsOf<{ n: number }>(
+          await db.execute(sql`SELECT count(*)::int AS n FROM publish_limit_grants WHERE key = ${key}`),
+        )[0]!.n;
+      try {
+        const held = await store.tryAcquire([{ key, limit: 1 }]);
+        assert.ok(held.granted);
+        // Its renewals did not land in time: the lease ran out and another instance cleaned it.
+        await db.execute(sql`DELETE FROM publish_limit_grants WHERE key = ${key}`);
+        await sleep(250);
+        const released = held.grant.release();
+        const next = store.tryAcquire([{ key, limit: 1 }]);
+        assert.ok(next instanceof Promise, 'asked the database, not handed on');
+        assert.equal((await next).granted, true);
+        await released;
+        assert.equal(await rows(), 1, 'one slot counted: the new one');
+      } finally {
+        await store.close();
+        await harness.stop();
+      }
+    });
+
     test('a refusal gives back the idle slots it took; closing frees every slot held or idle', async () => {
       const instances = await twoInstances(30_000);
       const [here, other] = instances.stores as [DatabaseLimitStore, DatabaseLimitStore];
