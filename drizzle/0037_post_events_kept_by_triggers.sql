@@ -2,7 +2,7 @@
 -- in the statement that changes its post, target or staging (the timeline's triggers), whose row
 -- that statement holds, or by the app under a key-share lock of its post; so the check only cost
 -- a locking read of the post and of the user per event: about a fifth of the dispatcher's
--- finalizing statement (docs/dispatch.md, "The timeline's events without foreign keys"). What the
+-- finalizing statement (docs/dispatch.md, "Slots handed on, events without foreign keys"). What the
 -- keys did on delete, these triggers do: a deleted post's events go with it, a deleted user's
 -- name leaves theirs.
 ALTER TABLE "post_events" DROP CONSTRAINT "post_events_post_id_posts_id_fk";--> statement-breakpoint
