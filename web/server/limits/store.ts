@@ -102,12 +102,12 @@ export class DatabaseLimitStore implements LimitStore {
   tryAcquire(requests: readonly LimitRequest[]): LimitAttempt | Promise<LimitAttempt> {
     const taken: IdleSlot[] = [];
     const rest: LimitRequest[] = [];
-    const fresh = performance.now() - this.#leaseMs / 2;
+    const now = performance.now();
     for (const r of requests) {
       const idle = r.windowMs === undefined ? this.#idle.get(r.key) : undefined;
       // The newest first; one not confirmed lately stays idle until a statement deletes it.
       const last = idle?.at(-1);
-      if (last && last.slot.confirmedAt > fresh) {
+      if (last && this.#mayHandOn(last, now)) {
         taken.push(idle!.pop()!);
         if (idle!.length === 0) this.#idle.delete(r.key);
       } else rest.push(r);
@@ -217,17 +217,21 @@ export class DatabaseLimitStore implements LimitStore {
    */
   #takeIdle(all = false): IdleSlot[] {
     const now = performance.now();
-    const givenBackBy = all ? Number.POSITIVE_INFINITY : now - releaseDelayMs;
-    const confirmedBy = now - this.#leaseMs / 2;
     const taken: IdleSlot[] = [];
     for (const [key, idle] of this.#idle) {
-      const kept = idle.filter((i) => i.since > givenBackBy && i.slot.confirmedAt > confirmedBy);
+      const kept: IdleSlot[] = [];
+      for (const i of idle)
+        (!all && now - i.since < releaseDelayMs && this.#mayHandOn(i, now) ? kept : taken).push(i);
       if (kept.length === idle.length) continue;
-      taken.push(...idle.filter((i) => !kept.includes(i)));
       if (kept.length === 0) this.#idle.delete(key);
       else this.#idle.set(key, kept);
     }
     return taken;
+  }
+
+  /** Its row was acquired or renewed within half a lease: it is surely still counted. */
+  #mayHandOn(idle: IdleSlot, now: number): boolean {
+    return idle.slot.confirmedAt > now - this.#leaseMs / 2;
   }
 
   /** One statement: the slots idle long enough deleted, then the acquisitions answered. */
