@@ -129,7 +129,7 @@ export const metricRollupsHourly = pgTable('metric_rollups_hourly', rollupColumn
   primaryKey({ columns: [t.accountId, t.bucket] }),
 ]);
 
-/** Every collection of a target's figures, for its history. */
+/** Every collection of a target's figures, for its history (kept with its target by a trigger). */
 export const metricSnapshots = pgTable(
   'metric_snapshots',
   {
@@ -138,13 +138,9 @@ export const metricSnapshots = pgTable(
     collectedAt: ts('collected_at').notNull(),
     metrics: jsonb('metrics').$type<Record<string, number>>().notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.postId, t.accountId, t.collectedAt] }),
-    foreignKey({
-      columns: [t.postId, t.accountId],
-      foreignColumns: [targetMetrics.postId, targetMetrics.accountId],
-    }).onDelete('cascade'),
-  ],
+  // No foreign key to `target_metrics`: only the outcome write inserts, from the rows it has just
+  // updated; a trigger deletes a deleted target's history (migration 0039).
+  (t) => [primaryKey({ columns: [t.postId, t.accountId, t.collectedAt] })],
 );
 
 /** An account's own figures, one row per UTC day (the last collection of the day wins). */

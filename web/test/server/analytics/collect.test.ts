@@ -328,6 +328,18 @@ for (const backend of backends()) {
       );
     });
 
+    test('a deleted post’s history goes with it (a trigger, as the foreign key did)', async () => {
+      const post = await publish('kept in the history, then deleted');
+      await makeDue();
+      await runCollection(ctx);
+      const history = () => ctx.db.select().from(metricSnapshots).where(eq(metricSnapshots.postId, post.id));
+      assert.equal((await history()).length, 1, 'collected once');
+      // A posted post goes with its workspace (or by hand); its targets' rows cascade from it.
+      await ctx.db.execute(sql`DELETE FROM posts WHERE id = ${post.id}`);
+      assert.equal((await rowOf(post.id, xAccount)) ?? null, null);
+      assert.deepEqual(await history(), [], 'its history went with its target');
+    });
+
     test('a refused token marks the account needs_reconnect and keeps its targets for later', async () => {
       const post = await publish('third');
       x.invalidateAccessTokens();
