@@ -34,7 +34,8 @@ interface PostMetrics {
 }
 interface Totals {
   posts: number;
-  engagement: number;
+  /** Absent when no target of the range reported a figure (never 0 for "unknown"). */
+  engagement?: number;
   metrics: Metrics;
 }
 interface Summary {
@@ -80,7 +81,7 @@ export async function run({ values, args, api, print }: Context<typeof options>)
   const summary = await client.request<Summary>('GET', `/api/v1/analytics${query.size ? `?${query}` : ''}`);
   const { totals } = summary;
   const lines = [
-    `${summary.from} to ${summary.to} (${summary.timezone}): ${totals.posts} post(s), engagement ${totals.engagement}\n\n`,
+    `${summary.from} to ${summary.to} (${summary.timezone}): ${totals.posts} post(s), engagement ${totals.engagement ?? 'not reported'}\n\n`,
     summary.perAccount.length
       ? table(
           ['ACCOUNT', 'PLATFORM', 'POSTS', 'ENGAGEMENT', ...shown.map((m) => m.toUpperCase())],
@@ -88,7 +89,7 @@ export async function run({ values, args, api, print }: Context<typeof options>)
             a.accountId,
             a.platform,
             String(a.posts),
-            String(a.engagement),
+            cell(a.engagement),
             ...shown.map((m) => cell(a.metrics[m])),
           ]),
         )

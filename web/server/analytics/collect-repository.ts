@@ -153,8 +153,10 @@ export async function postponeTargets(
 }
 
 /**
- * Makes a post's collecting targets due now, and their accounts (a refresh); answers false when
- * one was refreshed since `since`. A target in a round being collected is written by that round.
+ * Makes a post's targets due now, and their accounts (a refresh): those collecting, and those done
+ * with their schedule (+30 d), which a person may still ask about; a done target collected this
+ * way is done again after it (its schedule has no step left). Answers false when one was refreshed
+ * since `since`. A target in a round being collected is written by that round.
  */
 export async function markRefreshed(ctx: AppContext, postId: string, since: Date): Promise<boolean> {
   const now = new Date().toISOString();
@@ -162,13 +164,22 @@ export async function markRefreshed(ctx: AppContext, postId: string, since: Date
     WITH refreshed AS (
       UPDATE target_metrics
       SET refreshed_at = ${now}::timestamptz,
-        next_collect_at = CASE WHEN state = 'collecting' THEN ${now}::timestamptz ELSE next_collect_at END
+        state = CASE WHEN state = 'done' THEN 'collecting' ELSE state END,
+        next_collect_at = CASE WHEN state IN ('collecting', 'done') THEN ${now}::timestamptz ELSE next_collect_at END
       WHERE post_id = ${postId}
         AND NOT EXISTS (SELECT 1 FROM target_metrics r WHERE r.post_id = ${postId}
           AND r.refreshed_at > ${since.toISOString()}::timestamptz)
       RETURNING account_id, state, next_collect_at
     ), queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM refreshed WHERE state = 'collecting'`)})
     SELECT 1 FROM refreshed`);
+  return rowsOf(result).length > 0;
+}
+
+/** Whether a post has a target due now (a refresh waits while another collector holds its account). */
+export async function hasDueTargets(ctx: AppContext, postId: string): Promise<boolean> {
+  const result = await ctx.db.execute(sql`
+    SELECT 1 FROM target_metrics
+    WHERE post_id = ${postId} AND state = 'collecting' AND next_collect_at <= now() LIMIT 1`);
   return rowsOf(result).length > 0;
 }
 

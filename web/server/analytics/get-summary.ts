@@ -1,7 +1,8 @@
 import { canonicalMetrics } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
+import { notFound } from '#server/http/respond.ts';
 import { daysOf, num, todayIn } from './days.ts';
-import { ownerTimezone, type SumsRow, topTargets } from './repository.ts';
+import { ownedAccountIds, ownerTimezone, type SumsRow, topTargets } from './repository.ts';
 import { type AnalyticsSummaryView, parseAccountIds, parseRange } from './schema.ts';
 import { dayStarts, summarySums } from './summary-repository.ts';
 
@@ -45,6 +46,12 @@ export async function getAnalyticsSummary(
   const timezone = await ownerTimezone(ctx, owner);
   const range = parseRange(query, todayIn(timezone));
   const accountIds = parseAccountIds(query);
+  // An account of another workspace answers 404, as a missing one does (contract G), rather than
+  // an empty summary that reads as "no posts".
+  if (accountIds) {
+    const owned = await ownedAccountIds(ctx, owner, accountIds);
+    if (accountIds.some((id) => !owned.has(id))) throw notFound('account');
+  }
   const [{ perAccount, perDay }, top] = await Promise.all([
     dayStarts(ctx, range, timezone).then((starts) => summarySums(ctx, owner, starts, accountIds)),
     topTargets(ctx, owner, range, timezone, accountIds, topPostsLimit),

@@ -1,8 +1,9 @@
+import { setTimeout } from 'node:timers/promises';
 import { ProblemError, problem } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { collectDueMetrics, collectionOffsets } from './collect-metrics.ts';
-import { enrollPostedTargets, lastRefreshOf, markRefreshed } from './collect-repository.ts';
+import { enrollPostedTargets, hasDueTargets, lastRefreshOf, markRefreshed } from './collect-repository.ts';
 import { collectingPlatforms } from './enrollment.ts';
 import { getPostMetrics } from './get-post-metrics.ts';
 import { ownedPostExists } from './repository.ts';
@@ -37,11 +38,22 @@ export async function refreshPostMetrics(
       { 'retry-after': String(seconds) },
     );
   }
-  await collectDueMetrics(ctx, {
-    owner: `refresh:${crypto.randomUUID()}`,
-    postId,
-    concurrency: ctx.config.analytics.concurrency,
-    maxRounds: 1,
-  });
+  // An account another collector holds (its round in flight) gives no target to this claim: the
+  // refresh waits for it to be given back, briefly, rather than answer the old figures.
+  const lease = `refresh:${crypto.randomUUID()}`;
+  for (let waited = 0; ; waited += refreshWaitStepMs) {
+    const { targets } = await collectDueMetrics(ctx, {
+      owner: lease,
+      postId,
+      concurrency: ctx.config.analytics.concurrency,
+      maxRounds: 1,
+    });
+    if (targets > 0 || waited >= refreshWaitMs || !(await hasDueTargets(ctx, postId))) break;
+    await setTimeout(refreshWaitStepMs);
+  }
   return getPostMetrics(ctx, owner, postId);
 }
+
+/** How long a refresh waits for an account another collector holds, and how often it looks. */
+const refreshWaitMs = 5_000;
+const refreshWaitStepMs = 200;

@@ -51,6 +51,18 @@ export async function ownedAccount(
   return row ? { id: String(row.id), platform: row.platform } : undefined;
 }
 
+/** Which of `accountIds` are accounts of `owner` (a filter naming another's answers 404). */
+export async function ownedAccountIds(
+  ctx: AppContext,
+  owner: string,
+  accountIds: readonly string[],
+): Promise<Set<string>> {
+  const ids = accountIds.filter(isUuid);
+  if (ids.length === 0) return new Set();
+  const result = await ctx.db.execute(sql`SELECT a.id FROM ${ownedAccounts(owner, ids)}`);
+  return new Set(rowsOf<{ id: string }>(result).map((r) => String(r.id)));
+}
+
 export interface TargetMetricsRow {
   accountId: string;
   platform: string;

@@ -13,7 +13,8 @@ import {
 } from './schema.ts';
 
 const badRange = {
-  invalid_request: 'from/to not YYYY-MM-DD, from after to, more than 366 days, over 100 accountIds',
+  invalid_request:
+    'from/to not a day that exists (YYYY-MM-DD), from after to, more than 366 days, over 100 accountIds',
 };
 
 /** Post analytics (contract section H, docs/analytics.md). */
@@ -51,7 +52,11 @@ export const analyticsRoutes = defineApiRoutes({
     ],
     responses: {
       200: { description: 'The targets’ figures.', content: { [json]: PostMetrics } },
-      ...problemResponses({ ...unauthorized, ...notFound }),
+      ...problemResponses({
+        ...unauthorized,
+        ...notFound,
+        invalid_request: '`history` other than true or false',
+      }),
     },
   },
   refreshPostMetrics: {
@@ -117,13 +122,14 @@ export const analyticsRoutes = defineApiRoutes({
       {
         name: 'accountIds',
         in: 'query' as const,
-        description: 'Only these accounts (comma-separated).',
+        description:
+          'Only these accounts (comma-separated). An id that is not an account of this workspace (removed, or another workspace’s) answers 404, as a missing one does.',
         schema: z.string().optional(),
       },
     ],
     responses: {
       200: { description: 'The summary.', content: { [json]: AnalyticsSummary } },
-      ...problemResponses({ ...unauthorized, ...badRange }),
+      ...problemResponses({ ...unauthorized, ...notFound, ...badRange }),
     },
   },
   exportAnalytics: {

@@ -126,7 +126,15 @@ export interface DayRange {
   to: string;
 }
 
-const isoDay = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * `day` is a calendar day written YYYY-MM-DD. `Date.parse` alone lets 2024-02-30 through (it rolls
+ * over to March), and the database refuses such a day when it is cast: a 500 instead of a 400.
+ */
+export function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || day.startsWith('0000')) return false; // no year 0 in SQL
+  const at = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day;
+}
 
 export const rangeParams = [
   {
@@ -146,12 +154,7 @@ export const rangeParams = [
 export function parseRange(params: URLSearchParams, today: string): DayRange {
   const to = params.get('to') || today;
   const from = params.get('from') || shiftDay(to, -29);
-  if (
-    !isoDay.test(from) ||
-    !isoDay.test(to) ||
-    Number.isNaN(Date.parse(from)) ||
-    Number.isNaN(Date.parse(to))
-  )
+  if (!isCalendarDay(from) || !isCalendarDay(to))
     throw new ProblemError(problem('invalid_request', 'from and to are days: YYYY-MM-DD'));
   const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
   if (days < 0) throw new ProblemError(problem('invalid_request', 'from must not be after to'));
@@ -161,6 +164,14 @@ export function parseRange(params: URLSearchParams, today: string): DayRange {
 
 export function shiftDay(day: string, by: number): string {
   return new Date(Date.parse(day) + by * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** `history=true|false` (absent: false); any other value is a 400, not a quiet false. */
+export function parseHistoryFlag(params: URLSearchParams): boolean {
+  const value = params.get('history');
+  if (value === null || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ProblemError(problem('invalid_request', 'history is true or false'));
 }
 
 /** `accountIds=a,b` (or repeated): at most 100 ids. */

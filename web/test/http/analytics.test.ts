@@ -108,6 +108,18 @@ for (const backend of backends()) {
       assert.equal(summary.body.totals.metrics.likes, 9);
       assert.equal(summary.body.topPosts[0].postId, postId);
       assert.equal((await api.json('/api/v1/analytics?from=nope')).status, 400);
+      // Days that do not exist (Date.parse rolls them over; the database refuses them) are 400s too.
+      for (const path of [
+        '/api/v1/analytics?from=2024-02-30&to=2024-03-05',
+        `/api/v1/accounts/${accountId}/metrics?from=2024-04-01&to=2024-04-31`,
+        '/api/v1/analytics/export?format=json&from=2023-02-29&to=2023-03-01',
+        '/api/v1/analytics?to=0000-01-01',
+      ]) {
+        const refused = await api.json(path);
+        assert.equal(refused.status, 400, path);
+        assert.equal(refused.body.code, 'invalid_request', path);
+      }
+      assert.equal((await api.json(`/api/v1/posts/${postId}/metrics?history=yes`)).status, 400);
 
       const csv = await api.fetch(`/api/v1/analytics/export?format=csv&from=${today}&to=${today}`);
       assert.match(csv.headers.get('content-type') ?? '', /text\/csv/);
@@ -122,6 +134,10 @@ for (const backend of backends()) {
       const { client: stranger } = await signUp(app.url, 'stranger');
       assert.equal((await stranger.json(`/api/v1/posts/${postId}/metrics`)).status, 404);
       assert.equal((await stranger.json(`/api/v1/accounts/${accountId}/metrics`)).status, 404);
+      // Naming another workspace's account in a filter is a 404 too, not an empty summary.
+      const filtered = await stranger.json(`/api/v1/analytics?accountIds=${accountId}`);
+      assert.equal(filtered.status, 404);
+      assert.equal(filtered.body.code, 'not_found');
       assert.equal(
         (await stranger.json(`/api/v1/posts/${postId}/metrics/refresh`, { method: 'POST' })).status,
         404,

@@ -23,12 +23,14 @@ export default async function AnalyticsPage({ searchParams }: { searchParams: Pr
   const user = await requireUser();
   const ctx = await getContext();
   const search = await searchParams;
-  const chosen = [search.accountIds ?? []].flat().filter(Boolean);
+  const accounts = await listAccounts(ctx, user.workspaceId);
+  // Only this workspace's accounts: an id left in the address after its account was removed (or
+  // switched away from) would otherwise make the whole page a 404.
+  const chosen = [search.accountIds ?? []].flat().filter((id) => accounts.some((a) => a.id === id));
   const query = new URLSearchParams();
   if (search.from) query.set('from', search.from);
   if (search.to) query.set('to', search.to);
   if (chosen.length) query.set('accountIds', chosen.join(','));
-  const accounts = await listAccounts(ctx, user.workspaceId);
   let summary: Awaited<ReturnType<typeof getAnalyticsSummary>> | undefined;
   let problem: string | undefined;
   try {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { getBestTimes } from '#server/analytics/get-best-times.ts';
 import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
 import { getAnalyticsSummary } from '#server/analytics/get-summary.ts';
+import { isCalendarDay } from '#server/analytics/schema.ts';
 import type { AppContext } from '#server/context.ts';
 import type { McpActor } from '../actor.ts';
 import { McpPostId } from '../schemas.ts';
@@ -12,6 +13,7 @@ import { ok, tool } from './results.ts';
 const Day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine(isCalendarDay, 'A day that exists, YYYY-MM-DD')
   .describe('A day, YYYY-MM-DD, in the user’s timezone');
 
 /** Analytics tools (docs/analytics.md): the same operations as `/api/v1/analytics` and friends, read-only. */
@@ -28,7 +30,11 @@ export function registerAnalyticsTools(server: McpServer, ctx: AppContext, actor
     },
     tool(ctx, async ({ id, history }) => {
       const metrics = await getPostMetrics(ctx, workspaceId, id, { history: history ?? false });
-      const engagement = metrics.targets.reduce((n, t) => n + (t.engagement ?? 0), 0);
+      // Absent, never 0, when no target reported figures (contract H).
+      const reported = metrics.targets.filter((t) => typeof t.engagement === 'number');
+      const engagement = reported.length
+        ? String(reported.reduce((n, t) => n + t.engagement!, 0))
+        : 'not reported yet';
       return ok(metrics, `Post ${id}: ${metrics.targets.length} target(s), engagement ${engagement}.`);
     }),
   );
@@ -54,7 +60,7 @@ export function registerAnalyticsTools(server: McpServer, ctx: AppContext, actor
       const summary = await getAnalyticsSummary(ctx, workspaceId, query);
       return ok(
         summary,
-        `${summary.from} to ${summary.to}: ${summary.totals.posts} post(s), engagement ${summary.totals.engagement}.`,
+        `${summary.from} to ${summary.to}: ${summary.totals.posts} post(s), engagement ${summary.totals.engagement ?? 'not reported'}.`,
       );
     }),
   );

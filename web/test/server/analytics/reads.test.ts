@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
 import { type FakeX, startFakeX } from '@postwave/shared/testing';
 import { sql } from 'drizzle-orm';
 import { connectAccount } from '#server/accounts/service.ts';
@@ -97,6 +98,30 @@ for (const backend of backends()) {
       );
     });
 
+    test('a refresh collects a target done with its schedule, and waits for an account another collector holds', async () => {
+      const collections = async (i: number) =>
+        (await getPostMetrics(ctx, userId, posted[i]!.id, { history: true })).targets[0]!.history!.length;
+      // Done with its schedule: a person may still ask (the figures stay the fake's, so the sums
+      // the next tests check do not move; the history shows the collection).
+      await ctx.db.execute(sql`UPDATE target_metrics SET state = 'done', next_collect_at = NULL
+        WHERE post_id = ${posted[1]!.id}`);
+      assert.equal(await collections(1), 1);
+      await refreshPostMetrics(ctx, userId, posted[1]!.id);
+      assert.equal(await collections(1), 2, 'a done target was collected');
+
+      // Another collector holds the account (its round in flight) and gives it back soon after.
+      await ctx.db.execute(sql`UPDATE metric_collect_accounts
+        SET lease_owner = 'another-instance', lease_expires_at = now() + interval '1 minute'
+        WHERE account_id = ${account}`);
+      const release = setTimeout(600).then(() =>
+        ctx.db.execute(sql`UPDATE metric_collect_accounts SET lease_owner = NULL, lease_expires_at = NULL
+          WHERE account_id = ${account}`),
+      );
+      await refreshPostMetrics(ctx, userId, posted[2]!.id);
+      await release;
+      assert.equal(await collections(2), 2, 'collected once the account was given back');
+    });
+
     test('the summary adds up per account and per day, and ranks top posts', async () => {
       const today = new Date().toISOString().slice(0, 10);
       const summary = await getAnalyticsSummary(ctx, userId, new URLSearchParams({ from: today, to: today }));
@@ -123,6 +148,15 @@ for (const backend of backends()) {
       assert.equal(summary.topPosts[0]!.message, 'post 0');
       const other = await getAnalyticsSummary(ctx, otherId, new URLSearchParams({ from: today, to: today }));
       assert.equal(other.totals.posts, 0);
+      await assert.rejects(
+        getAnalyticsSummary(ctx, otherId, new URLSearchParams({ accountIds: account })),
+        problem('not_found'),
+        'another workspace’s account in the filter',
+      );
+      await assert.rejects(
+        getAnalyticsSummary(ctx, userId, new URLSearchParams({ accountIds: `${account},not-an-id` })),
+        problem('not_found'),
+      );
       await assert.rejects(
         getAnalyticsSummary(ctx, userId, new URLSearchParams({ from: '2026-13-01' })),
         problem('invalid_request'),
