@@ -55,6 +55,13 @@ export function collectionOffsets(ctx: AppContext): readonly number[] {
   return ctx.config.analytics.collectAfterMs;
 }
 
+/**
+ * Rounds whose outcome writes may run at once. One at a time, the writes set the pace (about 50 ms
+ * per 1,000 targets, one database core) while the other core idled; three use both cores: 100,000
+ * targets in 6.0-6.2 s instead of 8.6-8.8 s, with the same CPU per target (bench/analytics-collect).
+ */
+const outcomeWritesInFlight = 3;
+
 /** Collects due targets until none is due (or `maxRounds` ran); never throws for a platform's failure. */
 export async function collectDueMetrics(ctx: AppContext, options: CollectOptions): Promise<CollectSummary> {
   const summary: CollectSummary = { targets: 0, collected: 0, gone: 0, failed: 0 };
@@ -65,22 +72,22 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
       leaseMs: options.leaseMs ?? 300_000,
       ...(options.postId ? { postId: options.postId } : {}),
     });
-  // Rounds overlap in three stages, at most one of each in flight: the next round is claimed while
-  // this one's accounts are asked, and its outcomes are written (then its accounts given back)
-  // while the next one's are. Claimed accounts are leased, so a claim ahead never takes a target
-  // twice; it finds nothing when the accounts still due are the rounds' in flight, so an empty
-  // claim is made again once those are given back, and only then ends the run.
+  // Rounds overlap in three stages: the next round is claimed while this one's accounts are asked,
+  // and its outcomes are written (then its accounts given back) while the next ones are asked, up
+  // to `outcomeWritesInFlight` rounds' writes at once. Claimed accounts are leased, so a claim
+  // ahead never takes a target twice and rounds' writes touch disjoint rows (targets, rollups and
+  // queue rows are per account); a claim finds nothing when the accounts still due are the rounds'
+  // in flight, so an empty claim is made again once those are given back, and only then ends the run.
   const maxRounds = options.maxRounds ?? 20;
   let claiming: Promise<ClaimedTarget[]> | undefined = isShuttingDown() ? undefined : claim();
-  let writing: Promise<void> | undefined;
+  const writing: Promise<void>[] = [];
   const workers = startCollectWorkers(ctx, options.concurrency ?? 4);
   try {
     for (let round = 0; claiming; round++) {
       let claimed = await claiming;
       claiming = undefined;
-      if (claimed.length === 0 && writing && !isShuttingDown()) {
-        await writing;
-        writing = undefined;
+      if (claimed.length === 0 && writing.length > 0 && !isShuttingDown()) {
+        await Promise.all(writing.splice(0));
         claimed = await claim();
       }
       if (claimed.length === 0) break;
@@ -94,20 +101,20 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
       summary.failed += collected.failed;
       const { outcomes } = collected;
       const accountIds = [...new Set(claimed.map((t) => t.accountId))];
-      await writing;
+      if (writing.length >= outcomeWritesInFlight) await writing.shift();
       const write = recordTargetOutcomes(ctx, options.owner, outcomes, new Date()).then(async () => {
         summary.collected += outcomes.filter((o) => o.metrics).length;
         summary.gone += outcomes.filter((o) => o.state === 'gone').length;
         await releaseAccounts(ctx, options.owner, accountIds);
       });
       write.catch(() => {});
-      writing = write;
+      writing.push(write);
     }
   } finally {
     await workers.close();
     // A round claimed ahead when an earlier one threw keeps its leases until they run out.
     await claiming?.catch(() => {});
-    await writing;
+    await Promise.all(writing);
   }
   return summary;
 }
