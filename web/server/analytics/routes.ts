@@ -67,7 +67,7 @@ export const analyticsRoutes = defineApiRoutes({
     operationId: 'refreshPostMetrics',
     summary: 'Collect a post’s figures now',
     description:
-      'Asks each platform for the post’s figures now (the schedule stays as it was) and answers 202 with what came back; a platform that failed keeps its earlier figures and is tried again later. At most once per 5 minutes per post, across instances: 429 `rate_limited` with `Retry-After` (seconds) otherwise.',
+      'Asks each platform for the post’s figures now (the schedule stays as it was) and answers 202 with what came back; a platform that failed keeps its earlier figures and is tried again later. Targets done with their schedule (+30 d) are collected too and stay done. When another collector holds the account at that moment (a scheduled round in flight), the refresh waits for it, up to 5 s, rather than answer the old figures. At most once per 5 minutes per post, across instances: 429 `rate_limited` with `Retry-After` (seconds) otherwise.',
     parameters: [idParam('post')],
     responses: {
       202: { description: 'Collected; the targets’ figures.', content: { [json]: PostMetrics } },
