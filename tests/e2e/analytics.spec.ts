@@ -57,4 +57,18 @@ test('analytics: a post’s figures after a refresh, the analytics page with its
   await page.getByRole('checkbox', { name: /\(Telegram\)/ }).check();
   await page.getByRole('button', { name: 'Show', exact: true }).first().click();
   await expect(page.getByText('Nothing was posted in this range.')).toBeVisible();
+
+  // A post only to networks without post figures offers nothing to refresh.
+  const { accounts } = await (await page.request.get('/api/v1/accounts')).json();
+  const telegramId = accounts.find((a: { platform: string }) => a.platform === 'telegram').id as string;
+  const quiet = await (
+    await page.request.post('/api/v1/posts', {
+      headers: origin,
+      data: { message: 'No numbers here', accountIds: [telegramId], postingMode: 'now' },
+    })
+  ).json();
+  await page.goto(`/posts/${quiet.id}`);
+  const none = page.getByTestId('post-metrics');
+  await expect(none.getByText('This platform reports no figures for posts.')).toBeVisible();
+  await expect(none.getByRole('button', { name: 'Refresh figures' })).toHaveCount(0);
 });

@@ -71,7 +71,8 @@ export function PostMetricsSection({
             </div>
           );
         })}
-        <RefreshMetricsButton postId={postId} />
+        {/* Nothing to ask for when no network of the post reports figures (Telegram, Discord). */}
+        {metrics.targets.some((t) => t.supported.length > 0) && <RefreshMetricsButton postId={postId} />}
       </div>
     </section>
   );
