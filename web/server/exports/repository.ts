@@ -3,15 +3,12 @@ import type { AppContext } from '#server/context.ts';
 import { type KeysetPosition, keysetAfter } from '#server/db/keyset.ts';
 import { type PostStatus, posts } from '#server/db/schema.ts';
 import type { PostRow } from '#server/posts/repository.ts';
-import type { TargetView } from '#server/posts/targets-repository.ts';
+import { type TargetView, targetViewsJson } from '#server/posts/targets-repository.ts';
 
-/** The export's only SQL: one keyset page of posts with their target results. */
-
-const targetsJson = sql<TargetView[]>`(
-  SELECT coalesce(json_agg(json_build_object(
-    'accountId', t.account_id, 'platform', t.platform, 'status', t.status,
-    'platformPostId', t.platform_post_id, 'url', t.url, 'error', t.error)), '[]'::json)
-  FROM post_targets t WHERE t.post_id = ${posts.id})`;
+/**
+ * The export's only SQL: one keyset page of posts with their target results. The results are read
+ * with the posts list's own fragment, so an exported result carries every field the list shows.
+ */
 
 /** A post's time for the from/to filter: when it posted, else when it is scheduled, else created. */
 const postTime = sql`coalesce(${posts.postedAt}, ${posts.scheduledAt}, ${posts.createdAt})`;
@@ -31,7 +28,7 @@ export async function exportPage(
   after: KeysetPosition | undefined,
 ): Promise<{ post: PostRow; targets: TargetView[] }[]> {
   return ctx.db
-    .select({ post: posts, targets: targetsJson })
+    .select({ post: posts, targets: targetViewsJson })
     .from(posts)
     .where(
       and(

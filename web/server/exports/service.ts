@@ -1,8 +1,11 @@
 import { formatCsv } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
+import { readAll } from '#server/db/access.ts';
 import type { KeysetPosition } from '#server/db/keyset.ts';
+import { linksOfPosts } from '#server/links/repository.ts';
 import type { PostView } from '#server/posts/schema.ts';
 import { toPostView } from '#server/posts/view.ts';
+import { stagingByPost } from '#server/staging/view.ts';
 import { type ExportFilter, exportPage } from './repository.ts';
 import { type ExportFormat, exportColumns } from './schema.ts';
 
@@ -56,6 +59,29 @@ function csvRow(post: PostView): string[] {
 }
 
 /**
+ * One page of posts as the Post resource shows them: with each target's tracked links (clicks,
+ * warnings) and staging, read for the whole page at once, as `GET /api/v1/posts` reads them.
+ */
+async function viewsOfPage(
+  ctx: AppContext,
+  workspaceId: string,
+  filter: ExportFilter,
+  after?: KeysetPosition,
+) {
+  const rows = await exportPage(ctx, workspaceId, filter, pageSize, after);
+  const ids = rows.map((r) => r.post.id);
+  const [staging, links] = await readAll(ctx, [
+    () => stagingByPost(ctx, ids),
+    () => linksOfPosts(ctx, ids),
+  ] as const);
+  const linksByPost = Map.groupBy(links, (l) => l.postId);
+  const views = rows.map((r) =>
+    toPostView(r.post, r.targets, staging.get(r.post.id), linksByPost.get(r.post.id)),
+  );
+  return { rows, views };
+}
+
+/**
  * The user's posts (oldest first) as CSV or a JSON array, one keyset page at a time as the client
  * reads: the stream pulls the next page only when the previous one has been taken.
  */
@@ -72,8 +98,7 @@ export function exportPosts(
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (done) return;
-      const rows = await exportPage(ctx, workspaceId, filter, pageSize, after);
-      const views = rows.map((r) => toPostView(r.post, r.targets));
+      const { rows, views } = await viewsOfPage(ctx, workspaceId, filter, after);
       const last = rows.at(-1);
       if (last) after = { createdAt: last.post.createdAt, id: last.post.id };
       let chunk: string;

@@ -5,7 +5,6 @@ import {
   parseBody,
   problem,
   unsafeJsonReason,
-  zodIssues,
 } from '@postwave/shared';
 import type { z } from 'zod';
 
@@ -48,21 +47,6 @@ export async function readOptionalJson(request: Request): Promise<unknown> {
  */
 export async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
   return parseBody(schema, await readJson(request));
-}
-
-/**
- * Like `readBody`, but a JSON body whose fields are wrong is 422 `validation_failed` with an issue
- * per field (`path` names it): for resources whose contract says bad input is 422 (templates,
- * snippets). Malformed JSON is still 400.
- */
-export async function readValidBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
-  const parsed = schema.safeParse(await readJson(request));
-  if (!parsed.success) {
-    throw new ProblemError(
-      problem('validation_failed', 'Some fields are not valid', { errors: zodIssues(parsed.error) }),
-    );
-  }
-  return parsed.data;
 }
 
 /**

@@ -2,7 +2,7 @@ import { problemResponses } from '@postwave/shared/openapi/index';
 import { z } from 'zod';
 import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
-import { LibraryMedia, ListMediaQuery, MediaPage, MediaPatch, mediaKinds } from './schema.ts';
+import { LibraryMedia, ListMediaQuery, MediaPage, MediaPatch, maxMediaPage, mediaKinds } from './schema.ts';
 
 /*
  * The media library (docs/media-library.md). Reading it is for every member; uploading (and so
@@ -21,7 +21,12 @@ export const mediaLibraryRoutes = defineApiRoutes({
     description:
       'Every upload (multipart, presign, from a URL, imports) is in the library. `q` matches the file name, alt text and tags (case-insensitive, anywhere in them); `tag` one tag exactly (any case); `kind` the type (`document`: PDFs). `usedBy` lists the posts referencing the media (any status, newest first, at most 20).',
     parameters: [
-      { name: 'limit', in: 'query', description: '1–100, default 50.', schema: ListMediaQuery.shape.limit },
+      {
+        name: 'limit',
+        in: 'query',
+        description: `1–${maxMediaPage}, default 50.`,
+        schema: ListMediaQuery.shape.limit,
+      },
       {
         name: 'cursor',
         in: 'query',
@@ -54,8 +59,8 @@ export const mediaLibraryRoutes = defineApiRoutes({
         ...unauthorized,
         ...notFound,
         forbidden: 'below editor',
-        invalid_request: 'malformed JSON',
-        validation_failed: 'a field out of bounds (`errors[].path` names it)',
+        invalid_request: 'malformed JSON, or a field of the wrong type (`errors[].path` names it)',
+        validation_failed: 'a well-typed field out of bounds (`errors[].path` names it)',
       }),
     },
   },

@@ -66,8 +66,11 @@ export const MediaPage = z
   .object({ media: z.array(LibraryMedia), nextCursor: z.string().nullable() })
   .meta({ id: 'MediaPage' });
 
+/** Contract B's paging rule for lists: `limit` default 50, at most 200. */
+export const maxMediaPage = 200;
+
 export const ListMediaQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: z.coerce.number().int().min(1).max(maxMediaPage).default(50),
   cursor: z.string().max(500).optional(),
   q: z.string().max(200).optional(),
   kind: z.enum(mediaKinds).optional(),

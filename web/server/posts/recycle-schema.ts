@@ -1,4 +1,4 @@
-import { parseOffsetDateTime } from '@postwave/shared';
+import { parseBody, parseOffsetDateTime } from '@postwave/shared';
 import { recycleLimits } from '@postwave/shared/schemas/recycle-limits';
 import { z } from 'zod';
 import type { RecycleSettings } from '#server/db/schema.ts';
@@ -32,24 +32,19 @@ export const RecycleField = Recycle.nullable().optional().meta({
     'Evergreen recycling: after the post posts, a copy is scheduled `intervalDays` later (± `jitterMinutes`), then again after each copy, until `maxTimes` or `until`. A target whose account is unhealthy, or whose platform refused the previous copy as a duplicate, is left out. `null` turns it off and removes the copies not yet published. See docs/recycling.md.',
 });
 
+/** `recycle` alone, so the shared body rule names its fields from the body (`recycle.maxTimes`). */
+const RecycleBody = z.object({ recycle: Recycle });
+
 /**
  * The `recycle` of a request body: undefined when absent, null to turn it off, else the settings.
- * Every bad value is a 422 naming its field (`recycle.intervalDays`), whatever its type.
+ * A bad value names its field (`recycle.intervalDays`) under contract B's rule (`parseBody`): a
+ * wrong type (`"weekly"`, `intervalDays: "7"`, a missing field) is 400, a value out of range 422.
  */
 export function parseRecycle(body: unknown): RecycleSettings | null | undefined {
   if (typeof body !== 'object' || body === null || !('recycle' in body)) return undefined;
   const value = (body as { recycle: unknown }).recycle;
   if (value === null || value === undefined) return value as null | undefined;
-  const parsed = Recycle.safeParse(value);
-  if (!parsed.success) {
-    const errors = parsed.error.issues.map((issue) => ({
-      path: ['recycle', ...issue.path.map(String)].join('.'),
-      code: 'invalid_value',
-      message: issue.message,
-    }));
-    throw validationFailed(`recycle is not valid: ${errors.map((e) => e.path).join(', ')}`, errors);
-  }
-  const { until, ...rest } = parsed.data;
+  const { until, ...rest } = parseBody(RecycleBody, { recycle: value }).recycle;
   if (until === undefined) return rest;
   const when = parseOffsetDateTime(until);
   if (!when) {

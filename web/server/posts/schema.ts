@@ -173,7 +173,7 @@ export const PostPatchRequest = z
   })
   .meta({ id: 'PostPatchRequest' });
 
-/** `recycle` is read from the raw body (parseRecycle) so any bad value is a 422 naming its field. */
+/** `recycle` is read from the raw body (parseRecycle): a wrong type is a 400, a bad value a 422, each naming its field. */
 export function toPostPatch(
   body: z.infer<typeof PostPatchRequest>,
   recycle?: RecycleSettings | null,

@@ -3,8 +3,12 @@ import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
 import { CreateSnippetRequest, Snippet, SnippetList, UpdateSnippetRequest } from './schema.ts';
 
+/** Contract B: a body of the wrong shape is 400, a well-typed one breaking a rule 422 (`schemaProblem`). */
+const wrongShape =
+  'not JSON, or a field is missing or of the wrong type (`errors[].path` names it: `name`, `kind`, `body`, `defaultFor`)';
+
 const invalid =
-  'a field is missing or wrong (`errors[].path` names it: `name`, `kind`, `body`, `defaultFor`), `defaultFor` names an account that is not the workspace’s (`account_not_found`), or a snippet that is not a signature is given defaults (`default_needs_signature`)';
+  'a well-typed value breaks a rule (`errors[].path` names it: an empty `name` or `body`, an unknown `kind`, …), `defaultFor` names an account that is not the workspace’s (`account_not_found`), or a snippet that is not a signature is given defaults (`default_needs_signature`)';
 
 const about =
   'Snippets are text the composer inserts on request: signatures, hashtag groups and other text. A signature may be the default of some accounts: the composer inserts it, visibly and removably, when such an account is picked. The API itself never adds a snippet’s text to a post. Every member reads snippets; owners and admins change them.';
@@ -34,7 +38,7 @@ export const snippetsRoutes = defineApiRoutes({
     requestBody: { content: { [json]: CreateSnippetRequest } },
     responses: {
       201: { description: 'Created.', content: { [json]: Snippet } },
-      ...problemResponses({ ...unauthorized, invalid_request: 'not JSON', validation_failed: invalid }),
+      ...problemResponses({ ...unauthorized, invalid_request: wrongShape, validation_failed: invalid }),
     },
   },
   updateSnippet: {
@@ -53,7 +57,7 @@ export const snippetsRoutes = defineApiRoutes({
       ...problemResponses({
         ...unauthorized,
         ...notFound,
-        invalid_request: 'not JSON',
+        invalid_request: wrongShape,
         validation_failed: invalid,
       }),
     },

@@ -3,8 +3,12 @@ import { idParam, json, notFound, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
 import { CreateTemplateRequest, Template, TemplateList, UpdateTemplateRequest } from './schema.ts';
 
+/** Contract B: a body of the wrong shape is 400, a well-typed one breaking a rule 422 (`schemaProblem`). */
+const wrongShape =
+  'not JSON, or a field is missing or of the wrong type (`errors[].path` names it: `name`, `message`, `accountIds`, `media.0.key`, …)';
+
 const invalidContent =
-  'a field is missing or wrong (`errors[].path` names it: `name`, `message`, `accountIds`, `media.0.key`, …), an account is not the workspace’s (`account_not_found`), an override names an account the template does not go to (`override_unknown_account`), or a media key is unknown (`media_not_found`)';
+  'a well-typed value breaks a rule (`errors[].path` names it: an empty `name`, a `message` over 100,000 characters, …), an account is not the workspace’s (`account_not_found`), an override names an account the template does not go to (`override_unknown_account`), or a media key is unknown (`media_not_found`)';
 
 const about =
   'A template is a post’s content under a name: `message`, `media`, `accountIds`, `accountOptions`, `overrides` and `thread`, shaped and checked like a post’s (platform rules apply when a post is made from it). `POST /api/v1/posts` with `templateId` starts from it. Every member reads templates; owners and admins change them.';
@@ -36,7 +40,7 @@ export const templatesRoutes = defineApiRoutes({
       201: { description: 'Created.', content: { [json]: Template } },
       ...problemResponses({
         ...unauthorized,
-        invalid_request: 'not JSON',
+        invalid_request: wrongShape,
         validation_failed: invalidContent,
       }),
     },
@@ -68,7 +72,7 @@ export const templatesRoutes = defineApiRoutes({
       ...problemResponses({
         ...unauthorized,
         ...notFound,
-        invalid_request: 'not JSON',
+        invalid_request: wrongShape,
         validation_failed: invalidContent,
       }),
     },

@@ -7,6 +7,7 @@ import { type Client, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
 import { connect } from '../helpers/oauth.ts';
+import { assertWrongType } from '../helpers/problems.ts';
 import { bots } from '../helpers/telegram-bots.ts';
 import { assertForbidden, buildTeam, roles } from './workspaces/team.ts';
 
@@ -141,11 +142,12 @@ for (const backend of backends()) {
       assert.equal((await api.json('/api/v1/templates/not-a-uuid')).status, 404);
     });
 
-    test('bad template content is 422 naming the field', async () => {
+    test('bad template content is 422 naming the field (a missing or wrong-typed one 400)', async () => {
       const post = (json: unknown) => api.json('/api/v1/templates', { json });
-      assertInvalid(await post({ message: 'no name' }), 'name');
+      // Contract B: a field missing or of the wrong type is 400 invalid_request, not 422.
+      assertWrongType(await post({ message: 'no name' }), 'name');
       assertInvalid(await post({ name: '   ' }), 'name');
-      assertInvalid(await post({ name: 'x', message: 42 }), 'message');
+      assertWrongType(await post({ name: 'x', message: 42 }), 'message');
       assertInvalid(
         await post({ name: 'x', accountIds: [strangerAccount] }),
         'accountIds',
@@ -160,7 +162,7 @@ for (const backend of backends()) {
         await post({ name: 'x', accountIds: [news], overrides: { [updates]: { message: 'y' } } }),
         `overrides.${updates}`,
       );
-      assertInvalid(await post({ name: 'x', thread: 'not a list' }), 'thread');
+      assertWrongType(await post({ name: 'x', thread: 'not a list' }), 'thread');
       const bad = await api.fetch('/api/v1/templates', {
         method: 'POST',
         body: '{not json',
@@ -178,7 +180,7 @@ for (const backend of backends()) {
       );
     });
 
-    test('another workspace’s template or snippet is 404, and its templateId 422', async () => {
+    test('another workspace’s template or snippet is 404, and its templateId 422 (a non-string 400)', async () => {
       const template = await createTemplate({ name: 'mine', message: 'secret plan', accountIds: [news] });
       const snippet = await api.json('/api/v1/snippets', {
         json: { name: 'sig', kind: 'signature', body: '— me' },
@@ -218,10 +220,10 @@ for (const backend of backends()) {
         'templateId',
         'template_not_found',
       );
-      assertInvalid(
+      // A templateId of the wrong type is a malformed request (contract B), not an unknown template.
+      assertWrongType(
         await api.json('/api/v1/posts', { json: { templateId: 7, postingMode: 'draft' } }),
         'templateId',
-        'template_not_found',
       );
     });
 
@@ -336,7 +338,7 @@ for (const backend of backends()) {
       );
       assertInvalid(await create({ name: 'x', kind: 'poem', body: 'a' }), 'kind');
       assertInvalid(await create({ name: 'x', kind: 'text', body: '' }), 'body');
-      assertInvalid(await create({ kind: 'text', body: 'a' }), 'name');
+      assertWrongType(await create({ kind: 'text', body: 'a' }), 'name');
       assertInvalid(
         await api.json(`/api/v1/snippets/${second.body.id}`, { method: 'PATCH', json: { kind: 'text' } }),
         'defaultFor',

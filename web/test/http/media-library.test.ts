@@ -9,6 +9,7 @@ import { backends } from '../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
 import { pngOf, upload, videoOf } from '../helpers/media.ts';
 import { connect } from '../helpers/oauth.ts';
+import { assertWrongType } from '../helpers/problems.ts';
 import { assertForbidden, buildTeam } from './workspaces/team.ts';
 
 /**
@@ -163,20 +164,26 @@ for (const backend of backends()) {
         [doc.id, clip.id, dog.id, cat.id],
       );
 
-      for (const bad of ['?kind=audio', '?limit=0', '?limit=101', '?cursor=nonsense']) {
+      // The paging rule of every list (contract B): limit at most 200.
+      assert.equal((await api.json('/api/v1/media?limit=200')).status, 200);
+      for (const bad of ['?kind=audio', '?limit=0', '?limit=201', '?cursor=nonsense']) {
         const res = await api.json(`/api/v1/media${bad}`);
         assert.equal(res.status, 400, bad);
         assert.equal(res.body.code, 'invalid_request');
       }
     });
 
-    test('PATCH answers 422 naming the field; empty alt text removes it', async () => {
+    test('PATCH answers 422 naming the field (400 for a wrong type); empty alt text removes it', async () => {
       const { api } = await userWithToken(env.app.url, 'patcher');
       const media = (await upload(api, await pngOf(8, 8, 3), 'a.png', 'image/png')).body.media;
-      const cases: [unknown, string][] = [
-        [{ altText: 'x'.repeat(1501) }, 'altText'],
+      // Contract B: a field of the wrong type is 400 invalid_request, naming it.
+      for (const [body, path] of [
         [{ altText: 5 }, 'altText'],
         [{ tags: 'summer' }, 'tags'],
+      ] as const)
+        assertWrongType(await api.json(`/api/v1/media/${media.id}`, { method: 'PATCH', json: body }), path);
+      const cases: [unknown, string][] = [
+        [{ altText: 'x'.repeat(1501) }, 'altText'],
         [{ tags: ['ok', 'a,b'] }, 'tags.1'],
         [{ tags: ['  '] }, 'tags.0'],
         [{ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags'],

@@ -6,6 +6,7 @@ import { type Client, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
 import { type MailCapture, startMailCapture } from '../helpers/mail-capture.ts';
 import { connect } from '../helpers/oauth.ts';
+import { assertWrongType } from '../helpers/problems.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary JSON
 type Json = any;
@@ -344,7 +345,7 @@ for (const backend of backends()) {
       assert.equal(scheduled.length, 2);
     });
 
-    test('bad recycle values are 422s naming the field; a copy is not recycled itself', async () => {
+    test('bad recycle values are 422s (wrong types 400s) naming the field; a copy is not recycled itself', async () => {
       const base = {
         message: 'Evergreen draft',
         accountIds: [news],
@@ -353,17 +354,21 @@ for (const backend of backends()) {
       const cases: [unknown, string][] = [
         [{ intervalDays: 6, maxTimes: 1 }, 'recycle.intervalDays'],
         [{ intervalDays: 366, maxTimes: 1 }, 'recycle.intervalDays'],
-        [{ intervalDays: '7', maxTimes: 1 }, 'recycle.intervalDays'],
         [{ intervalDays: 7, maxTimes: 0 }, 'recycle.maxTimes'],
         [{ intervalDays: 7, maxTimes: 53 }, 'recycle.maxTimes'],
-        [{ intervalDays: 7, maxTimes: 1.5 }, 'recycle.maxTimes'],
         [{ intervalDays: 7, maxTimes: 1, jitterMinutes: 241 }, 'recycle.jitterMinutes'],
         [{ intervalDays: 7, maxTimes: 1, jitterMinutes: -1 }, 'recycle.jitterMinutes'],
         [{ intervalDays: 7, maxTimes: 1, until: '2020-01-01T00:00:00Z' }, 'recycle.until'],
         [{ intervalDays: 7, maxTimes: 1, until: 'next spring' }, 'recycle.until'],
+      ];
+      // Contract B: a wrong type (a string, a fraction where whole days are, a missing field) is 400.
+      for (const [recycle, path] of [
+        [{ intervalDays: '7', maxTimes: 1 }, 'recycle.intervalDays'],
+        [{ intervalDays: 7, maxTimes: 1.5 }, 'recycle.maxTimes'],
         [{ maxTimes: 1 }, 'recycle.intervalDays'],
         ['weekly', 'recycle'],
-      ];
+      ] as const)
+        assertWrongType(await api.json('/api/v1/posts', { json: { ...base, recycle } }), path);
       for (const [recycle, path] of cases) {
         const res = await api.json('/api/v1/posts', { json: { ...base, recycle } });
         assert.equal(res.status, 422, `${JSON.stringify(recycle)}: ${JSON.stringify(res.body)}`);

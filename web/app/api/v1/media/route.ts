@@ -3,7 +3,7 @@ import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { mediaLibraryRoutes } from '#server/media/library-routes.ts';
 import { listMedia } from '#server/media/list-media.ts';
-import { ListMediaQuery } from '#server/media/schema.ts';
+import { ListMediaQuery, maxMediaPage } from '#server/media/schema.ts';
 
 export const runtime = 'nodejs';
 
@@ -14,7 +14,7 @@ export const GET = route(mediaLibraryRoutes.listMedia, async ({ request, ctx, ca
     throw new ProblemError(
       problem(
         'invalid_request',
-        `${field}: limit 1 to 100; kind image, video or document; q at most 200 characters`,
+        `${field}: limit 1 to ${maxMediaPage}; kind image, video or document; q at most 200 characters`,
       ),
     );
   }

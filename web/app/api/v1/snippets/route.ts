@@ -1,4 +1,4 @@
-import { readValidBody } from '#server/http/body.ts';
+import { readBody } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { createSnippet } from '#server/snippets/create-snippet.ts';
@@ -13,6 +13,6 @@ export const GET = route(snippetsRoutes.listSnippets, async ({ ctx, caller }) =>
 });
 
 export const POST = route(snippetsRoutes.createSnippet, async ({ request, ctx, caller }) => {
-  const input = await readValidBody(request, CreateSnippetRequest);
+  const input = await readBody(request, CreateSnippetRequest);
   return json(await createSnippet(ctx, caller.workspaceId, input), 201);
 });

@@ -1,4 +1,4 @@
-import { readValidBody } from '#server/http/body.ts';
+import { readBody } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { createTemplate } from '#server/templates/create-template.ts';
@@ -13,6 +13,6 @@ export const GET = route(templatesRoutes.listTemplates, async ({ ctx, caller }) 
 });
 
 export const POST = route(templatesRoutes.createTemplate, async ({ request, ctx, caller }) => {
-  const input = await readValidBody(request, CreateTemplateRequest);
+  const input = await readBody(request, CreateTemplateRequest);
   return json(await createTemplate(ctx, caller.workspaceId, input), 201);
 });

@@ -1,4 +1,4 @@
-import { readValidBody } from '#server/http/body.ts';
+import { readBody } from '#server/http/body.ts';
 import { json, noContent } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { deleteSnippet } from '#server/snippets/delete-snippet.ts';
@@ -9,7 +9,7 @@ import { updateSnippet } from '#server/snippets/update-snippet.ts';
 export const runtime = 'nodejs';
 
 export const PATCH = route(snippetsRoutes.updateSnippet, async ({ request, ctx, caller, params: { id } }) => {
-  const patch = await readValidBody(request, UpdateSnippetRequest);
+  const patch = await readBody(request, UpdateSnippetRequest);
   return json(await updateSnippet(ctx, caller.workspaceId, id, patch));
 });
 

@@ -1,4 +1,4 @@
-import { readValidBody } from '#server/http/body.ts';
+import { readBody } from '#server/http/body.ts';
 import { json, noContent } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { deleteTemplate } from '#server/templates/delete-template.ts';
@@ -16,7 +16,7 @@ export const GET = route(templatesRoutes.getTemplate, async ({ ctx, caller, para
 export const PATCH = route(
   templatesRoutes.updateTemplate,
   async ({ request, ctx, caller, params: { id } }) => {
-    const patch = await readValidBody(request, UpdateTemplateRequest);
+    const patch = await readBody(request, UpdateTemplateRequest);
     return json(await updateTemplate(ctx, caller.workspaceId, id, patch));
   },
 );
