@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, openAsBlob, rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createWriteStream, openAsBlob } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { HeadObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
+import { BlobCache } from './blob-cache.ts';
 import { limitedCopy } from './byte-limit.ts';
 import { assertValidMediaKey } from './keys.ts';
 import { sniffBytes, sniffContentType } from './sniff.ts';
@@ -34,6 +31,8 @@ export interface S3StorageOptions {
 }
 
 const sniffedTypeCacheSize = 10_000;
+/** Never a media key (those never start with a dot), so it is never served or overwritten as one. */
+const healthProbeKey = '.postwave-health-probe';
 
 /** 8 MiB parts: big enough for few requests, small enough to keep a streamed put's memory low. */
 const partSize = 8 * 1024 * 1024;
@@ -180,20 +179,28 @@ export class S3Storage implements Storage {
   }
 
   /**
-   * Reads a probe key that does not exist: NoSuchKey proves the endpoint, credentials and bucket
-   * all work with the one permission we need anyway (HeadBucket is missing on some S3 clones, and
-   * a HEAD's 404 cannot tell a missing bucket from a missing key).
+   * Ready means media can be read and stored (contract F: "storage writable"): the probe key is
+   * read (NoSuchKey proves endpoint, credentials and bucket; HeadBucket is missing on some S3
+   * clones, and a HEAD's 404 cannot tell a missing bucket from a missing key), then written and
+   * deleted, which read-only credentials or a bucket refusing writes fail. One fixed key: a
+   * failed delete leaves one object, never a pile, and instances probing at once only overwrite
+   * each other's identical probe (a read finding it is as good as NoSuchKey).
    */
   async check(): Promise<void> {
     const { client, s3 } = await this.#load();
+    const object = { Bucket: this.bucket, Key: healthProbeKey };
     try {
-      const probe = await client.send(
-        new s3.GetObjectCommand({ Bucket: this.bucket, Key: '.postwave-health-probe' }),
-      );
+      const probe = await client.send(new s3.GetObjectCommand(object));
       await probe.Body?.transformToByteArray();
     } catch (error) {
-      if (error instanceof s3.NoSuchKey) return;
-      throw asStorageError(error, `The bucket ${this.bucket} is not reachable`);
+      if (!(error instanceof s3.NoSuchKey))
+        throw asStorageError(error, `The bucket ${this.bucket} is not reachable`);
+    }
+    try {
+      await client.send(new s3.PutObjectCommand({ ...object, Body: 'ok', ContentType: 'text/plain' }));
+      await client.send(new s3.DeleteObjectCommand(object));
+    } catch (error) {
+      throw asStorageError(error, `The bucket ${this.bucket} is not writable`);
     }
   }
 
@@ -247,68 +254,6 @@ export class S3Storage implements Storage {
   async #download(key: string, path: string): Promise<void> {
     const body = await this.read(key);
     await pipeline(body, createWriteStream(path, { flags: 'wx' }));
-  }
-}
-
-/**
- * Temp files behind S3 blobs. A file-backed Blob reads its file lazily (and any slice of it
- * too), so a file can only go once nobody can still be sending it: it is kept for a TTL after
- * its last request, and one download serves every target of a post.
- */
-class BlobCache {
-  readonly #ttlMs: number;
-  readonly #download: (key: string, path: string) => Promise<void>;
-  readonly #entries = new Map<string, { path: Promise<string>; timer: NodeJS.Timeout | undefined }>();
-  #directory: Promise<string> | undefined;
-
-  constructor(ttlMs: number, download: (key: string, path: string) => Promise<void>) {
-    this.#ttlMs = ttlMs;
-    this.#download = download;
-  }
-
-  file(key: string, etag: string): Promise<string> {
-    const id = `${key}\n${etag}`;
-    let entry = this.#entries.get(id);
-    if (!entry) {
-      const path = this.#fetch(key).catch((error: unknown) => {
-        this.#entries.delete(id);
-        throw error;
-      });
-      entry = { path, timer: undefined };
-      this.#entries.set(id, entry);
-    }
-    clearTimeout(entry.timer);
-    const current = entry;
-    current.timer = setTimeout(() => {
-      this.#entries.delete(id);
-      void current.path.then((path) => rm(path, { force: true })).catch(() => {});
-    }, this.#ttlMs);
-    current.timer.unref();
-    return current.path;
-  }
-
-  async clear(): Promise<void> {
-    for (const entry of this.#entries.values()) clearTimeout(entry.timer);
-    this.#entries.clear();
-    const directory = await this.#directory?.catch(() => undefined);
-    if (directory) await rm(directory, { recursive: true, force: true });
-    this.#directory = undefined;
-  }
-
-  async #fetch(key: string): Promise<string> {
-    this.#directory ??= mkdtemp(join(tmpdir(), 'postwave-s3-blobs-')).then((directory) => {
-      // Nothing in here outlives the process.
-      process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
-      return directory;
-    });
-    const path = join(await this.#directory, `${randomBytes(12).toString('hex')}-${key}`);
-    try {
-      await this.#download(key, path);
-    } catch (error) {
-      await rm(path, { force: true });
-      throw error;
-    }
-    return path;
   }
 }
 

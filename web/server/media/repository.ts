@@ -1,7 +1,7 @@
 import type { MediaObject } from '@postwave/shared';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { rowsOf } from '#server/db/access.ts';
+import { type Db, rowsOf } from '#server/db/access.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
 import { media, posts } from '#server/db/schema.ts';
 import type { MediaKind } from './schema.ts';
@@ -250,4 +250,16 @@ export async function deleteMediaRow(
 
 export async function deleteMediaByKey(ctx: AppContext, key: string): Promise<void> {
   await ctx.db.delete(media).where(eq(media.key, key));
+}
+
+/**
+ * Every stored object of the workspace's media: files and their thumbnails or posters. Read just
+ * before the workspace goes (its rows cascade away with it) so the objects can follow.
+ */
+export async function storedKeysOf(ctx: Db, workspaceId: string): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ key: media.key, thumbnailKey: media.thumbnailKey })
+    .from(media)
+    .where(eq(media.workspaceId, workspaceId));
+  return rows.flatMap((row) => (row.thumbnailKey ? [row.key, row.thumbnailKey] : [row.key]));
 }

@@ -25,12 +25,25 @@ export async function insertToken(ctx: Db, values: NewToken): Promise<TokenRow> 
   return row!;
 }
 
-/** Revokes one live token of the user; the revoked token, or undefined when there was none. */
-export async function revokeToken(ctx: Db, userId: string, tokenId: string, now = new Date()) {
+/** Revokes one live token of the user bound to the workspace; the revoked token, or undefined. */
+export async function revokeToken(
+  ctx: Db,
+  userId: string,
+  workspaceId: string,
+  tokenId: string,
+  now = new Date(),
+) {
   const [row] = await ctx.db
     .update(apiTokens)
     .set({ revokedAt: now })
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+    .where(
+      and(
+        eq(apiTokens.id, tokenId),
+        eq(apiTokens.userId, userId),
+        eq(apiTokens.workspaceId, workspaceId),
+        isNull(apiTokens.revokedAt),
+      ),
+    )
     .returning({
       id: apiTokens.id,
       workspaceId: apiTokens.workspaceId,

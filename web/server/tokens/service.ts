@@ -65,10 +65,19 @@ export async function createToken(
   return { ...toSummary(row), token };
 }
 
-/** Revokes one of the user's tokens, whichever workspace it is bound to (its log gets the entry). */
-export async function revokeToken(ctx: AppContext, userId: string, tokenId: string): Promise<void> {
+/**
+ * Revokes one of the user's tokens bound to this workspace (its log gets the entry). A token of
+ * another workspace answers 404 and stays live, like a missing one: `GET` lists only this
+ * workspace's tokens, and another workspace's resources are never reached from here.
+ */
+export async function revokeToken(
+  ctx: AppContext,
+  userId: string,
+  workspaceId: string,
+  tokenId: string,
+): Promise<void> {
   await inTransaction(ctx, async (tx) => {
-    const revoked = await repo.revokeToken(tx, userId, tokenId);
+    const revoked = await repo.revokeToken(tx, userId, workspaceId, tokenId);
     if (!revoked) throw notFound('token');
     await auditToken(tx, userId, 'token.revoked', revoked);
   });

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 
-import { type Db, inTransaction } from '#server/db/access.ts';
+import { type Db, inTransaction, rowsOf } from '#server/db/access.ts';
 import {
   apiTokens,
   oauthAuthorizationCodes,
@@ -82,6 +82,12 @@ export async function membershipsOf(ctx: Db, userId: string): Promise<Membership
     .orderBy(asc(workspaceMembers.createdAt), asc(workspaces.id));
 }
 
+/** Locks the workspace row until the transaction ends; false when there is none. */
+export async function lockWorkspace(ctx: Db, workspaceId: string): Promise<boolean> {
+  const result = await ctx.db.execute(sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`);
+  return rowsOf(result).length > 0;
+}
+
 /** Deletes the workspace; every resource it owns goes with it (foreign keys cascade). */
 export async function deleteWorkspace(ctx: Db, workspaceId: string): Promise<boolean> {
   const rows = await ctx.db
@@ -102,7 +108,7 @@ export async function membersOf(ctx: Db, workspaceId: string) {
 
 /** Owners other than `userId` (a row lock keeps two demotions from leaving none). */
 export async function otherOwnerCount(ctx: Db, workspaceId: string, userId: string): Promise<number> {
-  await ctx.db.execute(sql`SELECT 1 FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`);
+  await lockWorkspace(ctx, workspaceId);
   const [row] = await ctx.db
     .select({ n: count() })
     .from(workspaceMembers)
@@ -205,23 +211,29 @@ export async function openInvitationsOf(ctx: Db, workspaceId: string, now: Date)
     .orderBy(desc(workspaceInvitations.createdAt), desc(workspaceInvitations.id));
 }
 
-export async function revokeInvitation(
-  ctx: Db,
-  workspaceId: string,
-  id: string,
-  now: Date,
-): Promise<boolean> {
+/** The workspace's invitation, unless accepted or revoked already (an expired one still counts). */
+const revocable = (workspaceId: string, id: string) =>
+  and(
+    eq(workspaceInvitations.id, id),
+    eq(workspaceInvitations.workspaceId, workspaceId),
+    isNull(workspaceInvitations.acceptedAt),
+    isNull(workspaceInvitations.revokedAt),
+  );
+
+/** The role a revocable invitation offers; undefined when there is none. */
+export async function revocableInvitationRole(ctx: Db, workspaceId: string, id: string) {
+  const [row] = await ctx.db
+    .select({ role: workspaceInvitations.role })
+    .from(workspaceInvitations)
+    .where(revocable(workspaceId, id));
+  return row?.role;
+}
+
+export async function revokeInvitation(ctx: Db, workspaceId: string, id: string, now: Date) {
   const rows = await ctx.db
     .update(workspaceInvitations)
     .set({ revokedAt: now })
-    .where(
-      and(
-        eq(workspaceInvitations.id, id),
-        eq(workspaceInvitations.workspaceId, workspaceId),
-        isNull(workspaceInvitations.acceptedAt),
-        isNull(workspaceInvitations.revokedAt),
-      ),
-    )
+    .where(revocable(workspaceId, id))
     .returning({ id: workspaceInvitations.id });
   return rows.length > 0;
 }

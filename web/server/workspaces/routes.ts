@@ -250,7 +250,7 @@ export const workspacesRoutes = defineApiRoutes({
       ...problemResponses({
         ...unauthorized,
         not_found: 'no such workspace or open invitation',
-        ...forbidden('below admin'),
+        ...forbidden('below admin, or an admin revoking an owner invitation'),
       }),
     },
   },

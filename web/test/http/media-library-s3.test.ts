@@ -6,12 +6,13 @@ import { type RunningApp, startApp } from '../helpers/app.ts';
 import { userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
 import { pngOf, upload, videoOf } from '../helpers/media.ts';
+import { tokenIn } from './workspaces/team.ts';
 
 /**
  * The media library on object storage (s3rver checks SigV4): deduplication, a thumbnail stored in
  * the bucket beside its media (the URL is the bucket's, like the media's) and served through the
- * Scheduler's media route too, a video's poster made from the bucket's copy, and deletion removing
- * both objects.
+ * Scheduler's media route too, a video's poster made from the bucket's copy, and deletion (of the
+ * media, or of its whole workspace) removing both objects.
  */
 for (const backend of backends()) {
   describe(`media library on S3 (${backend})`, () => {
@@ -59,6 +60,30 @@ for (const backend of backends()) {
         assert.equal(gone.status, 404, key);
         await gone.arrayBuffer();
       }
+    });
+
+    test('deleting a workspace deletes its objects from the bucket', async () => {
+      const { session } = await userWithToken(app.url, 's3-workspace');
+      const created = await session.json('/api/v1/workspaces', { json: { name: 'Bucket doomed' } });
+      assert.equal(created.status, 201);
+      const api = await tokenIn({ session }, created.body.id);
+      assert.equal((await upload(api, await pngOf(500, 300, 55), 'doomed.png', 'image/png')).status, 201);
+      const [entry] = (await api.json('/api/v1/media')).body.media;
+      const keys = [entry.key, `${entry.key}.thumb.webp`];
+      const statuses = async () => {
+        const answers = [];
+        for (const key of keys)
+          for (const url of [`${s3.endpoint}/${s3.bucket}/${key}`, `${app.url}/media/${key}`]) {
+            const res = await fetch(url);
+            await res.arrayBuffer();
+            answers.push(res.status);
+          }
+        return answers;
+      };
+      assert.deepEqual(await statuses(), [200, 200, 200, 200]);
+      const deleted = await session.fetch(`/api/v1/workspaces/${created.body.id}`, { method: 'DELETE' });
+      assert.equal(deleted.status, 204);
+      assert.deepEqual(await statuses(), [404, 404, 404, 404]);
     });
 
     test('a video read back from the bucket gets its poster there', async () => {

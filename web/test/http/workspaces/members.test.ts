@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { backends } from '../../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../../helpers/fixtures.ts';
 import { authorize, exchange, rawMcp, registerClient } from '../../helpers/oauth.ts';
-import { currentWorkspace, invite, tokenIn, verifiedPerson } from './team.ts';
+import { assertForbidden, currentWorkspace, invite, tokenIn, verifiedPerson } from './team.ts';
 
 /** Another workspace's resources, switching, bound tokens, removal and invitations (docs/workspaces.md). */
 
@@ -186,6 +186,61 @@ for (const backend of backends()) {
         'contributor',
         'owner',
       ]);
+    });
+
+    test('a token bound to another workspace answers DELETE with 404 and stays live', async () => {
+      const owner = await verifiedPerson(env.app, `tok-owner-${backend}`);
+      const personal = await currentWorkspace(owner.session);
+      const personalApi = await tokenIn(owner, personal);
+      const other = await owner.session.json('/api/v1/workspaces', { json: { name: 'Elsewhere' } });
+      assert.equal(other.status, 201);
+      const made = await owner.session.json('/api/v1/tokens', {
+        json: { name: 'elsewhere', workspaceId: other.body.id },
+      });
+      assert.equal(made.status, 201);
+      const otherApi = owner.session.withToken(made.body.token);
+      const missing = await owner.session.json(`/api/v1/tokens/${crypto.randomUUID()}`, { method: 'DELETE' });
+      for (const caller of [owner.session, personalApi]) {
+        const res = await caller.json(`/api/v1/tokens/${made.body.id}`, { method: 'DELETE' });
+        assert.equal(res.status, 404);
+        assert.deepEqual(
+          { ...res.body, detail: undefined, title: undefined, type: undefined },
+          { ...missing.body, detail: undefined, title: undefined, type: undefined },
+        );
+      }
+      assert.equal((await otherApi.json('/api/v1/posts')).status, 200, 'not revoked');
+      // From its own workspace it is revoked as usual.
+      assert.equal(
+        (await otherApi.fetch(`/api/v1/tokens/${made.body.id}`, { method: 'DELETE' })).status,
+        204,
+      );
+      assert.equal((await otherApi.json('/api/v1/posts')).status, 401);
+    });
+
+    test('only owners revoke an owner invitation, as only owners create one', async () => {
+      const owner = await verifiedPerson(env.app, `inv-own-${backend}`);
+      const ws = await currentWorkspace(owner.session);
+      const admin = await verifiedPerson(env.app, `inv-admin-${backend}`);
+      await invite(owner.session, ws, admin, 'admin');
+      const adminApi = await tokenIn(admin, ws);
+      const path = `/api/v1/workspaces/${ws}/invitations`;
+      const open = async () =>
+        (await owner.session.json(path)).body.invitations.map((i: { id: string }) => i.id);
+      const forOwner = await owner.session.json(path, {
+        json: { email: 'co-owner@example.com', role: 'owner' },
+      });
+      assert.equal(forOwner.status, 201);
+      assertForbidden(await adminApi.json(`${path}/${forOwner.body.id}`, { method: 'DELETE' }), 'owner');
+      assert.deepEqual(await open(), [forOwner.body.id], 'still open');
+      // Admins revoke the invitations they may make.
+      const forViewer = await adminApi.json(path, { json: { email: 'looker@example.com', role: 'viewer' } });
+      assert.equal(forViewer.status, 201);
+      assert.equal((await adminApi.fetch(`${path}/${forViewer.body.id}`, { method: 'DELETE' })).status, 204);
+      assert.equal(
+        (await owner.session.fetch(`${path}/${forOwner.body.id}`, { method: 'DELETE' })).status,
+        204,
+      );
+      assert.deepEqual(await open(), []);
     });
 
     test('a new person signs up through the invitation page and comes back to it', async () => {

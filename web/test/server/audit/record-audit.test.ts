@@ -66,7 +66,7 @@ for (const backend of backends()) {
 
     test('a committed change has exactly its entry, with actor, target and details (no secret)', async () => {
       const created = await createToken(ctx, user.userId, { name: 'kept', workspaceId: user.workspaceId });
-      await revokeToken(ctx, user.userId, created.id);
+      await revokeToken(ctx, user.userId, user.workspaceId, created.id);
       const [revoked, made] = await entries();
       assert.equal(made?.action, 'token.created');
       assert.equal(revoked?.action, 'token.revoked');
@@ -80,7 +80,7 @@ for (const backend of backends()) {
 
     test('a revocation refused (unknown token) writes nothing', async () => {
       const before = (await entries()).length;
-      await assert.rejects(revokeToken(ctx, user.userId, crypto.randomUUID()));
+      await assert.rejects(revokeToken(ctx, user.userId, user.workspaceId, crypto.randomUUID()));
       assert.equal((await entries()).length, before);
     });
 

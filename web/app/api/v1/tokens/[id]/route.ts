@@ -8,6 +8,6 @@ export const runtime = 'nodejs';
 
 export const DELETE = route(tokensRoutes.revokeToken, async ({ ctx, caller, params: { id } }) => {
   if (!isUuid(id)) throw notFound('token');
-  await revokeToken(ctx, caller.userId, id);
+  await revokeToken(ctx, caller.userId, caller.workspaceId, id);
   return noContent();
 });
