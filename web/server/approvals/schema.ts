@@ -1,3 +1,4 @@
+import { parseBody } from '@postwave/shared';
 import { z } from 'zod';
 import { validationFailed } from '#server/http/problems.ts';
 import { parseScheduledAt } from '#server/posts/schema.ts';
@@ -19,26 +20,29 @@ export const RejectRequest = z
   })
   .meta({ id: 'RejectRequest' });
 
-const issueOf = (error: z.ZodError) => {
-  const first = error.issues[0];
-  const path = first?.path.join('.') || 'body';
-  return { path, code: 'invalid', message: first?.message ?? 'Invalid' };
-};
-
-/** The approve body (empty is fine); a bad field is 422 naming it. */
+/**
+ * The approve body (empty is fine). Contract B: a field of the wrong type (`{"comment": 5}`) or a
+ * body that is not an object is 400 `invalid_request`; a well-typed value that breaks a rule (a
+ * comment over 5000 characters, a `scheduledAt` that is not a date-time with an offset) is 422.
+ */
 export function parseApprove(body: unknown): ApproveInput {
-  const parsed = ApproveRequest.safeParse(body ?? {});
-  if (!parsed.success) throw validationFailed('The approval is not valid', [issueOf(parsed.error)]);
+  const parsed = parseBody(ApproveRequest, body ?? {});
   return {
-    comment: parsed.data.comment || undefined,
-    scheduledAt: parsed.data.scheduledAt ? parseScheduledAt(parsed.data.scheduledAt) : undefined,
+    comment: parsed.comment || undefined,
+    scheduledAt: parsed.scheduledAt ? parseScheduledAt(parsed.scheduledAt) : undefined,
   };
 }
 
-/** A decision's comment, required to reject: missing or blank is 422 naming `comment`. */
+/** The reject body's shape only: whether the comment says enough is `requiredComment`'s rule. */
+const RejectShape = z.object({ comment: z.string().optional() });
+
+/**
+ * A decision's comment, required to reject. A comment of the wrong type (or a body that is not an
+ * object) is 400 `invalid_request` (contract B); a missing, blank or too long one is 422 naming
+ * `comment` (docs/workspaces.md#approvals: the body is well formed, what it says is not enough).
+ */
 export function requiredComment(body: unknown): string {
-  const comment = (body as { comment?: unknown } | null)?.comment;
-  const text = typeof comment === 'string' ? comment.trim() : '';
+  const text = parseBody(RejectShape, body ?? {}).comment?.trim() ?? '';
   if (!text || text.length > 5000) {
     throw validationFailed('A rejection needs a comment saying what to change', [
       { path: 'comment', code: text ? 'too_long' : 'required', message: 'Write 1 to 5000 characters' },

@@ -8,8 +8,8 @@ import {
   parseValidationRequest,
 } from '@postwave/shared';
 import { z } from 'zod';
+import { editPost } from '#server/approvals/edit-post.ts';
 import { decidePosting } from '#server/approvals/policy.ts';
-import { resubmitBeforeEdit } from '#server/approvals/resubmit-before-edit.ts';
 import { submitNewPost } from '#server/approvals/submit-post.ts';
 import type { AppContext } from '#server/context.ts';
 import { postStatuses } from '#server/db/schema.ts';
@@ -24,7 +24,6 @@ import { listPosts } from '#server/posts/list-posts.ts';
 import { assertPublishable, preparePost } from '#server/posts/prepare.ts';
 import { parseRecycle } from '#server/posts/recycle-schema.ts';
 import { parseScheduledAt } from '#server/posts/schema.ts';
-import { updatePost } from '#server/posts/update-post.ts';
 import { withTemplate } from '#server/templates/apply-template.ts';
 import type { McpActor } from '../actor.ts';
 import { type Decision, decide, type PublishIntent } from '../confirmation.ts';
@@ -248,10 +247,9 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
       const recycle = given === undefined ? undefined : parseRecycle({ recycle: given });
       const role = await actor.role();
       await assertMayEditPost(ctx, { workspaceId, userId: actor.userId, role }, id);
-      await resubmitBeforeEdit(ctx, { workspaceId, role }, id, await assistantActor(actor));
-      const post = await updatePost(
+      const post = await editPost(
         ctx,
-        workspaceId,
+        { workspaceId, role },
         id,
         {
           ...rest,
@@ -261,7 +259,7 @@ export function registerPostTools(server: McpServer, ctx: AppContext, actor: Mcp
           scheduledAt: scheduledAt === undefined ? undefined : parseScheduledAt(scheduledAt),
           recycle,
         },
-        await actor.auditActor(),
+        { audit: await actor.auditActor(), approval: await assistantActor(actor) },
       );
       await log(post.id, 'updated', {
         fields: Object.keys({

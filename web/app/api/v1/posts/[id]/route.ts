@@ -1,7 +1,7 @@
 import { parseBody } from '@postwave/shared';
 import { approvalActorOf } from '#server/approvals/actor.ts';
+import { editPost } from '#server/approvals/edit-post.ts';
 import { decidePosting } from '#server/approvals/policy.ts';
-import { resubmitBeforeEdit } from '#server/approvals/resubmit-before-edit.ts';
 import { submitStoredPost } from '#server/approvals/submit-post.ts';
 import { actorOf } from '#server/audit/actor.ts';
 import { readJson } from '#server/http/body.ts';
@@ -16,7 +16,6 @@ import { ownedPost } from '#server/posts/guards.ts';
 import { parseRecycle, withoutRecycle } from '#server/posts/recycle-schema.ts';
 import { postsRoutes } from '#server/posts/routes.ts';
 import { PostActionRequest, PostPatchRequest, toPostAction, toPostPatch } from '#server/posts/schema.ts';
-import { updatePost } from '#server/posts/update-post.ts';
 
 export const runtime = 'nodejs';
 
@@ -30,8 +29,8 @@ export const PATCH = route(postsRoutes.updatePost, async ({ request, ctx, caller
   const parsed = parseBody(PostPatchRequest, withoutRecycle(body));
   const patch = toPostPatch(parsed, recycle);
   await assertMayEditPost(ctx, caller, params.id);
-  await resubmitBeforeEdit(ctx, caller, params.id, approvalActorOf(caller));
-  return json(await updatePost(ctx, caller.workspaceId, params.id, patch, actorOf(caller)));
+  const actors = { audit: actorOf(caller), approval: approvalActorOf(caller) };
+  return json(await editPost(ctx, caller, params.id, patch, actors));
 });
 
 export const POST = route(postsRoutes.actOnPost, async ({ request, ctx, caller, params }) => {
