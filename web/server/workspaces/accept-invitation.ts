@@ -5,13 +5,8 @@ import { inTransaction } from '#server/db/access.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret } from '#server/security/tokens.ts';
 import { findUser } from '#server/users/repository.ts';
-import {
-  findLiveInvitation,
-  findMembership,
-  insertMember,
-  markInvitationAccepted,
-  setCurrentWorkspace,
-} from './repository.ts';
+import { findLiveInvitation, markInvitationAccepted } from './invitations-repository.ts';
+import { findMembership, insertMember, setCurrentWorkspace } from './repository.ts';
 import type { WorkspaceView } from './schema.ts';
 import { toWorkspaceView } from './view.ts';
 

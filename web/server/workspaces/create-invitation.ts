@@ -7,7 +7,8 @@ import { inTransaction } from '#server/db/access.ts';
 import type { WorkspaceRole } from '#server/db/schema.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
 import { mailInvitation } from './invitation-mail.ts';
-import { findWorkspace, insertInvitation } from './repository.ts';
+import { insertInvitation } from './invitations-repository.ts';
+import { findWorkspace } from './repository.ts';
 
 export const invitationTokenPrefix = 'pwi_';
 /** Invitations live 7 days (contract section G). */

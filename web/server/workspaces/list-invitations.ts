@@ -1,6 +1,6 @@
 import type { Caller } from '#server/auth/caller.ts';
 import type { AppContext } from '#server/context.ts';
-import { openInvitationsOf } from './repository.ts';
+import { openInvitationsOf } from './invitations-repository.ts';
 
 /** `GET /api/v1/workspaces/{id}/invitations`: the open ones, newest first (never their tokens). */
 export async function listInvitations(ctx: AppContext, caller: Caller) {

@@ -3,7 +3,7 @@ import { atLeast, forbiddenFor } from '#server/auth/permissions.ts';
 import type { AppContext } from '#server/context.ts';
 import { isUuid } from '#server/http/ids.ts';
 import { notFound } from '#server/http/respond.ts';
-import { revocableInvitationRole, revokeInvitation as revokeRow } from './repository.ts';
+import { revocableInvitationRole, revokeInvitation as revokeRow } from './invitations-repository.ts';
 
 /**
  * `DELETE /api/v1/workspaces/{id}/invitations/{invitationId}`: the link stops working (404 after).

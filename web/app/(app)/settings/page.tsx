@@ -25,7 +25,8 @@ import { configuredProviders, unconfiguredProviders } from '../../../server/user
 import { listSignInMethods } from '../../../server/users/sign-in-methods.ts';
 import { listWebhooks } from '../../../server/webhooks/service.ts';
 import { getAssistantSettings } from '../../../server/workspaces/assistant-settings.ts';
-import { findWorkspace, membersOf, openInvitationsOf } from '../../../server/workspaces/repository.ts';
+import { openInvitationsOf } from '../../../server/workspaces/invitations-repository.ts';
+import { findWorkspace, membersOf } from '../../../server/workspaces/repository.ts';
 import { settingsOf } from '../../../server/workspaces/view.ts';
 
 export const metadata: Metadata = { title: 'Settings' };
