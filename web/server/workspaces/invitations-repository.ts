@@ -6,6 +6,14 @@ import { workspaceInvitations, workspaces } from '#server/db/schema.ts';
 
 export type InvitationRow = typeof workspaceInvitations.$inferSelect;
 
+/** Not accepted, not revoked, not expired at `now`. */
+const open = (now: Date) =>
+  and(
+    isNull(workspaceInvitations.acceptedAt),
+    isNull(workspaceInvitations.revokedAt),
+    gt(workspaceInvitations.expiresAt, now),
+  );
+
 export async function insertInvitation(ctx: Db, values: typeof workspaceInvitations.$inferInsert) {
   const [row] = await ctx.db.insert(workspaceInvitations).values(values).returning();
   return row!;
@@ -16,14 +24,7 @@ export async function openInvitationsOf(ctx: Db, workspaceId: string, now: Date)
   return ctx.db
     .select()
     .from(workspaceInvitations)
-    .where(
-      and(
-        eq(workspaceInvitations.workspaceId, workspaceId),
-        isNull(workspaceInvitations.acceptedAt),
-        isNull(workspaceInvitations.revokedAt),
-        gt(workspaceInvitations.expiresAt, now),
-      ),
-    )
+    .where(and(eq(workspaceInvitations.workspaceId, workspaceId), open(now)))
     .orderBy(desc(workspaceInvitations.createdAt), desc(workspaceInvitations.id));
 }
 
@@ -60,14 +61,7 @@ export async function findLiveInvitation(ctx: Db, tokenHash: string, now: Date) 
     .select({ invitation: workspaceInvitations, workspace: workspaces })
     .from(workspaceInvitations)
     .innerJoin(workspaces, eq(workspaces.id, workspaceInvitations.workspaceId))
-    .where(
-      and(
-        eq(workspaceInvitations.tokenHash, tokenHash),
-        isNull(workspaceInvitations.acceptedAt),
-        isNull(workspaceInvitations.revokedAt),
-        gt(workspaceInvitations.expiresAt, now),
-      ),
-    );
+    .where(and(eq(workspaceInvitations.tokenHash, tokenHash), open(now)));
   return row;
 }
 
@@ -76,14 +70,7 @@ export async function markInvitationAccepted(ctx: Db, id: string, now: Date): Pr
   const rows = await ctx.db
     .update(workspaceInvitations)
     .set({ acceptedAt: now })
-    .where(
-      and(
-        eq(workspaceInvitations.id, id),
-        isNull(workspaceInvitations.acceptedAt),
-        isNull(workspaceInvitations.revokedAt),
-        gt(workspaceInvitations.expiresAt, now),
-      ),
-    )
+    .where(and(eq(workspaceInvitations.id, id), open(now)))
     .returning({ id: workspaceInvitations.id });
   return rows.length > 0;
 }
