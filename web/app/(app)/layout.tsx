@@ -19,7 +19,7 @@ import { workspaceChoices } from '../../server/workspaces/pick.ts';
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   const display = user.name || user.email;
-  const workspaces = await workspaceChoices(await getContext(), user.id);
+  const workspaces = await workspaceChoices(await getContext(), user.id, user.workspaceId);
   return (
     <div className="shell">
       <a href="#main" className="skip-link">

@@ -64,7 +64,7 @@ export async function requireCaller(
   const user = claims ? await sessionUser(ctx, claims.userId, claims.authTime) : undefined;
   if (!claims || !user) throw unauthorized('Sign in or send a bearer token');
   assertSameOrigin(request, ctx.config.appUrl);
-  const { workspace, role } = await sessionWorkspace(ctx, claims.userId);
+  const { workspace, role } = await sessionWorkspace(ctx, claims.userId, claims.workspaceId);
   return {
     userId: claims.userId,
     workspaceId: workspace.id,

@@ -15,6 +15,7 @@ import {
   verifyCredentials,
 } from '#server/users/service.ts';
 import { linkIntentCookie, readLinkIntent } from '#server/users/sign-in-methods.ts';
+import { sessionWorkspace } from '#server/workspaces/membership.ts';
 import { authLogger } from './auth-logger.ts';
 import { secureCookiesFor, sessionClaims, sessionMaxAgeSeconds } from './session.ts';
 
@@ -126,15 +127,21 @@ function authConfig(request: ForwardedRequest): NextAuthConfig {
           token.name = ours.name;
           token.picture = undefined;
           token.authTime = Date.now();
+          token.workspaceId = (await sessionWorkspace(await getContext(), ours.id)).workspace.id;
         } else if (user?.id) {
           token.sub = user.id;
           token.authTime = Date.now();
+          // A new session starts in the user's last chosen workspace and keeps its own from then
+          // on: a switch in another browser does not move it (docs/workspaces.md#switching).
+          token.workspaceId = (await sessionWorkspace(await getContext(), user.id)).workspace.id;
         }
         return token;
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
         if (typeof token.authTime === 'number') (session as { authTime?: number }).authTime = token.authTime;
+        if (typeof token.workspaceId === 'string')
+          (session as { workspaceId?: string }).workspaceId = token.workspaceId;
         return session;
       },
     },

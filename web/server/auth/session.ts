@@ -1,4 +1,4 @@
-import { encode, getToken } from 'next-auth/jwt';
+import { decode, encode, getToken } from 'next-auth/jwt';
 import type { SchedulerConfig } from '#server/config.ts';
 
 /** Auth.js's own session lifetime, which the sign-up cookie matches. */
@@ -21,6 +21,12 @@ export interface SessionClaims {
   userId: string;
   /** When the user signed in (ms since the epoch); sessions from before a password reset are refused. */
   authTime: number | undefined;
+  /**
+   * The workspace this browser session acts in (docs/workspaces.md#switching): set at sign-in and
+   * by a switch in this browser, so another browser's switch does not move it. Absent in sessions
+   * issued before it was kept: those act in the user's last chosen workspace.
+   */
+  workspaceId: string | undefined;
 }
 
 /**
@@ -47,22 +53,81 @@ export async function sessionClaims(
     logger: { error() {}, warn() {}, debug() {} } as never,
   });
   if (typeof token?.sub !== 'string') return undefined;
-  return { userId: token.sub, authTime: typeof token.authTime === 'number' ? token.authTime : undefined };
+  return {
+    userId: token.sub,
+    authTime: typeof token.authTime === 'number' ? token.authTime : undefined,
+    workspaceId: typeof token.workspaceId === 'string' ? token.workspaceId : undefined,
+  };
 }
 
 /** A Set-Cookie header value for a fresh session, exactly as Auth.js would have issued it. */
 export async function sessionCookie(
   config: SchedulerConfig,
   user: { id: string; email: string; name: string | null },
+  workspaceId?: string,
 ): Promise<string> {
-  const name = sessionCookieName(config);
-  const value = await encode({
-    token: { sub: user.id, email: user.email, name: user.name, authTime: Date.now() },
+  const token = { sub: user.id, email: user.email, name: user.name, authTime: Date.now(), workspaceId };
+  return setCookieHeader(config, await encodeSession(config, token));
+}
+
+/**
+ * A browser session's cookie value (`raw`, as the browser sent it) re-issued to act in
+ * `workspaceId`, every other claim kept (the user, the sign-in time a password reset checks);
+ * undefined when `raw` is not a session of ours.
+ */
+export async function sessionValueIn(
+  config: SchedulerConfig,
+  raw: string | undefined,
+  workspaceId: string,
+): Promise<string | undefined> {
+  if (!raw) return undefined;
+  const token = await decode({
+    token: raw,
     secret: config.authSecret,
-    salt: name,
+    salt: sessionCookieName(config),
+  }).catch(() => null);
+  if (typeof token?.sub !== 'string') return undefined;
+  return encodeSession(config, { ...token, workspaceId });
+}
+
+/** A Set-Cookie header re-issuing `request`'s session to act in `workspaceId` (see `sessionValueIn`); undefined without one. */
+export async function sessionCookieIn(
+  config: SchedulerConfig,
+  request: Request,
+  workspaceId: string,
+): Promise<string | undefined> {
+  const name = sessionCookieName(config);
+  const raw = (request.headers.get('cookie') ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+  const value = await sessionValueIn(config, raw, workspaceId);
+  return value ? setCookieHeader(config, value) : undefined;
+}
+
+/** The cookie's attributes, as Auth.js sets them for its session (for `cookies().set` in a server action). */
+export function sessionCookieOptions(config: SchedulerConfig) {
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: secureCookiesFor(config),
+    expires: new Date(Date.now() + sessionMaxAgeSeconds * 1000),
+  };
+}
+
+function encodeSession(config: SchedulerConfig, token: Record<string, unknown>): Promise<string> {
+  return encode({
+    token,
+    secret: config.authSecret,
+    salt: sessionCookieName(config),
     maxAge: sessionMaxAgeSeconds,
   });
+}
+
+function setCookieHeader(config: SchedulerConfig, value: string): string {
   const expires = new Date(Date.now() + sessionMaxAgeSeconds * 1000).toUTCString();
   const secure = secureCookiesFor(config) ? '; Secure' : '';
-  return `${name}=${value}; Path=/; Expires=${expires}; HttpOnly; SameSite=Lax${secure}`;
+  return `${sessionCookieName(config)}=${value}; Path=/; Expires=${expires}; HttpOnly; SameSite=Lax${secure}`;
 }

@@ -6,14 +6,15 @@ import { sessionUser } from '#server/users/service.ts';
 export async function browserUser(
   ctx: AppContext,
   cookieHeader: string | null,
-): Promise<{ id: string; email: string; name: string | null } | undefined> {
+): Promise<{ id: string; email: string; name: string | null; workspaceId: string | undefined } | undefined> {
   if (!cookieHeader) return undefined;
   const request = new Request(ctx.config.appUrl, { headers: { cookie: cookieHeader } });
   const claims = await sessionClaims(request, ctx.config);
   if (!claims) return undefined;
   const row = await sessionUser(ctx, claims.userId, claims.authTime);
   if (!row) return undefined;
-  return { id: row.id, email: row.email, name: row.name };
+  // The session's own workspace, which the consent pages offer first.
+  return { id: row.id, email: row.email, name: row.name, workspaceId: claims.workspaceId };
 }
 
 /** The product's sign-in page for coming back to `returnTo` (a path on this app) afterwards. */

@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { getContext } from '#server/context.ts';
 import { acceptInvitation } from '#server/workspaces/accept-invitation.ts';
 import type { FormState } from './schema.ts';
-import { requireUser } from './session.ts';
+import { requireUser, sessionActsIn } from './session.ts';
 
 /**
  * The invitation page's "Accept" button: the same operation and checks as
@@ -16,7 +16,8 @@ export async function acceptInvitationAction(_state: FormState, form: FormData):
   const token = form.get('token');
   if (typeof token !== 'string') return { error: 'This invitation link is not valid.' };
   try {
-    await acceptInvitation(await getContext(), user.id, token);
+    const workspace = await acceptInvitation(await getContext(), user.id, token);
+    await sessionActsIn(workspace.id);
   } catch (error) {
     if (error instanceof ProblemError) return { error: error.problem.detail };
     throw error;

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { getContext } from '#server/context.ts';
 import { boundWorkspace } from '#server/workspaces/membership.ts';
 import { setCurrentWorkspace } from '#server/workspaces/repository.ts';
-import { requireUser } from './session.ts';
+import { requireUser, sessionActsIn } from './session.ts';
 
 /**
  * The navigation's workspace switcher (docs/workspaces.md#switching): the same rule as
@@ -17,5 +17,6 @@ export async function switchWorkspaceAction(form: FormData): Promise<void> {
   const ctx = await getContext();
   if (!(await boundWorkspace(ctx, user.id, workspaceId))) return;
   await setCurrentWorkspace(ctx, user.id, workspaceId);
+  await sessionActsIn(workspaceId);
   revalidatePath('/', 'layout');
 }

@@ -6,11 +6,18 @@ import { createPersonalWorkspace } from './personal.ts';
 import { findMembership, type Membership, sessionMembership } from './repository.ts';
 
 /**
- * The workspace a browser session acts in: the user's current one while they are still a member,
- * else the oldest they belong to. A user left with none (they deleted their last) gets a new
- * personal workspace, so a session always has one (docs/workspaces.md#switching).
+ * The workspace a browser session acts in: the session's own (`preferred`, kept in its cookie:
+ * set at sign-in and by a switch in that browser) while the user is still a member of it; else the
+ * user's last chosen one, else the oldest they belong to. A user left with none (they deleted their
+ * last) gets a new personal workspace, so a session always has one (docs/workspaces.md#switching).
  */
-export async function sessionWorkspace(ctx: AppContext, userId: string): Promise<Membership> {
+export async function sessionWorkspace(
+  ctx: AppContext,
+  userId: string,
+  preferred?: string,
+): Promise<Membership> {
+  const own = preferred && isUuid(preferred) ? await findMembership(ctx, userId, preferred) : undefined;
+  if (own) return own;
   const found = await sessionMembership(ctx, userId);
   if (found) return found;
   const user = await findUser(ctx, userId);

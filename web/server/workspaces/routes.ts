@@ -128,7 +128,8 @@ export const workspacesRoutes = defineApiRoutes({
     operationId: 'switchWorkspace',
     tags,
     summary: 'Make a workspace the browser session’s current one',
-    description: 'Tokens are not affected: each acts in the workspace it was bound to at creation.',
+    description:
+      'For this browser session only: the answer re-issues its session cookie acting in the workspace, and the user’s other sessions stay where they are. A new sign-in starts in the workspace last switched to. Tokens are not affected: each acts in the workspace it was bound to at creation.',
     parameters: [workspaceId],
     responses: {
       200: { description: 'The new current workspace.', content: { [json]: Workspace } },

@@ -37,7 +37,7 @@ export default async function CliAuthorizePage({ searchParams }: { searchParams:
   if (!user) redirect(signInLocation(ctx, `/cli/authorize?${cliParamsQuery(params)}`));
   const hidden: Record<string, string> = Object.fromEntries(new URLSearchParams(cliParamsQuery(params)));
   const port = new URL(params.redirectUri).port;
-  const workspaces = await workspaceChoices(ctx, user.id);
+  const workspaces = await workspaceChoices(ctx, user.id, user.workspaceId);
   return (
     <CenteredCard wide>
       <ConsentForm

@@ -38,7 +38,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
   }
   const user = await browserUser(ctx, (await cookies()).toString() || null);
   if (!user) redirect(signInLocation(ctx, `/oauth/consent?${authorizeQuery(request)}`));
-  const workspaces = await workspaceChoices(ctx, user.id);
+  const workspaces = await workspaceChoices(ctx, user.id, user.workspaceId);
   const redirectUrl = new URL(request.redirectUri);
   const redirectHost = redirectUrl.host || redirectUrl.protocol;
   const name = request.client.name ?? 'An unnamed application';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Client } from '../../helpers/client.ts';
 import { backends } from '../../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../../helpers/fixtures.ts';
 import { authorize, exchange, rawMcp, registerClient } from '../../helpers/oauth.ts';
@@ -74,6 +75,46 @@ for (const backend of backends()) {
         list.body.workspaces.map((w: { role: string }) => w.role),
         ['owner', 'owner'],
       );
+    });
+
+    test('each browser session has its own current workspace: a switch in one leaves the others', async () => {
+      const owner = await verifiedPerson(env.app, `sessions-${backend}`);
+      const personal = await currentWorkspace(owner.session);
+      const client = await owner.session.json('/api/v1/workspaces', { json: { name: 'Client B' } });
+      assert.equal(client.status, 201);
+      // A second browser signs in as the same person, as a browser does (CSRF, credentials).
+      const signIn = async () => {
+        const browser = new Client(env.app.url);
+        const csrf = await browser.json('/api/auth/csrf');
+        const res = await browser.fetch('/api/auth/callback/credentials', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            email: owner.email,
+            password: 'correct horse battery',
+            csrfToken: csrf.body.csrfToken,
+            callbackUrl: `${env.app.url}/`,
+          }),
+        });
+        assert.equal(res.status, 302);
+        return browser;
+      };
+      const other = await signIn();
+      assert.equal(await currentWorkspace(other), personal);
+
+      const switched = await owner.session.json(`/api/v1/workspaces/${client.body.id}/switch`, {
+        method: 'POST',
+      });
+      assert.equal(switched.status, 200);
+      assert.equal(await currentWorkspace(owner.session), client.body.id);
+      assert.equal(await currentWorkspace(other), personal, 'the other browser stayed where it was');
+      // A new sign-in starts where the person last switched to.
+      assert.equal(await currentWorkspace(await signIn()), client.body.id);
+      // And the other browser switches on its own.
+      await other.json(`/api/v1/workspaces/${client.body.id}/switch`, { method: 'POST' });
+      await owner.session.json(`/api/v1/workspaces/${personal}/switch`, { method: 'POST' });
+      assert.equal(await currentWorkspace(other), client.body.id);
+      assert.equal(await currentWorkspace(owner.session), personal);
     });
 
     test('removing a member ends their tokens and MCP grants for the workspace at once', async () => {

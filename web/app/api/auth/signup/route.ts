@@ -7,6 +7,7 @@ import { sendVerificationLink } from '#server/users/email-verification.ts';
 import { usersRoutes } from '#server/users/routes.ts';
 import { SignupRequest } from '#server/users/schema.ts';
 import { signUp } from '#server/users/service.ts';
+import { sessionWorkspace } from '#server/workspaces/membership.ts';
 
 export const runtime = 'nodejs';
 
@@ -14,5 +15,7 @@ export const POST = route(usersRoutes.signUp, async ({ request, ctx }) => {
   assertNotCrossSite(request, ctx.config.appUrl);
   const user = await signUp(ctx, await readBody(request, SignupRequest));
   await sendVerificationLink(ctx, user.id);
-  return json({ user }, 201, { 'set-cookie': await sessionCookie(ctx.config, user) });
+  // The session starts in the new personal workspace, kept in its cookie (docs/workspaces.md#switching).
+  const { workspace } = await sessionWorkspace(ctx, user.id);
+  return json({ user }, 201, { 'set-cookie': await sessionCookie(ctx.config, user, workspace.id) });
 });

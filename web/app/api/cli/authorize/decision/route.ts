@@ -36,7 +36,7 @@ export const POST = route(cliAuthRoutes.decideCliAuthorization, async ({ request
   assertSameOrigin(request, ctx.config.appUrl);
   if (form.get('decision') !== 'approve')
     return redirect(loopbackRedirect(params, { error: 'access_denied' }));
-  const workspaceId = await pickedWorkspace(ctx, user.id, form.get('workspaceId'));
+  const workspaceId = await pickedWorkspace(ctx, user, form.get('workspaceId'));
   const code = await issueCliCode(ctx, user.id, params, workspaceId);
   return redirect(loopbackRedirect(params, { code }));
 });

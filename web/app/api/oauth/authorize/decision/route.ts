@@ -30,7 +30,7 @@ export async function POST(request: Request): Promise<Response> {
         clientRedirect(ctx, parsed, { error: 'access_denied', error_description: 'The user denied access' }),
       );
     }
-    const workspaceId = await pickedWorkspace(ctx, user.id, form.get('workspaceId'));
+    const workspaceId = await pickedWorkspace(ctx, user, form.get('workspaceId'));
     const code = await issueAuthorizationCode(ctx, user.id, parsed, workspaceId);
     return redirect(clientRedirect(ctx, parsed, { code }));
   } catch (error) {
