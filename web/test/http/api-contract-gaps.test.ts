@@ -162,11 +162,12 @@ describe('contract B on every route file: 405 problems, and the responses /opena
       minimum: 1,
       maximum: 200,
     });
+    // The media library pages as the other lists do (contract B: max 200).
     assert.deepEqual(param('/api/v1/media', 'limit'), {
       default: 50,
       type: 'integer',
       minimum: 1,
-      maximum: 100,
+      maximum: 200,
     });
     assert.deepEqual(param('/api/v1/webhooks/{id}/deliveries', 'limit'), {
       default: 50,
