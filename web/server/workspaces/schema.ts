@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { workspaceRoles } from '#server/db/schema.ts';
+import { ShortenerView, UpdateLinkSettingsRequest, UtmSettings } from '#server/links/schema.ts';
 import { isTimeZone } from '../../components/lib/time.ts';
 
 /** Zod schemas of contract section G (workspaces, members, invitations): type, check and OpenAPI entry. */
@@ -32,12 +33,29 @@ export const WorkspaceSettings = z
   .meta({ id: 'WorkspaceSettings' });
 export type WorkspaceSettings = z.infer<typeof WorkspaceSettings>;
 
+/**
+ * The settings as answered: the stored ones, and for owners and admins (who may change them) the
+ * workspace's tracked links, as `GET /api/v1/workspaces/{id}/links` answers them.
+ */
+export const WorkspaceSettingsView = WorkspaceSettings.extend({
+  utm: UtmSettings.nullable()
+    .optional()
+    .meta({
+      description: 'Owners and admins, on this workspace’s own endpoints: UTM parameters (null: none).',
+    }),
+  shortener: ShortenerView.nullable()
+    .optional()
+    .meta({
+      description: 'Owners and admins, on this workspace’s own endpoints: the link shortener (null: none).',
+    }),
+}).meta({ id: 'WorkspaceSettingsView' });
+
 export const Workspace = z
   .object({
     id: z.string(),
     name: z.string(),
     role: WorkspaceRoleSchema.meta({ description: 'The caller’s role in it.' }),
-    settings: WorkspaceSettings,
+    settings: WorkspaceSettingsView,
     createdAt: z.string(),
   })
   .meta({ id: 'Workspace' });
@@ -62,6 +80,10 @@ export const UpdateWorkspaceRequest = z.object({
         .refine((tz) => isTimeZone(tz), 'Not an IANA time zone')
         .optional(),
       assistantsRequireApproval: z.boolean().optional(),
+      // The contract has links "per workspace": they can be set here too, exactly as with
+      // `PUT /api/v1/workspaces/{id}/links` (same checks, the shortener's host included).
+      utm: UpdateLinkSettingsRequest.shape.utm,
+      shortener: UpdateLinkSettingsRequest.shape.shortener,
     })
     .optional(),
 });

@@ -171,6 +171,44 @@ for (const backend of backends()) {
       assert.equal(off.body.utm.medium, 'social');
     });
 
+    test('links are workspace settings too: PATCH /workspaces/{id} sets them with the same checks, GET answers them', async () => {
+      const { api, id } = await workspace('settings-patch');
+      const patched = await api.json(`/api/v1/workspaces/${id}`, {
+        method: 'PATCH',
+        json: {
+          settings: {
+            timezone: 'Europe/Paris',
+            utm: { source: '{platform}', medium: 'social' },
+            shortener: { provider: 'shlink', apiUrl: shlink.url, apiKey: shlinkKey },
+          },
+        },
+      });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      assert.equal(patched.body.settings.timezone, 'Europe/Paris');
+      assert.deepEqual(patched.body.settings.utm, { source: '{platform}', medium: 'social' });
+      assert.equal(patched.body.settings.shortener.hasApiKey, true);
+      const read = await api.json(`/api/v1/workspaces/${id}`);
+      assert.deepEqual(read.body.settings, patched.body.settings);
+      assert.deepEqual((await api.json(`/api/v1/workspaces/${id}/links`)).body, {
+        utm: patched.body.settings.utm,
+        shortener: patched.body.settings.shortener,
+      });
+      assert.ok(!JSON.stringify(read.body).includes(shlinkKey), 'the key is never answered');
+      // The shortener's host is checked as on /links; a refusal changes nothing, the timezone included.
+      const refused = await api.json(`/api/v1/workspaces/${id}`, {
+        method: 'PATCH',
+        json: {
+          settings: {
+            timezone: 'Asia/Tokyo',
+            shortener: { provider: 'shlink', apiUrl: internalUrl, apiKey: 'k' },
+          },
+        },
+      });
+      assert.equal(refused.status, 422);
+      assert.equal(internalHits, 0);
+      assert.deepEqual((await api.json(`/api/v1/workspaces/${id}`)).body.settings, patched.body.settings);
+    });
+
     test('publish: UTM’d short links, one per target and link, reused by a retry; clicks in the metrics', async () => {
       const { api, id, xId, mastodonId } = await workspace('publisher');
       const put = await api.json(`/api/v1/workspaces/${id}/links`, {
