@@ -2,6 +2,7 @@ import { malformedRequestTarget } from '@postwave/shared/http/json-input';
 import {
   apiContentSecurityPolicy,
   baselineSecurityHeaders,
+  mediaSecurityHeaders,
   pageContentSecurityPolicy,
 } from '@postwave/shared/http/security-headers';
 import { problem } from '@postwave/shared/problems';
@@ -28,7 +29,14 @@ export function proxy(request: NextRequest): NextResponse {
   const { pathname } = request.nextUrl;
   const allow = allowedMethods(pathname);
   if (allow && !allow.includes(request.method)) return methodNotAllowed(request.method, pathname, allow);
-  if (pathname.startsWith('/media/')) return NextResponse.next();
+  if (pathname.startsWith('/media/')) {
+    // The media route sets these on what it serves; a path it does not serve (Next's not-found
+    // page) must not be an unsandboxed HTML page under /media either (contract D).
+    const response = NextResponse.next();
+    const { 'Content-Disposition': _download, ...sandboxed } = mediaSecurityHeaders(undefined);
+    for (const [name, value] of Object.entries(sandboxed)) response.headers.set(name, value);
+    return response;
+  }
   const isApi = pathname.startsWith('/api/') || pathname === '/mcp' || pathname.startsWith('/.well-known/');
   // Pages only read, except the forms' server actions (POST with a Next-Action header). Next takes
   // any other POST to a page for a malformed action and answers 500, so it is refused here.

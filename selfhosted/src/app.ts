@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { requireApiKey } from './http/auth.ts';
 import { notFoundHandler, problemHandler } from './http/errors.ts';
 import { inSequence } from './http/sequence.ts';
+import { unroutedHandler } from './http/unrouted.ts';
 import { installRequestLogging } from './logging.ts';
 import { accountsRouter } from './routes/accounts.ts';
 import { docsRouter } from './routes/docs.ts';
@@ -81,6 +82,7 @@ export function createApp(config: Config, services: Services): Express {
   app.use(mediaRouter(routes, services.storage));
   app.use(docsRouter(routes, config, services.publishers));
 
+  app.use(unroutedHandler(Object.values(routes)));
   app.use(notFoundHandler);
   app.use(problemHandler);
   return app;

@@ -54,6 +54,44 @@ describe('HTTP basics', () => {
     await expectProblem(await fetch(`${server.url}/nothing`), 404, 'not_found');
   });
 
+  it('answers Scheduler features with 501 not_supported, and another method on a route with 405 and Allow', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/posts'],
+      ['GET', `/api/v1/posts/${crypto.randomUUID()}`],
+      ['PATCH', `/api/v1/posts/${crypto.randomUUID()}`],
+      ['DELETE', `/api/v1/posts/${crypto.randomUUID()}`],
+      ['POST', '/api/v1/accounts'],
+      ['DELETE', `/api/v1/accounts/${crypto.randomUUID()}`],
+      ['GET', '/api/v1/workspaces'],
+      ['GET', '/api/v1/analytics'],
+      ['GET', '/api/v1/media'],
+      ['POST', '/api/v1/webhooks'],
+    ] as const) {
+      const body = await expectProblem(
+        await server.api(path, {
+          method,
+          headers: { 'content-type': 'application/json' },
+          ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }),
+        }),
+        501,
+        'not_supported',
+      );
+      assert.match(String(body.detail), /Scheduler/, `${method} ${path}`);
+    }
+    const wrong = await server.api('/api/v1/posts', { method: 'DELETE' });
+    await expectProblem(wrong.clone(), 405, 'method_not_allowed');
+    assert.equal(wrong.headers.get('allow'), 'POST');
+    const upload = await server.api('/api/v1/upload', { method: 'GET' });
+    await expectProblem(upload.clone(), 405, 'method_not_allowed');
+    assert.equal(upload.headers.get('allow'), 'POST');
+    const media = await fetch(`${server.url}/media/some-key.png`, { method: 'DELETE' });
+    await expectProblem(media.clone(), 405, 'method_not_allowed');
+    assert.match(media.headers.get('allow') ?? '', /GET/);
+    assert.equal(media.headers.get('content-security-policy'), 'sandbox', 'every /media answer is sandboxed');
+    // Without the key, the API still answers 401 first.
+    await expectProblem(await fetch(`${server.url}/api/v1/workspaces`), 401, 'unauthorized');
+  });
+
   it('answers malformed JSON and wrong types with 400 problems', async () => {
     const malformed = await server.api('/api/v1/validation', {
       method: 'POST',

@@ -91,5 +91,10 @@ describe('Scheduler security headers', () => {
     const missing = await fetch(`${app.url}/media/nothing-here.png`);
     assert.equal(missing.status, 404);
     assert.equal(missing.headers.get('content-security-policy'), 'sandbox');
+    // A /media path no route serves is Next's not-found page: sandboxed and never sniffed too.
+    const unserved = await fetch(`${app.url}/media/a/b`);
+    assert.equal(unserved.status, 404);
+    assert.match(unserved.headers.get('content-security-policy') ?? '', /^sandbox/);
+    assert.equal(unserved.headers.get('x-content-type-options'), 'nosniff');
   });
 });
