@@ -38,16 +38,12 @@ export type WorkspaceSettings = z.infer<typeof WorkspaceSettings>;
  * workspace's tracked links, as `GET /api/v1/workspaces/{id}/links` answers them.
  */
 export const WorkspaceSettingsView = WorkspaceSettings.extend({
-  utm: UtmSettings.nullable()
-    .optional()
-    .meta({
-      description: 'Owners and admins, on this workspace’s own endpoints: UTM parameters (null: none).',
-    }),
-  shortener: ShortenerView.nullable()
-    .optional()
-    .meta({
-      description: 'Owners and admins, on this workspace’s own endpoints: the link shortener (null: none).',
-    }),
+  utm: UtmSettings.nullable().optional().meta({
+    description: 'Owners and admins, on this workspace’s own endpoints: UTM parameters (null: none).',
+  }),
+  shortener: ShortenerView.nullable().optional().meta({
+    description: 'Owners and admins, on this workspace’s own endpoints: the link shortener (null: none).',
+  }),
 }).meta({ id: 'WorkspaceSettingsView' });
 
 export const Workspace = z
