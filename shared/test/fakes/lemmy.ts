@@ -17,6 +17,8 @@ export interface FakeLemmyCommunity {
   subscribers?: number;
   /** Only moderators may post (`only_mods_can_post_in_community`). */
   restricted?: boolean;
+  /** The users subscribed to it (listed by `GET /api/v3/community/list?type_=Subscribed`). */
+  subscribedBy?: string[];
 }
 
 export interface FakeLemmyPost {
@@ -38,10 +40,12 @@ const error = (status: number, type: string): FakeResponse => ({ status, json: {
 /**
  * A Lemmy 0.19 instance as far as posting goes: `POST /api/v3/user/login` → `jwt`, the session as
  * `Authorization: Bearer` (or the `jwt` cookie, which pict-rs reads), `GET /api/v3/community?name=`,
+ * `GET /api/v3/community/list` (`type_` All, Local or Subscribed; `page`, `limit` up to 50),
  * `POST /api/v3/post` checked like Lemmy (title 3–200 characters on one line, body ≤ 10,000, a valid
  * url), pict-rs uploads (`POST /pictrs/image`, `images[]`), comments, `GET /api/v3/post?id=` with
  * counts and `GET /api/v3/post/list`. Errors are `{ "error": "<type>" }` (401 for login and session
- * refusals, 404 for what is not found, 429 `rate_limit_error`, 400 otherwise).
+ * refusals, 404 for what is not found, 429 `rate_limit_error`, 400 otherwise, as
+ * `{ "error": "unknown", "message" }` for a bad page or limit).
  */
 export class FakeLemmy {
   readonly server = new FakeServer();
@@ -111,6 +115,7 @@ export class FakeLemmy {
     const s = this.server;
     s.route('POST', /^\/api\/v3\/user\/login$/, (req) => this.#login(req));
     s.route('GET', /^\/api\/v3\/community$/, (req) => this.#community(req));
+    s.route('GET', /^\/api\/v3\/community\/list$/, (req) => this.#listCommunities(req));
     s.route('POST', /^\/api\/v3\/post$/, (req) => this.#authed(req, (user) => this.#createPost(req, user)));
     s.route('GET', /^\/api\/v3\/post$/, (req) => this.#getPost(req));
     s.route('GET', /^\/api\/v3\/post\/list$/, (req) => this.#listPosts(req));
@@ -139,12 +144,44 @@ export class FakeLemmy {
   }
 
   #authed(req: RecordedRequest, handler: (user: string) => FakeResponse | Promise<FakeResponse>) {
+    const { user } = this.#session(req);
+    if (!user) return error(401, 'not_logged_in');
+    return handler(user);
+  }
+
+  #session(req: RecordedRequest): { jwt?: string; user?: string } {
     const header = String(req.headers.authorization ?? '');
     const cookie = /(?:^|;\s*)jwt=([^;]+)/.exec(String(req.headers.cookie ?? ''))?.[1];
     const jwt = header.startsWith('Bearer ') ? header.slice(7) : cookie;
     const user = jwt ? this.#sessions.get(jwt) : undefined;
-    if (!user) return error(401, 'not_logged_in');
-    return handler(user);
+    return { ...(jwt ? { jwt } : {}), ...(user ? { user } : {}) };
+  }
+
+  /**
+   * As Lemmy 0.19: a token it does not know is refused (401), no token lists as a guest (who
+   * follows nothing); pages start at 1, `limit` is 1 to 50 (else `unknown`, 400).
+   */
+  #listCommunities(req: RecordedRequest): FakeResponse {
+    const { jwt, user } = this.#session(req);
+    if (jwt && !user) return error(401, 'not_logged_in');
+    const page = Number(req.query.get('page') ?? 1);
+    const limit = Number(req.query.get('limit') ?? 10);
+    if (!Number.isInteger(page) || page < 1)
+      return { status: 400, json: { error: 'unknown', message: 'Page is < 1' } };
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50)
+      return { status: 400, json: { error: 'unknown', message: 'Fetch limit is > 50' } };
+    const type = req.query.get('type_') ?? 'All';
+    const follows = (c: FakeLemmyCommunity) => !!user && !!c.subscribedBy?.includes(user);
+    const listed = this.#communities.filter((c) =>
+      type === 'Subscribed' ? follows(c) : type === 'Local' ? !c.host : true,
+    );
+    const communities = listed.slice((page - 1) * limit, page * limit).map((c) => ({
+      ...this.#communityView(c),
+      subscribed: follows(c) ? 'Subscribed' : 'NotSubscribed',
+      blocked: false,
+      banned_from_community: false,
+    }));
+    return { json: { communities } };
   }
 
   #community(req: RecordedRequest): FakeResponse {

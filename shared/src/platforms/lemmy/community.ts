@@ -1,5 +1,7 @@
 import { PlatformError } from '../../errors.ts';
+import type { OptionChoice } from '../manifest.ts';
 import type { LemmyApi } from './api.ts';
+import { communityPageSize, communityPattern } from './limits.ts';
 
 export interface Community {
   id: number;
@@ -11,22 +13,27 @@ export interface Community {
   subscribers?: number;
 }
 
-interface CommunityResponse {
-  community_view?: {
-    community?: { id?: unknown; name?: unknown; title?: unknown; actor_id?: unknown; icon?: unknown };
-    counts?: { subscribers?: unknown };
-  };
+interface CommunityView {
+  community?: { id?: unknown; name?: unknown; title?: unknown; actor_id?: unknown; icon?: unknown };
+  counts?: { subscribers?: unknown };
 }
 
+interface CommunityResponse {
+  community_view?: CommunityView;
+}
+
+/** Pages of subscriptions read at most: 20 × 50, the 1,000 choices one field keeps. */
+const maxSubscriptionPages = 20;
+
 /**
- * `GET /api/v3/community?name=…` for the account's community (`platformAccountId`, `name@instance`,
- * `!name@instance` or a local `name`): its id to post in, and its canonical `name@host`. A community
- * on the account's own instance is asked for by its bare name.
+ * `GET /api/v3/community?name=…` for the account's community (`platformAccountId`) or the
+ * `community` option (`name@instance`, `!name@instance` or a local `name`): its id to post in, and
+ * its canonical `name@host`. A community on the account's own instance is asked for by its bare name.
  */
-export async function resolveCommunity(api: LemmyApi, platformAccountId: string): Promise<Community> {
-  const wanted = platformAccountId.trim().replace(/^!/, '');
+export async function resolveCommunity(api: LemmyApi, named: string): Promise<Community> {
+  const wanted = named.trim().replace(/^!/, '');
   const [name, host] = wanted.split('@') as [string, string | undefined];
-  if (!/^[a-z0-9_]{1,255}$/i.test(name) || (host !== undefined && !/^[a-z0-9.-]+(:\d+)?$/i.test(host)))
+  if (!communityPattern.test(named.trim()))
     throw new PlatformError('target_unreachable', 'The Lemmy community must be written as name@instance', {
       retryable: false,
     });
@@ -50,20 +57,51 @@ export async function communityById(api: LemmyApi, id: number): Promise<Communit
   return communityOf(answer, api);
 }
 
+/**
+ * The `community` option's choices: the communities the logged-in user is subscribed to
+ * (`GET /api/v3/community/list?type_=Subscribed`, 50 a page until a short page), each as
+ * `name@host` (the host of its `actor_id`, as `resolveCommunity` names it) labelled with its title.
+ */
+export async function subscribedCommunities(api: LemmyApi): Promise<OptionChoice[]> {
+  const choices: OptionChoice[] = [];
+  for (let page = 1; page <= maxSubscriptionPages; page++) {
+    const answer = await api.call<{ communities?: unknown }>({
+      method: 'GET',
+      path: '/api/v3/community/list',
+      operation: 'read',
+      query: { type_: 'Subscribed', limit: String(communityPageSize), page: String(page) },
+    });
+    const views = Array.isArray(answer.communities) ? (answer.communities as CommunityView[]) : [];
+    for (const view of views) {
+      const community = parseCommunity(view, api);
+      if (community)
+        choices.push({ value: community.handle, label: `${community.title} (${community.handle})` });
+    }
+    if (views.length < communityPageSize) break;
+  }
+  return choices;
+}
+
 function communityOf(answer: CommunityResponse, api: LemmyApi): Community {
-  const c = answer.community_view?.community;
-  if (!c || typeof c.id !== 'number' || typeof c.name !== 'string')
+  const community = parseCommunity(answer.community_view, api);
+  if (!community)
     throw new PlatformError(
       'platform_unavailable',
       `${new URL(api.origin).host} did not answer like a Lemmy server`,
     );
+  return community;
+}
+
+function parseCommunity(view: CommunityView | undefined, api: LemmyApi): Community | undefined {
+  const c = view?.community;
+  if (!c || typeof c.id !== 'number' || typeof c.name !== 'string') return undefined;
   let host = new URL(api.origin).host;
   try {
     if (typeof c.actor_id === 'string') host = new URL(c.actor_id).host;
   } catch {
     // Keep the instance's host.
   }
-  const subscribers = answer.community_view?.counts?.subscribers;
+  const subscribers = view?.counts?.subscribers;
   return {
     id: c.id,
     name: c.name,

@@ -34,6 +34,15 @@ export const lemmyManifest: PlatformManifest = {
   },
   options: [
     {
+      name: 'community',
+      label: 'Community',
+      type: 'text',
+      placeholder: 'The account’s community',
+      help: 'Post to another community, as name@instance: one you are subscribed to, or any the instance can find.',
+      // A community the user is not subscribed to can still be typed and posted to.
+      choicesFrom: { allowCustom: true },
+    },
+    {
       name: 'title',
       label: 'Title',
       type: 'text',

@@ -1,9 +1,18 @@
 import { z } from 'zod';
 import { firstCommentOption } from '../first-comment.ts';
-import { maxTitleLength } from './limits.ts';
+import { communityPattern, maxTitleLength } from './limits.ts';
 
 export const lemmyOptionsSchema = z
   .strictObject({
+    community: z
+      .string()
+      .trim()
+      .regex(communityPattern, 'must be a Lemmy community as name@instance')
+      .optional()
+      .meta({
+        description:
+          "The community to post to instead of the account's, as name@instance (the account's user's subscriptions are offered as choices; any community the instance can resolve is accepted). Default: the account's community.",
+      }),
     title: z
       .string()
       .trim()

@@ -2,7 +2,7 @@ import { PlatformError } from '../../errors.ts';
 import type { FetchLike } from '../../http/fetch-like.ts';
 import { extensionFor } from '../../media/kinds.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
-import type { AccountMetricName } from '../manifest.ts';
+import type { AccountMetricName, OptionChoice } from '../manifest.ts';
 import { lookupSlackMs, SendLedger, sameText } from '../send-ledger.ts';
 import type {
   AccountProfile,
@@ -17,7 +17,7 @@ import type {
   ValidationOutcome,
 } from '../types.ts';
 import { LemmyApi, LemmySessions } from './api.ts';
-import { type Community, resolveCommunity } from './community.ts';
+import { type Community, resolveCommunity, subscribedCommunities } from './community.ts';
 import type { LemmyConfig } from './config.ts';
 import { splitPost } from './content.ts';
 import { lemmyManifest } from './manifest.ts';
@@ -42,9 +42,10 @@ type CallContext = Pick<PublishContext, 'signal' | 'onCredentialsRefreshed' | 'a
 const uploadTimeoutMs = 5 * 60_000;
 
 /**
- * Publishes link or text posts to a Lemmy community with the account's login: images to the
- * instance's pict-rs (the first becomes the post's link unless the `url` option is set), then
- * `POST /api/v3/post`; the first comment is a real comment (`POST /api/v3/comment`).
+ * Publishes link or text posts to a Lemmy community (the account's, or the `community` option's)
+ * with the account's login: images to the instance's pict-rs (the first becomes the post's link
+ * unless the `url` option is set), then `POST /api/v3/post`; the first comment is a real comment
+ * (`POST /api/v3/comment`).
  */
 export class LemmyPublisher implements Publisher<LemmyOptions> {
   readonly id = lemmyManifest.id;
@@ -86,7 +87,8 @@ export class LemmyPublisher implements Publisher<LemmyOptions> {
     context: PublishContext,
   ): Promise<PublishResult> {
     const api = this.#api(account, context);
-    const community = await this.#community(api, account);
+    // The `community` option posts elsewhere than the account's community, resolved alike.
+    const community = await this.#community(api, options.community ?? account.platformAccountId);
     const { title, body } = splitPost(post.message, options);
     const username = lemmyCredentialsSchema.parse(account.credentials).username;
     const earlier = this.#ledger.earlierSend(context);
@@ -150,7 +152,7 @@ export class LemmyPublisher implements Publisher<LemmyOptions> {
         retryable: false,
       });
     // Resolving the community needs a session: the login is checked on the way.
-    const community = await this.#community(api, account, true);
+    const community = await this.#community(api, account.platformAccountId, true);
     return {
       name: community.title,
       username: `!${community.handle}`,
@@ -198,6 +200,17 @@ export class LemmyPublisher implements Publisher<LemmyOptions> {
     return results;
   }
 
+  /** The `community` field's choices: the communities the account's user is subscribed to. */
+  async optionChoices(
+    account: PlatformAccount,
+    field: string,
+    _values: Readonly<Record<string, string>>,
+    context: PlatformCallContext,
+  ): Promise<OptionChoice[]> {
+    if (field !== 'community') return [];
+    return subscribedCommunities(this.#api(account, context));
+  }
+
   /** The community's subscribers: who sees what this account posts there. */
   async accountMetrics(
     account: PlatformAccount,
@@ -207,11 +220,11 @@ export class LemmyPublisher implements Publisher<LemmyOptions> {
     return community.subscribers === undefined ? {} : { followers: community.subscribers };
   }
 
-  async #community(api: LemmyApi, account: PlatformAccount, fresh = false): Promise<Community> {
-    const key = `${api.origin}\u0000${account.platformAccountId.toLowerCase()}`;
+  async #community(api: LemmyApi, named: string, fresh = false): Promise<Community> {
+    const key = `${api.origin}\u0000${named.trim().toLowerCase()}`;
     const known = fresh ? undefined : this.#communities.get(key);
     if (known) return known;
-    const community = await resolveCommunity(api, account.platformAccountId);
+    const community = await resolveCommunity(api, named);
     this.#communities.set(key, community);
     return community;
   }

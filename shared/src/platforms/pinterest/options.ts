@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maxLinkLength, maxTitleLength } from './limits.ts';
+import { maxLinkLength, maxTitleLength, pinterestLength } from './limits.ts';
 
 /** Per-pin Pinterest options; strict so a misspelt option is an error instead of being ignored. */
 export const pinterestOptionsSchema = z
@@ -8,9 +8,13 @@ export const pinterestOptionsSchema = z
       .string()
       .trim()
       .min(1)
-      .max(maxTitleLength)
+      // Counted in code points as Pinterest (and the description check) counts them, not the
+      // UTF-16 units `.max` counts: an emoji outside the BMP is one character.
+      .refine((title) => pinterestLength(title) <= maxTitleLength, {
+        message: `A Pinterest title holds up to ${maxTitleLength} characters`,
+      })
       .optional()
-      .meta({ description: `The pin's title, up to ${maxTitleLength} characters.` }),
+      .meta({ description: `The pin's title, up to ${maxTitleLength} characters (code points).` }),
     link: z
       .url({ protocol: /^https?$/ })
       .max(maxLinkLength)

@@ -17,8 +17,8 @@ const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
 /**
  * Pinterest's rules for one pin: the description (the message) up to 500 characters, an image,
- * a video or a carousel of 2 to 5 images, types, sizes and alt text. The title and link limits are
- * in the options schema. Browser-safe.
+ * a video or a carousel of 2 to 5 images, types, sizes and alt text. The title (100 characters,
+ * also in code points) and link limits are in the options schema. Browser-safe.
  */
 export function validatePinterestPin(post: PostContent, media: readonly MediaInfo[]): ValidationOutcome {
   const errors: ValidationIssue[] = [];

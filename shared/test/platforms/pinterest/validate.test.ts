@@ -56,6 +56,21 @@ describe('Pinterest validation', () => {
     assert.deepEqual(warnings([info('video', 'video/mp4', local)]), []);
   });
 
+  it('counts the title in characters (code points) up to 100, as the description', () => {
+    const title = (value: string) => pinterestOptionsSchema.safeParse({ title: value });
+    // 100 emoji are 200 UTF-16 units but 100 characters to Pinterest.
+    assert.equal(title('😀'.repeat(100)).success, true);
+    assert.equal(title('😀'.repeat(60)).success, true);
+    assert.equal(title(`${'😀'.repeat(99)}ab`).success, false);
+    const tooLong = title('a'.repeat(101));
+    assert.equal(tooLong.success, false);
+    assert.deepEqual(
+      tooLong.error?.issues.map((i) => i.path),
+      [['title']],
+    );
+    assert.match(tooLong.error?.issues[0]?.message ?? '', /up to 100 characters/);
+  });
+
   it('has strict options: title up to 100, an http(s) link, a section id', () => {
     const ok = (value: unknown) => pinterestOptionsSchema.safeParse(value).success;
     assert.equal(
