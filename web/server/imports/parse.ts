@@ -252,7 +252,8 @@ export function parseCsvImport(text: string): ImportRowInput[] {
     return {
       index: i + 1,
       message: record.message ?? '',
-      accountRefs: splitList(record.accounts),
+      // `accountIds`, the post request's own name for the field, is read as `accounts` too.
+      accountRefs: splitList(record.accounts || record.accountIds),
       scheduledAt: record.scheduledAt?.trim() || undefined,
       postingMode: record.postingMode?.trim() || undefined,
       media,

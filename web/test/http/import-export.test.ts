@@ -114,6 +114,19 @@ for (const backend of backends()) {
       assert.deepEqual(codes(7), ['scheduled_in_past']);
       assert.ok(rows.every((r) => !('postId' in r)));
       assert.equal(await postCount(api), 0);
+
+      // The accounts column may also be named as the post request names the field, `accountIds`.
+      const named = await importFile(
+        api,
+        csv([
+          ['scheduledAt', 'message', 'accountIds'],
+          [when, 'By the request’s own column name', `${news},${updates}`],
+        ]),
+        { dryRun: true },
+      );
+      assert.equal(named.status, 200, JSON.stringify(named.body));
+      assert.deepEqual(named.body.rows[0].errors, []);
+      assert.equal(named.body.rows[0].valid, true);
     });
 
     test('a commit with one bad row writes nothing; all valid commits every post once, the same file twice creates no duplicates', async () => {
