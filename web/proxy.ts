@@ -2,7 +2,7 @@ import { malformedRequestTarget } from '@postwave/shared/http/json-input';
 import {
   apiContentSecurityPolicy,
   baselineSecurityHeaders,
-  mediaSecurityHeaders,
+  mediaSandboxHeaders,
   pageContentSecurityPolicy,
 } from '@postwave/shared/http/security-headers';
 import { problem } from '@postwave/shared/problems';
@@ -33,8 +33,7 @@ export function proxy(request: NextRequest): NextResponse {
     // The media route sets these on what it serves; a path it does not serve (Next's not-found
     // page) must not be an unsandboxed HTML page under /media either (contract D).
     const response = NextResponse.next();
-    const { 'Content-Disposition': _download, ...sandboxed } = mediaSecurityHeaders(undefined);
-    for (const [name, value] of Object.entries(sandboxed)) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(mediaSandboxHeaders)) response.headers.set(name, value);
     return response;
   }
   const isApi = pathname.startsWith('/api/') || pathname === '/mcp' || pathname.startsWith('/.well-known/');

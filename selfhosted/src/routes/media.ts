@@ -1,7 +1,7 @@
 import {
   type LocalStorage,
   mediaKeyPattern,
-  mediaSecurityHeaders,
+  mediaSandboxHeaders,
   ProblemError,
   problem,
   receiveSignedUpload,
@@ -21,10 +21,8 @@ export function mediaRouter(routes: ApiRoutes, storage: Storage): Router {
   const router = Router();
   // Every answer under /media (an upload's 201 or its problems, a path no route serves) is
   // sandboxed and never sniffed, as served media are (contract D), not only the downloads.
-  // (Not Content-Disposition: what is served decides that, from its type.)
-  const { 'Content-Disposition': _download, ...sandboxed } = mediaSecurityHeaders(undefined);
   router.use('/media', (_req, res, next) => {
-    res.set(sandboxed);
+    res.set(mediaSandboxHeaders);
     next();
   });
 

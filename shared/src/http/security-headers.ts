@@ -46,13 +46,21 @@ export function isInlineMediaType(contentType: string): boolean {
 }
 
 /**
- * Headers for `/media/*`: never sniffed, sandboxed (no scripts, no same-origin) even when opened
- * directly, and anything but images, video and audio served as a download.
+ * What every answer under `/media` carries, whatever it is (an upload's answer, a path no route
+ * serves): never sniffed, sandboxed (no scripts, no same-origin) even when opened directly.
+ */
+export const mediaSandboxHeaders: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': 'sandbox',
+};
+
+/**
+ * Headers for served media: sandboxed (`mediaSandboxHeaders`), and anything but images, video
+ * and audio served as a download.
  */
 export function mediaSecurityHeaders(contentType: string | undefined): Record<string, string> {
   return {
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': 'sandbox',
+    ...mediaSandboxHeaders,
     ...(contentType && isInlineMediaType(contentType) ? {} : { 'Content-Disposition': 'attachment' }),
   };
 }

@@ -45,13 +45,7 @@ export async function sessionClaims(
   config: SchedulerConfig,
 ): Promise<SessionClaims | undefined> {
   if (!request.headers.get('cookie')) return undefined;
-  const token = await getToken({
-    req: request,
-    secret: config.authSecret,
-    secureCookie: secureCookiesFor(config),
-    cookieName: sessionCookieName(config),
-    logger: { error() {}, warn() {}, debug() {} } as never,
-  });
+  const token = await getToken(tokenReader(request, config));
   if (typeof token?.sub !== 'string') return undefined;
   return {
     userId: token.sub,
@@ -96,13 +90,11 @@ export async function sessionCookieIn(
   request: Request,
   workspaceId: string,
 ): Promise<string | undefined> {
-  const name = sessionCookieName(config);
-  const raw = (request.headers.get('cookie') ?? '')
-    .split(';')
-    .map((c) => c.trim())
-    .find((c) => c.startsWith(`${name}=`))
-    ?.slice(name.length + 1);
-  const value = await sessionValueIn(config, raw, workspaceId);
+  // Read as `sessionClaims` reads it (Auth.js's own cookie reader, chunked cookies included).
+  const raw = request.headers.get('cookie')
+    ? await getToken({ ...tokenReader(request, config), raw: true })
+    : undefined;
+  const value = await sessionValueIn(config, raw || undefined, workspaceId);
   return value ? setCookieHeader(config, value) : undefined;
 }
 
@@ -130,4 +122,15 @@ function setCookieHeader(config: SchedulerConfig, value: string): string {
   const expires = new Date(Date.now() + sessionMaxAgeSeconds * 1000).toUTCString();
   const secure = secureCookiesFor(config) ? '; Secure' : '';
   return `${sessionCookieName(config)}=${value}; Path=/; Expires=${expires}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/** How the session cookie is found and read in a request (quietly: a bad cookie is no session). */
+function tokenReader(request: Request, config: SchedulerConfig) {
+  return {
+    req: request,
+    secret: config.authSecret,
+    secureCookie: secureCookiesFor(config),
+    cookieName: sessionCookieName(config),
+    logger: { error() {}, warn() {}, debug() {} } as never,
+  };
 }
