@@ -102,7 +102,9 @@ export async function claimDueTargets(
     ), due AS (
       SELECT d.*, c.next_due_at AS account_due FROM candidates c
       CROSS JOIN LATERAL (
-        SELECT m.post_id, m.account_id, m.next_collect_at, m.platform, m.posted_at, m.step FROM target_metrics m
+        SELECT m.post_id, m.account_id, m.next_collect_at, m.platform, m.posted_at, m.step,
+          m.platform_post_id, m.url
+        FROM target_metrics m
         WHERE ${due('m', 'c.account_id')}
         ORDER BY m.next_collect_at
         LIMIT ${perAccount}) AS d
@@ -116,11 +118,15 @@ export async function claimDueTargets(
       SET lease_owner = ${owner}, lease_expires_at = ${until}::timestamptz, next_due_at = ${until}::timestamptz
       WHERE a.account_id IN (SELECT account_id FROM taken)
     )${settled}
-    SELECT k.post_id, k.account_id, k.platform, k.posted_at, k.step, t.platform_post_id, t.url
+    SELECT k.post_id, k.account_id, k.platform, k.posted_at, k.step,
+      coalesce(k.platform_post_id, t.platform_post_id) AS platform_post_id,
+      CASE WHEN k.platform_post_id IS NULL THEN t.url ELSE k.url END AS url
     FROM taken k
-    -- One key lookup per target: a join the planner may hash would read every post target.
-    CROSS JOIN LATERAL (SELECT t.platform_post_id, t.url FROM post_targets t
-      WHERE t.post_id = k.post_id AND t.account_id = k.account_id LIMIT 1) AS t`,
+    -- A row enrolled by an older instance (without the target's id) looks it up, by key: a join the
+    -- planner may hash would read every post target.
+    LEFT JOIN LATERAL (SELECT t.platform_post_id, t.url FROM post_targets t
+      WHERE k.platform_post_id IS NULL AND t.post_id = k.post_id AND t.account_id = k.account_id
+      LIMIT 1) AS t ON true`,
   );
   return rowsOf<Record<string, unknown>>(result).map((row) => ({
     postId: String(row.post_id),

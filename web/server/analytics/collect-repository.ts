@@ -56,8 +56,8 @@ export async function enrollPostedTargets(
     collecting.length > 0 ? sql`(t.platform IN (${list(collecting)}) OR ${shortLinks})` : shortLinks;
   const result = await ctx.db.execute(sql`
     WITH added AS (
-    INSERT INTO target_metrics (post_id, account_id, platform, posted_at, state, step, next_collect_at)
-    SELECT t.post_id, t.account_id, t.platform, coalesce(p.posted_at, t.updated_at),
+    INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, url, posted_at, state, step, next_collect_at)
+    SELECT t.post_id, t.account_id, t.platform, t.platform_post_id, t.url, coalesce(p.posted_at, t.updated_at),
       CASE WHEN ${supported} THEN 'collecting' ELSE 'unsupported' END, 0,
       CASE WHEN ${supported}
         THEN coalesce(p.posted_at, t.updated_at) + ${firstOffsetMs} * interval '1 millisecond' END

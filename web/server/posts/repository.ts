@@ -233,7 +233,7 @@ export async function finalizePosts(
   );
   const recorded = deferred.length
     ? sql`recorded AS (${resultsUpdate(deferred, now)}
-        RETURNING t.post_id, t.account_id, t.status, t.platform_post_id, t.updated_at), `
+        RETURNING t.post_id, t.account_id, t.status, t.platform_post_id, t.url, t.updated_at), `
     : sql``;
   // Arrays per column rather than a VALUES row per post: one statement text whatever the batch's size.
   const column = (pick: (i: PostFinalization) => string | null | undefined) => arrayLiteral(items.map(pick));
@@ -291,8 +291,8 @@ function analyticsSchedule(analytics: NonNullable<FinalizeOptions['analytics']>,
     sql.raw(hasRecorded ? `coalesce(r.${column}, t.${fallback})` : `t.${fallback}`);
   const postedAt = sql`coalesce(d.posted_at, ${r('updated_at', 'updated_at')})`;
   return sql`, enrolled AS (
-      INSERT INTO target_metrics (post_id, account_id, platform, posted_at, state, step, next_collect_at)
-      SELECT t.post_id, t.account_id, t.platform, ${postedAt},
+      INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, url, posted_at, state, step, next_collect_at)
+      SELECT t.post_id, t.account_id, t.platform, ${r('platform_post_id', 'platform_post_id')}, ${r('url', 'url')}, ${postedAt},
         CASE WHEN ${supported} THEN 'collecting' ELSE 'unsupported' END, 0,
         CASE WHEN ${supported} THEN ${postedAt} + ${analytics.firstOffsetMs} * interval '1 millisecond' END
       FROM done d JOIN post_targets t ON t.post_id = d.id

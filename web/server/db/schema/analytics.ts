@@ -38,6 +38,13 @@ export const targetMetrics = pgTable(
     accountId: text('account_id').notNull(),
     platform: text('platform').notNull(),
     postedAt: ts('posted_at').notNull(),
+    /**
+     * The target's id and URL on its platform, copied from `post_targets` when it is enrolled, so a
+     * claim reads what to ask the platform from the rows it takes (null on rows an older instance
+     * enrolled: the claim looks them up).
+     */
+    platformPostId: text('platform_post_id'),
+    url: text('url'),
     state: text('state').$type<MetricsState>().notNull().default('collecting'),
     step: integer('step').notNull().default(0),
     nextCollectAt: ts('next_collect_at'),

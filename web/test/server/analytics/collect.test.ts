@@ -328,6 +328,21 @@ for (const backend of backends()) {
       );
     });
 
+    test('a target’s platform id is copied when it is enrolled, and looked up for a row without it', async () => {
+      const post = await publish('asked by the id its metrics row carries');
+      const target = post.results.find((r) => r.accountId === xAccount)!;
+      x.figures.set(target.platformPostId!, { like_count: 7 });
+      const enrolled = await rowOf(post.id, xAccount);
+      assert.equal(enrolled?.platformPostId, target.platformPostId, 'copied when publishing enrolled it');
+      assert.equal(enrolled?.url, target.url ?? null);
+      // A row an older instance enrolled (before migration 0040) carries no id: the claim finds it.
+      await ctx.db.execute(sql`UPDATE target_metrics SET platform_post_id = NULL, url = NULL
+        WHERE post_id = ${post.id}::uuid`);
+      await makeDue();
+      await runCollection(ctx);
+      assert.equal((await rowOf(post.id, xAccount))?.metrics.likes, 7);
+    });
+
     test('a deleted post’s history goes with it (a trigger, as the foreign key did)', async () => {
       const post = await publish('kept in the history, then deleted');
       await makeDue();
