@@ -11,7 +11,6 @@ type ZodIssue = z.core.$ZodIssue;
 export const problemStatus = {
   invalid_request: 400,
   unauthorized: 401,
-  token_expired: 401,
   forbidden: 403,
   invitation_email_mismatch: 403,
   self_approval: 403,
@@ -40,7 +39,6 @@ export type ProblemCode = keyof typeof problemStatus;
 const titles: Record<ProblemCode, string> = {
   invalid_request: 'Invalid request',
   unauthorized: 'Unauthorized',
-  token_expired: 'Token expired',
   forbidden: 'Forbidden',
   invitation_email_mismatch: 'Invitation is for another e-mail address',
   self_approval: 'Authors do not approve their own posts',

@@ -1,4 +1,5 @@
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { problem } from '@postwave/shared';
 import { getContext } from '#server/context.ts';
 import { errorResponse } from '#server/http/route.ts';
 import { authenticateMcp, mcpChallenge } from '#server/mcp/auth.ts';
@@ -33,15 +34,19 @@ async function handle(request: Request): Promise<Response> {
     ctx = await getContext();
     const caller = await authenticateMcp(ctx, request);
     if (!caller) {
+      // A problem (contract B: every error) that also carries OAuth's `error` members (RFC 6750),
+      // which MCP clients read along with the challenge.
+      const detail = 'Authorization with a Postwave OAuth token is required';
       return new Response(
         JSON.stringify({
+          ...problem('unauthorized', detail),
           error: 'invalid_token',
-          error_description: 'Authorization with a Postwave OAuth token is required',
+          error_description: detail,
         }),
         {
           status: 401,
           headers: {
-            'content-type': 'application/json',
+            'content-type': 'application/problem+json',
             'www-authenticate': mcpChallenge(ctx, request),
             ...corsHeaders,
           },

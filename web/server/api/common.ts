@@ -2,9 +2,8 @@ import { z } from 'zod';
 
 /** Problem descriptions several routes share. */
 export const unauthorized = {
-  unauthorized: 'no session cookie and no valid `Authorization: Bearer` token',
-  token_expired:
-    'the bearer token has expired (personal tokens at the end of the lifetime chosen at creation, CLI tokens 90 days after their last use); `WWW-Authenticate: Bearer error="invalid_token"`',
+  unauthorized:
+    'no session cookie and no valid `Authorization: Bearer` token. A bearer token that has expired (personal tokens at the end of the lifetime chosen at creation, CLI tokens 90 days after their last use) is refused with `WWW-Authenticate: Bearer error="invalid_token", error_description="The token expired"`',
 } as const;
 export const notFound = {
   not_found: 'no such resource for this user (another user’s ids are 404 too)',

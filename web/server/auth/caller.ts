@@ -79,10 +79,14 @@ function unauthorized(detail: string, error?: string): ProblemError {
   return new ProblemError(problem('unauthorized', detail), { 'WWW-Authenticate': challenge });
 }
 
+/**
+ * An expired token is `unauthorized` like any other refused one (contract B); its challenge says it
+ * expired (RFC 6750 `error_description`), so a client can tell "sign in again" from "never valid".
+ */
 function expired(): ProblemError {
   return new ProblemError(
     problem(
-      'token_expired',
+      'unauthorized',
       'The bearer token has expired: create a new one in Settings, or run `postwave login` again',
     ),
     {

@@ -12,7 +12,7 @@ export const ApiToken = z
     lastUsedAt: z.string().nullable(),
     expiresAt: z.string().nullable().meta({
       description:
-        'When the token stops working (401 `token_expired`). Personal tokens: fixed at creation. CLI tokens: 90 days after the last use, moved on by each use. Null only for tokens from before expiry existed that were never migrated.',
+        'When the token stops working (then 401 `unauthorized`, its `WWW-Authenticate` challenge saying `The token expired`). Personal tokens: fixed at creation. CLI tokens: 90 days after the last use, moved on by each use. Null only for tokens from before expiry existed that were never migrated.',
     }),
   })
   .meta({ id: 'ApiToken' });

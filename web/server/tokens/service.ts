@@ -105,7 +105,8 @@ export type TokenCheck =
 
 /**
  * The user a bearer token belongs to, if it is live. An expired token is told apart from an
- * unknown or revoked one (401 `token_expired`), so a CLI can ask its user to sign in again.
+ * unknown or revoked one (its 401 challenge says `The token expired`), so a CLI can ask its user
+ * to sign in again.
  * CLI tokens expire 90 days after their last use: each recorded use moves the expiry on.
  */
 export async function authenticateToken(ctx: AppContext, token: string): Promise<TokenCheck> {

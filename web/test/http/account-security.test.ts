@@ -413,7 +413,7 @@ for (const backend of backends()) {
       assert.equal(me.status, 200);
     });
 
-    test('personal tokens live 30, 90 or 365 days; expired tokens are 401 token_expired', async () => {
+    test('personal tokens live 30, 90 or 365 days; expired tokens are 401 with a challenge that says so', async () => {
       const { client } = await signUp(app.url, 'expiry');
       const day = 86_400_000;
       for (const [days, expected] of [
@@ -438,20 +438,26 @@ for (const backend of backends()) {
       assert.equal(text.status, 400);
       const openapi = JSON.stringify((await client.json('/openapi.json')).body.paths['/api/v1/tokens']);
       assert.match(openapi, /expiresInDays/);
-      assert.match(openapi, /token_expired/);
+      assert.match(openapi, /The token expired/);
       const listed = await client.json('/api/v1/tokens');
       assert.ok(listed.body.tokens.every((t: { expiresAt: string | null }) => t.expiresAt !== null));
 
       for (const secret of [seeded.expiredPersonal, seeded.expiredCli]) {
         const res = await client.withToken(secret).json('/api/v1/posts');
         assert.equal(res.status, 401);
-        assert.equal(res.body.code, 'token_expired');
-        assert.match(res.headers.get('www-authenticate') ?? '', /Bearer .*error="invalid_token"/);
+        assert.equal(res.body.code, 'unauthorized', 'the contract’s code for a refused caller');
+        assert.match(
+          res.headers.get('www-authenticate') ?? '',
+          /Bearer .*error="invalid_token", error_description="The token expired"/,
+        );
       }
-      assert.equal(
-        (await client.withToken(`pw_${randomBytes(32).toString('base64url')}`).json('/api/v1/posts')).body
-          .code,
-        'unauthorized',
+      const unknown = await client
+        .withToken(`pw_${randomBytes(32).toString('base64url')}`)
+        .json('/api/v1/posts');
+      assert.equal(unknown.body.code, 'unauthorized');
+      assert.doesNotMatch(
+        unknown.headers.get('www-authenticate') ?? '',
+        /expired/,
         'an unknown token is not "expired"',
       );
       // A CLI token in use lives on: each use moves its expiry to 90 days later.

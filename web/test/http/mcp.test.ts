@@ -224,6 +224,12 @@ for (const backend of backends()) {
       const bogus = await rawMcp(env.app.url, 'pwo_not-a-token');
       assert.equal(bogus.status, 401);
       assert.match(bogus.headers.get('www-authenticate')!, /error="invalid_token"/);
+      // A problem like every error (contract B), with OAuth's members beside its own.
+      assert.match(bogus.headers.get('content-type')!, /^application\/problem\+json/);
+      const refused = await bogus.json();
+      assert.equal(refused.code, 'unauthorized');
+      assert.equal(refused.status, 401);
+      assert.equal(refused.error, 'invalid_token');
 
       // OAuth tokens are bound to /mcp: not accepted on the REST API.
       const rest = await new Client(env.app.url)
