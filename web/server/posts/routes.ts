@@ -86,8 +86,18 @@ export const postsRoutes = defineApiRoutes({
     operationId: 'listPosts',
     summary: 'Posts, newest first, keyset-paginated',
     parameters: [
-      { name: 'status', in: 'query', schema: z.enum(postStatuses) },
-      { name: 'limit', in: 'query', description: '1–200, default 50.', schema: ListPostsQuery.shape.limit },
+      {
+        name: 'status',
+        in: 'query',
+        description: 'Only posts in this status. Left blank (`status=`), as if absent: every status.',
+        schema: z.enum(postStatuses),
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        description: '1–200, default 50 (also when left blank); over 200 is 400.',
+        schema: ListPostsQuery.shape.limit,
+      },
       {
         name: 'cursor',
         in: 'query',

@@ -222,6 +222,10 @@ for (const backend of backends()) {
       assert.equal((await api.json('/api/v1/posts?limit=500')).status, 400);
       assert.equal((await api.json('/api/v1/posts?status=gone')).status, 400);
       assert.equal((await api.json('/api/v1/posts?cursor=garbage')).status, 400);
+      // Blank parameters (a form's empty fields) are absent: every status, the default page.
+      const blank = await api.json('/api/v1/posts?status=&limit=&cursor=');
+      assert.equal(blank.status, 200);
+      assert.deepEqual(blank.body, all.body);
     });
 
     test('Idempotency-Key replays the first response and refuses another body', async () => {

@@ -1,4 +1,5 @@
 import { ProblemError, problem } from '@postwave/shared';
+import { queryOf } from '#server/http/query.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { mediaLibraryRoutes } from '#server/media/library-routes.ts';
@@ -8,7 +9,7 @@ import { ListMediaQuery, maxMediaPage } from '#server/media/schema.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(mediaLibraryRoutes.listMedia, async ({ request, ctx, caller }) => {
-  const query = ListMediaQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = ListMediaQuery.safeParse(queryOf(request));
   if (!query.success) {
     const field = query.error.issues[0]?.path.join('.') || 'query';
     throw new ProblemError(

@@ -4,6 +4,7 @@ import { decidePosting } from '#server/approvals/policy.ts';
 import { submitNewPost } from '#server/approvals/submit-post.ts';
 import { actorOf } from '#server/audit/actor.ts';
 import { readJson } from '#server/http/body.ts';
+import { queryOf } from '#server/http/query.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
@@ -17,7 +18,7 @@ import { withTemplate } from '#server/templates/apply-template.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(postsRoutes.listPosts, async ({ request, ctx, caller }) => {
-  const query = ListPostsQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = ListPostsQuery.safeParse(queryOf(request));
   if (!query.success) {
     throw new ProblemError(
       problem(

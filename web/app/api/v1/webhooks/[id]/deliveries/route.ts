@@ -1,4 +1,5 @@
 import { ProblemError, problem } from '@postwave/shared';
+import { queryOf } from '#server/http/query.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { webhooksRoutes } from '#server/webhooks/routes.ts';
@@ -10,7 +11,7 @@ export const runtime = 'nodejs';
 export const GET = route(
   webhooksRoutes.listWebhookDeliveries,
   async ({ request, ctx, caller, params: { id } }) => {
-    const query = ListDeliveriesQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+    const query = ListDeliveriesQuery.safeParse(queryOf(request));
     if (!query.success)
       throw new ProblemError(
         problem('invalid_request', 'status must be pending, delivered or failed; limit 1 to 200'),
