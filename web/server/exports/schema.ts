@@ -1,6 +1,7 @@
 import { ProblemError, parseOffsetDateTime, problem } from '@postwave/shared';
 import { z } from 'zod';
 import { postStatuses } from '#server/db/schema.ts';
+import { queryParams } from '#server/http/query.ts';
 import { Post } from '#server/posts/schema.ts';
 import type { ExportFilter } from './repository.ts';
 
@@ -60,7 +61,7 @@ function parseBound(name: string, value: string | undefined): Date | undefined {
 
 export function parseExportQuery(params: URLSearchParams): { format: ExportFormat; filter: ExportFilter } {
   // An empty field (an HTML form's "All" or a blank date) means no filter.
-  const parsed = ExportQuery.safeParse(Object.fromEntries([...params].filter(([, value]) => value !== '')));
+  const parsed = ExportQuery.safeParse(queryParams(params));
   if (!parsed.success)
     throw new ProblemError(
       problem('invalid_request', 'format is csv or json; status is draft, scheduled, posted or failed'),
