@@ -1,4 +1,5 @@
 import type { NormalizedPost } from '@postwave/shared';
+import { justAfter } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
 import { inTransaction } from '#server/db/access.ts';
 import type { ApprovalActor, RecycleSettings, StoredApproval } from '#server/db/schema.ts';
@@ -61,7 +62,10 @@ export async function submitNewPost(
       approval: approvalOf(input, by, when, reason),
     });
     await recordApprovalStep(ctx, tx, inserted, 'submitted', by);
-    await auditPost(tx, inserted, by, 'post.submitted', { requested: input.postingMode });
+    // Stored, then submitted: both in the audit log, as for a draft submitted later.
+    const stored = new Date();
+    await auditPost(tx, inserted, by, 'post.created', { postingMode: input.postingMode }, stored);
+    await auditPost(tx, inserted, by, 'post.submitted', { requested: input.postingMode }, justAfter(stored));
     return inserted;
   });
   await mailSubmitted(ctx, row, by.name);

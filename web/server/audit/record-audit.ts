@@ -10,7 +10,15 @@ export interface AuditEntryInput {
   target: { type: AuditTargetType; id: string };
   /** What helps a reader (a name, a role, a platform): never a secret, token or credential. */
   details?: Record<string, unknown> | undefined;
+  /**
+   * When, if not now: a change that writes two entries (a post stored and submitted) stamps the
+   * second a millisecond later, so a newest-first list shows them in the order they happened.
+   */
+  at?: Date | undefined;
 }
+
+/** The `at` of an entry that follows one stamped `at` in the same change (see `AuditEntryInput.at`). */
+export const justAfter = (at: Date): Date => new Date(at.getTime() + 1);
 
 /**
  * Writes audit entries with `tx`, the transaction of the change they describe: the entry commits
@@ -32,7 +40,7 @@ function toRow(entry: AuditEntryInput, at: Date): NewAuditRow {
   return {
     id: crypto.randomUUID(),
     workspaceId: entry.workspaceId,
-    at,
+    at: entry.at ?? at,
     actorType: entry.actor.type,
     actorId: entry.actor.id ?? null,
     actorName: entry.actor.name.slice(0, 200),

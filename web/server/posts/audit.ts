@@ -26,6 +26,7 @@ export async function auditPost(
   actor: AuditActor,
   action: AuditAction,
   details: Record<string, unknown> = {},
+  at?: Date,
 ): Promise<void> {
   await nameTimelineActor(tx, row.id, timelineActorOf[actor.type], actor.name);
   await recordAudit(tx, {
@@ -34,5 +35,6 @@ export async function auditPost(
     action,
     target: { type: 'post', id: row.id },
     details: { status: row.status, accounts: row.accountIds.length, ...details },
+    at,
   });
 }

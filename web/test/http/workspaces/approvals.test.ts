@@ -76,6 +76,11 @@ for (const backend of backends()) {
       };
     };
     const sentTexts = (text: string) => env.telegram.sent.filter((m) => m.text === text);
+    /** The audit log's actions about one post, newest first. */
+    const auditOf = async (postId: string) =>
+      (await api('owner').json('/api/v1/audit?limit=200')).body.entries
+        .filter((e: { target: { id: string } }) => e.target.id === postId)
+        .map((e: { action: string }) => e.action);
 
     test('submit: contributors get 202 and pending_approval; editors and up publish; viewers may not', async () => {
       const post = await submit('contributor wants it scheduled');
@@ -84,6 +89,8 @@ for (const backend of backends()) {
       assert.equal(post.approval.requestedBy.id, team.members.contributor.userId);
       assert.equal(post.approval.requestedBy.type, 'member');
       assert.ok(post.approval.requestedAt);
+      // The audit log has the post stored and submitted (newest first), as for a draft submitted later.
+      assert.deepEqual(await auditOf(post.id), ['post.submitted', 'post.created']);
 
       const now = await api('contributor').json('/api/v1/posts', {
         json: { message: 'contributor wants it now', accountIds: [news], postingMode: 'now' },
@@ -197,6 +204,9 @@ for (const backend of backends()) {
       assert.equal(submitted.approval.requested.postingMode, 'schedule');
       assert.ok(submitted.approval.requested.scheduledAt);
       assert.equal((await statusOf('contributor', draftRow.postId)).status, 'draft');
+      // Stored and submitted, as a submission through POST /api/v1/posts is (newest first).
+      assert.deepEqual(await auditOf(scheduledRow.postId), ['post.submitted', 'post.created']);
+      assert.deepEqual(await auditOf(draftRow.postId), ['post.created']);
       // Approved like any submission: then it is scheduled.
       const approved = await api('editor').json(`/api/v1/posts/${scheduledRow.postId}/approve`, { json: {} });
       assert.equal(approved.status, 200, JSON.stringify(approved.body));
