@@ -24,7 +24,7 @@ export const tokensRoutes = defineApiRoutes({
     operationId: 'createToken',
     summary: 'Create a personal API token (browser session only); the secret is shown once',
     description:
-      'Every personal token expires: `expiresInDays` is 30, 90 (the default) or 365, so no token lives longer than a year. A password reset revokes every token of the user.',
+      'Every personal token expires: `expiresInDays` is a whole number of days from 1 to 365 (90 by default), so no token lives longer than a year. A password reset revokes every token of the user.',
     requestBody: { content: { [json]: CreateTokenRequest } },
     responses: {
       201: { description: 'Created.', content: { [json]: CreatedToken } },
@@ -32,7 +32,8 @@ export const tokensRoutes = defineApiRoutes({
         ...unauthorized,
         forbidden: 'not a same-origin browser session',
         invalid_request: 'a field of the wrong type',
-        validation_failed: 'an empty or too long name, or `expiresInDays` other than 30, 90 or 365',
+        validation_failed:
+          'an empty or too long name, or `expiresInDays` that is not a whole number of days from 1 to 365',
       }),
     },
   },

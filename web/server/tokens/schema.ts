@@ -20,12 +20,8 @@ export type TokenSummary = z.infer<typeof ApiToken>;
 
 export const TokenList = z.object({ tokens: z.array(ApiToken) });
 
-/** Lifetimes a personal token may be given at creation (days); 90 when none is chosen. */
-/** The lifetimes a personal token may have, in days. */
-export const personalTokenLifetimesDays = [30, 90, 365] as const;
-export type PersonalTokenLifetimeDays = (typeof personalTokenLifetimesDays)[number];
-const isTokenLifetime = (days: number): days is PersonalTokenLifetimeDays =>
-  (personalTokenLifetimesDays as readonly number[]).includes(days);
+/** The longest a personal token may live, in days (contract D: at most a year). */
+export const maxPersonalTokenLifetimeDays = 365;
 
 export const CreateTokenRequest = z.object({
   name: z.string().trim().min(1).max(100),
@@ -35,11 +31,14 @@ export const CreateTokenRequest = z.object({
   }),
   expiresInDays: z
     .number()
-    .refine(isTokenLifetime, 'Choose 30, 90 or 365 days')
+    // A check, not `.int()`: a fraction is a number out of range (422), as 0 or 366 is, not a wrong type (400).
+    .refine(Number.isInteger, 'A whole number of days')
+    .min(1, 'At least 1 day')
+    .max(maxPersonalTokenLifetimeDays, 'At most 365 days (a year)')
     .default(90)
     .meta({
-      enum: [...personalTokenLifetimesDays],
-      description: 'Lifetime in days: 30, 90 (default) or 365. Another number is 422; not a number, 400.',
+      description:
+        'Lifetime in whole days, 1 to 365 (a year at most; the settings page offers 30, 90 and 365); default 90. Another number is 422; not a number, 400.',
     }),
 });
 

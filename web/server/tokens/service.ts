@@ -5,7 +5,7 @@ import type { ApiTokenKind } from '#server/db/schema.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
 import * as repo from './repository.ts';
-import type { PersonalTokenLifetimeDays, TokenSummary } from './schema.ts';
+import type { TokenSummary } from './schema.ts';
 
 export const apiTokenPrefix = 'pw_';
 
@@ -13,12 +13,12 @@ export const apiTokenPrefix = 'pw_';
 const lastUsedResolutionMs = 60_000;
 
 const dayMs = 24 * 60 * 60 * 1000;
-/** Lifetimes a personal token may be given at creation; 90 days when none is chosen. */
-export const defaultPersonalTokenLifetimeDays: PersonalTokenLifetimeDays = 90;
+/** A personal token's lifetime when none is chosen at creation. */
+export const defaultPersonalTokenLifetimeDays = 90;
 /** CLI tokens stay alive while used: each use pushes the expiry to 90 days later. */
 export const cliTokenIdleLifetimeMs = 90 * dayMs;
 
-export function personalTokenExpiry(days: PersonalTokenLifetimeDays, now = Date.now()): Date {
+export function personalTokenExpiry(days: number, now = Date.now()): Date {
   return new Date(now + days * dayMs);
 }
 

@@ -2,7 +2,7 @@ import { readBody } from '#server/http/body.ts';
 import { json, notFound } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { tokensRoutes } from '#server/tokens/routes.ts';
-import { CreateTokenRequest, type PersonalTokenLifetimeDays } from '#server/tokens/schema.ts';
+import { CreateTokenRequest } from '#server/tokens/schema.ts';
 import { createToken, listTokens, personalTokenExpiry } from '#server/tokens/service.ts';
 import { boundWorkspace } from '#server/workspaces/membership.ts';
 
@@ -25,7 +25,7 @@ export const POST = route(tokensRoutes.createToken, async ({ request, ctx, calle
     name,
     workspaceId,
     // The schema refused any other number (isTokenLifetime).
-    expiresAt: personalTokenExpiry(expiresInDays as PersonalTokenLifetimeDays),
+    expiresAt: personalTokenExpiry(expiresInDays),
   });
   return json(created, 201);
 });
