@@ -1,3 +1,4 @@
+import { readJsonCapped } from '@postwave/shared/http/capped-body';
 import NextAuth, { type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import GitHub from 'next-auth/providers/github';
@@ -44,13 +45,14 @@ function gitHubProvider(config: SchedulerConfig['github']) {
       url: `${apiBase}/user`,
       async request({ tokens }: { tokens: { access_token?: string } }) {
         const headers = { authorization: `Bearer ${tokens.access_token}`, 'user-agent': 'postwave' };
-        const profile = (await (await fetch(`${apiBase}/user`, { headers })).json()) as Record<
+        // Replies read under the size cap every platform reply has (contract D; MAX_REPLY_BYTES).
+        const profile = (await readJsonCapped(await fetch(`${apiBase}/user`, { headers }))) as Record<
           string,
           unknown
         >;
         const response = await fetch(`${apiBase}/user/emails`, { headers });
         const emails = response.ok
-          ? ((await response.json()) as { email: string; primary?: boolean; verified?: boolean }[])
+          ? ((await readJsonCapped(response)) as { email: string; primary?: boolean; verified?: boolean }[])
           : [];
         const verified = emails.filter((e) => e.verified === true);
         const chosen = verified.find((e) => e.primary) ?? verified[0];

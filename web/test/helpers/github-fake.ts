@@ -7,6 +7,8 @@ export interface GitHubProfile {
   name?: string;
   /** Addresses as GET /user/emails lists them. */
   emails: { email: string; primary?: boolean; verified: boolean }[];
+  /** A profile text of this many bytes in GET /user's answer (a reply past the app's size cap). */
+  bioBytes?: number;
 }
 
 /**
@@ -82,7 +84,13 @@ export class FakeGitHub {
       const publicEmail = profile.emails.find((e) => e.primary)?.email ?? null;
       return {
         status: 200,
-        body: { id: profile.id, login: profile.login, name: profile.name ?? null, email: publicEmail },
+        body: {
+          id: profile.id,
+          login: profile.login,
+          name: profile.name ?? null,
+          email: publicEmail,
+          ...(profile.bioBytes ? { bio: 'x'.repeat(profile.bioBytes) } : {}),
+        },
       };
     }
     if (req.method === 'GET' && url.pathname === '/api/v3/user/emails') {
