@@ -2,6 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import { resolve } from 'node:path';
 import {
   type Env,
+  envAllowedPrivateHosts,
   envBearerToken,
   envConfig,
   envConfigMessage,
@@ -64,6 +65,11 @@ const selfhostedSettings = {
   maxUploadBytes: fromEnv('MAX_UPLOAD_BYTES', envPositive.default(512 * 1024 * 1024)),
   /** Cap on every reply body read from a platform. */
   maxReplyBytes: fromEnv('MAX_REPLY_BYTES', envPositive.default(8 * 1024 * 1024)),
+  /**
+   * Private hosts a request may name anyway (a Nostr relay in `accountOptions`): what a request
+   * names is the caller's choice, fetched SSRF-safe; the accounts file's hosts are trusted.
+   */
+  allowPrivateHosts: fromEnv('ALLOW_PRIVATE_HOSTS', envAllowedPrivateHosts),
   logLevel: fromEnv('LOG_LEVEL', envLogLevel.default('info')),
   publish: {
     /** No publish of one post runs longer than this: retries stop and requests are cancelled. */

@@ -1,5 +1,6 @@
 import {
   accountNotFound,
+  createSafeFetch,
   LocalStorage,
   objectStorageConfigFromEnv,
   PlatformLimiter,
@@ -40,6 +41,7 @@ export function createServices(config: Config, logger: Logger, overrides: Partia
     storage,
     logger,
     limiter: new PlatformLimiter(config.limits),
+    requestHostFetch: createSafeFetch({ allowPrivateHosts: config.allowPrivateHosts }),
     unknownAccount: (accountId) => (accounts.configured ? accountNotFound(accountId) : accountsNotConfigured),
   });
   const webhook =

@@ -115,4 +115,39 @@ describe('self-hosted: Nostr', () => {
     assert.ok(!accepting.events.some((e) => e.content === 'Relay from the request'));
     assert.equal(accepting.connections.length, connectionsBefore, 'the relay was never connected to');
   });
+
+  it('ALLOW_PRIVATE_HOSTS lets a request name a private relay it lists, and only that one (contract D)', async () => {
+    const listed = new URL(accepting.url).host;
+    const allowing = await startTestServer({
+      accounts: [
+        { id: 'nostr', platform: 'nostr', platformAccountId: npub, credentials: { secretKey: nsec } },
+      ],
+      env: { NOSTR_RELAYS: refusing.url, ALLOW_PRIVATE_HOSTS: listed },
+    });
+    try {
+      const post = (message: string, relay: string) =>
+        allowing.api('/api/v1/posts', {
+          json: {
+            message,
+            accountIds: ['nostr'],
+            postingMode: 'now',
+            accountOptions: { nostr: { relays: [relay] } },
+          },
+        });
+      const allowed = await post('Relay the operator allows', accepting.url);
+      assert.equal(allowed.status, 200, await allowed.clone().text());
+      assert.ok(accepting.events.some((e) => e.content === 'Relay the operator allows'));
+
+      const refusingConnections = refusing.connections.length;
+      const unlisted = await post('Relay the operator does not list', refusing.url);
+      assert.equal(unlisted.status, 502);
+      assert.equal(
+        refusing.connections.length,
+        refusingConnections,
+        'the unlisted relay was never connected to',
+      );
+    } finally {
+      await allowing.close();
+    }
+  });
 });

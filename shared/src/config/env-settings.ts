@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowedPrivateHosts } from '../http/address-policy.ts';
 import type { Env } from '../platforms/types.ts';
 
 /**
@@ -112,6 +113,25 @@ export function envParsedBy<T>(parse: (value: string) => T) {
     }
   });
 }
+
+/**
+ * `ALLOW_PRIVATE_HOSTS` (contract D, both deployments): the private hosts user-chosen URLs may
+ * reach anyway, comma-separated `host[:port]`; none when unset.
+ */
+export const envAllowedPrivateHosts = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    try {
+      return parseAllowedPrivateHosts(value);
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: (error as Error).message.replace(/^ALLOW_PRIVATE_HOSTS: /, ''),
+      });
+      return z.NEVER;
+    }
+  });
 
 /** true/false, 1/0, yes/no, on/off. */
 export const envFlag = z

@@ -38,6 +38,12 @@ export interface PostingServiceOptions {
   /** The fetch for hosts accounts name themselves (see PublishContext.accountHostFetch). */
   accountHostFetch?: FetchLike;
   /**
+   * Where no `accountHostFetch` is given (the self-hosted server trusts its accounts file's
+   * hosts), the fetch for hosts a request names, which are the caller's choice: an SSRF-safe one
+   * (by default public addresses only; the deployment's `ALLOW_PRIVATE_HOSTS` widens it).
+   */
+  requestHostFetch?: FetchLike;
+  /**
    * Loads a `choicesFrom` field's choices for validation; by default the publisher is asked under
    * a 10-second deadline, cached for a minute per account, field and `dependsOn` value.
    */
@@ -60,8 +66,10 @@ export class PostingService {
   /** What every validate and publish context carries besides the call's own (built once). */
   readonly #extraContext: Pick<PublishContext, 'resolveOwnMedia' | 'accountHostFetch'>;
   readonly #checkDeps: TargetCheckDeps;
+  readonly #requestHostFetch: FetchLike;
 
   constructor(options: PostingServiceOptions) {
+    this.#requestHostFetch = options.requestHostFetch ?? publicHostsFetch();
     this.#storage = options.storage;
     this.#logger = options.logger ?? silentLogger;
     this.#limiter = options.limiter ?? new PlatformLimiter();
@@ -129,11 +137,11 @@ export class PostingService {
     // own request timeouts instead, so a long video upload is not cut off halfway.
     const signal = hooks.signal ?? new AbortController().signal;
     const logger = this.#logger;
-    // Hosts a request named are the user's choice: where the deployment gave no fetch for such
-    // hosts (the self-hosted server trusts its accounts file's), the default address policy holds.
+    // Hosts a request named are the user's choice: where the deployment gave no fetch for hosts
+    // (the self-hosted server trusts its accounts file's), they go through `requestHostFetch`.
     const extraContext =
       target.requestNamesHosts && !this.#extraContext.accountHostFetch
-        ? { ...this.#extraContext, accountHostFetch: publicHostsFetch() }
+        ? { ...this.#extraContext, accountHostFetch: this.#requestHostFetch }
         : this.#extraContext;
     // Links are tracked once per publish of the target, before its first step: every retry
     // within it sends the same text (and a later dispatch gets the same short links back).

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import {
   defaultCollectionOffsetsMs,
   defaultWebhookRetrySchedule,
+  envAllowedPrivateHosts,
   envBearerToken,
   envFlag,
   envHttpUrl,
@@ -17,7 +18,6 @@ import {
   envWholeNumber,
   fromEnv,
   fromEnvFamily,
-  parseAllowedPrivateHosts,
   parseWebhookRetrySchedule,
 } from '@postwave/shared';
 import { z } from 'zod';
@@ -175,23 +175,7 @@ export const schedulerSettings = {
   /** The cap on any reply body read from a platform or a user-chosen host. */
   maxReplyBytes: fromEnv('MAX_REPLY_BYTES', envPositive.default(8 * 1024 * 1024)),
   /** Private hosts user-chosen URLs may reach anyway (operators, tests). */
-  allowPrivateHosts: fromEnv(
-    'ALLOW_PRIVATE_HOSTS',
-    z
-      .string()
-      .optional()
-      .transform((value, ctx) => {
-        try {
-          return parseAllowedPrivateHosts(value);
-        } catch (error) {
-          ctx.addIssue({
-            code: 'custom',
-            message: (error as Error).message.replace(/^ALLOW_PRIVATE_HOSTS: /, ''),
-          });
-          return z.NEVER;
-        }
-      }),
-  ),
+  allowPrivateHosts: fromEnv('ALLOW_PRIVATE_HOSTS', envAllowedPrivateHosts),
   /** MCP OAuth token lifetimes. */
   oauth: {
     accessTokenTtlSeconds: fromEnv('OAUTH_ACCESS_TOKEN_TTL_SECONDS', envPositive.default(3600)),

@@ -18,7 +18,7 @@ export const nostrOptionsSchema = z
       .max(maxRelays)
       .optional()
       .meta({
-        description: `Relays (\`wss://\` or \`ws://\` URLs, up to ${maxRelays}) that replace \`NOSTR_RELAYS\` for this account. Relays a request names are user-chosen hosts (on the Scheduler also an account's): private addresses are refused (the Scheduler's \`ALLOW_PRIVATE_HOSTS\` may list some); the self-hosted accounts file's relays are the operator's and trusted.`,
+        description: `Relays (\`wss://\` or \`ws://\` URLs, up to ${maxRelays}) that replace \`NOSTR_RELAYS\` for this account. Relays a request names are user-chosen hosts (on the Scheduler also an account's): private addresses are refused unless the server's \`ALLOW_PRIVATE_HOSTS\` lists them; the self-hosted accounts file's relays are the operator's and trusted.`,
       }),
     firstComment: firstCommentOption(),
   })
