@@ -4,7 +4,7 @@ import { accountsOf } from '#server/accounts/repository.ts';
 import type { AccountCache } from '#server/accounts/service.ts';
 import { recordApprovalStep } from '#server/approvals/record.ts';
 import { type AuditActor, systemActor } from '#server/audit/actor.ts';
-import { justAfter, recordAudit } from '#server/audit/record-audit.ts';
+import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
 import type { Db } from '#server/db/access.ts';
 import type { ApprovalActor, StoredMedia, StoredOverride, StoredThreadPart } from '#server/db/schema.ts';
@@ -16,6 +16,7 @@ import { withQueueLock } from '#server/queue/repository.ts';
 import { nextQueueSlot } from '#server/queue/service.ts';
 import { nameAccountsInIssues } from './account-names.ts';
 import { accountMatcher } from './accounts.ts';
+import { importAuditEntries } from './import-audit.ts';
 import { budgetIssue, mediaOutcomeFor, resolveImportMedia } from './media.ts';
 import type { ImportMediaItem, ImportRowInput } from './parse.ts';
 import { type ImportedPost, plannedRows, type ResolvedRow } from './planned-rows.ts';
@@ -108,40 +109,15 @@ export async function importPosts(
         due.push(when);
       }
       for (const p of ready) if (p.nextAttemptAt) due.push(p.nextAttemptAt);
-      // One `post.created` entry per post, and a `post.submitted` one per submission, committed
-      // with the import (all or nothing).
-      const stored = new Date();
-      const statusOf = (r: ResolvedRow) =>
-        input.submitAs && r.post!.status !== 'draft'
-          ? 'pending_approval'
-          : r.post!.status === 'queue'
-            ? 'scheduled'
-            : r.post!.status;
-      const entry = (r: ResolvedRow) => ({
-        workspaceId,
-        actor: input.actor ?? systemActor,
-        target: { type: 'post' as const, id: r.report.postId! },
-      });
-      await recordAudit(tx, [
-        ...resolved.map((r) => ({
-          ...entry(r),
-          action: 'post.created' as const,
-          details: { status: statusOf(r), accounts: r.post!.accountIds.length, postingMode: 'import' },
-          at: stored,
-        })),
-        ...resolved
-          .filter((r) => statusOf(r) === 'pending_approval')
-          .map((r) => ({
-            ...entry(r),
-            action: 'post.submitted' as const,
-            details: {
-              status: 'pending_approval',
-              accounts: r.post!.accountIds.length,
-              requested: r.post!.status === 'queue' ? 'queue' : 'schedule',
-            },
-            at: justAfter(stored),
-          })),
-      ]);
+      // Committed with the import (all or nothing).
+      await recordAudit(
+        tx,
+        importAuditEntries(resolved, {
+          workspaceId,
+          actor: input.actor ?? systemActor,
+          submitting: input.submitAs !== undefined,
+        }),
+      );
     });
   let committed: boolean;
   try {

@@ -24,7 +24,7 @@ export const POST = route(tokensRoutes.createToken, async ({ request, ctx, calle
   const created = await createToken(ctx, caller.userId, {
     name,
     workspaceId,
-    // The schema refused any other number (isTokenLifetime).
+    // The schema refused anything but a whole number of days from 1 to 365.
     expiresAt: personalTokenExpiry(expiresInDays),
   });
   return json(created, 201);
