@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codePointLength } from '../../text.ts';
 import { firstCommentOption } from '../first-comment.ts';
 import { maxContentWarningLength, misskeyVisibilities } from './limits.ts';
 
@@ -13,7 +14,10 @@ export const misskeyOptionsSchema = z
       .string()
       .trim()
       .min(1)
-      .max(maxContentWarningLength)
+      // Counted as Misskey counts it (its schema's maxLength: code points, an emoji being one).
+      .refine((cw) => codePointLength(cw) <= maxContentWarningLength, {
+        message: `Too long: at most ${maxContentWarningLength} characters`,
+      })
       .optional()
       .meta({
         description: `Content warning (\`cw\`) shown before the text; up to ${maxContentWarningLength} characters.`,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { silentLogger } from '../../../src/logger.ts';
 import { defaultMisskeyConfig, MisskeyPublisher } from '../../../src/platforms/misskey/index.ts';
+import { misskeyOptionsSchema } from '../../../src/platforms/misskey/options.ts';
 import type { PlatformAccount, PublishContext } from '../../../src/platforms/types.ts';
 import { type FakeMisskey, startFakeMisskey } from '../../fakes/misskey.ts';
 import { samplePng } from '../../fakes/sample-media.ts';
@@ -109,6 +110,14 @@ describe('Misskey publishing', () => {
     );
     assert.match(long.errors[0]!.message, /120 characters/);
     assert.equal(fx.fake.calls('meta').length, 1, 'read once per instance and kept');
+  });
+
+  it('the content warning counts code points as Misskey does: 100 emoji fit, 101 characters do not', () => {
+    const parse = (contentWarning: string) => misskeyOptionsSchema.safeParse({ contentWarning }).success;
+    assert.equal(parse('😀'.repeat(100)), true);
+    assert.equal(parse('a'.repeat(100)), true);
+    assert.equal(parse('😀'.repeat(101)), false);
+    assert.equal(parse('a'.repeat(101)), false);
   });
 
   it('maps errors: refused or under-permitted token → needs_reconnect, suspended → target_unreachable', async () => {
