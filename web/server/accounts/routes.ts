@@ -49,9 +49,9 @@ export const accountsRoutes = defineApiRoutes({
       'Problem `code` is `credentials_invalid` or `target_unreachable` (422) when the platform refuses.',
     requestBody: { content: { [json]: ConnectAccountRequest } },
     responses: {
-      201: { description: 'Connected.', content: { [json]: ConnectedAccount } },
-      200: {
-        description: 'Already connected: credentials and profile updated.',
+      201: {
+        description:
+          'Connected. Also when the account was already connected: the same id, its credentials and profile updated (a reconnect).',
         content: { [json]: ConnectedAccount },
       },
       ...problemResponses({

@@ -49,7 +49,11 @@ for (const backend of backends()) {
           label: 'Mine',
         },
       });
-      assert.equal(again.status, 200, 'reconnecting the same channel updates it');
+      assert.equal(
+        again.status,
+        201,
+        'reconnecting the same channel updates it (201, as a first connection)',
+      );
       assert.equal(again.body.id, res.body.id);
       assert.equal(again.body.label, 'Mine');
     });

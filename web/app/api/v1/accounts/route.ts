@@ -13,11 +13,13 @@ export const GET = route(accountsRoutes.listAccounts, async ({ ctx, caller }) =>
 );
 
 export const POST = route(accountsRoutes.connectAccount, async ({ request, ctx, caller }) => {
-  const { account, created } = await connectAccount(
+  const { account } = await connectAccount(
     ctx,
     caller.workspaceId,
     await readBody(request, ConnectAccountRequest),
     actorOf(caller),
   );
-  return json(account, created ? 201 : 200);
+  // 201 also when the account was already connected (contract B: `201 Account` once verified), as
+  // the picker answers: the same id, its credentials and profile updated.
+  return json(account, 201);
 });
