@@ -74,7 +74,7 @@ export async function connectAccount(
   workspaceId: string,
   input: ConnectInput,
   actor: AuditActor = systemActor,
-): Promise<{ account: AccountView; created: boolean }> {
+): Promise<{ account: AccountView }> {
   const publisher = ctx.publishers.get(input.platform);
   if (!publisher) {
     throw validationFailed(`Platform "${input.platform}" is not supported`, [
@@ -144,7 +144,7 @@ export async function saveAccount(
     /** Who connected it (the audit entry's actor); the service itself when not given. */
     actor?: AuditActor | undefined;
   },
-): Promise<{ account: AccountView; created: boolean }> {
+): Promise<{ account: AccountView }> {
   // The save and its `account.connected` entry commit together (never a credential in details).
   const audited = <T extends AccountRow | undefined>(
     work: (tx: AppContext) => Promise<T>,
@@ -190,7 +190,7 @@ export async function saveAccount(
       // Moved off a grant (another login, or credentials of its own): a grant left unused goes.
       if (previous?.grantId && previous.grantId !== grantId)
         await deleteGrantIfUnused(ctx.db, previous.grantId);
-      return { account: toView(row!), created: false };
+      return { account: toView(row!) };
     }
     const id = crypto.randomUUID();
     try {
@@ -211,7 +211,7 @@ export async function saveAccount(
           }),
         false,
       );
-      return { account: toView(row), created: true };
+      return { account: toView(row) };
     } catch (error) {
       // Someone connected the same account at the same moment: update theirs instead.
       if (!isUniqueViolation(error)) throw error;

@@ -1,6 +1,6 @@
 import type { AuditActor } from '#server/audit/actor.ts';
 import { type AuditEntryInput, justAfter } from '#server/audit/record-audit.ts';
-import type { ResolvedRow } from './planned-rows.ts';
+import { type ResolvedRow, requestedMode } from './planned-rows.ts';
 
 /**
  * The audit entries of a committed import (written in its transaction): one `post.created` per
@@ -12,7 +12,7 @@ export function importAuditEntries(
   by: { workspaceId: string; actor: AuditActor; submitting: boolean },
 ): AuditEntryInput[] {
   const stored = new Date();
-  const submitted = (r: ResolvedRow) => by.submitting && r.post!.status !== 'draft';
+  const submitted = (r: ResolvedRow) => requestedMode(r, by.submitting) !== undefined;
   const entry = (r: ResolvedRow) => ({
     workspaceId: by.workspaceId,
     actor: by.actor,
@@ -35,7 +35,7 @@ export function importAuditEntries(
       details: {
         status: 'pending_approval',
         accounts: r.post!.accountIds.length,
-        requested: r.post!.status === 'queue' ? 'queue' : 'schedule',
+        requested: requestedMode(r, by.submitting),
       },
       at: justAfter(stored),
     })),

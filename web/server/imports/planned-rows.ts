@@ -22,6 +22,15 @@ export interface ResolvedRow {
 }
 
 /**
+ * What a row asks for when its importer's posts need approval (`submitting`): `schedule` or
+ * `queue`, a submission; undefined for a draft, or when nothing needs approval.
+ */
+export function requestedMode(row: ResolvedRow, submitting: boolean): 'schedule' | 'queue' | undefined {
+  if (!submitting || row.post!.status === 'draft') return undefined;
+  return row.post!.status === 'queue' ? 'queue' : 'schedule';
+}
+
+/**
  * The rows of a valid import as posts to insert, in file order: `ready` (drafts, and rows at a
  * fixed time), `queued` (their slot is chosen in the commit, under the queue lock) and `submitted`
  * (scheduled and queued rows of an importer whose posts need approval). Gives each row its post id.
@@ -47,13 +56,14 @@ export function plannedRows(
       createdAt,
       updatedAt: createdAt,
     };
-    if (by.submitAs && status !== 'draft') {
-      const postingMode = status === 'queue' ? 'queue' : 'schedule';
+    const postingMode = requestedMode(r, by.submitAs !== undefined);
+    if (by.submitAs && postingMode) {
+      const when = scheduledAt ?? undefined;
       submitted.push({
         ...values,
         status: 'pending_approval',
         scheduledAt: scheduledAt ?? null,
-        approval: approvalOf({ postingMode, scheduledAt }, by.submitAs, scheduledAt, 'approvals'),
+        approval: approvalOf({ postingMode, scheduledAt: when }, by.submitAs, when, 'approvals'),
       });
     } else if (status === 'queue') queued.push({ row: r, values });
     else if (status === 'scheduled')
