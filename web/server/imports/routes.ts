@@ -1,8 +1,9 @@
-import { idempotencyKeyParameter, idempotencyProblems } from '@postwave/shared';
+import { idempotencyProblems } from '@postwave/shared';
 import { problemResponses } from '@postwave/shared/openapi/index';
 import { z } from 'zod';
 import { json, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
+import { schedulerIdempotencyKey } from '#server/idempotency/openapi.ts';
 import { ImportJsonBody, ImportReport, maxImportBytes, maxImportRows } from './schema.ts';
 
 export const importRoutes = defineApiRoutes({
@@ -29,7 +30,7 @@ export const importRoutes = defineApiRoutes({
         description: '`true` (default): report only. `false`: commit when every row is valid.',
         schema: z.enum(['true', 'false']),
       },
-      idempotencyKeyParameter('the user', 'Keys live in the database: every instance sees them.'),
+      schedulerIdempotencyKey,
     ],
     requestBody: {
       content: {

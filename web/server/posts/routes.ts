@@ -1,6 +1,5 @@
 import {
   composerFieldsNote,
-  idempotencyKeyParameter,
   idempotencyProblems,
   PostRequest,
   ValidationRequest,
@@ -11,6 +10,7 @@ import { z } from 'zod';
 import { idParam, json, notFound, shuttingDown, unauthorized } from '#server/api/common.ts';
 import { postStatuses } from '#server/db/schema.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
+import { schedulerIdempotencyKey } from '#server/idempotency/openapi.ts';
 import { TemplateIdField } from '#server/templates/schema.ts';
 import { RecycleField } from './recycle-schema.ts';
 import { ListPostsQuery, Post, PostActionRequest, PostPage, PostPatchRequest } from './schema.ts';
@@ -51,11 +51,6 @@ const SchedulerPostRequest = PostRequest.extend({
   templateId: TemplateIdField.optional(),
   recycle: RecycleField,
 }).meta({ id: 'SchedulerPostRequest' });
-
-const idempotencyHeader = idempotencyKeyParameter(
-  'the user',
-  'Keys live in the database: every instance sees them and a restart forgets nothing.',
-);
 
 export const postsRoutes = defineApiRoutes({
   validatePost: {
@@ -122,7 +117,7 @@ export const postsRoutes = defineApiRoutes({
       composerFieldsNote +
       ' The post stores `overrides` and `thread`; each result keeps its `parts` (and `firstComment`), and a retry continues from the first part not posted.' +
       '\n\n**From a template.** With `templateId`, each of `message`, `accountIds`, `media`, `accountOptions`, `overrides` and `thread` that the request leaves out is the template’s, and a field the request sends replaces the template’s whole field (field by field, never merged inside a field); the template’s `overrides` and `accountOptions` of accounts the post does not go to are dropped. The result is validated like any post. The post holds a copy: changing or deleting the template later never changes it. An unknown template (or another workspace’s) is 422 `validation_failed` with `errors[0].path` `templateId` (code `template_not_found`).',
-    parameters: [idempotencyHeader],
+    parameters: [schedulerIdempotencyKey],
     requestBody: { content: { [json]: SchedulerPostRequest } },
     responses: {
       201: { description: 'The post.', content: { [json]: Post } },
@@ -187,7 +182,7 @@ export const postsRoutes = defineApiRoutes({
     summary: 'Publish now, schedule, move back to draft, or resolve unknown targets',
     description:
       'Publishing a `failed` post retries only the targets that did not post: a target is never posted twice. A thread continues from its first part not posted (the parts already posted are not sent again, and the next one replies to the last posted part); a target whose post went out but whose first comment failed gets only the comment. Targets whose result is `unknown` (a send interrupted on a platform that can neither dedupe a resend nor be checked) are left alone by `postingMode`; resolve them with `{ "resolveUnknown": "mark_posted" }` (you checked the account) or `{ "resolveUnknown": "post_again" }` (sends them now), optionally limited by `accountIds`; 409 when the post has none.',
-    parameters: [idParam('post'), idempotencyHeader],
+    parameters: [idParam('post'), schedulerIdempotencyKey],
     requestBody: { content: { [json]: PostActionRequest } },
     responses: changedPost(
       'malformed body, or neither `postingMode` nor `resolveUnknown` given',

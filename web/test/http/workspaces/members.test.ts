@@ -77,6 +77,44 @@ for (const backend of backends()) {
       );
     });
 
+    test('an Idempotency-Key is the user’s within a workspace: shared by their tokens there, new in another', async () => {
+      const owner = await verifiedPerson(env.app, `idem-ws-${backend}`);
+      const personal = await currentWorkspace(owner.session);
+      const first = await tokenIn(owner, personal, 'first');
+      const second = await tokenIn(owner, personal, 'second');
+      const news = await connectTelegram(first, '@news');
+      const created = await owner.session.json('/api/v1/workspaces', { json: { name: 'Client C' } });
+      assert.equal(created.status, 201);
+      const elsewhere = await tokenIn(owner, created.body.id, 'elsewhere');
+      const updates = await connectTelegram(elsewhere, '@updates');
+      const headers = { 'idempotency-key': `key-${backend}` };
+      const draft = (accountId: string) => ({
+        message: 'once',
+        accountIds: [accountId],
+        postingMode: 'draft',
+      });
+
+      const made = await first.json('/api/v1/posts', { json: draft(news), headers });
+      assert.equal(made.status, 201);
+      const replayed = await second.json('/api/v1/posts', { json: draft(news), headers });
+      assert.equal(replayed.status, 201);
+      assert.equal(replayed.headers.get('idempotent-replayed'), 'true', 'another token of the same user');
+      assert.equal(replayed.body.id, made.body.id);
+      assert.equal(
+        (await second.json('/api/v1/posts', { json: { ...draft(news), message: 'other' }, headers })).status,
+        422,
+      );
+
+      // In another workspace the key starts afresh: never a replay of the first workspace's post.
+      const fresh = await elsewhere.json('/api/v1/posts', { json: draft(updates), headers });
+      assert.equal(fresh.status, 201);
+      assert.equal(fresh.headers.get('idempotent-replayed'), null);
+      assert.notEqual(fresh.body.id, made.body.id);
+      const same = await elsewhere.json('/api/v1/posts', { json: draft(updates), headers });
+      assert.equal(same.headers.get('idempotent-replayed'), 'true');
+      assert.equal(same.body.id, fresh.body.id);
+    });
+
     test('each browser session has its own current workspace: a switch in one leaves the others', async () => {
       const owner = await verifiedPerson(env.app, `sessions-${backend}`);
       const personal = await currentWorkspace(owner.session);
