@@ -38,8 +38,8 @@ export interface RouteNotes {
 export const maxJsonBodyBytes = 2 * 1024 * 1024;
 
 const unauthorized = { unauthorized: 'the `x-api-key` header is missing or wrong' } as const;
-/** body-parser refuses a JSON body in another charset than UTF-8 (http/errors.ts). */
-const jsonCharset = 'the JSON body declares a charset that is not a UTF (e.g. `iso-8859-1`)';
+/** A JSON body is UTF-8: another declared charset is refused as not JSON (`isJsonContentType`). */
+const jsonCharset = 'the JSON body declares a charset other than UTF-8 (e.g. `iso-8859-1`)';
 const jsonTooLarge = `the JSON body is over ${maxJsonBodyBytes / 1024 / 1024} MiB; it was not read`;
 const internal = { internal: 'an unexpected failure; the body never carries details, the logs do' } as const;
 const requestIdHeader = {
@@ -119,7 +119,8 @@ export function apiRoutes({ maxUploadBytes, platformIds }: RouteNotes) {
           invalid_request: 'no file in the field `file`, more than one file, or a malformed multipart body',
           ...unauthorized,
           payload_too_large: 'the file is over `MAX_UPLOAD_BYTES`; nothing was stored',
-          unsupported_media_type: 'the bytes are not an accepted type, or disagree with the declared type',
+          unsupported_media_type:
+            'the body is not `multipart/form-data`, or the bytes are not an accepted type or disagree with the declared type',
           ...internal,
         }),
       },

@@ -5,13 +5,14 @@ import {
   malformedRequestTarget,
   ProblemError,
   problem,
+  strictUtf8Text,
   unsafeJsonReason,
 } from '@postwave/shared';
 import express, { type Express } from 'express';
 import { apiRoutes, maxJsonBodyBytes } from './api-routes.ts';
 import type { Config } from './config.ts';
 import { requireApiKey } from './http/auth.ts';
-import { notFoundHandler, problemHandler } from './http/errors.ts';
+import { notFoundHandler, notUtf8BodyError, problemHandler } from './http/errors.ts';
 import { inSequence } from './http/sequence.ts';
 import { unroutedHandler } from './http/unrouted.ts';
 import { installRequestLogging } from './logging.ts';
@@ -64,6 +65,10 @@ export function createApp(config: Config, services: Services): Express {
       express.json({
         limit: maxJsonBodyBytes,
         type: (req) => isJsonContentType(req.headers['content-type']),
+        // body-parser would replace bytes that are not UTF-8; such a body is not JSON text (400).
+        verify: (_req, _res, bytes) => {
+          if (strictUtf8Text(bytes) === undefined) throw notUtf8BodyError();
+        },
       }),
       (req, _res, next) => {
         const unsafe = unsafeJsonReason(req.body);

@@ -80,7 +80,7 @@ describe('route registry (self-hosted)', () => {
     assert.ok(doc.paths['/media/{key}']!.put!.responses['409'], 'a signed URL used twice');
   });
 
-  it('a JSON body over 2 MiB is 413 and a non-UTF-8 charset 415, as documented', async () => {
+  it('a JSON body over 2 MiB is 413, a non-UTF-8 charset 415 and non-UTF-8 bytes 400, as documented', async () => {
     const headers = { 'x-api-key': server.config.apiKey, 'content-type': 'application/json' };
     const huge = await fetch(`${server.url}/api/v1/validation`, {
       method: 'POST',
@@ -94,5 +94,23 @@ describe('route registry (self-hosted)', () => {
       body: '{}',
     });
     assert.equal(latin1.status, 415);
+    const utf16 = await fetch(`${server.url}/api/v1/validation`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json; charset=utf-16' },
+      body: '{}',
+    });
+    assert.equal(utf16.status, 415);
+    // Bytes that are not UTF-8 (Latin-1 é) are not JSON text: 400, not a replacement character.
+    const notUtf8 = await fetch(`${server.url}/api/v1/validation`, {
+      method: 'POST',
+      headers,
+      body: Buffer.concat([
+        Buffer.from('{"message":"caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('","accountIds":["tg-main"]}'),
+      ]),
+    });
+    assert.equal(notUtf8.status, 400);
+    assert.equal(((await notUtf8.json()) as { code: string }).code, 'invalid_request');
   });
 });

@@ -1,4 +1,5 @@
 import {
+  notUtf8Detail,
   type Problem,
   type ProblemCode,
   ProblemError,
@@ -54,11 +55,19 @@ for (const [code, status] of Object.entries(problemStatus)) {
   if (!statusCodes.has(status)) statusCodes.set(status, code as ProblemCode);
 }
 
+/** The error a JSON body's check throws inside body-parser when its bytes are not UTF-8 (400). */
+const notUtf8Type = 'entity.not.utf8';
+export function notUtf8BodyError(): Error {
+  // A plain error: body-parser sets `status` on what the check throws, which a ProblemError cannot take.
+  return Object.assign(new Error(notUtf8Detail), { status: 400, type: notUtf8Type });
+}
+
 /** body-parser errors carry an HTTP status; their messages may quote the body, so we never echo them. */
 function bodyParserProblem(error: unknown): Problem | undefined {
   if (!error || typeof error !== 'object') return undefined;
   const { status, type } = error as { status?: unknown; type?: unknown };
   if (type === 'entity.parse.failed') return problem('invalid_request', 'The request body is not valid JSON');
+  if (type === notUtf8Type) return problem('invalid_request', notUtf8Detail);
   if (type === 'entity.too.large') return problem('payload_too_large', 'The request body is too large');
   if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
     return problem('unsupported_media_type', 'Send the body as UTF-8 JSON');

@@ -5,19 +5,42 @@ import { ProblemError, problem } from '../problems.ts';
 const jsonMediaType = /^(application\/json|[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+\+json)$/;
 
 /**
- * Whether a Content-Type header names JSON, parameters aside. Both servers read a JSON body only
- * under such a type and refuse any other with `notJsonProblem`: read as "no body", a form or
- * text body would be reported as a missing object (400), which hides the real mistake.
+ * Whether a Content-Type header names JSON in UTF-8: a JSON type with no charset or `utf-8`. Both
+ * servers read a JSON body only under such a type and refuse any other with `notJsonProblem`:
+ * read as "no body", a form or text body would be reported as a missing object (400), which hides
+ * the real mistake; and JSON exchanged between systems is UTF-8 (RFC 8259), so a body declared in
+ * another charset would be read wrong.
  */
 export function isJsonContentType(header: string | null | undefined): boolean {
-  return jsonMediaType.test(header?.split(';')[0]?.trim().toLowerCase() ?? '');
+  const [type = '', ...parameters] = (header ?? '').toLowerCase().split(';');
+  if (!jsonMediaType.test(type.trim())) return false;
+  return parameters.every((parameter) => {
+    const [name = '', value = ''] = parameter.split('=').map((part) => part.trim());
+    return name !== 'charset' || ['utf-8', 'utf8'].includes(value.replace(/^"(.*)"$/, '$1'));
+  });
 }
 
-/** 415 for a body sent under another type than JSON (contract B), worded alike on both servers. */
+/** 415 for a body sent under another type than UTF-8 JSON (contract B), worded alike on both servers. */
 export function notJsonProblem(): ProblemError {
   return new ProblemError(
-    problem('unsupported_media_type', 'Send the body as application/json (Content-Type: application/json)'),
+    problem(
+      'unsupported_media_type',
+      'Send the body as UTF-8 JSON (Content-Type: application/json, no charset or charset=utf-8)',
+    ),
   );
+}
+
+/** Bytes that are not UTF-8 are not JSON text (RFC 8259): 400, not characters silently replaced. */
+export const notUtf8Detail = 'The JSON body is not valid UTF-8';
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** `bytes` as text when they are well-formed UTF-8, else undefined (both servers read JSON bodies with it). */
+export function strictUtf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

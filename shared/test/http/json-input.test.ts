@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hasNul, unsafeJsonReason } from '../../src/http/json-input.ts';
+import { hasNul, isJsonContentType, strictUtf8Text, unsafeJsonReason } from '../../src/http/json-input.ts';
 
 const nest = (depth: number): unknown => {
   let value: unknown = 'leaf';
@@ -38,4 +38,27 @@ test('malformed percent-encoding and encoded NUL in a request target', async () 
     '/api/v1/posts?status=draft',
   ])
     assert.equal(malformedRequestTarget(good), false, good);
+});
+
+test('a JSON body is UTF-8: another declared charset is not JSON, bytes that are not UTF-8 are refused', () => {
+  for (const good of [
+    'application/json',
+    'Application/JSON; charset=UTF-8',
+    'application/json;charset="utf-8"',
+    'application/merge-patch+json; charset=utf8',
+    'application/json; boundary=x',
+  ])
+    assert.equal(isJsonContentType(good), true, good);
+  for (const bad of [
+    'application/json; charset=iso-8859-1',
+    'application/json; charset=utf-16',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    '',
+    undefined,
+  ])
+    assert.equal(isJsonContentType(bad), false, String(bad));
+  assert.equal(strictUtf8Text(Buffer.from('{"message":"café 🎉"}')), '{"message":"café 🎉"}');
+  assert.equal(strictUtf8Text(Buffer.from([0x7b, 0x22, 0x63, 0x61, 0x66, 0xe9, 0x22, 0x7d])), undefined);
+  assert.equal(strictUtf8Text(Buffer.from([0xed, 0xa0, 0x80])), undefined, 'a lone surrogate');
 });

@@ -1,9 +1,11 @@
 import {
   isJsonContentType,
   notJsonProblem,
+  notUtf8Detail,
   ProblemError,
   parseBody,
   problem,
+  strictUtf8Text,
   unsafeJsonReason,
 } from '@postwave/shared';
 import type { z } from 'zod';
@@ -23,11 +25,14 @@ export async function readJson(request: Request): Promise<unknown> {
  * body under another Content-Type than JSON is 415, as on the self-hosted server.
  */
 export async function readOptionalJson(request: Request): Promise<unknown> {
-  const text = await readLimitedText(
-    request,
-    maxJsonBytes,
-    () => new ProblemError(problem('payload_too_large', 'The JSON body is too large')),
+  const text = strictUtf8Text(
+    await readLimitedBytes(
+      request,
+      maxJsonBytes,
+      () => new ProblemError(problem('payload_too_large', 'The JSON body is too large')),
+    ),
   );
+  if (text === undefined) throw new ProblemError(problem('invalid_request', notUtf8Detail));
   if (text.trim() === '') return undefined;
   if (!isJsonContentType(request.headers.get('content-type'))) throw notJsonProblem();
   let value: unknown;
