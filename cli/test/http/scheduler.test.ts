@@ -235,7 +235,7 @@ for (const backend of backends()) {
       assert.equal(ok.body.method, 'PUT');
       assert.equal(new URL(ok.body.uploadUrl).pathname, `/media/${ok.body.media.key}`);
       const stored = await put(ok.body.uploadUrl, ok.body.headers, new Uint8Array(png));
-      assert.equal(stored.status, 200, await stored.clone().text());
+      assert.equal(stored.status, 201, await stored.clone().text());
       assert.equal((await stored.json()).media.key, ok.body.media.key);
       const posted = await api.json('/api/v1/posts', {
         json: { message: 'Presigned', accountIds: [accountId], postingMode: 'now', media: ok.body.media },

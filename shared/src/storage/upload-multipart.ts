@@ -42,11 +42,20 @@ interface ParsedFile {
 
 /**
  * Streams the one file in multipart field `file` into storage (never held in memory) and returns
- * its media object. Throws StorageError for 413 and 415 (docs/storage.md) and ProblemError (400) for
- * anything else wrong with the body: not multipart, no file, another field, two files, malformed.
+ * its media object. Throws StorageError for 413 and 415 (docs/storage.md), ProblemError 415 for a body
+ * that is not multipart/form-data, and ProblemError 400 for anything else wrong with the body: no
+ * file, another field, two files, malformed.
  */
 export async function receiveMultipartUpload(options: ReceiveMultipartOptions): Promise<MediaObject> {
   const { storage, request, maxBytes, onChunk } = options;
+  // A body of another type is the wrong media type (415, as a JSON route answers a non-JSON body);
+  // no body at all, or a multipart body without its file, is a bad request (400, below).
+  const type = request.headers['content-type']?.trim();
+  if (type && !/^multipart\/form-data\s*(;|$)/i.test(type)) {
+    throw new ProblemError(
+      problem('unsupported_media_type', 'Send the file as multipart/form-data in the field "file"'),
+    );
+  }
   if (declaredTooLarge(request.headers, maxBytes)) {
     throw new StorageError('too_large', `The file is larger than the limit of ${maxBytes} bytes`);
   }

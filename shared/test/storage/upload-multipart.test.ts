@@ -53,7 +53,7 @@ describe('receiveMultipartUpload (one parser for both servers)', () => {
     }
   });
 
-  it('refuses too large (413), wrong type (415) and bad bodies (400), leaving nothing behind', async () => {
+  it('refuses too large (413), wrong type (415), a body not multipart (415) and bad bodies (400), leaving nothing behind', async () => {
     const before = (await allFiles(local.directory)).length;
     const big = paddedSample(samplePng(), 80 * 1024);
     for (const stream of [false, true]) {
@@ -68,7 +68,6 @@ describe('receiveMultipartUpload (one parser for both servers)', () => {
     );
     const badRequests = [
       await webRequest(form(samplePng(), 'photo')),
-      await webRequest('{"file":1}', { type: 'application/json' }),
       await webRequest('--x\r\nbroken', { type: 'multipart/form-data; boundary=x' }),
       await webRequest('no boundary', { type: 'multipart/form-data' }),
     ];
@@ -79,6 +78,14 @@ describe('receiveMultipartUpload (one parser for both servers)', () => {
       await assert.rejects(receive(request), (e: ProblemError) => {
         assert.ok(e instanceof ProblemError, String(e));
         assert.equal(e.problem.code, 'invalid_request');
+        return true;
+      });
+    }
+    // A body that is not multipart at all is the wrong media type, as a JSON route says of others.
+    for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
+      await assert.rejects(receive(await webRequest('{"file":1}', { type })), (e: ProblemError) => {
+        assert.ok(e instanceof ProblemError, String(e));
+        assert.equal(e.problem.code, 'unsupported_media_type', type);
         return true;
       });
     }

@@ -31,9 +31,10 @@ export const mediaRoutes = defineApiRoutes({
       201: { description: 'Stored.', content: { [json]: UploadResponse } },
       ...problemResponses({
         ...unauthorized,
-        invalid_request: 'not multipart or no file',
+        invalid_request: 'no file in the field `file`, more than one file, or a malformed multipart body',
         payload_too_large: 'over MAX_UPLOAD_BYTES',
-        unsupported_media_type: 'not a publishable type, or the declared type disagrees with the bytes',
+        unsupported_media_type:
+          'the body is not `multipart/form-data`, or not a publishable type, or the declared type disagrees with the bytes',
       }),
     },
   },
@@ -85,7 +86,11 @@ export const mediaRoutes = defineApiRoutes({
     parameters: [keyParam],
     requestBody: { content: { '*/*': { type: 'string', contentMediaType: 'application/octet-stream' } } },
     responses: {
-      200: { description: 'Stored.', content: { [json]: UploadResponse } },
+      201: {
+        description:
+          'Stored (201, as `POST /api/v1/upload` and the self-hosted server answer; S3 answers its own 200).',
+        content: { [json]: UploadResponse },
+      },
       ...problemResponses({
         invalid_request: 'the body is not exactly the signed size',
         forbidden: 'the signature does not verify, or the URL has expired',

@@ -224,7 +224,7 @@ for (const backend of backends()) {
       });
       assert.ok(tampered.status >= 400 && tampered.status < 500);
       const put = await fetch(uploadUrl, { method: 'PUT', headers, body: new Uint8Array(bytes) });
-      assert.equal(put.status, 200);
+      assert.equal(put.status, 201);
       const again = await fetch(uploadUrl, { method: 'PUT', headers, body: new Uint8Array(bytes) });
       assert.ok(again.status >= 400 && again.status < 500);
       const served = await fetch(media.url);

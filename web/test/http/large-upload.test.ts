@@ -63,7 +63,7 @@ for (const backend of backends().slice(0, 1)) {
         headers: presigned.body.headers,
         body: new Uint8Array(other),
       });
-      assert.equal(put.status, 200, await put.clone().text());
+      assert.equal(put.status, 201, await put.clone().text());
       assert.equal((await put.json()).media.size, other.length);
       assert.equal(put.headers.get('content-security-policy'), 'sandbox');
       const direct = await fetch(presigned.body.media.url);

@@ -347,7 +347,7 @@ for (const backend of backends()) {
           headers: res.body.headers,
           body: new Uint8Array(png),
         });
-        assert.equal(put.status, 200);
+        assert.equal(put.status, 201);
         await put.arrayBuffer();
         return res.body.media;
       };

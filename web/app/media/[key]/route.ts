@@ -37,7 +37,7 @@ export const HEAD = route(mediaRoutes.headMedia, ({ request, ctx, params }) =>
 export const PUT = outsideProxy(
   mediaSecurityHeaders(undefined),
   route(mediaRoutes.putSignedUpload, async ({ request, ctx, params }) =>
-    json({ media: await receiveUpload(ctx, params.key, request) }),
+    json({ media: await receiveUpload(ctx, params.key, request) }, 201),
   ),
 );
 
