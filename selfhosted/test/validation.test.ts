@@ -47,6 +47,12 @@ describe('POST /api/v1/validation', () => {
         'overrides.tg-other',
         'override_unknown_account',
       ],
+      [
+        'an unknown postingMode (posting answers it 422)',
+        { message: 'x', accountIds: ['tg-main'], postingMode: 'bogus' },
+        'postingMode',
+        'invalid_posting_mode',
+      ],
     ];
     for (const [name, json, path, code] of cases) {
       const response = await server.api('/api/v1/validation', { json });
@@ -62,13 +68,16 @@ describe('POST /api/v1/validation', () => {
   });
 
   it('keeps errors out of a valid answer', async () => {
-    const response = await server.api('/api/v1/validation', {
-      json: { message: 'hi', accountIds: ['tg-main'] },
-    });
-    const body = (await response.json()) as Body;
-    assert.equal(response.status, 200);
-    assert.equal(body.valid, true);
-    assert.equal('errors' in body, false);
+    // Every known mode validates, those this server does not publish included (posting says 501).
+    for (const postingMode of [undefined, 'now', 'schedule', 'draft', 'queue']) {
+      const response = await server.api('/api/v1/validation', {
+        json: { message: 'hi', accountIds: ['tg-main'], postingMode },
+      });
+      const body = (await response.json()) as Body;
+      assert.equal(response.status, 200);
+      assert.equal(body.valid, true, String(postingMode));
+      assert.equal('errors' in body, false);
+    }
   });
 
   it('still answers malformed JSON and wrong types 400', async () => {

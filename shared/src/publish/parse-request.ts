@@ -12,6 +12,13 @@ import {
 import type { ValidationIssue, ValidationResponse } from '../schemas/results.ts';
 import { overrideKeysProblem } from './composer-checks.ts';
 
+/** The issue of a `postingMode` that is none of the modes (422 on posting, `valid: false` on validation). */
+const unknownPostingMode: ValidationIssue = {
+  path: 'postingMode',
+  code: 'invalid_posting_mode',
+  message: `Must be one of ${postingModes.join(', ')}`,
+};
+
 /**
  * Parses a post request body. Malformed JSON shapes are 400; a well-formed request with an unknown
  * `postingMode` or a bad `scheduledAt` is 422: the request is well formed, a value is not.
@@ -23,13 +30,7 @@ export function parsePostRequest(body: unknown): NormalizedPost {
   if (!mode.success) {
     throw new ProblemError(
       problem('validation_failed', `Unknown postingMode "${postingMode}"`, {
-        errors: [
-          {
-            path: 'postingMode',
-            code: 'invalid_posting_mode',
-            message: `Must be one of ${postingModes.join(', ')}`,
-          },
-        ],
+        errors: [unknownPostingMode],
       }),
     );
   }
@@ -101,7 +102,8 @@ export type NormalizedValidationRequest = Omit<NormalizedPost, 'postingMode' | '
 /**
  * A validation request body (contract B): a body of the wrong shape is still 400 (thrown), but
  * one whose values break a rule (no accounts, a text over 100,000 characters, 51 media, a
- * malformed media key, an override for an account the post does not go to) is not refused: its
+ * malformed media key, an override for an account the post does not go to, an unknown
+ * `postingMode`) is not refused: its
  * answer is `invalid`, `valid: false` with those issues in `errors` and no per-account results,
  * since accounts are only checked against a request that keeps the rules.
  */
@@ -115,6 +117,9 @@ export function parseValidationRequest(
     return { invalid: invalidValidation(refusal.problem.errors ?? []) };
   }
   const request = parsed.data;
+  // "Unknown postingMode values are 422" (contract B): validating such a post answers it invalid.
+  if (request.postingMode !== undefined && !PostingMode.safeParse(request.postingMode).success)
+    return { invalid: invalidValidation([unknownPostingMode]) };
   const overrideKeys = overrideKeysProblem(request.accountIds, request.overrides);
   if (overrideKeys) return { invalid: invalidValidation(overrideKeys.errors ?? []) };
   return {

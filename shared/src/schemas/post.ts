@@ -69,7 +69,15 @@ export type PostRequest = z.infer<typeof PostRequest>;
 
 /** The fields validation needs (no posting mode). */
 export const ValidationRequest = PostRequest.omit({ postingMode: true, scheduledAt: true })
-  .extend({ postingMode: z.string().optional() })
+  .extend({
+    postingMode: z
+      .string()
+      .meta({
+        enum: [...postingModes],
+        description: 'Optional; an unknown mode makes the answer `valid: false` (`invalid_posting_mode`).',
+      })
+      .optional(),
+  })
   .meta({ id: 'ValidationRequest' });
 export type ValidationRequest = z.infer<typeof ValidationRequest>;
 
