@@ -35,5 +35,5 @@ export const preflightRoute = (path: string, operationId: string) => ({
   responses: { 204: { description: 'Allowed.' } },
 });
 
-/** A redirect-based step of a browser flow. */
-export const redirectResponse = (description: string) => ({ 302: { description } });
+/** A redirect-based step of a browser flow: always 303 See Other (`redirect` in cli-auth/session.ts). */
+export const redirectResponse = (description: string) => ({ 303: { description } });

@@ -25,28 +25,31 @@ export const apiDocsRoutes = defineApiRoutes({
     responses: { 200: { description: 'OpenAPI 3.1 document.', content: { [json]: { type: 'object' } } } },
   },
   ...docsPageRoutes<ApiAuth>('public'),
-  ...unknownApiPathRoutes(),
+  ...unknownPathRoutes('/api/v1/{path}', 'unknownApiPath'),
+  ...unknownPathRoutes('/api/{path}', 'unknownApiRootPath'),
+  ...unknownPathRoutes('/mcp/{path}', 'unknownMcpPath'),
 });
 
 /**
- * Any `/api/v1` path no route serves answers 404 `not_found` as a problem body (contract B: every
- * error is problem+json), not Next's HTML page. Not operations, so not in the OpenAPI document.
+ * Any path under `/api/v1`, `/api` or `/mcp` that no route serves answers 404 `not_found` as a
+ * problem body (contract B: every error is problem+json), not Next's HTML page. Not operations, so
+ * not in the OpenAPI document. (`/api/auth/*` is next-auth's, which answers its own errors.)
  */
-function unknownApiPathRoutes() {
+function unknownPathRoutes<S extends string>(path: string, stem: S) {
   const entry = <M extends 'get' | 'post' | 'put' | 'patch' | 'delete'>(method: M) => ({
     method,
-    path: '/api/v1/{path}',
+    path,
     auth: 'public' as const,
     undocumented: true,
-    operationId: `unknownApiPath${method[0]!.toUpperCase()}${method.slice(1)}`,
+    operationId: `${stem}${method[0]!.toUpperCase()}${method.slice(1)}`,
     summary: 'No such API path',
     responses: { 404: { description: 'No such API path.' } },
   });
   return {
-    unknownApiPathGet: entry('get'),
-    unknownApiPathPost: entry('post'),
-    unknownApiPathPut: entry('put'),
-    unknownApiPathPatch: entry('patch'),
-    unknownApiPathDelete: entry('delete'),
-  };
+    [`${stem}Get`]: entry('get'),
+    [`${stem}Post`]: entry('post'),
+    [`${stem}Put`]: entry('put'),
+    [`${stem}Patch`]: entry('patch'),
+    [`${stem}Delete`]: entry('delete'),
+  } as Record<`${S}${'Get' | 'Post' | 'Put' | 'Patch' | 'Delete'}`, ReturnType<typeof entry>>;
 }

@@ -82,6 +82,38 @@ for (const backend of backends()) {
       assert.equal(deep.status, 400);
     });
 
+    test('a JSON body is UTF-8: bytes that are not are 400, another declared charset 415', async () => {
+      const { api } = await userWithToken(app.url, 'utf8');
+      const latin1 = Buffer.concat([
+        Buffer.from('{"message":"caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('","accountIds":[],"postingMode":"draft"}'),
+      ]);
+      const notUtf8 = await api.json('/api/v1/posts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: latin1,
+      });
+      assert.equal(notUtf8.status, 400, JSON.stringify(notUtf8.body));
+      assert.equal(notUtf8.body.code, 'invalid_request');
+      for (const charset of ['iso-8859-1', 'utf-16']) {
+        const declared = await api.json('/api/v1/validation', {
+          method: 'POST',
+          headers: { 'content-type': `application/json; charset=${charset}` },
+          body: '{"message":"x","accountIds":[]}',
+        });
+        assert.equal(declared.status, 415, charset);
+        assert.equal(declared.body.code, 'unsupported_media_type');
+      }
+      const utf8 = await api.json('/api/v1/posts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=UTF-8' },
+        body: Buffer.from('{"message":"café","accountIds":[],"postingMode":"draft"}'),
+      });
+      assert.notEqual(utf8.status, 400, 'a declared UTF-8 charset is JSON');
+      assert.notEqual(utf8.status, 415);
+    });
+
     test('malformed percent-encoding and NUL in paths and queries are 400 invalid_request', async () => {
       const { api } = await userWithToken(app.url, 'percent');
       for (const path of [
@@ -113,21 +145,29 @@ for (const backend of backends()) {
       assert.equal(JSON.parse(big.body).code, 'invalid_request');
     });
 
-    test('an API path no route serves is a 404 problem body, whatever the method', async () => {
+    test('an API path no route serves (under /api or /mcp) is a 404 problem body, whatever the method', async () => {
       const { api } = await userWithToken(app.url, 'lost');
       for (const [method, path] of [
         ['GET', '/api/v1/nope'],
         ['POST', '/api/v1/posts/import/nope'],
         ['DELETE', '/api/v1/accounts/x/y/z'],
         ['PATCH', '/api/v1/does/not/exist'],
+        ['GET', '/api/nope'],
+        ['GET', '/api/oauth/nope'],
+        ['POST', '/api/cli/nope'],
+        ['GET', '/api/internal/nope'],
+        ['DELETE', '/api/v2/posts'],
+        ['GET', '/mcp/nope'],
       ] as const) {
         const res = await api.fetch(path, { method, ...(method === 'GET' ? {} : { json: {} }) });
         assert.equal(res.status, 404, `${method} ${path}`);
         assert.equal(res.headers.get('content-type'), 'application/problem+json');
         assert.equal((await res.json()).code, 'not_found');
       }
-      // A real route is not shadowed by the catch-all.
+      // A real route is not shadowed by the catch-alls.
       assert.equal((await api.fetch('/api/v1/accounts')).status, 200);
+      assert.equal((await api.fetch('/api/cli/whoami')).status, 200);
+      assert.equal((await api.fetch('/api/auth/sign-in-methods')).status, 200);
     });
   });
 }

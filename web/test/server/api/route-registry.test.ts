@@ -94,6 +94,14 @@ describe('route registry (Scheduler)', () => {
     assert.deepEqual(allowedMethods('/media/abc.png'), ['GET', 'HEAD', 'OPTIONS', 'PUT']);
     assert.deepEqual(allowedMethods('/mcp'), ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST']);
     assert.equal(allowedMethods('/posts'), undefined, 'a page');
-    assert.equal(allowedMethods('/api/v1'), undefined);
+    // Any other path under /api (and /mcp) is the catch-all's: a 404 problem for every method.
+    const catchAll = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+    for (const path of ['/api/v1', '/api/oauth/nope', '/mcp/x'])
+      assert.deepEqual(allowedMethods(path), catchAll, path);
+    assert.deepEqual(
+      allowedMethods('/api/oauth/token'),
+      ['OPTIONS', 'POST'],
+      'a static route is not shadowed',
+    );
   });
 });
