@@ -178,7 +178,7 @@ for (const backend of backends()) {
       assert.equal((await fetch(`${env.app.url}/media/nope-${media.key}`)).status, 404);
     });
 
-    test('upload refuses wrong types (415), oversize files (413) and malformed requests (400)', async () => {
+    test('upload refuses wrong types and bodies that are not multipart (415), oversize files (413) and malformed requests (400)', async () => {
       const { api } = await userWithToken(env.app.url);
       const text = await api.json('/api/v1/upload', {
         method: 'POST',
@@ -193,8 +193,15 @@ for (const backend of backends()) {
       const big = Buffer.concat([samplePng(), Buffer.alloc(128 * 1024)]);
       const tooLarge = await api.json('/api/v1/upload', { method: 'POST', body: pngForm(big) });
       assert.equal(tooLarge.status, 413);
-      const noFile = await api.json('/api/v1/upload', { method: 'POST', json: { file: 'x' } });
-      assert.equal(noFile.status, 400);
+      // A body that is not multipart is the wrong media type; a multipart body without its file is 400.
+      const notMultipart = await api.json('/api/v1/upload', { method: 'POST', json: { file: 'x' } });
+      assert.equal(notMultipart.status, 415);
+      assert.equal(notMultipart.body.code, 'unsupported_media_type');
+      const noFile = new FormData();
+      noFile.append('caption', 'no file here');
+      const withoutFile = await api.json('/api/v1/upload', { method: 'POST', body: noFile });
+      assert.equal(withoutFile.status, 400);
+      assert.equal(withoutFile.body.code, 'invalid_request');
       const anonymous = await new Client(env.app.url).json('/api/v1/upload', {
         method: 'POST',
         body: pngForm(),
