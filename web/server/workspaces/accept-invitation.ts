@@ -27,7 +27,7 @@ export async function previewInvitation(ctx: AppContext, token: string) {
  * `POST /api/v1/invitations/accept` `{ token }`: a signed-in person whose verified e-mail is the
  * invited one joins with the invited role (a member already keeps their role) and the workspace
  * becomes their current one. Another address → 403 `invitation_email_mismatch`; an unverified
- * one → 403 `forbidden` (verify first); unknown, used, revoked or expired → 404. Single use even
+ * one → 403 `email_unverified` (verify first; not `forbidden`, which is about roles and names one); unknown, used, revoked or expired → 404. Single use even
  * under concurrent accepts (the row is marked accepted once).
  */
 export async function acceptInvitation(
@@ -49,7 +49,10 @@ export async function acceptInvitation(
     );
   if (!user.emailVerifiedAt)
     throw new ProblemError(
-      problem('forbidden', 'Confirm your e-mail address first (follow the link we sent), then accept again'),
+      problem(
+        'email_unverified',
+        'Confirm your e-mail address first (follow its verification link), then accept again',
+      ),
     );
   const { invitation, workspace } = found;
   await inTransaction(ctx, async (tx) => {

@@ -272,7 +272,7 @@ export const workspacesRoutes = defineApiRoutes({
         ...unauthorized,
         not_found: 'unknown, used, revoked or expired invitation',
         invitation_email_mismatch: 'the invitation is for another e-mail address',
-        forbidden: 'the caller’s e-mail address is not verified yet',
+        email_unverified: 'the caller’s e-mail address is not verified yet',
       }),
     },
   },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '../../helpers/client.ts';
+import { Client, signUp } from '../../helpers/client.ts';
 import { backends } from '../../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../../helpers/fixtures.ts';
 import { authorize, exchange, rawMcp, registerClient } from '../../helpers/oauth.ts';
@@ -228,6 +228,17 @@ for (const backend of backends()) {
       const mismatch = await stranger.session.json('/api/v1/invitations/accept', { json: { token } });
       assert.equal(mismatch.status, 403);
       assert.equal(mismatch.body.code, 'invitation_email_mismatch');
+      // The invited address, not verified yet: its own code (a `forbidden` always names a role).
+      const unverified = await signUp(env.app.url, `inv-unverified-${backend}`);
+      const forUnverified = await owner.session.json(`/api/v1/workspaces/${ws}/invitations`, {
+        json: { email: unverified.user.email, role: 'viewer' },
+      });
+      const early = await unverified.client.json('/api/v1/invitations/accept', {
+        json: { token: decodeURIComponent(forUnverified.body.url.split('/').pop()) },
+      });
+      assert.equal(early.status, 403);
+      assert.equal(early.body.code, 'email_unverified');
+      assert.equal(early.body.requiredRole, undefined);
       const page = await invitee.session.fetch(`/invite/${encodeURIComponent(token)}`);
       assert.equal(page.status, 200);
       assert.match(await page.text(), /Accept the invitation/);
