@@ -1,3 +1,4 @@
+import { schemaProblem } from '@postwave/shared';
 import { z } from 'zod';
 import { Comment } from '#server/comments/schema.ts';
 import { validationFailed } from '#server/http/problems.ts';
@@ -96,10 +97,16 @@ export const ReviewDecisionRequest = z
   })
   .meta({ id: 'ReviewDecisionRequest' });
 
-/** The body checked against `schema`; a bad or missing field is 422 naming it. */
+/**
+ * The body checked against `schema`: a field of the wrong type is 400 (contract B, as everywhere);
+ * a missing or bad value is 422 naming it, so the review page can point at the field.
+ */
 export function parseReviewBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const parsed = schema.safeParse(body ?? {});
+  const parsed = schema.safeParse(body ?? {}, { reportInput: true });
   if (parsed.success) return parsed.data;
+  const given = parsed.error.issues.filter((i) => i.input !== undefined);
+  const wrongType = given.length > 0 ? schemaProblem(new z.ZodError(given)) : undefined;
+  if (wrongType?.problem.status === 400) throw wrongType;
   const errors = parsed.error.issues.map((i) => ({
     path: i.path.join('.') || 'body',
     code: i.code === 'invalid_type' && i.input === undefined ? 'required' : 'invalid',

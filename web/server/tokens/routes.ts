@@ -32,8 +32,7 @@ export const tokensRoutes = defineApiRoutes({
         ...unauthorized,
         forbidden: 'not a same-origin browser session',
         invalid_request: 'a field of the wrong type',
-        validation_failed:
-          'an empty or too long name, or `expiresInDays` that is not a whole number of days from 1 to 365',
+        validation_failed: 'an empty or too long name, or `expiresInDays` outside 1 to 365',
       }),
     },
   },

@@ -30,15 +30,14 @@ export const CreateTokenRequest = z.object({
       'The workspace the token acts in, one the caller belongs to (another id answers 404); default the session’s current workspace.',
   }),
   expiresInDays: z
-    .number()
-    // A check, not `.int()`: a fraction is a number out of range (422), as 0 or 366 is, not a wrong type (400).
-    .refine(Number.isInteger, 'A whole number of days')
+    // An integer, as everywhere: a fraction is a wrong type (400), as the OpenAPI `integer` says; 0 or 366 is 422.
+    .int()
     .min(1, 'At least 1 day')
     .max(maxPersonalTokenLifetimeDays, 'At most 365 days (a year)')
     .default(90)
     .meta({
       description:
-        'Lifetime in whole days, 1 to 365 (a year at most; the settings page offers 30, 90 and 365); default 90. Another number is 422; not a number, 400.',
+        'Lifetime in whole days, 1 to 365 (a year at most; the settings page offers 30, 90 and 365); default 90. Another whole number is 422; a fraction or not a number, 400.',
     }),
 });
 

@@ -441,13 +441,16 @@ for (const backend of backends()) {
         const lifetime = Date.parse(created.body.expiresAt) - Date.now();
         assert.ok(Math.abs(lifetime - expected * day) < 60_000, `${days} → ${expected} days`);
       }
-      for (const bad of [0, -1, 1.5, 366, 3650]) {
+      for (const bad of [0, -1, 366, 3650]) {
         const res = await client.json('/api/v1/tokens', { json: { name: 'bad', expiresInDays: bad } });
         assert.equal(res.status, 422, String(bad));
         assert.equal(res.body.errors[0].path, 'expiresInDays');
       }
-      const text = await client.json('/api/v1/tokens', { json: { name: 'bad', expiresInDays: '90' } });
-      assert.equal(text.status, 400);
+      // Not a whole number is a wrong type, as for every integer field (its OpenAPI type is integer).
+      for (const wrong of ['90', 1.5]) {
+        const text = await client.json('/api/v1/tokens', { json: { name: 'bad', expiresInDays: wrong } });
+        assert.equal(text.status, 400, String(wrong));
+      }
       const openapi = JSON.stringify((await client.json('/openapi.json')).body.paths['/api/v1/tokens']);
       assert.match(openapi, /expiresInDays/);
       assert.match(openapi, /The token expired/);

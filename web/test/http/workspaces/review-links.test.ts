@@ -51,6 +51,12 @@ for (const backend of backends()) {
       });
       assert.equal(tooLong.status, 422);
       assert.equal(tooLong.body.errors[0].path, 'expiresInHours');
+      // A wrong type is 400, as on every other endpoint (contract B).
+      for (const json of [{ expiresInHours: '5' }, { allowDecision: 'no' }]) {
+        const wrong = await team.members.owner.api.json(`/api/v1/posts/${postId}/review-links`, { json });
+        assert.equal(wrong.status, 400, JSON.stringify(json));
+        assert.equal(wrong.body.code, 'invalid_request');
+      }
 
       const created = await link(postId);
       const token = tokenOf(created.url);
@@ -79,6 +85,14 @@ for (const backend of backends()) {
       const noName = await client.json(`/api/v1/review/${token}/comments`, { json: { body: 'hi' } });
       assert.equal(noName.status, 422);
       assert.equal(noName.body.errors[0].path, 'name');
+      const numberName = await client.json(`/api/v1/review/${token}/comments`, {
+        json: { name: 5, body: 'x' },
+      });
+      assert.equal(numberName.status, 400);
+      const badDecision = await client.json(`/api/v1/review/${token}/decision`, {
+        json: { name: 'Client Carla', decision: 1 },
+      });
+      assert.equal(badDecision.status, 400);
       const comment = await client.json(`/api/v1/review/${token}/comments`, {
         json: { name: 'Client Carla', body: 'Looks good to me' },
       });
