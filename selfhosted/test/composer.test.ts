@@ -100,6 +100,18 @@ describe('composer fields (self-hosted)', () => {
     );
     assert.deepEqual(codes(tg.warnings), ['alt_text_unsupported@media[0].altText']);
     assert.match(tg.warnings[0].message, /does not support alt text/);
+    // firstComment is a string (contract E): another type is a malformed body, 400.
+    for (const path of ['/api/v1/validation', '/api/v1/posts']) {
+      const numeric = await server.api(path, {
+        json: {
+          message: 'x',
+          accountIds: ['chain-1'],
+          postingMode: 'now',
+          accountOptions: { 'chain-1': { firstComment: 5 } },
+        },
+      });
+      assert.equal(numeric.status, 400, path);
+    }
     assert.ok(codes(ch.errors).includes('alt_text_too_long@media[0].altText'));
 
     const unknownKey = await server.api('/api/v1/validation', {

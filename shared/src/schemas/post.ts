@@ -7,7 +7,10 @@ export const postingModes = ['now', 'schedule', 'draft', 'queue'] as const;
 export const PostingMode = z.enum(postingModes);
 export type PostingMode = z.infer<typeof PostingMode>;
 
-export const AccountOptions = z.record(z.string(), z.record(z.string(), z.unknown())).meta({
+/** One account's options: its platform's own (checked against the platform's schema) and `firstComment`, a string. */
+const OptionsOfAccount = z.object({ firstComment: z.string().optional() }).catchall(z.unknown());
+
+export const AccountOptions = z.record(z.string(), OptionsOfAccount).meta({
   id: 'AccountOptions',
   description:
     "Per-account platform options, keyed by account id. Besides each platform's own options, `firstComment` (string) is posted right after the post: as a comment where the platform has comments (Instagram, Facebook, LinkedIn, YouTube), as a reply elsewhere (X, Bluesky, Mastodon, Threads); on a thread it answers the first message. A platform without first comments (its manifest's `features.firstComment` is false) is a validation error (`first_comment_unsupported`), and so is a comment longer than the platform's text limit (`first_comment_too_long`).",

@@ -96,6 +96,19 @@ for (const backend of backends()) {
       });
       assert.equal(badKey.status, 422);
       assert.equal(badKey.body.errors[0].code, 'override_unknown_account');
+      // firstComment is a string (contract E): another type is 400, a draft's included (it was stored).
+      for (const postingMode of ['draft', 'now']) {
+        const numeric = await api.json('/api/v1/posts', {
+          json: {
+            message: 'x',
+            accountIds: [toot],
+            postingMode,
+            accountOptions: { [toot]: { firstComment: 5 } },
+          },
+        });
+        assert.equal(numeric.status, 400, `${postingMode}: ${JSON.stringify(numeric.body)}`);
+        assert.equal(numeric.body.code, 'invalid_request');
+      }
       assert.equal(sent('x').length, 0);
     });
 
