@@ -52,7 +52,10 @@ export async function updateLinkSettings(
     next.provider = s.provider;
     next.apiUrl = checked;
     next.apiKey = s.apiKey ? ctx.cipher.encrypt(s.apiKey, shortenerKeyAad(workspaceId)) : current!.apiKey;
+    // An omitted domain keeps the stored one only for the same shortener: another provider or URL
+    // starts from its own default domain, never the old one's (links it cannot serve).
     if (s.domain !== undefined) next.domain = s.domain ? s.domain.toLowerCase() : null;
+    else if (!sameHost) next.domain = null;
   }
   await saveLinkSettings(ctx, next);
   return toLinkSettingsView(next);

@@ -129,6 +129,19 @@ for (const backend of backends()) {
       });
       assert.equal(moved.status, 422);
       assert.equal(moved.body.errors[0].path, 'shortener.apiKey');
+      // Same shortener, no domain named: the domain stays. Another provider starts from its own
+      // default domain: the old one's would make links it cannot serve.
+      const kept = await api.json(`/api/v1/workspaces/${id}/links`, {
+        method: 'PUT',
+        json: { shortener: { provider: 'shlink', apiUrl: shlink.url } },
+      });
+      assert.equal(kept.body.shortener.domain, 'go.example');
+      const switched = await api.json(`/api/v1/workspaces/${id}/links`, {
+        method: 'PUT',
+        json: { shortener: { provider: 'kutt', apiUrl: shlink.url, apiKey: 'kutt-key' } },
+      });
+      assert.equal(switched.status, 200, JSON.stringify(switched.body));
+      assert.equal(switched.body.shortener.domain, null);
 
       // A private address not in ALLOW_PRIVATE_HOSTS is refused, nothing sent.
       for (const apiUrl of [internalUrl, 'http://169.254.169.254', 'http://10.0.0.1:8080']) {
