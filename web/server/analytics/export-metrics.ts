@@ -1,5 +1,4 @@
-import { canonicalMetrics, postMetricNames } from '@postwave/shared';
-import { stringify } from 'csv-stringify/sync';
+import { canonicalMetrics, formatCsv, postMetricNames } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { todayIn } from './days.ts';
 import { exportPage, ownerTimezone } from './repository.ts';
@@ -76,11 +75,14 @@ export function exportMetrics(
         };
       let chunk: string;
       if (request.format === 'csv') {
-        chunk = stringify(
-          views.map(({ metrics, ...rest }) => ({ ...rest, ...metrics })),
-          { header: !started, columns, cast: { boolean: String } },
+        // The one CSV writer (CRLF records, formula cells neutralised: docs/import-export.md#csv-safety).
+        chunk = formatCsv(
+          views.map(({ metrics, ...rest }) => {
+            const row: Record<string, unknown> = { ...rest, ...metrics };
+            return columns.map((column) => (row[column] == null ? '' : String(row[column])));
+          }),
+          started ? undefined : columns,
         );
-        if (!started && views.length === 0) chunk = `${columns.join(',')}\n`;
       } else {
         const body = views.map((v) => JSON.stringify(v)).join(',');
         chunk = `${started ? '' : '['}${started && body ? ',' : ''}${body}`;

@@ -123,7 +123,10 @@ for (const backend of backends()) {
 
       const csv = await api.fetch(`/api/v1/analytics/export?format=csv&from=${today}&to=${today}`);
       assert.match(csv.headers.get('content-type') ?? '', /text\/csv/);
-      const lines = (await csv.text()).trim().split('\n');
+      const csvText = await csv.text();
+      // The one CSV writer's records: CRLF-terminated, as every CSV the Scheduler writes.
+      assert.ok(csvText.endsWith('\r\n') && !/[^\r]\n/.test(csvText), JSON.stringify(csvText.slice(0, 200)));
+      const lines = csvText.trim().split('\r\n');
       assert.equal(lines.length, 2);
       assert.match(lines[1]!, new RegExp(`^${postId},${accountId},x,`));
 
