@@ -196,9 +196,14 @@ async function collectAccount(
     return {
       outcomes: targets.map((t) => {
         const counted = clicks.size > 0 ? clicks.get(`${t.postId} ${t.accountId}`) : undefined;
-        const answer = answers ? answers.get(t.platformPostId) : { state: 'ok' as const, metrics: {} };
-        if (!answers && counted === undefined)
-          return { ...keyOf(t), state: 'done' as const, step: t.step, nextCollectAt: null };
+        // A platform without post metrics of its own reports only clicks: none counted this time
+        // (the shortener failed or was removed meanwhile) writes no figures and keeps the
+        // schedule, as a platform's missing answer does, rather than ending the target's collection.
+        const answer = answers
+          ? answers.get(t.platformPostId)
+          : counted === undefined
+            ? undefined
+            : { state: 'ok' as const, metrics: {} };
         return outcomeOf(t, withClicks(answer, counted), now, ctx);
       }),
       failed: 0,
