@@ -64,7 +64,7 @@ export function parseExportQuery(params: URLSearchParams): { format: ExportForma
   const parsed = ExportQuery.safeParse(queryParams(params));
   if (!parsed.success)
     throw new ProblemError(
-      problem('invalid_request', 'format is csv or json; status is draft, scheduled, posted or failed'),
+      problem('invalid_request', `format is csv or json; status is one of ${postStatuses.join(', ')}`),
     );
   const from = parseBound('from', parsed.data.from);
   const to = parseBound('to', parsed.data.to);
