@@ -141,6 +141,22 @@ for (const backend of backends()) {
       assert.ok(pending.body.posts.every((p: { status: string }) => p.status === 'pending_approval'));
     });
 
+    test('the Posts page has a tab for posts waiting for approval; an unknown status shows the first tab', async () => {
+      const post = await submit('waiting on the posts page');
+      const page = await team.members.owner.session.fetch('/posts?status=pending_approval');
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      assert.match(html, /aria-current="page"[^>]*>Waiting for approval</);
+      assert.ok(html.includes(`/posts/${post.id}`), 'the pending post is listed');
+      assert.ok(html.includes('waiting on the posts page'));
+
+      for (const status of ['nonsense', 'publishing', '']) {
+        const other = await team.members.contributor.session.fetch(`/posts?status=${status}`);
+        assert.equal(other.status, 200, status);
+        assert.match(await other.text(), /aria-current="page"[^>]*>Scheduled</, status);
+      }
+    });
+
     test('the approvals setting: "everyone" makes owners submit too; under "off" contributors still submit', async () => {
       await setApprovals('everyone');
       try {
