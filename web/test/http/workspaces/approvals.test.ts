@@ -391,11 +391,17 @@ for (const backend of backends()) {
 
     test('nothing goes out behind an approval: direct publishing of a pending post is 409; a contributor editing an approved post sends it back', async () => {
       const pending = await submit('only through a decision');
-      for (const postingMode of ['now', 'queue'] as const) {
-        const res = await api('owner').json(`/api/v1/posts/${pending.id}`, { json: { postingMode } });
-        assert.equal(res.status, 409, `${postingMode}: ${JSON.stringify(res.body)}`);
-        assert.equal(res.body.code, 'invalid_status');
+      // Whatever the role: the author's own request is not submitted a second time either.
+      for (const role of ['owner', 'contributor'] as const) {
+        for (const postingMode of ['now', 'queue', 'schedule'] as const) {
+          const res = await api(role).json(`/api/v1/posts/${pending.id}`, {
+            json: { postingMode, ...(postingMode === 'schedule' ? { scheduledAt: inADay() } : {}) },
+          });
+          assert.equal(res.status, 409, `${role} ${postingMode}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.code, 'invalid_status');
+        }
       }
+      assert.deepEqual(await auditOf(pending.id), ['post.submitted', 'post.created'], 'submitted once');
       assert.equal(sentTexts('only through a decision').length, 0);
 
       const approved = await api('owner').json(`/api/v1/posts/${pending.id}/approve`, { json: {} });
