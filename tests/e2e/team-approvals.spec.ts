@@ -4,7 +4,8 @@ import { chat, connectTelegram, expect, signUp, test } from './fixtures.ts';
 /*
  * A team's approval, end to end (docs/workspaces.md#approvals, #review-links): the owner invites a
  * contributor; the contributor signs up from the invitation, confirms the address and accepts;
- * submits a post ("Submit for approval"); the owner creates a review link; a client with no
+ * submits a post ("Submit for approval"), sees on its page only what a contributor may do (withdraw
+ * it, submit it again); the owner creates a review link; a client with no
  * account approves it in a fresh browser context at phone width; the post is published once.
  */
 
@@ -71,6 +72,27 @@ test('owner invites a contributor, the contributor submits, a client approves th
   await expect(contributor.locator('.page-head .badge')).toHaveText('Waiting for approval');
   const postUrl = contributor.url().split('?')[0]!;
   await expectAccessible(contributor, 'team-submitted', { testInfo: test.info(), soft: true });
+
+  // The post page offers a contributor only what the server allows them (contract G): a pending
+  // post goes out through a decision, and deleting is an editor's. Its account waits for approval.
+  const noPublishing = async () => {
+    for (const name of ['Publish now', 'Schedule', 'Reschedule', 'Delete post'])
+      await expect(contributor.getByRole('button', { name, exact: true })).toHaveCount(0);
+  };
+  await noPublishing();
+  await expect(contributor.getByRole('button', { name: 'Submit for approval' })).toHaveCount(0);
+  await expect(contributor.getByTestId('result').locator('.badge')).toHaveText('Waiting for approval');
+  // Withdrawn to a draft, then submitted again from the post page: each outcome says what happened.
+  await contributor.getByRole('button', { name: 'Withdraw to drafts' }).click();
+  await expect(contributor.getByRole('status').filter({ hasText: 'Withdrawn' })).toBeFocused();
+  await expect(contributor.locator('.page-head .badge')).toHaveText('Draft');
+  await expect(contributor.getByText('Published.')).toHaveCount(0);
+  await noPublishing();
+  await contributor.getByRole('button', { name: 'Submit for approval' }).click();
+  await expect(contributor.getByRole('status').filter({ hasText: 'Sent for approval' })).toBeFocused();
+  await expect(contributor.locator('.page-head .badge')).toHaveText('Waiting for approval');
+  await expect(contributor.getByText(/Publishing started/)).toHaveCount(0);
+  await noPublishing();
   await contributorContext.close();
 
   // The owner sees it waiting and makes a review link for the client.

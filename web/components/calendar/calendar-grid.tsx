@@ -15,6 +15,7 @@ import {
   zonedToUtc,
 } from '#components/lib/time.ts';
 import { useTimeSettings } from '#components/lib/time-context.tsx';
+import { statusLabel } from '#components/posts/status.tsx';
 import type { CalendarEntry } from '#server/ui/schema.ts';
 
 export interface CalendarAccount {
@@ -265,13 +266,13 @@ export function CalendarGrid({
                     <Link
                       href={`/posts/${e.id}`}
                       className="cal-event-link"
-                      title={`${e.status}: ${e.message}`}
+                      title={`${statusLabel(e.status)}: ${e.message}`}
                     >
                       <span className="cal-event-time">{formatTime(e.at, timeZone, locale)}</span>{' '}
                       {shortMessage(e)}
                       <span className="sr-only">
                         {' '}
-                        ({e.status}, {names.join(', ')})
+                        ({statusLabel(e.status).toLowerCase()}, {names.join(', ')})
                       </span>
                     </Link>
                     {(trouble.length > 0 || e.risk) && (

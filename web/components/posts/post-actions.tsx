@@ -9,19 +9,37 @@ import { formatSpoken, utcToZonedInput, zonedToUtc } from '../lib/time.ts';
 import { useTimeSettings } from '../lib/time-context.tsx';
 import { useBusyAction } from '../lib/use-busy-action.ts';
 
-/** The actions a post's status allows: edit, reschedule, publish now, retry, delete. */
+/**
+ * What the viewer's role allows on the post (docs/workspaces.md#roles), decided by the page on the
+ * server with the rules the API applies: the page offers nothing the server would refuse.
+ */
+export interface PostPermissions {
+  /** Their publish, schedule and queue requests are submissions for approval (a contributor's always). */
+  submitsForApproval: boolean;
+  /** Deleting is the publishers' (`posts.publish`: editors and up). */
+  mayDelete: boolean;
+}
+
+/**
+ * The actions a post's status and the viewer's role allow: edit, reschedule, publish now or submit
+ * for approval, retry, move to drafts (withdraw a submission), delete. Shown only to those who may
+ * change the post. A post waiting for approval goes out only through a decision (the approval
+ * card), so it offers no publish or schedule here, to anyone.
+ */
 export function PostActions({
   id,
   status,
   scheduledAt,
   timezone,
   hasFailedTargets,
+  permissions,
 }: {
   id: string;
   status: string;
   scheduledAt: string | null;
   timezone: string;
   hasFailedTargets: boolean;
+  permissions: PostPermissions;
 }) {
   const router = useRouter();
   const { locale } = useTimeSettings();
@@ -52,6 +70,8 @@ export function PostActions({
   // A posted post has no actions; the outcome of the one that posted it stays (with the focus).
   const posted = status === 'posted';
   if (posted && !outcome) return null;
+  const pending = status === 'pending_approval';
+  const { submitsForApproval: submits, mayDelete } = permissions;
 
   const act = (name: string, body: Record<string, unknown>) => {
     setOutcome('');
@@ -76,7 +96,12 @@ export function PostActions({
     result: { status?: string; scheduledAt?: string | null } | undefined,
     retry: boolean,
   ): string => {
-    if (name === 'draft') return 'Moved to drafts.';
+    if (name === 'draft') return pending ? 'Withdrawn: it is a draft again.' : 'Moved to drafts.';
+    // 202: stored as a submission, nothing published or scheduled yet (docs/workspaces.md#approvals).
+    if (result?.status === 'pending_approval') {
+      const time = name === 'schedule' && result.scheduledAt;
+      return `Sent for approval: an editor, admin or owner decides, then it ${time ? `is scheduled for ${formatSpoken(new Date(time), timezone, locale)}` : retry ? 'is retried' : 'is published'}.`;
+    }
     if (name === 'schedule')
       return result?.scheduledAt
         ? `Scheduled for ${formatSpoken(new Date(result.scheduledAt), timezone, locale)}.`
@@ -91,22 +116,30 @@ export function PostActions({
     <div className="stack" style={{ gap: 10 }}>
       {!posted && (
         <div className="stack" style={{ gap: 8 }}>
-          <button
-            type="button"
-            className="btn btn-primary btn-block"
-            disabled={Boolean(busy)}
-            onClick={() => act('now', { postingMode: 'now' })}
-          >
-            {busy === 'now'
-              ? 'Publishing…'
-              : status === 'failed' && hasFailedTargets
-                ? 'Retry failed accounts'
-                : 'Publish now'}
-          </button>
+          {!pending && (
+            <button
+              type="button"
+              className="btn btn-primary btn-block"
+              disabled={Boolean(busy)}
+              onClick={() => act('now', { postingMode: 'now' })}
+            >
+              {busy === 'now'
+                ? submits
+                  ? 'Submitting…'
+                  : 'Publishing…'
+                : submits
+                  ? retrying
+                    ? 'Submit retry for approval'
+                    : 'Submit for approval'
+                  : retrying
+                    ? 'Retry failed accounts'
+                    : 'Publish now'}
+            </button>
+          )}
           <Link href={`/posts/${id}/edit`} className="btn btn-block">
             Edit
           </Link>
-          {rescheduling ? (
+          {pending ? null : rescheduling ? (
             <form
               className="stack"
               style={{ gap: 8 }}
@@ -135,7 +168,11 @@ export function PostActions({
               </div>
               <div className="row">
                 <button type="submit" className="btn btn-primary btn-sm" disabled={Boolean(busy)}>
-                  {status === 'scheduled' ? 'Reschedule' : 'Schedule'}
+                  {submits
+                    ? 'Submit schedule for approval'
+                    : status === 'scheduled'
+                      ? 'Reschedule'
+                      : 'Schedule'}
                 </button>
                 <button
                   type="button"
@@ -161,31 +198,33 @@ export function PostActions({
                 requestAnimationFrame(() => document.getElementById('reschedule-at')?.focus());
               }}
             >
-              {status === 'scheduled' ? 'Reschedule' : 'Schedule'}
+              {submits ? 'Schedule for approval…' : status === 'scheduled' ? 'Reschedule' : 'Schedule'}
             </button>
           )}
-          {status === 'scheduled' && (
+          {(status === 'scheduled' || pending) && (
             <button
               type="button"
               className="btn btn-block"
               disabled={Boolean(busy)}
               onClick={() => act('draft', { postingMode: 'draft' })}
             >
-              Move to drafts
+              {pending ? 'Withdraw to drafts' : 'Move to drafts'}
             </button>
           )}
-          <ConfirmButton
-            label="Delete post"
-            className="btn btn-block btn-ghost"
-            title="Delete this post?"
-            body="It will be removed for good. Nothing already published is deleted from the platforms."
-            confirmLabel="Delete"
-            onConfirm={async () => {
-              await api('DELETE', `/api/v1/posts/${id}`);
-              router.push(`/posts?status=${status}`);
-              router.refresh();
-            }}
-          />
+          {mayDelete && (
+            <ConfirmButton
+              label="Delete post"
+              className="btn btn-block btn-ghost"
+              title="Delete this post?"
+              body="It will be removed for good. Nothing already published is deleted from the platforms."
+              confirmLabel="Delete"
+              onConfirm={async () => {
+                await api('DELETE', `/api/v1/posts/${id}`);
+                router.push(`/posts?status=${status}`);
+                router.refresh();
+              }}
+            />
+          )}
         </div>
       )}
       {error && (

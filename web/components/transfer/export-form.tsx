@@ -1,3 +1,5 @@
+import { statusLabel } from '../posts/status.tsx';
+
 /**
  * A plain GET form: the browser downloads the streamed export with the session cookie, so it
  * works without JavaScript too.
@@ -18,7 +20,7 @@ export function ExportForm({ statuses }: { statuses: readonly string[] }) {
           <option value="">All</option>
           {statuses.map((s) => (
             <option key={s} value={s}>
-              {s[0]!.toUpperCase() + s.slice(1)}
+              {statusLabel(s)}
             </option>
           ))}
         </select>

@@ -5,7 +5,13 @@ import { inTransaction } from '#server/db/access.ts';
 import type { ApprovalActor, RecycleSettings, StoredApproval } from '#server/db/schema.ts';
 import { auditPost } from '#server/posts/audit.ts';
 import { contentOf, newPostContent } from '#server/posts/content.ts';
-import { assertEditable, assertFuture, changedMeanwhile, unpostedAccounts } from '#server/posts/guards.ts';
+import {
+  assertEditable,
+  assertFuture,
+  assertNotAwaitingApproval,
+  changedMeanwhile,
+  unpostedAccounts,
+} from '#server/posts/guards.ts';
 import { assertPublishable } from '#server/posts/prepare.ts';
 import { insertPost, type PostRow, updatePostIfUnchanged } from '#server/posts/repository.ts';
 import type { PostView } from '#server/posts/schema.ts';
@@ -81,6 +87,9 @@ export async function submitStoredPost(
   reason: StoredApproval['reason'] = 'approvals',
 ): Promise<PostView> {
   assertEditable(row, 'submitted');
+  // Already waiting: a second request would replace the one awaiting a decision (and mail the
+  // approvers again). It is 409 as for a publisher; the author edits it or withdraws it instead.
+  assertNotAwaitingApproval(row);
   const remaining = await unpostedAccounts(ctx, row);
   const when =
     action.postingMode === 'schedule'

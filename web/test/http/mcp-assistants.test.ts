@@ -231,19 +231,38 @@ for (const backend of backends()) {
       assert.match(page, /asks you to approve this post/);
       assert.match(page, /Test MCP client/);
 
-      // Publishing an existing draft also waits for approval; the user then approves in the app.
-      const now = (await client.callTool({
+      // A post already waiting goes out only through a decision: publishing it is refused, as over
+      // REST, and its request (the schedule) stays the one to decide on.
+      const again = (await client.callTool({
         name: 'publish_post',
         arguments: { id: held.structuredContent.post.id },
       })) as Json;
+      assert.equal(again.isError, true, text(again));
+      assert.equal(again.structuredContent.error.code, 'invalid_status');
+      // Publishing an existing draft also waits for approval; the user then approves in the app.
+      const draft = (await client.callTool({
+        name: 'create_post',
+        arguments: { message: 'Needs a yes now', accountIds: [accountId], postingMode: 'draft' },
+      })) as Json;
+      assert.equal(draft.structuredContent.status, 'draft', text(draft));
+      const now = (await client.callTool({
+        name: 'publish_post',
+        arguments: { id: draft.structuredContent.id },
+      })) as Json;
       assert.equal(now.structuredContent.outcome, 'approval_required');
+      assert.equal(now.structuredContent.post.approval.reason, 'assistants');
       assert.equal(env.telegram.sent.length, sent);
-      // The member who granted the assistant confirms its post: approving performs what it asked.
-      const approved = await browser.json(`/api/v1/posts/${held.structuredContent.post.id}/approve`, {
+      // The member who granted the assistant confirms its posts: approving performs what it asked.
+      const scheduled = await browser.json(`/api/v1/posts/${held.structuredContent.post.id}/approve`, {
+        json: {},
+      });
+      assert.equal(scheduled.body.status, 'scheduled');
+      assert.equal(scheduled.body.scheduledAt, when);
+      const approved = await browser.json(`/api/v1/posts/${draft.structuredContent.id}/approve`, {
         json: {},
       });
       assert.equal(approved.body.status, 'posted');
-      assert.equal(env.telegram.sent.at(-1)!.text, 'Needs a yes');
+      assert.equal(env.telegram.sent.at(-1)!.text, 'Needs a yes now');
       await browser.json('/api/v1/mcp-clients/settings', {
         method: 'PUT',
         json: { assistantsMustConfirm: false },

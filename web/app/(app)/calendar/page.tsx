@@ -5,6 +5,7 @@ import { accountTrouble } from '../../../components/calendar/account-health.ts';
 import { type CalendarAccount, CalendarGrid } from '../../../components/calendar/calendar-grid.tsx';
 import { accountName } from '../../../components/lib/platforms.ts';
 import { formatDay, zonedDay, zonedToUtc } from '../../../components/lib/time.ts';
+import { statusLabel } from '../../../components/posts/status.tsx';
 import { listAccounts } from '../../../server/accounts/service.ts';
 import { getContext } from '../../../server/context.ts';
 import { calendarEntries } from '../../../server/ui/calendar.ts';
@@ -17,7 +18,8 @@ export const metadata: Metadata = { title: 'Calendar' };
 const dayMs = 86_400_000;
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 const parseDay = (s: string) => new Date(`${s}T00:00:00Z`);
-const statuses = ['scheduled', 'posted', 'failed'] as const;
+// Drafts have no time on the calendar; a post waiting for approval shows at its requested time.
+const statuses = ['scheduled', 'pending_approval', 'posted', 'failed'] as const;
 
 /** Monday on or before a calendar day (dates as UTC midnights). */
 function startOfWeek(d: Date): Date {
@@ -139,9 +141,11 @@ export default async function CalendarPage({
           <span>Status</span>
           <select name="status" className="select" defaultValue={statusFilter ?? ''}>
             <option value="">All statuses</option>
-            <option value="scheduled">Scheduled</option>
-            <option value="posted">Posted</option>
-            <option value="failed">Failed</option>
+            {statuses.map((s) => (
+              <option key={s} value={s}>
+                {statusLabel(s)}
+              </option>
+            ))}
           </select>
         </label>
         <button type="submit" className="btn btn-sm">
@@ -160,7 +164,8 @@ export default async function CalendarPage({
       />
       {entries.length === 0 && (
         <p className="muted small" style={{ textAlign: 'center' }}>
-          Nothing {statusFilter ?? 'scheduled or published'} in this {view}
+          Nothing {statusFilter ? statusLabel(statusFilter).toLowerCase() : 'scheduled or published'} in this{' '}
+          {view}
           {accountFilter ? ' for this account' : ''}.
         </p>
       )}

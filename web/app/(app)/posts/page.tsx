@@ -16,39 +16,58 @@ import { requireUser } from '../../../server/ui/session.ts';
 
 export const metadata: Metadata = { title: 'Posts' };
 
-const tabs: { status: PostStatus; label: string; title: string; empty: string }[] = [
-  {
-    status: 'scheduled',
+interface Tab {
+  label: string;
+  title: string;
+  empty: string;
+}
+
+/**
+ * One tab per post status, in the order shown: typed by every status, so a status the posts can
+ * have never lacks its tab (a post waiting for approval once had none, and its link answered 500).
+ */
+const tabs: Record<PostStatus, Tab> = {
+  scheduled: {
     label: 'Scheduled',
     title: 'No scheduled posts',
     empty: 'Nothing is scheduled. Schedule a post from the composer and it will wait here.',
   },
-  {
-    status: 'draft',
+  pending_approval: {
+    label: 'Waiting for approval',
+    title: 'Nothing waiting for approval',
+    empty:
+      'No post is waiting for approval. Posts submitted for approval wait here until an editor, admin or owner decides.',
+  },
+  draft: {
     label: 'Drafts',
     title: 'No drafts',
     empty: 'No drafts. Save a post as a draft to finish it later.',
   },
-  { status: 'posted', label: 'Posted', title: 'Nothing posted yet', empty: 'Nothing published yet.' },
-  {
-    status: 'failed',
+  posted: { label: 'Posted', title: 'Nothing posted yet', empty: 'Nothing published yet.' },
+  failed: {
     label: 'Failed',
     title: 'No failed posts',
     empty: 'No failed posts. Posts that could not be published to every account show up here.',
   },
-];
+};
+const tabOrder = Object.keys(tabs) as PostStatus[];
+
+/** The tab a `status` query asks for; anything else (an old or edited link) shows the first. */
+function tabFor(status: string | string[] | undefined): PostStatus {
+  return typeof status === 'string' && (postStatuses as readonly string[]).includes(status)
+    ? (status as PostStatus)
+    : tabOrder[0]!;
+}
 
 export default async function PostsPage({
   searchParams,
 }: {
-  searchParams: Promise<{ status?: string; cursor?: string }>;
+  searchParams: Promise<{ status?: string | string[]; cursor?: string }>;
 }) {
   const user = await requireUser();
   const locale = await requestLocale();
   const params = await searchParams;
-  const status = (postStatuses as readonly string[]).includes(params.status ?? '')
-    ? (params.status as PostStatus)
-    : 'scheduled';
+  const status = tabFor(params.status);
   const ctx = await getContext();
   // A cursor that does not decode (an edited or stale link) shows the first page; any other
   // failure (the database is down) reaches the error boundary rather than an empty list.
@@ -60,7 +79,7 @@ export default async function PostsPage({
     },
   );
   const accounts = new Map((await listAccounts(ctx, user.workspaceId)).map((a) => [a.id, a]));
-  const tab = tabs.find((t) => t.status === status)!;
+  const tab = tabs[status];
   return (
     <div className="page">
       <div className="page-head">
@@ -78,13 +97,9 @@ export default async function PostsPage({
         </div>
       </div>
       <nav className="tabs" aria-label="Post status">
-        {tabs.map((t) => (
-          <Link
-            key={t.status}
-            href={`/posts?status=${t.status}`}
-            aria-current={t.status === status ? 'page' : undefined}
-          >
-            {t.label}
+        {tabOrder.map((s) => (
+          <Link key={s} href={`/posts?status=${s}`} aria-current={s === status ? 'page' : undefined}>
+            {tabs[s].label}
           </Link>
         ))}
       </nav>
@@ -104,12 +119,15 @@ export default async function PostsPage({
         ) : (
           <ul className="list">
             {page.posts.map((post) => {
+              const submission = post.status === 'pending_approval' ? post.approval : null;
               const when =
                 post.status === 'posted' && post.postedAt
                   ? `Posted ${formatDateTime(post.postedAt, user.timezone, locale)}`
-                  : post.scheduledAt
-                    ? `${post.status === 'scheduled' ? 'Scheduled for' : 'Was due'} ${formatDateTime(post.scheduledAt, user.timezone, locale)}`
-                    : `Edited ${formatDateTime(post.updatedAt, user.timezone, locale)}`;
+                  : submission
+                    ? `Submitted ${formatDateTime(submission.requestedAt, user.timezone, locale)}`
+                    : post.scheduledAt
+                      ? `${post.status === 'scheduled' ? 'Scheduled for' : 'Was due'} ${formatDateTime(post.scheduledAt, user.timezone, locale)}`
+                      : `Edited ${formatDateTime(post.updatedAt, user.timezone, locale)}`;
               const platforms = [
                 ...new Set(post.accountIds.map((id) => accounts.get(id)?.platform).filter(Boolean)),
               ] as string[];

@@ -141,6 +141,22 @@ for (const backend of backends()) {
       assert.ok(pending.body.posts.every((p: { status: string }) => p.status === 'pending_approval'));
     });
 
+    test('the Posts page has a tab for posts waiting for approval; an unknown status shows the first tab', async () => {
+      const post = await submit('waiting on the posts page');
+      const page = await team.members.owner.session.fetch('/posts?status=pending_approval');
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      assert.match(html, /aria-current="page"[^>]*>Waiting for approval</);
+      assert.ok(html.includes(`/posts/${post.id}`), 'the pending post is listed');
+      assert.ok(html.includes('waiting on the posts page'));
+
+      for (const status of ['nonsense', 'publishing', '']) {
+        const other = await team.members.contributor.session.fetch(`/posts?status=${status}`);
+        assert.equal(other.status, 200, status);
+        assert.match(await other.text(), /aria-current="page"[^>]*>Scheduled</, status);
+      }
+    });
+
     test('the approvals setting: "everyone" makes owners submit too; under "off" contributors still submit', async () => {
       await setApprovals('everyone');
       try {
@@ -375,11 +391,17 @@ for (const backend of backends()) {
 
     test('nothing goes out behind an approval: direct publishing of a pending post is 409; a contributor editing an approved post sends it back', async () => {
       const pending = await submit('only through a decision');
-      for (const postingMode of ['now', 'queue'] as const) {
-        const res = await api('owner').json(`/api/v1/posts/${pending.id}`, { json: { postingMode } });
-        assert.equal(res.status, 409, `${postingMode}: ${JSON.stringify(res.body)}`);
-        assert.equal(res.body.code, 'invalid_status');
+      // Whatever the role: the author's own request is not submitted a second time either.
+      for (const role of ['owner', 'contributor'] as const) {
+        for (const postingMode of ['now', 'queue', 'schedule'] as const) {
+          const res = await api(role).json(`/api/v1/posts/${pending.id}`, {
+            json: { postingMode, ...(postingMode === 'schedule' ? { scheduledAt: inADay() } : {}) },
+          });
+          assert.equal(res.status, 409, `${role} ${postingMode}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.code, 'invalid_status');
+        }
       }
+      assert.deepEqual(await auditOf(pending.id), ['post.submitted', 'post.created'], 'submitted once');
       assert.equal(sentTexts('only through a decision').length, 0);
 
       const approved = await api('owner').json(`/api/v1/posts/${pending.id}/approve`, { json: {} });

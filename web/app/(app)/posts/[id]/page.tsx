@@ -29,7 +29,7 @@ import { getPost } from '#server/posts/get-post.ts';
 import { ownedPost } from '#server/posts/guards.ts';
 import { listPostEvents } from '#server/posts/history.ts';
 import { getRecycleChain } from '#server/posts/recycle-chain.ts';
-import { mayDecide } from '#server/ui/approvals.ts';
+import { mayDecide, submissionsNeedApproval } from '#server/ui/approvals.ts';
 import { requestLocale } from '#server/ui/locale.ts';
 import { foundOr404 } from '#server/ui/not-found.ts';
 import { openApprovalRequest } from '#server/ui/post-approval.ts';
@@ -64,8 +64,12 @@ export default async function PostPage({
     listComments(ctx, post.id),
     ownedPost(ctx, user.workspaceId, post.id),
   ]);
-  // The role table's "comment" row, as the API checks it: contributors on their own posts only.
-  const canComment = can(user.role, 'posts.draft') && (user.role !== 'contributor' || row.userId === user.id);
+  // The role table (docs/workspaces.md#roles) as the API checks it. "Create and edit drafts,
+  // comment": contributors on their own posts only. "Publish now, schedule, queue, delete": editors
+  // and up; a contributor's requests (anyone's under approvals "everyone") become submissions.
+  const mayChange = can(user.role, 'posts.draft') && (user.role !== 'contributor' || row.userId === user.id);
+  const mayPublish = can(user.role, 'posts.publish');
+  const permissions = { submitsForApproval: await submissionsNeedApproval(user), mayDelete: mayPublish };
   const accounts = new Map(accountList.map((a) => [a.id, a]));
   const approval = openApprovalRequest(post, history, approve === '1');
   const tz = user.timezone;
@@ -83,6 +87,9 @@ export default async function PostPage({
         ? 'add it to the queue'
         : `schedule it for ${requested.scheduledAt ? formatDateTime(requested.scheduledAt, user.timezone, locale) : 'later'}`;
   if (done === 'now' && post.status === 'failed') note = undefined;
+  // The composer's note stays in the address after later actions here: a post back in drafts (a
+  // withdrawn submission, a rejection) was not published or scheduled, whatever `done` says.
+  if (done !== 'draft' && post.status === 'draft') note = undefined;
 
   return (
     <div className="page">
@@ -111,7 +118,11 @@ export default async function PostPage({
           {approval.detail.requestedMode === 'schedule' && typeof approval.detail.scheduledAt === 'string'
             ? `schedule it for ${formatDateTime(approval.detail.scheduledAt, tz, locale)}.`
             : 'publish it now.'}{' '}
-          Review it, then use Publish or Schedule below — or leave it as a draft.
+          {post.status === 'pending_approval'
+            ? 'It waits for a decision below.'
+            : permissions.submitsForApproval
+              ? 'Review it, then submit it for approval below — or leave it as a draft.'
+              : 'Review it, then use Publish or Schedule below — or leave it as a draft.'}
         </p>
       )}
       {post.status === 'pending_approval' && post.approval && (
@@ -153,8 +164,10 @@ export default async function PostPage({
       {unknownTargets.length > 0 && (
         <p className="alert alert-error" role="alert">
           For {unknownTargets.length === 1 ? 'one account' : `${unknownTargets.length} accounts`} we cannot
-          tell whether the post arrived: publishing was interrupted. Check the account, then choose “Mark as
-          posted” or “Post again” below.
+          tell whether the post arrived: publishing was interrupted.{' '}
+          {mayPublish
+            ? 'Check the account, then choose “Mark as posted” or “Post again” below.'
+            : 'A member with the editor role or higher checks the account and resolves it.'}
         </p>
       )}
       <LiveStatus id={post.id} status={post.status} results={post.results} scheduledAt={post.scheduledAt} />
@@ -216,7 +229,7 @@ export default async function PostPage({
                           timezone={tz}
                           locale={locale}
                         />
-                        {result?.status === 'unknown' && (
+                        {result?.status === 'unknown' && mayPublish && (
                           <UnknownTargetActions
                             postId={post.id}
                             accountId={accountId}
@@ -224,9 +237,7 @@ export default async function PostPage({
                           />
                         )}
                       </div>
-                      <StatusBadge
-                        status={result?.status ?? (post.status === 'scheduled' ? 'scheduled' : 'draft')}
-                      />
+                      <StatusBadge status={result?.status ?? targetStatus(post.status)} />
                     </li>
                   );
                 })}
@@ -235,7 +246,7 @@ export default async function PostPage({
           <PostComments
             postId={post.id}
             comments={comments}
-            canComment={canComment}
+            canComment={mayChange}
             timezone={tz}
             locale={locale}
           />
@@ -320,7 +331,7 @@ export default async function PostPage({
               </ol>
             </section>
           )}
-          {post.status !== 'posted' && (
+          {post.status !== 'posted' && mayChange && (
             <section className="card card-body" aria-label="Actions">
               <PostActions
                 id={post.id}
@@ -328,6 +339,7 @@ export default async function PostPage({
                 scheduledAt={post.scheduledAt}
                 timezone={tz}
                 hasFailedTargets={failedTargets.length > 0}
+                permissions={permissions}
               />
             </section>
           )}
@@ -336,6 +348,10 @@ export default async function PostPage({
     </div>
   );
 }
+
+/** An account the post has not reached yet waits with the post: scheduled, for approval, or as a draft. */
+const targetStatus = (postStatus: string): string =>
+  postStatus === 'scheduled' || postStatus === 'pending_approval' ? postStatus : 'draft';
 
 const only = <T,>(byAccount: Record<string, T>, accounts: Map<string, unknown>): Record<string, T> =>
   Object.fromEntries(Object.entries(byAccount).filter(([id]) => accounts.has(id)));
