@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { zonedToUtc } from '../../web/components/lib/time.ts';
 import { expectAccessible } from './axe.ts';
-import { connectTelegram, expect, signUp, test } from './fixtures.ts';
+import { botToken, connectTelegram, expect, signUp, test } from './fixtures.ts';
 
 const zone = 'Europe/Berlin';
 const dayMs = 86_400_000;
@@ -26,7 +26,12 @@ async function apiPost(page: Page, path: string, data: unknown) {
 
 test.describe.configure({ mode: 'serial' });
 
-test('calendar: week and month, filters, drag and keyboard reschedule', async ({ page, x, shot }) => {
+test('calendar: week and month, filters, drag and keyboard reschedule', async ({
+  page,
+  x,
+  telegram: telegramFake,
+  shot,
+}) => {
   await signUp(page, 'Cal Endar');
   await connectTelegram(page);
   await page.locator('button[data-platform="x"]').click();
@@ -131,6 +136,49 @@ test('calendar: week and month, filters, drag and keyboard reschedule', async ({
   expect(byMessage['X Thursday']).toBe(at(wednesday, '15:00'));
   await shot(page, 'calendar-rescheduled');
   await expectAccessible(page, 'calendar-rescheduled', { testInfo: test.info(), soft: true });
+
+  // Published now today: one goes out; then Telegram refuses the bot, so the next fails (it has no
+  // posted or scheduled time) and the account needs reconnecting.
+  const went = await apiPost(page, '/api/v1/posts', {
+    message: 'Went out today',
+    accountIds: [telegram.id],
+    postingMode: 'now',
+  });
+  expect(went.status).toBe('posted');
+  telegramFake.inject({
+    path: new RegExp(`/bot${botToken}/sendMessage$`),
+    status: 401,
+    json: { ok: false, error_code: 401, description: 'Unauthorized' },
+  });
+  const failed = await apiPost(page, '/api/v1/posts', {
+    message: 'Failed today',
+    accountIds: [telegram.id],
+    postingMode: 'now',
+  });
+  expect(failed.status).toBe('failed');
+  await page.goto('/calendar?view=week');
+  const today = page.locator('.cal-day[data-today="true"]');
+  const posted = today.locator('.cal-event', { hasText: 'Went out today' });
+  await expect(posted).toHaveAttribute('data-status', 'posted');
+  // Past reconnecting: a post that went out (or failed) carries no mark; one still to go out does.
+  await expect(posted).not.toHaveAttribute('data-trouble', /.*/);
+  await expect(posted.getByRole('img')).toHaveCount(0);
+  await filters.getByLabel('Status').selectOption('failed');
+  await filters.getByRole('button', { name: 'Filter' }).click();
+  await expect(page).toHaveURL(/status=failed/);
+  const failedEntry = today.locator('.cal-event', { hasText: 'Failed today' });
+  await expect(failedEntry).toHaveAttribute('data-status', 'failed');
+  await expect(page.locator('.cal-event')).toHaveCount(1);
+  await expect(page.getByText('Nothing failed in this week.')).toHaveCount(0);
+  await page.goto(`/calendar?view=week&date=${monday}`);
+  const upcoming = day(wednesday).locator('.cal-event', { hasText: 'Telegram Tuesday' });
+  await expect(upcoming).toHaveAttribute('data-trouble', 'true');
+  await expect(upcoming.getByRole('img', { name: /needs reconnecting/ })).toBeVisible();
+  await expect(day(wednesday).locator('.cal-event', { hasText: 'X Thursday' })).not.toHaveAttribute(
+    'data-trouble',
+    /.*/,
+  );
+  await shot(page, 'calendar-trouble-upcoming-only');
 });
 
 test('calendar: a move to a past day is refused at the post, once, and the focus stays', async ({

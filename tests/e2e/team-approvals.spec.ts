@@ -49,6 +49,11 @@ test('owner invites a contributor, the contributor submits, a client approves th
   await contributor.getByLabel('Password').fill('correct horse battery');
   await contributor.getByRole('button', { name: 'Create account' }).click();
   await expect(contributor).toHaveURL(/\/invite\//);
+  // No SMTP here: the page never says a link was sent; it says what whoever runs the server can do.
+  await expect(contributor.getByTestId('mail-not-set-up')).toContainText('no SMTP server is set up');
+  await expect(contributor.getByText(/link we sent/)).toHaveCount(0);
+  await expect(contributor.getByRole('button', { name: 'Send a new link' })).toHaveCount(0);
+  await expectAccessible(contributor, 'invite-unconfirmed-no-smtp', { testInfo: test.info(), soft: true });
   // The verification link brings the person back to the invitation.
   await contributor.goto(lastVerifyLink(app.output()));
   await contributor.getByRole('button', { name: 'Confirm my e-mail address' }).click();

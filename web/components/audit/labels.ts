@@ -1,3 +1,5 @@
+import { platformName } from '#components/lib/platforms.ts';
+
 /** Words for the audit log's actions and actors (the audit page, docs/workspaces.md#audit-log). */
 export const actionLabels: Record<string, string> = {
   'post.created': 'Post created',
@@ -36,7 +38,8 @@ export function describeDetails(details: Record<string, unknown> | undefined): s
   else if (text(d.role)) parts.push(String(d.role));
   for (const key of ['name', 'email', 'label', 'username', 'platform', 'host', 'change', 'status']) {
     const value = text(d[key]);
-    if (value && !(key === 'name' && d.email)) parts.push(value);
+    // A platform by the name its manifest gives it, not its id.
+    if (value && !(key === 'name' && d.email)) parts.push(key === 'platform' ? platformName(value) : value);
   }
   if (Array.isArray(d.fields) && d.fields.length > 0) parts.push(`changed ${d.fields.join(', ')}`);
   if (Array.isArray(d.events)) parts.push(d.events.join(', '));

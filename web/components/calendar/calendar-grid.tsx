@@ -233,9 +233,11 @@ export function CalendarGrid({
                 {Number(day.slice(8))}
               </span>
               {items.map((e) => {
-                const trouble = e.accountIds
-                  .map((id) => byId.get(id))
-                  .filter((a): a is CalendarAccount => Boolean(a?.trouble));
+                const trouble = stillToGo(e)
+                  ? e.accountIds
+                      .map((id) => byId.get(id))
+                      .filter((a): a is CalendarAccount => Boolean(a?.trouble))
+                  : [];
                 const names = e.accountIds.map((id) => byId.get(id)?.name ?? 'a disconnected account');
                 const movable = e.status === 'scheduled';
                 const isMoving = moving?.id === e.id;
@@ -320,6 +322,12 @@ export function CalendarGrid({
     </>
   );
 }
+
+/**
+ * Whether a post is still to be published (scheduled, queued or waiting for approval): only those
+ * are flagged for an account's trouble; a post that went out or failed already is past helping.
+ */
+const stillToGo = (e: CalendarEntry) => e.status === 'scheduled' || e.status === 'pending_approval';
 
 /** Why an entry is flagged: its accounts' health, and what the pre-flight check found. */
 function troubleNote(trouble: readonly CalendarAccount[], risk: string | undefined): string {

@@ -18,10 +18,13 @@ interface LinkRow {
 export function ReviewLinks({
   postId,
   timezone,
+  locale,
   canManage,
 }: {
   postId: string;
   timezone: string;
+  /** The reader's locale, as every other date on the post page is written in (server/ui/locale.ts). */
+  locale: string;
   canManage: boolean;
 }) {
   const base = `/api/v1/posts/${postId}/review-links`;
@@ -117,7 +120,7 @@ export function ReviewLinks({
               <span className="small">
                 {l.state === 'active' ? 'Active' : l.state === 'expired' ? 'Expired' : 'Revoked'}
                 {l.allowDecision ? ', may decide' : ', comments only'} · until{' '}
-                {formatDateTime(l.expiresAt, timezone)}
+                {formatDateTime(l.expiresAt, timezone, locale)}
               </span>
               {canManage && l.state === 'active' && (
                 <button type="button" className="btn btn-danger" onClick={() => revoke(l.id)}>

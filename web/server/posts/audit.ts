@@ -15,14 +15,23 @@ const timelineActorOf: Record<AuditActor['type'], PostEventActor> = {
 };
 
 /**
+ * The status an audit entry names: a post published now is stored `scheduled` under its request's
+ * lease (so dispatch finishes it if the process dies), but it was never scheduled: it is `publishing`.
+ * Scheduling never leases, and dispatch leases only posts scheduled already.
+ */
+function auditedStatus(row: Pick<PostRow, 'status' | 'leaseOwner'>): string {
+  return row.status === 'scheduled' && row.leaseOwner !== null ? 'publishing' : row.status;
+}
+
+/**
  * The audit entry of a change to a post, written with the change's transaction. Details name the
- * status and how many accounts; never the message (it may be long, and the post holds it). The
+ * status (`publishing` for a post published now) and how many accounts; never the message (it may be long, and the post holds it). The
  * timeline events the database's triggers wrote for the change in this transaction are named
  * after the same actor (contract F: `actor: { type, name }`).
  */
 export async function auditPost(
   tx: Db,
-  row: Pick<PostRow, 'id' | 'workspaceId' | 'status' | 'accountIds'>,
+  row: Pick<PostRow, 'id' | 'workspaceId' | 'status' | 'leaseOwner' | 'accountIds'>,
   actor: AuditActor,
   action: AuditAction,
   details: Record<string, unknown> = {},
@@ -34,7 +43,7 @@ export async function auditPost(
     actor,
     action,
     target: { type: 'post', id: row.id },
-    details: { status: row.status, accounts: row.accountIds.length, ...details },
+    details: { status: auditedStatus(row), accounts: row.accountIds.length, ...details },
     at,
   });
 }

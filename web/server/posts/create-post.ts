@@ -70,7 +70,8 @@ export async function createPost(
   assertAcceptingWork();
   const prepared = await assertPublishable(ctx, workspaceId, content);
   const lease = requestLease(ctx);
-  // Stored as a leased `scheduled` post: if this process dies mid-publish, dispatch finishes it.
+  // Stored as a leased `scheduled` post: if this process dies mid-publish, dispatch finishes it. It
+  // was never scheduled: being leased, its timeline (migration 0041) and audit entry say `publishing`.
   const row = await insertAudited({
     ...base,
     status: 'scheduled',

@@ -1,4 +1,5 @@
 import { withHint } from '@postwave/shared/error-hints';
+import { manifestFor } from '@postwave/shared/platforms/manifests';
 import type { AppContext } from '#server/context.ts';
 import type { PostEventActor } from '#server/db/schema.ts';
 import { insertPostEvent, insertRetriedCallEvent, selectPostEvents } from './history-repository.ts';
@@ -143,7 +144,11 @@ function describe(row: EventRow): string {
   if (row.action === 'recycle_scheduled' || row.action === 'recycle_stopped')
     return describeRecycle(row.detail);
   if (row.action !== 'attempt' && row.action !== 'resolved') return base;
-  const where = typeof row.detail.platform === 'string' ? ` (${row.detail.platform})` : '';
+  // The platform by the name its manifest gives it ("Telegram"), not its id.
+  const where =
+    typeof row.detail.platform === 'string'
+      ? ` (${manifestFor(row.detail.platform)?.name ?? row.detail.platform})`
+      : '';
   const part = row.part !== null && row.part > 0 ? `, thread part ${row.part + 1}` : '';
   return `${base}${where}${part}: ${row.outcome ?? 'unknown'}`;
 }

@@ -1,5 +1,5 @@
 import type { TargetOutcome } from '@postwave/shared';
-import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { queueAccountsOf } from '#server/analytics/collect-queue.ts';
 import { bucketOf } from '#server/analytics/collect-rollups.ts';
 import { publishedAuditInsert } from '#server/audit/repository.ts';
@@ -97,7 +97,17 @@ export async function postProgress(
   return { wrote: Boolean(row?.wrote), scheduled: Boolean(row?.scheduled) };
 }
 
-/** Scheduled, posted, failed and pending posts whose time falls in [from, to), earliest first (at most 1000). */
+/**
+ * A post's time on the calendar: when it posted, else when it is (or was) due, else when it last
+ * changed: a post published now that failed, or a request to publish now waiting for approval, has
+ * neither of the first two, and shows on the day it was attempted or submitted.
+ */
+const calendarTime = sql<Date>`coalesce(${posts.postedAt}, ${posts.scheduledAt}, ${posts.updatedAt})`;
+
+/**
+ * Scheduled, posted, failed and pending posts whose calendar time falls in [from, to), earliest
+ * first (at most 1000). A `scheduled` post without a time is being published now: it shows once done.
+ */
 export async function postsInWindow(ctx: AppContext, workspaceId: string, from: Date, to: Date) {
   return ctx.db
     .select({
@@ -105,8 +115,7 @@ export async function postsInWindow(ctx: AppContext, workspaceId: string, from: 
       status: posts.status,
       message: posts.message,
       accountIds: posts.accountIds,
-      postedAt: posts.postedAt,
-      scheduledAt: posts.scheduledAt,
+      at: calendarTime.mapWith(posts.updatedAt),
       risk: posts.risk,
     })
     .from(posts)
@@ -114,13 +123,12 @@ export async function postsInWindow(ctx: AppContext, workspaceId: string, from: 
       and(
         eq(posts.workspaceId, workspaceId),
         inArray(posts.status, ['scheduled', 'posted', 'failed', 'pending_approval']),
-        or(
-          and(gte(posts.scheduledAt, from), lt(posts.scheduledAt, to)),
-          and(gte(posts.postedAt, from), lt(posts.postedAt, to)),
-        ),
+        or(sql`${posts.status} <> 'scheduled'`, sql`${posts.scheduledAt} IS NOT NULL`),
+        sql`${calendarTime} >= ${from.toISOString()}::timestamptz`,
+        sql`${calendarTime} < ${to.toISOString()}::timestamptz`,
       ),
     )
-    .orderBy(sql`coalesce(${posts.postedAt}, ${posts.scheduledAt})`)
+    .orderBy(calendarTime)
     .limit(1000);
 }
 

@@ -83,12 +83,18 @@ export async function updateProfileAction(_state: FormState, form: FormData): Pr
   return { ok: 'Profile saved.' };
 }
 
-/** The banner's "Send a new link" button (at most three links per 15 minutes). */
-export async function resendVerificationAction(): Promise<void> {
+/**
+ * "Send a new link" (at most three links per 15 minutes), on the banner and the invitation page. A
+ * `next` path (the invitation) goes along in the link and is where the person stays meanwhile.
+ */
+export async function resendVerificationAction(form?: FormData): Promise<void> {
   const user = await requireUser();
   if (user.emailVerified) return;
-  await sendVerificationLink(await getContext(), user.id);
-  redirect('/settings?verification=sent');
+  const ctx = await getContext();
+  const next = form ? returnPath(field(form, 'next'), ctx.config.appUrl) : undefined;
+  // Refused when asked for too often: the page then says so instead of claiming a new link went out.
+  const outcome = (await sendVerificationLink(ctx, user.id, next)) ? 'sent' : 'wait';
+  redirect(`${next ?? '/settings'}${next?.includes('?') ? '&' : '?'}verification=${outcome}`);
 }
 
 /** "Continue with GitHub/Google" on the sign-in page. */

@@ -149,6 +149,28 @@ for (const backend of backends()) {
       assert.equal(invalid.status, 422);
     });
 
+    test('the drafts list says a draft is planned for a time ahead, and was due once it passed', async () => {
+      const { session, api, news } = await setup('planner');
+      const ahead = await api.json('/api/v1/posts', {
+        json: { message: 'planned ahead', accountIds: [news], postingMode: 'draft', scheduledAt: inAnHour() },
+      });
+      assert.equal(ahead.status, 201);
+      const passed = await api.json('/api/v1/posts', {
+        json: {
+          message: 'planned before',
+          accountIds: [news],
+          postingMode: 'draft',
+          scheduledAt: new Date(Date.now() - 3600_000).toISOString(),
+        },
+      });
+      assert.equal(passed.status, 201);
+      const html = await (await session.fetch('/posts?status=draft')).text();
+      const item = (message: string) => html.slice(html.indexOf(message)).slice(0, 2000);
+      assert.match(item('planned ahead'), /Planned for /);
+      assert.doesNotMatch(item('planned ahead').split('planned before')[0]!, /Was due/);
+      assert.match(item('planned before'), /Was due /);
+    });
+
     test('posted posts cannot be changed or deleted (409)', async () => {
       const { api, news } = await setup();
       const posted = await api.json('/api/v1/posts', {

@@ -126,7 +126,7 @@ export default async function PostsPage({
                   : submission
                     ? `Submitted ${formatDateTime(submission.requestedAt, user.timezone, locale)}`
                     : post.scheduledAt
-                      ? `${post.status === 'scheduled' ? 'Scheduled for' : 'Was due'} ${formatDateTime(post.scheduledAt, user.timezone, locale)}`
+                      ? `${plannedWords(post.status, post.scheduledAt)} ${formatDateTime(post.scheduledAt, user.timezone, locale)}`
                       : `Edited ${formatDateTime(post.updatedAt, user.timezone, locale)}`;
               const platforms = [
                 ...new Set(post.accountIds.map((id) => accounts.get(id)?.platform).filter(Boolean)),
@@ -193,4 +193,14 @@ export default async function PostsPage({
       )}
     </div>
   );
+}
+
+/**
+ * How the list names a post's time: a scheduled post is scheduled for it; any other (a draft, one
+ * sent back or waiting for approval, a failed one) was due only once that time has passed, and is
+ * planned for a time still ahead.
+ */
+function plannedWords(status: string, scheduledAt: string): string {
+  if (status === 'scheduled') return 'Scheduled for';
+  return Date.parse(scheduledAt) > Date.now() ? 'Planned for' : 'Was due';
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { AcceptInvitationForm } from '../../../components/accept-invitation-form.tsx';
 import { CenteredCard, ErrorCard } from '../../../components/consent-card.tsx';
-import { getContext } from '../../../server/context.ts';
+import { getConfig, getContext } from '../../../server/context.ts';
 import { resendVerificationAction } from '../../../server/ui/actions.ts';
 import { acceptInvitationAction } from '../../../server/ui/invitation-actions.ts';
 import { currentUser } from '../../../server/ui/session.ts';
@@ -15,8 +15,15 @@ export const metadata: Metadata = { title: 'Join a workspace', referrer: 'no-ref
  * creates their account (the invited address filled in) and comes back here, someone signed in
  * with the invited, verified address accepts.
  */
-export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+export default async function InvitePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ verification?: string }>;
+}) {
   const { token } = await params;
+  const { verification } = await searchParams;
   const invitation = await previewInvitation(await getContext(), token);
   if (!invitation)
     return (
@@ -55,21 +62,70 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         </p>
       )}
       {user && user.email.toLowerCase() === invitation.email.toLowerCase() && !user.emailVerified && (
-        <div className="stack">
-          <p className="alert alert-info">
-            Confirm your e-mail address first: follow the link we sent to <strong>{user.email}</strong>, then
-            come back to this page.
-          </p>
-          <form action={resendVerificationAction}>
-            <button type="submit" className="btn btn-sm">
-              Send a new link
-            </button>
-          </form>
-        </div>
+        <ConfirmAddressFirst
+          email={user.email}
+          here={here}
+          mailConfigured={Boolean(getConfig().mail)}
+          resent={verification === 'sent' || verification === 'wait' ? verification : undefined}
+        />
       )}
       {user && user.email.toLowerCase() === invitation.email.toLowerCase() && user.emailVerified && (
         <AcceptInvitationForm token={token} accept={acceptInvitationAction} />
       )}
     </CenteredCard>
+  );
+}
+
+/**
+ * The invited address is not confirmed yet. Only a server with mail set up says a link was sent (as
+ * the verification banner, components/notices/verify-banner.tsx): without SMTP the link went to the
+ * server's log, so the page says what whoever runs the server can do. "Send a new link" keeps the
+ * person here, and the new link leads back here too.
+ */
+function ConfirmAddressFirst({
+  email,
+  here,
+  mailConfigured,
+  resent,
+}: {
+  email: string;
+  here: string;
+  mailConfigured: boolean;
+  /** What the last "Send a new link" did: sent one, or refused (three links per 15 minutes). */
+  resent: 'sent' | 'wait' | undefined;
+}) {
+  if (!mailConfigured) {
+    return (
+      <p className="alert alert-info" data-testid="mail-not-set-up">
+        Confirm your e-mail address first. This server cannot send e-mail yet (no SMTP server is set up), so
+        no confirmation link was e-mailed to <strong>{email}</strong>: it was written to the server’s log
+        instead. Ask whoever runs this server for that link, or to turn e-mail on (see{' '}
+        <a href="/setup#setup-mail">how to turn on e-mail</a>), then follow it and come back to this page.
+      </p>
+    );
+  }
+  return (
+    <div className="stack">
+      <p className="alert alert-info" role={resent ? 'status' : undefined}>
+        {resent === 'sent' ? (
+          <>
+            We sent a new link to <strong>{email}</strong>: follow it, then come back to this page.
+          </>
+        ) : (
+          <>
+            Confirm your e-mail address first: follow the link we sent to <strong>{email}</strong>, then come
+            back to this page.
+            {resent === 'wait' &&
+              ' Several links went out in the last minutes: use the newest, or ask again later.'}
+          </>
+        )}
+      </p>
+      <form action={resendVerificationAction}>
+        <input type="hidden" name="next" value={here} />
+        <button type="submit" className="btn btn-sm">
+          Send a new link
+        </button>
+      </form>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startWebhookReceiver, type WebhookReceiver } from '@postwave/shared/testing';
+import { Client } from '../../helpers/client.ts';
 import { backends } from '../../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../../helpers/fixtures.ts';
 import { type MailCapture, startMailCapture } from '../../helpers/mail-capture.ts';
@@ -323,9 +324,14 @@ for (const backend of backends()) {
 
       const events = await api('viewer').json(`/api/v1/posts/${res.body.id}/events`);
       const types = events.body.events.map((e: { type: string }) => e.type);
-      for (const type of ['created', 'submitted', 'updated', 'approved', 'posted'])
-        assert.ok(types.includes(type), `${type} in ${types}`);
-      assert.ok(!types.includes('moved_to_draft'));
+      // Approved to publish now, it was published, never scheduled (contract F's types).
+      assert.deepEqual(types, ['created', 'submitted', 'updated', 'approved', 'attempt', 'posted']);
+      const audit = await api('owner').json(`/api/v1/audit?action=post.approved&limit=200`);
+      assert.equal(audit.status, 200);
+      const approvedEntry = audit.body.entries.find(
+        (e: { target: { id: string } }) => e.target.id === res.body.id,
+      );
+      assert.deepEqual(approvedEntry?.details, { status: 'publishing', accounts: 1 });
 
       // Approvers (owner, admin, editor: not the contributor, not the viewer) heard of the submission.
       const subject = 'submitted a post for approval';
@@ -344,6 +350,30 @@ for (const backend of backends()) {
       const kinds = new Set(deliveries.body.deliveries.map((d: { eventType: string }) => d.eventType));
       for (const kind of ['post.submitted', 'post.approved', 'post.rejected'])
         assert.ok(kinds.has(kind), kind);
+    });
+
+    test('the invitation page, with e-mail set up: the link was sent, and a new one keeps the person on the invitation', async () => {
+      const email = `appr-${backend}-newcomer@example.com`;
+      const created = await api('owner').json(`/api/v1/workspaces/${team.workspaceId}/invitations`, {
+        json: { email, role: 'viewer' },
+      });
+      assert.equal(created.status, 201);
+      const path = new URL(created.body.url).pathname;
+      const newcomer = new Client(env.app.url);
+      const signedUp = await newcomer.json('/api/auth/signup', {
+        json: { email, password: 'correct horse battery', name: 'Newcomer' },
+      });
+      assert.equal(signedUp.status, 201, JSON.stringify(signedUp.body));
+      const html = await (await newcomer.fetch(path)).text();
+      assert.match(html, /follow the link we sent to <strong>/);
+      assert.doesNotMatch(html, /mail-not-set-up/);
+      const form = html.match(/<form[\s\S]*?Send a new link[\s\S]*?<\/form>/)?.[0] ?? '';
+      assert.ok(form, 'a Send a new link form');
+      assert.match(
+        form,
+        new RegExp(`name="next" value="${path.replaceAll('/', '\\/')}"`),
+        'it comes back here',
+      );
     });
 
     test('a requested time that passed: 409 scheduled_time_passed unless approved with a new scheduledAt', async () => {

@@ -94,6 +94,16 @@ for (const backend of backends()) {
       });
       assert.equal(now.status, 201);
       assert.equal(now.body.status, 'posted');
+      // A draft published now later (POST /api/v1/posts/{id}): published, never scheduled.
+      const later = await editor.api.json('/api/v1/posts', {
+        json: { message: 'audited draft, published later', accountIds: [news], postingMode: 'draft' },
+      });
+      assert.equal(later.status, 201);
+      const published = await editor.api.json(`/api/v1/posts/${later.body.id}`, {
+        json: { postingMode: 'now' },
+      });
+      assert.equal(published.status, 200, JSON.stringify(published.body));
+      assert.equal(published.body.status, 'posted');
       const gone = await team.members.admin.api.fetch(`/api/v1/posts/${draft.body.id}`, { method: 'DELETE' });
       assert.equal(gone.status, 204);
 
@@ -107,10 +117,46 @@ for (const backend of backends()) {
       assert.equal(updated.actor.id, editor.userId);
       const deleted = one(entries, 'post.deleted', draft.body.id);
       assert.deepEqual({ type: deleted.actor.type, id: deleted.actor.id }, member(team.members.admin));
-      assert.equal(one(entries, 'post.created', now.body.id).actor.id, owner().userId);
-      const published = one(entries, 'post.published', now.body.id);
-      assert.equal(published.actor.type, 'system');
-      assert.equal(published.actor.id, undefined);
+      // A post published now was never scheduled: its entry says it was publishing (contract G).
+      const createdNow = one(entries, 'post.created', now.body.id);
+      assert.equal(createdNow.actor.id, owner().userId);
+      assert.deepEqual(createdNow.details, { status: 'publishing', accounts: 1, postingMode: 'now' });
+      const publishedNow = one(entries, 'post.published', now.body.id);
+      assert.equal(publishedNow.actor.type, 'system');
+      assert.equal(publishedNow.actor.id, undefined);
+      assert.deepEqual(publishedNow.details, { status: 'posted', accounts: 1 });
+      assert.deepEqual(one(entries, 'post.published', later.body.id).details, {
+        status: 'posted',
+        accounts: 1,
+      });
+      assert.ok(
+        !entries.some(
+          (e) => [now.body.id, later.body.id].includes(e.target.id) && e.details?.status === 'scheduled',
+        ),
+        'no entry calls a post published now scheduled',
+      );
+
+      // Its timeline (contract F): created by the member, then the attempt and the outcome; no `scheduled`.
+      const timeline = async (id: string) => {
+        const res = await owner().api.json(`/api/v1/posts/${id}/events`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return res.body.events as {
+          type: string;
+          actor?: { type: string; name: string };
+          outcome?: string;
+        }[];
+      };
+      const nowEvents = await timeline(now.body.id);
+      assert.deepEqual(
+        nowEvents.map((e) => e.type),
+        ['created', 'attempt', 'posted'],
+      );
+      assert.deepEqual(nowEvents[0]!.actor, { type: 'user', name: `audit-${backend}-owner` });
+      assert.equal(nowEvents[1]!.outcome, 'posted');
+      assert.deepEqual(
+        (await timeline(later.body.id)).map((e) => e.type),
+        ['created', 'attempt', 'posted'],
+      );
       assert.ok(!JSON.stringify(entries).includes('audited'), 'messages stay on the posts');
     });
 

@@ -349,6 +349,22 @@ for (const backend of backends()) {
         'links to sign-up',
       );
       assert.match(html, /newcomer@example\.com/);
+
+      // They sign up with the invited address and come back: no SMTP here, so no link was e-mailed.
+      const newcomer = new (await import('../../helpers/client.ts')).Client(env.app.url);
+      const signedUp = await newcomer.json('/api/auth/signup', {
+        json: { email: 'newcomer@example.com', password: 'correct horse battery', name: 'Newcomer' },
+      });
+      assert.equal(signedUp.status, 201, JSON.stringify(signedUp.body));
+      const back = await newcomer.fetch(path);
+      assert.equal(back.status, 200);
+      const unconfirmed = await back.text();
+      assert.match(unconfirmed, /data-testid="mail-not-set-up"/);
+      assert.match(unconfirmed, /no SMTP server is set up/);
+      assert.match(unconfirmed, /Ask whoever runs this server for that link/);
+      assert.match(unconfirmed, /href="\/setup#setup-mail"/);
+      assert.doesNotMatch(unconfirmed, /link we sent|We sent/, 'never claims a mail was sent');
+      assert.doesNotMatch(unconfirmed, /Send a new link/);
     });
   });
 }

@@ -11,7 +11,7 @@ import { type DispatchOptions, dispatchDuePosts } from '#server/dispatch/service
 import { actOnPost } from '#server/posts/act-on-post.ts';
 import { createPost } from '#server/posts/create-post.ts';
 import { deletePost } from '#server/posts/delete-post.ts';
-import { recordPostEvent, recordRetriedCall } from '#server/posts/history.ts';
+import { listPostEvents, recordPostEvent, recordRetriedCall } from '#server/posts/history.ts';
 import { listPostTimeline } from '#server/posts/list-post-events.ts';
 import { updatePost } from '#server/posts/update-post.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
@@ -106,6 +106,9 @@ for (const backend of backends()) {
       assert.equal(attempt.outcome, 'posted');
       assert.equal(attempt.attempt, 1);
       assert.deepEqual(attempt.actor, { type: 'system', name: 'Postwave' });
+      // The post page words the attempt with the platform's name from its manifest, not its id.
+      const worded = (await listPostEvents(ctx, userId, draft.id)).find((e) => e.action === 'attempt');
+      assert.equal(worded?.description, 'sent it to the platform (Telegram): posted');
       assert.ok(events.every((e, i) => i === 0 || e.at >= events[i - 1]!.at));
     });
 

@@ -175,7 +175,12 @@ export default async function PostPage({
         <div className="stack">
           <Outgoing post={post} accounts={accountList} timezone={tz} />
           {post.status !== 'posted' && (
-            <ReviewLinks postId={post.id} timezone={tz} canManage={can(user.role, 'posts.approve')} />
+            <ReviewLinks
+              postId={post.id}
+              timezone={tz}
+              locale={locale}
+              canManage={can(user.role, 'posts.approve')}
+            />
           )}
           <section className="card" aria-labelledby="results-title">
             <div className="card-head">
