@@ -8,6 +8,7 @@ import { api, isPastTime } from '../lib/api.ts';
 import { formatSpoken, utcToZonedInput, zonedToUtc } from '../lib/time.ts';
 import { useTimeSettings } from '../lib/time-context.tsx';
 import { useBusyAction } from '../lib/use-busy-action.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 /** The actions a post's status allows: edit, reschedule, publish now, retry, delete. */
 export function PostActions({
@@ -27,6 +28,7 @@ export function PostActions({
   const { locale } = useTimeSettings();
   const { busy, error, setError, run } = useBusyAction();
   const [rescheduling, setRescheduling] = useState(false);
+  const focusAfterRender = useFocusAfterRender();
   // What the last action did, said in a status the focus moves to: the button pressed is
   // disabled or gone once the page refreshes, and the focus must not fall to the page's body.
   const [outcome, setOutcome] = useState('');
@@ -52,6 +54,13 @@ export function PostActions({
   // A posted post has no actions; the outcome of the one that posted it stays (with the focus).
   const posted = status === 'posted';
   if (posted && !outcome) return null;
+
+  // Cancel, or Escape in the form: the form goes and the button that opened it takes the focus.
+  const closeReschedule = () => {
+    setRescheduling(false);
+    focusNext.current = undefined;
+    focusAfterRender('reschedule-open');
+  };
 
   const act = (name: string, body: Record<string, unknown>) => {
     setOutcome('');
@@ -120,6 +129,12 @@ export function PostActions({
                 }
                 act('schedule', { postingMode: 'schedule', scheduledAt: at.toISOString() });
               }}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') {
+                  e.preventDefault();
+                  closeReschedule();
+                }
+              }}
             >
               <div className="field">
                 <label htmlFor="reschedule-at" className="small">
@@ -137,15 +152,7 @@ export function PostActions({
                 <button type="submit" className="btn btn-primary btn-sm" disabled={Boolean(busy)}>
                   {status === 'scheduled' ? 'Reschedule' : 'Schedule'}
                 </button>
-                <button
-                  type="button"
-                  className="btn btn-sm"
-                  onClick={() => {
-                    setRescheduling(false);
-                    focusNext.current = undefined;
-                    requestAnimationFrame(() => document.getElementById('reschedule-open')?.focus());
-                  }}
-                >
+                <button type="button" className="btn btn-sm" onClick={closeReschedule}>
                   Cancel
                 </button>
               </div>
@@ -158,7 +165,7 @@ export function PostActions({
               onClick={() => {
                 setRescheduling(true);
                 // The form replaces this button: its time field takes the focus.
-                requestAnimationFrame(() => document.getElementById('reschedule-at')?.focus());
+                focusAfterRender('reschedule-at');
               }}
             >
               {status === 'scheduled' ? 'Reschedule' : 'Schedule'}
