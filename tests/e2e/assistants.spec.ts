@@ -59,8 +59,11 @@ test('"Assistants must confirm": toggled by keyboard, an assistant’s post wait
   await expect(page.getByTestId('post-history')).toContainText('submitted it for approval');
   await shot(page, 'post-approval');
   await expectAccessible(page, 'post-approval', { testInfo: test.info(), soft: true });
-  await page.getByRole('button', { name: 'Approve this post' }).click();
+  await page.getByRole('button', { name: 'Approve this post' }).press('Enter');
   await expect(page.getByTestId('approval-state')).toHaveCount(0);
+  // The section went with the refresh: the outcome is still announced, the page heading has the focus.
+  await expect(page.getByTestId('approval-outcome')).toHaveText('Approved this post.');
+  await expect(page.getByRole('heading', { name: 'Post', level: 1 })).toBeFocused();
   await expect(page.getByTestId('result')).toContainText('Posted');
   expect(telegram.sent.at(-1)?.text).toBe('Approved by a person');
 });

@@ -116,5 +116,7 @@ export async function connectTelegram(page: Page): Promise<void> {
   await page.getByLabel('Channel or chat').fill(chat.handle);
   await page.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(page.getByRole('status')).toContainText('Connected');
+  // The form and its button are gone: the outcome has the focus, not <body> (docs/web-ui.md, Focus).
+  await expect(page.getByRole('status')).toBeFocused();
   await expect(page.getByTestId('account-card')).toHaveCount(1);
 }

@@ -34,10 +34,26 @@ test('templates and snippets: make them, post from a template, signatures and th
   await expect(snippets.getByRole('heading', { name: /Launch tags/ })).toBeVisible();
 
   const templates = page.getByRole('region', { name: 'Templates' });
-  await templates.getByLabel('Name').fill('Weekly update');
+  // Without a name: the error is said under the Name field, which takes the focus.
+  const addTemplate = templates.getByRole('button', { name: 'Add template' });
+  const templateName = templates.getByLabel('Name');
+  await addTemplate.press('Enter');
+  await expect(templateName).toBeFocused();
+  await expect(templateName).toHaveAttribute('aria-invalid', 'true');
+  await expect(templateName).toHaveAccessibleDescription('Give the template a name.');
+  await expect(templates.getByText(/Some fields are not valid|Too small/)).toHaveCount(0);
+  await templateName.fill('Weekly update');
   await templates.getByLabel('Message').fill('This week at Postwave:');
-  await templates.getByRole('button', { name: 'Add template' }).click();
+  await addTemplate.press('Enter');
   await expect(templates.getByRole('heading', { name: 'Weekly update' })).toBeVisible();
+  await expect(addTemplate).toBeFocused();
+  await expect(templateName).not.toHaveAttribute('aria-invalid', 'true');
+  // Edit gives the name field the focus; Cancel gives it back to Edit.
+  const editWeekly = templates.getByRole('button', { name: 'Edit template Weekly update' });
+  await editWeekly.press('Enter');
+  await expect(templates.getByRole('form', { name: 'Edit template' }).getByLabel('Name')).toBeFocused();
+  await templates.getByRole('button', { name: 'Cancel' }).press('Enter');
+  await expect(editWeekly).toBeFocused();
   await expectAccessible(page, 'library-page', { testInfo: test.info(), soft: true });
   await shot(page, 'library-page');
 
@@ -118,9 +134,11 @@ test('templates and snippets: make them, post from a template, signatures and th
   // Deleting the first template leaves the draft as it was.
   await page.goto('/templates');
   await expect(page.getByRole('heading', { name: 'From a draft' })).toBeVisible();
-  await page.getByRole('button', { name: 'Delete template Weekly update' }).click();
-  await page.getByRole('button', { name: 'Delete template', exact: true }).click();
+  await page.getByRole('button', { name: 'Delete template Weekly update' }).press('Enter');
+  await page.getByRole('button', { name: 'Delete template', exact: true }).press('Enter');
   await expect(page.getByRole('heading', { name: 'Weekly update' })).toHaveCount(0);
+  // Its row is gone: the other template's Edit button has the focus.
+  await expect(page.getByRole('button', { name: 'Edit template From a draft' })).toBeFocused();
   await page.goto('/posts?status=draft');
   await expect(page.getByText('This week at Postwave:').first()).toBeVisible();
 });

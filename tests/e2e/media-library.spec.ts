@@ -106,6 +106,8 @@ test('media library: upload, search, edit alt text, use in a new post, delete re
     .click();
   await expect(meadow).toHaveCount(0);
   await expect(page.getByRole('status')).toHaveText('meadow.jpg deleted.');
+  // Its card went with its Delete button: the remaining card's first action has the focus.
+  await expect(used.locator(':focus')).toHaveCount(1);
 
   // A phone: one column, nothing wider than the screen, still accessible.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -25,12 +25,17 @@ test('queue: set slots, queue posts from the composer, reorder by keyboard, post
     ['Friday', '17:00'],
   ] as const;
   // The editor is a week grid (issue 30): a day's "Add" gives it a time, which is then edited.
+  // By keyboard: Add gives the new time field the focus.
   for (const [day, time] of slots) {
-    await card.getByRole('button', { name: `Add a time on ${day}` }).click();
+    await card.getByRole('button', { name: `Add a time on ${day}` }).press('Enter');
+    await expect(card.getByLabel(`${day} time 1`)).toBeFocused();
     await card.getByLabel(`${day} time 1`).fill(time);
   }
-  await card.getByRole('button', { name: 'Save slots' }).click();
+  // Save slots keeps the focus while it saves (aria-disabled, not disabled) and after.
+  const saveSlots = card.getByRole('button', { name: 'Save slots' });
+  await saveSlots.press('Enter');
   await expect(card.getByRole('status').filter({ hasText: 'Saved 3 slots' })).toBeVisible();
+  await expect(saveSlots).toBeFocused();
   await expect(card.getByText(/Next free slot:/)).toBeVisible();
   await shot(page, 'queue-slots');
   await expectAccessible(page, 'queue-slots', { testInfo: test.info(), soft: true });

@@ -1,6 +1,6 @@
 import { samplePng } from '@postwave/shared/testing';
 import { expectAccessible } from './axe.ts';
-import { chat, connectTelegram, expect, signUp, test } from './fixtures.ts';
+import { botToken, chat, connectTelegram, expect, signUp, test } from './fixtures.ts';
 
 /** `YYYY-MM-DDTHH:mm` for a datetime-local input, in the browser's (and the user's) zone. */
 function localInput(date: Date, timeZone: string): string {
@@ -137,6 +137,14 @@ test('a draft can be saved, edited and deleted', async ({ page, shot }) => {
   await expectAccessible(page, 'posts-drafts', { testInfo: test.info(), soft: true });
 
   await page.getByTestId('post-row').click();
+  // Keyboard: "Schedule" gives its date field the focus; Escape closes the form, back to the button.
+  const schedule = page.getByRole('button', { name: 'Schedule', exact: true });
+  await schedule.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#reschedule-at')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#reschedule-at')).toHaveCount(0);
+  await expect(schedule).toBeFocused();
   await page.getByRole('button', { name: 'Delete post' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete this post?' });
   await expect(dialog).toBeVisible();
@@ -174,6 +182,28 @@ test('an over-long message shows the error beside the Telegram account and canno
 test('a second user sees none of the first user’s posts or accounts', async ({ page, browser, shot }) => {
   await signUp(page, 'First User');
   await connectTelegram(page);
+  // Keyboard on the accounts page: the focus follows every form that opens and closes, never to <body>.
+  const telegramButton = page.getByRole('button', { name: 'Telegram' });
+  await telegramButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Bot token')).toBeFocused();
+  await page.getByRole('button', { name: 'Cancel' }).press('Enter');
+  await expect(page.getByLabel('Bot token')).toHaveCount(0);
+  await expect(telegramButton).toBeFocused();
+  const card = page.getByTestId('account-card');
+  await card.getByRole('button', { name: 'Rename' }).press('Enter');
+  await expect(page.getByLabel('Display name')).toBeFocused();
+  await page.getByLabel('Display name').fill('Launch channel');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toContainText('Renamed to Launch channel');
+  await expect(card.getByRole('button', { name: 'Rename' })).toBeFocused();
+  await card.getByRole('button', { name: 'Update credentials' }).press('Enter');
+  await expect(page.getByLabel('Bot token')).toBeFocused();
+  await page.keyboard.type(botToken);
+  await page.getByRole('button', { name: 'Reconnect', exact: true }).press('Enter');
+  await expect(page.getByRole('status')).toContainText('Reconnected');
+  await expect(page.getByRole('status')).toBeFocused();
+  await expect(card).toHaveCount(1);
   await page.goto('/compose');
   await page.getByRole('textbox', { name: 'Message' }).fill('Private draft of the first user');
   await page.getByRole('button', { name: 'Save draft' }).click();
@@ -195,6 +225,34 @@ test('a second user sees none of the first user’s posts or accounts', async ({
   await other.goto('/settings');
   await shot(other, 'settings');
   await expectAccessible(other, 'settings', { testInfo: test.info(), soft: true });
+  // Keyboard in Settings: Save profile keeps the focus while it saves; a revoked token's row goes
+  // and what happened takes the focus.
+  await other.locator('#profile-name').fill('Second U.');
+  const saveProfile = other.getByRole('button', { name: 'Save profile' });
+  await saveProfile.press('Enter');
+  await expect(other.getByRole('status').filter({ hasText: 'Profile saved.' })).toBeVisible();
+  await expect(saveProfile).toBeFocused();
+  await other.getByLabel('New token name').fill('Laptop CLI');
+  await other.getByRole('button', { name: 'Create token' }).press('Enter');
+  await expect(other.getByTestId('new-token')).toBeVisible();
+  await other
+    .getByRole('row', { name: /Laptop CLI/ })
+    .getByRole('button', { name: 'Revoke' })
+    .press('Enter');
+  await other.getByRole('dialog').getByRole('button', { name: 'Revoke' }).press('Enter');
+  const revoked = other.getByRole('status').filter({ hasText: 'Revoked “Laptop CLI”' });
+  await expect(revoked).toBeFocused();
+  await expect(other.getByRole('row', { name: /Laptop CLI/ })).toHaveCount(0);
+  await expect(revoked).toBeFocused();
+
+  // The account menu closes with Escape, giving the focus back to its summary.
+  const menu = other.locator('.user-menu');
+  await menu.locator('summary').press('Enter');
+  await expect(menu).toHaveAttribute('open', '');
+  await menu.getByRole('link', { name: 'Settings' }).focus();
+  await other.keyboard.press('Escape');
+  await expect(menu).not.toHaveAttribute('open', '');
+  await expect(menu.locator('summary')).toBeFocused();
 
   // Signing out returns to the sign-in page.
   await other.locator('.user-menu summary').click();
@@ -218,6 +276,13 @@ test('forgot password: the reset link sets a new password that signs in', async 
   await page.locator('.user-menu summary').click();
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/signin/);
+
+  // Tab order: Email, Password, then the "Forgot password?" link.
+  await page.getByLabel('Email').focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Forgot password?' })).toBeFocused();
 
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/forgot-password/);

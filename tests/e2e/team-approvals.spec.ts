@@ -98,12 +98,52 @@ test('owner invites a contributor, the contributor submits, a client approves th
   await expect(contributor.locator('.page-head .badge')).toHaveText('Waiting for approval');
   await expect(contributor.getByText(/Publishing started/)).toHaveCount(0);
   await noPublishing();
+  // Two more submissions for the owner to decide on the Approvals page, listed newest first:
+  // “Teaser to send back”, “Teaser to approve”, then the first one.
+  const { accounts } = await (await contributor.request.get('/api/v1/accounts')).json();
+  for (const extra of ['Teaser to approve', 'Teaser to send back']) {
+    const submitted = await contributor.request.post('/api/v1/posts', {
+      headers: { origin: app.url },
+      data: {
+        message: extra,
+        accountIds: [accounts[0].id],
+        postingMode: 'schedule',
+        scheduledAt: new Date(Date.now() + 7 * 24 * 3600_000).toISOString(),
+      },
+    });
+    expect(submitted.status()).toBe(202);
+  }
   await contributorContext.close();
 
-  // The owner sees it waiting and makes a review link for the client.
+  // The owner sees them waiting.
   await page.goto('/approvals');
-  await expect(page.getByTestId('pending-post')).toContainText(message);
+  const pending = page.getByTestId('pending-post');
+  await expect(pending).toHaveCount(3);
+  await expect(pending).toContainText(['Teaser to send back', 'Teaser to approve', message]);
   await expectAccessible(page, 'team-approvals', { testInfo: test.info(), soft: true });
+
+  // By keyboard: Reject… gives the comment box the focus, Cancel gives it back.
+  const reject = page.getByRole('button', { name: 'Reject “Teaser to send back”' });
+  await reject.press('Enter');
+  const comment = page.getByLabel('What should change? (sent to the author)');
+  await expect(comment).toBeFocused();
+  await page.getByRole('button', { name: 'Cancel' }).press('Enter');
+  await expect(comment).toHaveCount(0);
+  await expect(reject).toBeFocused();
+  // Sent back: the outcome is announced from a region the refresh keeps, and the next post's
+  // first action has the focus.
+  await reject.press('Enter');
+  await page.keyboard.type('Shorter, please.');
+  await page.getByRole('button', { name: 'Send back to draft' }).press('Enter');
+  const outcome = page.getByTestId('approval-outcome');
+  await expect(outcome).toHaveText('Sent “Teaser to send back” back to the author.');
+  await expect(pending).toHaveCount(2);
+  const approveTeaser = page.getByRole('button', { name: 'Approve “Teaser to approve”' });
+  await expect(approveTeaser).toBeFocused();
+  await approveTeaser.press('Enter');
+  await expect(outcome).toHaveText('Approved “Teaser to approve”.');
+  await expect(pending).toHaveCount(1);
+  await expect(page.getByRole('button', { name: `Approve “${message}”` })).toBeFocused();
   await page.goto(postUrl);
   await expect(page.getByTestId('approval-state')).toContainText('Carlo Contributor');
   await page.getByRole('button', { name: 'Create review link' }).click();

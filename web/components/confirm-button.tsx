@@ -50,14 +50,21 @@ export function ConfirmButton({
             </p>
           )}
           <div className="modal-actions">
-            <button type="button" className="btn" onClick={() => dialog.current?.close()} disabled={busy}>
+            {/* aria-disabled, not disabled: the pressed button keeps the focus while it works. */}
+            <button
+              type="button"
+              className="btn"
+              onClick={() => !busy && dialog.current?.close()}
+              aria-disabled={busy}
+            >
               Cancel
             </button>
             <button
               type="button"
               className={danger ? 'btn btn-danger' : 'btn btn-primary'}
-              disabled={busy}
+              aria-disabled={busy}
               onClick={async () => {
+                if (busy) return;
                 setBusy(true);
                 try {
                   await onConfirm();

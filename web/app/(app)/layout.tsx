@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { AppNav } from '../../components/app-nav.tsx';
 import { Brand } from '../../components/brand.tsx';
+import { EscapableDetails } from '../../components/escapable-details.tsx';
 import { TimeProvider } from '../../components/lib/time-context.tsx';
 import { GettingStarted } from '../../components/notices/getting-started.tsx';
 import { VerifyBanner } from '../../components/notices/verify-banner.tsx';
@@ -29,7 +30,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         <Brand href="/compose" />
         <WorkspaceSwitcher {...workspaces} switchWorkspace={switchWorkspaceAction} />
         <AppNav />
-        <details className="user-menu">
+        <EscapableDetails className="user-menu">
           {/* The visible name and e-mail are the summary's name (WCAG 2.5.3), after a hidden "Account menu". */}
           <summary>
             <span className="sr-only">Account menu: </span>
@@ -50,7 +51,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
               <button type="submit">Sign out</button>
             </form>
           </div>
-        </details>
+        </EscapableDetails>
       </aside>
       <main id="main" className="main">
         <OriginWarning appOrigin={new URL(getConfig().appUrl).origin} />

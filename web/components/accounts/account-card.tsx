@@ -8,6 +8,7 @@ import { api, describeError } from '#components/lib/api.ts';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
 import { useTimeSettings } from '#components/lib/time-context.tsx';
+import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 import { HealthBadge, healthCopy } from './health.tsx';
 
 /** One connected account: its health, rename, reconnect and disconnect. */
@@ -28,6 +29,7 @@ export function AccountCard({
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const renameButton = useRef<HTMLButtonElement>(null);
+  const focusAfterRender = useFocusAfterRender();
   const name = accountName(account);
   // needs_reconnect (health or status, which a refused publish sets) and expiring call for a reconnect.
   const health = account.status === 'needs_reconnect' ? 'needs_reconnect' : account.health;
@@ -36,6 +38,7 @@ export function AccountCard({
 
   const rename = async (event: FormEvent) => {
     event.preventDefault();
+    if (saving) return;
     setSaving(true);
     setError(undefined);
     try {
@@ -52,12 +55,12 @@ export function AccountCard({
   // The form and the Rename button replace each other: the focus goes with them, never to <body>.
   const openRename = () => {
     setRenaming(true);
-    requestAnimationFrame(() => document.getElementById(`label-${account.id}`)?.focus());
+    focusAfterRender(`label-${account.id}`);
   };
   const closeRename = () => {
     setRenaming(false);
     setError(undefined);
-    requestAnimationFrame(() => renameButton.current?.focus());
+    focusAfterRender(renameButton);
   };
 
   return (
@@ -111,7 +114,8 @@ export function AccountCard({
             <FieldError id={`label-${account.id}-error`}>{error}</FieldError>
           </div>
           <div className="row">
-            <button type="submit" className="btn btn-primary btn-sm" disabled={saving}>
+            {/* aria-disabled, not disabled: the pressed button keeps the focus while it works. */}
+            <button type="submit" className="btn btn-primary btn-sm" aria-disabled={saving}>
               Save
             </button>
             <button type="button" className="btn btn-sm" onClick={closeRename}>

@@ -11,6 +11,7 @@ import {
   type PlatformManifest,
   platformName,
 } from '#components/lib/platforms.ts';
+import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 import { AccountCard } from './account-card.tsx';
 import { ConnectForm } from './connect-form.tsx';
 import { PlatformPicker } from './platform-picker.tsx';
@@ -36,11 +37,15 @@ export function AccountsManager({
   const [message, setMessage] = useState(notice);
   const formRef = useRef<HTMLDivElement>(null);
   const messageRef = useRef<HTMLParagraphElement>(null);
+  const focusAfterRender = useFocusAfterRender();
+  // The control that opened the connect form (a platform button, Reconnect or Update
+  // credentials): Cancel gives the focus back to it.
+  const opener = useRef<HTMLElement>(null);
   // After a connect, rename or disconnect the control pressed is gone or moved: the outcome takes
   // the focus (the new account's card is one Tab away), so it does not fall to <body>.
   const announce = (next: Notice) => {
     setMessage(next);
-    requestAnimationFrame(() => messageRef.current?.focus());
+    focusAfterRender(messageRef);
   };
 
   const start = (manifest: PlatformManifest, reconnect?: AccountSummary) => {
@@ -60,9 +65,21 @@ export function AccountsManager({
         });
       return;
     }
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setConnecting({ manifest, connect, reconnect });
     setMessage(undefined);
-    requestAnimationFrame(() => formRef.current?.querySelector('input')?.focus());
+    focusAfterRender(() => formRef.current?.querySelector<HTMLElement>('input, select, textarea'));
+  };
+
+  const cancel = () => {
+    setConnecting(undefined);
+    // The opener when it is still there, else the picker's button for the platform.
+    const manifestId = connecting?.manifest.id;
+    focusAfterRender(() =>
+      opener.current?.isConnected
+        ? opener.current
+        : document.querySelector<HTMLElement>(`.platform-option[data-platform="${manifestId}"]`),
+    );
   };
 
   return (
@@ -121,7 +138,7 @@ export function AccountsManager({
                 manifest={connecting.manifest}
                 connect={connecting.connect}
                 reconnect={connecting.reconnect}
-                onCancel={() => setConnecting(undefined)}
+                onCancel={cancel}
                 onConnected={(account, reconnected) => {
                   setConnecting(undefined);
                   announce({

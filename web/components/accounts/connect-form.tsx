@@ -30,12 +30,17 @@ export function ConnectForm({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return;
     const missing: Record<string, string> = {};
     for (const f of connect.fields)
       if (f.required && !values[f.name]?.trim()) missing[f.name] = `Enter the ${f.label.toLowerCase()}.`;
     setErrors(missing);
     setFormError(undefined);
-    if (Object.keys(missing).length) return;
+    const firstMissing = connect.fields.find((f) => missing[f.name]);
+    if (firstMissing) {
+      document.getElementById(`connect-${manifest.id}-${firstMissing.name}`)?.focus();
+      return;
+    }
     setBusy(true);
     try {
       const account = await api<AccountSummary>('POST', '/api/v1/accounts', {
@@ -52,6 +57,8 @@ export function ConnectForm({
         }
         setErrors(byField);
         setFormError(e.message);
+        const first = connect.fields.find((f) => byField[f.name]);
+        if (first) document.getElementById(`connect-${manifest.id}-${first.name}`)?.focus();
       } else {
         setFormError(describeError(e));
       }
@@ -100,10 +107,11 @@ export function ConnectForm({
         );
       })}
       <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
+        {/* aria-disabled, not disabled: the pressed button keeps the focus while the platform answers. */}
+        <button type="submit" className="btn btn-primary" aria-disabled={busy}>
           {busy ? `Checking with ${manifest.name}…` : reconnect ? 'Reconnect' : 'Connect'}
         </button>
-        <button type="button" className="btn" onClick={onCancel} disabled={busy}>
+        <button type="button" className="btn" onClick={() => !busy && onCancel()} aria-disabled={busy}>
           Cancel
         </button>
       </div>

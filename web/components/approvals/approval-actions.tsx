@@ -2,37 +2,57 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
+import { FieldError, invalidProps } from '../field-error.tsx';
 import { api } from '../lib/api.ts';
 import { useBusyAction } from '../lib/use-busy-action.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
+import { useDecided } from './approval-decisions.tsx';
 
 /**
  * Approve, or reject with a comment, one post waiting for approval (docs/workspaces.md#approvals).
- * Plain buttons and a labelled text area: keyboard and screen-reader usable; the outcome is
- * announced in a live region.
+ * Plain buttons and a labelled text area: keyboard and screen-reader usable. The outcome is
+ * announced by the page's `ApprovalDecisions`, whose live region outlives this item (the refresh
+ * after a decision removes it), and which then moves the focus on. Buttons are `aria-disabled`
+ * while busy, not `disabled`, so the one pressed keeps the focus until then.
  */
 export function ApprovalActions({ id, label }: { id: string; label: string }) {
   const router = useRouter();
+  const decided = useDecided();
   const commentId = useId();
+  const rejectId = useId();
+  const focusAfterRender = useFocusAfterRender();
   const { busy, error, setError, run } = useBusyAction<'approve' | 'reject'>();
   const [rejecting, setRejecting] = useState(false);
   const [comment, setComment] = useState('');
-  const [done, setDone] = useState<string>();
+  // Set once decided: the item stays until the refreshed page drops it, and must not be decided twice.
+  const [done, setDone] = useState(false);
+  const working = Boolean(busy) || done;
+  const [commentError, setCommentError] = useState<string>();
 
-  const decide = (kind: 'approve' | 'reject', body: Record<string, unknown>) =>
-    run(kind, async () => {
+  const decide = (kind: 'approve' | 'reject', body: Record<string, unknown>) => {
+    if (working) return;
+    return run(kind, async () => {
       await api('POST', `/api/v1/posts/${id}/${kind}`, body);
-      setDone(kind === 'approve' ? 'Approved.' : 'Sent back to the author.');
-      setRejecting(false);
+      setDone(true);
+      decided?.(id, kind === 'approve' ? `Approved ${label}.` : `Sent ${label} back to the author.`);
       router.refresh();
     });
+  };
+
+  const closeReject = () => {
+    setRejecting(false);
+    setError(undefined);
+    setCommentError(undefined);
+    focusAfterRender(rejectId);
+  };
 
   return (
-    <div className="stack" style={{ gap: 8 }}>
+    <div className="stack" style={{ gap: 8 }} data-approval-item={id}>
       <div className="row" style={{ gap: 8, flexWrap: 'wrap' }}>
         <button
           type="button"
           className="btn btn-primary"
-          disabled={Boolean(busy)}
+          aria-disabled={working}
           aria-label={`Approve ${label}`}
           onClick={() => decide('approve', {})}
         >
@@ -41,10 +61,16 @@ export function ApprovalActions({ id, label }: { id: string; label: string }) {
         {!rejecting && (
           <button
             type="button"
+            id={rejectId}
             className="btn"
-            disabled={Boolean(busy)}
+            aria-disabled={working}
             aria-label={`Reject ${label}`}
-            onClick={() => setRejecting(true)}
+            onClick={() => {
+              if (working) return;
+              setRejecting(true);
+              // The form replaces this button: its comment box takes the focus.
+              focusAfterRender(commentId);
+            }}
           >
             Reject…
           </button>
@@ -54,10 +80,22 @@ export function ApprovalActions({ id, label }: { id: string; label: string }) {
         <form
           className="stack"
           style={{ gap: 8 }}
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            if (!comment.trim()) return setError('Write what the author should change.');
+            if (!comment.trim()) {
+              setCommentError('Write what the author should change.');
+              focusAfterRender(commentId);
+              return;
+            }
+            setCommentError(undefined);
             void decide('reject', { comment });
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && !working) {
+              e.preventDefault();
+              closeReject();
+            }
           }}
         >
           <div className="field">
@@ -70,13 +108,20 @@ export function ApprovalActions({ id, label }: { id: string; label: string }) {
               required
               value={comment}
               onChange={(e) => setComment(e.target.value)}
+              {...invalidProps(`${commentId}-error`, commentError)}
             />
+            <FieldError id={`${commentId}-error`}>{commentError}</FieldError>
           </div>
           <div className="row" style={{ gap: 8 }}>
-            <button type="submit" className="btn btn-danger" disabled={Boolean(busy)}>
+            <button type="submit" className="btn btn-danger" aria-disabled={working}>
               {busy === 'reject' ? 'Sending back…' : 'Send back to draft'}
             </button>
-            <button type="button" className="btn" onClick={() => setRejecting(false)}>
+            <button
+              type="button"
+              className="btn"
+              aria-disabled={working}
+              onClick={() => !working && closeReject()}
+            >
               Cancel
             </button>
           </div>
@@ -87,9 +132,6 @@ export function ApprovalActions({ id, label }: { id: string; label: string }) {
           {error}
         </p>
       )}
-      <p className="sr-only" role="status" aria-live="polite">
-        {done ?? ''}
-      </p>
     </div>
   );
 }

@@ -30,12 +30,7 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
         <input id="email" name="email" type="email" autoComplete="email" required className="input" />
       </div>
       <div className="field">
-        <div className="label-row">
-          <label htmlFor="password">Password</label>
-          <Link href="/forgot-password" className="label-link">
-            Forgot password?
-          </Link>
-        </div>
+        <label htmlFor="password">Password</label>
         <input
           id="password"
           name="password"
@@ -44,6 +39,10 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
           required
           className="input"
         />
+        {/* After the field, not beside its label: the Tab order goes Email, Password, then this link. */}
+        <Link href="/forgot-password" className="label-link">
+          Forgot password?
+        </Link>
       </div>
       <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
         {pending ? 'Signing in…' : 'Sign in'}

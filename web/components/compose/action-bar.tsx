@@ -1,5 +1,6 @@
 import type { Dispatch } from 'react';
 import { utcToZonedInput } from '#components/lib/time.ts';
+import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 import type { ComposerAction, ComposerState, SubmitMode } from './composer-state.ts';
 
 /** Save draft, schedule (with its date picker), add to queue and publish now, with the reason when blocked. */
@@ -24,6 +25,7 @@ export function ActionBar({
   needsApproval?: boolean;
 }) {
   const { busy, showSchedule, scheduleAt } = state;
+  const focusAfterRender = useFocusAfterRender();
   const submitting = busy && busy !== 'draft' && needsApproval ? 'Submitting…' : undefined;
   return (
     <div className="action-bar">
@@ -83,7 +85,7 @@ export function ActionBar({
               defaultAt: utcToZonedInput(new Date(Date.now() + 60 * 60 * 1000), timezone),
             });
             // The date field replaces this button: it takes the focus, which would fall to <body>.
-            requestAnimationFrame(() => document.getElementById('schedule-at')?.focus());
+            focusAfterRender('schedule-at');
           }}
         >
           Schedule…

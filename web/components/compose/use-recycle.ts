@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import type { ProblemIssue } from '#components/lib/api.ts';
+import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 import {
   type RecycleDraft,
   type RecycleErrors,
@@ -28,6 +29,7 @@ export function useRecycle(
   const [draft, setDraftState] = useState(() => recycleDraft(recycle, timezone));
   const [checked, setChecked] = useState(false);
   const [refused, setRefused] = useState<RecycleErrors>({});
+  const focusAfterRender = useFocusAfterRender();
   const errors: RecycleErrors = recyclable
     ? { ...refused, ...(checked ? recycleProblems(draft, timezone) : {}) }
     : {};
@@ -43,9 +45,7 @@ export function useRecycle(
       if (!recyclable) return true;
       setChecked(true);
       if (Object.keys(recycleProblems(draft, timezone)).length === 0) return true;
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>('.recycle-field [aria-invalid="true"]')?.focus(),
-      );
+      focusAfterRender(() => document.querySelector<HTMLElement>('.recycle-field [aria-invalid="true"]'));
       return false;
     },
     /** The request's `recycle` (undefined for a recycled copy, which follows its original). */

@@ -4,8 +4,10 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { ConfirmButton } from '#components/confirm-button.tsx';
-import { api, describeError } from '#components/lib/api.ts';
+import { FieldError, invalidProps } from '#components/field-error.tsx';
+import { api, fieldProblems } from '#components/lib/api.ts';
 import { type AccountSummary, accountName } from '#components/lib/platforms.ts';
+import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 
 export interface TemplateSummary {
   id: string;
@@ -36,20 +38,56 @@ export function TemplatesManager({
   const [draft, setDraft] = useState({ name: '', message: '' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
+  const [fieldErrors, setFieldErrors] = useState<{ name?: string; message?: string }>({});
   const [announcement, setAnnouncement] = useState('');
+  const focusAfterRender = useFocusAfterRender();
   const names = new Map(accounts.map((a) => [a.id, accountName(a)]));
+  const fieldId = (id: string | undefined, field: 'name' | 'message') => `${formId}-${id ?? 'new'}-${field}`;
+  const editId = (id: string) => `${formId}-${id}-edit`;
+
+  const startEditing = (t: TemplateSummary) => {
+    setDraft({ name: t.name, message: t.message });
+    setError(undefined);
+    setFieldErrors({});
+    setEditing(t.id);
+    // The form replaces the template's buttons: its name field takes the focus.
+    focusAfterRender(fieldId(t.id, 'name'));
+  };
+  const stopEditing = (id: string) => {
+    setEditing(undefined);
+    setError(undefined);
+    setFieldErrors({});
+    setDraft({ name: '', message: '' });
+    focusAfterRender(editId(id));
+  };
 
   const save = async (id?: string) => {
+    if (busy) return;
+    if (!draft.name.trim()) {
+      setFieldErrors({ name: 'Give the template a name.' });
+      setError(undefined);
+      focusAfterRender(fieldId(id, 'name'));
+      return;
+    }
     setBusy(true);
     setError(undefined);
+    setFieldErrors({});
     try {
       await api(id ? 'PATCH' : 'POST', id ? `/api/v1/templates/${id}` : '/api/v1/templates', draft);
       setAnnouncement(`Template “${draft.name.trim()}” ${id ? 'saved' : 'added'}.`);
-      setEditing(undefined);
-      setDraft({ name: '', message: '' });
+      if (id) stopEditing(id);
+      else setDraft({ name: '', message: '' });
       router.refresh();
     } catch (e) {
-      setError(describeError(e));
+      // The server's issues in the form's own words, under their fields; one plain summary.
+      const problems = fieldProblems(e, {
+        name: 'Give the template a name of at most 200 characters.',
+        message: 'The message is too long: keep it under 100,000 characters.',
+      });
+      setFieldErrors(problems.fields);
+      setError(problems.summary);
+      const first = (['name', 'message'] as const).find((f) => problems.fields[f]);
+      if (first) focusAfterRender(fieldId(id, first));
     } finally {
       setBusy(false);
     }
@@ -66,24 +104,29 @@ export function TemplatesManager({
       }}
     >
       <div className="field">
-        <label htmlFor={`${formId}-${id ?? 'new'}-name`}>Name</label>
+        <label htmlFor={fieldId(id, 'name')}>Name</label>
         <input
-          id={`${formId}-${id ?? 'new'}-name`}
+          id={fieldId(id, 'name')}
           className="input"
           value={draft.name}
           maxLength={200}
+          required
           onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          {...invalidProps(`${fieldId(id, 'name')}-error`, fieldErrors.name)}
         />
+        <FieldError id={`${fieldId(id, 'name')}-error`}>{fieldErrors.name}</FieldError>
       </div>
       <div className="field">
-        <label htmlFor={`${formId}-${id ?? 'new'}-message`}>Message</label>
+        <label htmlFor={fieldId(id, 'message')}>Message</label>
         <textarea
-          id={`${formId}-${id ?? 'new'}-message`}
+          id={fieldId(id, 'message')}
           className="textarea"
           rows={4}
           value={draft.message}
           onChange={(e) => setDraft({ ...draft, message: e.target.value })}
+          {...invalidProps(`${fieldId(id, 'message')}-error`, fieldErrors.message)}
         />
+        <FieldError id={`${fieldId(id, 'message')}-error`}>{fieldErrors.message}</FieldError>
       </div>
       {error && (
         <p className="alert alert-error" role="alert">
@@ -91,11 +134,12 @@ export function TemplatesManager({
         </p>
       )}
       <div className="row">
-        <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+        {/* aria-disabled, not disabled: the pressed button keeps the focus while it saves. */}
+        <button type="submit" className="btn btn-primary btn-sm" aria-disabled={busy}>
           {id ? 'Save template' : 'Add template'}
         </button>
         {id && (
-          <button type="button" className="btn btn-sm" onClick={() => setEditing(undefined)}>
+          <button type="button" className="btn btn-sm" onClick={() => stopEditing(id)}>
             Cancel
           </button>
         )}
@@ -132,12 +176,9 @@ export function TemplatesManager({
                       <>
                         <button
                           type="button"
+                          id={editId(t.id)}
                           className="btn btn-sm"
-                          onClick={() => {
-                            setDraft({ name: t.name, message: t.message });
-                            setError(undefined);
-                            setEditing(t.id);
-                          }}
+                          onClick={() => startEditing(t)}
                         >
                           Edit<span className="sr-only"> template {t.name}</span>
                         </button>
@@ -153,6 +194,17 @@ export function TemplatesManager({
                           onConfirm={async () => {
                             await api('DELETE', `/api/v1/templates/${t.id}`);
                             setAnnouncement(`Template “${t.name}” deleted.`);
+                            // Its row goes with the refresh: the next template's Edit button (the
+                            // one before when it was the last, else the new template's name) takes the focus.
+                            const at = templates.findIndex((x) => x.id === t.id);
+                            const neighbour = templates[at + 1] ?? templates[at - 1];
+                            focusAfterRender(() =>
+                              document.getElementById(editId(t.id))
+                                ? null
+                                : document.getElementById(
+                                    neighbour ? editId(neighbour.id) : fieldId(undefined, 'name'),
+                                  ),
+                            );
                             router.refresh();
                           }}
                         />

@@ -53,7 +53,7 @@ export function MediaCard({
   const used = item.usedBy.length;
   const titleId = `${id}-name`;
   return (
-    <li className="media-tile" aria-labelledby={titleId}>
+    <li className="media-tile" aria-labelledby={titleId} data-media-id={item.id}>
       <div className="media-thumb">
         {item.thumbnailUrl ? (
           // biome-ignore lint/performance/noImgElement: thumbnails come from the media storage, not Next's optimizer

@@ -4,6 +4,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
 import { api } from '../lib/api.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 import { MediaCard } from './media-card.tsx';
 import type { LibraryItem, LibraryPage } from './types.ts';
 
@@ -30,6 +31,7 @@ export function MediaLibrary({
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const applied = useRef({ q: '', kind: '' as KindFilter });
+  const focusAfterRender = useFocusAfterRender();
 
   const load = async (filters: { q: string; kind: KindFilter }, cursor?: string) => {
     const params = new URLSearchParams({ limit: '48' });
@@ -64,8 +66,20 @@ export function MediaLibrary({
   const replace = (item: LibraryItem) => setItems((list) => list.map((m) => (m.id === item.id ? item : m)));
   const remove = async (item: LibraryItem) => {
     await api('DELETE', `/api/v1/media/${item.id}`);
+    // Its card and Delete button go: the next card's first action takes the focus (the one
+    // before when it was the last, the search field when none is left), not <body>.
+    const at = items.findIndex((m) => m.id === item.id);
+    const neighbour = items[at + 1] ?? items[at - 1];
     setItems((list) => list.filter((m) => m.id !== item.id));
     setStatus(`${item.filename} deleted.`);
+    focusAfterRender(
+      () =>
+        (neighbour &&
+          document.querySelector<HTMLElement>(
+            `[data-media-id="${neighbour.id}"] :is(a[href], button, input, textarea, select)`,
+          )) ||
+        document.getElementById('media-q'),
+    );
   };
 
   const filtered = applied.current.q !== '' || applied.current.kind !== '';

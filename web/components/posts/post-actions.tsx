@@ -8,6 +8,7 @@ import { api, isPastTime } from '../lib/api.ts';
 import { formatSpoken, utcToZonedInput, zonedToUtc } from '../lib/time.ts';
 import { useTimeSettings } from '../lib/time-context.tsx';
 import { useBusyAction } from '../lib/use-busy-action.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 /**
  * What the viewer's role allows on the post (docs/workspaces.md#roles), decided by the page on the
@@ -45,6 +46,7 @@ export function PostActions({
   const { locale } = useTimeSettings();
   const { busy, error, setError, run } = useBusyAction();
   const [rescheduling, setRescheduling] = useState(false);
+  const focusAfterRender = useFocusAfterRender();
   // What the last action did, said in a status the focus moves to: the button pressed is
   // disabled or gone once the page refreshes, and the focus must not fall to the page's body.
   const [outcome, setOutcome] = useState('');
@@ -72,6 +74,13 @@ export function PostActions({
   if (posted && !outcome) return null;
   const pending = status === 'pending_approval';
   const { submitsForApproval: submits, mayDelete } = permissions;
+
+  // Cancel, or Escape in the form: the form goes and the button that opened it takes the focus.
+  const closeReschedule = () => {
+    setRescheduling(false);
+    focusNext.current = undefined;
+    focusAfterRender('reschedule-open');
+  };
 
   const act = (name: string, body: Record<string, unknown>) => {
     setOutcome('');
@@ -153,6 +162,12 @@ export function PostActions({
                 }
                 act('schedule', { postingMode: 'schedule', scheduledAt: at.toISOString() });
               }}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') {
+                  e.preventDefault();
+                  closeReschedule();
+                }
+              }}
             >
               <div className="field">
                 <label htmlFor="reschedule-at" className="small">
@@ -174,15 +189,7 @@ export function PostActions({
                       ? 'Reschedule'
                       : 'Schedule'}
                 </button>
-                <button
-                  type="button"
-                  className="btn btn-sm"
-                  onClick={() => {
-                    setRescheduling(false);
-                    focusNext.current = undefined;
-                    requestAnimationFrame(() => document.getElementById('reschedule-open')?.focus());
-                  }}
-                >
+                <button type="button" className="btn btn-sm" onClick={closeReschedule}>
                   Cancel
                 </button>
               </div>
@@ -195,7 +202,7 @@ export function PostActions({
               onClick={() => {
                 setRescheduling(true);
                 // The form replaces this button: its time field takes the focus.
-                requestAnimationFrame(() => document.getElementById('reschedule-at')?.focus());
+                focusAfterRender('reschedule-at');
               }}
             >
               {submits ? 'Schedule for approval…' : status === 'scheduled' ? 'Reschedule' : 'Schedule'}

@@ -3,6 +3,7 @@
 import { useId, useState } from 'react';
 import { Icon } from '#components/icons.tsx';
 import { ApiError, api, describeFormError } from '#components/lib/api.ts';
+import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 import { TimeZoneField } from '#components/time-zone-field.tsx';
 import type { QueueViewShape } from '#server/queue/schema.ts';
 import { SuggestedSlotButtons, type SuggestedSlots } from './suggested-slots.tsx';
@@ -21,7 +22,18 @@ import {
 
 export type { SuggestedSlots } from './suggested-slots.tsx';
 
-const rowsOf = (queue: QueueViewShape): SlotRow[] => queue.slots.map((s) => ({ key: newKey(), ...s }));
+/**
+ * The rows of a queue's slots; a slot already shown keeps its row's key, so a save does not
+ * remount its field (the focus, in the field Enter was pressed in, would fall to <body>).
+ */
+const rowsOf = (queue: QueueViewShape, shown: SlotRow[] = []): SlotRow[] => {
+  const taken = new Set<number>();
+  return queue.slots.map((s) => {
+    const same = shown.find((r) => r.weekday === s.weekday && r.time === s.time && !taken.has(r.key));
+    if (same) taken.add(same.key);
+    return { key: same?.key ?? newKey(), ...s };
+  });
+};
 
 /**
  * The weekly slots of one account as a week grid, days by times (issue 30): each day lists its
@@ -54,9 +66,13 @@ export function SlotEditor({
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const sent = sortedSlots(rows);
+  const focusAfterRender = useFocusAfterRender();
+  const timeId = (key: number) => `${id}-time-${key}`;
+  const addId = (weekday: number) => `${id}-add-${weekday}`;
 
   async function save(event: React.FormEvent) {
     event.preventDefault();
+    if (saving) return;
     setSaving(true);
     setError(undefined);
     setFieldErrors({});
@@ -67,7 +83,7 @@ export function SlotEditor({
         slots: sent.map(({ weekday, time }) => ({ weekday, time })),
       });
       onSaved(saved);
-      setRows(rowsOf(saved));
+      setRows(rowsOf(saved, rows));
       setStatus(`Saved ${saved.slots.length} slot${saved.slots.length === 1 ? '' : 's'} for ${accountName}.`);
     } catch (e) {
       if (e instanceof ApiError && e.errors.length) {
@@ -123,6 +139,7 @@ export function SlotEditor({
                   return (
                     <li key={row.key}>
                       <input
+                        id={timeId(row.key)}
                         type="time"
                         className="input"
                         aria-label={`${day} time ${i + 1}`}
@@ -136,7 +153,11 @@ export function SlotEditor({
                         type="button"
                         className="btn btn-ghost btn-icon"
                         aria-label={`Remove ${day} ${row.time}`}
-                        onClick={() => setRows((current) => removeSlot(current, row.key))}
+                        onClick={() => {
+                          setRows((current) => removeSlot(current, row.key));
+                          // This button goes with its time: the day's Add button takes the focus.
+                          focusAfterRender(addId(weekday));
+                        }}
                       >
                         <Icon name="close" size={14} />
                       </button>
@@ -152,8 +173,15 @@ export function SlotEditor({
               <button
                 type="button"
                 className="btn btn-sm week-add"
+                id={addId(weekday)}
                 aria-label={`Add a time on ${day}`}
-                onClick={() => setRows((current) => addTime(current, weekday))}
+                onClick={() => {
+                  const next = addTime(rows, weekday);
+                  const added = next.find((r) => !rows.includes(r));
+                  setRows(next);
+                  // The new time field takes the focus, ready to be typed into.
+                  if (added) focusAfterRender(timeId(added.key));
+                }}
               >
                 <Icon name="plus" size={14} /> Add
               </button>
@@ -209,7 +237,8 @@ export function SlotEditor({
         </button>
       </div>
       <div className="slot-editor-actions">
-        <button type="submit" className="btn btn-sm btn-primary" disabled={saving}>
+        {/* aria-disabled, not disabled: the pressed button keeps the focus while it saves. */}
+        <button type="submit" className="btn btn-sm btn-primary" aria-disabled={saving}>
           {saving ? 'Saving…' : 'Save slots'}
         </button>
       </div>

@@ -20,7 +20,14 @@ export function ProfileForm({
 }) {
   const { state, pending, form } = useKeptForm(updateProfile);
   return (
-    <form {...form} className="stack">
+    <form
+      {...form}
+      onSubmit={(event) => {
+        if (pending) event.preventDefault();
+        else form.onSubmit(event);
+      }}
+      className="stack"
+    >
       <div className="field">
         <label htmlFor="profile-email">Email</label>
         <input id="profile-email" className="input" value={email} readOnly aria-readonly="true" />
@@ -38,7 +45,8 @@ export function ProfileForm({
         hint="Scheduling and the calendar use this time zone. Times are stored in UTC."
       />
       <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={pending}>
+        {/* aria-disabled, not disabled: the pressed button keeps the focus while it saves. */}
+        <button type="submit" className="btn btn-primary" aria-disabled={pending}>
           {pending ? 'Saving…' : 'Save profile'}
         </button>
         {state.ok && (

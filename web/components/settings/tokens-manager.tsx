@@ -1,8 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTimeSettings } from '#components/lib/time-context.tsx';
+import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
 import { FieldError, invalidProps } from '../field-error.tsx';
@@ -27,6 +28,10 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // A revoke removes its row, Revoke button and all: what happened takes the focus instead.
+  const [revoked, setRevoked] = useState<string>();
+  const revokedRef = useRef<HTMLParagraphElement>(null);
+  const focusAfterRender = useFocusAfterRender();
 
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -111,6 +116,11 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
           </div>
         </div>
       )}
+      {revoked && (
+        <p className="alert alert-ok" role="status" ref={revokedRef} tabIndex={-1}>
+          {revoked}
+        </p>
+      )}
       {tokens.length === 0 ? (
         <EmptyState icon="key" title="No tokens">
           Tokens let the Postwave CLI and your scripts call the API as you. Signing in from the CLI adds one
@@ -162,6 +172,8 @@ export function TokensManager({ tokens, timezone }: { tokens: TokenRow[]; timezo
                     confirmLabel="Revoke"
                     onConfirm={async () => {
                       await api('DELETE', `/api/v1/tokens/${t.id}`);
+                      setRevoked(`Revoked “${t.name}”: anything using it stops working.`);
+                      focusAfterRender(revokedRef);
                       router.refresh();
                     }}
                   />

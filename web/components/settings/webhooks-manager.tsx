@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { EmptyState } from '../empty-state.tsx';
 import { api, describeError } from '../lib/api.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 import { WebhookItem } from './webhook-item.tsx';
 import { eventHelp, type WebhookRow } from './webhook-types.ts';
 
@@ -34,10 +35,11 @@ export function WebhooksManager({
   };
   const secretRef = useRef<HTMLDivElement>(null);
   const urlRef = useRef<HTMLInputElement>(null);
+  const focusAfterRender = useFocusAfterRender();
   // A refusal is said at the URL field (it describes it): the field takes the focus to hear it.
   const refuse = (text: string) => {
     setError(text);
-    requestAnimationFrame(() => urlRef.current?.focus());
+    focusAfterRender(urlRef);
   };
 
   const showSecret = (value: { url: string; secret: string; rotated: boolean }) => setSecret(value);

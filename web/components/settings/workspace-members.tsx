@@ -6,6 +6,7 @@ import { ConfirmButton } from '../confirm-button.tsx';
 import { api, describeError } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
 import { useTimeSettings } from '../lib/time-context.tsx';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 import { CopyButton } from './copy-button.tsx';
 
 const roles = ['owner', 'admin', 'editor', 'contributor', 'viewer'] as const;
@@ -60,6 +61,7 @@ export function WorkspaceMembers({
   const grantable = roles.filter((r) => isOwner || r !== 'owner');
 
   const errorRef = useRef<HTMLParagraphElement>(null);
+  const focusAfterRender = useFocusAfterRender();
   /**
    * Runs one change; a refusal is said in the alert, and the focus goes back to `refocus` (the
    * role select, whose value snaps back) or else to the alert: never to <body>.
@@ -71,7 +73,7 @@ export function WorkspaceMembers({
       router.refresh();
     } catch (e) {
       setError(describeError(e));
-      requestAnimationFrame(() => (document.getElementById(refocus ?? '') ?? errorRef.current)?.focus());
+      focusAfterRender(() => (refocus && document.getElementById(refocus)) || errorRef.current);
     }
   };
   const invite = (event: FormEvent) => {

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ApprovalActions } from '#components/approvals/approval-actions.tsx';
+import { ApprovalDecisions } from '#components/approvals/approval-decisions.tsx';
 import { EmptyState } from '#components/empty-state.tsx';
 import { accountName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
@@ -37,46 +38,51 @@ export default async function ApprovalsPage() {
     <div className="page">
       <div className="page-head">
         <div>
-          <h1>Approvals</h1>
+          {/* Takes the focus after the last decision, when no item is left to move to. */}
+          <h1 id="approvals-title" tabIndex={-1}>
+            Approvals
+          </h1>
           <p>Posts waiting for a decision, newest first. Approving does what the author asked.</p>
         </div>
       </div>
-      {posts.length === 0 ? (
-        <EmptyState icon="check" title="Nothing waits for approval">
-          Submitted posts appear here.
-        </EmptyState>
-      ) : (
-        <ul className="list" aria-label="Posts waiting for approval">
-          {posts.map((post) => {
-            const excerpt = post.message.length > 80 ? `${post.message.slice(0, 79)}…` : post.message;
-            return (
-              <li key={post.id} className="card stack" style={{ gap: 8 }} data-testid="pending-post">
-                <p>
-                  <Link href={`/posts/${post.id}`}>{excerpt || '(no text)'}</Link>
-                </p>
-                <p className="muted small">
-                  {post.approval?.requestedBy.name ?? 'Someone'} asks to{' '}
-                  {requestedWords(post, user.timezone, locale)}
-                  {' · '}
-                  {post.accountIds.map((id) => (byId.get(id) ? accountName(byId.get(id)!) : id)).join(', ')}
-                  {post.approval
-                    ? ` · submitted ${formatDateTime(post.approval.requestedAt, user.timezone, locale)}`
-                    : ''}
-                </p>
-                {mayDecide(user, post) ? (
-                  <ApprovalActions id={post.id} label={`“${excerpt}”`} />
-                ) : (
-                  <p className="muted small">
-                    {post.approval?.requestedBy.id === user.id
-                      ? 'Yours: another member approves it.'
-                      : 'Editors, admins and owners approve posts.'}
+      <ApprovalDecisions fallbackFocusId="approvals-title">
+        {posts.length === 0 ? (
+          <EmptyState icon="check" title="Nothing waits for approval">
+            Submitted posts appear here.
+          </EmptyState>
+        ) : (
+          <ul className="list" aria-label="Posts waiting for approval">
+            {posts.map((post) => {
+              const excerpt = post.message.length > 80 ? `${post.message.slice(0, 79)}…` : post.message;
+              return (
+                <li key={post.id} className="card stack" style={{ gap: 8 }} data-testid="pending-post">
+                  <p>
+                    <Link href={`/posts/${post.id}`}>{excerpt || '(no text)'}</Link>
                   </p>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+                  <p className="muted small">
+                    {post.approval?.requestedBy.name ?? 'Someone'} asks to{' '}
+                    {requestedWords(post, user.timezone, locale)}
+                    {' · '}
+                    {post.accountIds.map((id) => (byId.get(id) ? accountName(byId.get(id)!) : id)).join(', ')}
+                    {post.approval
+                      ? ` · submitted ${formatDateTime(post.approval.requestedAt, user.timezone, locale)}`
+                      : ''}
+                  </p>
+                  {mayDecide(user, post) ? (
+                    <ApprovalActions id={post.id} label={`“${excerpt}”`} />
+                  ) : (
+                    <p className="muted small">
+                      {post.approval?.requestedBy.id === user.id
+                        ? 'Yours: another member approves it.'
+                        : 'Editors, admins and owners approve posts.'}
+                    </p>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </ApprovalDecisions>
     </div>
   );
 }

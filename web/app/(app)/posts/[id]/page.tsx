@@ -4,6 +4,7 @@ import { AccountAvatar } from '#components/account-avatar.tsx';
 import { AccountsAtRisk } from '#components/accounts/health.tsx';
 import { PostMetricsSection } from '#components/analytics/post-metrics.tsx';
 import { ApprovalActions } from '#components/approvals/approval-actions.tsx';
+import { ApprovalDecisions } from '#components/approvals/approval-decisions.tsx';
 import { SaveAsTemplate } from '#components/compose/save-as-template.tsx';
 import { Icon } from '#components/icons.tsx';
 import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
@@ -102,7 +103,10 @@ export default async function PostPage({
             </Link>
           </p>
           <div className="row" style={{ marginTop: 6 }}>
-            <h1>Post</h1>
+            {/* Takes the focus after an approval decision, whose section then goes. */}
+            <h1 id="post-title" tabIndex={-1}>
+              Post
+            </h1>
             <StatusBadge status={post.status} />
           </div>
         </div>
@@ -125,20 +129,22 @@ export default async function PostPage({
               : 'Review it, then use Publish or Schedule below — or leave it as a draft.'}
         </p>
       )}
-      {post.status === 'pending_approval' && post.approval && (
-        <section className="card stack" aria-labelledby="approval-title" data-testid="approval-state">
-          <h2 id="approval-title">Waiting for approval</h2>
-          <p>
-            {post.approval.requestedBy.name} asked to {requestedText} (submitted{' '}
-            {formatDateTime(post.approval.requestedAt, tz, locale)}).
-          </p>
-          {mayDecide(user, post) ? (
-            <ApprovalActions id={post.id} label="this post" />
-          ) : (
-            <p className="muted small">Another member with the editor role or higher approves it.</p>
-          )}
-        </section>
-      )}
+      <ApprovalDecisions fallbackFocusId="post-title">
+        {post.status === 'pending_approval' && post.approval && (
+          <section className="card stack" aria-labelledby="approval-title" data-testid="approval-state">
+            <h2 id="approval-title">Waiting for approval</h2>
+            <p>
+              {post.approval.requestedBy.name} asked to {requestedText} (submitted{' '}
+              {formatDateTime(post.approval.requestedAt, tz, locale)}).
+            </p>
+            {mayDecide(user, post) ? (
+              <ApprovalActions id={post.id} label="this post" />
+            ) : (
+              <p className="muted small">Another member with the editor role or higher approves it.</p>
+            )}
+          </section>
+        )}
+      </ApprovalDecisions>
       {post.status === 'draft' && post.approval?.rejected && (
         <div className="alert alert-warn" role="status" data-testid="approval-rejected">
           <strong>{post.approval.rejected.by.name} sent this post back</strong> (
