@@ -14,6 +14,7 @@ import {
   accounts,
   metricCollectAccounts,
   metricSnapshots,
+  targetLinks,
   targetMetrics,
 } from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';
@@ -353,6 +354,41 @@ for (const backend of backends()) {
       await ctx.db.execute(sql`DELETE FROM posts WHERE id = ${post.id}`);
       assert.equal((await rowOf(post.id, xAccount)) ?? null, null);
       assert.deepEqual(await history(), [], 'its history went with its target');
+    });
+
+    test('clicks that cannot be counted (no shortener now) keep a short-linked target on its schedule', async () => {
+      // A Telegram post (no post metrics of its own) with a short link: collected for its clicks.
+      const post = await createPost(ctx, userId, {
+        message: 'see https://ex.com/a',
+        accountIds: [news],
+        postingMode: 'now',
+        media: [],
+        accountOptions: {},
+      });
+      const now = new Date();
+      await ctx.db.delete(targetMetrics).where(eq(targetMetrics.postId, post.id));
+      await ctx.db.insert(targetLinks).values({
+        postId: post.id,
+        accountId: news,
+        url: 'https://ex.com/a',
+        longUrl: 'https://ex.com/a',
+        shortUrl: 'https://s.example/abc',
+        provider: 'shlink',
+        ref: 'abc',
+        createdAt: now,
+        updatedAt: now,
+      });
+      await runCollection(ctx);
+      assert.equal((await rowOf(post.id, news))?.state, 'collecting', 'enrolled for its clicks');
+      // The workspace has no shortener (removed since): no clicks this time, nothing written, and
+      // the next step still ahead, rather than the schedule ended at its first collection.
+      await makeDue();
+      await runCollection(ctx);
+      const row = await rowOf(post.id, news);
+      assert.equal(row?.state, 'collecting');
+      assert.equal(row?.step, 1);
+      assert.equal(row?.collectedAt, null);
+      assert.ok(row!.nextCollectAt!.getTime() > Date.now());
     });
 
     test('a refused token marks the account needs_reconnect and keeps its targets for later', async () => {
