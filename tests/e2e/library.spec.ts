@@ -18,6 +18,11 @@ test('templates and snippets: make them, post from a template, signatures and th
   await expect(page.getByRole('heading', { name: 'Templates & snippets', level: 1 })).toBeVisible();
   await expect(page.getByText('No templates yet')).toBeVisible();
   const snippets = page.getByRole('region', { name: 'Snippets' });
+  // An empty snippet: the error under its field, which takes the focus (docs/web-ui.md, Forms).
+  await snippets.getByRole('button', { name: 'Add snippet' }).click();
+  await expect(snippets.getByText('Give the snippet a name.')).toBeVisible();
+  await expect(snippets.getByLabel('Name')).toBeFocused();
+  await expect(snippets.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
   await snippets.getByLabel('Name').fill('Team signature');
   await snippets.getByLabel('Text').fill('— The Postwave team');
   const defaults = snippets.getByRole('group', { name: 'Default signature of' });
@@ -25,6 +30,9 @@ test('templates and snippets: make them, post from a template, signatures and th
   await snippets.getByRole('button', { name: 'Add snippet' }).click();
   await expect(snippets.getByRole('heading', { name: /Team signature/ })).toBeVisible();
   await expect(snippets.getByText(/Default for/)).toBeVisible();
+  // Added: a fresh form for the next one, its name field focused (never <body>).
+  await expect(snippets.getByLabel('Name')).toBeFocused();
+  await expect(snippets.getByText('Give the snippet a name.')).toHaveCount(0);
 
   await snippets.getByLabel('Name').fill('Launch tags');
   await snippets.getByLabel('Kind').selectOption({ label: 'Hashtag group' });

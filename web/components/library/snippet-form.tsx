@@ -2,9 +2,16 @@
 
 import { useId, useState } from 'react';
 import type { SnippetSummary } from '#components/compose/signatures.ts';
+import { FieldError, invalidProps } from '#components/field-error.tsx';
 import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 
 export type SnippetDraft = Pick<SnippetSummary, 'name' | 'kind' | 'body' | 'defaultFor'>;
+
+/** A field's message under it (`name`, `body`), in the form's words. */
+export type SnippetFieldErrors = Partial<Record<'name' | 'body', string>>;
+
+/** The id of a snippet form's field, so its manager can hand the focus to it. */
+export const snippetFieldId = (formId: string, field: 'name' | 'body') => `${formId}-${field}`;
 
 const kinds: { value: SnippetSummary['kind']; label: string }[] = [
   { value: 'signature', label: 'Signature' },
@@ -14,31 +21,42 @@ const kinds: { value: SnippetSummary['kind']; label: string }[] = [
 
 /** The fields of a snippet, for adding one or editing it. */
 export function SnippetForm({
+  formId,
+  label,
   initial,
   accounts,
   submitLabel,
   onSubmit,
   onCancel,
   error,
+  fieldErrors = {},
   busy,
 }: {
+  /** Prefixes the fields' ids (`snippetFieldId`). */
+  formId?: string;
+  label: string;
   initial: SnippetDraft;
   accounts: AccountSummary[];
   submitLabel: string;
   onSubmit: (draft: SnippetDraft) => void;
   onCancel?: () => void;
   error?: string;
+  fieldErrors?: SnippetFieldErrors;
   busy: boolean;
 }) {
-  const id = useId();
+  const ownId = useId();
+  const id = formId ?? ownId;
   const [draft, setDraft] = useState(initial);
   const set = (patch: Partial<SnippetDraft>) => setDraft((d) => ({ ...d, ...patch }));
   return (
     <form
       className="stack"
       noValidate
+      aria-label={label}
       onSubmit={(e) => {
         e.preventDefault();
+        // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+        if (busy) return;
         onSubmit({ ...draft, defaultFor: draft.kind === 'signature' ? draft.defaultFor : [] });
       }}
     >
@@ -49,8 +67,11 @@ export function SnippetForm({
           className="input"
           value={draft.name}
           maxLength={200}
+          required
           onChange={(e) => set({ name: e.target.value })}
+          {...invalidProps(`${id}-name-error`, fieldErrors.name)}
         />
+        <FieldError id={`${id}-name-error`}>{fieldErrors.name}</FieldError>
       </div>
       <div className="field">
         <label htmlFor={`${id}-kind`}>Kind</label>
@@ -75,8 +96,11 @@ export function SnippetForm({
           rows={3}
           value={draft.body}
           maxLength={10_000}
+          required
           onChange={(e) => set({ body: e.target.value })}
+          {...invalidProps(`${id}-body-error`, fieldErrors.body)}
         />
+        <FieldError id={`${id}-body-error`}>{fieldErrors.body}</FieldError>
       </div>
       {draft.kind === 'signature' && accounts.length > 0 && (
         <fieldset className="field">
@@ -113,7 +137,7 @@ export function SnippetForm({
         </p>
       )}
       <div className="row">
-        <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+        <button type="submit" className="btn btn-primary btn-sm" aria-disabled={busy || undefined}>
           {submitLabel}
         </button>
         {onCancel && (
