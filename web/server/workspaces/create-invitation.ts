@@ -5,10 +5,11 @@ import { atLeast, forbiddenFor } from '#server/auth/permissions.ts';
 import type { AppContext } from '#server/context.ts';
 import { inTransaction } from '#server/db/access.ts';
 import type { WorkspaceRole } from '#server/db/schema.ts';
+import { validationFailed } from '#server/http/problems.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
 import { mailInvitation } from './invitation-mail.ts';
 import { insertInvitation } from './invitations-repository.ts';
-import { findWorkspace } from './repository.ts';
+import { findWorkspace, membersOf } from './repository.ts';
 
 export const invitationTokenPrefix = 'pwi_';
 /** Invitations live 7 days (contract section G). */
@@ -30,6 +31,17 @@ export async function createInvitation(
 ) {
   if (input.role === 'owner' && !atLeast(caller.role, 'owner'))
     throw forbiddenFor('owner', 'Only an owner may invite an owner');
+  // Someone already a member would keep their role on accepting: the link could do nothing, so
+  // the mistake is said now (422 naming `email`); a role is changed on the member list instead.
+  const members = await membersOf(ctx, caller.workspaceId);
+  if (members.some((m) => m.email.toLowerCase() === input.email.toLowerCase()))
+    throw validationFailed('This person is already a member of the workspace', [
+      {
+        path: 'email',
+        code: 'already_member',
+        message: 'Already a member: change their role on the member list instead',
+      },
+    ]);
   const token = newSecret(invitationTokenPrefix);
   const now = new Date();
   // The invitation and its `member.invited` entry commit together (never the token or the url).

@@ -218,6 +218,8 @@ export const workspacesRoutes = defineApiRoutes({
         ...notMember,
         ...forbidden('below admin, or an admin inviting an owner'),
         invalid_request: 'bad e-mail address or role',
+        validation_failed:
+          'the address is already a member’s (`already_member` on `email`): change their role instead',
       }),
     },
   },

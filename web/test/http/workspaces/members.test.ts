@@ -276,6 +276,13 @@ for (const backend of backends()) {
         'contributor',
         'owner',
       ]);
+      // Inviting a member (any letter case) is refused naming the field: the link could do nothing.
+      const already = await owner.session.json(`/api/v1/workspaces/${ws}/invitations`, {
+        json: { email: invitee.email.toUpperCase(), role: 'editor' },
+      });
+      assert.equal(already.status, 422, JSON.stringify(already.body));
+      assert.equal(already.body.errors[0].path, 'email');
+      assert.equal(already.body.errors[0].code, 'already_member');
     });
 
     test('a token bound to another workspace answers DELETE with 404 and stays live', async () => {
