@@ -52,6 +52,12 @@ test('analytics: a post’s figures after a refresh, the analytics page with its
   await expect(page.getByTestId('best-times-empty')).toBeVisible();
   await shot(page, 'analytics');
   await expectAccessible(page, 'analytics', { testInfo: test.info() });
+  // On a phone the tables scroll inside their regions; the page itself never scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 860 });
 
   // The filter narrows to one account: the Telegram channel has posted nothing.
   await page.getByRole('checkbox', { name: /\(Telegram\)/ }).check();

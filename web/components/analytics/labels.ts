@@ -1,3 +1,4 @@
+import { isCalendarDay } from '@postwave/shared/analytics/calendar-day';
 import type { PostMetricName } from '@postwave/shared/analytics/metrics';
 
 /** How each canonical metric is named on the pages (docs/analytics.md#metric-names). */
@@ -25,8 +26,8 @@ export const formatCount = (value: number | undefined | null) =>
  * which a person choosing dates in the form never sees).
  */
 export function rangeProblem(from: string | undefined, to: string | undefined): string {
-  const day = /^\d{4}-\d{2}-\d{2}$/;
-  if ((from && !day.test(from)) || (to && !day.test(to)) || Number.isNaN(Date.parse(from ?? to ?? '')))
+  // The same check as the API's: `2024-02-30` is no day (Date.parse would roll it over to March).
+  if ((from && !isCalendarDay(from)) || (to && !isCalendarDay(to)))
     return 'Choose the days with the date fields: “From” and “To” are calendar days.';
   if (from && to && from > to)
     return 'The “From” day is after the “To” day: choose a “From” day on or before “To”.';

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
+import { ScrollRegion } from '#components/analytics/scroll-region.tsx';
 import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { PlatformMark } from '../account-avatar.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
@@ -113,85 +114,90 @@ export function FeedsManager({
           Add a blog’s RSS or Atom feed and every new article becomes a post to the accounts you choose.
         </EmptyState>
       ) : (
-        <table className="table">
-          <caption className="sr-only">Your feeds</caption>
-          <thead>
-            <tr>
-              <th scope="col">Feed</th>
-              <th scope="col">Accounts</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Last check</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {feeds.map((f) => (
-              <tr key={f.id}>
-                <td>
-                  <div className="cell-title">{f.name ?? f.url}</div>
-                  {f.name && <div className="cell-sub mono">{f.url}</div>}
-                </td>
-                <td>{f.accountIds.map((id) => accountName.get(id)?.name ?? id).join(', ')}</td>
-                <td>
-                  {f.mode === 'now' ? 'Publish now' : f.mode === 'queue' ? 'Queue' : 'Drafts'}
-                  {!f.enabled && <span className="badge">Paused</span>}
-                </td>
-                <td>
-                  {f.lastPolledAt ? (
-                    formatDateTime(f.lastPolledAt, timezone, locale)
-                  ) : (
-                    <span className="muted">Not yet</span>
-                  )}
-                  {f.lastStatus && <div className="cell-sub">{statusText[f.lastStatus] ?? f.lastStatus}</div>}
-                  {f.lastError && <div className="cell-sub field-error">{f.lastError}</div>}
-                </td>
-                <td style={{ textAlign: 'right' }}>
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-ghost"
-                    onClick={() =>
-                      act(async () => {
-                        const r = await api<{ status: string; newItems: number; postIds: string[] }>(
-                          'POST',
-                          `/api/v1/feeds/${f.id}/poll`,
-                        );
-                        return `${f.name ?? f.url}: ${statusText[r.status] ?? r.status}, ${r.postIds.length} new post${r.postIds.length === 1 ? '' : 's'}.`;
-                      })
-                    }
-                  >
-                    Check now<span className="sr-only"> {f.name ?? f.url}</span>
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-ghost"
-                    onClick={() =>
-                      act(async () => {
-                        await api('PATCH', `/api/v1/feeds/${f.id}`, { enabled: !f.enabled });
-                        return `${f.name ?? f.url} ${f.enabled ? 'paused' : 'resumed'}.`;
-                      })
-                    }
-                  >
-                    {f.enabled ? 'Pause' : 'Resume'}
-                    <span className="sr-only"> {f.name ?? f.url}</span>
-                  </button>
-                  <ConfirmButton
-                    label="Delete"
-                    className="btn btn-sm btn-ghost"
-                    title={`Delete “${f.name ?? f.url}”?`}
-                    body="The feed stops being checked. Posts it already created stay."
-                    confirmLabel="Delete"
-                    onConfirm={async () => {
-                      await api('DELETE', `/api/v1/feeds/${f.id}`);
-                      router.refresh();
-                    }}
-                  />
-                </td>
+        // Its columns are wider than a phone: the table scrolls inside its region, not the page.
+        <ScrollRegion className="table-scroll" label="Your feeds, scrolls sideways">
+          <table className="table">
+            <caption className="sr-only">Your feeds</caption>
+            <thead>
+              <tr>
+                <th scope="col">Feed</th>
+                <th scope="col">Accounts</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Last check</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {feeds.map((f) => (
+                <tr key={f.id}>
+                  <td>
+                    <div className="cell-title">{f.name ?? f.url}</div>
+                    {f.name && <div className="cell-sub mono">{f.url}</div>}
+                  </td>
+                  <td>{f.accountIds.map((id) => accountName.get(id)?.name ?? id).join(', ')}</td>
+                  <td>
+                    {f.mode === 'now' ? 'Publish now' : f.mode === 'queue' ? 'Queue' : 'Drafts'}
+                    {!f.enabled && <span className="badge">Paused</span>}
+                  </td>
+                  <td>
+                    {f.lastPolledAt ? (
+                      formatDateTime(f.lastPolledAt, timezone, locale)
+                    ) : (
+                      <span className="muted">Not yet</span>
+                    )}
+                    {f.lastStatus && (
+                      <div className="cell-sub">{statusText[f.lastStatus] ?? f.lastStatus}</div>
+                    )}
+                    {f.lastError && <div className="cell-sub field-error">{f.lastError}</div>}
+                  </td>
+                  <td style={{ textAlign: 'right' }}>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost"
+                      onClick={() =>
+                        act(async () => {
+                          const r = await api<{ status: string; newItems: number; postIds: string[] }>(
+                            'POST',
+                            `/api/v1/feeds/${f.id}/poll`,
+                          );
+                          return `${f.name ?? f.url}: ${statusText[r.status] ?? r.status}, ${r.postIds.length} new post${r.postIds.length === 1 ? '' : 's'}.`;
+                        })
+                      }
+                    >
+                      Check now<span className="sr-only"> {f.name ?? f.url}</span>
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-ghost"
+                      onClick={() =>
+                        act(async () => {
+                          await api('PATCH', `/api/v1/feeds/${f.id}`, { enabled: !f.enabled });
+                          return `${f.name ?? f.url} ${f.enabled ? 'paused' : 'resumed'}.`;
+                        })
+                      }
+                    >
+                      {f.enabled ? 'Pause' : 'Resume'}
+                      <span className="sr-only"> {f.name ?? f.url}</span>
+                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      className="btn btn-sm btn-ghost"
+                      title={`Delete “${f.name ?? f.url}”?`}
+                      body="The feed stops being checked. Posts it already created stay."
+                      confirmLabel="Delete"
+                      onConfirm={async () => {
+                        await api('DELETE', `/api/v1/feeds/${f.id}`);
+                        router.refresh();
+                      }}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       )}
       <form onSubmit={add} className="stack" noValidate aria-labelledby="add-feed-title">
         <h2 id="add-feed-title" className="section-title">

@@ -1,4 +1,5 @@
 import { ProblemError, postMetricNames, problem } from '@postwave/shared';
+import { isCalendarDay } from '@postwave/shared/analytics/calendar-day';
 import { z } from 'zod';
 import { metricsStates } from '#server/db/schema.ts';
 
@@ -126,15 +127,9 @@ export interface DayRange {
   to: string;
 }
 
-/**
- * `day` is a calendar day written YYYY-MM-DD. `Date.parse` alone lets 2024-02-30 through (it rolls
- * over to March), and the database refuses such a day when it is cast: a 500 instead of a 400.
- */
-export function isCalendarDay(day: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || day.startsWith('0000')) return false; // no year 0 in SQL
-  const at = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day;
-}
+// Days are checked with `isCalendarDay`: `Date.parse` alone lets 2024-02-30 through (it rolls over
+// to March), and the database refuses such a day when it is cast: a 500 instead of a 400.
+export { isCalendarDay };
 
 export const rangeParams = [
   {
@@ -152,10 +147,12 @@ export const rangeParams = [
 ];
 
 export function parseRange(params: URLSearchParams, today: string): DayRange {
+  const notDays = () => new ProblemError(problem('invalid_request', 'from and to are days: YYYY-MM-DD'));
   const to = params.get('to') || today;
+  // `to` is checked before the default `from` is counted back from it (`2026-13-01` is no day).
+  if (!isCalendarDay(to)) throw notDays();
   const from = params.get('from') || shiftDay(to, -29);
-  if (!isCalendarDay(from) || !isCalendarDay(to))
-    throw new ProblemError(problem('invalid_request', 'from and to are days: YYYY-MM-DD'));
+  if (!isCalendarDay(from)) throw notDays();
   const days = (Date.parse(to) - Date.parse(from)) / 86_400_000;
   if (days < 0) throw new ProblemError(problem('invalid_request', 'from must not be after to'));
   if (days > 365) throw new ProblemError(problem('invalid_request', 'a range covers at most 366 days'));

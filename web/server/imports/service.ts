@@ -193,8 +193,9 @@ async function resolveRows(
           'An import creates drafts, scheduled or queued posts: postingMode is draft, schedule or queue',
       });
     }
-    if (mode === 'queue' && row.accountRefs.length === 0)
-      errors.push({ path: 'accounts', code: 'required', message: 'A queued row needs at least one account' });
+    // Every post goes to at least one account, a draft included, as POST /api/v1/posts requires.
+    if (row.accountRefs.length === 0)
+      errors.push({ path: 'accounts', code: 'required', message: 'A row needs at least one account' });
     if (mode === 'schedule') {
       if (row.scheduledAt === undefined)
         errors.push({ path: 'scheduledAt', code: 'required', message: 'A scheduled row needs scheduledAt' });

@@ -114,6 +114,10 @@ for (const backend of backends()) {
         `/api/v1/accounts/${accountId}/metrics?from=2024-04-01&to=2024-04-31`,
         '/api/v1/analytics/export?format=json&from=2023-02-29&to=2023-03-01',
         '/api/v1/analytics?to=0000-01-01',
+        // Only `to`: the default `from` is counted back from it, after it is checked.
+        '/api/v1/analytics?to=2026-13-01',
+        '/api/v1/analytics/export?format=csv&to=2026-13-01',
+        `/api/v1/accounts/${accountId}/metrics?to=2026-02-30`,
       ]) {
         const refused = await api.json(path);
         assert.equal(refused.status, 400, path);

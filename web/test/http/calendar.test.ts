@@ -88,6 +88,13 @@ for (const backend of backends()) {
       assert.ok(entryTag(onlyFailed, failed.body.id), 'the failed filter shows the failed post');
       assert.equal(entryTag(onlyFailed, posted.body.id), undefined);
       assert.doesNotMatch(onlyFailed, /Nothing failed in this week/);
+
+      // A day the calendar does not have shows today's week, never a blank page.
+      const noSuchDay = await session.fetch('/calendar?view=week&date=2026-99-99');
+      assert.equal(noSuchDay.status, 200);
+      const fallback = await noSuchDay.text();
+      assert.match(fallback, /<h1[^>]*>Calendar<\/h1>/);
+      assert.ok(entryTag(fallback, posted.body.id), 'this week, with today’s posts');
     });
   });
 }

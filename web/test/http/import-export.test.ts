@@ -86,6 +86,7 @@ for (const backend of backends()) {
         ['', 'A draft, by id', news, ''],
         ['', 'Commas, "quotes"\nand a second line', `telegram:@updates`, ''],
         [inDays(-1), 'In the past', '@news', ''],
+        ['', 'A draft to no account', '', ''],
       ]);
       const res = await importFile(api, body, { dryRun: true });
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -97,11 +98,11 @@ for (const backend of backends()) {
       }[];
       assert.deepEqual(
         rows.map((r) => r.valid),
-        [true, false, false, false, false, true, true, false],
+        [true, false, false, false, false, true, true, false, false],
       );
       assert.deepEqual(
         rows.map((r) => r.index),
-        [1, 2, 3, 4, 5, 6, 7, 8],
+        [1, 2, 3, 4, 5, 6, 7, 8, 9],
       );
       const codes = (i: number) => rows[i]!.errors.map((e) => e.code);
       assert.deepEqual(codes(1), ['invalid_datetime']);
@@ -112,6 +113,8 @@ for (const backend of backends()) {
       );
       assert.deepEqual(codes(4), ['duplicate_row']);
       assert.deepEqual(codes(7), ['scheduled_in_past']);
+      // A draft goes to at least one account too, as POST /api/v1/posts requires.
+      assert.deepEqual(codes(8), ['required']);
       assert.ok(rows.every((r) => !('postId' in r)));
       assert.equal(await postCount(api), 0);
 

@@ -1,3 +1,4 @@
+import { isCalendarDay } from '@postwave/shared/analytics/calendar-day';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Icon } from '#components/icons.tsx';
@@ -37,8 +38,8 @@ export default async function CalendarPage({
   const params = await searchParams;
   const view = params.view === 'week' ? 'week' : 'month';
   const today = zonedDay(new Date(), tz);
-  const anchor = /^\d{4}-\d{2}-\d{2}$/.test(params.date ?? '') ? parseDay(params.date!) : parseDay(today);
-  if (Number.isNaN(anchor.getTime())) return null;
+  // A day the calendar does not have (`2026-99-99`, an edited address) shows today, as none does.
+  const anchor = isCalendarDay(String(params.date ?? '')) ? parseDay(String(params.date)) : parseDay(today);
 
   let first: Date;
   let last: Date;
