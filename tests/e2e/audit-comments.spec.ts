@@ -79,7 +79,7 @@ test('comment on a post with the keyboard, then read the audit log and filter it
   await expect(page).toHaveURL(/action=account\.connected/);
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table.getByRole('row').nth(1)).toContainText('Account connected');
-  await expect(table.getByRole('row').nth(1)).toContainText('telegram');
+  await expect(table.getByRole('row').nth(1)).toContainText('Telegram');
   // A day range far in the past finds nothing.
   await page.getByLabel('From (UTC day)').fill('2001-01-01');
   await page.getByLabel('To (UTC day, included)').fill('2001-01-02');
