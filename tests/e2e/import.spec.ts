@@ -73,6 +73,19 @@ test('import a CSV: the dry run shows each row’s errors, the fixed file import
 
   // Export: the form downloads the posts as a CSV file.
   await page.goto('/posts/import');
+  // Reversed dates are refused in place (the field-error pattern), never a raw problem page.
+  const from = page.getByLabel('From (UTC)');
+  const until = page.getByLabel('Until, not including (UTC)');
+  await from.fill('2027-02-01');
+  await until.fill('2027-01-01');
+  await page.getByRole('button', { name: 'Download export' }).click();
+  await expect(until).toBeFocused();
+  await expect(until).toHaveAttribute('aria-invalid', 'true');
+  await expect(until).toHaveAccessibleDescription('Choose an Until date after the From date.');
+  await expect(page).toHaveURL(/\/posts\/import$/);
+  await from.fill('');
+  await until.fill('');
+  await expect(until).not.toHaveAttribute('aria-invalid');
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download export' }).click();
   const file = await download;

@@ -73,7 +73,18 @@ test('repeat a post: the composer sends recycle, the post page shows the chain a
   await expect(page.getByTestId('recycle-chain')).toContainText('Copy 1 of the original post.');
   await page.getByTestId('recycle-chain').getByRole('link', { name: 'the original post' }).click();
 
-  await page.getByRole('button', { name: 'Stop repeating' }).click();
+  // Stopping deletes the pending copy: it asks first, and Cancel deletes nothing.
+  await page.getByRole('button', { name: 'Stop repeating' }).press('Enter');
+  const confirm = page.getByRole('dialog', { name: 'Stop repeating this post?' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel' }).press('Enter');
+  await expect(confirm).toBeHidden();
+  await expect(page.getByTestId('recycle-chain').getByRole('link', { name: 'Copy 1' })).toBeVisible();
+  await page.getByRole('button', { name: 'Stop repeating' }).press('Enter');
+  await confirm.getByRole('button', { name: 'Stop repeating' }).press('Enter');
+  // The button goes with the refresh: the status saying what happened has the focus.
+  const stopped = page.getByRole('status').filter({ hasText: 'Repeating stopped.' });
+  await expect(stopped).toBeFocused();
   await expect(page.getByTestId('recycle-chain')).toContainText('Repeating is off.');
   await expect(page.getByTestId('recycle-chain').getByRole('link', { name: 'Copy 1' })).toHaveCount(0);
   await expect(page.getByTestId('recycle-stops')).toContainText('recycling was turned off');

@@ -84,7 +84,7 @@ export function RecycleChain({
           ))}
         </ul>
       )}
-      {isOriginal && recycle && <StopRecycling postId={postId} />}
+      {isOriginal && <StopRecycling postId={postId} active={Boolean(recycle)} />}
     </section>
   );
 }

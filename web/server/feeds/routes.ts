@@ -35,7 +35,8 @@ export const feedsRoutes = defineApiRoutes({
       ...problemResponses({
         ...unauthorized,
         invalid_request: 'malformed body, not an http(s) URL, interval out of 5–1440',
-        validation_failed: 'an account that is not yours (`account_not_found`)',
+        validation_failed:
+          'an account that is not yours (`account_not_found`); a `url` the SSRF rules refuse (`url_not_allowed`: a private, loopback or metadata address, plain http or another port on a public host, unless `ALLOW_PRIVATE_HOSTS` lists it). A name that does not resolve now is accepted: every poll checks it again',
       }),
     },
   },
@@ -64,7 +65,8 @@ export const feedsRoutes = defineApiRoutes({
         ...unauthorized,
         ...notFound,
         invalid_request: 'malformed body',
-        validation_failed: 'an account that is not yours',
+        validation_failed:
+          'an account that is not yours; a new `url` the SSRF rules refuse (`url_not_allowed`)',
       }),
     },
   },

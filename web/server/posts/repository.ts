@@ -174,7 +174,7 @@ export async function selectRecycledCopies(ctx: AppContext, workspaceId: string,
  * longer allow and notes a turn-off on the timeline.
  */
 export async function updateRecycle(
-  ctx: AppContext,
+  ctx: Db,
   postId: string,
   recycle: RecycleSettings | null,
 ): Promise<PostRow | undefined> {

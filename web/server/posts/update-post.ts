@@ -2,7 +2,7 @@ import { assertOverrideKeys } from '@postwave/shared';
 import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
 import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
-import type { Db } from '#server/db/access.ts';
+import { type Db, inTransaction } from '#server/db/access.ts';
 import type { StoredApproval } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';
 import { validationFailed } from '#server/http/problems.ts';
@@ -123,9 +123,14 @@ export async function writeEdit(
   extras: EditExtras = {},
 ): Promise<PostRow> {
   if (edit.recycleOnly) {
-    const updated = await updateRecycle(ctx, edit.row.id, edit.set.recycle ?? null);
-    if (!updated) throw changedMeanwhile();
-    return updated;
+    // A change to the recycling is an edit like any other in the audit log (`post.updated`,
+    // `fields: ["recycle"]`), committed with it: turning it off deletes the pending copies.
+    return inTransaction(ctx, async (tx) => {
+      const updated = await updateRecycle(tx, edit.row.id, edit.set.recycle ?? null);
+      if (!updated) throw changedMeanwhile();
+      await auditPost(tx, updated, actor, 'post.updated', { fields: edit.fields });
+      return updated;
+    });
   }
   const set = { ...edit.set, ...extras.set };
   const updated = await updateGuarded(ctx, edit.row, set, async (tx, after) => {

@@ -8,7 +8,13 @@ import { snippetKinds } from '#server/db/schema.ts';
  */
 
 const Name = z.string().trim().min(1).max(200);
-const Body = z.string().min(1).max(10_000);
+// Stored as written (a signature may start with a blank line), but never blank: a body of only
+// spaces or line breaks would insert nothing, like an empty one.
+const Body = z
+  .string()
+  .min(1)
+  .max(10_000)
+  .regex(/\S/, 'Write the text to insert: a snippet of only spaces inserts nothing');
 const Kind = z.enum(snippetKinds).meta({
   description:
     '`signature`: may be an account’s default, which the composer inserts when the account is picked; `hashtags`: a hashtag group; `text`: any text.',

@@ -310,14 +310,39 @@ for (const backend of backends()) {
       assert.equal((await api.json(`/api/v1/posts/${waiting.body.postIds[0]}`)).body.status, 'draft');
     });
 
-    test('a feed on a private host is refused by the SSRF guard and nothing is fetched', async () => {
+    test('a feed on a private host is refused at save (422 on url, as webhooks) and nothing is fetched', async () => {
       const { api, news } = await setup('ssrf');
-      const created = await api.json('/api/v1/feeds', {
-        json: { url: `${refused.url}/rss`, accountIds: [news] },
+      // Contract D: a user-chosen URL is checked SSRF-safe when it is saved, not stored to fail.
+      for (const url of [`${refused.url}/rss`, 'http://10.1.2.3/feed', 'https://169.254.169.254/feed']) {
+        const created = await api.json('/api/v1/feeds', { json: { url, accountIds: [news] } });
+        assert.equal(created.status, 422, url);
+        assert.deepEqual(
+          created.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+          [['url', 'url_not_allowed']],
+          url,
+        );
+      }
+      assert.deepEqual((await api.json('/api/v1/feeds')).body.feeds, []);
+
+      // Changing a feed's URL is checked the same way; the feed keeps its URL.
+      const kept = await api.json('/api/v1/feeds', {
+        json: { url: `${host.url}/rss`, accountIds: [news], enabled: false },
       });
-      assert.equal(created.status, 201);
-      assert.equal(created.body.lastStatus, 'failed');
-      assert.match(created.body.lastError, /url_not_allowed/);
+      assert.equal(kept.status, 201);
+      const moved = await api.json(`/api/v1/feeds/${kept.body.id}`, {
+        method: 'PATCH',
+        json: { url: 'http://10.1.2.3/feed' },
+      });
+      assert.equal(moved.status, 422);
+      assert.equal(moved.body.errors[0].path, 'url');
+      assert.equal((await api.json(`/api/v1/feeds/${kept.body.id}`)).body.url, `${host.url}/rss`);
+
+      // A public name that does not resolve now may later: saved, checked again by every poll.
+      const later = await api.json(`/api/v1/feeds/${kept.body.id}`, {
+        method: 'PATCH',
+        json: { url: 'https://feeds.invalid/rss.xml' },
+      });
+      assert.equal(later.status, 200, JSON.stringify(later.body));
       assert.equal(refused.requests.length, 0);
     });
 

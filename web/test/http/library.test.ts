@@ -338,6 +338,13 @@ for (const backend of backends()) {
       );
       assertInvalid(await create({ name: 'x', kind: 'poem', body: 'a' }), 'kind');
       assertInvalid(await create({ name: 'x', kind: 'text', body: '' }), 'body');
+      // Only spaces (or line breaks) is as empty as nothing, on create and on update.
+      assertInvalid(await create({ name: 'x', kind: 'text', body: '   ' }), 'body');
+      assertInvalid(await create({ name: 'x', kind: 'hashtags', body: ' \n\t ' }), 'body');
+      assertInvalid(
+        await api.json(`/api/v1/snippets/${second.body.id}`, { method: 'PATCH', json: { body: '  ' } }),
+        'body',
+      );
       assertWrongType(await create({ kind: 'text', body: 'a' }), 'name');
       assertInvalid(
         await api.json(`/api/v1/snippets/${second.body.id}`, { method: 'PATCH', json: { kind: 'text' } }),

@@ -221,6 +221,15 @@ for (const backend of backends()) {
       assert.equal((await api.json(`/api/v1/posts/${copy.id}`)).status, 404);
       const stop = (await events(original.id)).find((e) => e.type === 'recycle_stopped');
       assert.equal(stop?.recycle.reason, 'turned_off');
+      // Turning it off is an edit of the original (docs/workspaces.md, Audit log): one entry.
+      const audit = await api.json(`/api/v1/audit?action=post.updated&limit=200`);
+      assert.equal(audit.status, 200, JSON.stringify(audit.body));
+      const entries = audit.body.entries.filter(
+        (e: { target: { id: string } }) => e.target.id === original.id,
+      );
+      assert.equal(entries.length, 1, JSON.stringify(audit.body.entries));
+      assert.equal(entries[0].actor.type, 'member');
+      assert.deepEqual(entries[0].details, { status: 'posted', accounts: 1, fields: ['recycle'] });
       // A posted post still refuses any other change.
       const edit = await api.json(`/api/v1/posts/${original.id}`, {
         method: 'PATCH',
