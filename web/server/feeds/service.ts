@@ -1,10 +1,10 @@
-import { checkUrl, ProblemError, UnsafeUrlError } from '@postwave/shared';
+import { ProblemError } from '@postwave/shared';
 import { assertOwnedAccounts } from '#server/accounts/assert-owned.ts';
 import type { AppContext } from '#server/context.ts';
 import { isUuid } from '#server/http/ids.ts';
-import { validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
 import { createDeferredPost, type DeferredMode } from '#server/posts/create-deferred-post.ts';
+import { checkSavedUrl } from '#server/security/saved-url.ts';
 import { fetchFeed } from './fetch.ts';
 import { type FeedItem, feedItems, renderTemplate } from './items.ts';
 import {
@@ -53,25 +53,6 @@ async function ownedFeed(ctx: AppContext, workspaceId: string, id: string): Prom
   return row;
 }
 
-/**
- * The feed URL is user-chosen: checked now against the SSRF rules (section D, honouring
- * ALLOW_PRIVATE_HOSTS) so a private address is refused at save, not stored to fail every poll;
- * the safe fetch checks it again on every poll. A name that does not resolve now may later.
- */
-async function assertFetchable(ctx: AppContext, url: string): Promise<void> {
-  try {
-    await checkUrl(url, { allowPrivateHosts: ctx.config.allowPrivateHosts });
-  } catch (error) {
-    if (error instanceof UnsafeUrlError && (error.code === 'host_not_found' || error.code === 'fetch_failed'))
-      return;
-    if (error instanceof UnsafeUrlError)
-      throw validationFailed('The feed URL cannot be used', [
-        { path: 'url', code: error.code, message: error.message },
-      ]);
-    throw error;
-  }
-}
-
 export async function listFeeds(ctx: AppContext, workspaceId: string): Promise<FeedView[]> {
   return (await feedsOf(ctx, workspaceId)).map(toFeedView);
 }
@@ -91,7 +72,7 @@ export async function createFeed(
 ): Promise<FeedView> {
   const accountIds = [...new Set(input.accountIds)];
   await assertOwnedAccounts(ctx, workspaceId, accountIds);
-  await assertFetchable(ctx, input.url);
+  await checkSavedUrl(ctx, input.url, 'url', 'The feed URL');
   const now = new Date();
   const row = await insertFeed(ctx, {
     id: crypto.randomUUID(),
@@ -121,7 +102,8 @@ export async function updateFeed(
   const accountIds = patch.accountIds ? [...new Set(patch.accountIds)] : undefined;
   if (accountIds) await assertOwnedAccounts(ctx, workspaceId, accountIds);
   const urlChanged = patch.url !== undefined && patch.url !== row.url;
-  if (urlChanged) await assertFetchable(ctx, patch.url!);
+  // The URL is user-chosen: checked at save as well as on every poll (section D).
+  if (urlChanged) await checkSavedUrl(ctx, patch.url!, 'url', 'The feed URL');
   const updated = await updateFeedRow(ctx, workspaceId, row.id, {
     ...patch,
     ...(accountIds ? { accountIds } : {}),

@@ -1,6 +1,7 @@
-import { checkUrl, dubDefaultApiUrl, UnsafeUrlError } from '@postwave/shared';
+import { dubDefaultApiUrl } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { validationFailed } from '#server/http/problems.ts';
+import { checkSavedUrl } from '#server/security/saved-url.ts';
 import { findLinkSettings, saveLinkSettings } from './repository.ts';
 import type { LinkSettingsView, UpdateLinkSettings } from './schema.ts';
 import { shortenerKeyAad, toLinkSettingsView } from './view.ts';
@@ -39,7 +40,9 @@ export async function updateLinkSettings(
           message: `${s.provider} needs apiUrl: your instance's address`,
         },
       ]);
-    const checked = await assertReachable(ctx, apiUrl);
+    const checked = (await checkSavedUrl(ctx, apiUrl, 'shortener.apiUrl', 'The shortener URL'))
+      .toString()
+      .replace(/\/+$/, '');
     const sameHost = current?.provider === s.provider && current?.apiUrl === checked;
     if (!s.apiKey && !(sameHost && current?.apiKey))
       throw validationFailed('The shortener needs its API key', [
@@ -59,20 +62,4 @@ export async function updateLinkSettings(
   }
   await saveLinkSettings(ctx, next);
   return toLinkSettingsView(next);
-}
-
-async function assertReachable(ctx: AppContext, apiUrl: string): Promise<string> {
-  try {
-    const { url } = await checkUrl(apiUrl, { allowPrivateHosts: ctx.config.allowPrivateHosts });
-    return url.toString().replace(/\/+$/, '');
-  } catch (error) {
-    // A name that does not resolve now may later: the safe fetch checks it again on every call.
-    if (error instanceof UnsafeUrlError && (error.code === 'host_not_found' || error.code === 'fetch_failed'))
-      return new URL(apiUrl).toString().replace(/\/+$/, '');
-    if (error instanceof UnsafeUrlError)
-      throw validationFailed('The shortener URL cannot be used', [
-        { path: 'shortener.apiUrl', code: error.code, message: error.message },
-      ]);
-    throw error;
-  }
 }
