@@ -42,7 +42,7 @@ export function RecycleChain({
           Copy {here.index} of <Link href={`/posts/${chain.originalId}`}>the original post</Link>.
         </p>
       )}
-      <p className="small">
+      <p id="recycle-settings" className="small" tabIndex={-1}>
         {recycle
           ? `Every ${recycle.intervalDays} days, at most ${recycle.maxTimes} ${recycle.maxTimes === 1 ? 'time' : 'times'}${recycle.jitterMinutes ? `, varied by up to ${recycle.jitterMinutes} minutes` : ''}${recycle.until ? `, until ${formatDateTime(recycle.until, timezone, locale)}` : ''}.`
           : 'Repeating is off.'}
@@ -84,7 +84,8 @@ export function RecycleChain({
           ))}
         </ul>
       )}
-      {isOriginal && recycle && <StopRecycling postId={postId} />}
+      {/* Mounted while repeating is off too: it hands the focus on once its button has gone. */}
+      {isOriginal && <StopRecycling postId={postId} active={recycle !== null} />}
     </section>
   );
 }

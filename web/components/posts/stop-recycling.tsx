@@ -3,17 +3,28 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { api, describeError } from '../lib/api.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
-/** Turns an original's recycling off (`PATCH { recycle: null }`): copies not yet published are removed. */
-export function StopRecycling({ postId }: { postId: string }) {
+/**
+ * Turns an original's recycling off (`PATCH { recycle: null }`): copies not yet published are removed.
+ * Rendered (empty) while repeating is off, so that once the refresh has removed the button the
+ * focus it had moves to the settings line, which then says "Repeating is off."
+ */
+export function StopRecycling({ postId, active }: { postId: string; active: boolean }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const focusAfterRender = useFocusAfterRender();
   const stop = async () => {
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (busy) return;
     setBusy(true);
     setError(undefined);
     try {
       await api('PATCH', `/api/v1/posts/${postId}`, { recycle: null });
+      focusAfterRender(() =>
+        document.getElementById('stop-recycling') ? null : document.getElementById('recycle-settings'),
+      );
       router.refresh();
     } catch (e) {
       setError(describeError(e));
@@ -21,12 +32,14 @@ export function StopRecycling({ postId }: { postId: string }) {
       setBusy(false);
     }
   };
+  if (!active) return null;
   return (
     <div className="stack" style={{ gap: 6 }}>
       <button
+        id="stop-recycling"
         type="button"
         className="btn btn-sm"
-        disabled={busy}
+        aria-disabled={busy || undefined}
         onClick={stop}
         aria-describedby="stop-recycling-hint"
       >
