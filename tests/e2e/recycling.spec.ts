@@ -73,8 +73,10 @@ test('repeat a post: the composer sends recycle, the post page shows the chain a
   await expect(page.getByTestId('recycle-chain')).toContainText('Copy 1 of the original post.');
   await page.getByTestId('recycle-chain').getByRole('link', { name: 'the original post' }).click();
 
-  await page.getByRole('button', { name: 'Stop repeating' }).click();
+  await page.getByRole('button', { name: 'Stop repeating' }).press('Enter');
   await expect(page.getByTestId('recycle-chain')).toContainText('Repeating is off.');
+  // The button is gone: the settings line that says so has the focus, not <body>.
+  await expect(page.getByTestId('recycle-chain').getByText('Repeating is off.')).toBeFocused();
   await expect(page.getByTestId('recycle-chain').getByRole('link', { name: 'Copy 1' })).toHaveCount(0);
   await expect(page.getByTestId('recycle-stops')).toContainText('recycling was turned off');
   await expectAccessible(page, 'post-recycle-stopped');
