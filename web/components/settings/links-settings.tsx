@@ -25,9 +25,9 @@ const providers = [
 
 /** The fields a refusal can name, in the order of the form (the first marked one takes the focus). */
 const fields = [
-  ['utm.source', 'source'],
-  ['utm.medium', 'medium'],
-  ['utm.campaign', 'campaign'],
+  ['utm.source', 'utm-source'],
+  ['utm.medium', 'utm-medium'],
+  ['utm.campaign', 'utm-campaign'],
   ['shortener.apiUrl', 'url'],
   ['shortener.apiKey', 'key'],
   ['shortener.domain', 'domain'],
@@ -130,43 +130,43 @@ export function LinksSettings({ workspaceId, initial }: { workspaceId: string; i
         {utmOn && (
           <div className="stack" style={{ gap: 8 }}>
             <div className="field">
-              <label htmlFor={`${id}-source`}>utm_source</label>
+              <label htmlFor={`${id}-utm-source`}>utm_source</label>
               <input
-                id={`${id}-source`}
+                id={`${id}-utm-source`}
                 className="input"
                 value={source}
                 maxLength={100}
                 onChange={(e) => setSource(e.target.value)}
-                {...fieldProps('utm.source', 'source', `${id}-source-hint`)}
+                {...fieldProps('utm.source', 'utm-source', `${id}-source-hint`)}
               />
-              {fieldError('utm.source', 'source')}
+              {fieldError('utm.source', 'utm-source')}
               <span className="hint" id={`${id}-source-hint`}>
                 {'{platform}'} becomes the network: x, mastodon, bluesky…
               </span>
             </div>
             <div className="field">
-              <label htmlFor={`${id}-medium`}>utm_medium</label>
+              <label htmlFor={`${id}-utm-medium`}>utm_medium</label>
               <input
-                id={`${id}-medium`}
+                id={`${id}-utm-medium`}
                 className="input"
                 value={medium}
                 maxLength={100}
                 onChange={(e) => setMedium(e.target.value)}
-                {...fieldProps('utm.medium', 'medium')}
+                {...fieldProps('utm.medium', 'utm-medium')}
               />
-              {fieldError('utm.medium', 'medium')}
+              {fieldError('utm.medium', 'utm-medium')}
             </div>
             <div className="field">
-              <label htmlFor={`${id}-campaign`}>utm_campaign (optional)</label>
+              <label htmlFor={`${id}-utm-campaign`}>utm_campaign (optional)</label>
               <input
-                id={`${id}-campaign`}
+                id={`${id}-utm-campaign`}
                 className="input"
                 value={campaign}
                 maxLength={100}
                 onChange={(e) => setCampaign(e.target.value)}
-                {...fieldProps('utm.campaign', 'campaign')}
+                {...fieldProps('utm.campaign', 'utm-campaign')}
               />
-              {fieldError('utm.campaign', 'campaign')}
+              {fieldError('utm.campaign', 'utm-campaign')}
             </div>
           </div>
         )}
