@@ -53,12 +53,18 @@ test('import a CSV: the dry run shows each row’s errors, the fixed file import
         ['', 'A draft to finish later', chat.handle],
       ]),
     );
-  await page.getByRole('button', { name: 'Check file' }).click();
+  // By keyboard: Check file is aria-disabled while it works, so it keeps the focus.
+  const checkFile = page.getByRole('button', { name: 'Check file' });
+  await checkFile.press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'valid' })).toContainText('All 3 rows are valid.');
+  await expect(checkFile).toBeFocused();
   await shot(page, 'import-dry-run-valid');
   await expectAccessible(page, 'import-dry-run-valid', { testInfo: test.info(), soft: true });
-  await page.getByRole('button', { name: 'Import 3 posts' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Imported' })).toContainText('Imported 3 posts.');
+  await page.getByRole('button', { name: 'Import 3 posts' }).press('Enter');
+  const imported = page.getByRole('status').filter({ hasText: 'Imported' });
+  await expect(imported).toContainText('Imported 3 posts.');
+  // The Import button is gone: its focus went to the outcome, not <body>.
+  await expect(imported).toBeFocused();
   await expect(report.getByText('Imported')).toHaveCount(3);
   await shot(page, 'import-committed');
   await expectAccessible(page, 'import-committed', { testInfo: test.info(), soft: true });
@@ -99,12 +105,23 @@ test('feeds page: add a feed for an account, see its first check', async ({ page
   await connectTelegram(page);
   await page.getByRole('link', { name: 'Feeds' }).click();
   await expect(page.getByRole('heading', { name: 'Feeds', level: 1 })).toBeVisible();
-  await page.getByLabel('Feed URL').fill('https://feeds.invalid/rss.xml');
+  // Errors sit under their fields (aria-invalid, described by the error); the first takes the focus.
+  const feedUrl = page.getByLabel('Feed URL');
+  await feedUrl.fill('not a url');
+  await page.getByRole('button', { name: 'Add feed' }).press('Enter');
+  await expect(feedUrl).toBeFocused();
+  await expect(feedUrl).toHaveAttribute('aria-invalid', 'true');
+  await expect(feedUrl).toHaveAccessibleDescription('Enter the feed’s http or https URL.');
+  await expect(page.getByText('Choose at least one account to post to.')).toBeVisible();
+  await feedUrl.fill('https://feeds.invalid/rss.xml');
   await page.getByLabel('Name (optional)').fill('Company blog');
   await page.getByRole('group', { name: 'Post to' }).getByRole('checkbox').first().check();
-  await page.getByRole('button', { name: 'Add feed' }).click();
+  const addFeed = page.getByRole('button', { name: 'Add feed' });
+  await addFeed.press('Enter');
   // No network in tests: the first check fails, the feed is kept and will be retried.
   await expect(page.getByRole('status')).toContainText('Feed added');
+  await expect(addFeed).toBeFocused();
+  await expect(feedUrl).not.toHaveAttribute('aria-invalid');
   await expect(page.getByRole('row', { name: /Company blog/ })).toBeVisible();
   await shot(page, 'feeds');
   await expectAccessible(page, 'feeds', { testInfo: test.info(), soft: true });

@@ -48,10 +48,33 @@ test('tracked links: set UTM and a shortener by keyboard, the key never shown; a
   await expect(section.getByLabel('utm_source')).toHaveValue('{platform}');
   await section.getByLabel('utm_campaign (optional)').fill('launch');
   await section.getByLabel('URL shortener').selectOption('shlink');
-  await section.getByLabel('API URL').fill(shlink.url);
-  await section.getByLabel('API key').fill(key);
-  await section.getByRole('button', { name: 'Save link settings' }).click();
+  // Refusals land under their fields (aria-invalid, described by the error) and take the focus.
+  const apiUrl = section.getByLabel('API URL');
+  const apiKey = section.getByLabel('API key');
+  const domain = section.getByLabel('Short domain (optional)');
+  const save = section.getByRole('button', { name: 'Save link settings' });
+  await apiUrl.fill('http://10.0.0.1');
+  await domain.fill('bad domain!');
+  await save.press('Enter');
+  await expect(domain).toBeFocused();
+  await expect(domain).toHaveAttribute('aria-invalid', 'true');
+  await expect(domain).toHaveAccessibleDescription('Give a host name only, like go.example.com.');
+  await domain.fill('');
+  await save.press('Enter');
+  await expect(apiUrl).toBeFocused();
+  await expect(apiUrl).toHaveAttribute('aria-invalid', 'true');
+  await expect(domain).not.toHaveAttribute('aria-invalid');
+  await expect(section.getByText(/This address cannot be used/)).toBeVisible();
+  await apiUrl.fill(shlink.url);
+  await save.press('Enter');
+  await expect(apiKey).toBeFocused();
+  await expect(apiKey).toHaveAccessibleDescription(/Give the API key: a new shortener/);
+  await apiKey.fill(key);
+  await save.press('Enter');
   await expect(section.getByText('A key is stored (never shown)')).toBeVisible();
+  // aria-disabled while saving, not disabled: the button kept the focus.
+  await expect(save).toBeFocused();
+  await expect(apiKey).not.toHaveAttribute('aria-invalid');
   await expect(section.getByLabel('API key')).toHaveValue('');
   await shot(page, 'links-settings');
   await expectAccessible(page, 'links-settings', { testInfo: test.info() });

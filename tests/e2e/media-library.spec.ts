@@ -48,6 +48,14 @@ test('media library: upload, search, edit alt text, use in a new post, delete re
 
   // Describe it: the form opens in place, Save returns focus to Edit.
   await tile.getByRole('button', { name: 'Edit harbour.png' }).click();
+  // A blank file name: the error under the field, which takes the focus.
+  const fileName = tile.getByRole('textbox', { name: 'File name' });
+  await fileName.fill('');
+  await tile.getByRole('button', { name: 'Save' }).press('Enter');
+  await expect(fileName).toBeFocused();
+  await expect(fileName).toHaveAttribute('aria-invalid', 'true');
+  await expect(fileName).toHaveAccessibleDescription('Give the file a name.');
+  await fileName.fill('harbour.png');
   const description = 'Fishing boats moored in a grey harbour at dawn';
   await tile.getByRole('textbox', { name: 'Alt text' }).fill(description);
   await tile.getByRole('textbox', { name: 'Tags' }).fill('boats, dawn');
@@ -58,9 +66,13 @@ test('media library: upload, search, edit alt text, use in a new post, delete re
   await expect(tile.getByRole('img', { name: description })).toBeVisible();
 
   // A tag finds it too; the kind filter narrows the grid.
+  // By the Search button: aria-disabled while it loads, so it keeps the focus.
   await search.fill('dawn');
-  await search.press('Enter');
+  const searchButton = page.getByRole('button', { name: 'Search', exact: true });
+  await searchButton.press('Enter');
   await expect(grid.getByRole('listitem', { name: 'harbour.png' })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText('1 file shown.');
+  await expect(searchButton).toBeFocused();
   await search.fill('');
   await page.getByLabel('Kind').selectOption('video');
   await expect(page.getByRole('heading', { name: 'No media match' })).toBeVisible();

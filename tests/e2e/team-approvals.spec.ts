@@ -150,6 +150,18 @@ test('owner invites a contributor, the contributor submits, a client approves th
   const reviewUrl = await page.getByLabel('Review link (shown once)').inputValue();
   expect(reviewUrl).toMatch(/\/review\/pwr_/);
   await expectAccessible(page, 'team-post-review-link', { testInfo: test.info(), soft: true });
+  // A second link, revoked by keyboard: each Revoke names its link, and the focus moves to the
+  // other link's Revoke when the pressed one goes.
+  await page.getByRole('button', { name: 'Create review link' }).click();
+  const revokes = page
+    .getByRole('list', { name: 'Review links' })
+    .getByRole('button', { name: /^Revoke review link created / });
+  await expect(revokes).toHaveCount(2);
+  const [firstName, secondName] = await revokes.evaluateAll((buttons) => buttons.map((b) => b.textContent));
+  expect(firstName).not.toBe(secondName);
+  await revokes.first().press('Enter');
+  await expect(revokes).toHaveCount(1);
+  await expect(revokes.first()).toBeFocused();
 
   // The client: no account, a fresh browser context, a phone-sized window.
   const clientContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -160,9 +172,25 @@ test('owner invites a contributor, the contributor submits, a client approves th
   await expectAccessible(client, 'team-review-page', { testInfo: test.info(), soft: true });
   const width = await client.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
-  await client.getByLabel('Your name').fill('Clara Client');
-  await client.getByRole('button', { name: 'Approve' }).click();
-  await expect(client.getByRole('status').filter({ hasText: 'Approved' })).toBeVisible();
+  // Empty name and comment: each error under its field, the first field focused.
+  const clientName = client.getByLabel('Your name');
+  const addComment = client.getByRole('button', { name: 'Add comment' });
+  await addComment.press('Enter');
+  await expect(clientName).toBeFocused();
+  await expect(clientName).toHaveAttribute('aria-invalid', 'true');
+  await expect(clientName).toHaveAccessibleDescription('Type your name.');
+  await expect(client.getByLabel('Comment', { exact: true })).toHaveAccessibleDescription('Write a comment.');
+  await clientName.fill('Clara Client');
+  await client.getByLabel('Comment', { exact: true }).fill('Looks good.');
+  await addComment.press('Enter');
+  await expect(client.getByRole('status').filter({ hasText: 'Comment added.' })).toBeVisible();
+  await expect(addComment).toBeFocused();
+  await expect(clientName).not.toHaveAttribute('aria-invalid');
+  await client.getByRole('button', { name: 'Approve' }).press('Enter');
+  const approved = client.getByRole('status').filter({ hasText: 'Approved' });
+  await expect(approved).toBeVisible();
+  // The decision buttons are gone: the outcome has the focus, not <body>.
+  await expect(approved).toBeFocused();
   await clientContext.close();
 
   await page.goto(postUrl);

@@ -89,8 +89,11 @@ test('webhook setup: create with chosen events, copy the secret once, send a tes
   await expectAccessible(page, 'webhooks-delivery-log', { testInfo: test.info(), soft: true });
 
   // Redeliver from the log: the same message again, logged as a second attempt.
-  await log.getByRole('button', { name: /^Redeliver webhook\.test/ }).click();
+  const redeliver = log.getByRole('button', { name: /^Redeliver webhook\.test/ });
+  await redeliver.press('Enter');
   await expect.poll(() => receiver.received.length).toBe(2);
   expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
   await expect(log.getByRole('row').nth(1)).toContainText('2 attempts');
+  // aria-disabled while it works, not disabled: the focus stayed on it, not <body>.
+  await expect(redeliver).toBeFocused();
 });

@@ -7,7 +7,7 @@ import { expect, signUp, test } from './fixtures.ts';
  * Keyboard first; each outcome is a status that holds the focus.
  */
 test('workspace settings: create, switch, rename, approvals, invite, delete', async ({ page, shot }) => {
-  await signUp(page, 'Wanda Workspaces');
+  const owner = await signUp(page, 'Wanda Workspaces');
   await page.goto('/settings#workspace');
 
   // Create: an empty name is refused at the field; then a name creates it.
@@ -51,12 +51,28 @@ test('workspace settings: create, switch, rename, approvals, invite, delete', as
   await expectAccessible(page, 'workspace-settings', { testInfo: test.info(), soft: true });
 
   // An invitation without an e-mail server: the link is to be copied, never "sent"; it fits a phone.
-  await page.getByLabel('Invite by e-mail').fill(`someone${Date.now()}@example.test`);
-  await page.getByRole('button', { name: 'Invite', exact: true }).click();
+  // Not an address, then a member's own: each refusal under the field, which takes the focus.
+  const inviteEmail = page.getByLabel('Invite by e-mail');
+  const inviteButton = page.getByRole('button', { name: 'Invite', exact: true });
+  await inviteEmail.fill('not-an-email');
+  await inviteButton.press('Enter');
+  await expect(inviteEmail).toBeFocused();
+  await expect(inviteEmail).toHaveAttribute('aria-invalid', 'true');
+  await expect(inviteEmail).toHaveAccessibleDescription(/Enter an e-mail address/);
+  await inviteEmail.fill(owner.email);
+  await inviteButton.press('Enter');
+  await expect(inviteEmail).toHaveAccessibleDescription(
+    `${owner.email} is already a member: change their role above instead.`,
+  );
+  await expect(inviteEmail).toBeFocused();
+  await inviteEmail.fill(`someone${Date.now()}@example.test`);
+  await inviteButton.press('Enter');
   const invited = page.locator('.invite-link');
   await expect(invited).toContainText('Copy this link and send it to them: no e-mail server is configured');
   await expect(invited).not.toContainText('sent by e-mail');
   await expect(invited.getByRole('button', { name: 'Copy invitation link' })).toBeVisible();
+  await expect(inviteButton).toBeFocused();
+  await expect(inviteEmail).not.toHaveAttribute('aria-invalid');
   await page.setViewportSize({ width: 375, height: 800 });
   const { width, wide } = await page.evaluate(() => ({
     width: document.documentElement.scrollWidth,

@@ -10,6 +10,8 @@ export function RefreshMetricsButton({ postId }: { postId: string }) {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState('');
   async function refresh() {
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (busy) return;
     setBusy(true);
     setMessage('');
     try {
@@ -24,7 +26,7 @@ export function RefreshMetricsButton({ postId }: { postId: string }) {
   }
   return (
     <div className="row">
-      <button type="button" className="btn btn-sm" onClick={refresh} disabled={busy}>
+      <button type="button" className="btn btn-sm" onClick={refresh} aria-disabled={busy || undefined}>
         {busy ? 'Refreshing…' : 'Refresh figures'}
       </button>
       <p className="small muted" role="status" aria-live="polite">

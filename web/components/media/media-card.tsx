@@ -2,8 +2,10 @@
 
 import Link from 'next/link';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { FieldError, invalidProps } from '../field-error.tsx';
 import { Icon } from '../icons.tsx';
-import { api, describeError } from '../lib/api.ts';
+import { api, fieldProblems } from '../lib/api.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 import type { LibraryItem } from './types.ts';
 
 const maxAltText = 1500;
@@ -118,21 +120,39 @@ export function MediaCard({
   );
 }
 
+/** The edit form's fields a refusal can name, in the form's order (their ids end with these). */
+type EditField = 'filename' | 'altText' | 'tags';
+const editFields: EditField[] = ['filename', 'altText', 'tags'];
+
 function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: LibraryItem) => void }) {
   const id = useId();
   const [filename, setFilename] = useState(item.filename);
   const [altText, setAltText] = useState(item.altText ?? '');
   const [tags, setTags] = useState(item.tags.join(', '));
   const [error, setError] = useState<string>();
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<EditField, string>>>({});
   const [busy, setBusy] = useState(false);
+  const focusAfterRender = useFocusAfterRender();
   const altField = useRef<HTMLTextAreaElement>(null);
   // Opening the form moves focus into it, to the field people come to edit most.
   useEffect(() => altField.current?.focus(), []);
 
+  /** Each error under its field; the first marked field takes the focus. */
+  const showFieldErrors = (errors: Partial<Record<EditField, string>>, summary?: string) => {
+    setFieldErrors(errors);
+    setError(summary);
+    const first = editFields.find((f) => errors[f]);
+    if (first) focusAfterRender(`${id}-${first}`);
+  };
+
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (busy) return;
+    if (!filename.trim()) return showFieldErrors({ filename: 'Give the file a name.' });
     setBusy(true);
     setError(undefined);
+    setFieldErrors({});
     try {
       const saved = await api<LibraryItem>('PATCH', `/api/v1/media/${item.id}`, {
         filename: filename.trim(),
@@ -144,7 +164,12 @@ function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: Librar
       });
       onDone(saved);
     } catch (e) {
-      setError(describeError(e));
+      const problems = fieldProblems(e, {
+        filename: 'Give the file a name of at most 200 characters.',
+        altText: `Keep the alt text under ${maxAltText} characters.`,
+        tags: (issue) => `Check the tags: ${issue.message}`,
+      });
+      showFieldErrors(problems.fields, problems.summary);
     } finally {
       setBusy(false);
     }
@@ -154,6 +179,7 @@ function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: Librar
     <form
       className="media-edit"
       onSubmit={save}
+      noValidate
       aria-label={`Edit ${item.filename}`}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !busy) onDone();
@@ -168,23 +194,26 @@ function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: Librar
           maxLength={200}
           required
           onChange={(e) => setFilename(e.target.value)}
+          {...invalidProps(`${id}-filename-error`, fieldErrors.filename)}
         />
+        <FieldError id={`${id}-filename-error`}>{fieldErrors.filename}</FieldError>
       </div>
       <div className="field">
-        <label htmlFor={`${id}-alt`}>Alt text</label>
+        <label htmlFor={`${id}-altText`}>Alt text</label>
         <textarea
           ref={altField}
-          id={`${id}-alt`}
+          id={`${id}-altText`}
           className="textarea"
           rows={3}
           value={altText}
           maxLength={maxAltText}
-          aria-describedby={`${id}-alt-hint`}
+          {...invalidProps(`${id}-alt-error`, fieldErrors.altText, `${id}-alt-hint`)}
           onChange={(e) => setAltText(e.target.value)}
         />
         <span className="hint" id={`${id}-alt-hint`}>
           Used wherever this file is posted without its own alt text.
         </span>
+        <FieldError id={`${id}-alt-error`}>{fieldErrors.altText}</FieldError>
       </div>
       <div className="field">
         <label htmlFor={`${id}-tags`}>Tags</label>
@@ -192,12 +221,13 @@ function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: Librar
           id={`${id}-tags`}
           className="input"
           value={tags}
-          aria-describedby={`${id}-tags-hint`}
+          {...invalidProps(`${id}-tags-error`, fieldErrors.tags, `${id}-tags-hint`)}
           onChange={(e) => setTags(e.target.value)}
         />
         <span className="hint" id={`${id}-tags-hint`}>
           Separate tags with commas.
         </span>
+        <FieldError id={`${id}-tags-error`}>{fieldErrors.tags}</FieldError>
       </div>
       {error && (
         <p className="alert alert-error" role="alert">
@@ -205,10 +235,15 @@ function EditForm({ item, onDone }: { item: LibraryItem; onDone: (saved?: Librar
         </p>
       )}
       <div className="media-actions">
-        <button type="submit" className="btn btn-sm btn-primary" disabled={busy}>
+        <button type="submit" className="btn btn-sm btn-primary" aria-disabled={busy || undefined}>
           {busy ? 'Saving…' : 'Save'}
         </button>
-        <button type="button" className="btn btn-sm" onClick={() => onDone()} disabled={busy}>
+        <button
+          type="button"
+          className="btn btn-sm"
+          onClick={() => busy || onDone()}
+          aria-disabled={busy || undefined}
+        >
           Cancel
         </button>
       </div>

@@ -60,6 +60,8 @@ export function MediaLibrary({
 
   const search = (event: FormEvent) => {
     event.preventDefault();
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (busy) return;
     void load({ q, kind });
   };
 
@@ -117,7 +119,7 @@ export function MediaLibrary({
               ))}
             </select>
           </div>
-          <button type="submit" className="btn" disabled={busy}>
+          <button type="submit" className="btn" aria-disabled={busy || undefined}>
             Search
           </button>
         </form>
@@ -167,8 +169,8 @@ export function MediaLibrary({
           <button
             type="button"
             className="btn"
-            disabled={busy}
-            onClick={() => void load(applied.current, nextCursor)}
+            aria-disabled={busy || undefined}
+            onClick={() => busy || void load(applied.current, nextCursor)}
           >
             Show more
           </button>

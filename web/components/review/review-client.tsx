@@ -1,8 +1,10 @@
 'use client';
 
 import { useCallback, useEffect, useId, useState } from 'react';
-import { ApiError, api, describeError } from '../lib/api.ts';
+import { FieldError, invalidProps } from '../field-error.tsx';
+import { ApiError, api, describeError, fieldProblems } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 interface Version {
   account: { id: string; platform: string; name: string; username?: string };
@@ -22,6 +24,10 @@ interface Review {
   expiresAt: string;
 }
 
+/** The page's fields, in its order (the first marked one takes the focus). */
+type ReviewField = 'name' | 'comment' | 'decisionComment';
+const reviewFields: ReviewField[] = ['name', 'comment', 'decisionComment'];
+
 const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** The review page's content: previews per account, comments, the decision under a typed name. */
@@ -35,7 +41,22 @@ export function ReviewClient({ token }: { token: string }) {
   const [decisionComment, setDecisionComment] = useState('');
   const [error, setError] = useState<string>();
   const [status, setStatus] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<ReviewField, string>>>({});
   const [busy, setBusy] = useState(false);
+  const focusAfterRender = useFocusAfterRender();
+  const statusId = useId();
+  const fieldProps = (field: ReviewField, ...hintIds: string[]) =>
+    invalidProps(`${ids[field]}-error`, fieldErrors[field], ...hintIds);
+  const fieldError = (field: ReviewField) => (
+    <FieldError id={`${ids[field]}-error`}>{fieldErrors[field]}</FieldError>
+  );
+  /** Each error under its field; the first marked field takes the focus. */
+  const showFieldErrors = (errors: Partial<Record<ReviewField, string>>, summary?: string) => {
+    setFieldErrors(errors);
+    setError(summary);
+    const first = reviewFields.find((f) => errors[f]);
+    if (first) focusAfterRender(ids[first]);
+  };
 
   const load = useCallback(async () => {
     try {
@@ -50,18 +71,50 @@ export function ReviewClient({ token }: { token: string }) {
     void load();
   }, [load]);
 
-  const send = async (path: string, body: Record<string, unknown>, done: string) => {
-    if (!name.trim()) return setError('Type your name first.');
+  /** Sends a comment or a decision; `missing` are the errors the page found itself. */
+  const send = async (
+    path: string,
+    body: Record<string, unknown>,
+    done: string,
+    missing: Partial<Record<ReviewField, string>> = {},
+  ) => {
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (busy) return;
+    const errors = { ...(name.trim() ? {} : { name: 'Type your name.' }), ...missing };
+    if (Object.keys(errors).length > 0) return showFieldErrors(errors);
     setBusy(true);
     setError(undefined);
+    setFieldErrors({});
     try {
       await api('POST', `${base}/${path}`, { name, ...body });
       setStatus(done);
       setComment('');
       setDecisionComment('');
+      // A decision ends the review and its buttons go: the outcome takes the focus they had.
+      if (path === 'decision') focusAfterRender(statusId);
       await load();
     } catch (e) {
-      setError(describeError(e));
+      const problems = fieldProblems(
+        e,
+        path === 'decision'
+          ? {
+              name: 'Type your name (at most 100 characters).',
+              comment: 'Keep the comment under 5,000 characters.',
+            }
+          : {
+              name: 'Type your name (at most 100 characters).',
+              body: 'Write a comment of at most 5,000 characters.',
+            },
+      );
+      const { name: nameError, body: bodyError, comment: decisionError } = problems.fields;
+      showFieldErrors(
+        {
+          ...(nameError ? { name: nameError } : {}),
+          ...(bodyError ? { comment: bodyError } : {}),
+          ...(decisionError ? { decisionComment: decisionError } : {}),
+        },
+        problems.summary,
+      );
     } finally {
       setBusy(false);
     }
@@ -162,14 +215,20 @@ export function ReviewClient({ token }: { token: string }) {
           maxLength={100}
           value={name}
           onChange={(e) => setName(e.target.value)}
+          {...fieldProps('name')}
         />
+        {fieldError('name')}
       </div>
       <form
         className="stack"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!comment.trim()) return setError('Write a comment first.');
-          void send('comments', { body: comment }, 'Comment added.');
+          void send(
+            'comments',
+            { body: comment },
+            'Comment added.',
+            comment.trim() ? {} : { comment: 'Write a comment.' },
+          );
         }}
       >
         <div className="field">
@@ -181,9 +240,11 @@ export function ReviewClient({ token }: { token: string }) {
             maxLength={5000}
             value={comment}
             onChange={(e) => setComment(e.target.value)}
+            {...fieldProps('comment')}
           />
+          {fieldError('comment')}
         </div>
-        <button type="submit" className="btn" disabled={busy}>
+        <button type="submit" className="btn" aria-disabled={busy || undefined}>
           Add comment
         </button>
       </form>
@@ -199,13 +260,15 @@ export function ReviewClient({ token }: { token: string }) {
               maxLength={5000}
               value={decisionComment}
               onChange={(e) => setDecisionComment(e.target.value)}
+              {...fieldProps('decisionComment')}
             />
+            {fieldError('decisionComment')}
           </div>
           <div className="row" style={{ gap: 8, flexWrap: 'wrap' }}>
             <button
               type="button"
               className="btn btn-primary"
-              disabled={busy}
+              aria-disabled={busy || undefined}
               onClick={() =>
                 send(
                   'decision',
@@ -219,11 +282,17 @@ export function ReviewClient({ token }: { token: string }) {
             <button
               type="button"
               className="btn"
-              disabled={busy}
-              onClick={() => {
-                if (!decisionComment.trim()) return setError('Say what should change, then request changes.');
-                void send('decision', { decision: 'reject', comment: decisionComment }, 'Changes requested.');
-              }}
+              aria-disabled={busy || undefined}
+              onClick={() =>
+                void send(
+                  'decision',
+                  { decision: 'reject', comment: decisionComment },
+                  'Changes requested.',
+                  decisionComment.trim()
+                    ? {}
+                    : { decisionComment: 'Say what should change, then request changes.' },
+                )
+              }
             >
               Request changes
             </button>
@@ -235,7 +304,13 @@ export function ReviewClient({ token }: { token: string }) {
           {error}
         </p>
       )}
-      <p role="status" aria-live="polite" className={status ? 'alert alert-ok' : 'sr-only'}>
+      <p
+        id={statusId}
+        tabIndex={-1}
+        role="status"
+        aria-live="polite"
+        className={status ? 'alert alert-ok' : 'sr-only'}
+      >
         {status}
       </p>
     </div>

@@ -3,11 +3,13 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { api, describeError } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 interface LinkRow {
   id: string;
   allowDecision: boolean;
   expiresAt: string;
+  createdAt: string;
   state: 'active' | 'expired' | 'revoked';
 }
 
@@ -35,6 +37,10 @@ export function ReviewLinks({
   const [allowDecision, setAllowDecision] = useState(true);
   const [error, setError] = useState<string>();
   const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState<string>();
+  const focusAfterRender = useFocusAfterRender();
+  const createId = useId();
+  const revokeId = (id: string) => `${createId}-revoke-${id}`;
 
   const load = useCallback(async () => {
     try {
@@ -59,15 +65,33 @@ export function ReviewLinks({
     }
   };
   const revoke = async (id: string) => {
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (busy) return;
+    setBusy(id);
     setError(undefined);
     try {
       await api('DELETE', `${base}/${id}`);
       setStatus('Review link revoked.');
+      // Its Revoke button goes: the focus moves to the next active link's, else the previous
+      // one's, else to Create review link.
+      const active = links.filter((l) => l.state === 'active');
+      const at = active.findIndex((l) => l.id === id);
+      const neighbour = active[at + 1] ?? active[at - 1];
+      focusAfterRender(neighbour ? revokeId(neighbour.id) : createId);
       await load();
     } catch (e) {
       setError(describeError(e));
+    } finally {
+      setBusy(undefined);
     }
   };
+
+  const created = (l: LinkRow) => formatDateTime(l.createdAt, timezone, locale);
+  /** What each Revoke says it revokes; links made in the same minute are told apart by their place. */
+  const revokeName = (l: LinkRow, i: number) =>
+    `review link created ${created(l)}${
+      links.filter((o) => created(o) === created(l)).length > 1 ? `, number ${i + 1} of ${links.length}` : ''
+    }`;
 
   return (
     <section className="card stack" aria-labelledby="review-links-title">
@@ -86,7 +110,7 @@ export function ReviewLinks({
             />
             The client may approve or request changes
           </label>
-          <button type="button" className="btn" onClick={create}>
+          <button id={createId} type="button" className="btn" onClick={create}>
             Create review link
           </button>
         </div>
@@ -115,7 +139,7 @@ export function ReviewLinks({
       )}
       {links.length > 0 && (
         <ul className="list" aria-label="Review links">
-          {links.map((l) => (
+          {links.map((l, i) => (
             <li key={l.id} className="row" style={{ gap: 8, flexWrap: 'wrap' }}>
               <span className="small">
                 {l.state === 'active' ? 'Active' : l.state === 'expired' ? 'Expired' : 'Revoked'}
@@ -123,8 +147,14 @@ export function ReviewLinks({
                 {formatDateTime(l.expiresAt, timezone, locale)}
               </span>
               {canManage && l.state === 'active' && (
-                <button type="button" className="btn btn-danger" onClick={() => revoke(l.id)}>
-                  Revoke
+                <button
+                  id={revokeId(l.id)}
+                  type="button"
+                  className="btn btn-danger"
+                  aria-disabled={busy !== undefined || undefined}
+                  onClick={() => revoke(l.id)}
+                >
+                  Revoke<span className="sr-only"> {revokeName(l, i)}</span>
                 </button>
               )}
             </li>

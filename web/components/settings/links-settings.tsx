@@ -1,7 +1,9 @@
 'use client';
 
 import { type FormEvent, useId, useState } from 'react';
-import { api, describeError } from '../lib/api.ts';
+import { FieldError, invalidProps } from '../field-error.tsx';
+import { api, fieldProblems } from '../lib/api.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 /** What `GET /api/v1/workspaces/{id}/links` answers (the key only as `hasApiKey`). */
 export interface LinkSettingsValue {
@@ -19,6 +21,16 @@ const providers = [
   { id: 'shlink', label: 'Shlink (your instance)' },
   { id: 'dub', label: 'Dub' },
   { id: 'kutt', label: 'Kutt' },
+] as const;
+
+/** The fields a refusal can name, in the order of the form (the first marked one takes the focus). */
+const fields = [
+  ['utm.source', 'utm-source'],
+  ['utm.medium', 'utm-medium'],
+  ['utm.campaign', 'utm-campaign'],
+  ['shortener.apiUrl', 'url'],
+  ['shortener.apiKey', 'key'],
+  ['shortener.domain', 'domain'],
 ] as const;
 
 const urlHint: Record<string, string> = {
@@ -44,12 +56,22 @@ export function LinksSettings({ workspaceId, initial }: { workspaceId: string; i
   const [domain, setDomain] = useState(initial.shortener?.domain ?? '');
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  const focusAfterRender = useFocusAfterRender();
+  const fieldProps = (path: string, field: string, ...hintIds: string[]) =>
+    invalidProps(`${id}-${field}-error`, fieldErrors[path], ...hintIds);
+  const fieldError = (path: string, field: string) => (
+    <FieldError id={`${id}-${field}-error`}>{fieldErrors[path]}</FieldError>
+  );
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (busy) return;
     setBusy(true);
     setError(undefined);
+    setFieldErrors({});
     setSaved('');
     try {
       const next = await api<LinkSettingsValue>('PUT', `/api/v1/workspaces/${workspaceId}/links`, {
@@ -68,7 +90,26 @@ export function LinksSettings({ workspaceId, initial }: { workspaceId: string; i
       if (next.shortener) setApiUrl(next.shortener.apiUrl);
       setSaved('Link settings saved.');
     } catch (e) {
-      setError(describeError(e));
+      // Each refusal under its field, in the form's words; the first marked field takes the focus.
+      const problems = fieldProblems(e, {
+        'utm.source': 'Keep utm_source under 100 characters.',
+        'utm.medium': 'Keep utm_medium under 100 characters.',
+        'utm.campaign': 'Keep utm_campaign under 100 characters.',
+        'shortener.apiUrl': (issue) =>
+          issue.code === 'required'
+            ? 'Give your instance’s address, e.g. https://s.example.com.'
+            : issue.code === 'invalid_format' ||
+                issue.code === 'invalid_string' ||
+                issue.code === 'invalid_type'
+              ? 'Give a full http(s) address, e.g. https://s.example.com.'
+              : `This address cannot be used: ${issue.message}`,
+        'shortener.apiKey': 'Give the API key: a new shortener, provider or URL needs it.',
+        'shortener.domain': 'Give a host name only, like go.example.com.',
+      });
+      setFieldErrors(problems.fields);
+      setError(problems.summary);
+      const first = fields.find(([path]) => problems.fields[path]);
+      if (first) focusAfterRender(`${id}-${first[1]}`);
     } finally {
       setBusy(false);
     }
@@ -89,38 +130,43 @@ export function LinksSettings({ workspaceId, initial }: { workspaceId: string; i
         {utmOn && (
           <div className="stack" style={{ gap: 8 }}>
             <div className="field">
-              <label htmlFor={`${id}-source`}>utm_source</label>
+              <label htmlFor={`${id}-utm-source`}>utm_source</label>
               <input
-                id={`${id}-source`}
+                id={`${id}-utm-source`}
                 className="input"
                 value={source}
                 maxLength={100}
                 onChange={(e) => setSource(e.target.value)}
-                aria-describedby={`${id}-source-hint`}
+                {...fieldProps('utm.source', 'utm-source', `${id}-source-hint`)}
               />
+              {fieldError('utm.source', 'utm-source')}
               <span className="hint" id={`${id}-source-hint`}>
                 {'{platform}'} becomes the network: x, mastodon, bluesky…
               </span>
             </div>
             <div className="field">
-              <label htmlFor={`${id}-medium`}>utm_medium</label>
+              <label htmlFor={`${id}-utm-medium`}>utm_medium</label>
               <input
-                id={`${id}-medium`}
+                id={`${id}-utm-medium`}
                 className="input"
                 value={medium}
                 maxLength={100}
                 onChange={(e) => setMedium(e.target.value)}
+                {...fieldProps('utm.medium', 'utm-medium')}
               />
+              {fieldError('utm.medium', 'utm-medium')}
             </div>
             <div className="field">
-              <label htmlFor={`${id}-campaign`}>utm_campaign (optional)</label>
+              <label htmlFor={`${id}-utm-campaign`}>utm_campaign (optional)</label>
               <input
-                id={`${id}-campaign`}
+                id={`${id}-utm-campaign`}
                 className="input"
                 value={campaign}
                 maxLength={100}
                 onChange={(e) => setCampaign(e.target.value)}
+                {...fieldProps('utm.campaign', 'utm-campaign')}
               />
+              {fieldError('utm.campaign', 'utm-campaign')}
             </div>
           </div>
         )}
@@ -152,11 +198,12 @@ export function LinksSettings({ workspaceId, initial }: { workspaceId: string; i
               value={apiUrl}
               maxLength={2000}
               onChange={(e) => setApiUrl(e.target.value)}
-              aria-describedby={`${id}-url-hint`}
+              {...fieldProps('shortener.apiUrl', 'url', `${id}-url-hint`)}
             />
             <span className="hint" id={`${id}-url-hint`}>
               {urlHint[provider]}
             </span>
+            {fieldError('shortener.apiUrl', 'url')}
           </div>
           <div className="field">
             <label htmlFor={`${id}-key`}>API key</label>
@@ -168,13 +215,14 @@ export function LinksSettings({ workspaceId, initial }: { workspaceId: string; i
               value={apiKey}
               maxLength={500}
               onChange={(e) => setApiKey(e.target.value)}
-              aria-describedby={`${id}-key-hint`}
+              {...fieldProps('shortener.apiKey', 'key', `${id}-key-hint`)}
             />
             <span className="hint" id={`${id}-key-hint`}>
               {settings.shortener?.hasApiKey
                 ? 'A key is stored (never shown). Leave empty to keep it; a new provider or URL needs it again.'
                 : 'Stored encrypted and never shown again.'}
             </span>
+            {fieldError('shortener.apiKey', 'key')}
           </div>
           <div className="field">
             <label htmlFor={`${id}-domain`}>Short domain (optional)</label>
@@ -185,12 +233,14 @@ export function LinksSettings({ workspaceId, initial }: { workspaceId: string; i
               maxLength={253}
               placeholder="go.example.com"
               onChange={(e) => setDomain(e.target.value)}
+              {...fieldProps('shortener.domain', 'domain')}
             />
+            {fieldError('shortener.domain', 'domain')}
           </div>
         </div>
       )}
       {error && (
-        <p className="field-error" role="alert">
+        <p className="alert alert-error" role="alert">
           {error}
         </p>
       )}
@@ -203,7 +253,7 @@ export function LinksSettings({ workspaceId, initial }: { workspaceId: string; i
         </p>
       )}
       <div>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
+        <button type="submit" className="btn btn-primary" aria-disabled={busy || undefined}>
           {busy ? 'Saving…' : 'Save link settings'}
         </button>
       </div>

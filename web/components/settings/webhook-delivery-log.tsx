@@ -87,9 +87,10 @@ export function WebhookDeliveryLog({
                   <button
                     type="button"
                     className="btn btn-sm btn-ghost"
-                    disabled={busy}
+                    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+                    aria-disabled={busy || undefined}
                     aria-label={`Redeliver ${d.eventType} from ${formatDateTime(d.createdAt, timezone, locale)}`}
-                    onClick={() => onRedeliver(d)}
+                    onClick={() => busy || onRedeliver(d)}
                   >
                     Redeliver
                   </button>

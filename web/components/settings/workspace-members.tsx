@@ -3,7 +3,8 @@
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useRef, useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
-import { api, describeError } from '../lib/api.ts';
+import { FieldError, invalidProps } from '../field-error.tsx';
+import { api, describeError, fieldProblems } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
 import { useTimeSettings } from '../lib/time-context.tsx';
 import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
@@ -76,16 +77,44 @@ export function WorkspaceMembers({
       focusAfterRender(() => (refocus && document.getElementById(refocus)) || errorRef.current);
     }
   };
-  const invite = (event: FormEvent) => {
+  const [inviteErrors, setInviteErrors] = useState<{ email?: string; role?: string }>({});
+  const [inviteError, setInviteError] = useState<string>();
+  const [inviting, setInviting] = useState(false);
+  /** The invite form's errors: each under its field, the first marked field takes the focus. */
+  const showInviteErrors = (errors: { email?: string; role?: string }, summary?: string) => {
+    setInviteErrors(errors);
+    setInviteError(summary);
+    if (errors.email) focusAfterRender('invite-email');
+    else if (errors.role) focusAfterRender('invite-role');
+  };
+  const invite = async (event: FormEvent) => {
     event.preventDefault();
-    void run(async () => {
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (inviting) return;
+    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim()))
+      return showInviteErrors({ email: 'Enter an e-mail address, like name@example.com.' });
+    setInviting(true);
+    showInviteErrors({});
+    try {
       const created = await api<{ email: string; url: string }>('POST', `${base}/invitations`, {
-        email,
+        email: email.trim(),
         role,
       });
       setInvited(created);
       setEmail('');
-    });
+      router.refresh();
+    } catch (e) {
+      const problems = fieldProblems(e, {
+        email: (issue) =>
+          issue.code === 'already_member'
+            ? `${email.trim()} is already a member: change their role above instead.`
+            : 'Enter an e-mail address, like name@example.com.',
+        role: 'Choose a role you may give.',
+      });
+      showInviteErrors(problems.fields, problems.summary);
+    } finally {
+      setInviting(false);
+    }
   };
 
   return (
@@ -171,7 +200,9 @@ export function WorkspaceMembers({
                 className="input"
                 value={email}
                 onChange={(e) => setEmail(e.target.value)}
+                {...invalidProps('invite-email-error', inviteErrors.email)}
               />
+              <FieldError id="invite-email-error">{inviteErrors.email}</FieldError>
             </div>
             <div className="field">
               <label htmlFor="invite-role">Role</label>
@@ -180,6 +211,7 @@ export function WorkspaceMembers({
                 className="input"
                 value={role}
                 onChange={(e) => setRole(e.target.value)}
+                {...invalidProps('invite-role-error', inviteErrors.role)}
               >
                 {grantable.map((r) => (
                   <option key={r} value={r}>
@@ -187,11 +219,17 @@ export function WorkspaceMembers({
                   </option>
                 ))}
               </select>
+              <FieldError id="invite-role-error">{inviteErrors.role}</FieldError>
             </div>
-            <button type="submit" className="btn btn-primary">
+            <button type="submit" className="btn btn-primary" aria-disabled={inviting || undefined}>
               Invite
             </button>
           </form>
+          {inviteError && (
+            <p className="alert alert-error" role="alert">
+              {inviteError}
+            </p>
+          )}
           {invited && (
             <div className="alert alert-info stack invite-link" role="status" style={{ gap: 8 }}>
               <p>

@@ -7,8 +7,10 @@ import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { PlatformMark } from '../account-avatar.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
-import { api, describeError } from '../lib/api.ts';
+import { FieldError, invalidProps } from '../field-error.tsx';
+import { api, describeError, fieldProblems } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 export interface FeedRow {
   id: string;
@@ -29,6 +31,15 @@ export interface FeedAccount {
   platform: string;
   name: string;
 }
+
+/** The add form's fields a refusal can name, in the form's order, with the control that takes the focus. */
+type FeedField = 'url' | 'name' | 'accountIds' | 'template';
+const feedFields: [FeedField, string][] = [
+  ['url', 'feed-url'],
+  ['name', 'feed-name'],
+  ['accountIds', 'feed-account-0'],
+  ['template', 'feed-template'],
+];
 
 const statusText: Record<string, string> = {
   primed: 'Watching (existing items skipped)',
@@ -56,15 +67,33 @@ export function FeedsManager({
   const [pollEvery, setPollEvery] = useState('30');
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<{ text: string; ok: boolean }>();
+  const [formError, setFormError] = useState<string>();
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FeedField, string>>>({});
   const [busy, setBusy] = useState(false);
+  const focusAfterRender = useFocusAfterRender();
   const accountName = new Map(accounts.map((a) => [a.id, a]));
+
+  /** Each error under its field; the first marked field takes the focus. */
+  const showFieldErrors = (errors: Partial<Record<FeedField, string>>, summary?: string) => {
+    setFieldErrors(errors);
+    setFormError(summary);
+    const first = feedFields.find(([field]) => errors[field]);
+    if (first) focusAfterRender(first[1]);
+  };
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    if (!/^https?:\/\/./i.test(url.trim())) return setError('Enter the feed’s http or https URL.');
-    if (chosen.length === 0) return setError('Choose at least one account to post to.');
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (busy) return;
+    const missing: Partial<Record<FeedField, string>> = {
+      ...(/^https?:\/\/./i.test(url.trim()) ? {} : { url: 'Enter the feed’s http or https URL.' }),
+      ...(chosen.length === 0 ? { accountIds: 'Choose at least one account to post to.' } : {}),
+    };
+    if (missing.url || missing.accountIds) return showFieldErrors(missing);
     setBusy(true);
     setError(undefined);
+    setFormError(undefined);
+    setFieldErrors({});
     try {
       const feed = await api<FeedRow>('POST', '/api/v1/feeds', {
         url: url.trim(),
@@ -83,7 +112,13 @@ export function FeedsManager({
       setName('');
       router.refresh();
     } catch (e) {
-      setError(describeError(e));
+      const problems = fieldProblems(e, {
+        url: 'Enter the feed’s http or https URL (this one cannot be used).',
+        name: 'Keep the name under 200 characters.',
+        accountIds: 'Choose accounts of this workspace to post to.',
+        template: (issue) => `Check the template: ${issue.message}`,
+      });
+      showFieldErrors(problems.fields, problems.summary);
     } finally {
       setBusy(false);
     }
@@ -213,7 +248,9 @@ export function FeedsManager({
             placeholder="https://blog.example.com/feed.xml"
             onChange={(e) => setUrl(e.target.value)}
             required
+            {...invalidProps('feed-url-error', fieldErrors.url)}
           />
+          <FieldError id="feed-url-error">{fieldErrors.url}</FieldError>
         </div>
         <div className="field">
           <label htmlFor="feed-name">Name (optional)</label>
@@ -223,15 +260,23 @@ export function FeedsManager({
             value={name}
             maxLength={200}
             onChange={(e) => setName(e.target.value)}
+            {...invalidProps('feed-name-error', fieldErrors.name)}
           />
+          <FieldError id="feed-name-error">{fieldErrors.name}</FieldError>
         </div>
-        <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
+        <fieldset
+          className="field"
+          style={{ border: 0, padding: 0, margin: 0 }}
+          aria-describedby={fieldErrors.accountIds ? 'feed-accounts-error' : undefined}
+        >
           <legend className="label">Post to</legend>
           {accounts.length === 0 && <p className="muted">Connect an account first.</p>}
-          {accounts.map((a) => (
+          {accounts.map((a, i) => (
             <label key={a.id} className="checkbox">
               <input
+                id={`feed-account-${i}`}
                 type="checkbox"
+                {...invalidProps('feed-accounts-error', fieldErrors.accountIds)}
                 checked={chosen.includes(a.id)}
                 onChange={(e) =>
                   setChosen(e.target.checked ? [...chosen, a.id] : chosen.filter((id) => id !== a.id))
@@ -240,6 +285,7 @@ export function FeedsManager({
               <PlatformMark platform={a.platform} /> {a.name}
             </label>
           ))}
+          <FieldError id="feed-accounts-error">{fieldErrors.accountIds}</FieldError>
         </fieldset>
         <div className="field">
           <label htmlFor="feed-template">Post template</label>
@@ -249,12 +295,13 @@ export function FeedsManager({
             rows={3}
             value={template}
             onChange={(e) => setTemplate(e.target.value)}
-            aria-describedby="feed-template-hint"
+            {...invalidProps('feed-template-error', fieldErrors.template, 'feed-template-hint')}
           />
           <p className="hint" id="feed-template-hint">
             <code>{'{{title}}'}</code>, <code>{'{{link}}'}</code> and <code>{'{{summary}}'}</code> are
             replaced by each new item’s.
           </p>
+          <FieldError id="feed-template-error">{fieldErrors.template}</FieldError>
         </div>
         <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
           <legend className="label">New items become</legend>
@@ -296,8 +343,13 @@ export function FeedsManager({
             <option value="1440">day</option>
           </select>
         </div>
+        {formError && (
+          <p className="alert alert-error" role="alert">
+            {formError}
+          </p>
+        )}
         <div className="row">
-          <button type="submit" className="btn btn-primary" disabled={busy}>
+          <button type="submit" className="btn btn-primary" aria-disabled={busy || undefined}>
             {busy ? 'Adding…' : 'Add feed'}
           </button>
         </div>

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, describeError, type ProblemIssue } from '../lib/api.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 interface RowReport {
   index: number;
@@ -57,6 +58,7 @@ export function ImportForm() {
   const [checkedFile, setCheckedFile] = useState<File>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState<'check' | 'import'>();
+  const focusAfterRender = useFocusAfterRender();
 
   const check = async (event: FormEvent) => {
     event.preventDefault();
@@ -65,6 +67,8 @@ export function ImportForm() {
       input.current?.focus();
       return;
     }
+    // aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+    if (busy) return;
     setBusy('check');
     setError(undefined);
     setReport(undefined);
@@ -79,11 +83,13 @@ export function ImportForm() {
   };
 
   const commit = async () => {
-    if (!checkedFile) return;
+    if (!checkedFile || busy) return;
     setBusy('import');
     setError(undefined);
     try {
       setReport(await sendImport(checkedFile, false));
+      // The Import button goes once the posts exist: the outcome takes the focus it had.
+      focusAfterRender('import-summary');
     } catch (e) {
       setError(describeError(e));
     } finally {
@@ -129,7 +135,7 @@ export function ImportForm() {
             <code>options.&lt;account&gt;.&lt;option&gt;</code>. Up to 1000 rows.
           </p>
         </div>
-        <button type="submit" className="btn" disabled={busy !== undefined}>
+        <button type="submit" className="btn" aria-disabled={busy !== undefined || undefined}>
           {busy === 'check' ? 'Checking…' : 'Check file'}
         </button>
       </form>
@@ -139,6 +145,8 @@ export function ImportForm() {
         </p>
       )}
       <div
+        id="import-summary"
+        tabIndex={-1}
         role="status"
         aria-live="polite"
         className={
@@ -196,7 +204,12 @@ export function ImportForm() {
       )}
       {report && !report.committed && invalid === 0 && (
         <div className="row">
-          <button type="button" className="btn btn-primary" onClick={commit} disabled={busy !== undefined}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={commit}
+            aria-disabled={busy !== undefined || undefined}
+          >
             {busy === 'import' ? 'Importing…' : `Import ${total} post${total === 1 ? '' : 's'}`}
           </button>
         </div>
