@@ -13,6 +13,7 @@ import { LiveStatus } from '#components/posts/live-status.tsx';
 import { Outgoing } from '#components/posts/outgoing.tsx';
 import { PostActions } from '#components/posts/post-actions.tsx';
 import { PostComments } from '#components/posts/post-comments.tsx';
+import { PostTimeline } from '#components/posts/post-timeline.tsx';
 import { RecycleChain } from '#components/posts/recycle-chain.tsx';
 import { StagingNote } from '#components/posts/staging-note.tsx';
 import { ReviewLinks } from '#components/review/review-links.tsx';
@@ -314,34 +315,7 @@ export default async function PostPage({
               locale={locale}
             />
           )}
-          {history.length > 0 && (
-            <section className="card" aria-labelledby="history-title">
-              <div className="card-head">
-                <h2 id="history-title">Timeline</h2>
-              </div>
-              <ol className="history" data-testid="post-history">
-                {history.map((event) => (
-                  <li key={event.id} className="small" data-event-type={event.action}>
-                    <strong>{event.event.actor?.name ?? 'Postwave'}</strong>{' '}
-                    {event.actor === 'assistant' && <span className="muted">(assistant) </span>}
-                    {event.description}
-                    {event.detail.confirmedBy === 'elicitation' && ' after you confirmed'}
-                    {event.event.error && (
-                      <>
-                        <br />
-                        <span>{event.event.error.hint}</span>{' '}
-                        <span className="muted">{event.event.error.message}</span>
-                      </>
-                    )}
-                    <br />
-                    <time className="muted" dateTime={event.createdAt}>
-                      {formatDateTime(event.createdAt, tz, locale)}
-                    </time>
-                  </li>
-                ))}
-              </ol>
-            </section>
-          )}
+          <PostTimeline history={history} timezone={tz} locale={locale} />
           {post.status !== 'posted' && mayChange && (
             <section className="card card-body" aria-label="Actions">
               <PostActions
