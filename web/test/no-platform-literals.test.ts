@@ -52,7 +52,7 @@ test('no platform id literal remains in web/ or selfhosted/ source outside tests
 
 test('browser components reach the SDK through its browser-safe modules only, never the registry', () => {
   const allowed =
-    /^@postwave\/shared\/(platforms\/(manifests?|option-fields)|text|media\/kinds|error-hints|schemas\/recycle-limits)$/;
+    /^@postwave\/shared\/(platforms\/(manifests?|option-fields)|text|media\/kinds|error-hints|schemas\/recycle-limits|analytics\/calendar-day)$/;
   const found: string[] = [];
   for (const file of sources(join(root, 'web/components'))) {
     const source = readFileSync(file, 'utf8');
