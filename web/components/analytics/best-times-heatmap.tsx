@@ -1,5 +1,5 @@
+import { ScrollRegion } from '../scroll-region.tsx';
 import { formatCount, weekdayNames } from './labels.ts';
-import { ScrollRegion } from './scroll-region.tsx';
 
 export interface HeatSlot {
   weekday: number;

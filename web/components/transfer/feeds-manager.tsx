@@ -2,8 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { ScrollRegion } from '#components/analytics/scroll-region.tsx';
 import { useTimeSettings } from '#components/lib/time-context.tsx';
+import { ScrollRegion } from '#components/scroll-region.tsx';
 import { PlatformMark } from '../account-avatar.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
@@ -11,42 +11,7 @@ import { FieldError, invalidProps } from '../field-error.tsx';
 import { api, describeError, fieldProblems } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
 import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
-
-export interface FeedRow {
-  id: string;
-  url: string;
-  name: string | null;
-  accountIds: string[];
-  template: string;
-  mode: 'draft' | 'now' | 'queue';
-  intervalMinutes: number;
-  enabled: boolean;
-  lastPolledAt: string | null;
-  lastStatus: string | null;
-  lastError: string | null;
-}
-
-export interface FeedAccount {
-  id: string;
-  platform: string;
-  name: string;
-}
-
-/** The add form's fields a refusal can name, in the form's order, with the control that takes the focus. */
-type FeedField = 'url' | 'name' | 'accountIds' | 'template';
-const feedFields: [FeedField, string][] = [
-  ['url', 'feed-url'],
-  ['name', 'feed-name'],
-  ['accountIds', 'feed-account-0'],
-  ['template', 'feed-template'],
-];
-
-const statusText: Record<string, string> = {
-  primed: 'Watching (existing items skipped)',
-  updated: 'Checked',
-  not_modified: 'No change',
-  failed: 'Failed',
-};
+import { type FeedAccount, type FeedField, type FeedRow, feedFields, statusText } from './feed-shapes.ts';
 
 export function FeedsManager({
   feeds,
