@@ -24,14 +24,16 @@ function rollupUpsert({ table, seconds }: Rollup): SQL {
   const sums = sql.raw(postMetricNames.map((m) => `sum((m.metrics->>'${m}')::bigint)`).join(', '));
   const names = sql.raw(postMetricNames.join(', '));
   const updates = sql.raw(postMetricNames.map((m) => `${m} = excluded.${m}`).join(', '));
-  return sql`INSERT INTO ${sql.identifier(table)} (account_id, bucket, posts, engagement, ${names})
-    SELECT b.account_id, b.bucket, count(*), sum(m.engagement), ${sums}
+  // An hour also keeps its highest engagement, exact when recounted (top posts find hours by it).
+  const top = table === hour.table;
+  return sql`INSERT INTO ${sql.identifier(table)} (account_id, bucket, posts, engagement, ${names}${sql.raw(top ? ', top_engagement' : '')})
+    SELECT b.account_id, b.bucket, count(*), sum(m.engagement), ${sums}${sql.raw(top ? ', max(m.engagement)' : '')}
     FROM (SELECT DISTINCT k.account_id, k.bucket FROM k WHERE k.seconds = ${sql.raw(String(seconds))}) AS b
     JOIN target_metrics m ON m.account_id = b.account_id
       AND m.posted_at >= b.bucket AND m.posted_at < b.bucket + ${sql.raw(`interval '${seconds} seconds'`)}
     GROUP BY b.account_id, b.bucket
     ON CONFLICT (account_id, bucket) DO UPDATE
-    SET posts = excluded.posts, engagement = excluded.engagement, ${updates}`;
+    SET posts = excluded.posts, engagement = excluded.engagement, ${updates}${sql.raw(top ? ', top_engagement = excluded.top_engagement' : '')}`;
 }
 
 /**
@@ -61,7 +63,9 @@ export const bucketsOfTargets = (keysJson: string): SQL => sql`
  * account's quarter hour or hour: a recount read all of them per round). A sum stays null until a
  * target reports that metric, so a bucket where a figure went missing (an old value and no new
  * one: the bucket may have no other) or whose row is missing or disagrees (a null sum with an old
- * value) is recomputed instead; so is an hour one of whose quarter hours is.
+ * value) is recomputed instead; so is an hour one of whose quarter hours is. An hour's highest
+ * engagement (`top_engagement`) is only ever raised here: a figure that fell leaves it above the
+ * hour's true highest, which top posts allow for (it is a bound), and a recount makes it exact.
  */
 const rollupColumns = ['engagement', ...postMetricNames] as const;
 const newValue = (column: string) => (column === 'engagement' ? 'c.engagement' : `n.${column}`);
@@ -75,6 +79,7 @@ const quarterChanges = sql.raw(
     `SELECT c.account_id, ${bucketText('c.posted_at', quarter.seconds)} AS bucket`,
     ...rollupColumns.map((m) => `sum(${newValue(m)}) AS ${m}_new, sum(${oldValue(m)}) AS ${m}_old`),
     `bool_or(${rollupColumns.map((m) => `(${oldValue(m)} IS NOT NULL AND ${newValue(m)} IS NULL)`).join(' OR ')}) AS lost`,
+    'max(c.engagement) AS engagement_top',
   ].join(', ') +
     ` FROM kept c CROSS JOIN LATERAL ${metricsOf('metrics', 'n')} CROSS JOIN LATERAL ${metricsOf('old_metrics', 'o')}` +
     ' WHERE c.metrics IS NOT NULL GROUP BY 1, 2',
@@ -89,6 +94,7 @@ const hourChanges = sql.raw(
     `SELECT c.account_id, ${bucketText('c.bucket', hour.seconds)} AS bucket`,
     ...rollupColumns.map((m) => `sum(c.${m}_new) AS ${m}_new, sum(c.${m}_old) AS ${m}_old`),
     'bool_or(c.lost) AS lost',
+    'max(c.engagement_top) AS engagement_top',
   ].join(', ') + ' FROM changes c GROUP BY 1, 2',
 );
 /** The rollup row `r` plus the bucket's changes `c`. */
@@ -124,7 +130,9 @@ export const rollupsByDifference = sql`
   ), recount AS (
     SELECT c.account_id, c.bucket FROM changes c WHERE ${notIn('rolled')}
   ), rolled_hourly AS (
-    UPDATE metric_rollups_hourly AS r SET ${rollupChanges} FROM changes_hourly c WHERE ${rollupTakes}
+    UPDATE metric_rollups_hourly AS r
+    SET ${rollupChanges}, top_engagement = greatest(r.top_engagement, c.engagement_top)
+    FROM changes_hourly c WHERE ${rollupTakes}
       AND NOT EXISTS (SELECT 1 FROM recount q
         WHERE q.account_id = c.account_id AND ${bucketOf('q.bucket', hour.seconds)} = c.bucket)
     RETURNING r.account_id, r.bucket

@@ -2,9 +2,10 @@ import { canonicalMetrics } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { daysOf, num, todayIn } from './days.ts';
-import { ownedAccountIds, ownerTimezone, type SumsRow, topTargets } from './repository.ts';
+import { ownedAccountIds, ownerTimezone, type SumsRow } from './repository.ts';
 import { type AnalyticsSummaryView, parseAccountIds, parseRange } from './schema.ts';
 import { dayStarts, summarySums } from './summary-repository.ts';
+import { topTargets } from './top-posts-repository.ts';
 
 const topPostsLimit = 10;
 

@@ -11,9 +11,9 @@ import type { DayRange } from './schema.ts';
  * who may read a row follows from its post's or account's workspace, and that condition is written
  * in exactly one place, `owned()`, so scoping by workspace instead changes only that helper.
  * Totals, per-account and per-day sums read `metric_rollups_hourly` and `metric_rollups` (sums per
- * account and hour or quarter hour, kept by collection and publishing); top posts and the export
- * read `target_metrics` (the latest figures per target) through its indexes; neither reads the
- * history.
+ * account and hour or quarter hour, kept by collection and publishing); top posts
+ * (top-posts-repository.ts) and the export read `target_metrics` (the latest figures per target)
+ * through its indexes; neither reads the history.
  */
 
 /** The ONE owner condition of analytics: a row of `posts` or `accounts` (by alias) of the caller's workspace. */
@@ -120,7 +120,8 @@ export async function postHistory(
 }
 
 /** `[start, end)` of a day range in `tz`, as SQL timestamps. */
-const rangeBounds = (range: DayRange, tz: string) => ({
+/** The range's first and last instants (SQL), its days in `tz`. */
+export const rangeBounds = (range: DayRange, tz: string) => ({
   start: sql`((${range.from})::date::timestamp AT TIME ZONE ${tz})`,
   end: sql`(((${range.to})::date + 1)::timestamp AT TIME ZONE ${tz})`,
 });
@@ -155,38 +156,6 @@ function rangeRollups(owner: string, range: DayRange, tz: string, accountIds?: s
   return sql`metric_rollups r
     JOIN (SELECT a.id::text AS id, a.platform FROM ${ownedAccounts(owner, accountIds)}) AS a ON r.account_id = a.id
     WHERE r.bucket >= ${start} AND r.bucket < ${end}`;
-}
-
-/**
- * The range's targets with the most engagement, in the order of the `target_metrics_top` index
- * (NULLS LAST as it is built; no row here has a null), which it walks until `limit` rows match.
- */
-export async function topTargets(
-  ctx: AppContext,
-  owner: string,
-  range: DayRange,
-  tz: string,
-  accountIds: string[] | undefined,
-  limit: number,
-): Promise<Record<string, unknown>[]> {
-  const result = await ctx.db.execute(sql`
-    SELECT m.post_id, m.account_id, m.platform, m.posted_at, m.engagement, m.metrics
-    FROM ${rangeTargets(owner, range, tz, accountIds)} AND m.engagement IS NOT NULL
-    ORDER BY m.engagement DESC NULLS LAST, m.posted_at DESC NULLS LAST
-    LIMIT ${limit}`);
-  const rows = rowsOf<Record<string, unknown>>(result);
-  if (rows.length === 0) return rows;
-  // Messages and URLs for the few top rows only.
-  const keys = JSON.stringify(rows.map((r) => ({ post_id: r.post_id, account_id: r.account_id })));
-  const extra = rowsOf<Record<string, unknown>>(
-    await ctx.db.execute(sql`
-      SELECT x.post_id, x.account_id, t.url, left(p.message, 140) AS message
-      FROM jsonb_to_recordset(${keys}::jsonb) AS x(post_id uuid, account_id text)
-      JOIN posts p ON p.id = x.post_id
-      JOIN post_targets t ON t.post_id = x.post_id AND t.account_id = x.account_id`),
-  );
-  const byKey = new Map(extra.map((e) => [`${e.post_id}/${e.account_id}`, e]));
-  return rows.map((r) => ({ ...r, ...byKey.get(`${r.post_id}/${r.account_id}`) }));
 }
 
 /** One account's posts, engagement and impressions per day, and its followers per day. */

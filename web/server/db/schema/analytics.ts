@@ -70,11 +70,9 @@ export const targetMetrics = pgTable(
     index('target_metrics_account_due')
       .on(t.accountId, t.nextCollectAt)
       .where(sql`${t.state} = 'collecting'`),
+    // Also how top posts read an hour's targets (they find the hours through
+    // `metric_rollups_hourly.top_engagement`: no index on `engagement`, which every collection changes).
     index('target_metrics_account_posted').on(t.accountId, t.postedAt),
-    // Top posts (the summary's): walked in its order, so a range stops after its first few matches.
-    index('target_metrics_top')
-      .on(t.engagement.desc(), t.postedAt.desc())
-      .where(sql`${t.engagement} IS NOT NULL`),
   ],
 );
 
@@ -132,9 +130,19 @@ export const metricRollups = pgTable('metric_rollups', rollupColumns(), (t) => [
  * same statements: days in a timezone on a whole-hour offset (most, DST included) are whole hours,
  * so a summary adds up a quarter of the rows (about 720 per account and month).
  */
-export const metricRollupsHourly = pgTable('metric_rollups_hourly', rollupColumns(), (t) => [
-  primaryKey({ columns: [t.accountId, t.bucket] }),
-]);
+export const metricRollupsHourly = pgTable(
+  'metric_rollups_hourly',
+  {
+    ...rollupColumns(),
+    /**
+     * At least the highest engagement of the hour's targets (exact when recounted; a collection
+     * only raises it, so a figure that fell leaves it above): top posts read the hours in its
+     * order and stop where no unread hour can beat what they found (docs/analytics.md).
+     */
+    topEngagement: bigint('top_engagement', { mode: 'number' }),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.bucket] })],
+);
 
 /** Every collection of a target's figures, for its history (kept with its target by a trigger). */
 export const metricSnapshots = pgTable(

@@ -103,6 +103,13 @@ for (const backend of backends()) {
           SELECT account_id, bucket, posts, engagement::text AS engagement, ${names} FROM ${sql.identifier(table)} ${order}`);
         assert.deepEqual(rowsOf(kept), rowsOf(expected), table);
       }
+      // Each hour's `top_engagement` bounds its targets' engagement from above (top posts rely on it).
+      const unbounded = await ctx.db.execute(sql`
+        SELECT m.account_id, m.post_id, m.engagement, h.top_engagement FROM target_metrics m
+        LEFT JOIN metric_rollups_hourly h ON h.account_id = m.account_id
+          AND h.bucket = to_timestamp(floor(extract(epoch FROM m.posted_at) / 3600) * 3600)
+        WHERE m.engagement IS NOT NULL AND (h.top_engagement IS NULL OR h.top_engagement < m.engagement)`);
+      assert.deepEqual(rowsOf(unbounded), [], 'an hour’s top_engagement is below one of its targets');
     };
     /** Time passes: every collecting target is due again, and so are their accounts in the collector's queue. */
     const makeDue = async () => {
