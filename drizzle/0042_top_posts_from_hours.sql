@@ -8,4 +8,5 @@ UPDATE "metric_rollups_hourly" AS r SET "top_engagement" = t.top
 FROM (SELECT m.account_id, to_timestamp(floor(extract(epoch FROM m.posted_at) / 3600) * 3600) AS bucket,
     max(m.engagement) AS top
   FROM target_metrics m WHERE m.engagement IS NOT NULL GROUP BY 1, 2) AS t
-WHERE r.account_id = t.account_id AND r.bucket = t.bucket;
+WHERE r.account_id = t.account_id AND r.bucket = t.bucket;--> statement-breakpoint
+CREATE INDEX "metric_rollups_hourly_top" ON "metric_rollups_hourly" USING btree ("top_engagement" DESC NULLS LAST,"bucket" DESC NULLS LAST) WHERE "metric_rollups_hourly"."top_engagement" IS NOT NULL;

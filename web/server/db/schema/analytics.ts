@@ -141,7 +141,13 @@ export const metricRollupsHourly = pgTable(
      */
     topEngagement: bigint('top_engagement', { mode: 'number' }),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.bucket] })],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.bucket] }),
+    // Top posts walk the hours in this order until enough of the range's are found.
+    index('metric_rollups_hourly_top')
+      .on(t.topEngagement.desc(), t.bucket.desc())
+      .where(sql`${t.topEngagement} IS NOT NULL`),
+  ],
 );
 
 /** Every collection of a target's figures, for its history (kept with its target by a trigger). */
