@@ -263,6 +263,7 @@ function outcomeOf(
     metrics,
     engagement: engagementOf(metrics) ?? null,
     impressions: metrics.impressions ?? null,
+    old: { metrics: target.metrics, engagement: target.engagement },
   };
 }
 

@@ -21,6 +21,12 @@ export interface ClaimedTarget {
   step: number;
   platformPostId: string;
   url: string | null;
+  /**
+   * Its latest figures as claimed (unchanged until its outcome is written: only the holder of its
+   * account writes them), so the outcome write takes the rollups' difference without reading them again.
+   */
+  metrics: Record<string, number>;
+  engagement: number | null;
 }
 
 /** The earliest `next_collect_at` of an account's (`a.account_id`) collecting targets, from its index. */
@@ -103,7 +109,7 @@ export async function claimDueTargets(
       SELECT d.*, c.next_due_at AS account_due FROM candidates c
       CROSS JOIN LATERAL (
         SELECT m.post_id, m.account_id, m.next_collect_at, m.platform, m.posted_at, m.step,
-          m.platform_post_id, m.url
+          m.platform_post_id, m.url, m.metrics, m.engagement
         FROM target_metrics m
         WHERE ${due('m', 'c.account_id')}
         ORDER BY m.next_collect_at
@@ -118,7 +124,7 @@ export async function claimDueTargets(
       SET lease_owner = ${owner}, lease_expires_at = ${until}::timestamptz, next_due_at = ${until}::timestamptz
       WHERE a.account_id IN (SELECT account_id FROM taken)
     )${settled}
-    SELECT k.post_id, k.account_id, k.platform, k.posted_at, k.step,
+    SELECT k.post_id, k.account_id, k.platform, k.posted_at, k.step, k.metrics, k.engagement,
       coalesce(k.platform_post_id, t.platform_post_id) AS platform_post_id,
       CASE WHEN k.platform_post_id IS NULL THEN t.url ELSE k.url END AS url
     FROM taken k
@@ -136,6 +142,8 @@ export async function claimDueTargets(
     step: Number(row.step),
     platformPostId: String(row.platform_post_id),
     url: (row.url as string | null) ?? null,
+    metrics: (row.metrics as Record<string, number> | null) ?? {},
+    engagement: row.engagement === null || row.engagement === undefined ? null : Number(row.engagement),
   }));
 }
 

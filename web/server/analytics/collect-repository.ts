@@ -32,6 +32,8 @@ export interface TargetOutcome {
   state: MetricsState;
   step: number;
   nextCollectAt: Date | null;
+  /** The figures it had when claimed, with `metrics` (the rollups' difference is taken from them). */
+  old?: { metrics: Record<string, number>; engagement: number | null };
 }
 
 const list = (values: readonly string[]): SQL =>
@@ -103,15 +105,18 @@ export async function recordTargetOutcomes(
       state: o.state,
       step: o.step,
       next_collect_at: o.nextCollectAt?.toISOString() ?? null,
+      ...(o.metrics && o.old ? { old_metrics: o.old.metrics, old_engagement: o.old.engagement } : {}),
     })),
   );
-  // `o` is the row as it was before this statement (its old figures, for the rollups' difference).
+  // Each row carries the figures its target had when claimed (`old_*`, for the rollups' difference):
+  // reading them again here took a second lookup of every target.
   const result = await executePrepared(
     ctx.db,
     sql`
     WITH x AS (
       SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS x(post_id uuid, account_id text, metrics jsonb,
-        engagement int, impressions int, state text, step int, next_collect_at timestamptz)
+        engagement int, impressions int, state text, step int, next_collect_at timestamptz,
+        old_metrics jsonb, old_engagement int)
     ), kept AS (
       UPDATE target_metrics AS m
       SET state = x.state, step = x.step, next_collect_at = x.next_collect_at,
@@ -119,10 +124,10 @@ export async function recordTargetOutcomes(
         engagement = CASE WHEN x.metrics IS NULL THEN m.engagement ELSE x.engagement END,
         impressions = CASE WHEN x.metrics IS NULL THEN m.impressions ELSE x.impressions END,
         collected_at = CASE WHEN x.metrics IS NULL THEN m.collected_at ELSE ${at}::timestamptz END
-      FROM x JOIN target_metrics AS o ON o.post_id = x.post_id AND o.account_id = x.account_id
+      FROM x
       WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND ${heldBy(owner, 'x.account_id')}
       RETURNING m.post_id, m.account_id, m.posted_at, x.metrics, x.engagement,
-        o.metrics AS old_metrics, o.engagement AS old_engagement
+        coalesce(x.old_metrics, '{}'::jsonb) AS old_metrics, x.old_engagement
     ), history AS (
       INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics)
       SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
