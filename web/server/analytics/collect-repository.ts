@@ -21,19 +21,28 @@ import {
  * account. Nothing here is scoped to an owner: collection serves all.
  */
 
-/** One target's outcome, as the collector writes it. */
-export interface TargetOutcome {
+/** One target's outcome, as the collector writes it: its schedule, and its figures when they came back. */
+export type TargetOutcome = ScheduleOutcome | FiguresOutcome;
+
+/** The platform did not report this target this time (or it is gone): no figures. */
+interface ScheduleOutcome {
   postId: string;
   accountId: string;
-  /** Set when figures came back; absent when the platform did not report this target this time. */
-  metrics?: Record<string, number>;
-  engagement?: number | null;
-  impressions?: number | null;
   state: MetricsState;
   step: number;
   nextCollectAt: Date | null;
-  /** The figures it had when claimed, with `metrics` (the rollups' difference is taken from them). */
-  old?: { metrics: Record<string, number>; engagement: number | null };
+  metrics?: undefined;
+}
+
+interface FiguresOutcome extends Omit<ScheduleOutcome, 'metrics'> {
+  metrics: Record<string, number>;
+  engagement: number | null;
+  impressions: number | null;
+  /**
+   * The figures the target had when claimed, which the rollups' difference is taken from (only the
+   * holder of its account writes them, so they are still the row's).
+   */
+  old: { metrics: Record<string, number>; engagement: number | null };
 }
 
 const list = (values: readonly string[]): SQL =>
@@ -100,12 +109,12 @@ export async function recordTargetOutcomes(
       post_id: o.postId,
       account_id: o.accountId,
       metrics: o.metrics ?? null,
-      engagement: o.engagement ?? null,
-      impressions: o.impressions ?? null,
+      engagement: o.metrics ? o.engagement : null,
+      impressions: o.metrics ? o.impressions : null,
       state: o.state,
       step: o.step,
       next_collect_at: o.nextCollectAt?.toISOString() ?? null,
-      ...(o.metrics && o.old ? { old_metrics: o.old.metrics, old_engagement: o.old.engagement } : {}),
+      ...(o.metrics ? { old_metrics: o.old.metrics, old_engagement: o.old.engagement } : {}),
     })),
   );
   // Each row carries the figures its target had when claimed (`old_*`, for the rollups' difference):

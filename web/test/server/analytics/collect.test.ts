@@ -199,12 +199,16 @@ for (const backend of backends()) {
 
     test('a figure that goes missing has its rollup summed again', async () => {
       const post = await publish('figures go missing');
+      const platformPostId = post.results.find((r) => r.accountId === xAccount)!.platformPostId!;
+      x.figures.set(platformPostId, { like_count: 3, impression_count: 70 });
       await makeDue();
       await runCollection(ctx);
       await ctx.db.execute(
         sql`UPDATE metric_collect_accounts SET lease_owner = 'test-missing' WHERE account_id = ${xAccount}`,
       );
       // The platform reports likes alone this time: the impressions and the rest it reported before are gone.
+      const before = (await rowOf(post.id, xAccount))!;
+      assert.equal(before.metrics.impressions, 70);
       await recordTargetOutcomes(
         ctx,
         'test-missing',
@@ -218,6 +222,7 @@ for (const backend of backends()) {
             state: 'collecting',
             step: 1,
             nextCollectAt: new Date(Date.now() + 3_600_000),
+            old: { metrics: before.metrics, engagement: before.engagement },
           },
         ],
         new Date(),
