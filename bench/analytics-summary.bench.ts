@@ -5,7 +5,9 @@
  * figures per target), `metric_rollups` (sums per account and quarter hour) and
  * `metric_rollups_hourly` (per hour), all kept by collection. Totals, per account and per day add
  * up the hourly rollups (the quarter hours for a timezone on a :30 or :45 offset, measured last)
- * through their (account_id, bucket) key; top posts read `target_metrics` through its (account_id, posted_at) index; the
+ * through their (account_id, bucket) key; top posts find their hours through the hourly rollups'
+ * highest engagement (`metric_rollups_hourly_top`) and read those hours' targets through
+ * `target_metrics`' (account_id, posted_at) index; the
  * history (`metric_snapshots`) is never scanned. Reports p50/p95 of the default 30-day range and of a 365-day range, in process (no HTTP).
  * Target: p95 ≤ 100 ms.
  */
