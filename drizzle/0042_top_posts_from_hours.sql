@@ -9,4 +9,4 @@ FROM (SELECT m.account_id, to_timestamp(floor(extract(epoch FROM m.posted_at) / 
     max(m.engagement) AS top
   FROM target_metrics m WHERE m.engagement IS NOT NULL GROUP BY 1, 2) AS t
 WHERE r.account_id = t.account_id AND r.bucket = t.bucket;--> statement-breakpoint
-CREATE INDEX "metric_rollups_hourly_top" ON "metric_rollups_hourly" USING btree ("top_engagement" DESC NULLS LAST,"bucket" DESC NULLS LAST) WHERE "metric_rollups_hourly"."top_engagement" IS NOT NULL;
+CREATE INDEX "metric_rollups_hourly_top" ON "metric_rollups_hourly" USING btree ("account_id","top_engagement" DESC NULLS LAST,"bucket" DESC NULLS LAST) WHERE "metric_rollups_hourly"."top_engagement" IS NOT NULL;

@@ -12,7 +12,8 @@ import type { DayRange } from './schema.ts';
  * that order, latest first among equals, and reading stops once the last of the posts found
  * outranks the best any unread hour can hold. An hour's bound and its end together bound its
  * targets, so hours that tie on the bound (figures in a narrow range) are settled in time order
- * instead of all being read.
+ * instead of all being read. Each of the workspace's accounts is read through its own part of
+ * `metric_rollups_hourly_top` (account first), so other workspaces' hours are never walked.
  */
 
 /** Hours read by the first pass per post asked for; each further pass reads four times as many. */
@@ -39,10 +40,13 @@ export async function topTargets(
   for (let hours = Math.max(1, limit * hoursPerPost); ; hours *= 4) {
     const result = await ctx.db.execute(sql`
       WITH hours AS (
-        SELECT h.account_id, h.bucket, h.top_engagement FROM metric_rollups_hourly h
-        WHERE h.account_id IN (SELECT a.id::text FROM ${ownedAccounts(owner, accountIds)})
-          AND h.top_engagement IS NOT NULL
-          AND h.bucket > ${start} - interval '1 hour' AND h.bucket < ${end}
+        SELECT h.* FROM (SELECT a.id::text AS id FROM ${ownedAccounts(owner, accountIds)}) AS a
+        CROSS JOIN LATERAL (
+          SELECT h.account_id, h.bucket, h.top_engagement FROM metric_rollups_hourly h
+          WHERE h.account_id = a.id AND h.top_engagement IS NOT NULL
+            AND h.bucket > ${start} - interval '1 hour' AND h.bucket < ${end}
+          ORDER BY h.top_engagement DESC, h.bucket DESC
+          LIMIT ${hours + 1}) AS h
         ORDER BY h.top_engagement DESC, h.bucket DESC
         LIMIT ${hours + 1}
       ), ranked AS (

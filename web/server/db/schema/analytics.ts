@@ -143,9 +143,9 @@ export const metricRollupsHourly = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.bucket] }),
-    // Top posts walk the hours in this order until enough of the range's are found.
+    // Top posts walk each account's hours in this order until enough of the range's are found.
     index('metric_rollups_hourly_top')
-      .on(t.topEngagement.desc(), t.bucket.desc())
+      .on(t.accountId, t.topEngagement.desc(), t.bucket.desc())
       .where(sql`${t.topEngagement} IS NOT NULL`),
   ],
 );
