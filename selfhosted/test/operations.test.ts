@@ -72,6 +72,8 @@ describe('health, readiness and metrics', () => {
     assert.match(text, /^process_resident_memory_bytes \d+/m);
     assert.match(text, /^nodejs_eventloop_lag_seconds /m);
     assert.ok(!text.includes(botToken) && !text.includes(apiKey));
+    // The schedule's metrics are the Scheduler's: no gauge stuck at 0 here.
+    assert.doesNotMatch(text, /postwave_scheduled_due|postwave_dispatch_lateness_seconds/);
   });
 });
 

@@ -2,7 +2,10 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 
 /**
  * Every metric Postwave exports, defined once. Both servers render this registry at `/metrics`;
- * the SDK's PostingService and the Scheduler's dispatcher record into it with one-line calls.
+ * the SDK's PostingService and the Scheduler's dispatcher record into it with one-line calls. The
+ * schedule's two (`postwave_dispatch_lateness_seconds`, `postwave_scheduled_due`) are exported only
+ * once the Scheduler installs its due count: the self-hosted server has no schedule, and a gauge
+ * stuck at 0 there would read as "nothing due" in sums across servers.
  *
  * The registry lives on globalThis: Next.js gives each route bundle its own copy of this module,
  * and all of them must count into the one registry the `/metrics` route renders.
@@ -46,12 +49,12 @@ function create(): PostwaveMetrics {
       name: 'postwave_dispatch_lateness_seconds',
       help: 'Delay between a post’s scheduled time and the start of its publishing (first attempt).',
       buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 900],
-      registers: [registry],
+      registers: [],
     }),
     scheduledDue: new Gauge({
       name: 'postwave_scheduled_due',
       help: 'Scheduled posts whose time has come and that no dispatcher has published yet.',
-      registers: [registry],
+      registers: [],
       async collect() {
         const count = dueHolder.__postwaveDueCounter;
         if (count) this.set(await count().catch(() => Number.NaN));
@@ -81,7 +84,13 @@ export function recordDispatchLateness(scheduledAt: Date | null, now = Date.now(
 /** Installs the scrape-time count behind `postwave_scheduled_due`. */
 export function setScheduledDueCounter(count: DueCounter): void {
   dueHolder.__postwaveDueCounter = count;
-  metrics();
+  const m = metrics();
+  const schedule = [
+    ['postwave_dispatch_lateness_seconds', m.dispatchLateness],
+    ['postwave_scheduled_due', m.scheduledDue],
+  ] as const;
+  for (const [name, metric] of schedule)
+    if (!m.registry.getSingleMetric(name)) m.registry.registerMetric(metric);
 }
 
 /** Failed results whose outcome nobody knows: the request may have reached the platform. */
