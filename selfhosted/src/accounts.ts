@@ -109,11 +109,43 @@ export class AccountsStore {
         const field = ['credentials', ...issue.path.map(String)].join('.');
         throw new AccountsFileError(`${where}, field "${field}": ${issue.message}`);
       }
+      const options = optionsProblem(publisher, account.options);
+      if (options) throw new AccountsFileError(`${where}, field "${options.field}": ${options.message}`);
       indexOf.set(account.id, index);
       byId.set(account.id, account);
     });
     return { byId, publicList: [...byId.values()].map(toPublicAccount) };
   }
+}
+
+/**
+ * The first problem of an account's default `options`, checked against its platform's options
+ * schema at start, as credentials are: a request could neither see nor remove a bad default, since
+ * the file's options are merged under the request's. A field left out is not a problem here (a
+ * request may give it); a wrong value or an unknown field is. `firstComment` is checked by
+ * validation itself: only its type here.
+ */
+function optionsProblem(
+  publisher: { optionsSchema: z.ZodType },
+  options: Record<string, unknown> | undefined,
+): { field: string; message: string } | undefined {
+  if (!options) return undefined;
+  const { firstComment, ...rest } = options;
+  if (firstComment !== undefined && typeof firstComment !== 'string')
+    return { field: 'options.firstComment', message: 'must be a string' };
+  const parsed = publisher.optionsSchema.safeParse(rest);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues.find(
+    (i) => !(i.code === 'invalid_type' && valueAt(rest, i.path) === undefined),
+  );
+  return issue && { field: ['options', ...issue.path.map(String)].join('.'), message: issue.message };
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const key of path)
+    at = at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined;
+  return at;
 }
 
 function describeIssue(file: string, raw: unknown, issue: z.core.$ZodIssue): string {

@@ -109,6 +109,25 @@ describe('the server process', () => {
     assert.equal(await invalidJson.exited, 1);
     assert.match(invalidJson.output(), /is not valid JSON/);
     assert.ok(!invalidJson.output().includes(botToken));
+
+    // Default options are checked as credentials are: a request could not see nor remove them.
+    for (const [options, field] of [
+      [{ disableNotification: 'yes' }, 'options.disableNotification'],
+      [{ protectContent: true, bogus: 1 }, 'options'],
+      [{ firstComment: 7 }, 'options.firstComment'],
+    ] as const) {
+      await writeFile(file, JSON.stringify({ accounts: [account('good'), account('opts', { options })] }));
+      const badOptions = run({
+        SERVICE_API_KEY: apiKey,
+        SERVICE_ACCOUNTS_FILE: file,
+        SERVICE_STORAGE_DIR: join(dir, 'm'),
+      });
+      assert.equal(await badOptions.exited, 1, JSON.stringify(options));
+      assert.ok(
+        badOptions.output().includes(`accounts[1] (id "opts"), field "${field}"`),
+        badOptions.output(),
+      );
+    }
   });
 
   it('reloads the accounts file on SIGHUP, keeps the old accounts when the new file is bad, and stops on SIGTERM', async () => {
