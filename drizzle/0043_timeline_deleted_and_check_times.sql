@@ -37,7 +37,12 @@ BEGIN
 END $$;--> statement-breakpoint
 CREATE TRIGGER post_events_of_deleted_workspaces AFTER DELETE ON workspaces REFERENCING OLD TABLE AS gone_workspaces
   FOR EACH STATEMENT EXECUTE FUNCTION post_events_of_deleted_workspaces();--> statement-breakpoint
--- The timeline's triggers as before (0041, 0035, 0020), each event with its post's workspace.
+-- The timeline's triggers as before (0041, 0035, 0020), each event with its post's workspace;
+-- the posts' trigger also dates each event when it happened. A pre-flight check changes `risk`
+-- and leaves `updated_at` alone (a check is not an edit; the next claim compares the two), so its
+-- events took the post's last edit's time, often its creation's: `preflight_failed` now takes the
+-- check's time (`risk.checkedAt`, as the post shows it), and an event of a statement that did not
+-- stamp `updated_at` (`preflight_passed`) the statement's own time.
 CREATE OR REPLACE FUNCTION post_timeline_posts_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO post_events (id, post_id, workspace_id, user_id, actor, actor_name, action, detail, created_at)
@@ -60,7 +65,12 @@ BEGIN
   SELECT gen_random_uuid(), n.id, n.workspace_id, n.user_id,
     CASE WHEN e.ord > 1 AND e.type NOT IN ('scheduled', 'moved_to_draft') THEN 'system' ELSE nullif(current_setting('postwave.actor', true), '') END,
     CASE WHEN e.ord > 1 AND e.type NOT IN ('scheduled', 'moved_to_draft') THEN NULL ELSE nullif(current_setting('postwave.actor_name', true), '') END,
-    e.type, e.detail, n.updated_at
+    e.type, e.detail,
+    CASE
+      WHEN e.type = 'preflight_failed' THEN coalesce((n.risk ->> 'checkedAt')::timestamptz, statement_timestamp())
+      WHEN n.updated_at IS DISTINCT FROM o.updated_at THEN n.updated_at
+      ELSE statement_timestamp()
+    END
   FROM new_posts n
   JOIN old_posts o ON o.id = n.id
   CROSS JOIN LATERAL (VALUES
