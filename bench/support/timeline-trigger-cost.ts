@@ -40,7 +40,7 @@ for (let round = 0; round < 3; round++) {
     ],
     [
       'events insert alone',
-      `EXPLAIN (ANALYZE, FORMAT TEXT) INSERT INTO post_events (id, post_id, user_id, actor, action, detail, created_at) SELECT gen_random_uuid(), id, user_id, 'system', 'x', '{}'::jsonb, now() FROM posts WHERE id = ANY($1::uuid[])`,
+      `EXPLAIN (ANALYZE, FORMAT TEXT) INSERT INTO post_events (id, post_id, workspace_id, user_id, actor, action, detail, created_at) SELECT gen_random_uuid(), id, workspace_id, user_id, 'system', 'x', '{}'::jsonb, now() FROM posts WHERE id = ANY($1::uuid[])`,
     ],
     [
       'posts → posted',

@@ -37,7 +37,7 @@ export async function auditPost(
   details: Record<string, unknown> = {},
   at?: Date,
 ): Promise<void> {
-  await nameTimelineActor(tx, row.id, timelineActorOf[actor.type], actor.name);
+  await nameTimelineEvents(tx, row.workspaceId, [row.id], actor);
   await recordAudit(tx, {
     workspaceId: row.workspaceId,
     actor,
@@ -46,4 +46,14 @@ export async function auditPost(
     details: { status: auditedStatus(row), accounts: row.accountIds.length, ...details },
     at,
   });
+}
+
+/** Names `actor` on the events this transaction's triggers wrote without one for these posts of the workspace. */
+export async function nameTimelineEvents(
+  tx: Db,
+  workspaceId: string,
+  postIds: readonly string[],
+  actor: AuditActor,
+): Promise<void> {
+  await nameTimelineActor(tx, workspaceId, postIds, timelineActorOf[actor.type], actor.name);
 }

@@ -4,7 +4,7 @@ import { inTransaction } from '#server/db/access.ts';
 import { invalidStatus } from '#server/http/problems.ts';
 import { discardPlatforms, discardSoon } from '#server/staging/discard.ts';
 import { deletePostQueueingDiscards } from '#server/staging/discard-repository.ts';
-import { auditPost } from './audit.ts';
+import { auditPost, nameTimelineEvents } from './audit.ts';
 import { assertEditable, ownedPost } from './guards.ts';
 import { editableStatuses } from './repository.ts';
 
@@ -18,7 +18,9 @@ export async function deletePost(
   const row = await ownedPost(ctx, workspaceId, postId);
   assertEditable(row, 'deleted');
   // Its staged uploads the platform would keep are queued for discarding in the same statement.
-  // The `post.deleted` entry commits with the deletion (the entry outlives the post).
+  // The `post.deleted` entry commits with the deletion (the entry outlives the post), and so does
+  // the `deleted` event that ends its timeline (and those of its pending recycled copies, which go
+  // with it), named after the actor.
   const { deleted, discards } = await inTransaction(ctx, async (tx) => {
     const outcome = await deletePostQueueingDiscards(
       { ...ctx, db: tx.db },
@@ -26,7 +28,10 @@ export async function deletePost(
       editableStatuses,
       discardPlatforms(ctx),
     );
-    if (outcome.deleted) await auditPost(tx, row, actor, 'post.deleted');
+    if (outcome.deleted) {
+      await auditPost(tx, row, actor, 'post.deleted');
+      if (outcome.copies.length) await nameTimelineEvents(tx, row.workspaceId, outcome.copies, actor);
+    }
     return outcome;
   });
   if (!deleted) throw invalidStatus('The post is being published and cannot be deleted');

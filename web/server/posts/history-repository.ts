@@ -8,7 +8,7 @@ import { accounts, type PostEventActor, postEvents, posts } from '#server/db/sch
 /**
  * The post's row and the user's, locked as a foreign key's check would (post_events has none,
  * migration 0037): an event is written only while its post exists, and a post or user deleted at
- * the same time waits for it, then takes it along (or clears the user).
+ * the same time waits for it, then writes `deleted` after it (or clears the user).
  */
 function ownersHeld(postId: string, userId: string | null | undefined) {
   return {
@@ -18,12 +18,15 @@ function ownersHeld(postId: string, userId: string | null | undefined) {
   };
 }
 
-/** One entry of a post's history (who did what, e.g. an assistant publishing it). */
-export async function insertPostEvent(ctx: AppContext, row: typeof postEvents.$inferInsert): Promise<void> {
+/** One entry of a post's history (who did what, e.g. an assistant publishing it), in its post's workspace. */
+export async function insertPostEvent(
+  ctx: AppContext,
+  row: Omit<typeof postEvents.$inferInsert, 'workspaceId'>,
+): Promise<void> {
   const held = ownersHeld(row.postId, row.userId);
   await ctx.db.execute(sql`
-    INSERT INTO post_events (id, post_id, user_id, actor, actor_name, action, detail, created_at)
-    SELECT ${row.id}::uuid, p.id, ${held.userId}, ${row.actor ?? null}, ${row.actorName ?? null}, ${row.action},
+    INSERT INTO post_events (id, post_id, workspace_id, user_id, actor, actor_name, action, detail, created_at)
+    SELECT ${row.id}::uuid, p.id, p.workspace_id, ${held.userId}, ${row.actor ?? null}, ${row.actorName ?? null}, ${row.action},
       ${JSON.stringify(row.detail ?? {})}::jsonb, ${(row.createdAt ?? new Date()).toISOString()}::timestamptz
     FROM ${held.post()}`);
 }
@@ -36,7 +39,7 @@ export async function insertPostEvent(ctx: AppContext, row: typeof postEvents.$i
  */
 export async function insertRetriedCallEvent(
   ctx: AppContext,
-  row: Omit<typeof postEvents.$inferInsert, 'attempt'> & { accountId: string },
+  row: Omit<typeof postEvents.$inferInsert, 'attempt' | 'workspaceId'> & { accountId: string },
 ): Promise<void> {
   const error = row.error === undefined || row.error === null ? null : JSON.stringify(row.error);
   const held = ownersHeld(row.postId, row.userId);
@@ -46,35 +49,40 @@ export async function insertRetriedCallEvent(
       WHERE post_id = ${row.postId} AND account_id = ${row.accountId}
       RETURNING attempts - 1 AS attempt
     )
-    INSERT INTO post_events (id, post_id, user_id, actor, action, detail, account_id, part, attempt, outcome, error, created_at)
-    SELECT ${row.id}::uuid, p.id, ${held.userId}, ${row.actor ?? null}, ${row.action},
+    INSERT INTO post_events (id, post_id, workspace_id, user_id, actor, action, detail, account_id, part, attempt, outcome, error, created_at)
+    SELECT ${row.id}::uuid, p.id, p.workspace_id, ${held.userId}, ${row.actor ?? null}, ${row.action},
       ${JSON.stringify(row.detail ?? {})}::jsonb, ${row.accountId}, ${row.part ?? null}::int, nullif(bumped.attempt, 0),
       ${row.outcome ?? null}, ${error}::jsonb, ${(row.createdAt ?? new Date()).toISOString()}::timestamptz
     FROM ${held.post(sql`LEFT JOIN bumped ON true`)}`);
 }
 
 /**
- * Names the actor of the post's events this transaction's triggers wrote without one (created,
- * updated, scheduled, moved to draft, resolved…): their rows' `xmin` is this transaction's id.
+ * Names the actor of the posts' events this transaction's triggers wrote without one (created,
+ * updated, scheduled, moved to draft, resolved, deleted…): their rows' `xmin` is this transaction's id.
  */
 export async function nameTimelineActor(
   tx: Db,
-  postId: string,
+  workspaceId: string,
+  postIds: readonly string[],
   actor: PostEventActor,
   name: string,
 ): Promise<void> {
   await tx.db.execute(sql`UPDATE post_events SET actor = ${actor}, actor_name = ${name.slice(0, 200)}
-    WHERE post_id = ${postId} AND actor IS NULL AND xmin = pg_current_xact_id()::xid`);
+    WHERE workspace_id = ${workspaceId}::uuid AND post_id = ANY(${sql.param([...postIds])}::uuid[])
+      AND actor IS NULL AND xmin = pg_current_xact_id()::xid`);
 }
 
-/** A post's history, oldest first, only for a post of the workspace. */
+/**
+ * A post's history, oldest first, only for a post of the workspace; a deleted post's too (its
+ * events stay, `deleted` last: nothing is written for a post once it is gone, whatever the clocks).
+ */
 export async function selectPostEvents(ctx: AppContext, workspaceId: string, postId: string) {
   const rows = await ctx.db
     .select({ event: postEvents })
     .from(postEvents)
-    .innerJoin(posts, eq(posts.id, postEvents.postId))
-    .where(and(eq(postEvents.postId, postId), eq(posts.workspaceId, workspaceId)))
+    .where(and(eq(postEvents.workspaceId, workspaceId), eq(postEvents.postId, postId)))
     .orderBy(
+      asc(sql`${postEvents.action} = 'deleted'`),
       asc(postEvents.createdAt),
       // At one instant the post's outcome follows its targets' attempts (one statement writes both),
       // and what recycling did about it follows the outcome.
@@ -96,7 +104,7 @@ export async function selectRecycleStops(ctx: AppContext, rootId: string, fromPo
       userId: posts.userId,
     })
     .from(postEvents)
-    .innerJoin(posts, eq(posts.id, postEvents.postId))
+    .innerJoin(posts, and(eq(posts.id, postEvents.postId), eq(posts.workspaceId, postEvents.workspaceId)))
     .leftJoin(accounts, sql`${accounts.id}::text = ${postEvents.accountId}`)
     .where(
       and(

@@ -32,6 +32,7 @@ export const postEventActions = {
   preflight_passed: 'checked it again before its time: the problem is gone',
   recycle_scheduled: 'scheduled a recycled copy',
   recycle_stopped: 'stopped recycling',
+  deleted: 'deleted it',
 } as const;
 export type PostEventAction = keyof typeof postEventActions;
 
@@ -51,6 +52,7 @@ export type RecordedAction = Exclude<
   | 'preflight_passed'
   | 'recycle_scheduled'
   | 'recycle_stopped'
+  | 'deleted'
 >;
 
 export interface PostEventInput {

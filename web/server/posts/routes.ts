@@ -153,7 +153,7 @@ export const postsRoutes = defineApiRoutes({
     operationId: 'listPostEvents',
     summary: "The post's timeline, oldest first",
     description:
-      'Every step of the post: created, edited, scheduled, media staged, each attempt at a platform with its outcome and the platform’s status, posted or failed, an unknown outcome resolved. Each event is written in the same transaction as the change it describes, and kept as long as the post. Errors carry a `hint` in plain words.',
+      'Every step of the post: created, edited, scheduled, media staged, each attempt at a platform with its outcome and the platform’s status, posted or failed, an unknown outcome resolved. Each event is written in the same transaction as the change it describes. A deleted post keeps its timeline, which ends with `deleted` (who deleted it, and when): it stays readable by the members of the post’s workspace while `GET /api/v1/posts/{id}` answers 404; another workspace’s post, or an id never used, answers 404. Errors carry a `hint` in plain words.',
     parameters: [idParam('post')],
     responses: {
       200: { description: 'The events.', content: { [json]: PostEvents } },

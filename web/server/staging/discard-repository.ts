@@ -55,14 +55,15 @@ export async function clearStagings(
 /**
  * Deletes an editable post nobody is publishing, and queues its staged uploads for discarding, in
  * one statement (the post row is locked, so no dispatcher claims it in between); false when the
- * post could not be deleted. Its `post_stagings` rows go with it (cascade).
+ * post could not be deleted. Its `post_stagings` rows go with it (cascade). Answers the pending
+ * recycled copies deleted with it too.
  */
 export async function deletePostQueueingDiscards(
   ctx: AppContext,
   postId: string,
   editableStatuses: readonly string[],
   discardPlatforms: readonly string[],
-): Promise<{ deleted: boolean; discards: string[] }> {
+): Promise<{ deleted: boolean; copies: string[]; discards: string[] }> {
   const at = new Date().toISOString();
   const result = await ctx.db.execute(sql`
     WITH original AS (
@@ -87,9 +88,10 @@ export async function deletePostQueueingDiscards(
     queued AS (${queueDiscards('staged', discardPlatforms, at)}),
     deleted AS (DELETE FROM posts p USING doomed d WHERE p.id = d.id RETURNING p.id)
     SELECT (SELECT count(*) FROM deleted WHERE id = ${postId}::uuid)::int AS deleted,
+      coalesce((SELECT json_agg(id) FROM deleted WHERE id <> ${postId}::uuid), '[]'::json) AS copies,
       coalesce((SELECT json_agg(id) FROM queued), '[]'::json) AS discards`);
-  const row = rowsOf<{ deleted: number; discards: string[] }>(result)[0];
-  return { deleted: Number(row?.deleted ?? 0) > 0, discards: row?.discards ?? [] };
+  const row = rowsOf<{ deleted: number; copies: string[]; discards: string[] }>(result)[0];
+  return { deleted: Number(row?.deleted ?? 0) > 0, copies: row?.copies ?? [], discards: row?.discards ?? [] };
 }
 
 export interface StagedDiscard {

@@ -293,11 +293,12 @@ export type PostEventActor = (typeof postEventActors)[number];
 
 /**
  * A post's timeline (docs/dispatch.md#timeline): every step, oldest first. State changes (created,
- * updated, scheduled, each attempt at a platform with its outcome, posted, failed, resolved) are
- * written by database triggers on `posts` and `post_targets` (migration 0020), so each event
- * commits with the state it describes whatever code path wrote it, batched with the dispatcher's
- * own statements. Assistants' requests (an MCP client's name in `actor_name`) are written by the
- * MCP actor. `action` holds the event's type.
+ * updated, scheduled, each attempt at a platform with its outcome, posted, failed, resolved,
+ * deleted) are written by database triggers on `posts` and `post_targets` (migration 0020), so
+ * each event commits with the state it describes whatever code path wrote it, batched with the
+ * dispatcher's own statements. Assistants' requests (an MCP client's name in `actor_name`) are
+ * written by the MCP actor. `action` holds the event's type. A deleted post's events stay, ending
+ * with `deleted` (migration 0043), until its workspace goes.
  */
 export const postEvents = pgTable(
   'post_events',
@@ -305,9 +306,15 @@ export const postEvents = pgTable(
     id: uuid('id').primaryKey(),
     /**
      * No foreign keys here (migration 0037): every event is written with its post's row held, and
-     * triggers delete a deleted post's events and clear a deleted user's id.
+     * triggers clear a deleted user's id and delete a deleted workspace's events (migration 0043).
      */
     postId: uuid('post_id').notNull(),
+    /**
+     * The post's workspace, which scopes the timeline once the post is gone (a deleted post's
+     * events stay). No foreign key either, for the same cost: a trigger on `workspaces` does what
+     * its `ON DELETE CASCADE` would.
+     */
+    workspaceId: uuid('workspace_id').notNull(),
     /** The post's author when the event was written (null once that user is gone); scoping is by the post's workspace. */
     userId: uuid('user_id'),
     /** Who acted; null where the writer did not say (see the triggers). */
@@ -334,5 +341,7 @@ export const postEvents = pgTable(
     /** Insertion order: events of one statement share their time. */
     seq: bigserial('seq', { mode: 'number' }).notNull(),
   },
-  (t) => [index('post_events_post').on(t.postId, t.createdAt)],
+  // Every read names the workspace (the timeline, the actor's naming), and a deleted workspace's
+  // events are found by it: one index serves both.
+  (t) => [index('post_events_workspace_post').on(t.workspaceId, t.postId, t.createdAt)],
 );

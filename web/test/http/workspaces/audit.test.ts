@@ -3,7 +3,15 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '../../helpers/client.ts';
 import { backends } from '../../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../../helpers/fixtures.ts';
-import { assertForbidden, buildTeam, currentWorkspace, invite, type Team, verifiedPerson } from './team.ts';
+import {
+  assertForbidden,
+  buildTeam,
+  currentWorkspace,
+  invite,
+  type Team,
+  tokenIn,
+  verifiedPerson,
+} from './team.ts';
 
 /**
  * The audit log over HTTP (contract section G, docs/workspaces.md#audit-log): an entry for each
@@ -158,6 +166,23 @@ for (const backend of backends()) {
         ['created', 'attempt', 'posted'],
       );
       assert.ok(!JSON.stringify(entries).includes('audited'), 'messages stay on the posts');
+
+      // The deleted draft keeps its timeline for the workspace's members, `deleted` last with who
+      // deleted it (contract F); the post itself, another workspace and an unused id answer 404.
+      const kept = await team.members.viewer.api.json(`/api/v1/posts/${draft.body.id}/events`);
+      assert.equal(kept.status, 200, JSON.stringify(kept.body));
+      const keptEvents = kept.body.events as { type: string; at: string; actor?: unknown }[];
+      assert.deepEqual(
+        keptEvents.map((e) => e.type),
+        ['created', 'updated', 'deleted'],
+      );
+      assert.deepEqual(keptEvents[2]!.actor, { type: 'user', name: `audit-${backend}-admin` });
+      assert.ok(keptEvents[2]!.at >= keptEvents[1]!.at);
+      assert.equal((await owner().api.json(`/api/v1/posts/${draft.body.id}`)).status, 404);
+      const outsider = await verifiedPerson(env.app, `audit-${backend}-outsider`);
+      const elsewhere = await tokenIn(outsider, await currentWorkspace(outsider.session));
+      assert.equal((await elsewhere.json(`/api/v1/posts/${draft.body.id}/events`)).status, 404);
+      assert.equal((await owner().api.json(`/api/v1/posts/${crypto.randomUUID()}/events`)).status, 404);
     });
 
     test('role changes and removals; a refused change (last owner) writes nothing', async () => {

@@ -122,5 +122,38 @@ for (const backend of backends()) {
       const [row] = await ctx.db.select().from(posts).where(eq(posts.id, post.id));
       assert.equal(row!.status, 'scheduled', 'never published early');
     });
+
+    test('pre-flight events are dated by their check, not by the post’s last change', async () => {
+      const post = await schedule('preflight dated', 20 * 60_000);
+      // Made and last edited ten minutes ago: a check does not change `updated_at`.
+      const madeAt = new Date(Date.now() - 10 * 60_000);
+      await ctx.db.update(posts).set({ createdAt: madeAt, updatedAt: madeAt }).where(eq(posts.id, post.id));
+      const events = async () => (await listPostTimeline(ctx, userId, post.id)).events;
+      const failedCheck = Date.now();
+      await ctx.db.update(accounts).set({ status: 'needs_reconnect' }).where(eq(accounts.id, news));
+      try {
+        await pass();
+      } finally {
+        await ctx.db.update(accounts).set({ status: 'active' }).where(eq(accounts.id, news));
+      }
+      const checkedAt = (await getPost(ctx, userId, post.id)).risk?.checkedAt;
+      assert.ok(checkedAt && Date.parse(checkedAt) >= failedCheck);
+      const failed = (await events()).find((e) => e.type === 'preflight_failed');
+      assert.equal(failed?.at, checkedAt, 'when the check found the problem, as the post says');
+
+      await ctx.db
+        .update(posts)
+        .set({ preflightCheckedAt: new Date(Date.now() - hour) })
+        .where(eq(posts.id, post.id));
+      const passedCheck = Date.now();
+      await pass();
+      const passed = (await events()).find((e) => e.type === 'preflight_passed');
+      assert.ok(passed, 'the problem is gone');
+      assert.ok(Date.parse(passed.at) >= passedCheck, `${passed.at} is when the later check ran`);
+      assert.deepEqual(
+        (await events()).map((e) => e.type),
+        ['created', 'scheduled', 'preflight_failed', 'preflight_passed'],
+      );
+    });
   });
 }
