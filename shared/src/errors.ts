@@ -37,9 +37,9 @@ export const platformErrorHints: Record<PlatformErrorCode, string> = {
     'The platform refused a file: pick another file or change its format, size or duration, then retry.',
   media_unavailable: 'A file could not be read from storage: upload it again, then retry.',
   rate_limited:
-    'The platform asked us to slow down and our own retries ran out: wait a few minutes, then try again.',
+    'The platform asked us to slow down: wait a few minutes, then try again if it still fails.',
   platform_unavailable:
-    'The platform had a problem on its side and our own retries ran out: wait a little, then try again.',
+    'The platform had a problem on its side: wait a little, then try again if it still fails.',
   timeout: 'The platform did not answer in time: retry; a post that did arrive is not posted twice.',
   network_error: 'The platform could not be reached: check the network or wait, then retry.',
   internal: 'Something went wrong on our side: retry, and tell the operator if it happens again.',

@@ -140,7 +140,7 @@ for (const backend of backends()) {
       assert.deepEqual([events[2]!.attempt, events[3]!.attempt], [1, 2]);
       assert.equal(failed.error?.code, 'platform_unavailable');
       assert.equal(failed.error?.platformStatus, 502);
-      assert.match(failed.error?.hint ?? '', /wait, then retry/);
+      assert.match(failed.error?.hint ?? '', /wait a little, then try again/);
       assert.equal(failed.accountId, news);
     });
 
