@@ -154,3 +154,42 @@ test('media library: a video shows its poster and its length', async ({ page, sh
   await shot(page, 'media-library-video');
   await expectAccessible(page, 'media-library-video', { testInfo: test.info(), soft: true });
 });
+
+/**
+ * "Show more" (48 files a page) hands the focus to the first file it brought, both while more
+ * remain and when the last page takes the button away (the focus must not fall to <body>).
+ */
+test('media library: "Show more" focuses the first file it brought', async ({ page, baseURL }) => {
+  await signUp(page, 'Berenice Abbott');
+  const origin = { origin: baseURL! };
+  const upload = async (i: number) => {
+    const buffer = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: i, g: 90, b: 160 } },
+    })
+      .png()
+      .toBuffer();
+    const res = await page.request.post('/api/v1/upload', {
+      headers: origin,
+      multipart: { file: { name: `frame-${String(i).padStart(3, '0')}.png`, mimeType: 'image/png', buffer } },
+    });
+    expect(res.status()).toBe(201);
+  };
+  // Two full pages and one file more: three pages.
+  for (let i = 0; i < 97; i += 10) {
+    await Promise.all(Array.from({ length: Math.min(10, 97 - i) }, (_, k) => upload(i + k)));
+  }
+
+  await page.goto('/media');
+  const tiles = page.getByRole('list', { name: 'Media files' }).getByRole('listitem', { name: /\.png$/ });
+  await expect(tiles).toHaveCount(48);
+  const more = page.getByRole('button', { name: 'Show more' });
+  await more.press('Enter');
+  await expect(tiles).toHaveCount(96);
+  await expect(tiles.nth(48).getByRole('heading')).toBeFocused();
+  await expect(more).toBeVisible();
+
+  await more.press('Enter');
+  await expect(tiles).toHaveCount(97);
+  await expect(more).toHaveCount(0);
+  await expect(tiles.nth(96).getByRole('heading')).toBeFocused();
+});

@@ -155,6 +155,45 @@ test('a draft can be saved, edited and deleted', async ({ page, shot }) => {
   await expect(page.getByRole('heading', { name: 'No drafts' })).toBeVisible();
 });
 
+test('scheduling a draft on its page: the busy button keeps the focus and ignores a second press', async ({
+  page,
+}) => {
+  await signUp(page, 'Busy Scheduler');
+  await connectTelegram(page);
+  await page.goto('/compose');
+  await page.getByRole('textbox', { name: 'Message' }).fill('Held back a moment');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
+
+  // The schedule request is held until the checks below are done.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let sent = 0;
+  await page.route(/\/api\/v1\/posts\/[0-9a-f-]+$/, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    sent += 1;
+    await held;
+    await route.continue();
+  });
+
+  await page.getByRole('button', { name: 'Schedule', exact: true }).press('Enter');
+  await expect(page.locator('#reschedule-at')).toBeFocused();
+  // The form replaced the button that opened it: its submit button is the only "Schedule".
+  const submit = page.getByRole('button', { name: 'Schedule', exact: true });
+  await submit.press('Enter');
+  // aria-disabled while busy, not disabled: the focus stays on it, and pressing again sends nothing.
+  await expect(submit).toHaveAttribute('aria-disabled', 'true');
+  await expect(submit).toBeFocused();
+  await submit.press('Enter');
+  await expect.poll(() => sent).toBe(1);
+  release();
+  await expect(page.getByRole('status').filter({ hasText: /^Scheduled for / })).toBeFocused();
+  await expect(page.locator('.page-head .badge')).toHaveText('Scheduled');
+  expect(sent).toBe(1);
+});
+
 test('an over-long message shows the error beside the Telegram account and cannot be published', async ({
   page,
   shot,

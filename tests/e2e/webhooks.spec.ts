@@ -35,6 +35,7 @@ test('webhook setup: create with chosen events, copy the secret once, send a tes
   page,
   receiver,
   shot,
+  baseURL,
 }) => {
   await signUp(page, 'Katherine Johnson');
   await page.goto('/settings');
@@ -96,4 +97,22 @@ test('webhook setup: create with chosen events, copy the secret once, send a tes
   await expect(log.getByRole('row').nth(1)).toContainText('2 attempts');
   // aria-disabled while it works, not disabled: the focus stayed on it, not <body>.
   await expect(redeliver).toBeFocused();
+
+  // Turned off (here through the API, as after a day of failures): the notice offers "Turn on
+  // again". Pressed, the notice and its button go; the endpoint's heading takes the focus.
+  const [hook] = (await (await page.request.get('/api/v1/webhooks')).json()).webhooks;
+  const off = await page.request.patch(`/api/v1/webhooks/${hook.id}`, {
+    headers: { origin: baseURL! },
+    data: { enabled: false },
+  });
+  expect(off.status()).toBe(200);
+  await page.reload();
+  const disabled = page.getByRole('region', { name: 'Webhooks' }).getByRole('listitem');
+  await expect(disabled.getByText('This endpoint is turned off.')).toBeVisible();
+  const turnOn = disabled.getByRole('button', { name: 'Turn on again' });
+  await turnOn.press('Enter');
+  await expect(page.getByTestId('webhook-announcement')).toContainText('is turned on again');
+  await expect(disabled.getByText('Enabled')).toBeVisible();
+  await expect(turnOn).toHaveCount(0);
+  await expect(disabled.getByRole('heading', { name: receiver.url })).toBeFocused();
 });

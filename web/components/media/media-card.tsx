@@ -27,6 +27,9 @@ function durationText(ms: number): string {
 const kindOf = (type: string) =>
   type.startsWith('image/') ? 'image' : type.startsWith('video/') ? 'video' : 'file';
 
+/** The id of a file's name in its card, which takes the focus when "Show more" brought the file. */
+export const mediaNameId = (mediaId: string) => `media-name-${mediaId}`;
+
 /** One library file: its thumbnail or poster (an icon where there is none), what is known of it, and its actions. */
 export function MediaCard({
   item,
@@ -41,7 +44,6 @@ export function MediaCard({
   onSaved: (item: LibraryItem) => void;
   deleteButton: ReactNode;
 }) {
-  const id = useId();
   const [editing, setEditing] = useState(false);
   const [returnFocus, setReturnFocus] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
@@ -53,7 +55,7 @@ export function MediaCard({
   }, [editing, returnFocus]);
   const kind = kindOf(item.contentType);
   const used = item.usedBy.length;
-  const titleId = `${id}-name`;
+  const titleId = mediaNameId(item.id);
   return (
     <li className="media-tile" aria-labelledby={titleId} data-media-id={item.id}>
       <div className="media-thumb">
@@ -65,7 +67,7 @@ export function MediaCard({
         )}
       </div>
       <div className="media-info">
-        <h2 className="media-name" id={titleId}>
+        <h2 className="media-name" id={titleId} tabIndex={-1}>
           {item.filename}
         </h2>
         <p className="hint">

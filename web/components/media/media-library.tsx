@@ -5,7 +5,7 @@ import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
 import { api } from '../lib/api.ts';
 import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
-import { MediaCard } from './media-card.tsx';
+import { MediaCard, mediaNameId } from './media-card.tsx';
 import type { LibraryItem, LibraryPage } from './types.ts';
 
 export type { LibraryItem, LibraryPage };
@@ -45,6 +45,11 @@ export function MediaLibrary({
       const all = cursor ? [...items, ...page.media] : page.media;
       setItems(all);
       setNextCursor(page.nextCursor);
+      // "Show more": the first file it brought takes the focus (its name), so reading goes on
+      // there, whether the button stays or went with the last page. A page with nothing new keeps
+      // the focus on the button, or, when the button went, gives it to the last file.
+      const next = cursor ? (page.media[0] ?? (page.nextCursor ? undefined : all.at(-1))) : undefined;
+      if (next) focusAfterRender(() => document.getElementById(mediaNameId(next.id)));
       applied.current = filters;
       setStatus(
         all.length === 0

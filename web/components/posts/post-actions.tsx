@@ -154,6 +154,9 @@ export function PostActions({
               style={{ gap: 8 }}
               onSubmit={(e) => {
                 e.preventDefault();
+                // Its button is aria-disabled while busy, not disabled (which drops the focus to
+                // <body>): a second press while the first is sent does nothing.
+                if (busy) return;
                 const at = zonedToUtc(when, timezone);
                 if (!at || at.getTime() < Date.now()) {
                   setError('Pick a time in the future.');
@@ -182,7 +185,11 @@ export function PostActions({
                 />
               </div>
               <div className="row">
-                <button type="submit" className="btn btn-primary btn-sm" disabled={Boolean(busy)}>
+                <button
+                  type="submit"
+                  className="btn btn-primary btn-sm"
+                  aria-disabled={Boolean(busy) || undefined}
+                >
                   {submits
                     ? 'Submit schedule for approval'
                     : status === 'scheduled'

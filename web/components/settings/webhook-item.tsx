@@ -7,6 +7,7 @@ import { ConfirmButton } from '../confirm-button.tsx';
 import { api, describeError } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
 import { useBusyAction } from '../lib/use-busy-action.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 import { WebhookDeliveryLog } from './webhook-delivery-log.tsx';
 import { attemptSummary, type Delivery, type WebhookRow } from './webhook-types.ts';
 
@@ -28,6 +29,8 @@ export function WebhookItem({
   const [open, setOpen] = useState(false);
   const [deliveries, setDeliveries] = useState<Delivery[]>();
   const { busy, error, setError, run } = useBusyAction();
+  const focusAfterRender = useFocusAfterRender();
+  const headingId = `${logId}-url`;
 
   const loadLog = async () => {
     try {
@@ -56,11 +59,12 @@ export function WebhookItem({
     });
 
   return (
-    <li className="card" aria-labelledby={`${logId}-url`}>
+    <li className="card" aria-labelledby={headingId}>
       <div className="card-body stack" style={{ gap: 8 }}>
         <div className="row" style={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
           <div>
-            <h3 id={`${logId}-url`} className="cell-title mono" style={{ wordBreak: 'break-all' }}>
+            {/* tabIndex -1: it takes the focus when "Turn on again" goes (the notice with it). */}
+            <h3 id={headingId} className="cell-title mono" style={{ wordBreak: 'break-all' }} tabIndex={-1}>
               {hook.url}
             </h3>
             {hook.description && <p className="cell-sub">{hook.description}</p>}
@@ -77,14 +81,19 @@ export function WebhookItem({
               {hook.disabledAt && ` (since ${formatDateTime(hook.disabledAt, timezone, locale)})`} Deliveries
               wait until it is on again.
             </p>
+            {/* aria-disabled while busy, not disabled: a disabled button drops the focus to <body>.
+                Once it is on, the notice and this button go: the endpoint's heading takes the
+                focus (the live region says it is on again). */}
             <button
               type="button"
               className="btn btn-sm"
-              disabled={busy !== undefined}
+              aria-disabled={busy !== undefined}
               onClick={() =>
+                busy === undefined &&
                 run('enable', async () => {
                   await api('PATCH', `/api/v1/webhooks/${hook.id}`, { enabled: true });
                   announce(`${hook.url} is turned on again.`);
+                  focusAfterRender(headingId);
                   router.refresh();
                 })
               }
