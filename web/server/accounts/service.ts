@@ -1,5 +1,5 @@
 import { type AccountProfile, type PlatformAccount, zodIssues } from '@postwave/shared';
-import { accountCallHint } from '@postwave/shared/error-hints';
+import { accountCallHint, accountHealthHints } from '@postwave/shared/error-hints';
 import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
@@ -280,6 +280,8 @@ function auditAccount(
 }
 
 export function toView(row: AccountRow): AccountView {
+  // A refused publish sets the status before any check does: the hint follows whichever says more.
+  const attention = row.status === 'needs_reconnect' ? 'needs_reconnect' : row.health;
   return {
     id: row.id,
     platform: row.platform,
@@ -290,6 +292,7 @@ export function toView(row: AccountRow): AccountView {
     status: row.status,
     health: row.health,
     ...(row.health !== 'ok' && row.healthReason ? { healthReason: row.healthReason } : {}),
+    ...(attention !== 'ok' ? { healthHint: accountHealthHints[attention] } : {}),
     healthCheckedAt: row.healthCheckedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };

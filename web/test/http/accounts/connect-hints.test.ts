@@ -111,6 +111,7 @@ for (const backend of backends()) {
       const schemas = body.components.schemas;
       assert.equal(schemas.Problem.properties.hint?.type, 'string');
       assert.equal(schemas.ProblemIssue.properties.hint?.type, 'string');
+      assert.equal(schemas.ConnectedAccount.properties.healthHint?.type, 'string');
       assert.match(body.paths['/api/v1/accounts'].post.description, /hint/);
     });
   });
