@@ -1,4 +1,5 @@
 import type { ZodError, z } from 'zod';
+import { errorHint } from './error-hints.ts';
 import type { Problem, ProblemIssue } from './schemas/problem.ts';
 import type { TargetResult } from './schemas/results.ts';
 
@@ -67,22 +68,50 @@ const titles: Record<ProblemCode, string> = {
 
 export const problemContentType = 'application/problem+json';
 
+/**
+ * Problem codes that only a platform's refusal answers with: such a problem always carries a
+ * `hint` (contract F), the code's own when the caller gave none.
+ */
+const platformOnlyCodes: ReadonlySet<ProblemCode> = new Set(['credentials_invalid', 'target_unreachable']);
+
 /** An RFC 9457 problem body. `type` is a stable URI per code so clients can link docs. */
 export function problem(
   code: ProblemCode,
   detail: string,
-  extra: { errors?: ProblemIssue[] | undefined; results?: TargetResult[]; requiredRole?: string } = {},
+  extra: {
+    errors?: ProblemIssue[] | undefined;
+    results?: TargetResult[];
+    requiredRole?: string;
+    hint?: string;
+  } = {},
 ): Problem {
-  const { errors, ...rest } = extra;
+  const { errors, hint: given, ...rest } = extra;
+  const hint = given ?? (platformOnlyCodes.has(code) ? errorHint(code) : undefined);
   return {
     type: `https://postwave.dev/problems/${code.replaceAll('_', '-')}`,
     title: titles[code],
     status: problemStatus[code],
     detail,
     code,
+    ...(hint ? { hint } : {}),
     ...(errors ? { errors } : {}),
     ...rest,
   };
+}
+
+/**
+ * A platform's refusal or failure as a problem (connecting an account, loading its choices).
+ * Contract F: every platform error carries a `hint`, so it goes on the problem (what the app and
+ * MCP show) and on its one issue (for clients that read `errors[]`). The issue's code is the
+ * problem's unless `issueCode` names the platform error's own.
+ */
+export function platformProblem(
+  code: ProblemCode,
+  detail: string,
+  refusal: { hint: string; message?: string; issueCode?: string },
+): Problem {
+  const issue = { code: refusal.issueCode ?? code, message: refusal.message ?? detail, hint: refusal.hint };
+  return problem(code, detail, { hint: refusal.hint, errors: [issue] });
 }
 
 /** An error that adapters turn into a problem response. Thrown by shared request helpers. */

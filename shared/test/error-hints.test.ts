@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { errorHint, hintedCodes, withHint } from '../src/error-hints.ts';
+import { accountCallHint, errorHint, hintedCodes, withHint } from '../src/error-hints.ts';
 import { PlatformError, platformErrorCodes } from '../src/errors.ts';
 import { platformModules } from '../src/platforms/registry.ts';
+import { platformProblem, problem } from '../src/problems.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -59,5 +60,35 @@ describe('error hints (contract section F: every platform error carries a hint)'
     const stored = { code: 'outcome_unknown', message: 'interrupted', retryable: false };
     assert.equal(withHint(stored).hint, errorHint('outcome_unknown'));
     assert.match(errorHint('some_validation_code'), /fix what it names/);
+  });
+
+  it('outside publishing every platform error code has a hint that asks no retry to happen by itself', () => {
+    for (const context of ['connect', 'account'] as const) {
+      for (const code of platformErrorCodes) {
+        const hint = accountCallHint(new PlatformError(code, 'failed'), context);
+        assert.ok(hint.length > 20, `${context}: ${code}`);
+        assert.doesNotMatch(hint, /by themselves|posted twice/, `${context}: ${code}`);
+      }
+    }
+    assert.match(accountCallHint({ code: 'credentials_invalid' }, 'connect'), /connect again/);
+    const precise = new PlatformError('target_unreachable', 'not_in_channel', { hint: 'Invite the app.' });
+    assert.equal(accountCallHint(precise, 'connect'), 'Invite the app.');
+  });
+
+  it('a problem only a platform answers with always carries a hint, on the problem and its issue', () => {
+    assert.equal(problem('credentials_invalid', 'refused').hint, errorHint('credentials_invalid'));
+    assert.equal(problem('target_unreachable', 'gone').hint, errorHint('target_unreachable'));
+    assert.equal(
+      problem('rate_limited', 'too many asks').hint,
+      undefined,
+      'our own limits have no platform hint',
+    );
+    const refused = platformProblem('credentials_invalid', 'X rejected the credentials', {
+      hint: 'Copy it again.',
+    });
+    assert.equal(refused.hint, 'Copy it again.');
+    assert.deepEqual(refused.errors, [
+      { code: 'credentials_invalid', message: 'X rejected the credentials', hint: 'Copy it again.' },
+    ]);
   });
 });

@@ -7,6 +7,10 @@ export const ProblemIssue = z
     accountId: z.string().optional(),
     code: z.string(),
     message: z.string(),
+    hint: z.string().optional().meta({
+      description:
+        'On an issue a platform raised (its credentials refused, its target unreachable): one sentence in plain words on what the person can do, as on the problem itself.',
+    }),
   })
   .meta({ id: 'ProblemIssue' });
 export type ProblemIssue = z.infer<typeof ProblemIssue>;
@@ -18,6 +22,10 @@ export const Problem = z
     status: z.number().int(),
     detail: z.string(),
     code: z.string(),
+    hint: z.string().optional().meta({
+      description:
+        'Present when a platform refused or failed (connecting or reconnecting an account, loading its option choices): one sentence in plain words on what the person can do (reconnect, check the target, wait), keyed by the platform error code (docs/operations.md#errors-in-plain-words).',
+    }),
     errors: z.array(ProblemIssue).optional(),
     results: z.array(TargetResult).optional(),
     requiredRole: z.string().optional().meta({

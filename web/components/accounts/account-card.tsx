@@ -91,6 +91,8 @@ export function AccountCard({
           {account.healthReason ?? healthCopy[health].advice}
           {health === 'expiring' &&
             ' Choose Reconnect and sign in again; its posts and schedule stay as they are.'}
+          {/* The check's reason says what failed; only the hint says what to do about it. */}
+          {health === 'unreachable' && account.healthReason && ` ${healthCopy.unreachable.advice}`}
         </p>
       )}
       {checked && (

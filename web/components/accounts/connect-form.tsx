@@ -25,7 +25,7 @@ export function ConnectForm({
     reconnect ? reconnectValues(connect, reconnect.platformAccountId) : {},
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
+  const [formError, setFormError] = useState<{ message: string; hint?: string | undefined }>();
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -56,11 +56,11 @@ export function ConnectForm({
           if (field) byField[field.name] = issue.message;
         }
         setErrors(byField);
-        setFormError(e.message);
+        setFormError({ message: e.message, hint: e.hint });
         const first = connect.fields.find((f) => byField[f.name]);
         if (first) document.getElementById(`connect-${manifest.id}-${first.name}`)?.focus();
       } else {
-        setFormError(describeError(e));
+        setFormError({ message: describeError(e) });
       }
     } finally {
       setBusy(false);
@@ -80,9 +80,16 @@ export function ConnectForm({
       </div>
       <p className="muted small">{connect.intro}</p>
       {formError && (
-        <p className="alert alert-error" role="alert">
-          {formError}
-        </p>
+        // The hint (what to do: check the token, the address, wait) sits inside the alert, so a
+        // screen reader announces it with the message.
+        <div className="alert alert-error stack" style={{ gap: 4 }} role="alert" data-testid="connect-error">
+          <p>{formError.message}</p>
+          {formError.hint && (
+            <p className="small" data-testid="connect-error-hint">
+              {formError.hint}
+            </p>
+          )}
+        </div>
       )}
       {connect.fields.map((f) => {
         const id = `connect-${manifest.id}-${f.name}`;

@@ -1,31 +1,30 @@
+import { accountHealthHints } from '@postwave/shared/error-hints';
 import Link from 'next/link';
 import { Icon, type IconName } from '#components/icons.tsx';
 import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 
 type Health = AccountSummary['health'];
 
-/** What each health state says on a badge, and what the user should do about it. */
+/** What each health state says on a badge, and what the user should do about it (the API's `healthHint`). */
 export const healthCopy: Record<Health, { label: string; badge: string; icon: IconName; advice: string }> = {
   ok: { label: 'Working', badge: 'badge-ok', icon: 'check', advice: '' },
   expiring: {
     label: 'Expiring soon',
     badge: 'badge-needs',
     icon: 'clock',
-    advice: 'The connection expires soon and could not be renewed automatically. Reconnect it before then.',
+    advice: accountHealthHints.expiring,
   },
   needs_reconnect: {
     label: 'Needs reconnect',
     badge: 'badge-danger',
     icon: 'unplug',
-    advice:
-      'The platform no longer accepts this connection (access was revoked, expired or the password changed). Posts to it fail until you reconnect.',
+    advice: accountHealthHints.needs_reconnect,
   },
   unreachable: {
     label: 'Unreachable',
     badge: 'badge-needs',
     icon: 'warning',
-    advice:
-      'The platform could not be reached at the last check. This is often a passing outage; Postwave checks again by itself.',
+    advice: accountHealthHints.unreachable,
   },
 };
 

@@ -23,12 +23,18 @@ const exact = (choices: OptionChoice[], text: string) => {
   return choices.find((c) => c.label.toLowerCase() === wanted || c.value.toLowerCase() === wanted);
 };
 
+/** A failure to load, then what the person can do about it when the server said (a reconnect, a wait). */
+function failedText(message: string, hint: string | undefined): string {
+  const said = `The choices could not be loaded: ${message}`;
+  return hint ? `${said}${/[.!?]$/.test(said) ? '' : '.'} ${hint}` : said;
+}
+
 /** What the live region says: screen readers hear how many choices there are as the user types. */
 function announcement(state: ChoicesState, open: boolean, count: number, dependsLabel?: string): string {
   if (state.status === 'loading') return 'Loading choices…';
   if (state.status === 'waiting')
     return dependsLabel ? `Choose the ${dependsLabel.toLowerCase()} first.` : '';
-  if (state.status === 'failed') return `The choices could not be loaded: ${state.message}`;
+  if (state.status === 'failed') return failedText(state.message, state.hint);
   if (!open) return '';
   if (count === 0) return 'No choice matches.';
   return `${count} ${count === 1 ? 'choice' : 'choices'} available.`;

@@ -2,14 +2,15 @@
 
 import type { OptionChoice } from '@postwave/shared/platforms/manifest';
 import { useEffect, useState } from 'react';
-import { api, describeError } from '#components/lib/api.ts';
+import { api, describeError, hintOf } from '#components/lib/api.ts';
 
 export type ChoicesState =
   | { status: 'loading' }
   | { status: 'ready'; choices: OptionChoice[] }
   /** The field depends on another that has no value yet (a board's sections before a board). */
   | { status: 'waiting' }
-  | { status: 'failed'; message: string };
+  /** `hint`: what the person can do, when the platform refused or failed (reconnect, wait). */
+  | { status: 'failed'; message: string; hint?: string | undefined };
 
 /** A change of the field it depends on settles this long before choices are asked for (typing). */
 const settleMs = 250;
@@ -45,7 +46,7 @@ export function useOptionChoices(
             if (live) setState({ status: 'ready', choices: answer.choices });
           })
           .catch((error: unknown) => {
-            if (live) setState({ status: 'failed', message: describeError(error) });
+            if (live) setState({ status: 'failed', message: describeError(error), hint: hintOf(error) });
           });
       },
       attempt === 0 && !dependsName ? 0 : settleMs,

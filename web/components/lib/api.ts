@@ -5,12 +5,15 @@ export interface ProblemIssue {
   accountId?: string;
   code: string;
   message: string;
+  hint?: string;
 }
 
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly errors: ProblemIssue[];
+  /** What the person can do, when a platform refused or failed (contract F); shown under the message. */
+  readonly hint: string | undefined;
   readonly body: Record<string, unknown>;
   constructor(status: number, body: Record<string, unknown>) {
     const detail = typeof body.detail === 'string' ? body.detail : undefined;
@@ -19,9 +22,14 @@ export class ApiError extends Error {
     this.status = status;
     this.code = typeof body.code === 'string' ? body.code : 'unknown';
     this.errors = Array.isArray(body.errors) ? (body.errors as ProblemIssue[]) : [];
+    this.hint = typeof body.hint === 'string' && body.hint ? body.hint : undefined;
     this.body = body;
   }
 }
+
+/** The hint of an API failure (what the person can do), when it has one. */
+export const hintOf = (error: unknown): string | undefined =>
+  error instanceof ApiError ? error.hint : undefined;
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   let response: Response;

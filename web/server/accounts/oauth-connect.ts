@@ -11,6 +11,7 @@ import type { AuditActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret, pkceChallenge } from '#server/security/tokens.ts';
+import { ConnectError } from './connect-error.ts';
 import { insertConnectState, insertPendingConnection, takeConnectState } from './connect-repository.ts';
 import { saveReached } from './oauth-save.ts';
 import type { AccountView } from './schema.ts';
@@ -27,6 +28,9 @@ const stateLifetimeMs = 10 * 60 * 1000;
 const exchangeTimeoutMs = 60_000;
 /** A server call before consent (a request token) is short; the browser is waiting on it. */
 const startTimeoutMs = 30_000;
+
+/** Thrown by both steps of the flow; the routes turn it into the accounts page's link. */
+export { ConnectError } from './connect-error.ts';
 
 export function callbackUrl(ctx: AppContext, platform: string): string {
   return `${ctx.config.appUrl}/api/v1/accounts/connect/${platform}/callback`;
@@ -51,16 +55,6 @@ function connectorFor(ctx: AppContext, platform: string): OAuthConnector {
     );
   }
   return connector;
-}
-
-/** A flow that ended before an account was saved; shown to the user on the accounts page. */
-export class ConnectError extends Error {
-  override name = 'ConnectError';
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
 }
 
 /** A platform failure during the flow, in the words the accounts page shows. */

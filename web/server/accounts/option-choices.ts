@@ -7,9 +7,11 @@ import {
   optionChoicesKey,
   type PlatformAccount,
   ProblemError,
+  platformProblem,
   problem,
   withDeadline,
 } from '@postwave/shared';
+import { accountCallHint } from '@postwave/shared/error-hints';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { AttemptLimiter, processWide } from '#server/security/attempt-limiter.ts';
@@ -82,9 +84,10 @@ export async function listOptionChoices(
     throw notFound('option with choices from the platform');
   if (row.status === 'needs_reconnect') {
     throw new ProblemError(
-      problem(
+      platformProblem(
         'credentials_invalid',
         `${publisher.displayName} refused this account's credentials; reconnect it first`,
+        { hint: accountCallHint({ code: 'needs_reconnect' }, 'account') },
       ),
     );
   }
@@ -97,7 +100,9 @@ export async function listOptionChoices(
   } catch {
     // Unreadable with the current keys (see docs/scheduler.md, key rotation): only a reconnect helps.
     throw new ProblemError(
-      problem('credentials_invalid', 'The stored credentials cannot be read; reconnect the account'),
+      platformProblem('credentials_invalid', 'The stored credentials cannot be read; reconnect the account', {
+        hint: accountCallHint({ code: 'needs_reconnect' }, 'account'),
+      }),
     );
   }
   if (!cache.has(optionChoicesKey(account, field, values)) && !asksByUser.tryAttempt(workspaceId)) {
@@ -115,22 +120,37 @@ export async function listOptionChoices(
   }
 }
 
-/** A platform failure as the route answers it; nothing the platform said is passed on verbatim. */
+/**
+ * A platform failure as the route answers it; nothing the platform said is passed on verbatim,
+ * and each answer carries a hint (contract F).
+ */
 function choicesProblem(name: string, error: unknown): unknown {
   if (!isPlatformError(error)) return error;
+  const refusal = { hint: accountCallHint(error, 'account') };
   if (error.code === 'needs_reconnect' || error.code === 'credentials_invalid') {
     return new ProblemError(
-      problem('credentials_invalid', `${name} refused this account's credentials; reconnect the account`),
+      platformProblem(
+        'credentials_invalid',
+        `${name} refused this account's credentials; reconnect the account`,
+        refusal,
+      ),
     );
   }
   if (error.code === 'rate_limited') {
     const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? limitWindowMs) / 1000));
-    return new ProblemError(problem('rate_limited', `${name} asks to wait before listing choices again`), {
-      'retry-after': String(seconds),
-    });
+    return new ProblemError(
+      platformProblem('rate_limited', `${name} asks to wait before listing choices again`, refusal),
+      { 'retry-after': String(seconds) },
+    );
   }
   if (error.code === 'target_unreachable') {
-    return new ProblemError(problem('target_unreachable', `${name} cannot reach this account's target`));
+    return new ProblemError(
+      platformProblem('target_unreachable', `${name} cannot reach this account's target`, refusal),
+    );
   }
-  return new ProblemError(problem('publish_failed', `${name} could not be reached; try again`));
+  // One fixed hint for every other failure: which one it was (a timeout, a closed port) stays unsaid.
+  const hint = accountCallHint({ code: 'network_error' }, 'account');
+  return new ProblemError(
+    platformProblem('publish_failed', `${name} could not be reached; try again`, { hint }),
+  );
 }

@@ -46,7 +46,7 @@ export const accountsRoutes = defineApiRoutes({
     operationId: 'connectAccount',
     summary: 'Connect a credential-based account after the platform verifies the credentials',
     description:
-      'Problem `code` is `credentials_invalid` or `target_unreachable` (422) when the platform refuses.',
+      'Problem `code` is `credentials_invalid` or `target_unreachable` (422) when the platform refuses; the problem and its issue carry `hint`, one sentence on what the person can do (check the credentials, the address, or wait).',
     requestBody: { content: { [json]: ConnectAccountRequest } },
     responses: {
       201: {
@@ -57,7 +57,11 @@ export const accountsRoutes = defineApiRoutes({
       ...problemResponses({
         ...unauthorized,
         invalid_request: 'wrong types',
-        validation_failed: 'credentials refused or target unreachable',
+        validation_failed: 'a platform this server does not have',
+        credentials_invalid:
+          'the platform refused the credentials, or they lack a field it needs; `hint` says what to do',
+        target_unreachable:
+          'the platform cannot reach the chat, page or server named, or it could not be reached at all; `hint` says what to do',
         publish_failed: 'the platform could not be reached',
       }),
     },
@@ -137,8 +141,8 @@ export const accountsRoutes = defineApiRoutes({
         not_found:
           'no such account for this user, or its platform has no option of that name whose choices come from the platform',
         credentials_invalid:
-          'the platform refused the account’s credentials (the account is now `needs_reconnect`)',
-        target_unreachable: 'the platform cannot reach the account’s target',
+          'the platform refused the account’s credentials (the account is now `needs_reconnect`); `hint` says what to do',
+        target_unreachable: 'the platform cannot reach the account’s target; `hint` says what to do',
         rate_limited: 'more than 60 uncached asks a minute, or the platform asked to wait; see `Retry-After`',
         publish_failed: 'the platform could not be reached',
       }),
@@ -152,7 +156,7 @@ export const accountsRoutes = defineApiRoutes({
     operationId: 'startOAuthConnect',
     summary: 'Browser redirect to the platform’s consent screen',
     description:
-      'Starts the OAuth connect flow of any platform whose SDK module has a connector: a one-time `state` bound to the user (stored hashed, 10 minutes) and a PKCE S256 challenge where the platform supports PKCE. A platform that needs a server call before consent (an OAuth 1.0a request token) is called first, within 30 seconds, and what it must keep for the callback is stored encrypted with the state; when that call fails the browser goes to `/accounts?error=provider_error` (or `credentials_invalid`) with `message`, as a failed callback does. With `accountId` the flow reconnects that account: it is updated in place (with the other accounts of the same login, which share its credentials), and a login as another platform account is refused (`error=account_mismatch`).',
+      'Starts the OAuth connect flow of any platform whose SDK module has a connector: a one-time `state` bound to the user (stored hashed, 10 minutes) and a PKCE S256 challenge where the platform supports PKCE. A platform that needs a server call before consent (an OAuth 1.0a request token) is called first, within 30 seconds, and what it must keep for the callback is stored encrypted with the state; when that call fails the browser goes to `/accounts?error=provider_error` (or `credentials_invalid`) with `message` and `hint`, as a failed callback does. With `accountId` the flow reconnects that account: it is updated in place (with the other accounts of the same login, which share its credentials), and a login as another platform account is refused (`error=account_mismatch`).',
     parameters: [
       platformParam,
       {
@@ -184,7 +188,7 @@ export const accountsRoutes = defineApiRoutes({
     operationId: 'finishOAuthConnect',
     summary: 'Where the platform sends the browser back; saves the account',
     description:
-      'Redirects to `/accounts` with `connected=<account id>` (one per saved account) on success, or `error` (`access_denied`, `invalid_state`, `credentials_invalid`, `no_accounts`, `account_mismatch`, `provider_error`, `invalid_request`) and `message`. When the login reaches several accounts (pages, organizations, profiles) it redirects to the picker page `/accounts/pick?pending=<token>` instead: nothing is saved until the user picks (`pickOAuthAccounts`). Accounts one login reaches that publish with the same tokens (boards, locations) share one stored grant: a renewed token serves them all, a refused one marks them all `needs_reconnect`. Every query parameter is handed to the platform’s connector (OAuth 1.0a answers `oauth_token` and `oauth_verifier` instead of `code`).',
+      'Redirects to `/accounts` with `connected=<account id>` (one per saved account) on success, or `error` (`access_denied`, `invalid_state`, `credentials_invalid`, `no_accounts`, `account_mismatch`, `provider_error`, `invalid_request`), `message` (what happened) and `hint` (one sentence on what the person can do; the accounts page shows the hint of the `error` code). When the login reaches several accounts (pages, organizations, profiles) it redirects to the picker page `/accounts/pick?pending=<token>` instead: nothing is saved until the user picks (`pickOAuthAccounts`). Accounts one login reaches that publish with the same tokens (boards, locations) share one stored grant: a renewed token serves them all, a refused one marks them all `needs_reconnect`. Every query parameter is handed to the platform’s connector (OAuth 1.0a answers `oauth_token` and `oauth_verifier` instead of `code`).',
     parameters: [
       platformParam,
       { name: 'code', in: 'query', schema: z.string() },

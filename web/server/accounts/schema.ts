@@ -19,6 +19,10 @@ export const ConnectedAccount = PublicAccount.extend({
   health: AccountHealth,
   /** Why, in a sentence for the user; absent when `ok`. */
   healthReason: z.string().optional(),
+  healthHint: z.string().optional().meta({
+    description:
+      'What the person can do, in one sentence (reconnect, or wait for the next check); absent when `ok` and the account is active.',
+  }),
   /** When the connection was last checked (ISO 8601); null before its first check. */
   healthCheckedAt: z.string().nullable(),
   createdAt: z.string(),

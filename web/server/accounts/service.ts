@@ -1,4 +1,5 @@
 import { type AccountProfile, type PlatformAccount, zodIssues } from '@postwave/shared';
+import { accountCallHint, accountHealthHints } from '@postwave/shared/error-hints';
 import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import { recordAudit } from '#server/audit/record-audit.ts';
 import type { AppContext } from '#server/context.ts';
@@ -91,6 +92,7 @@ export async function connectAccount(
       'credentials_invalid',
       `The credentials do not have the shape ${publisher.displayName} needs`,
       zodIssues(parsed.error).map((i) => ({ ...i, path: `credentials${i.path ? `.${i.path}` : ''}` })),
+      accountCallHint({ code: 'credentials_invalid' }, 'connect'),
     );
   }
   const verified = await verifyAccount(ctx, publisher, {
@@ -101,13 +103,18 @@ export async function connectAccount(
   });
   const platformAccountId = verified.profile.platformAccountId ?? input.platformAccountId;
   if (!platformAccountId) {
-    throw specificProblem('target_unreachable', 'platformAccountId is required for this platform', [
-      {
-        path: 'platformAccountId',
-        code: 'required',
-        message: 'Name the chat, channel or account to post to',
-      },
-    ]);
+    throw specificProblem(
+      'target_unreachable',
+      'platformAccountId is required for this platform',
+      [
+        {
+          path: 'platformAccountId',
+          code: 'required',
+          message: 'Name the chat, channel or account to post to',
+        },
+      ],
+      accountCallHint({ code: 'target_unreachable' }, 'connect'),
+    );
   }
   return saveAccount(ctx, workspaceId, {
     platform: input.platform,
@@ -273,6 +280,8 @@ function auditAccount(
 }
 
 export function toView(row: AccountRow): AccountView {
+  // A refused publish sets the status before any check does: the hint follows whichever says more.
+  const attention = row.status === 'needs_reconnect' ? 'needs_reconnect' : row.health;
   return {
     id: row.id,
     platform: row.platform,
@@ -283,6 +292,7 @@ export function toView(row: AccountRow): AccountView {
     status: row.status,
     health: row.health,
     ...(row.health !== 'ok' && row.healthReason ? { healthReason: row.healthReason } : {}),
+    ...(attention !== 'ok' ? { healthHint: accountHealthHints[attention] } : {}),
     healthCheckedAt: row.healthCheckedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };

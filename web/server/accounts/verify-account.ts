@@ -4,12 +4,13 @@ import {
   isPlatformError,
   keepingPolicyOf,
   type PlatformAccount,
-  type ProblemError,
+  ProblemError,
+  platformProblem,
   UnsafeUrlError,
   withDeadline,
 } from '@postwave/shared';
+import { accountCallHint } from '@postwave/shared/error-hints';
 import type { AppContext } from '#server/context.ts';
-import { specificProblem } from '#server/http/problems.ts';
 
 /** Checking an account's credentials with its platform before it is saved, and the answer when that fails. */
 
@@ -54,21 +55,26 @@ export async function verifyAccount(
  * closed port, a timeout and a server that is not the platform all answer the same 422 (the codes
  * must not map someone else's network); only a host the policy refuses says why, since that
  * reveals nothing about the host. Where every host was the operator's (the platform's own API),
- * the platform's own words say what to fix ("Telegram cannot find @nosuchchat: …").
+ * the platform's own words say what to fix ("Telegram cannot find @nosuchchat: …"). Either way
+ * the problem and its issue carry a `hint` (contract F); for a user's host it is the fixed one of
+ * `target_unreachable`, so it tells no more than the words do.
  */
 export function verificationProblem(publisher: AnyPublisher, error: unknown, userHost = true): ProblemError {
   if (!isPlatformError(error)) throw error;
   const name = publisher.displayName;
   if (error.code === 'credentials_invalid' || error.code === 'needs_reconnect') {
     const message = `${name} rejected the credentials`;
-    return specificProblem('credentials_invalid', message, [{ code: 'credentials_invalid', message }]);
+    return new ProblemError(
+      platformProblem('credentials_invalid', message, { hint: accountCallHint(error, 'connect') }),
+    );
   }
   const refused = error.cause instanceof UnsafeUrlError && error.code === 'target_unreachable';
-  const message =
-    refused || (!userHost && error.code === 'target_unreachable')
-      ? error.message
-      : `No ${name} server could be reached at that address, or it did not answer like one`;
-  return specificProblem('target_unreachable', `${name} cannot reach that target: ${message}`, [
-    { code: 'target_unreachable', message },
-  ]);
+  const ownWords = refused || (!userHost && error.code === 'target_unreachable');
+  const message = ownWords
+    ? error.message
+    : `No ${name} server could be reached at that address, or it did not answer like one`;
+  const hint = accountCallHint(userHost && !refused ? { code: 'target_unreachable' } : error, 'connect');
+  return new ProblemError(
+    platformProblem('target_unreachable', `${name} cannot reach that target: ${message}`, { hint, message }),
+  );
 }

@@ -2,10 +2,16 @@ import { type ProblemCode, ProblemError, type ProblemIssue, problem } from '@pos
 
 /**
  * A problem with one of the specific codes clients branch on (e.g. `credentials_invalid`); the
- * code must come from the SDK's closed map, which also fixes its status.
+ * code must come from the SDK's closed map, which also fixes its status. `hint`: what the person
+ * can do, where the code is a platform's (contract F).
  */
-export function specificProblem(code: ProblemCode, detail: string, errors?: ProblemIssue[]): ProblemError {
-  return new ProblemError(problem(code, detail, { errors }));
+export function specificProblem(
+  code: ProblemCode,
+  detail: string,
+  errors?: ProblemIssue[],
+  hint?: string,
+): ProblemError {
+  return new ProblemError(problem(code, detail, { errors, ...(hint ? { hint } : {}) }));
 }
 
 export function validationFailed(detail: string, errors: ProblemIssue[]): ProblemError {

@@ -1,4 +1,4 @@
-import { isPlatformError, ProblemError, problem } from '@postwave/shared';
+import { isPlatformError, ProblemError, platformProblem, problem } from '@postwave/shared';
 import type { RouteSpec } from '@postwave/shared/openapi/index';
 import { type Caller, requireCaller } from '#server/auth/caller.ts';
 import { inPathWorkspace } from '#server/auth/path-workspace.ts';
@@ -93,7 +93,7 @@ export function errorResponse(error: unknown, ctx: AppContext | undefined): Resp
   if (error instanceof ProblemError) return problemResponse(error.problem, error.headers);
   if (isPlatformError(error)) {
     return problemResponse(
-      problem('validation_failed', error.message, { errors: [{ code: error.code, message: error.message }] }),
+      platformProblem('validation_failed', error.message, { hint: error.hint, issueCode: error.code }),
     );
   }
   if (isInvalidInputError(error))

@@ -62,6 +62,7 @@ for (const backend of backends()) {
       });
       assert.equal(connected.status, 201);
       assert.equal(connected.body.health, 'ok');
+      assert.equal(connected.body.healthHint, undefined, 'nothing to do while it works');
       assert.equal(typeof connected.body.healthCheckedAt, 'string');
       const id = connected.body.id as string;
       const scheduled = await api.json('/api/v1/posts', {
@@ -89,6 +90,8 @@ for (const backend of backends()) {
       });
       assert.equal(account.status, 'needs_reconnect');
       assert.match(account.healthReason, /Telegram refused the stored credentials/);
+      // Contract F: what the person can do, beside why.
+      assert.match(account.healthHint, /reconnect the account/);
       assert.equal(JSON.stringify(account).includes(tokens.revoked), false);
 
       await until('the e-mail', async () => (reconnectMail().length > 0 ? true : undefined));
@@ -114,11 +117,14 @@ for (const backend of backends()) {
       );
       try {
         const tool = (await mcp.callTool({ name: 'list_accounts', arguments: {} })) as unknown as {
-          structuredContent: { accounts: { id: string; health: string; healthReason?: string }[] };
+          structuredContent: {
+            accounts: { id: string; health: string; healthReason?: string; healthHint?: string }[];
+          };
         };
         const listed = tool.structuredContent.accounts.find((a) => a.id === id)!;
         assert.equal(listed.health, 'needs_reconnect');
         assert.match(listed.healthReason ?? '', /refused/);
+        assert.equal(listed.healthHint, account.healthHint);
         const resource = await mcp.readResource({ uri: 'postwave://accounts' });
         const text = (resource.contents[0] as { text: string }).text;
         assert.equal(JSON.parse(text).accounts[0].health, 'needs_reconnect');
@@ -137,7 +143,7 @@ for (const backend of backends()) {
     });
 
     test('a platform that cannot be reached is unreachable, and ok again once it answers', async () => {
-      const { api } = await userWithToken(app.url, 'flaky');
+      const { api, session } = await userWithToken(app.url, 'flaky');
       const connected = await api.json('/api/v1/accounts', {
         json: {
           platform: 'telegram',
@@ -154,6 +160,9 @@ for (const backend of backends()) {
         });
         assert.equal(account.status, 'active');
         assert.match(account.healthReason, /could not be reached/);
+        assert.match(account.healthHint, /checked again by itself/);
+        const page = await (await session.fetch('/accounts')).text();
+        assert.match(page, /checked again by itself/, 'the accounts page says what to do, too');
       } finally {
         telegram.clearInjected();
       }

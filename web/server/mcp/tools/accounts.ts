@@ -16,7 +16,7 @@ export function registerAccountTools(server: McpServer, ctx: AppContext, actor: 
     {
       title: 'List accounts',
       description:
-        'The connected social accounts: id (use it in accountIds), platform, label, username, status and health (ok, expiring, needs_reconnect, unreachable; healthReason says why). Posts to an account whose health is needs_reconnect fail until the user reconnects it in the web app: tell them.',
+        'The connected social accounts: id (use it in accountIds), platform, label, username, status and health (ok, expiring, needs_reconnect, unreachable; healthReason says why, healthHint what the user can do). Posts to an account whose health is needs_reconnect fail until the user reconnects it in the web app: tell them.',
       inputSchema: {},
       annotations: readOnly,
     },

@@ -19,11 +19,12 @@ export function ok(value: unknown, summary: string): CallToolResult {
   };
 }
 
-/** Failures are tool errors carrying the REST API's problem (status, code, per-account errors). */
+/** Failures are tool errors carrying the REST API's problem (status, code, hint, per-account errors). */
 function failure(error: unknown, ctx: AppContext): CallToolResult {
   let body: Record<string, unknown>;
   if (error instanceof ProblemError) body = { ...error.problem };
-  else if (isPlatformError(error)) body = { status: 422, code: error.code, detail: error.message };
+  else if (isPlatformError(error))
+    body = { status: 422, code: error.code, detail: error.message, hint: error.hint };
   else if (isInvalidInputError(error))
     body = {
       status: 400,
@@ -42,9 +43,11 @@ function failure(error: unknown, ctx: AppContext): CallToolResult {
         )
         .join('')
     : '';
+  // What the person can do (contract F: every platform error carries a hint), for the model to pass on.
+  const hint = typeof body.hint === 'string' ? `\nWhat to do: ${body.hint}` : '';
   return {
     isError: true,
-    content: [{ type: 'text', text: `Error ${body.code}: ${body.detail}${errors}` }],
+    content: [{ type: 'text', text: `Error ${body.code}: ${body.detail}${errors}${hint}` }],
     structuredContent: { error: body },
   };
 }

@@ -57,7 +57,13 @@ for (const backend of backends()) {
         await promise;
       } catch (error) {
         if (error instanceof ProblemError)
-          return { status: error.status, code: error.problem.code, headers: error.headers };
+          return {
+            status: error.status,
+            code: error.problem.code,
+            headers: error.headers,
+            hint: error.problem.hint,
+            issueHints: error.problem.errors?.map((issue) => issue.hint),
+          };
         throw error;
       }
       assert.fail('expected a problem');
@@ -122,6 +128,17 @@ for (const backend of backends()) {
         [waited.status, waited.code, waited.headers['retry-after']],
         [429, 'rate_limited', '17'],
       );
+      // Contract F: a platform's failure says what to do, on the problem and on its issue.
+      assert.match(waited.hint ?? '', /wait a few minutes, then try again/);
+      assert.deepEqual(waited.issueHints, [waited.hint]);
+    });
+
+    test('a platform failing on its side is a 502 that says to wait and try again', async () => {
+      fake.server.inject({ path: /\/shelves$/, status: 503, json: {} });
+      const failed = await problemOf(list(spaceB, 'shelf', 'collection=down'));
+      assert.deepEqual([failed.status, failed.code], [502, 'publish_failed']);
+      assert.match(failed.hint ?? '', /wait a moment, then try again/);
+      assert.deepEqual(failed.issueHints, [failed.hint]);
     });
 
     test('each user may make 60 uncached asks a minute; cached answers stay free', async () => {
@@ -148,10 +165,14 @@ for (const backend of backends()) {
       fake.revoke();
       const refused = await problemOf(list(spaceB, 'shelf', 'collection=after-revoke'));
       assert.deepEqual([refused.status, refused.code], [422, 'credentials_invalid']);
+      assert.match(refused.hint ?? '', /reconnect the account/);
+      assert.deepEqual(refused.issueHints, [refused.hint]);
       assert.equal((await getAccountRow(ctx, workspaceId, spaceA))!.status, 'needs_reconnect');
       assert.equal((await getAccountRow(ctx, workspaceId, spaceB))!.status, 'needs_reconnect');
       const before = fake.server.requests.length;
-      assert.equal((await problemOf(list(spaceA, 'shelf', 'collection=new'))).code, 'credentials_invalid');
+      const known = await problemOf(list(spaceA, 'shelf', 'collection=new'));
+      assert.equal(known.code, 'credentials_invalid');
+      assert.match(known.hint ?? '', /reconnect the account/);
       assert.equal(fake.server.requests.length, before, 'no call for an account known to need reconnecting');
     });
   });

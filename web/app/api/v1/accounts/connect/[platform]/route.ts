@@ -19,12 +19,9 @@ export const GET = route(
     } catch (error) {
       // The platform failed before consent (a request token): the accounts page says so, as a failed callback does.
       if (error instanceof ConnectError) {
-        const back = new URL('/accounts', ctx.config.appUrl);
-        back.searchParams.set('error', error.code);
-        back.searchParams.set('message', error.message);
         return new Response(null, {
           status: 302,
-          headers: { location: back.toString(), 'cache-control': 'no-store' },
+          headers: { location: error.redirect(ctx.config.appUrl).toString(), 'cache-control': 'no-store' },
         });
       }
       // A person who followed a link gets a page saying what to set up, not a JSON document.

@@ -12,7 +12,7 @@ export const runtime = 'nodejs';
 export const GET = route(
   accountsRoutes.finishOAuthConnect,
   async ({ request, ctx, caller, params: { platform } }) => {
-    const back = new URL('/accounts', ctx.config.appUrl);
+    let back = new URL('/accounts', ctx.config.appUrl);
     try {
       const outcome = await finishConnect(
         ctx,
@@ -29,8 +29,7 @@ export const GET = route(
       }
     } catch (error) {
       if (!(error instanceof ConnectError)) throw error;
-      back.searchParams.set('error', error.code);
-      back.searchParams.set('message', error.message);
+      back = error.redirect(ctx.config.appUrl);
     }
     return new Response(null, {
       status: 302,
