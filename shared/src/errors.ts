@@ -36,8 +36,7 @@ export const platformErrorHints: Record<PlatformErrorCode, string> = {
   media_rejected:
     'The platform refused a file: pick another file or change its format, size or duration, then retry.',
   media_unavailable: 'A file could not be read from storage: upload it again, then retry.',
-  rate_limited:
-    'The platform asked us to slow down: wait a few minutes, then try again if it still fails.',
+  rate_limited: 'The platform asked us to slow down: wait a few minutes, then try again if it still fails.',
   platform_unavailable:
     'The platform had a problem on its side: wait a little, then try again if it still fails.',
   timeout: 'The platform did not answer in time: retry; a post that did arrive is not posted twice.',
