@@ -5,9 +5,9 @@ import {
   mediaSandboxHeaders,
   pageContentSecurityPolicy,
 } from '@postwave/shared/http/security-headers';
-import { problem } from '@postwave/shared/problems';
+import { methodNotAllowedProblem, problem } from '@postwave/shared/problems';
 import { type NextRequest, NextResponse } from 'next/server';
-import { allowedMethods, methodNotAllowedProblem } from '#server/http/allowed-methods.ts';
+import { allowedMethods } from '#server/http/allowed-methods.ts';
 import { errorPagePaths, errorPagePolicy } from '#server/http/error-page.ts';
 
 /**
