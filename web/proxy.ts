@@ -5,9 +5,10 @@ import {
   mediaSandboxHeaders,
   pageContentSecurityPolicy,
 } from '@postwave/shared/http/security-headers';
-import { problem } from '@postwave/shared/problems';
+import { methodNotAllowedProblem, problem } from '@postwave/shared/problems';
 import { type NextRequest, NextResponse } from 'next/server';
-import { allowedMethods, methodNotAllowedProblem } from '#server/http/allowed-methods.ts';
+import { allowedMethods } from '#server/http/allowed-methods.ts';
+import { errorPagePaths, errorPagePolicy } from '#server/http/error-page.ts';
 
 /**
  * Runs before every route but static assets:
@@ -17,7 +18,8 @@ import { allowedMethods, methodNotAllowedProblem } from '#server/http/allowed-me
  * - the security headers (SECURITY.md, "Browser hardening"). Pages get a fresh nonce per
  *   request: Next reads it from the request's Content-Security-Policy and puts it on its inline
  *   scripts (the root layout renders per request for that reason). API answers get a policy under
- *   which nothing loads. /media sends its own sandbox policy; uploads are left out (`config`).
+ *   which nothing loads (the authorize routes' error card: only its inline style). /media sends
+ *   its own sandbox policy; uploads are left out (`config`).
  */
 export function proxy(request: NextRequest): NextResponse {
   const target = request.url.slice(request.nextUrl.origin.length);
@@ -54,7 +56,8 @@ export function proxy(request: NextRequest): NextResponse {
     for (const [name, value] of Object.entries(baselineSecurityHeaders)) response.headers.set(name, value);
     return response;
   }
-  let policy = apiContentSecurityPolicy;
+  // The authorize routes may answer a browser an HTML error card, styled inline.
+  let policy = errorPagePaths.has(pathname) ? errorPagePolicy : apiContentSecurityPolicy;
   const requestHeaders = new Headers(request.headers);
   if (!isApi) {
     const nonce = btoa(crypto.randomUUID());

@@ -14,12 +14,12 @@ import type { Config } from './config.ts';
 import { requireApiKey } from './http/auth.ts';
 import { notFoundHandler, notUtf8BodyError, problemHandler } from './http/errors.ts';
 import { inSequence } from './http/sequence.ts';
-import { unroutedHandler } from './http/unrouted.ts';
+import { methodAnswers } from './http/unrouted.ts';
 import { installRequestLogging } from './logging.ts';
 import { accountsRouter } from './routes/accounts.ts';
 import { docsRouter } from './routes/docs.ts';
 import { healthRouter } from './routes/health.ts';
-import { mediaRouter } from './routes/media.ts';
+import { mediaRouter, sandboxMedia } from './routes/media.ts';
 import { metricsRouter } from './routes/metrics.ts';
 import { postsRouter } from './routes/posts.ts';
 import { uploadRouter } from './routes/upload.ts';
@@ -76,6 +76,10 @@ export function createApp(config: Config, services: Services): Express {
       },
     ),
   );
+  // OPTIONS and the answers to methods no route serves (405 with `Allow`, 501) come from one table.
+  const answers = methodAnswers(Object.values(routes));
+  app.use('/media', sandboxMedia);
+  app.use(answers.options);
   app.use(postsRouter(routes, services.publishing, services.idempotency));
   app.use(accountsRouter(routes, services.accounts));
   app.use(uploadRouter(routes, services.storage, config.maxUploadBytes));
@@ -87,7 +91,7 @@ export function createApp(config: Config, services: Services): Express {
   app.use(mediaRouter(routes, services.storage));
   app.use(docsRouter(routes, config, services.publishers));
 
-  app.use(unroutedHandler(Object.values(routes)));
+  app.use(answers.unrouted);
   app.use(notFoundHandler);
   app.use(problemHandler);
   return app;

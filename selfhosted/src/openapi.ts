@@ -19,7 +19,7 @@ export function buildOpenApi(publicUrl: string, publishers: PublisherRegistry, r
         'Publishes a message, optionally with media, to the accounts listed in the server’s accounts file.',
         'Stateless: one shared API key, no users, no scheduling (that is the Postwave Scheduler).',
         '',
-        '**Errors** are RFC 9457 `application/problem+json` bodies with a stable snake_case `code`. A Scheduler feature (listing, reading or editing stored posts, workspaces, tokens, analytics, the media library, webhooks…) answers 501 `not_supported` here; a route of this server called with another method answers 405 `method_not_allowed` with `Allow`; any other path 404 `not_found`.',
+        '**Errors** are RFC 9457 `application/problem+json` bodies with a stable snake_case `code`. A Scheduler feature (listing, reading or editing stored posts, workspaces, tokens, analytics, the media library, webhooks…) answers 501 `not_supported` here; a route of this server called with another method answers 405 `method_not_allowed` with `Allow`, which lists every method the path answers (its 501 ones included), as OPTIONS does (204); any other path 404 `not_found`.',
         requestBodyRules,
         jsonBodyLimitRule(maxJsonBodyBytes),
         '**Credentials** from the accounts file never appear in any response, log line or error.',

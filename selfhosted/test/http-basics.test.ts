@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { keepAliveHeader } from '@postwave/shared/testing';
+import { apiRoutes } from '../src/api-routes.ts';
 import { apiKey, expectProblem, startTestServer, type TestServer } from './helpers.ts';
 
 describe('HTTP basics', () => {
@@ -78,18 +79,67 @@ describe('HTTP basics', () => {
       );
       assert.match(String(body.detail), /Scheduler/, `${method} ${path}`);
     }
+    // `Allow` names every method the path answers: the Scheduler's 501 ones too (GET on /posts).
     const wrong = await server.api('/api/v1/posts', { method: 'DELETE' });
     await expectProblem(wrong.clone(), 405, 'method_not_allowed');
-    assert.equal(wrong.headers.get('allow'), 'POST');
+    assert.equal(wrong.headers.get('allow'), 'GET, HEAD, OPTIONS, POST');
+    const accounts = await server.api('/api/v1/accounts', { method: 'DELETE' });
+    await expectProblem(accounts.clone(), 405, 'method_not_allowed');
+    assert.equal(accounts.headers.get('allow'), 'GET, HEAD, OPTIONS, POST');
     const upload = await server.api('/api/v1/upload', { method: 'GET' });
     await expectProblem(upload.clone(), 405, 'method_not_allowed');
-    assert.equal(upload.headers.get('allow'), 'POST');
+    assert.equal(upload.headers.get('allow'), 'OPTIONS, POST');
     const media = await fetch(`${server.url}/media/some-key.png`, { method: 'DELETE' });
     await expectProblem(media.clone(), 405, 'method_not_allowed');
     assert.match(media.headers.get('allow') ?? '', /GET/);
     assert.equal(media.headers.get('content-security-policy'), 'sandbox', 'every /media answer is sandboxed');
     // Without the key, the API still answers 401 first.
     await expectProblem(await fetch(`${server.url}/api/v1/workspaces`), 401, 'unauthorized');
+  });
+
+  it('`Allow` and OPTIONS agree with what each route path answers: a method is 405 exactly when Allow leaves it out', async () => {
+    const paths = [
+      ...new Set(
+        Object.values(apiRoutes({ maxUploadBytes: 1, platformIds: [] })).map((route) =>
+          route.path.replace(/\{[^}]+\}/g, 'some-key.png'),
+        ),
+      ),
+    ];
+    assert.ok(paths.includes('/api/v1/posts') && paths.includes('/media/some-key.png'), paths.join(' '));
+    for (const path of paths) {
+      const options = await server.api(path, { method: 'OPTIONS' });
+      assert.equal(options.status, 204, `OPTIONS ${path}`);
+      const allow = (options.headers.get('allow') ?? '').split(', ');
+      assert.deepEqual(allow, [...allow].sort(), `OPTIONS ${path}: sorted`);
+      assert.ok(allow.includes('OPTIONS'), `OPTIONS ${path}: ${allow}`);
+      if (allow.includes('GET')) assert.ok(allow.includes('HEAD'), `${path}: HEAD with GET`);
+      for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+        // An empty body: whatever is answered, it is never published, stored or uploaded.
+        const response = await server.api(path, {
+          method,
+          ...(['GET', 'HEAD'].includes(method)
+            ? {}
+            : { body: '{}', headers: { 'content-type': 'application/json' } }),
+        });
+        const text = await response.text();
+        assert.equal(
+          response.status === 405,
+          !allow.includes(method),
+          `${method} ${path}: ${response.status}`,
+        );
+        if (response.status === 405) {
+          // The same words as the Scheduler's 405: the detail names what is allowed.
+          assert.equal(response.headers.get('allow'), allow.join(', '), `${method} ${path}`);
+          if (method !== 'HEAD')
+            assert.ok(JSON.parse(text).detail.endsWith(`allowed: ${allow.join(', ')}`), `${method} ${path}`);
+        }
+      }
+    }
+    // HEAD of a Scheduler GET is the same 501 as the GET, not a 405.
+    assert.equal((await server.api('/api/v1/posts', { method: 'HEAD' })).status, 501);
+    // OPTIONS under /media is sandboxed like every other answer there.
+    const media = await fetch(`${server.url}/media/some-key.png`, { method: 'OPTIONS' });
+    assert.equal(media.headers.get('content-security-policy'), 'sandbox');
   });
 
   it('answers malformed JSON and wrong types with 400 problems', async () => {

@@ -114,6 +114,17 @@ export function platformProblem(
   return problem(code, detail, { hint: refusal.hint, errors: [issue] });
 }
 
+/**
+ * The 405 for `method` on a path that answers only `allow` (sent with the `Allow` header), worded
+ * alike by the Scheduler and the self-hosted server.
+ */
+export function methodNotAllowedProblem(method: string, pathname: string, allow: readonly string[]): Problem {
+  return problem(
+    'method_not_allowed',
+    `${method} is not allowed on ${pathname}; allowed: ${allow.join(', ')}`,
+  );
+}
+
 /** An error that adapters turn into a problem response. Thrown by shared request helpers. */
 export class ProblemError extends Error {
   readonly problem: Problem;

@@ -8,9 +8,19 @@ import {
   type Storage,
   serveMedia,
 } from '@postwave/shared';
-import { type Request, Router } from 'express';
+import { type Request, type RequestHandler, Router } from 'express';
 import { type ApiRoutes, on } from '../api-routes.ts';
 import { sendProblem } from '../http/errors.ts';
+
+/**
+ * Every answer under /media (an upload's 201 or its problems, OPTIONS, a path or method no route
+ * serves) is sandboxed and never sniffed, as served media are (contract D), not only the
+ * downloads. `app.ts` mounts it on /media before any handler that may answer there.
+ */
+export const sandboxMedia: RequestHandler = (_req, res, next) => {
+  res.set(mediaSandboxHeaders);
+  next();
+};
 
 /**
  * Public media: served by key, and the target of self-signed upload URLs (the signature is the
@@ -19,12 +29,6 @@ import { sendProblem } from '../http/errors.ts';
  */
 export function mediaRouter(routes: ApiRoutes, storage: Storage): Router {
   const router = Router();
-  // Every answer under /media (an upload's 201 or its problems, a path no route serves) is
-  // sandboxed and never sniffed, as served media are (contract D), not only the downloads.
-  router.use('/media', (_req, res, next) => {
-    res.set(mediaSandboxHeaders);
-    next();
-  });
 
   const serve = async (req: Request, res: import('express').Response) => {
     const media = await serveMedia({

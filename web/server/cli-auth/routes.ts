@@ -1,3 +1,4 @@
+import { Problem, problemContentType } from '@postwave/shared';
 import { problemResponses } from '@postwave/shared/openapi/index';
 import { json, redirectResponse, unauthorized } from '#server/api/common.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
@@ -12,7 +13,11 @@ export const cliAuthRoutes = defineApiRoutes({
     summary: 'Browser step of `postwave login`: checks the CLI’s parameters, then the approval page',
     responses: {
       ...redirectResponse('To sign-in, then the approval page.'),
-      ...problemResponses({ invalid_request: 'bad redirect_uri, state or code_challenge' }),
+      400: {
+        description:
+          '`invalid_request`: bad redirect_uri, state or code_challenge. A browser (`Accept: text/html`) gets an HTML page saying what is wrong and to run `postwave login` again; the approval page `/cli/authorize` sends such a link back here.',
+        content: { [problemContentType]: Problem, 'text/html': { type: 'string' } },
+      },
     },
   },
   exchangeCliCode: {

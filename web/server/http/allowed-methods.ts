@@ -1,5 +1,3 @@
-import type { Problem } from '@postwave/shared';
-import { problem } from '@postwave/shared/problems';
 import { routeMethods } from '#server/api/route-methods.ts';
 
 type Segment = { kind: 0; name: string } | { kind: 1 } | { kind: 2 };
@@ -64,12 +62,4 @@ export function allowedMethods(pathname: string): readonly string[] | undefined 
     if (ranks && (!best || earlier(ranks, best.ranks))) best = { ranks, allow: pattern.allow };
   }
   return best?.allow;
-}
-
-/** The 405 problem for `method` on a route file that serves only `allow` (sent with `Allow`). */
-export function methodNotAllowedProblem(method: string, pathname: string, allow: readonly string[]): Problem {
-  return problem(
-    'method_not_allowed',
-    `${method} is not allowed on ${pathname}; allowed: ${allow.join(', ')}`,
-  );
 }

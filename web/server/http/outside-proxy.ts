@@ -1,7 +1,7 @@
 import { malformedRequestTarget } from '@postwave/shared/http/json-input';
 import { apiContentSecurityPolicy, baselineSecurityHeaders } from '@postwave/shared/http/security-headers';
-import { problem } from '@postwave/shared/problems';
-import { allowedMethods, methodNotAllowedProblem } from './allowed-methods.ts';
+import { methodNotAllowedProblem, problem } from '@postwave/shared/problems';
+import { allowedMethods } from './allowed-methods.ts';
 import { problemResponse } from './respond.ts';
 
 type Handler<C> = (request: Request, context: C) => Promise<Response>;

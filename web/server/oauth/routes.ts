@@ -60,7 +60,11 @@ export const oauthRoutes = defineApiRoutes({
     tags: ['OAuth'],
     responses: {
       ...redirectResponse('To the consent page, or back to the client with an error.'),
-      400: { description: 'An HTML error page when the client or redirect URI cannot be trusted.' },
+      400: {
+        description:
+          'An HTML error page when the request cannot be used (unknown client, unregistered redirect URI, PKCE, scope, resource, response type); the consent page sends such a request back here.',
+        content: { 'text/html': { type: 'string' } },
+      },
     },
   },
   authorizeDecision: {

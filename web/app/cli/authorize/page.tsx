@@ -9,7 +9,7 @@ import {
 import { browserUser, signInLocation } from '#server/cli-auth/session.ts';
 import { getContext } from '#server/context.ts';
 import { workspaceChoices } from '#server/workspaces/pick.ts';
-import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
+import { CenteredCard, ConsentForm } from '../../../components/consent-card.tsx';
 import { WorkspacePicker } from '../../../components/workspace-picker.tsx';
 
 export const dynamic = 'force-dynamic';
@@ -25,12 +25,9 @@ export default async function CliAuthorizePage({ searchParams }: { searchParams:
     params = parseCliAuthorizeParams(query);
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
-    return (
-      <ErrorCard
-        title="This CLI sign-in link is not valid"
-        message={`${error.message}. Run postwave login again.`}
-      />
-    );
+    // A page cannot answer 400: the authorize route, which makes the same check, shows the error
+    // card with that status.
+    redirect(`/api/cli/authorize?${query}`);
   }
   const ctx = await getContext();
   const user = await browserUser(ctx, (await cookies()).toString() || null);

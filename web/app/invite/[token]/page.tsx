@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
 import { AcceptInvitationForm } from '../../../components/accept-invitation-form.tsx';
-import { CenteredCard, ErrorCard } from '../../../components/consent-card.tsx';
+import { CenteredCard } from '../../../components/consent-card.tsx';
 import { getConfig, getContext } from '../../../server/context.ts';
 import { resendVerificationAction } from '../../../server/ui/actions.ts';
 import { acceptInvitationAction } from '../../../server/ui/invitation-actions.ts';
@@ -25,13 +26,8 @@ export default async function InvitePage({
   const { token } = await params;
   const { verification } = await searchParams;
   const invitation = await previewInvitation(await getContext(), token);
-  if (!invitation)
-    return (
-      <ErrorCard
-        title="This invitation is no longer valid"
-        message="It was used, revoked or has expired. Ask for a new invitation."
-      />
-    );
+  // A used, revoked, expired or unknown link is a 404, with the card of not-found.tsx beside this page.
+  if (!invitation) notFound();
   const here = `/invite/${encodeURIComponent(token)}`;
   const user = await currentUser();
   return (

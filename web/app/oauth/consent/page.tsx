@@ -9,7 +9,7 @@ import {
   parseAuthorizeRequest,
 } from '#server/oauth/service.ts';
 import { workspaceChoices } from '#server/workspaces/pick.ts';
-import { CenteredCard, ConsentForm, ErrorCard } from '../../../components/consent-card.tsx';
+import { CenteredCard, ConsentForm } from '../../../components/consent-card.tsx';
 import { WorkspacePicker } from '../../../components/workspace-picker.tsx';
 
 export const dynamic = 'force-dynamic';
@@ -34,7 +34,9 @@ export default async function ConsentPage({ searchParams }: { searchParams: Sear
     request = await parseAuthorizeRequest(ctx, query);
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    return <ErrorCard title="This authorization request cannot continue" message={error.message} />;
+    // A page cannot answer 400: the authorization endpoint, which makes the same check, shows
+    // the error card with that status.
+    redirect(`/api/oauth/authorize?${query}`);
   }
   const user = await browserUser(ctx, (await cookies()).toString() || null);
   if (!user) redirect(signInLocation(ctx, `/oauth/consent?${authorizeQuery(request)}`));

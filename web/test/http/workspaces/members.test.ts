@@ -255,6 +255,16 @@ for (const backend of backends()) {
         (await invitee.session.json('/api/v1/invitations/accept', { json: { token: 'pwi_nope' } })).status,
         404,
       );
+      // Its page says so with a 404 too, signed in or not, for a used or an unknown link.
+      for (const link of [token, 'pwi_nope']) {
+        for (const who of [invitee.session, new Client(env.app.url)]) {
+          const gone = await who.fetch(`/invite/${encodeURIComponent(link)}`);
+          assert.equal(gone.status, 404, link);
+          const html = await gone.text();
+          assert.match(html, /This invitation is no longer valid/, link);
+          assert.doesNotMatch(html, /Accept the invitation|Create your account/, link);
+        }
+      }
       const second = await owner.session.json(`/api/v1/workspaces/${ws}/invitations`, {
         json: { email: stranger.email, role: 'viewer' },
       });

@@ -1,6 +1,6 @@
 import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
 import { getContext } from '#server/context.ts';
-import { errorPage } from '#server/oauth/error-page.ts';
+import { authorizeErrorPage } from '#server/oauth/error-page.ts';
 import { authorizeQuery, OAuthError, parseAuthorizeRequest } from '#server/oauth/service.ts';
 
 export const runtime = 'nodejs';
@@ -21,6 +21,6 @@ export async function GET(request: Request): Promise<Response> {
     return redirect(page);
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    return errorPage(error.message);
+    return authorizeErrorPage(error.message);
   }
 }

@@ -2,7 +2,7 @@ import { assertSameOrigin } from '#server/auth/same-origin.ts';
 import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
 import { getContext } from '#server/context.ts';
 import { errorResponse } from '#server/http/route.ts';
-import { errorPage } from '#server/oauth/error-page.ts';
+import { authorizeErrorPage } from '#server/oauth/error-page.ts';
 import { readForm } from '#server/oauth/http.ts';
 import {
   authorizeQuery,
@@ -34,7 +34,7 @@ export async function POST(request: Request): Promise<Response> {
     const code = await issueAuthorizationCode(ctx, user.id, parsed, workspaceId);
     return redirect(clientRedirect(ctx, parsed, { code }));
   } catch (error) {
-    if (error instanceof OAuthError) return errorPage(error.message);
+    if (error instanceof OAuthError) return authorizeErrorPage(error.message);
     return errorResponse(error, ctx);
   }
 }
