@@ -53,13 +53,22 @@ export const Thread = z.array(ThreadPart).max(maxThreadParts).meta({
 });
 
 /**
+ * A post's accounts, with messages a person can act on: the composer shows them under the field
+ * as they are, and MCP tools answer them too.
+ */
+export const PostAccountIds = z
+  .array(AccountId)
+  .min(1, 'Choose at least one account')
+  .max(100, 'Choose at most 100 accounts');
+
+/**
  * The wire shape. `postingMode` is any string here so that a well-typed but unknown mode
  * is reported as 422 (validation) rather than 400 (malformed): the request is well formed, its value is not.
  */
 export const PostRequest = z
   .object({
     message: z.string().max(100_000),
-    accountIds: z.array(AccountId).min(1).max(100),
+    accountIds: PostAccountIds,
     postingMode: z.string().meta({ enum: [...postingModes] }),
     media: MediaField.optional(),
     scheduledAt: z.string().optional().meta({ format: 'date-time' }),

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { ProblemError, parseBody, schemaProblem } from '../../src/problems.ts';
-import { parseOffsetDateTime, parsePostRequest } from '../../src/publish/parse-request.ts';
+import {
+  parseOffsetDateTime,
+  parsePostRequest,
+  parseValidationRequest,
+} from '../../src/publish/parse-request.ts';
 
 /** The problem `parsePostRequest` throws for `body`, or undefined when it parses. */
 function refusal(body: unknown): ProblemError | undefined {
@@ -65,6 +69,18 @@ describe('post request bodies (contract B: 400 for the wrong shape, 422 for a va
       assert.equal(problem.problem.errors?.[0]?.path, path);
       assert.doesNotMatch(problem.problem.errors?.[0]?.message ?? '', /^Invalid input$/);
     }
+  });
+
+  it("says what to do about the accounts, in the composer's words, not zod's", () => {
+    const none = refusal({ ...valid, accountIds: [] });
+    assert.deepEqual(none?.problem.errors, [
+      { path: 'accountIds', code: 'too_small', message: 'Choose at least one account' },
+    ]);
+    const many = refusal({ ...valid, accountIds: Array.from({ length: 101 }, (_, i) => `a${i}`) });
+    assert.equal(many?.problem.errors?.[0]?.message, 'Choose at most 100 accounts');
+    // Validation answers the same sentence as `valid: false`.
+    const checked = parseValidationRequest({ message: 'Hello', accountIds: [] });
+    assert.equal(checked.invalid?.errors?.[0]?.message, 'Choose at least one account');
   });
 });
 

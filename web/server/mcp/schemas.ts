@@ -1,4 +1,4 @@
-import { AccountId, MediaKey, postingModes } from '@postwave/shared';
+import { AccountId, MediaKey, PostAccountIds, postingModes } from '@postwave/shared';
 import { z } from 'zod';
 
 /*
@@ -40,7 +40,7 @@ export const McpMediaList = z
   .union([z.array(McpMedia).max(50), McpMedia])
   .describe('Media objects from upload_media_from_url or presign_upload, in order (one object or a list)');
 
-export const McpAccountIds = z.array(AccountId).min(1).max(100).describe('Account ids from list_accounts');
+export const McpAccountIds = PostAccountIds.describe('Account ids from list_accounts');
 export const McpMessage = z.string().max(100_000).describe('The text of the post');
 export const McpPostId = z.string().max(100).describe('The post id');
 export const McpScheduledAt = z

@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '#server/context.ts';
 import { createActor } from './actor.ts';
 import type { McpCaller } from './auth.ts';
@@ -29,9 +30,32 @@ export function createMcpServer(
         'Subscribe to postwave://posts/{id} to hear when a post is posted or fails. The prompts announce and thread_from_text walk through it.',
     },
   );
+  unprefixedErrors(server);
   const actor = createActor(ctx, caller, server);
   registerTools(server, ctx, actor);
   const stopResources = registerResources(server, ctx, caller.workspaceId, options);
   registerPrompts(server, ctx, caller.workspaceId);
   return { server, dispose: stopResources };
+}
+
+/**
+ * An McpError's message starts with "MCP error <code>: ", and the SDK sends that message as the
+ * JSON-RPC error's; the client's McpError adds the prefix again ("MCP error -32602: MCP error
+ * -32602: Resource not found"). Every handler (ours and the SDK's, e.g. an unknown prompt) answers
+ * the bare message, with the same code and data.
+ */
+function unprefixedErrors(server: McpServer): void {
+  const protocol = server.server;
+  const setRequestHandler = protocol.setRequestHandler.bind(protocol);
+  protocol.setRequestHandler = ((schema: never, handler: (...args: never[]) => unknown) =>
+    setRequestHandler(schema, (async (...args: never[]) => {
+      try {
+        return await handler(...args);
+      } catch (error) {
+        if (!(error instanceof McpError)) throw error;
+        const prefix = `MCP error ${error.code}: `;
+        const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+        throw Object.assign(new Error(message), { code: error.code, data: error.data });
+      }
+    }) as never)) as typeof protocol.setRequestHandler;
 }

@@ -20,7 +20,7 @@ export function ok(value: unknown, summary: string): CallToolResult {
 }
 
 /** Failures are tool errors carrying the REST API's problem (status, code, hint, per-account errors). */
-function failure(error: unknown, ctx: AppContext): CallToolResult {
+export function failure(error: unknown, ctx: AppContext): CallToolResult {
   let body: Record<string, unknown>;
   if (error instanceof ProblemError) body = { ...error.problem };
   else if (isPlatformError(error))
