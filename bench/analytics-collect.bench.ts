@@ -9,10 +9,10 @@
  * the database's server processes, which a loaded machine does not inflate as it does times.
  * `BENCH_MARKS=1` prints the phases' edges on the clock `--cpu-prof` samples carry.
  *
- * A third loop, the floor, does only what any collection storing each target's latest figures in
- * its row must write: the same lookups, and per ten answers one statement updating those targets'
- * rows (figures and schedule) and inserting their history. No claim, lease, limiter, credentials
- * or rollups: its ratio to the bare loop is the most this storage layout allows a collector.
+ * A third loop, the floor, does only what the append-only collection must write: the same
+ * lookups, and per ten answers one statement taking those targets' schedule entries and inserting
+ * their history and next entries. No claim, lease, limiter, credentials or rollups: its ratio to
+ * the bare loop is the most this storage layout allows a collector.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -192,7 +192,15 @@ try {
   );
 
   // The floor: the same lookups, ten answers (1,000 targets, a collector's round) per statement
-  // that updates their rows and inserts their history, as the outcome write must at least.
+  // that takes their schedule entries, inserts their history and their next entries, as the
+  // outcome write must at least.
+  const entries = new Map(
+    (
+      await db.query<{ post_id: string; due_at: string }>(
+        'SELECT post_id, due_at::text AS due_at FROM metric_due',
+      )
+    ).rows.map((e) => [e.post_id, e.due_at]),
+  );
   const floorDbCpu = await databaseCpuUs(db);
   const floorCpu = process.cpuUsage();
   const floorStarted = performance.now();
@@ -201,17 +209,26 @@ try {
       const values = [];
       for (const batch of group) {
         const figures = await lookUp(batch);
-        values.push(...batch.map((r) => ({ ...r, metrics: figures.get(r.platform_post_id) })));
+        values.push(
+          ...batch.map((r) => ({
+            ...r,
+            due_at: entries.get(r.post_id),
+            metrics: figures.get(r.platform_post_id),
+          })),
+        );
       }
       await pool.query(
-        `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(post_id uuid, account_id text, metrics jsonb)),
-         updated AS (
-           UPDATE target_metrics m SET metrics = x.metrics, engagement = (x.metrics->>'like_count')::int,
-             collected_at = now(), step = m.step + 1, next_collect_at = m.next_collect_at + interval '5 hours'
-           FROM x WHERE m.post_id = x.post_id AND m.account_id = x.account_id
-           RETURNING m.post_id, m.account_id, x.metrics)
-         INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics)
-         SELECT post_id, account_id, now(), metrics FROM updated`,
+        `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(post_id uuid, account_id text, due_at timestamptz, metrics jsonb)),
+         taken AS (
+           DELETE FROM metric_due d USING x
+           WHERE d.account_id = x.account_id AND d.due_at = x.due_at AND d.post_id = x.post_id
+           RETURNING d.*, x.metrics AS figures),
+         history AS (
+           INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics, engagement)
+           SELECT post_id, account_id, now(), figures, (figures->>'like_count')::int FROM taken)
+         INSERT INTO metric_due (account_id, due_at, post_id, step, posted_at, metrics, engagement)
+         SELECT account_id, due_at + interval '5 hours', post_id, step + 1, posted_at, figures, (figures->>'like_count')::int
+         FROM taken`,
         [JSON.stringify(values)],
       );
     }

@@ -244,26 +244,25 @@ function outcomeOf(
   now: number,
   ctx: AppContext,
 ): TargetOutcome {
-  const { postId, accountId } = target;
+  const { postId, accountId, dueAt } = target;
   if (answer?.state === 'gone')
-    return { postId, accountId, state: 'gone', step: target.step, nextCollectAt: null };
+    return { postId, accountId, dueAt, state: 'gone', step: target.step, nextCollectAt: null };
   const offsets = collectionOffsets(ctx);
   const next = nextCollection(target.postedAt.getTime(), now, offsets);
   const state = next ? 'collecting' : 'done';
   const step = next?.step ?? offsets.length;
   const nextCollectAt = next ? new Date(next.at) : null;
-  if (!answer) return { postId, accountId, state, step, nextCollectAt };
+  if (!answer) return { postId, accountId, dueAt, state, step, nextCollectAt };
   const metrics = canonicalMetrics(answer.metrics);
   return {
     postId,
     accountId,
+    dueAt,
     state,
     step,
     nextCollectAt,
     metrics,
     engagement: engagementOf(metrics) ?? null,
-    impressions: metrics.impressions ?? null,
-    old: { metrics: target.metrics, engagement: target.engagement },
   };
 }
 
@@ -276,7 +275,7 @@ function withClicks(
   return { ...answer, metrics: { ...answer.metrics, clicks } };
 }
 
-const keyOf = (t: ClaimedTarget) => ({ postId: t.postId, accountId: t.accountId });
+const keyOf = (t: ClaimedTarget) => ({ postId: t.postId, accountId: t.accountId, dueAt: t.dueAt });
 
 /** The account to collect with; undefined when it was removed; `later` while it needs reconnecting. */
 export async function loadAccount(

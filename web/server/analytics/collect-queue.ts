@@ -6,8 +6,8 @@ import { executePrepared } from '#server/db/prepared.ts';
 /*
  * The collector's queue of accounts (`metric_collect_accounts`, docs/analytics.md#collection). A
  * collector leases whole accounts: the claim writes one row per account, not one per target, and
- * finds the next due accounts through the queue's index, never walking the due targets of
- * accounts being collected (which stay due until their outcomes are written). SKIP LOCKED hands
+ * finds the next due accounts through the queue's index, never walking the due entries of
+ * accounts being collected (which stay until their outcomes are written). SKIP LOCKED hands
  * concurrent collectors disjoint accounts; the claim pushes an account's `next_due_at` to its
  * lease's end, so the account of a collector that died becomes due again when the lease runs out.
  */
@@ -19,24 +19,22 @@ export interface ClaimedTarget {
   platform: string;
   postedAt: Date;
   step: number;
+  /**
+   * When its `metric_due` entry was due (with its account and post, the entry's key), as the
+   * database wrote it: a Date would drop its microseconds and miss the entry.
+   */
+  dueAt: string;
   platformPostId: string;
   url: string | null;
-  /**
-   * Its latest figures as claimed (unchanged until its outcome is written: only the holder of its
-   * account writes them), so the outcome write takes the rollups' difference without reading them again.
-   */
-  metrics: Record<string, number>;
-  engagement: number | null;
 }
 
-/** The earliest `next_collect_at` of an account's (`a.account_id`) collecting targets, from its index. */
-const earliestDue = sql`(SELECT m.next_collect_at FROM target_metrics m
-  WHERE m.account_id = a.account_id AND m.state = 'collecting'
-  ORDER BY m.next_collect_at LIMIT 1)`;
+/** The earliest due entry of an account (`a.account_id`), from the entries' key. */
+const earliestDue = sql`(SELECT d.due_at FROM metric_due d
+  WHERE d.account_id = a.account_id ORDER BY d.due_at LIMIT 1)`;
 
 /**
  * A statement (a CTE's body) bringing forward the accounts of `rows` (a query of `account_id,
- * next_collect_at`, such as newly enrolled targets or refreshed ones) to their earliest target.
+ * next_collect_at`, such as newly scheduled entries) to their earliest.
  */
 export const queueAccountsOf = (rows: SQL): SQL => sql`
   INSERT INTO metric_collect_accounts AS a (account_id, next_due_at)
@@ -52,9 +50,10 @@ export const heldBy = (owner: string, column: string): SQL =>
 
 /**
  * Claims up to `limit` due targets (optionally only those of one post, for a refresh), whole
- * accounts at a time: of the earliest-due unleased accounts, up to `perAccount` targets each in
- * due order (the `target_metrics_account_due` index), so a platform that answers for many posts at
- * once (X: 100 ids a call) is asked with full calls. The accounts that gave targets are leased.
+ * accounts at a time: of the earliest-due unleased accounts, up to `perAccount` entries each in
+ * due order (the key of `metric_due`), so a platform that answers for many posts at once (X: 100
+ * ids a call) is asked with full calls. The accounts that gave targets are leased; the entries
+ * stay until their outcomes are written (so a collector that dies loses nothing: its leases run out).
  */
 export async function claimDueTargets(
   ctx: AppContext,
@@ -68,19 +67,22 @@ export async function claimDueTargets(
   // with only a few due still fill a fair part of it; each is read at most `perAccount` deep.
   const needed = Math.ceil(options.limit / perAccount);
   const accounts = Math.max(8, needed + Math.ceil(needed / 2));
-  /** Target `alias` of account `account` is due now (and of the refreshed post, for a refresh). */
+  /**
+   * Entry `alias` of account `account` is due now; for a refresh, it is the refreshed post's,
+   * whenever due (a refresh collects it now, and its next entry follows from then).
+   */
   const due = (alias: string, account: string) => {
-    const t = sql.raw(alias);
-    return sql`${t}.account_id = ${sql.raw(account)} AND ${t}.state = 'collecting'
-      AND ${t}.next_collect_at <= ${now}::timestamptz
-      ${options.postId ? sql`AND ${t}.post_id = ${options.postId}` : sql``}`;
+    const d = sql.raw(alias);
+    return options.postId
+      ? sql`${d}.account_id = ${sql.raw(account)} AND ${d}.post_id = ${options.postId}`
+      : sql`${d}.account_id = ${sql.raw(account)} AND ${d}.due_at <= ${now}::timestamptz`;
   };
-  const ofPost = options.postId
-    ? sql`AND a.account_id IN (SELECT p.account_id FROM target_metrics p WHERE p.post_id = ${options.postId})`
-    : sql``;
+  const accountDue = options.postId
+    ? sql`a.account_id IN (SELECT p.account_id FROM target_metrics p WHERE p.post_id = ${options.postId})`
+    : sql`a.next_due_at <= ${now}::timestamptz`;
   const unleased = (alias: string) =>
     sql`(${sql.raw(alias)}.lease_expires_at IS NULL OR ${sql.raw(alias)}.lease_expires_at <= ${now}::timestamptz)`;
-  // The accounts walked past because none of their targets is due (their posts were deleted, the
+  // The accounts walked past because none of their entries is due (their posts were deleted, the
   // account removed) get their true next due time, so they never stand at the queue's head again:
   // those due before the last candidate (not at the same instant: such an account may simply not
   // have fitted, and locking it would keep another collector from it), or all when none was found.
@@ -100,39 +102,50 @@ export async function claimDueTargets(
     sql`
     WITH candidates AS (
       SELECT a.account_id, a.next_due_at FROM metric_collect_accounts a
-      WHERE a.next_due_at <= ${now}::timestamptz AND ${unleased('a')} ${ofPost}
-        AND EXISTS (SELECT 1 FROM target_metrics e WHERE ${due('e', 'a.account_id')})
+      WHERE ${accountDue} AND ${unleased('a')}
+        AND EXISTS (SELECT 1 FROM metric_due e WHERE ${due('e', 'a.account_id')})
       ORDER BY a.next_due_at
       LIMIT ${accounts}
       FOR UPDATE SKIP LOCKED
     ), due AS (
       SELECT d.*, c.next_due_at AS account_due FROM candidates c
       CROSS JOIN LATERAL (
-        SELECT m.post_id, m.account_id, m.next_collect_at, m.platform, m.posted_at, m.step,
-          m.platform_post_id, m.url, m.metrics, m.engagement
-        FROM target_metrics m
-        WHERE ${due('m', 'c.account_id')}
-        ORDER BY m.next_collect_at
+        SELECT d.post_id, d.account_id, d.due_at, d.step, d.posted_at
+        FROM metric_due d
+        WHERE ${due('d', 'c.account_id')}
+        ORDER BY d.due_at
         LIMIT ${perAccount}) AS d
     ), taken AS (
       SELECT r.* FROM (
-        SELECT due.*, row_number() OVER (ORDER BY due.account_due, due.account_id, due.next_collect_at) AS n
+        SELECT due.*, row_number() OVER (ORDER BY due.account_due, due.account_id, due.due_at) AS n
         FROM due) AS r
       WHERE r.n <= ${options.limit}
+    ), targets AS (
+      SELECT k.post_id, k.account_id, k.due_at, k.posted_at, k.step, m.platform, m.platform_post_id, m.url
+      -- By key, one probe per entry (as a join, the planner may hash every target).
+      FROM taken k LEFT JOIN LATERAL (SELECT m.platform, m.platform_post_id, m.url FROM target_metrics m
+        WHERE m.post_id = k.post_id AND m.account_id = k.account_id LIMIT 1) AS m ON true
     ), leased AS (
       UPDATE metric_collect_accounts AS a
       SET lease_owner = ${owner}, lease_expires_at = ${until}::timestamptz, next_due_at = ${until}::timestamptz
-      WHERE a.account_id IN (SELECT account_id FROM taken)
+      -- (An account whose entries were all orphans is not held: the next claim settles it.)
+      WHERE a.account_id IN (SELECT account_id FROM targets WHERE platform IS NOT NULL)
+    ), orphans AS (
+      -- An entry whose target was deleted while a collection held it (the deletion's trigger
+      -- could not see the entry that collection then wrote) is dropped here, never collected.
+      DELETE FROM metric_due d USING targets k
+      WHERE k.platform IS NULL AND d.account_id = k.account_id AND d.due_at = k.due_at AND d.post_id = k.post_id
     )${settled}
-    SELECT k.post_id, k.account_id, k.platform, k.posted_at, k.step, k.metrics, k.engagement,
+    SELECT k.post_id, k.account_id, k.platform, k.posted_at, k.step, k.due_at::text AS due_at,
       coalesce(k.platform_post_id, t.platform_post_id) AS platform_post_id,
       CASE WHEN k.platform_post_id IS NULL THEN t.url ELSE k.url END AS url
-    FROM taken k
+    FROM targets k
     -- A row enrolled by an older instance (without the target's id) looks it up, by key: a join the
     -- planner may hash would read every post target.
     LEFT JOIN LATERAL (SELECT t.platform_post_id, t.url FROM post_targets t
       WHERE k.platform_post_id IS NULL AND t.post_id = k.post_id AND t.account_id = k.account_id
-      LIMIT 1) AS t ON true`,
+      LIMIT 1) AS t ON true
+    WHERE k.platform IS NOT NULL`,
   );
   return rowsOf<Record<string, unknown>>(result).map((row) => ({
     postId: String(row.post_id),
@@ -140,17 +153,15 @@ export async function claimDueTargets(
     platform: String(row.platform),
     postedAt: dateOrNull(row.posted_at)!,
     step: Number(row.step),
+    dueAt: String(row.due_at),
     platformPostId: String(row.platform_post_id),
     url: (row.url as string | null) ?? null,
-    metrics: (row.metrics as Record<string, number> | null) ?? {},
-    engagement: row.engagement === null || row.engagement === undefined ? null : Number(row.engagement),
   }));
 }
 
 /**
  * Gives back the accounts `owner` holds among `accountIds` once their round's outcomes are
- * written, each due again at its earliest collecting target (now, when some were left for a
- * later round).
+ * written, each due again at its earliest entry (now, when some were left for a later round).
  */
 export async function releaseAccounts(
   ctx: AppContext,

@@ -13,6 +13,7 @@ import {
   refreshRollups,
   rollupsByDifference,
 } from './collect-rollups.ts';
+import { latestSnapshot } from './latest-figures.ts';
 
 /*
  * The collectors' SQL (docs/analytics.md): enrolling posted targets and accounts, writing what a
@@ -28,6 +29,8 @@ export type TargetOutcome = ScheduleOutcome | FiguresOutcome;
 interface ScheduleOutcome {
   postId: string;
   accountId: string;
+  /** The claimed entry's due time (`ClaimedTarget.dueAt`): the entry this outcome replaces. */
+  dueAt: string;
   state: MetricsState;
   step: number;
   nextCollectAt: Date | null;
@@ -37,12 +40,6 @@ interface ScheduleOutcome {
 interface FiguresOutcome extends Omit<ScheduleOutcome, 'metrics'> {
   metrics: Record<string, number>;
   engagement: number | null;
-  impressions: number | null;
-  /**
-   * The figures the target had when claimed, which the rollups' difference is taken from (only the
-   * holder of its account writes them, so they are still the row's).
-   */
-  old: { metrics: Record<string, number>; engagement: number | null };
 }
 
 const list = (values: readonly string[]): SQL =>
@@ -52,9 +49,9 @@ const list = (values: readonly string[]): SQL =>
   );
 
 /**
- * Gives every posted target without a metrics row one: `collecting` with its first collection
- * `firstOffsetMs` after it posted when its platform reports post metrics, else `unsupported` (its
- * post still counts in summaries). Answers how many rows it added.
+ * Gives every posted target without a metrics row one: `collecting`, with its first collection
+ * due `firstOffsetMs` after it posted, when its platform reports post metrics, else `unsupported`
+ * (its post still counts in summaries). Answers how many rows it added.
  */
 export async function enrollPostedTargets(
   ctx: AppContext,
@@ -67,22 +64,33 @@ export async function enrollPostedTargets(
     collecting.length > 0 ? sql`(t.platform IN (${list(collecting)}) OR ${shortLinks})` : shortLinks;
   const result = await ctx.db.execute(sql`
     WITH added AS (
-    INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, url, posted_at, state, step, next_collect_at)
+    INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, url, posted_at, state)
     SELECT t.post_id, t.account_id, t.platform, t.platform_post_id, t.url, coalesce(p.posted_at, t.updated_at),
-      CASE WHEN ${supported} THEN 'collecting' ELSE 'unsupported' END, 0,
-      CASE WHEN ${supported}
-        THEN coalesce(p.posted_at, t.updated_at) + ${firstOffsetMs} * interval '1 millisecond' END
+      CASE WHEN ${supported} THEN 'collecting' ELSE 'unsupported' END
     FROM post_targets t JOIN posts p ON p.id = t.post_id
     WHERE t.status = 'posted' AND t.platform_post_id IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM target_metrics m WHERE m.post_id = t.post_id AND m.account_id = t.account_id)
     ON CONFLICT DO NOTHING
-    RETURNING post_id, account_id, next_collect_at
-    ), queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM added`)})
+    RETURNING post_id, account_id, posted_at, state
+    ), ${firstEntries(sql`SELECT post_id, account_id, posted_at FROM added WHERE state = 'collecting'`, firstOffsetMs)}
     SELECT post_id, account_id FROM added`);
   const added = rowsOf<{ post_id: string; account_id: string }>(result);
   if (added.length > 0) await refreshRollups(ctx, bucketsOfTargets(JSON.stringify(added)));
   return added.length;
 }
+
+/**
+ * Two CTEs (`scheduled`, `queued`) giving newly enrolled targets (`rows`: `post_id, account_id,
+ * posted_at`) their first `metric_due` entry, `firstOffsetMs` after they posted, and bringing their
+ * accounts forward in the collector's queue. Publishing's finalizing statement uses them too.
+ */
+export const firstEntries = (rows: SQL, firstOffsetMs: number): SQL => sql`scheduled AS (
+      INSERT INTO metric_due (account_id, due_at, post_id, step, posted_at)
+      SELECT e.account_id, e.posted_at + ${firstOffsetMs} * interval '1 millisecond', e.post_id, 0, e.posted_at
+      FROM (${rows}) AS e
+      ON CONFLICT DO NOTHING
+      RETURNING account_id, due_at AS next_collect_at
+    ), queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM scheduled`)})`;
 
 /** The accounts of a round of claimed targets, in one query (ids that are not accounts are left out). */
 export async function accountRowsById(ctx: AppContext, ids: readonly string[]): Promise<AccountRow[]> {
@@ -92,9 +100,12 @@ export async function accountRowsById(ctx: AppContext, ids: readonly string[]): 
 }
 
 /**
- * Writes outcomes of targets `owner` holds, their figures to the history and the difference they
- * make to the rollups, in one statement however many there are (a bucket to recompute takes one
- * more). A target whose account another collector took over meanwhile is left alone.
+ * Writes outcomes of targets `owner` holds, in one statement however many there are (a bucket to
+ * recompute takes one more), inserting only (docs/analytics.md, "Append-only collection"): each
+ * takes its claimed `metric_due` entry (deleting it: the figures it carries are the rollups' old
+ * ones), writes its figures to the history (which is the target's latest figures) and its next
+ * entry, and adds the difference to the rollups. Only a change of state (`done`, `gone`) writes
+ * the target's row. A target whose account another collector took over meanwhile is left alone.
  */
 export async function recordTargetOutcomes(
   ctx: AppContext,
@@ -108,39 +119,43 @@ export async function recordTargetOutcomes(
     outcomes.map((o) => ({
       post_id: o.postId,
       account_id: o.accountId,
+      due_at: o.dueAt,
       metrics: o.metrics ?? null,
       engagement: o.metrics ? o.engagement : null,
-      impressions: o.metrics ? o.impressions : null,
       state: o.state,
       step: o.step,
       next_collect_at: o.nextCollectAt?.toISOString() ?? null,
-      ...(o.metrics ? { old_metrics: o.old.metrics, old_engagement: o.old.engagement } : {}),
     })),
   );
-  // Each row carries the figures its target had when claimed (`old_*`, for the rollups' difference):
-  // reading them again here took a second lookup of every target.
   const result = await executePrepared(
     ctx.db,
     sql`
     WITH x AS (
-      SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS x(post_id uuid, account_id text, metrics jsonb,
-        engagement int, impressions int, state text, step int, next_collect_at timestamptz,
-        old_metrics jsonb, old_engagement int)
-    ), kept AS (
-      UPDATE target_metrics AS m
-      SET state = x.state, step = x.step, next_collect_at = x.next_collect_at,
-        metrics = coalesce(x.metrics, m.metrics),
-        engagement = CASE WHEN x.metrics IS NULL THEN m.engagement ELSE x.engagement END,
-        impressions = CASE WHEN x.metrics IS NULL THEN m.impressions ELSE x.impressions END,
-        collected_at = CASE WHEN x.metrics IS NULL THEN m.collected_at ELSE ${at}::timestamptz END
-      FROM x
-      WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND ${heldBy(owner, 'x.account_id')}
-      RETURNING m.post_id, m.account_id, m.posted_at, x.metrics, x.engagement,
-        coalesce(x.old_metrics, '{}'::jsonb) AS old_metrics, x.old_engagement
+      SELECT * FROM json_to_recordset(${rows}::json) AS x(post_id uuid, account_id text, due_at timestamptz,
+        metrics jsonb, engagement int, state text, step int, next_collect_at timestamptz)
+    ), taken AS (
+      DELETE FROM metric_due AS d USING x
+      WHERE d.account_id = x.account_id AND d.due_at = x.due_at AND d.post_id = x.post_id
+        AND ${heldBy(owner, 'x.account_id')}
+      RETURNING d.post_id, d.account_id, d.posted_at, x.metrics, x.engagement, x.state, x.step, x.next_collect_at,
+        d.metrics AS old_metrics, d.engagement AS old_engagement
     ), history AS (
-      INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics)
-      SELECT post_id, account_id, ${at}::timestamptz, metrics FROM kept WHERE metrics IS NOT NULL
+      INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics, engagement)
+      SELECT post_id, account_id, ${at}::timestamptz, metrics, engagement FROM taken WHERE metrics IS NOT NULL
       ON CONFLICT DO NOTHING
+    ), next AS (
+      INSERT INTO metric_due (account_id, due_at, post_id, step, posted_at, metrics, engagement)
+      SELECT account_id, next_collect_at, post_id, step, posted_at, coalesce(metrics, old_metrics),
+        CASE WHEN metrics IS NULL THEN old_engagement ELSE engagement END
+      FROM taken WHERE state = 'collecting' AND next_collect_at IS NOT NULL
+      ON CONFLICT DO NOTHING
+    ), ended AS (
+      UPDATE target_metrics AS m SET state = t.state
+      FROM (SELECT * FROM taken WHERE state <> 'collecting' OR next_collect_at IS NULL) AS t
+      WHERE m.post_id = t.post_id AND m.account_id = t.account_id
+    ), kept AS (
+      SELECT account_id, posted_at, metrics, engagement, coalesce(old_metrics, '{}'::jsonb) AS old_metrics,
+        old_engagement FROM taken
     ),
     ${rollupsByDifference}`,
   );
@@ -154,46 +169,62 @@ export async function recordTargetOutcomes(
 export async function postponeTargets(
   ctx: AppContext,
   owner: string,
-  targets: readonly { postId: string; accountId: string }[],
+  targets: readonly { postId: string; accountId: string; dueAt: string }[],
   retryAt: Date,
 ): Promise<void> {
   if (targets.length === 0) return;
-  const keys = JSON.stringify(targets.map((t) => ({ post_id: t.postId, account_id: t.accountId })));
+  const keys = JSON.stringify(
+    targets.map((t) => ({ post_id: t.postId, account_id: t.accountId, due_at: t.dueAt })),
+  );
   await ctx.db.execute(sql`
-    UPDATE target_metrics AS m
-    SET next_collect_at = ${retryAt.toISOString()}::timestamptz
-    FROM jsonb_to_recordset(${keys}::jsonb) AS x(post_id uuid, account_id text)
-    WHERE m.post_id = x.post_id AND m.account_id = x.account_id AND ${heldBy(owner, 'x.account_id')}`);
+    UPDATE metric_due AS d
+    SET due_at = ${retryAt.toISOString()}::timestamptz
+    FROM jsonb_to_recordset(${keys}::jsonb) AS x(post_id uuid, account_id text, due_at timestamptz)
+    WHERE d.account_id = x.account_id AND d.due_at = x.due_at AND d.post_id = x.post_id
+      AND ${heldBy(owner, 'x.account_id')}`);
 }
 
 /**
- * Makes a post's targets due now, and their accounts (a refresh): those collecting, and those done
- * with their schedule (+30 d), which a person may still ask about; a done target collected this
- * way is done again after it (its schedule has no step left). Answers false when one was refreshed
- * since `since`. A target in a round being collected is written by that round.
+ * Marks a refresh of a post's targets (answers false when one was refreshed since `since`): those
+ * done with their schedule (+30 d), which a person may still ask about, are collecting again with
+ * an entry due now (done again after it: their schedule has no step left). The refresh's claim
+ * then takes the post's entries whenever they are due (`claimDueTargets` with `postId`).
  */
-export async function markRefreshed(ctx: AppContext, postId: string, since: Date): Promise<boolean> {
+export async function markRefreshed(
+  ctx: AppContext,
+  postId: string,
+  since: Date,
+  steps: number,
+): Promise<boolean> {
   const now = new Date().toISOString();
   const result = await ctx.db.execute(sql`
     WITH refreshed AS (
-      UPDATE target_metrics
-      SET refreshed_at = ${now}::timestamptz,
-        state = CASE WHEN state = 'done' THEN 'collecting' ELSE state END,
-        next_collect_at = CASE WHEN state IN ('collecting', 'done') THEN ${now}::timestamptz ELSE next_collect_at END
-      WHERE post_id = ${postId}
+      UPDATE target_metrics AS m
+      SET refreshed_at = ${now}::timestamptz, state = CASE WHEN m.state = 'done' THEN 'collecting' ELSE m.state END
+      WHERE m.post_id = ${postId}
         AND NOT EXISTS (SELECT 1 FROM target_metrics r WHERE r.post_id = ${postId}
           AND r.refreshed_at > ${since.toISOString()}::timestamptz)
-      RETURNING account_id, state, next_collect_at
-    ), queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM refreshed WHERE state = 'collecting'`)})
+      -- A target's state before this statement: a done one has no entry, so it is given one.
+      RETURNING m.post_id, m.account_id, m.posted_at,
+        (SELECT o.state FROM target_metrics o WHERE o.post_id = m.post_id AND o.account_id = m.account_id) AS was
+    ), scheduled AS (
+      INSERT INTO metric_due (account_id, due_at, post_id, step, posted_at, metrics, engagement)
+      SELECT r.account_id, ${now}::timestamptz, r.post_id, ${steps}, r.posted_at, coalesce(s.metrics, '{}'::jsonb), s.engagement
+      FROM refreshed r
+      LEFT JOIN LATERAL (${latestSnapshot('r')}) AS s ON true
+      WHERE r.was = 'done'
+      ON CONFLICT DO NOTHING
+      RETURNING account_id, due_at AS next_collect_at
+    ), queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM scheduled`)})
     SELECT 1 FROM refreshed`);
   return rowsOf(result).length > 0;
 }
 
-/** Whether a post has a target due now (a refresh waits while another collector holds its account). */
-export async function hasDueTargets(ctx: AppContext, postId: string): Promise<boolean> {
+/** Whether another collector holds an account with one of this post's targets (a refresh waits for it). */
+export async function hasHeldTargets(ctx: AppContext, postId: string): Promise<boolean> {
   const result = await ctx.db.execute(sql`
-    SELECT 1 FROM target_metrics
-    WHERE post_id = ${postId} AND state = 'collecting' AND next_collect_at <= now() LIMIT 1`);
+    SELECT 1 FROM target_metrics m JOIN metric_collect_accounts a ON a.account_id = m.account_id
+    WHERE m.post_id = ${postId} AND m.state = 'collecting' AND a.lease_expires_at > now() LIMIT 1`);
   return rowsOf(result).length > 0;
 }
 

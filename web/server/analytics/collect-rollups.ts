@@ -1,11 +1,12 @@
 import { postMetricNames } from '@postwave/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
+import { latestSnapshot } from './latest-figures.ts';
 
 /*
  * The rollups' SQL (`metric_rollups` per quarter hour and `metric_rollups_hourly` per hour,
- * docs/analytics.md#storage-and-performance): sums of the targets' latest figures per account and
- * bucket of posting, recounted for enrollment and kept by collection's outcome write
+ * docs/analytics.md#storage-and-performance): sums of the targets' latest figures (their latest
+ * history rows) per account and bucket of posting, recounted for enrollment and kept by collection's outcome write
  * (web/server/analytics/collect-repository.ts) by difference. Publishing counts posts into both
  * (web/server/posts/repository.ts, with `bucketOf`).
  */
@@ -29,8 +30,9 @@ function rollupUpsert({ table, seconds }: Rollup): SQL {
   return sql`INSERT INTO ${sql.identifier(table)} (account_id, bucket, posts, engagement, ${names}${sql.raw(top ? ', top_engagement' : '')})
     SELECT b.account_id, b.bucket, count(*), sum(m.engagement), ${sums}${sql.raw(top ? ', max(m.engagement)' : '')}
     FROM (SELECT DISTINCT k.account_id, k.bucket FROM k WHERE k.seconds = ${sql.raw(String(seconds))}) AS b
-    JOIN target_metrics m ON m.account_id = b.account_id
-      AND m.posted_at >= b.bucket AND m.posted_at < b.bucket + ${sql.raw(`interval '${seconds} seconds'`)}
+    JOIN target_metrics t ON t.account_id = b.account_id
+      AND t.posted_at >= b.bucket AND t.posted_at < b.bucket + ${sql.raw(`interval '${seconds} seconds'`)}
+    LEFT JOIN LATERAL (${latestSnapshot('t')}) AS m ON true
     GROUP BY b.account_id, b.bucket
     ON CONFLICT (account_id, bucket) DO UPDATE
     SET posts = excluded.posts, engagement = excluded.engagement, ${updates}${sql.raw(top ? ', top_engagement = excluded.top_engagement' : '')}`;

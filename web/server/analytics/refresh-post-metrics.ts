@@ -3,7 +3,7 @@ import { ProblemError, problem } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { collectDueMetrics, collectionOffsets } from './collect-metrics.ts';
-import { enrollPostedTargets, hasDueTargets, lastRefreshOf, markRefreshed } from './collect-repository.ts';
+import { enrollPostedTargets, hasHeldTargets, lastRefreshOf, markRefreshed } from './collect-repository.ts';
 import { collectingPlatforms } from './enrollment.ts';
 import { getPostMetrics } from './get-post-metrics.ts';
 import { ownedPostExists } from './repository.ts';
@@ -25,7 +25,8 @@ export async function refreshPostMetrics(
   if (!(await ownedPostExists(ctx, owner, postId))) throw notFound('post');
   // A post that was published moments ago may not be enrolled by the collector yet.
   await enrollPostedTargets(ctx, collectingPlatforms(ctx).posts, collectionOffsets(ctx)[0] ?? 3_600_000);
-  if (!(await markRefreshed(ctx, postId, new Date(Date.now() - refreshIntervalMs)))) {
+  const since = new Date(Date.now() - refreshIntervalMs);
+  if (!(await markRefreshed(ctx, postId, since, collectionOffsets(ctx).length))) {
     const last = (await lastRefreshOf(ctx, postId))?.getTime();
     // Nothing posted yet (no target to collect): nothing to refresh, nothing to wait for.
     if (last === undefined) return getPostMetrics(ctx, owner, postId);
@@ -48,7 +49,7 @@ export async function refreshPostMetrics(
       concurrency: ctx.config.analytics.concurrency,
       maxRounds: 1,
     });
-    if (targets > 0 || waited >= refreshWaitMs || !(await hasDueTargets(ctx, postId))) break;
+    if (targets > 0 || waited >= refreshWaitMs || !(await hasHeldTargets(ctx, postId))) break;
     await setTimeout(refreshWaitStepMs);
   }
   return getPostMetrics(ctx, owner, postId);

@@ -4,6 +4,7 @@ import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
 import type { MetricsState } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
+import { latestSnapshot } from './latest-figures.ts';
 import type { DayRange } from './schema.ts';
 
 /*
@@ -12,8 +13,8 @@ import type { DayRange } from './schema.ts';
  * in exactly one place, `owned()`, so scoping by workspace instead changes only that helper.
  * Totals, per-account and per-day sums read `metric_rollups_hourly` and `metric_rollups` (sums per
  * account and hour or quarter hour, kept by collection and publishing); top posts
- * (top-posts-repository.ts) and the export read `target_metrics` (the latest figures per target)
- * through its indexes; neither reads the history.
+ * (top-posts-repository.ts) and the export read a range's targets through `target_metrics`' index
+ * on posting time, and each one's latest figures from its latest history row (./latest-figures.ts).
  */
 
 /** The ONE owner condition of analytics: a row of `posts` or `accounts` (by alias) of the caller's workspace. */
@@ -82,10 +83,13 @@ export async function postTargetMetrics(
   postId: string,
 ): Promise<TargetMetricsRow[]> {
   const result = await ctx.db.execute(sql`
-    SELECT t.account_id, t.platform, t.platform_post_id, t.url, m.metrics, m.engagement, m.collected_at,
-      m.state, m.next_collect_at
+    SELECT t.account_id, t.platform, t.platform_post_id, t.url, s.metrics, s.engagement, s.collected_at,
+      m.state, CASE WHEN m.state = 'collecting' THEN d.due_at END AS next_collect_at
     FROM post_targets t JOIN posts p ON p.id = t.post_id
     LEFT JOIN target_metrics m ON m.post_id = t.post_id AND m.account_id = t.account_id
+    LEFT JOIN LATERAL (${latestSnapshot('t')}) AS s ON true
+    LEFT JOIN LATERAL (SELECT d.due_at FROM metric_due d
+      WHERE d.account_id = t.account_id AND d.post_id = t.post_id ORDER BY d.due_at LIMIT 1) AS d ON true
     WHERE t.post_id = ${postId} AND t.status = 'posted' AND ${owned('p', owner)}
     ORDER BY t.account_id`);
   return rowsOf<Record<string, unknown>>(result).map((r) => ({
@@ -191,9 +195,10 @@ export async function engagementByHour(
 ): Promise<{ weekday: number; hour: number; engagement: number }[]> {
   const result = await ctx.db.execute(sql`
     SELECT extract(isodow FROM m.posted_at AT TIME ZONE ${tz})::int AS weekday,
-      extract(hour FROM m.posted_at AT TIME ZONE ${tz})::int AS hour, m.engagement
+      extract(hour FROM m.posted_at AT TIME ZONE ${tz})::int AS hour, s.engagement
     FROM target_metrics m JOIN accounts a ON m.account_id = a.id::text AND ${owned('a', owner)}
-    WHERE m.account_id = ${accountId} AND m.engagement IS NOT NULL`);
+    CROSS JOIN LATERAL (${latestSnapshot('m')}) AS s
+    WHERE m.account_id = ${accountId} AND s.engagement IS NOT NULL`);
   return rowsOf<Record<string, unknown>>(result).map((r) => ({
     weekday: Number(r.weekday),
     hour: Number(r.hour),
@@ -214,10 +219,12 @@ export async function exportPage(
     ? sql`AND (m.posted_at, m.post_id, m.account_id) > (${after.postedAt}::timestamptz, ${after.postId}::uuid, ${after.accountId})`
     : sql``;
   const result = await ctx.db.execute(sql`
-    SELECT m.post_id, m.account_id, m.platform, m.posted_at, m.state, m.collected_at, m.engagement, m.metrics,
-      (extract(epoch FROM m.posted_at) * 1000)::float8 AS posted_ms
-    FROM ${rangeTargets(owner, range, tz)} ${keyset}
-    ORDER BY m.posted_at, m.post_id, m.account_id
-    LIMIT ${limit}`);
+    SELECT m.post_id, m.account_id, m.platform, m.posted_at, m.state, s.collected_at, s.engagement,
+      coalesce(s.metrics, '{}'::jsonb) AS metrics, (extract(epoch FROM m.posted_at) * 1000)::float8 AS posted_ms
+    FROM (SELECT m.* FROM ${rangeTargets(owner, range, tz)} ${keyset}
+      ORDER BY m.posted_at, m.post_id, m.account_id
+      LIMIT ${limit}) AS m
+    LEFT JOIN LATERAL (${latestSnapshot('m')}) AS s ON true
+    ORDER BY m.posted_at, m.post_id, m.account_id`);
   return rowsOf(result);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
+import { latestSnapshot } from './latest-figures.ts';
 import { ownedAccounts, rangeBounds } from './repository.ts';
 import type { DayRange } from './schema.ts';
 
@@ -42,22 +43,30 @@ export async function topTargets(
       WITH hours AS (
         SELECT h.* FROM (SELECT a.id::text AS id FROM ${ownedAccounts(owner, accountIds)}) AS a
         CROSS JOIN LATERAL (
+          -- In the index's own order (its NULLS LAST included: DESC alone means NULLS FIRST, which
+          -- the index cannot give, and the hours of the range were sorted instead).
           SELECT h.account_id, h.bucket, h.top_engagement FROM metric_rollups_hourly h
           WHERE h.account_id = a.id AND h.top_engagement IS NOT NULL
             AND h.bucket > ${start} - interval '1 hour' AND h.bucket < ${end}
-          ORDER BY h.top_engagement DESC, h.bucket DESC
+          ORDER BY h.top_engagement DESC NULLS LAST, h.bucket DESC NULLS LAST
           LIMIT ${hours + 1}) AS h
         ORDER BY h.top_engagement DESC, h.bucket DESC
         LIMIT ${hours + 1}
       ), ranked AS (
         SELECT h.*, row_number() OVER (ORDER BY h.top_engagement DESC, h.bucket DESC) AS n FROM hours h
       ), found AS (
-        SELECT m.post_id, m.account_id, m.platform, m.posted_at, m.engagement, m.metrics
-        FROM ranked h JOIN target_metrics m ON m.account_id = h.account_id
-          AND m.posted_at >= h.bucket AND m.posted_at < h.bucket + interval '1 hour'
-        WHERE h.n <= ${hours} AND m.posted_at >= ${start} AND m.posted_at < ${end}
-          AND m.engagement IS NOT NULL
-        ORDER BY m.engagement DESC, m.posted_at DESC
+        SELECT m.post_id, m.account_id, m.platform, m.posted_at, s.engagement, s.metrics
+        FROM ranked h
+        -- Each hour's targets through the (account, time of posting) index. As a join the planner
+        -- could not tell an hour from a wider range and hashed every target of the accounts;
+        -- OFFSET 0 keeps this subquery from being flattened into such a join.
+        CROSS JOIN LATERAL (SELECT m.post_id, m.account_id, m.platform, m.posted_at FROM target_metrics m
+          WHERE m.account_id = h.account_id
+            AND m.posted_at >= greatest(h.bucket, ${start}) AND m.posted_at < least(h.bucket + interval '1 hour', ${end})
+          OFFSET 0) AS m
+        CROSS JOIN LATERAL (${latestSnapshot('m')}) AS s
+        WHERE h.n <= ${hours} AND s.engagement IS NOT NULL
+        ORDER BY s.engagement DESC, m.posted_at DESC
         LIMIT ${limit}
       )
       SELECT 'post' AS kind, f.*, NULL::bigint AS top_engagement, NULL::timestamptz AS bucket FROM found f

@@ -1,6 +1,6 @@
 import type { TargetOutcome } from '@postwave/shared';
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { queueAccountsOf } from '#server/analytics/collect-queue.ts';
+import { firstEntries } from '#server/analytics/collect-repository.ts';
 import { bucketOf } from '#server/analytics/collect-rollups.ts';
 import { publishedAuditInsert } from '#server/audit/repository.ts';
 import type { AppContext } from '#server/context.ts';
@@ -299,16 +299,15 @@ function analyticsSchedule(analytics: NonNullable<FinalizeOptions['analytics']>,
     sql.raw(hasRecorded ? `coalesce(r.${column}, t.${fallback})` : `t.${fallback}`);
   const postedAt = sql`coalesce(d.posted_at, ${r('updated_at', 'updated_at')})`;
   return sql`, enrolled AS (
-      INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, url, posted_at, state, step, next_collect_at)
+      INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, url, posted_at, state)
       SELECT t.post_id, t.account_id, t.platform, ${r('platform_post_id', 'platform_post_id')}, ${r('url', 'url')}, ${postedAt},
-        CASE WHEN ${supported} THEN 'collecting' ELSE 'unsupported' END, 0,
-        CASE WHEN ${supported} THEN ${postedAt} + ${analytics.firstOffsetMs} * interval '1 millisecond' END
+        CASE WHEN ${supported} THEN 'collecting' ELSE 'unsupported' END
       FROM done d JOIN post_targets t ON t.post_id = d.id
       ${hasRecorded ? sql`LEFT JOIN recorded r ON r.post_id = t.post_id AND r.account_id = t.account_id` : sql``}
       WHERE ${r('status', 'status')} = 'posted' AND ${r('platform_post_id', 'platform_post_id')} IS NOT NULL
       ON CONFLICT DO NOTHING
-      RETURNING account_id, posted_at, next_collect_at),
-    queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM enrolled`)}),
+      RETURNING post_id, account_id, posted_at, state),
+    ${firstEntries(sql`SELECT post_id, account_id, posted_at FROM enrolled WHERE state = 'collecting'`, analytics.firstOffsetMs)},
     counted AS (
       INSERT INTO metric_rollups (account_id, bucket, posts)
       SELECT account_id, ${bucketOf('posted_at', 900)}, count(*)::int FROM enrolled GROUP BY 1, 2

@@ -27,9 +27,11 @@ export const metricsStates = ['collecting', 'done', 'gone', 'unsupported'] as co
 export type MetricsState = (typeof metricsStates)[number];
 
 /**
- * One row per posted target of a platform that reports post metrics: its latest figures (the
- * rollup every summary reads, so a summary never scans the history), where its schedule stands
- * (`step` collections made, the next at `next_collect_at`), and the collector's lease.
+ * One row per posted target of a platform that reports post metrics: what never changes after it
+ * posted (its account, platform, time of posting, its id and URL there) and where its collection
+ * stands (`state`). A collection never writes it (docs/analytics.md, "Append-only collection"):
+ * its figures are its latest `metric_snapshots` row, and its next collection a `metric_due` entry.
+ * Only a change of state (`done`, `gone`) or a refresh writes it.
  */
 export const targetMetrics = pgTable(
   'target_metrics',
@@ -46,18 +48,8 @@ export const targetMetrics = pgTable(
     platformPostId: text('platform_post_id'),
     url: text('url'),
     state: text('state').$type<MetricsState>().notNull().default('collecting'),
-    step: integer('step').notNull().default(0),
-    nextCollectAt: ts('next_collect_at'),
-    metrics: jsonb('metrics').$type<Record<string, number>>().notNull().default({}),
-    /** likes + comments + reposts + quotes + shares + saves + clicks of the latest figures. */
-    engagement: integer('engagement'),
-    impressions: integer('impressions'),
-    collectedAt: ts('collected_at'),
     /** The last collection a person asked for (`POST /posts/{id}/metrics/refresh`), at most one per 5 minutes. */
     refreshedAt: ts('refreshed_at'),
-    /** Unused since migration 0032 (the collector leases accounts: `metric_collect_accounts`); kept while older instances may still run. */
-    leaseOwner: text('lease_owner'),
-    leaseExpiresAt: ts('lease_expires_at'),
   },
   (t) => [
     primaryKey({ columns: [t.postId, t.accountId] }),
@@ -65,24 +57,44 @@ export const targetMetrics = pgTable(
       columns: [t.postId, t.accountId],
       foreignColumns: [postTargets.postId, postTargets.accountId],
     }).onDelete('cascade'),
-    // An account's due targets in order (the collector asks a platform for up to 100 per call),
-    // and its earliest, for `metric_collect_accounts.next_due_at`.
-    index('target_metrics_account_due')
-      .on(t.accountId, t.nextCollectAt)
-      .where(sql`${t.state} = 'collecting'`),
-    // Also how top posts read an hour's targets (they find the hours through
-    // `metric_rollups_hourly.top_engagement`: no index on `engagement`, which every collection changes).
+    // How top posts, best times and recounts read an account's targets by time of posting.
     index('target_metrics_account_posted').on(t.accountId, t.postedAt),
   ],
 );
 
 /**
+ * The collection schedule, append-only: one entry per collecting target, at the time its next
+ * collection is due, carrying its step and the figures it had (the rollups' difference is taken
+ * from them). A collection deletes the entry it was claimed by and inserts the next, so no row is
+ * ever updated in place; the key orders an account's entries by due time, which is how a claim
+ * takes them. No foreign key (a check would lock the target's row per collection): the claim
+ * reads each entry's target by key and drops an entry whose target is gone, and a trigger deletes
+ * a deleted target's entries.
+ */
+export const metricDue = pgTable(
+  'metric_due',
+  {
+    accountId: text('account_id').notNull(),
+    dueAt: ts('due_at').notNull(),
+    postId: uuid('post_id').notNull(),
+    /** Collections made so far on the schedule (ANALYTICS_COLLECT_AFTER). */
+    step: integer('step').notNull(),
+    /** The target's time of posting (never changes): the rollups' buckets of its difference. */
+    postedAt: ts('posted_at').notNull(),
+    /** The target's latest figures and their engagement when this entry was written. */
+    metrics: jsonb('metrics').$type<Record<string, number>>().notNull().default({}),
+    engagement: integer('engagement'),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.dueAt, t.postId] })],
+);
+
+/**
  * The collector's queue of accounts (docs/analytics.md#collection): per account with targets to
- * collect, when its earliest is due (`next_due_at`, the earliest `next_collect_at` of its
- * collecting targets; null when none is) and who holds it. A collector leases whole accounts, so
+ * collect, when its earliest is due (`next_due_at`, the earliest `due_at` of its `metric_due`
+ * entries; null when none is) and who holds it. A collector leases whole accounts, so
  * claiming and giving back a round writes a row per account rather than per target, and the next
  * claim finds the next due accounts without walking the targets of those being collected.
- * Writers of a target's `next_collect_at` keep it: enrollment (here and when a post is published)
+ * Writers of `metric_due` keep it: enrollment (here and when a post is published)
  * lowers it, a refresh sets it due, the claim pushes it to the lease's end, and giving the account
  * back recomputes it. Not keyed to `accounts`: a removed account's row is settled by the next claim.
  */
@@ -150,7 +162,10 @@ export const metricRollupsHourly = pgTable(
   ],
 );
 
-/** Every collection of a target's figures, for its history (kept with its target by a trigger). */
+/**
+ * Every collection of a target's figures: its history, and its latest figures (the latest row by
+ * the key, which every reader of a target's figures takes). Kept with its target by a trigger.
+ */
 export const metricSnapshots = pgTable(
   'metric_snapshots',
   {
@@ -158,9 +173,11 @@ export const metricSnapshots = pgTable(
     accountId: text('account_id').notNull(),
     collectedAt: ts('collected_at').notNull(),
     metrics: jsonb('metrics').$type<Record<string, number>>().notNull(),
+    /** likes + comments + reposts + quotes + shares + saves + clicks (null when none is reported). */
+    engagement: integer('engagement'),
   },
-  // No foreign key to `target_metrics`: only the outcome write inserts, from the rows it has just
-  // updated; a trigger deletes a deleted target's history (migration 0039).
+  // No foreign key to `target_metrics`: only the outcome write inserts, for the targets whose
+  // entries it has just taken; a trigger deletes a deleted target's history (migration 0039).
   (t) => [primaryKey({ columns: [t.postId, t.accountId, t.collectedAt] })],
 );
 

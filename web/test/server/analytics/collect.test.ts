@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { postMetricNames } from '@postwave/shared';
 import { type FakeTelegram, type FakeX, startFakeTelegram, startFakeX } from '@postwave/shared/testing';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { connectAccount, saveAccount } from '#server/accounts/service.ts';
 import { collectDueMetrics } from '#server/analytics/collect-metrics.ts';
+import { claimDueTargets } from '#server/analytics/collect-queue.ts';
 import { recordTargetOutcomes } from '#server/analytics/collect-repository.ts';
 import { runCollection } from '#server/analytics/collector.ts';
 import type { AppContext } from '#server/context.ts';
@@ -18,6 +19,7 @@ import {
   targetMetrics,
 } from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';
+import { allTargetFigures, targetFigures, targetFiguresSql } from '#test/helpers/target-figures.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
@@ -75,13 +77,7 @@ for (const backend of backends()) {
         media: [],
         accountOptions: {},
       });
-    const rowOf = async (postId: string, accountId: string) =>
-      (
-        await ctx.db
-          .select()
-          .from(targetMetrics)
-          .where(and(eq(targetMetrics.postId, postId), eq(targetMetrics.accountId, accountId)))
-      )[0];
+    const rowOf = (postId: string, accountId: string) => targetFigures(ctx, postId, accountId);
     /** Both rollups a collection kept (quarter hours, hours) agree with the targets' latest figures summed again. */
     const assertRollupsAgree = async () => {
       // Every post metric the rollups hold (a new metric is checked too).
@@ -98,14 +94,14 @@ for (const backend of backends()) {
         );
         const expected = await ctx.db.execute(sql`
           SELECT account_id, ${bucket} AS bucket, count(*)::int AS posts, sum(engagement)::text AS engagement, ${sums}
-          FROM target_metrics GROUP BY 1, 2 ${order}`);
+          FROM (${targetFiguresSql}) AS t GROUP BY 1, 2 ${order}`);
         const kept = await ctx.db.execute(sql`
           SELECT account_id, bucket, posts, engagement::text AS engagement, ${names} FROM ${sql.identifier(table)} ${order}`);
         assert.deepEqual(rowsOf(kept), rowsOf(expected), table);
       }
       // Each hour's `top_engagement` bounds its targets' engagement from above (top posts rely on it).
       const unbounded = await ctx.db.execute(sql`
-        SELECT m.account_id, m.post_id, m.engagement, h.top_engagement FROM target_metrics m
+        SELECT m.account_id, m.post_id, m.engagement, h.top_engagement FROM (${targetFiguresSql}) AS m
         LEFT JOIN metric_rollups_hourly h ON h.account_id = m.account_id
           AND h.bucket = to_timestamp(floor(extract(epoch FROM m.posted_at) / 3600) * 3600)
         WHERE m.engagement IS NOT NULL AND (h.top_engagement IS NULL OR h.top_engagement < m.engagement)`);
@@ -113,8 +109,14 @@ for (const backend of backends()) {
     };
     /** Time passes: every collecting target is due again, and so are their accounts in the collector's queue. */
     const makeDue = async () => {
-      await ctx.db.execute(sql`UPDATE target_metrics SET next_collect_at = now() WHERE state = 'collecting'`);
+      await ctx.db.execute(sql`UPDATE metric_due SET due_at = now()`);
       await ctx.db.execute(sql`UPDATE metric_collect_accounts SET next_due_at = now()`);
+    };
+
+    /** Only this account stands due in the collector's queue (the others' turn comes tomorrow). */
+    const onlyDue = async (accountId: string) => {
+      await ctx.db.execute(sql`UPDATE metric_collect_accounts
+        SET next_due_at = CASE WHEN account_id = ${accountId} THEN now() ELSE now() + interval '1 day' END`);
     };
 
     test('collects on schedule, records the history, follows the fake’s changing figures, stops for a deleted post', async () => {
@@ -169,9 +171,9 @@ for (const backend of backends()) {
     test('a run of many rounds (one target each, claimed ahead, the same workers throughout) collects every due target once', async () => {
       const posts = await Promise.all(['round one', 'round two', 'round three'].map((m) => publish(m)));
       await makeDue();
-      const due = (
-        await ctx.db.select().from(targetMetrics).where(eq(targetMetrics.state, 'collecting'))
-      ).filter((r) => r.nextCollectAt && r.nextCollectAt.getTime() <= Date.now());
+      const due = (await allTargetFigures(ctx, 'collecting')).filter(
+        (r) => r.nextCollectAt && r.nextCollectAt.getTime() <= Date.now(),
+      );
       const before = new Date();
       const summary = await collectDueMetrics(ctx, { owner: 'test-rounds', batch: 1, concurrency: 2 });
       assert.equal(summary.targets, due.length, 'one target a round, each claimed once');
@@ -189,8 +191,8 @@ for (const backend of backends()) {
       );
       for (const account of queue) {
         const [earliest] = rowsOf<{ at: unknown }>(
-          await ctx.db.execute(sql`SELECT min(next_collect_at) AS at FROM target_metrics
-            WHERE account_id = ${account.accountId} AND state = 'collecting'`),
+          await ctx.db.execute(sql`SELECT min(due_at) AS at FROM metric_due
+            WHERE account_id = ${account.accountId}`),
         );
         assert.equal(account.nextDueAt?.getTime() ?? null, dateOrNull(earliest?.at)?.getTime() ?? null);
       }
@@ -209,6 +211,12 @@ for (const backend of backends()) {
       // The platform reports likes alone this time: the impressions and the rest it reported before are gone.
       const before = (await rowOf(post.id, xAccount))!;
       assert.equal(before.metrics.impressions, 70);
+      // The entry the outcome replaces carries the old figures (70 impressions) the rollups lose.
+      const [entry] = rowsOf<{ due_at: string }>(
+        await ctx.db.execute(
+          sql`SELECT due_at::text AS due_at FROM metric_due WHERE post_id = ${post.id}::uuid`,
+        ),
+      );
       await recordTargetOutcomes(
         ctx,
         'test-missing',
@@ -216,13 +224,12 @@ for (const backend of backends()) {
           {
             postId: post.id,
             accountId: xAccount,
+            dueAt: entry!.due_at,
             metrics: { likes: 4 },
             engagement: 4,
-            impressions: null,
             state: 'collecting',
             step: 1,
             nextCollectAt: new Date(Date.now() + 3_600_000),
-            old: { metrics: before.metrics, engagement: before.engagement },
           },
         ],
         new Date(),
@@ -275,10 +282,7 @@ for (const backend of backends()) {
             accountOptions: {},
           });
       await makeDue();
-      const dueBefore = await ctx.db
-        .select()
-        .from(targetMetrics)
-        .where(and(eq(targetMetrics.state, 'collecting'), eq(targetMetrics.platform, 'x')));
+      const dueBefore = (await allTargetFigures(ctx, 'collecting')).filter((t) => t.platform === 'x');
       const before = new Date();
       // Small rounds, so the two interleave over the accounts rather than one taking them all.
       // Each with its own pool on PostgreSQL, as two instances would be (PGlite has one).
@@ -366,6 +370,51 @@ for (const backend of backends()) {
       await ctx.db.execute(sql`DELETE FROM posts WHERE id = ${post.id}`);
       assert.equal((await rowOf(post.id, xAccount)) ?? null, null);
       assert.deepEqual(await history(), [], 'its history went with its target');
+      const entries = await ctx.db.execute(sql`SELECT 1 FROM metric_due WHERE post_id = ${post.id}::uuid`);
+      assert.deepEqual(rowsOf(entries), [], 'its schedule went with its target');
+    });
+
+    test('an entry whose target is gone (written by a collection racing the deletion) is dropped, never collected', async () => {
+      const post = await publish('deleted while its collection was in flight');
+      await ctx.db.execute(sql`DELETE FROM posts WHERE id = ${post.id}`);
+      // What a collection that held the target wrote after the deletion's trigger had run.
+      await ctx.db.execute(sql`INSERT INTO metric_due (account_id, due_at, post_id, step, posted_at)
+        VALUES (${xAccount}, now() - interval '1 minute', ${post.id}::uuid, 1, now() - interval '2 hours')`);
+      await onlyDue(xAccount);
+      const lookups = () => x.requestsTo('GET', /^\/2\/tweets$/).map((r) => r.query.get('ids') ?? '');
+      const asked = lookups().length;
+      await collectDueMetrics(ctx, { owner: 'test-orphan', batch: 100, concurrency: 2 });
+      const left = await ctx.db.execute(sql`SELECT 1 FROM metric_due WHERE post_id = ${post.id}::uuid`);
+      assert.deepEqual(rowsOf(left), [], 'dropped');
+      const history = await ctx.db.select().from(metricSnapshots).where(eq(metricSnapshots.postId, post.id));
+      assert.deepEqual(history, [], 'not collected');
+      const id = post.results.find((r) => r.accountId === xAccount)!.platformPostId!;
+      assert.ok(
+        lookups()
+          .slice(asked)
+          .every((ids) => !ids.split(',').includes(id)),
+        'its platform was not asked about it',
+      );
+    });
+
+    test('a collector that dies holding an account loses nothing: its entries are collected once its lease runs out', async () => {
+      const post = await publish('claimed by a collector that died');
+      await ctx.db.execute(sql`UPDATE metric_due SET due_at = now() WHERE post_id = ${post.id}::uuid`);
+      await onlyDue(xAccount);
+      const claimed = await claimDueTargets(ctx, 'died', { limit: 100, leaseMs: 1 });
+      assert.ok(
+        claimed.some((t) => t.postId === post.id),
+        'claimed, then never written',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const before = new Date();
+      await collectDueMetrics(ctx, { owner: 'survivor', batch: 100, concurrency: 2 });
+      const row = await rowOf(post.id, xAccount);
+      assert.ok(row?.collectedAt && row.collectedAt >= before, 'collected by the next collector');
+      const entries = rowsOf(
+        await ctx.db.execute(sql`SELECT 1 FROM metric_due WHERE post_id = ${post.id}::uuid`),
+      );
+      assert.equal(entries.length, 1, 'one next entry, as ever');
     });
 
     test('clicks that cannot be counted (no shortener now) keep a short-linked target on its schedule', async () => {

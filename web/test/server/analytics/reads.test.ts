@@ -103,8 +103,8 @@ for (const backend of backends()) {
         (await getPostMetrics(ctx, userId, posted[i]!.id, { history: true })).targets[0]!.history!.length;
       // Done with its schedule: a person may still ask (the figures stay the fake's, so the sums
       // the next tests check do not move; the history shows the collection).
-      await ctx.db.execute(sql`UPDATE target_metrics SET state = 'done', next_collect_at = NULL
-        WHERE post_id = ${posted[1]!.id}`);
+      await ctx.db.execute(sql`UPDATE target_metrics SET state = 'done' WHERE post_id = ${posted[1]!.id}`);
+      await ctx.db.execute(sql`DELETE FROM metric_due WHERE post_id = ${posted[1]!.id}`);
       assert.equal(await collections(1), 1);
       await refreshPostMetrics(ctx, userId, posted[1]!.id);
       assert.equal(await collections(1), 2, 'a done target was collected');
@@ -240,10 +240,10 @@ for (const backend of backends()) {
         await shift(back);
       }
       await ctx.db.execute(
-        sql`UPDATE target_metrics SET engagement = NULL WHERE post_id = ${posted[1]!.id}::uuid`,
+        sql`UPDATE metric_snapshots SET engagement = NULL WHERE post_id = ${posted[1]!.id}::uuid`,
       );
       await ctx.db.execute(
-        sql`UPDATE target_metrics SET engagement = NULL WHERE post_id = ${posted[2]!.id}::uuid`,
+        sql`UPDATE metric_snapshots SET engagement = NULL WHERE post_id = ${posted[2]!.id}::uuid`,
       );
       const few = await getBestTimes(ctx, userId, account);
       assert.deepEqual([few.sampleSize, few.slots, few.reason], [19, [], 'insufficient_data']);

@@ -6,6 +6,7 @@ import { bucketsOfTargets, refreshRollups } from '#server/analytics/collect-roll
 import { topTargets } from '#server/analytics/top-posts-repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { rowsOf } from '#server/db/access.ts';
+import { targetFiguresSql } from '#test/helpers/target-figures.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';
 import { type ServiceHarness, startServices } from '../../helpers/service-context.ts';
@@ -56,13 +57,18 @@ for (const backend of backends()) {
           INSERT INTO post_targets (post_id, account_id, platform, status, platform_post_id, attempts, updated_at)
           SELECT p.id, (${sql.param(accountIds)}::text[])[1 + split_part(p.message, ' ', 2)::int % 3], 'x', 'posted',
             split_part(p.message, ' ', 2), 1, p.posted_at
-          FROM p RETURNING post_id, account_id)
-        INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, posted_at, state, step, metrics, engagement)
-        SELECT t.post_id, t.account_id, 'x', split_part(p.message, ' ', 2), p.posted_at, 'done', 6,
-          CASE WHEN e.v IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('likes', e.v) END, e.v
+          FROM p RETURNING post_id, account_id),
+        m AS (
+          INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, posted_at, state)
+          SELECT t.post_id, t.account_id, 'x', split_part(p.message, ' ', 2), p.posted_at, 'done'
+          FROM t JOIN p ON p.id = t.post_id)
+        -- Their figures: each one's latest history row (none for those without figures yet).
+        INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics, engagement)
+        SELECT t.post_id, t.account_id, p.posted_at + interval '1 hour', jsonb_build_object('likes', e.v), e.v
         FROM t JOIN p ON p.id = t.post_id
         CROSS JOIN LATERAL (SELECT CASE WHEN split_part(p.message, ' ', 2)::int % 11 = 0 THEN NULL
-          ELSE (split_part(p.message, ' ', 2)::int * 7919) % 7 END AS v) AS e`);
+          ELSE (split_part(p.message, ' ', 2)::int * 7919) % 7 END AS v) AS e
+        WHERE e.v IS NOT NULL`);
       const keys = rowsOf<{ post_id: string; account_id: string }>(
         await ctx.db.execute(sql`SELECT post_id, account_id FROM target_metrics`),
       );
@@ -76,7 +82,7 @@ for (const backend of backends()) {
     const expected = async (from: string, to: string, tz: string, limit: number, accounts?: string[]) =>
       rowsOf<{ post_id: string; engagement: number }>(
         await ctx.db.execute(sql`
-          SELECT m.post_id, m.engagement FROM target_metrics m
+          SELECT m.post_id, m.engagement FROM (${targetFiguresSql}) AS m
           WHERE m.account_id = ANY(${sql.param(accounts ?? accountIds)}::text[]) AND m.engagement IS NOT NULL
             AND m.posted_at >= ((${from})::date::timestamp AT TIME ZONE ${tz})
             AND m.posted_at < (((${to})::date + 1)::timestamp AT TIME ZONE ${tz})
@@ -117,12 +123,15 @@ for (const backend of backends()) {
 
     test('still exact when hours’ bounds stay above figures that fell', async () => {
       // Figures that fell leave their hour's bound where it was (a collection only raises it).
-      await ctx.db.execute(sql`UPDATE target_metrics SET engagement = engagement - 4,
-        metrics = jsonb_build_object('likes', engagement - 4)
-        WHERE engagement >= 5 AND platform_post_id::int % 3 <> 0`);
+      // (A later collection, written as the history row that is now each target's latest.)
+      await ctx.db.execute(sql`INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics, engagement)
+        SELECT f.post_id, f.account_id, f.collected_at + interval '1 hour', jsonb_build_object('likes', f.engagement - 4),
+          f.engagement - 4
+        FROM (${targetFiguresSql}) AS f
+        WHERE f.engagement >= 5 AND f.platform_post_id::int % 3 <> 0`);
       const stale = rowsOf<{ n: number }>(
         await ctx.db.execute(sql`SELECT count(*)::int AS n FROM metric_rollups_hourly h
-          WHERE h.top_engagement > (SELECT max(m.engagement) FROM target_metrics m WHERE m.account_id = h.account_id
+          WHERE h.top_engagement > (SELECT max(m.engagement) FROM (${targetFiguresSql}) AS m WHERE m.account_id = h.account_id
             AND m.posted_at >= h.bucket AND m.posted_at < h.bucket + interval '1 hour')`),
       )[0]!.n;
       assert.ok(stale > 20, `hours with a stale bound: ${stale}`);
@@ -157,9 +166,12 @@ for (const backend of backends()) {
             RETURNING id),
           t AS (
             INSERT INTO post_targets (post_id, account_id, platform, status, platform_post_id, attempts, updated_at)
-            SELECT p.id, ${account.id}, 'x', 'posted', ${`crafted-${t.name}`}, 1, now() FROM p RETURNING post_id)
-          INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, posted_at, state, step, metrics, engagement)
-          SELECT t.post_id, ${account.id}, 'x', ${`crafted-${t.name}`}, ${t.at}::timestamptz, 'done', 6,
+            SELECT p.id, ${account.id}, 'x', 'posted', ${`crafted-${t.name}`}, 1, now() FROM p RETURNING post_id),
+          m AS (
+            INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, posted_at, state)
+            SELECT t.post_id, ${account.id}, 'x', ${`crafted-${t.name}`}, ${t.at}::timestamptz, 'done' FROM t)
+          INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics, engagement)
+          SELECT t.post_id, ${account.id}, ${t.at}::timestamptz + interval '5 minutes',
             jsonb_build_object('likes', ${t.was}::int), ${t.was}::int FROM t`);
       }
       const keys = rowsOf<{ post_id: string; account_id: string }>(
@@ -169,8 +181,10 @@ for (const backend of backends()) {
       );
       await refreshRollups(ctx, bucketsOfTargets(JSON.stringify(keys)));
       for (const t of targets)
-        await ctx.db.execute(sql`UPDATE target_metrics SET engagement = ${t.now}::int
-          WHERE platform_post_id = ${`crafted-${t.name}`}`);
+        await ctx.db.execute(sql`INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics, engagement)
+          SELECT m.post_id, m.account_id, ${t.at}::timestamptz + interval '10 minutes',
+            jsonb_build_object('likes', ${t.now}::int), ${t.now}::int
+          FROM target_metrics m WHERE m.platform_post_id = ${`crafted-${t.name}`}`);
       const from = day(1);
       const top = await topTargets(ctx, workspaceId, { from, to: day(0) }, 'UTC', [account.id], 1);
       assert.deepEqual(
