@@ -1,6 +1,8 @@
+import { ApiError, UnexpectedAnswer } from '../api.ts';
 import type { Context, OptionSpecs } from '../command.ts';
 import { writeConfig } from '../config.ts';
 import { login } from '../login.ts';
+import { WhoAmI } from '../responses.ts';
 
 export const summary = 'connect this computer to your account';
 export const synopsis = [['login', 'connect this computer to your account (opens the browser)']] as const;
@@ -24,7 +26,13 @@ export const options = {
 } as const satisfies OptionSpecs;
 
 export async function run({ values, io, api, print }: Context<typeof options>): Promise<number> {
-  const { server } = api({ needToken: false });
+  const client = api({ needToken: false });
+  const { server } = client;
+  // Any Postwave answer will do (a 401 problem when not logged in): a wrong URL is reported now,
+  // not after minutes of waiting for a browser that shows someone else's page.
+  await client.request('GET', '/api/cli/whoami', WhoAmI).catch((error: unknown) => {
+    if (!(error instanceof ApiError) || error instanceof UnexpectedAnswer) throw error;
+  });
   const result = await login({
     server,
     deviceName: values.device,

@@ -1,6 +1,7 @@
 import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { preview, table } from '../format.ts';
-import { describePost, type PostPage, type PostView, postStatuses } from '../post-view.ts';
+import { describePost, postStatuses } from '../post-view.ts';
+import { NoContent, PostPage, PostView } from '../responses.ts';
 
 export const summary = 'list, show or delete posts';
 export const synopsis = [
@@ -36,7 +37,7 @@ export async function run({ values, args, api, print }: Context<typeof options>)
     if (values.status) query.set('status', values.status);
     if (values.limit) query.set('limit', values.limit);
     if (values.cursor) query.set('cursor', values.cursor);
-    const page = await client.request<PostPage>('GET', `/api/v1/posts${query.size ? `?${query}` : ''}`);
+    const page = await client.request('GET', `/api/v1/posts${query.size ? `?${query}` : ''}`, PostPage);
     const text = page.posts.length
       ? table(
           ['ID', 'STATUS', 'WHEN', 'MESSAGE'],
@@ -53,12 +54,12 @@ export async function run({ values, args, api, print }: Context<typeof options>)
   }
   if (!id) throw new UsageError(`Usage: postwave posts ${sub} <id>`);
   if (sub === 'show') {
-    const post = await client.request<PostView>('GET', `/api/v1/posts/${encodeURIComponent(id)}`);
+    const post = await client.request('GET', `/api/v1/posts/${encodeURIComponent(id)}`, PostView);
     print(post, describePost(post));
     return 0;
   }
   if (sub === 'delete') {
-    await client.request('DELETE', `/api/v1/posts/${encodeURIComponent(id)}`);
+    await client.request('DELETE', `/api/v1/posts/${encodeURIComponent(id)}`, NoContent);
     print({ deleted: id }, `Deleted post ${id}.\n`);
     return 0;
   }

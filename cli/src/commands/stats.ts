@@ -1,5 +1,6 @@
 import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { preview, table } from '../format.ts';
+import { AnalyticsSummary, PostMetrics } from '../responses.ts';
 
 export const summary = 'what your posts did: metrics per post or per account';
 export const synopsis = [
@@ -20,33 +21,6 @@ export const options = {
   to: { type: 'string', summary: 'last day', value: { name: 'date' } },
 } as const satisfies OptionSpecs;
 
-type Metrics = Record<string, number | undefined>;
-interface PostMetrics {
-  targets: {
-    accountId: string;
-    platform: string;
-    url: string | null;
-    metrics: Metrics;
-    engagement: number | null;
-    collectedAt: string | null;
-    metricsState: string;
-  }[];
-}
-interface Totals {
-  posts: number;
-  /** Absent when no target of the range reported a figure (never 0 for "unknown"). */
-  engagement?: number;
-  metrics: Metrics;
-}
-interface Summary {
-  from: string;
-  to: string;
-  timezone: string;
-  totals: Totals;
-  perAccount: (Totals & { accountId: string; platform: string })[];
-  topPosts: { postId: string; platform: string; message: string; engagement: number }[];
-}
-
 const shown = ['impressions', 'views', 'likes', 'comments', 'reposts', 'shares'];
 const cell = (value: number | null | undefined) =>
   value === undefined || value === null ? '-' : String(value);
@@ -56,9 +30,10 @@ export async function run({ values, args, api, print }: Context<typeof options>)
   if (extra.length) throw new UsageError(help);
   const client = api();
   if (postId) {
-    const metrics = await client.request<PostMetrics>(
+    const metrics = await client.request(
       'GET',
       `/api/v1/posts/${encodeURIComponent(postId)}/metrics`,
+      PostMetrics,
     );
     const text = metrics.targets.length
       ? table(
@@ -78,7 +53,11 @@ export async function run({ values, args, api, print }: Context<typeof options>)
   const query = new URLSearchParams();
   if (values.from) query.set('from', values.from);
   if (values.to) query.set('to', values.to);
-  const summary = await client.request<Summary>('GET', `/api/v1/analytics${query.size ? `?${query}` : ''}`);
+  const summary = await client.request(
+    'GET',
+    `/api/v1/analytics${query.size ? `?${query}` : ''}`,
+    AnalyticsSummary,
+  );
   const { totals } = summary;
   const lines = [
     `${summary.from} to ${summary.to} (${summary.timezone}): ${totals.posts} post(s), engagement ${totals.engagement ?? 'not reported'}\n\n`,
