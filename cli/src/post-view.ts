@@ -1,8 +1,15 @@
+import { UsageError } from './command.ts';
 import { preview } from './format.ts';
 import type { PostView } from './responses.ts';
 
 /** The statuses `--status` takes (the Scheduler's post statuses, OpenAPI `Post.status`). */
-export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
+export const postStatuses = ['draft', 'scheduled', 'posted', 'failed', 'pending_approval'] as const;
+
+/** A usage error for a `--status` the Scheduler has no posts in. */
+export function checkStatus(status: string | undefined): void {
+  if (status !== undefined && !(postStatuses as readonly string[]).includes(status))
+    throw new UsageError(`--status is one of ${postStatuses.join(', ')}`);
+}
 
 /** A post with one line per account (and per thread part and first comment). */
 export function describePost(p: PostView): string {

@@ -1,4 +1,4 @@
-import type { Context, OptionSpecs } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { table } from '../format.ts';
 import { Accounts } from '../responses.ts';
 
@@ -12,7 +12,8 @@ Lists your connected accounts with the ids that --account takes.
 
 export const options = {} as const satisfies OptionSpecs;
 
-export async function run({ api, print }: Context<typeof options>): Promise<number> {
+export async function run({ args, api, print }: Context<typeof options>): Promise<number> {
+  if (args.length) throw new UsageError(help);
   // The Scheduler's accounts carry more (health, status); the CLI shows the SDK's public part.
   const { accounts } = await api().request('GET', '/api/v1/accounts', Accounts);
   const text = accounts.length

@@ -1,5 +1,5 @@
 import { ApiError, UnexpectedAnswer } from '../api.ts';
-import type { Context, OptionSpecs } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { writeConfig } from '../config.ts';
 import { login } from '../login.ts';
 import { WhoAmI } from '../responses.ts';
@@ -25,7 +25,8 @@ export const options = {
   device: { type: 'string', summary: 'device name', value: { name: 'name' } },
 } as const satisfies OptionSpecs;
 
-export async function run({ values, io, api, print }: Context<typeof options>): Promise<number> {
+export async function run({ values, args, io, api, print }: Context<typeof options>): Promise<number> {
+  if (args.length) throw new UsageError(help);
   const client = api({ needToken: false });
   const { server } = client;
   // Any Postwave answer will do (a 401 problem when not logged in): a wrong URL is reported now,

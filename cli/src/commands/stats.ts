@@ -28,6 +28,11 @@ const cell = (value: number | null | undefined) =>
 export async function run({ values, args, api, print }: Context<typeof options>): Promise<number> {
   const [postId, ...extra] = args;
   if (extra.length) throw new UsageError(help);
+  for (const flag of ['from', 'to'] as const) {
+    const day = values[flag];
+    if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day))
+      throw new UsageError(`--${flag} takes a day: YYYY-MM-DD, e.g. 2026-11-30`);
+  }
   const client = api();
   if (postId) {
     const metrics = await client.request(

@@ -1,4 +1,4 @@
-import type { Context, OptionSpecs } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { preview, table } from '../format.ts';
 import { Templates } from '../responses.ts';
 
@@ -13,7 +13,8 @@ Templates are made in the web app (Save as template) or with the API.
 
 export const options = {} as const satisfies OptionSpecs;
 
-export async function run({ api, print }: Context<typeof options>): Promise<number> {
+export async function run({ args, api, print }: Context<typeof options>): Promise<number> {
+  if (args.length) throw new UsageError(help);
   const { templates } = await api().request('GET', '/api/v1/templates', Templates);
   const text = templates.length
     ? table(
