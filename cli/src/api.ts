@@ -1,4 +1,5 @@
-import type { Problem } from '@postwave/shared';
+import type * as z from 'zod/mini';
+import { Problem } from './responses.ts';
 
 /** A thin client for the Scheduler's HTTP API that turns problem responses into readable errors. */
 export class ApiError extends Error {
@@ -12,6 +13,15 @@ export class ApiError extends Error {
     this.code = code;
     this.body = body;
   }
+}
+
+/**
+ * An answer no Postwave server gives: not JSON, JSON of another shape, or an error without a
+ * problem body (another server at that URL, or a proxy's error page). Its status is kept, so a
+ * missing endpoint (404, 405) still reads as one.
+ */
+export class UnexpectedAnswer extends ApiError {
+  override name = 'UnexpectedAnswer';
 }
 
 export interface ApiOptions {
@@ -35,12 +45,14 @@ export class Api {
     return new URL(path, `${this.server}/`).toString();
   }
 
-  async request<T = unknown>(
+  /** `shape` (responses.ts) is what a successful answer must look like; it is answered as sent. */
+  async request<S extends z.ZodMiniType>(
     method: string,
     path: string,
+    shape: S,
     body?: unknown,
     init: RequestInit = {},
-  ): Promise<T> {
+  ): Promise<z.infer<S>> {
     const headers = new Headers(init.headers);
     if (this.token) headers.set('authorization', `Bearer ${this.token}`);
     headers.set('accept', 'application/json, application/problem+json');
@@ -58,32 +70,69 @@ export class Api {
           'Check the URL (--server or POSTWAVE_URL) and your connection.',
       );
     }
-    return readResponse<T>(response);
+    return readResponse(response, shape);
   }
 }
 
-export async function readResponse<T>(response: Response): Promise<T> {
+/**
+ * The answer's JSON when it has `shape`; else an ApiError from its problem, or UnexpectedAnswer.
+ * The JSON is answered as sent (not as parsed: that would drop fields --json prints).
+ */
+export async function readResponse<S extends z.ZodMiniType>(
+  response: Response,
+  shape: S,
+): Promise<z.infer<S>> {
   const text = await response.text();
   let parsed: unknown;
+  let json = true;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
-    parsed = undefined;
+    json = false;
   }
-  if (response.ok) return parsed as T;
-  // A problem body (RFC 9457), or whatever a proxy in between answered.
-  const problem = (parsed ?? {}) as Partial<Problem>;
-  const code = problem.code ?? `http_${response.status}`;
-  let message = problem.detail ?? problem.title ?? `The server answered ${response.status}`;
-  for (const issue of problem.errors ?? []) {
+  if (!json) throw unexpectedAnswer(response, `${contentType(response) ?? 'a body'} instead of JSON`);
+  if (response.ok) {
+    const checked = shape.safeParse(parsed);
+    if (checked.success) return parsed as z.infer<S>;
+    throw unexpectedAnswer(response, text ? mismatch(checked.error.issues[0]) : 'no body');
+  }
+  const problem = Problem.safeParse(parsed);
+  if (!problem.success) throw unexpectedAnswer(response, text ? 'JSON that is not a problem' : 'no body');
+  const { code, detail, title, errors } = problem.data;
+  let message = detail ?? title ?? `The server answered ${response.status}`;
+  for (const issue of errors ?? []) {
     const where = issue.accountId ?? issue.path;
     message += `\n  - ${where ? `${where}: ` : ''}${issue.message} (${issue.code})`;
   }
   throw new ApiError(response.status, code, message, parsed);
 }
 
+export function contentType(response: Response): string | undefined {
+  return response.headers.get('content-type')?.split(';')[0]?.trim() || undefined;
+}
+
+/** One line: which URL answered what instead of what the CLI asked for. */
+export function unexpectedAnswer(response: Response, why: string): UnexpectedAnswer {
+  return new UnexpectedAnswer(
+    response.status,
+    'unexpected_answer',
+    `${response.url || 'The server'} did not answer like a Postwave server (HTTP ${response.status}, ${why})`,
+    undefined,
+  );
+}
+
+/** `accounts: expected array`: where the answer first differs from what the CLI reads. */
+function mismatch(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'an unexpected answer';
+  if (issue.code === 'invalid_type' && issue.expected === 'undefined') return 'a body where none belongs';
+  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.code === 'invalid_type' ? `expected ${issue.expected}` : issue.code.replaceAll('_', ' ')}`;
+}
+
 /** What to do about an error, in one line the user can act on. */
 export function hintFor(error: ApiError): string | undefined {
+  // The status of an unexpected answer says nothing about Postwave's rules.
+  if (error instanceof UnexpectedAnswer) return undefined;
   switch (error.status) {
     case 401:
       return 'Your token is missing, expired or revoked: run `postwave login`.';

@@ -20,7 +20,7 @@ export { parseSlots } from './commands/queue.ts';
 
 /**
  * The options of every command, parsed in one pass: options may come before the command name
- * (`postwave --json accounts`), and one command's option given to another is ignored.
+ * (`postwave --json accounts`); one command's option given to another is a usage error (run).
  */
 const parseConfig = allOptions(commands);
 
@@ -57,6 +57,14 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.stdout(command.help);
     return 0;
   }
+  // parseArgs knew every command's options; this command takes only its own and the global ones.
+  const foreign = Object.keys(values).find(
+    (o) => !Object.hasOwn(globalOptions, o) && !Object.hasOwn(command.options, o),
+  );
+  if (foreign) {
+    io.stderr(`postwave ${name} takes no --${foreign}.\nRun postwave ${name} --help for usage.\n`);
+    return 2;
+  }
   const context: Context<OptionSpecs> = {
     values,
     args,
@@ -72,7 +80,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** Exit 2 for usage errors, 1 for everything else; API errors with a hint (and as JSON with --json). */
+/**
+ * Exit 2 for usage errors, 1 for everything else (docs/cli.md, Exit codes); API errors with a hint
+ * (and as JSON with --json).
+ */
 function report(error: unknown, json: boolean, io: Io): number {
   if (error instanceof UsageError) {
     io.stderr(`${error.message}\n`);

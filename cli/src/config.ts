@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { UsageError } from './command.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -65,9 +66,9 @@ export function normalizeServer(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`"${value}" is not a URL: pass e.g. --server https://postwave.example.com`);
+    throw new UsageError(`"${value}" is not a URL: pass e.g. --server https://postwave.example.com`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new Error(`The server URL must start with https:// (got ${url.protocol})`);
+    throw new UsageError(`The server URL must start with https:// (got ${url.protocol})`);
   return url.toString().replace(/\/+$/, '');
 }

@@ -3,6 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { readResponse } from './api.ts';
+import { LoginResult } from './responses.ts';
 
 export interface LoginOptions {
   server: string;
@@ -11,15 +12,6 @@ export interface LoginOptions {
   /** Where the URL and progress are printed (stderr). */
   log: (line: string) => void;
   timeoutMs?: number;
-}
-
-/**
- * The answer of POST /api/cli/authorize (declared with the Scheduler's routes in
- * web/server/cli-auth/schema.ts): a CLI token always has an expiry (docs/cli.md).
- */
-export interface LoginResult {
-  token: string;
-  expiresAt: string;
 }
 
 export function pkcePair(): { verifier: string; challenge: string } {
@@ -65,7 +57,7 @@ const page = (title: string, text: string) =>
  * approval page, wait for the redirect carrying `code` and `state`, then exchange the code with
  * the PKCE verifier for a CLI token.
  */
-export async function login(options: LoginOptions): Promise<LoginResult> {
+export async function login(options: LoginOptions): Promise<{ token: string; expiresAt: string }> {
   const { verifier, challenge } = pkcePair();
   const state = randomBytes(16).toString('base64url');
   const server = createServer();
@@ -98,7 +90,7 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ code, code_verifier: verifier }),
     });
-    return await readResponse<LoginResult>(response);
+    return await readResponse(response, LoginResult);
   } finally {
     server.closeAllConnections();
     server.close();

@@ -20,5 +20,13 @@ Global options:
 
 Environment: POSTWAVE_URL, POSTWAVE_TOKEN (use a token instead of the stored one),
 POSTWAVE_CONFIG_DIR (default: $XDG_CONFIG_HOME/postwave or ~/.config/postwave).
+
+Exit codes:
+  0  done
+  1  failed: the server refused or could not do it, could not be reached, or did not
+     answer like Postwave; a post or import row is invalid; a publish failed; a file
+     cannot be read
+  2  usage error: an unknown option or one of another command, a malformed value,
+     a missing or extra argument, no server or login to use
 `;
 }

@@ -1,7 +1,8 @@
 // Types only: the CLI bundle carries none of the SDK's code.
-import type { AccountOptions, Overrides, PostMediaObject, ValidationRequest } from '@postwave/shared';
+import type { AccountOptions, Overrides, ValidationRequest } from '@postwave/shared';
 import type { Api } from './api.ts';
 import { type Context, type OptionSpecs, UsageError } from './command.ts';
+import type { Media } from './responses.ts';
 import { uploadFile } from './upload.ts';
 
 /** What `post` and `validate` both take to compose a post. */
@@ -72,7 +73,7 @@ export async function composePost(
   if (thread.length > 25) throw new UsageError('A thread has at most 25 --thread parts');
   const overrides = perAccount(values.override ?? [], accountIds, '--override', true);
   const comments = perAccount(values['first-comment'] ?? [], accountIds, '--first-comment', false);
-  const media: PostMediaObject[] = [];
+  const media: (Media & { altText?: string })[] = [];
   for (const [index, file] of (values.media ?? []).entries()) {
     const uploaded = await uploadFile(api, file, values.json ? undefined : io.progress);
     const altText = altTexts[index];

@@ -1,30 +1,15 @@
-import type { StoredTargetResult } from '@postwave/shared';
+import { UsageError } from './command.ts';
 import { preview } from './format.ts';
-
-/**
- * The fields of the Scheduler's post (OpenAPI `Post`, declared in web/server/posts/schema.ts) that
- * the CLI reads. That schema stays with the Scheduler (its statuses and staging are the
- * Scheduler's own), so the CLI declares only its part; the results are the SDK's.
- */
-export interface PostView {
-  id: string;
-  status: string;
-  message: string;
-  accountIds: string[];
-  scheduledAt: string | null;
-  postedAt: string | null;
-  createdAt: string;
-  results: StoredTargetResult[];
-}
-
-/** OpenAPI `PostPage`: GET /api/v1/posts. */
-export interface PostPage {
-  posts: PostView[];
-  nextCursor: string | null;
-}
+import type { PostView } from './responses.ts';
 
 /** The statuses `--status` takes (the Scheduler's post statuses, OpenAPI `Post.status`). */
-export const postStatuses = ['draft', 'scheduled', 'posted', 'failed'] as const;
+export const postStatuses = ['draft', 'scheduled', 'posted', 'failed', 'pending_approval'] as const;
+
+/** A usage error for a `--status` the Scheduler has no posts in. */
+export function checkStatus(status: string | undefined): void {
+  if (status !== undefined && !(postStatuses as readonly string[]).includes(status))
+    throw new UsageError(`--status is one of ${postStatuses.join(', ')}`);
+}
 
 /** A post with one line per account (and per thread part and first comment). */
 export function describePost(p: PostView): string {
@@ -32,7 +17,7 @@ export function describePost(p: PostView): string {
   if (p.scheduledAt && p.status === 'scheduled') lines.push(`Scheduled for ${p.scheduledAt}`);
   if (p.postedAt) lines.push(`Posted at ${p.postedAt}`);
   lines.push(`Message: ${preview(p.message, 200)}`);
-  for (const r of p.results ?? []) {
+  for (const r of p.results) {
     lines.push(
       `  ${r.status.padEnd(7)} ${r.accountId} (${r.platform})${r.url ? ` ${r.url}` : ''}${r.error ? `: ${r.error.message}` : ''}`,
     );

@@ -2,8 +2,8 @@ import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ImportReport } from '@postwave/shared';
-import { type Api, ApiError, readResponse } from './api.ts';
+import { type Api, contentType, readResponse, unexpectedAnswer } from './api.ts';
+import { ImportReport, NoContent } from './responses.ts';
 import { formatBytes, ProgressBar } from './upload.ts';
 
 /** `.json` (or a body starting with `[`) is JSON; anything else is CSV. */
@@ -35,9 +35,10 @@ export async function importFile(
       yield chunk;
     }
   }
-  const report = await api.request<ImportReport>(
+  const report = await api.request(
     'POST',
     `/api/v1/posts/import?dryRun=${options.dryRun}`,
+    ImportReport,
     undefined,
     {
       headers: {
@@ -86,6 +87,38 @@ class ByteCounter {
   }
 }
 
+/**
+ * The export's bytes once its type and first bytes show it is one (a JSON array, the CSV header),
+ * before anything is written: an error is a problem, anything else an unexpected answer.
+ */
+async function exportBody(response: Response, format: 'csv' | 'json'): Promise<Readable> {
+  if (!response.ok) await readResponse(response, NoContent);
+  const expected = format === 'csv' ? 'text/csv' : 'application/json';
+  const type = contentType(response);
+  if (type !== expected || !response.body)
+    throw unexpectedAnswer(response, `${type ?? 'no content type'} instead of ${expected}`);
+  const chunks = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)[
+    Symbol.asyncIterator
+  ]() as AsyncIterator<Buffer>;
+  let head = Buffer.alloc(0);
+  while (head.length < 3) {
+    const next = await chunks.next();
+    if (next.done) break;
+    head = Buffer.concat([head, next.value]);
+  }
+  const start = head.toString('utf8').trimStart();
+  if (!(format === 'csv' ? start.startsWith('id,') : start.startsWith('['))) {
+    await chunks.return?.();
+    throw unexpectedAnswer(response, `${expected} that is not a Postwave export`);
+  }
+  return Readable.from(
+    (async function* () {
+      yield head;
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+    })(),
+  );
+}
+
 /** Streams the export to `file` (or `write`, i.e. standard output), never holding it whole. */
 export async function exportPosts(
   api: Api,
@@ -106,10 +139,7 @@ export async function exportPosts(
   } catch (error) {
     throw new Error(`Could not reach ${api.server} (${(error as Error).cause ?? (error as Error).message}).`);
   }
-  if (!response.ok || !response.body) {
-    await readResponse(response);
-    throw new ApiError(response.status, `http_${response.status}`, 'The export failed', undefined);
-  }
+  const body = await exportBody(response, options.format);
   const counter = new ByteCounter(options.progress);
   const counting = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -117,7 +147,6 @@ export async function exportPosts(
       callback(null, chunk);
     },
   });
-  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
   if (options.file) {
     await pipeline(body, counting, createWriteStream(options.file));
   } else {

@@ -1,10 +1,9 @@
 import { createReadStream, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import type { MediaObject, PresignRequest, PresignResponse, UploadResponse } from '@postwave/shared';
-import { type Api, ApiError, readResponse } from './api.ts';
-
-export type { MediaObject } from '@postwave/shared';
+import type { PresignRequest } from '@postwave/shared';
+import { type Api, ApiError, readResponse, UnexpectedAnswer } from './api.ts';
+import { AnyAnswer, type Media, Presign, Upload } from './responses.ts';
 
 const typesByExtension: Record<string, string> = {
   '.jpg': 'image/jpeg',
@@ -89,7 +88,7 @@ export async function uploadFile(
   api: Api,
   path: string,
   progress: NodeJS.WriteStream | undefined,
-): Promise<MediaObject> {
+): Promise<Media> {
   let size: number;
   try {
     const stat = statSync(path);
@@ -101,10 +100,10 @@ export async function uploadFile(
   const filename = basename(path);
   const contentType = contentTypeFor(path);
   if (!contentType || size === 0) return uploadMultipart(api, path, filename, size, contentType, progress);
-  let presigned: PresignResponse;
+  let presigned: Presign;
   try {
     const request: PresignRequest = { filename, contentType, size };
-    presigned = await api.request('POST', '/api/v1/upload/presign', request);
+    presigned = await api.request('POST', '/api/v1/upload/presign', Presign, request);
   } catch (error) {
     if (error instanceof ApiError && presignUnavailable.includes(error.status))
       return uploadMultipart(api, path, filename, size, contentType, progress);
@@ -124,7 +123,18 @@ export async function uploadFile(
       `Could not send ${filename} to the upload URL (${(error as Error).cause ?? (error as Error).message})`,
     );
   }
-  await readResponse(response);
+  if (!response.ok) {
+    // Object storage answers its own errors (XML), not problems: then only the status is news.
+    const error = await readResponse(response, AnyAnswer).catch((e: unknown) => e);
+    throw error instanceof UnexpectedAnswer
+      ? new ApiError(
+          error.status,
+          `http_${error.status}`,
+          `The upload URL answered ${error.status}`,
+          undefined,
+        )
+      : error;
+  }
   bar.finish();
   return presigned.media;
 }
@@ -136,7 +146,7 @@ async function uploadMultipart(
   size: number,
   contentType: string | undefined,
   progress: NodeJS.WriteStream | undefined,
-): Promise<MediaObject> {
+): Promise<Media> {
   const boundary = `----postwave${crypto.randomUUID().replaceAll('-', '')}`;
   const safeName = filename.replace(/["\r\n\\]/g, '_');
   const head = Buffer.from(
@@ -156,7 +166,7 @@ async function uploadMultipart(
     }
     yield tail;
   }
-  const result = await api.request<UploadResponse>('POST', '/api/v1/upload', undefined, {
+  const result = await api.request('POST', '/api/v1/upload', Upload, undefined, {
     headers: {
       'content-type': `multipart/form-data; boundary=${boundary}`,
       'content-length': String(head.length + size + tail.length),

@@ -1,6 +1,6 @@
-import type { PublicAccount } from '@postwave/shared';
-import type { Context, OptionSpecs } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { table } from '../format.ts';
+import { Accounts } from '../responses.ts';
 
 export const summary = 'list your connected social accounts';
 export const synopsis = [['accounts', 'list your connected social accounts']] as const;
@@ -12,9 +12,10 @@ Lists your connected accounts with the ids that --account takes.
 
 export const options = {} as const satisfies OptionSpecs;
 
-export async function run({ api, print }: Context<typeof options>): Promise<number> {
+export async function run({ args, api, print }: Context<typeof options>): Promise<number> {
+  if (args.length) throw new UsageError(help);
   // The Scheduler's accounts carry more (health, status); the CLI shows the SDK's public part.
-  const { accounts } = await api().request<{ accounts: PublicAccount[] }>('GET', '/api/v1/accounts');
+  const { accounts } = await api().request('GET', '/api/v1/accounts', Accounts);
   const text = accounts.length
     ? table(
         ['ID', 'PLATFORM', 'TARGET', 'LABEL'],

@@ -1,5 +1,5 @@
 import { type Context, type OptionSpecs, UsageError } from '../command.ts';
-import { postStatuses } from '../post-view.ts';
+import { checkStatus, postStatuses } from '../post-view.ts';
 import { exportPosts } from '../transfer.ts';
 
 export const summary = 'write your posts as CSV or JSON';
@@ -11,7 +11,7 @@ Streams your posts with their per-account results (oldest first) to standard out
 to a file, with a byte counter on a terminal.
 
   --format csv|json    default csv
-  --status <status>    draft, scheduled, posted or failed
+  --status <status>    draft, scheduled, posted, failed or pending_approval
   --from <date>        posts whose time (posted, else scheduled, else created) is on or
                        after this date (2026-12-01) or date-time (ISO 8601 with offset)
   --to <date>          ... and before this one
@@ -43,6 +43,12 @@ export async function run({ values, args, io, api }: Context<typeof options>): P
   if (args.length) throw new UsageError(help);
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
+  checkStatus(values.status);
+  for (const flag of ['from', 'to'] as const) {
+    const when = values[flag];
+    if (when !== undefined && Number.isNaN(Date.parse(when)))
+      throw new UsageError(`--${flag} takes a date (2026-12-01) or an ISO 8601 date-time with an offset`);
+  }
   const bytes = await exportPosts(api(), {
     format,
     status: values.status,

@@ -1,4 +1,4 @@
-import type { Context, OptionSpecs } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { overview } from '../overview.ts';
 
 export const summary = 'help for a command';
@@ -9,8 +9,10 @@ export const positional = { kind: 'word', name: 'command', words: 'commands' } a
 
 /** `postwave help <command>`: that command's help, else the overview. */
 export async function run({ args, io, commands }: Context<typeof options>): Promise<number> {
-  const topic = args[0];
+  const [topic, ...extra] = args;
   const command = topic !== undefined && Object.hasOwn(commands, topic) ? commands[topic] : undefined;
+  if (extra.length || (topic !== undefined && !command))
+    throw new UsageError(`Unknown command "${args.join(' ')}".\n\n${overview(commands)}`);
   io.stdout(command?.help ?? overview(commands));
   return 0;
 }

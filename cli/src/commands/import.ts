@@ -1,6 +1,6 @@
-import type { ImportReport } from '@postwave/shared';
 import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { table } from '../format.ts';
+import type { ImportReport } from '../responses.ts';
 import { importFile } from '../transfer.ts';
 
 export const summary = 'create posts from a CSV or JSON file';

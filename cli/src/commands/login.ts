@@ -1,6 +1,8 @@
-import type { Context, OptionSpecs } from '../command.ts';
+import { ApiError, UnexpectedAnswer } from '../api.ts';
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { writeConfig } from '../config.ts';
 import { login } from '../login.ts';
+import { WhoAmI } from '../responses.ts';
 
 export const summary = 'connect this computer to your account';
 export const synopsis = [['login', 'connect this computer to your account (opens the browser)']] as const;
@@ -23,8 +25,15 @@ export const options = {
   device: { type: 'string', summary: 'device name', value: { name: 'name' } },
 } as const satisfies OptionSpecs;
 
-export async function run({ values, io, api, print }: Context<typeof options>): Promise<number> {
-  const { server } = api({ needToken: false });
+export async function run({ values, args, io, api, print }: Context<typeof options>): Promise<number> {
+  if (args.length) throw new UsageError(help);
+  const client = api({ needToken: false });
+  const { server } = client;
+  // Any Postwave answer will do (a 401 problem when not logged in): a wrong URL is reported now,
+  // not after minutes of waiting for a browser that shows someone else's page.
+  await client.request('GET', '/api/cli/whoami', WhoAmI).catch((error: unknown) => {
+    if (!(error instanceof ApiError) || error instanceof UnexpectedAnswer) throw error;
+  });
   const result = await login({
     server,
     deviceName: values.device,

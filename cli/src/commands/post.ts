@@ -1,7 +1,8 @@
 import type { PostingMode, PostRequest } from '@postwave/shared';
 import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { composeOptions, composePost } from '../post-request.ts';
-import { describePost, type PostView } from '../post-view.ts';
+import { describePost } from '../post-view.ts';
+import { PostView } from '../responses.ts';
 
 export const summary = 'publish now, schedule or save a draft';
 export const synopsis = [
@@ -115,7 +116,7 @@ export async function run(context: Context<typeof options>): Promise<number> {
     ...(values.at ? { scheduledAt: values.at } : {}),
     ...(recycle ? { recycle } : {}),
   };
-  const post = await api.request<PostView>('POST', '/api/v1/posts', body);
+  const post = await api.request('POST', '/api/v1/posts', PostView, body);
   print(post, describePost(post));
   return post.status === 'failed' ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { preview, table } from '../format.ts';
-import { describePost, type PostPage, type PostView, postStatuses } from '../post-view.ts';
+import { checkStatus, describePost, postStatuses } from '../post-view.ts';
+import { NoContent, PostPage, PostView } from '../responses.ts';
 
 export const summary = 'list, show or delete posts';
 export const synopsis = [
@@ -10,9 +11,13 @@ export const synopsis = [
 ] as const;
 
 export const help = `Usage: postwave posts <list|show|delete>
-  postwave posts list [--status draft|scheduled|posted|failed] [--limit n] [--cursor c] [--json]
+  postwave posts list [--status <status>] [--limit n] [--cursor c] [--json]
   postwave posts show <id> [--json]
   postwave posts delete <id> [--json]
+
+  --status <status>  draft, scheduled, posted, failed or pending_approval
+  --limit <n>        posts per page (1-200, default 50)
+  --cursor <c>       the next page, as the previous one printed
 `;
 
 export const options = {
@@ -28,39 +33,41 @@ export const options = {
 export const positional = { kind: 'subcommand', words: ['list', 'show', 'delete'] } as const;
 
 export async function run({ values, args, api, print }: Context<typeof options>): Promise<number> {
-  const [sub, id, ...extra] = args;
-  if (extra.length) throw new UsageError(help);
+  const [sub = 'list', id, ...extra] = args;
+  if (!(positional.words as readonly string[]).includes(sub))
+    throw new UsageError(`Unknown posts command "${sub}".\n${help}`);
+  if (extra.length || (sub === 'list' && id !== undefined)) throw new UsageError(help);
+  if (sub !== 'list' && !id) throw new UsageError(`Usage: postwave posts ${sub} <id>`);
+  checkStatus(values.status);
+  if (values.limit !== undefined && !/^\d+$/.test(values.limit))
+    throw new UsageError('--limit takes a whole number (1-200)');
   const client = api();
-  if (sub === 'list' || sub === undefined) {
-    const query = new URLSearchParams();
-    if (values.status) query.set('status', values.status);
-    if (values.limit) query.set('limit', values.limit);
-    if (values.cursor) query.set('cursor', values.cursor);
-    const page = await client.request<PostPage>('GET', `/api/v1/posts${query.size ? `?${query}` : ''}`);
-    const text = page.posts.length
-      ? table(
-          ['ID', 'STATUS', 'WHEN', 'MESSAGE'],
-          page.posts.map((p) => [
-            p.id,
-            p.status,
-            p.postedAt ?? p.scheduledAt ?? p.createdAt,
-            preview(p.message),
-          ]),
-        ) + (page.nextCursor ? `More: postwave posts list --cursor ${page.nextCursor}\n` : '')
-      : 'No posts.\n';
-    print(page, text);
-    return 0;
-  }
-  if (!id) throw new UsageError(`Usage: postwave posts ${sub} <id>`);
   if (sub === 'show') {
-    const post = await client.request<PostView>('GET', `/api/v1/posts/${encodeURIComponent(id)}`);
+    const post = await client.request('GET', `/api/v1/posts/${encodeURIComponent(id!)}`, PostView);
     print(post, describePost(post));
     return 0;
   }
   if (sub === 'delete') {
-    await client.request('DELETE', `/api/v1/posts/${encodeURIComponent(id)}`);
+    await client.request('DELETE', `/api/v1/posts/${encodeURIComponent(id!)}`, NoContent);
     print({ deleted: id }, `Deleted post ${id}.\n`);
     return 0;
   }
-  throw new UsageError(`Unknown posts command "${sub}".\n${help}`);
+  const query = new URLSearchParams();
+  if (values.status) query.set('status', values.status);
+  if (values.limit) query.set('limit', values.limit);
+  if (values.cursor) query.set('cursor', values.cursor);
+  const page = await client.request('GET', `/api/v1/posts${query.size ? `?${query}` : ''}`, PostPage);
+  const text = page.posts.length
+    ? table(
+        ['ID', 'STATUS', 'WHEN', 'MESSAGE'],
+        page.posts.map((p) => [
+          p.id,
+          p.status,
+          p.postedAt ?? p.scheduledAt ?? p.createdAt,
+          preview(p.message),
+        ]),
+      ) + (page.nextCursor ? `More: postwave posts list --cursor ${page.nextCursor}\n` : '')
+    : 'No posts.\n';
+  print(page, text);
+  return 0;
 }

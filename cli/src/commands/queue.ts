@@ -1,6 +1,7 @@
-import type { QueueSettings, QueueSlot, QueueView } from '@postwave/shared';
+import type { QueueSettings, QueueSlot } from '@postwave/shared';
 import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { preview } from '../format.ts';
+import { QueueView } from '../responses.ts';
 
 export const summary = "show or set an account's posting slots";
 export const synopsis = [
@@ -35,14 +36,14 @@ export async function run({ values, args, api, print }: Context<typeof options>)
   const client = api();
   const path = `/api/v1/accounts/${encodeURIComponent(accountId)}/queue`;
   if (sub === 'show') {
-    const queue = await client.request<QueueView>('GET', path);
+    const queue = await client.request('GET', path, QueueView);
     print(queue, describeQueue(queue));
     return 0;
   }
   const slots = (values.slot ?? []).flatMap(parseSlots);
-  const timezone = values.timezone ?? (await client.request<QueueView>('GET', path)).timezone;
+  const timezone = values.timezone ?? (await client.request('GET', path, QueueView)).timezone;
   const settings: QueueSettings = { timezone, slots };
-  const queue = await client.request<QueueView>('PUT', path, settings);
+  const queue = await client.request('PUT', path, QueueView, settings);
   print(queue, describeQueue(queue));
   return 0;
 }

@@ -1,5 +1,6 @@
-import type { Context, OptionSpecs } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { preview, table } from '../format.ts';
+import { Templates } from '../responses.ts';
 
 export const summary = 'list the workspace’s post templates';
 export const synopsis = [['templates', 'list post templates (ids for post --template)']] as const;
@@ -12,15 +13,9 @@ Templates are made in the web app (Save as template) or with the API.
 
 export const options = {} as const satisfies OptionSpecs;
 
-interface TemplateSummary {
-  id: string;
-  name: string;
-  message: string;
-  accountIds: string[];
-}
-
-export async function run({ api, print }: Context<typeof options>): Promise<number> {
-  const { templates } = await api().request<{ templates: TemplateSummary[] }>('GET', '/api/v1/templates');
+export async function run({ args, api, print }: Context<typeof options>): Promise<number> {
+  if (args.length) throw new UsageError(help);
+  const { templates } = await api().request('GET', '/api/v1/templates', Templates);
   const text = templates.length
     ? table(
         ['ID', 'NAME', 'ACCOUNTS', 'MESSAGE'],

@@ -1,6 +1,6 @@
-import type { ValidationResponse } from '@postwave/shared';
 import type { Context } from '../command.ts';
 import { composeOptions, composePost } from '../post-request.ts';
+import { Validation } from '../responses.ts';
 
 export const summary = 'check a post without publishing';
 export const synopsis = [
@@ -20,7 +20,7 @@ export const options = composeOptions;
 export async function run(context: Context<typeof options>): Promise<number> {
   const api = context.api();
   const body = await composePost(context, api);
-  const result = await api.request<ValidationResponse>('POST', '/api/v1/validation', body);
+  const result = await api.request('POST', '/api/v1/validation', Validation, body);
   // Issues of the request as a whole (no accounts, an override for another account…) come first.
   const requestLines = (result.errors ?? []).map(
     (e) => `error: ${e.message} (${e.code}${e.path ? ` at ${e.path}` : ''})`,

@@ -1,11 +1,12 @@
-import type { Context, OptionSpecs } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
 import { version } from '../version.ts';
 
 // No summary, synopsis or help: `postwave version` is the quiet twin of --version.
 
 export const options = {} as const satisfies OptionSpecs;
 
-export async function run({ io }: Context<typeof options>): Promise<number> {
+export async function run({ args, io }: Context<typeof options>): Promise<number> {
+  if (args.length) throw new UsageError('Usage: postwave version');
   io.stdout(`${version}\n`);
   return 0;
 }

@@ -1,4 +1,5 @@
-import type { Context, OptionSpecs } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { WhoAmI } from '../responses.ts';
 
 export const summary = 'show the signed-in user and server';
 export const synopsis = [['whoami', 'show the signed-in user and server']] as const;
@@ -10,18 +11,10 @@ Shows the server, the user and the token in use.
 
 export const options = {} as const satisfies OptionSpecs;
 
-/**
- * OpenAPI `WhoAmI` (GET /api/cli/whoami, declared in web/server/cli-auth/schema.ts with the
- * Scheduler's token kinds): the fields the CLI prints.
- */
-interface WhoAmI {
-  user: { id: string; email: string; name: string | null };
-  token: { id: string; kind: string; name: string; expiresAt: string | null } | null;
-}
-
-export async function run({ api, print }: Context<typeof options>): Promise<number> {
+export async function run({ args, api, print }: Context<typeof options>): Promise<number> {
+  if (args.length) throw new UsageError(help);
   const client = api();
-  const me = await client.request<WhoAmI>('GET', '/api/cli/whoami');
+  const me = await client.request('GET', '/api/cli/whoami', WhoAmI);
   print(
     { server: client.server, ...me },
     `${me.user.name ? `${me.user.name} <${me.user.email}>` : me.user.email} on ${client.server}\n` +
