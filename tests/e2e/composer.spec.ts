@@ -315,3 +315,34 @@ test('preview: a link card from the page’s Open Graph tags, none for a refused
   await shot(page, 'compose-overflow');
   await expectAccessible(page, 'compose-overflow', { testInfo: test.info(), soft: true });
 });
+
+test('no account chosen: Save draft is aria-disabled and says why, once; it sends nothing', async ({
+  page,
+}) => {
+  await signUp(page, 'Accountless Writer');
+  for (const c of chans) await connectChat(page, c.handle);
+  const sent = recordPostRequests(page);
+  await page.goto('/compose');
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('An idea for later');
+
+  // Like Publish, Save draft waits for an account; it keeps the focus and names the reason.
+  const save = page.getByRole('button', { name: 'Save draft' });
+  await expect(save).toHaveAttribute('aria-disabled', 'true');
+  await expect(save).toHaveAccessibleDescription('Choose at least one account.');
+  await save.press('Enter');
+  await expect(save).toBeFocused();
+  await expect(page).toHaveURL(/\/compose$/);
+  expect(sent).toEqual([]);
+  // Said once, as the reason beside the buttons; no alert repeats it.
+  await expect(page.getByText(/Choose at least one account/)).toHaveCount(1);
+  await expect(page.locator('.submit-feedback').getByRole('alert')).toHaveCount(0);
+  await expectAccessible(page, 'compose-no-account', { testInfo: test.info(), soft: true });
+
+  const [one] = await accountsOf(page);
+  await page.getByTestId(`chip-${one!.id}`).click();
+  await expect(save).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(save).toHaveAccessibleDescription('');
+  await save.click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+\?done=draft$/);
+  expect(sent).toEqual([expect.objectContaining({ accountIds: [one!.id], postingMode: 'draft' })]);
+});

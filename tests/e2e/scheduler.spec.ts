@@ -194,6 +194,61 @@ test('scheduling a draft on its page: the busy button keeps the focus and ignore
   expect(sent).toBe(1);
 });
 
+test('the post page’s Move to drafts and Publish now keep the focus while busy and ignore a second press', async ({
+  page,
+}) => {
+  await signUp(page, 'Busy Publisher');
+  await connectTelegram(page);
+  await page.goto('/compose');
+  await page.getByRole('textbox', { name: 'Message' }).fill('Out in a moment');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+/);
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+  await expect(page.locator('.page-head .badge')).toHaveText('Scheduled');
+
+  // Each action's request is held until the checks below are done.
+  let release!: () => void;
+  let sent = 0;
+  const hold = () =>
+    new Promise<void>((resolve) => {
+      release = resolve;
+    });
+  let held = hold();
+  await page.route(/\/api\/v1\/posts\/[0-9a-f-]+$/, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    sent += 1;
+    await held;
+    await route.continue();
+  });
+  const publish = page.getByRole('button', { name: /^(Publish now|Publishing…)$/ });
+
+  const toDrafts = page.getByRole('button', { name: 'Move to drafts' });
+  await toDrafts.press('Enter');
+  // aria-disabled while busy, not disabled: the focus stays on it, and pressing again sends nothing.
+  await expect(toDrafts).toHaveAttribute('aria-disabled', 'true');
+  await expect(publish).toHaveAttribute('aria-disabled', 'true');
+  await expect(toDrafts).toBeFocused();
+  await toDrafts.press('Enter');
+  await publish.press('Enter');
+  await expect.poll(() => sent).toBe(1);
+  release();
+  await expect(page.getByRole('status').filter({ hasText: 'Moved to drafts.' })).toBeFocused();
+  await expect(page.locator('.page-head .badge')).toHaveText('Draft');
+  expect(sent).toBe(1);
+
+  held = hold();
+  await publish.press('Enter');
+  await expect(publish).toHaveText('Publishing…');
+  await expect(publish).toHaveAttribute('aria-disabled', 'true');
+  await expect(publish).toBeFocused();
+  await publish.press('Enter');
+  await expect.poll(() => sent).toBe(2);
+  release();
+  await expect(page.getByRole('status').filter({ hasText: /^Publishing/ })).toBeFocused();
+  expect(sent).toBe(2);
+});
+
 test('an over-long message shows the error beside the Telegram account and cannot be published', async ({
   page,
   shot,

@@ -2,7 +2,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { problem } from '@postwave/shared';
 import { getContext } from '#server/context.ts';
 import { errorResponse } from '#server/http/route.ts';
-import { authenticateMcp, mcpChallenge } from '#server/mcp/auth.ts';
+import { authenticateMcp, mcpRefusal } from '#server/mcp/auth.ts';
 import { findSession, startSession, statelessTransport } from '#server/mcp/sessions.ts';
 import { corsHeaders, preflight } from '#server/oauth/metadata.ts';
 
@@ -34,20 +34,19 @@ async function handle(request: Request): Promise<Response> {
     ctx = await getContext();
     const caller = await authenticateMcp(ctx, request);
     if (!caller) {
-      // A problem (contract B: every error) that also carries OAuth's `error` members (RFC 6750),
-      // which MCP clients read along with the challenge.
-      const detail = 'Authorization with a Postwave OAuth token is required';
+      // A problem (contract B: every error) that also carries OAuth's `error` members (RFC 6750)
+      // when a token was refused, which MCP clients read along with the challenge.
+      const { challenge, detail, error } = mcpRefusal(ctx, request);
       return new Response(
         JSON.stringify({
           ...problem('unauthorized', detail),
-          error: 'invalid_token',
-          error_description: detail,
+          ...(error ? { error, error_description: detail } : {}),
         }),
         {
           status: 401,
           headers: {
             'content-type': 'application/problem+json',
-            'www-authenticate': mcpChallenge(ctx, request),
+            'www-authenticate': challenge,
             ...corsHeaders,
           },
         },

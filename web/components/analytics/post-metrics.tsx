@@ -1,12 +1,10 @@
 import type { PostMetricName } from '@postwave/shared/analytics/metrics';
 import { formatDateTime } from '#components/lib/time.ts';
 import type { PostMetricsView } from '#server/analytics/schema.ts';
-import { formatCount, metricLabels } from './labels.ts';
+import { collectionNotes, formatCount, metricLabels } from './labels.ts';
 import { RefreshMetricsButton } from './refresh-button.tsx';
 
-const stateNotes: Record<string, string> = {
-  collecting: 'Collected about 1 h, 6 h, 24 h, 3 days, 7 days and 30 days after posting.',
-  done: 'Final figures: collection ended 30 days after posting.',
+const fixedNotes: Record<string, string> = {
   gone: 'The post was deleted on the platform; these are its last figures.',
   unsupported: 'This platform reports no figures for posts.',
 };
@@ -17,13 +15,17 @@ export function PostMetricsSection({
   metrics,
   names,
   timezone,
+  collectAfterMs,
 }: {
   postId: string;
   metrics: PostMetricsView;
   names: Map<string, string>;
   timezone: string;
+  /** The server's collection offsets (`ANALYTICS_COLLECT_AFTER`), which the notes describe. */
+  collectAfterMs: readonly number[];
 }) {
   if (metrics.targets.length === 0) return null;
+  const stateNotes: Record<string, string> = { ...fixedNotes, ...collectionNotes(collectAfterMs) };
   return (
     <section className="card" aria-labelledby="metrics-title" data-testid="post-metrics">
       <div className="card-head">

@@ -1,4 +1,4 @@
-import type { Dispatch } from 'react';
+import { type Dispatch, useId } from 'react';
 import { utcToZonedInput } from '#components/lib/time.ts';
 import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 import type { ComposerAction, ComposerState, SubmitMode } from './composer-state.ts';
@@ -27,6 +27,11 @@ export function ActionBar({
   const { busy, showSchedule, scheduleAt } = state;
   const focusAfterRender = useFocusAfterRender();
   const submitting = busy && busy !== 'draft' && needsApproval ? 'Submitting…' : undefined;
+  const reasonId = useId();
+  // A draft needs its accounts too (the API refuses one without): Save draft says so where it
+  // is, as the reason beside the buttons, instead of letting the request fail. aria-disabled keeps
+  // it focusable, so a keyboard or screen reader user reaches it and hears why.
+  const draftBlocked = state.selected.length === 0;
   return (
     <div className="action-bar">
       {needsApproval && (
@@ -35,15 +40,19 @@ export function ActionBar({
         </span>
       )}
       {blockReason && (
-        <span className="muted small" style={{ marginRight: 'auto' }}>
+        <span id={reasonId} className="muted small" style={{ marginRight: 'auto' }}>
           {blockReason}
         </span>
       )}
       <button
         type="button"
         className="btn"
-        onClick={() => submit('draft')}
+        onClick={() => {
+          if (!draftBlocked) submit('draft');
+        }}
         disabled={Boolean(busy) || uploading}
+        aria-disabled={draftBlocked || undefined}
+        aria-describedby={draftBlocked && blockReason ? reasonId : undefined}
       >
         {busy === 'draft' ? 'Saving…' : 'Save draft'}
       </button>

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useMemo, useReducer } from 'react';
-import { ApiError, describeError, isPastTime } from '#components/lib/api.ts';
+import { ApiError, describeFormError, isPastTime } from '#components/lib/api.ts';
 import { type AccountSummary, accountName, platformName } from '#components/lib/platforms.ts';
 import { AccountChips } from './account-chips.tsx';
 import { ActionBar } from './action-bar.tsx';
@@ -127,9 +127,17 @@ export function Composer({
         return;
       }
       const { onFields, rest } = recycle.refusedBy(e instanceof ApiError ? e.errors : []);
+      // The issues the composer shows itself (the general ones above the buttons, an account's
+      // beside it) stay out of the summary, so no sentence is announced twice.
+      const shown = rest.filter((i) => !i.accountId || state.selected.includes(i.accountId));
       dispatch({
         type: 'submitRefused',
-        error: e instanceof SubmitRefused ? e.message : onFields ? recycleRefusedMessage : describeError(e),
+        error:
+          e instanceof SubmitRefused
+            ? e.message
+            : onFields
+              ? recycleRefusedMessage
+              : describeFormError(e, (path) => shown.some((i) => i.path === path)),
         issues: e instanceof ApiError ? rest : undefined,
       });
     }

@@ -129,8 +129,12 @@ export function PostActions({
             <button
               type="button"
               className="btn btn-primary btn-block"
-              disabled={Boolean(busy)}
-              onClick={() => act('now', { postingMode: 'now' })}
+              // aria-disabled while busy, not disabled (which drops the focus to <body>): a
+              // second press while the first is sent does nothing.
+              aria-disabled={Boolean(busy) || undefined}
+              onClick={() => {
+                if (!busy) act('now', { postingMode: 'now' });
+              }}
             >
               {busy === 'now'
                 ? submits
@@ -219,8 +223,10 @@ export function PostActions({
             <button
               type="button"
               className="btn btn-block"
-              disabled={Boolean(busy)}
-              onClick={() => act('draft', { postingMode: 'draft' })}
+              aria-disabled={Boolean(busy) || undefined}
+              onClick={() => {
+                if (!busy) act('draft', { postingMode: 'draft' });
+              }}
             >
               {pending ? 'Withdraw to drafts' : 'Move to drafts'}
             </button>

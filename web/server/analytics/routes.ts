@@ -40,7 +40,7 @@ export const analyticsRoutes = defineApiRoutes({
     operationId: 'getPostMetrics',
     summary: 'The figures of each posted target of a post',
     description:
-      'Each posted target with the metrics its platform reports (`supported`, canonical names; a metric the platform does not have is absent, never 0), its latest figures and when they were collected. Figures are collected about +1 h, +6 h, +24 h, +3 d, +7 d and +30 d after posting (`ANALYTICS_COLLECT_AFTER`), then never again; a post deleted on the platform stops its collection (`metricsState: "gone"`). With `history=true` every collection is listed.',
+      'Each posted target with the metrics its platform reports (`supported`, canonical names; a metric the platform does not have is absent, never 0), its latest figures and when they were collected. Figures are collected at the offsets after posting that `ANALYTICS_COLLECT_AFTER` lists (by default about +1 h, +6 h, +24 h, +3 d, +7 d and +30 d), then never again; a post deleted on the platform stops its collection (`metricsState: "gone"`). With `history=true` every collection is listed.',
     parameters: [
       idParam('post'),
       {

@@ -25,10 +25,8 @@ export interface McpCaller {
  * tokens are never accepted on /api/v1: their audience is /mcp only.
  */
 export async function authenticateMcp(ctx: AppContext, request: Request): Promise<McpCaller | undefined> {
-  const header = request.headers.get('authorization');
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match) return undefined;
-  const token = match[1]!;
+  const token = bearerToken(request);
+  if (token === undefined) return undefined;
   if (token.startsWith(accessTokenPrefix)) {
     const grant = await verifyAccessToken(ctx, token, mcpResource(ctx.config.appUrl));
     const membership = grant && (await boundWorkspace(ctx, grant.userId, grant.workspaceId));
@@ -59,11 +57,29 @@ export async function authenticateMcp(ctx: AppContext, request: Request): Promis
     : undefined;
 }
 
-/** RFC 9728 §5.1 challenge pointing at the protected resource metadata. */
-export function mcpChallenge(ctx: AppContext, request: Request): string {
-  const hadToken = request.headers.has('authorization');
-  const metadata = protectedResourceMetadataUrl(ctx.config.appUrl);
-  return hadToken
-    ? `Bearer resource_metadata="${metadata}", error="invalid_token", error_description="The access token is invalid, expired, revoked or not for this resource"`
-    : `Bearer resource_metadata="${metadata}"`;
+/** The bearer token in the request's Authorization header (RFC 6750 §2.1), if it has one. */
+function bearerToken(request: Request): string | undefined {
+  const header = request.headers.get('authorization');
+  return (header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null)?.[1];
+}
+
+/**
+ * Why /mcp refused a request: the RFC 9728 §5.1 challenge pointing at the protected resource
+ * metadata, the problem's detail and, only when a token was sent and refused, OAuth's
+ * `invalid_token`. RFC 6750 §3.1: a request without credentials (none, or another scheme) gets no
+ * error code, since nothing in it was invalid; a client just starts authorization.
+ */
+export function mcpRefusal(
+  ctx: AppContext,
+  request: Request,
+): { challenge: string; detail: string; error?: 'invalid_token' } {
+  const base = `Bearer realm="postwave", resource_metadata="${protectedResourceMetadataUrl(ctx.config.appUrl)}"`;
+  if (bearerToken(request) === undefined)
+    return { challenge: base, detail: 'Authorization with a Postwave OAuth token is required' };
+  const detail = 'The access token is invalid, expired, revoked or not for this resource';
+  return {
+    challenge: `${base}, error="invalid_token", error_description="${detail}"`,
+    detail,
+    error: 'invalid_token',
+  };
 }

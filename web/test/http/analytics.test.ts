@@ -95,6 +95,10 @@ for (const backend of backends()) {
         target.history.map((h: { metrics: { likes: number } }) => h.metrics.likes),
         [2, 9],
       );
+      // The post page describes the configured schedule (1s,1h here), not the default one.
+      const postPage = await (await browser.fetch(`/posts/${postId}`)).text();
+      assert.match(postPage, /Collected about 1 s and 1 h after posting\./);
+      assert.doesNotMatch(postPage, /30 d/);
 
       const today = new Date().toISOString().slice(0, 10);
       const series = await api.json(`/api/v1/accounts/${accountId}/metrics?from=${today}&to=${today}`);

@@ -29,10 +29,22 @@ for (const backend of backends()) {
     test('discovery metadata and the 401 challenge', async () => {
       const res = await rawMcp(env.app.url, undefined);
       assert.equal(res.status, 401);
-      assert.equal(
-        res.headers.get('www-authenticate'),
-        `Bearer resource_metadata="${env.app.url}/.well-known/oauth-protected-resource/mcp"`,
-      );
+      // RFC 6750 §3.1: no credentials, no error code (neither in the challenge nor in the body).
+      const challenge = `Bearer realm="postwave", resource_metadata="${env.app.url}/.well-known/oauth-protected-resource/mcp"`;
+      assert.equal(res.headers.get('www-authenticate'), challenge);
+      const body = await res.json();
+      assert.equal(body.code, 'unauthorized');
+      assert.equal(body.error, undefined);
+      assert.equal(body.error_description, undefined);
+      // Another scheme is no bearer credential either: the same plain challenge.
+      const basic = await fetch(`${env.app.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: 'Basic dXNlcjpwYXNz', 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      assert.equal(basic.status, 401);
+      assert.equal(basic.headers.get('www-authenticate'), challenge);
+      assert.equal((await basic.json()).error, undefined);
       for (const path of [
         '/.well-known/oauth-protected-resource',
         '/.well-known/oauth-protected-resource/mcp',
@@ -223,13 +235,17 @@ for (const backend of backends()) {
 
       const bogus = await rawMcp(env.app.url, 'pwo_not-a-token');
       assert.equal(bogus.status, 401);
-      assert.match(bogus.headers.get('www-authenticate')!, /error="invalid_token"/);
+      assert.match(
+        bogus.headers.get('www-authenticate')!,
+        /^Bearer realm="postwave", resource_metadata="[^"]+", error="invalid_token", error_description="[^"]+"$/,
+      );
       // A problem like every error (contract B), with OAuth's members beside its own.
       assert.match(bogus.headers.get('content-type')!, /^application\/problem\+json/);
       const refused = await bogus.json();
       assert.equal(refused.code, 'unauthorized');
       assert.equal(refused.status, 401);
       assert.equal(refused.error, 'invalid_token');
+      assert.equal(refused.error_description, refused.detail);
 
       // OAuth tokens are bound to /mcp: not accepted on the REST API.
       const rest = await new Client(env.app.url)

@@ -267,6 +267,7 @@ export default async function PostPage({
             metrics={metrics}
             names={new Map(accountList.map((a) => [a.id, accountName(a)]))}
             timezone={tz}
+            collectAfterMs={ctx.config.analytics.collectAfterMs}
           />
         </div>
         <aside className="stack" aria-label="Post details">
