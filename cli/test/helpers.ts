@@ -28,14 +28,14 @@ export async function tinyServer(handle: (req: IncomingMessage, res: ServerRespo
 export const json = (res: ServerResponse, status: number, body: unknown, type = 'application/json') =>
   res.writeHead(status, { 'content-type': type }).end(JSON.stringify(body));
 
-/** Runs `postwave <argv>` in this process against `server` with a token; answers code and output. */
-export async function postwave(argv: string[], server = 'http://127.0.0.1:9') {
+/** Runs `postwave <argv>` in this process against `server` with `token`; answers code and output. */
+export async function postwave(argv: string[], server = 'http://127.0.0.1:9', token = 'pw_test') {
   const dir = mkdtempSync(join(tmpdir(), 'pw-cli-run-'));
   let stdout = '';
   let stderr = '';
   try {
     const code = await run(argv, {
-      env: { POSTWAVE_URL: server, POSTWAVE_TOKEN: 'pw_test', POSTWAVE_CONFIG_DIR: dir },
+      env: { POSTWAVE_URL: server, POSTWAVE_TOKEN: token, POSTWAVE_CONFIG_DIR: dir },
       stdout: (t) => {
         stdout += t;
       },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parseSlots, run } from '../../../cli/src/cli.ts';
+import { parseSlots } from '../../../cli/src/cli.ts';
+import { postwave } from '../../../cli/test/helpers.ts';
 import { signUp, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
 import { connectTelegram, startTelegramApp, type TelegramApp } from '../helpers/fixtures.ts';
@@ -249,22 +250,7 @@ for (const backend of backends()) {
       const { session, news } = await setup('queue-cli');
       const { body } = await session.json('/api/v1/tokens', { json: { name: 'cli' } });
       assert.ok(body.token, JSON.stringify(body));
-      const cli = async (args: string[]) => {
-        let stdout = '';
-        let stderr = '';
-        const code = await run(args, {
-          env: { POSTWAVE_URL: env.app.url, POSTWAVE_TOKEN: body.token, POSTWAVE_CONFIG_DIR: '/nonexistent' },
-          stdout: (t) => {
-            stdout += t;
-          },
-          stderr: (t) => {
-            stderr += t;
-          },
-          progress: undefined,
-          readStdin: () => '',
-        });
-        return { code, stdout, stderr };
-      };
+      const cli = (args: string[]) => postwave(args, env.app.url, body.token);
       const set = await cli([
         'queue',
         'set',
