@@ -12,7 +12,8 @@
  * A third loop, the floor, does only what the append-only collection must write: the same
  * lookups, and per ten answers one statement taking those targets' schedule entries and inserting
  * their history and next entries. No claim, lease, limiter, credentials or rollups: its ratio to
- * the bare loop is the most this storage layout allows a collector.
+ * the bare loop is the most this storage layout allows a collector. A fourth, the mark-schedule
+ * floor (./support/mark-schedule-floor.ts), does the same for a schedule with no per-target row.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ import { sessionWorkspace } from '../web/server/workspaces/membership.ts';
 import { countStatements } from './support/count-statements.ts';
 import { processCpuUs } from './support/cpu.ts';
 import { repoRoot } from './support/dispatch-setup.ts';
+import { markScheduleFloor } from './support/mark-schedule-floor.ts';
 import { freshPostgres } from './support/postgres.ts';
 import { startZeroLatencyX } from './support/zero-latency-x.ts';
 
@@ -155,7 +157,7 @@ try {
   const bareDbCpu = await databaseCpuUs(db);
   mark('bare-start');
   /** One lookup of up to 100 posts: their figures by id. */
-  const lookUp = async (batch: typeof rows) => {
+  const lookUp = async (batch: readonly { platform_post_id: string }[]) => {
     const answer = (await (
       await fetch(
         `${x.url}/2/tweets?ids=${batch.map((r) => r.platform_post_id).join(',')}&tweet.fields=public_metrics`,
@@ -237,9 +239,21 @@ try {
   const floorMs = performance.now() - floorStarted;
   const floorCpuUs = cpuSince(floorCpu);
   const floorDbCpuUs = (await databaseCpuUs(db)) - floorDbCpu;
-  await pool.end();
   console.log(
     `floor loop: ${rows.length} targets in ${(floorMs / 1000).toFixed(2)} s, CPU per target ${perTarget(floorCpuUs, rows.length)} here + ${perTarget(floorDbCpuUs, rows.length)} database; floor / bare loop = ${(bareMs / floorMs).toFixed(2)} × (the most this storage allows)`,
+  );
+
+  // The floor of a schedule with no per-target row (marks per account), for comparison.
+  const marksDbCpu = await databaseCpuUs(db);
+  const marksCpu = process.cpuUsage();
+  const marksStarted = performance.now();
+  await markScheduleFloor(pool, accountIds, lookUp);
+  const marksMs = performance.now() - marksStarted;
+  const marksCpuUs = cpuSince(marksCpu);
+  const marksDbCpuUs = (await databaseCpuUs(db)) - marksDbCpu;
+  await pool.end();
+  console.log(
+    `mark-schedule floor: ${rows.length} targets in ${(marksMs / 1000).toFixed(2)} s, CPU per target ${perTarget(marksCpuUs, rows.length)} here + ${perTarget(marksDbCpuUs, rows.length)} database; floor / bare loop = ${(bareMs / marksMs).toFixed(2)} × (the most a schedule without per-target rows allows)`,
   );
   console.log(
     `RATIO collector / bare loop = ${(bareMs / collectMs).toFixed(2)} × (goal ≥ 0.5; load ${loadavg()[0]!.toFixed(1)})`,
