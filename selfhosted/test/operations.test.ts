@@ -58,7 +58,10 @@ describe('health, readiness and metrics', () => {
     };
     const { responses } = doc.paths['/metrics']!.get;
     for (const status of ['401', '404'])
-      assert.ok(responses[status]?.content?.['application/problem+json'], `${status}: ${JSON.stringify(responses[status])}`);
+      assert.ok(
+        responses[status]?.content?.['application/problem+json'],
+        `${status}: ${JSON.stringify(responses[status])}`,
+      );
   });
 
   it('counts publishes by platform and outcome, with durations and process metrics', async () => {
