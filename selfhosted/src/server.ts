@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientError, setDefaultMaxReplyBytes } from '@postwave/shared';
+import { answerClientError, answerMissingHost, setDefaultMaxReplyBytes } from '@postwave/shared';
 import { keepAliveTimeoutMs } from '@postwave/shared/http/keep-alive';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
@@ -19,7 +19,10 @@ export interface RunningServer {
 export async function startServer(config: Config, services: Services): Promise<RunningServer> {
   setDefaultMaxReplyBytes(config.maxReplyBytes);
   const app = createApp(config, services);
-  const server = createServer(app);
+  // Node's own Host check answers without a body; answerMissingHost makes it a problem.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
+    if (!answerMissingHost(request, response)) app(request, response);
+  });
   // A request Node cannot parse (oversize headers and the like) is a 400 problem, not a bare 431.
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {

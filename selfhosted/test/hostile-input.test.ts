@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { send } from '../../shared/test/support/http-fuzz.ts';
+import { send, sendRaw } from '../../shared/test/support/http-fuzz.ts';
 import { apiKey, fakeTelegram, startTestServer, type TestServer } from './helpers.ts';
 
 /** Hostile input is a 4xx problem, never a 5xx (SECURITY.md, "No 5xx from input"). */
@@ -64,5 +64,18 @@ describe('self-hosted: hostile input', () => {
     });
     assert.equal(answer.status, 400);
     assert.equal(JSON.parse(answer.body).code, 'invalid_request');
+  });
+
+  test('an HTTP/1.1 request without Host is 400 invalid_request with a problem body, not a bare 400', async () => {
+    const answer = await sendRaw(
+      server.url,
+      `GET /api/v1/accounts HTTP/1.1\r\nx-api-key: ${apiKey}\r\nConnection: close`,
+    );
+    assert.equal(answer.status, 400);
+    assert.match(answer.contentType, /^application\/problem\+json/);
+    assert.equal(JSON.parse(answer.body).code, 'invalid_request');
+    // HTTP/1.0 has no Host requirement: still served.
+    const old = await sendRaw(server.url, `GET /health HTTP/1.0\r\nConnection: close`);
+    assert.equal(old.status, 200);
   });
 });

@@ -49,6 +49,21 @@ describe('health, readiness and metrics', () => {
     await apiKeyInstead.body?.cancel();
   });
 
+  it('/openapi.json declares the problem bodies /metrics answers with (401 here, 404 when off)', async () => {
+    const none = await fetch(`${server.url}/metrics`);
+    assert.match(none.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    await none.body?.cancel();
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
+    const { responses } = doc.paths['/metrics']!.get;
+    for (const status of ['401', '404'])
+      assert.ok(
+        responses[status]?.content?.['application/problem+json'],
+        `${status}: ${JSON.stringify(responses[status])}`,
+      );
+  });
+
   it('counts publishes by platform and outcome, with durations and process metrics', async () => {
     const posted = await server.api('/api/v1/posts', {
       json: { message: 'counted', accountIds: ['tg-main'], postingMode: 'now' },

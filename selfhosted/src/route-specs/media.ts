@@ -104,7 +104,9 @@ const mediaGet = (method: 'get' | 'head'): RouteSpec<ApiAuth> => ({
     206: { description: 'The requested range.' },
     304: { description: 'Not modified.' },
     ...problemResponses({ not_found: 'no media with this key' }),
-    416: { description: 'The range is outside the file.' },
+    ...problemResponses({
+      range_not_satisfiable: 'the range is outside the file (`Content-Range: bytes */<size>`)',
+    }),
   },
 });
 

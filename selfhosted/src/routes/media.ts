@@ -7,6 +7,7 @@ import {
   receiveSignedUpload,
   type Storage,
   serveMedia,
+  unsatisfiableRange,
 } from '@postwave/shared';
 import { type Request, type RequestHandler, Router } from 'express';
 import { type ApiRoutes, on } from '../api-routes.ts';
@@ -42,6 +43,10 @@ export function mediaRouter(routes: ApiRoutes, storage: Storage): Router {
     if (media.status === 404) {
       res.set(media.headers);
       return sendProblem(res, problem('not_found', 'No such media'));
+    }
+    if (media.status === 416) {
+      res.set(media.headers);
+      return sendProblem(res, unsatisfiableRange());
     }
     res.status(media.status).set(media.headers);
     if (!media.body) return void res.end();

@@ -1,3 +1,4 @@
+import { problemResponses } from '../openapi/document.ts';
 import type { RouteSpec } from '../openapi/routes.ts';
 import { LivenessResponse, ReadinessResponse } from './schemas.ts';
 
@@ -57,8 +58,10 @@ export function operationsRoutes<Auth extends string>(
       security: [{ metricsToken: [] }],
       responses: {
         200: { description: 'The metrics.', content: { 'text/plain': { type: 'string' } } },
-        401: { description: 'Missing or wrong token.' },
-        404: { description: '`METRICS_TOKEN` is not set.' },
+        ...problemResponses({
+          unauthorized: 'missing or wrong token (with `WWW-Authenticate: Bearer`)',
+          not_found: '`METRICS_TOKEN` is not set',
+        }),
       },
     },
   } as const satisfies Record<string, RouteSpec<Auth>>;

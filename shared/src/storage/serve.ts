@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import { mediaSecurityHeaders } from '../http/security-headers.ts';
+import { problem } from '../problems.ts';
+import type { Problem } from '../schemas/problem.ts';
 import { isValidMediaKey } from './keys.ts';
 import type { ByteRange, Storage, StoredObject } from './types.ts';
 
@@ -67,6 +69,11 @@ export async function serveMedia(options: ServeMediaOptions): Promise<MediaRespo
     headers: { ...headers, 'Content-Length': String(object.size) },
     ...(withBody ? { body: await storage.read(key) } : {}),
   };
+}
+
+/** The body of a 416 (section B: every error is a problem); `Content-Range` gives the size. */
+export function unsatisfiableRange(): Problem {
+  return problem('range_not_satisfiable', 'The requested range is outside the file');
 }
 
 function notFound(): MediaResponse {

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 
 /**
@@ -342,4 +343,27 @@ export function formatTally(name: string, tally: FuzzTally): string {
     .map(([k, v]) => `${k}: ${v}`)
     .join(', ');
   return `fuzz ${name}: ${tally.cases} cases (${statuses}); failures: ${tally.failures.length}`;
+}
+
+/**
+ * Writes `head` (request line and headers, without the final blank line) as is on a new
+ * connection: for requests `http.request` will not send, such as HTTP/1.1 without Host.
+ */
+export function sendRaw(base: string, head: string): Promise<FuzzAnswer & { contentType: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(`${head}\r\n\r\n`));
+    const chunks: Buffer[] = [];
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [top = '', body = ''] = text.split('\r\n\r\n');
+      resolve({
+        status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(top)?.[1] ?? 0),
+        contentType: /\r\ncontent-type: *([^\r]*)/i.exec(top)?.[1] ?? '',
+        body,
+      });
+    });
+  });
 }

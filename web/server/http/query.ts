@@ -1,3 +1,6 @@
+import { ProblemError, problem, zodIssues } from '@postwave/shared';
+import type { z } from 'zod';
+
 /**
  * Query parameters as an object for a zod schema. An empty value (`?status=`, as an HTML form sends
  * a field left blank) counts as absent, so the parameter takes its default rather than failing
@@ -12,3 +15,18 @@ export function queryParams(params: URLSearchParams): Record<string, string> {
 /** A request's query parameters, as `queryParams` reads them. */
 export const queryOf = (request: Request): Record<string, string> =>
   queryParams(new URL(request.url).searchParams);
+
+/**
+ * `schema`'s parse of a request's query, or 400 `invalid_request` naming each refused parameter
+ * in `errors` (so a too-long cursor is not reported as a bad status or limit).
+ */
+export function parseQuery<T extends z.ZodType>(schema: T, request: Request): z.infer<T> {
+  const parsed = schema.safeParse(queryOf(request));
+  if (parsed.success) return parsed.data;
+  const names = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || 'query'))];
+  throw new ProblemError(
+    problem('invalid_request', `Query parameter not valid: ${names.join(', ')}`, {
+      errors: zodIssues(parsed.error),
+    }),
+  );
+}

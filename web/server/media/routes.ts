@@ -9,7 +9,10 @@ const mediaResponses = {
   200: { description: 'The file.' },
   206: { description: 'A byte range.' },
   304: { description: 'Not modified.' },
-  404: { description: 'No such key.' },
+  ...problemResponses({
+    not_found: 'no media with this key',
+    range_not_satisfiable: 'the range is outside the file (`Content-Range: bytes */<size>`)',
+  }),
 };
 
 export const mediaRoutes = defineApiRoutes({

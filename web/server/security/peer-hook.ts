@@ -1,8 +1,8 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
 import type { Duplex } from 'node:stream';
-import { answerClientError } from '@postwave/shared/http/client-error';
+import { answerClientError, answerMissingHost } from '@postwave/shared/http/client-error';
 import { forwardedChainHeader } from './client-address.ts';
 
 const installed = Symbol.for('postwave.peerHook');
@@ -12,7 +12,8 @@ const installed = Symbol.for('postwave.peerHook');
  * the client sent none (so a client's own header passes through unchanged). This records, before
  * Next.js sees the request, the client's X-Forwarded-For chain plus the real peer address under
  * a header of our own, overwriting any value the client sent under that name. It also answers
- * the requests Node cannot parse (`answerClientError`), which never reach Next.
+ * the requests Node cannot parse (`answerClientError`) or would refuse bodiless (no Host), which
+ * never reach Next.
  */
 export function installPeerHook(): void {
   for (const proto of [http.Server.prototype, https.Server.prototype] as unknown as Record<
@@ -22,7 +23,13 @@ export function installPeerHook(): void {
     if (proto[installed]) continue;
     const emit = proto.emit as (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
     proto.emit = function (this: unknown, event: string | symbol, ...args: unknown[]) {
-      if (event === 'request') recordChain(args[0] as IncomingMessage);
+      // Node's own Host check (read per request) answers without a body; answerMissingHost makes
+      // it a problem. Turned off as the first connection arrives, before any request is parsed.
+      if (event === 'connection') (this as { requireHostHeader?: boolean }).requireHostHeader = false;
+      if (event === 'request') {
+        if (answerMissingHost(args[0] as IncomingMessage, args[1] as ServerResponse)) return true;
+        recordChain(args[0] as IncomingMessage);
+      }
       // A request Node cannot parse (oversize headers and the like) is a 400 problem, not a bare 431.
       if (event === 'clientError') {
         answerClientError(args[0] as Error, args[1] as Duplex);

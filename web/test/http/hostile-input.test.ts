@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { send } from '../../../shared/test/support/http-fuzz.ts';
+import { send, sendRaw } from '../../../shared/test/support/http-fuzz.ts';
 import { type RunningApp, startApp } from '../helpers/app.ts';
 import { Client, userWithToken } from '../helpers/client.ts';
 import { backends } from '../helpers/databases.ts';
@@ -143,6 +143,13 @@ for (const backend of backends()) {
       // Contract D: oversize headers are 400 invalid_request, with a problem body.
       assert.equal(big.status, 400);
       assert.equal(JSON.parse(big.body).code, 'invalid_request');
+    });
+
+    test('an HTTP/1.1 request without Host is 400 invalid_request with a problem body, not a bare 400', async () => {
+      const answer = await sendRaw(app.url, 'GET /api/v1/accounts HTTP/1.1\r\nConnection: close');
+      assert.equal(answer.status, 400);
+      assert.match(answer.contentType, /^application\/problem\+json/);
+      assert.equal(JSON.parse(answer.body).code, 'invalid_request');
     });
 
     test('an API path no route serves (under /api or /mcp) is a 404 problem body, whatever the method', async () => {

@@ -96,5 +96,12 @@ describe('Scheduler security headers', () => {
     assert.equal(unserved.status, 404);
     assert.match(unserved.headers.get('content-security-policy') ?? '', /^sandbox/);
     assert.equal(unserved.headers.get('x-content-type-options'), 'nosniff');
+    // A range outside the file is an error like any other: a problem body, sandboxed too.
+    const outside = await fetch(png.url, { headers: { range: 'bytes=99999-' } });
+    assert.equal(outside.status, 416);
+    assert.match(outside.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    assert.equal(outside.headers.get('content-range'), `bytes */${samplePng().length}`);
+    assert.equal(outside.headers.get('content-security-policy'), 'sandbox');
+    assert.equal(((await outside.json()) as { code: string }).code, 'range_not_satisfiable');
   });
 });

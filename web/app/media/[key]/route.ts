@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { mediaSecurityHeaders, problem, serveMedia } from '@postwave/shared';
+import { mediaSecurityHeaders, problem, serveMedia, unsatisfiableRange } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { outsideProxy, refusedOutsideProxy } from '#server/http/outside-proxy.ts';
 import { json, problemResponse } from '#server/http/respond.ts';
@@ -19,6 +19,7 @@ async function serve(request: Request, key: string, method: 'GET' | 'HEAD', ctx:
     ifModifiedSince: request.headers.get('if-modified-since') ?? undefined,
   });
   if (result.status === 404) return problemResponse(problem('not_found', 'No such media'), result.headers);
+  if (result.status === 416) return problemResponse(unsatisfiableRange(), result.headers);
   const body = result.body ? (Readable.toWeb(result.body) as ReadableStream) : null;
   return new Response(body, { status: result.status, headers: result.headers });
 }

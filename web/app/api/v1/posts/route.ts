@@ -1,10 +1,10 @@
-import { ProblemError, parsePostRequest, problem } from '@postwave/shared';
+import { parsePostRequest } from '@postwave/shared';
 import { approvalActorOf } from '#server/approvals/actor.ts';
 import { decidePosting } from '#server/approvals/policy.ts';
 import { submitNewPost } from '#server/approvals/submit-post.ts';
 import { actorOf } from '#server/audit/actor.ts';
 import { readJson } from '#server/http/body.ts';
-import { queryOf } from '#server/http/query.ts';
+import { parseQuery } from '#server/http/query.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { idempotent } from '#server/idempotency/idempotency.ts';
@@ -18,16 +18,7 @@ import { withTemplate } from '#server/templates/apply-template.ts';
 export const runtime = 'nodejs';
 
 export const GET = route(postsRoutes.listPosts, async ({ request, ctx, caller }) => {
-  const query = ListPostsQuery.safeParse(queryOf(request));
-  if (!query.success) {
-    throw new ProblemError(
-      problem(
-        'invalid_request',
-        'status must be draft, scheduled, posted, failed or pending_approval; limit 1 to 200',
-      ),
-    );
-  }
-  return json(await listPosts(ctx, caller.workspaceId, query.data));
+  return json(await listPosts(ctx, caller.workspaceId, parseQuery(ListPostsQuery, request)));
 });
 
 export const POST = route(postsRoutes.createPost, async ({ request, ctx, caller }) => {

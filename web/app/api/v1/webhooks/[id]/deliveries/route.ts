@@ -1,5 +1,4 @@
-import { ProblemError, problem } from '@postwave/shared';
-import { queryOf } from '#server/http/query.ts';
+import { parseQuery } from '#server/http/query.ts';
 import { json } from '#server/http/respond.ts';
 import { route } from '#server/http/route.ts';
 import { webhooksRoutes } from '#server/webhooks/routes.ts';
@@ -11,11 +10,7 @@ export const runtime = 'nodejs';
 export const GET = route(
   webhooksRoutes.listWebhookDeliveries,
   async ({ request, ctx, caller, params: { id } }) => {
-    const query = ListDeliveriesQuery.safeParse(queryOf(request));
-    if (!query.success)
-      throw new ProblemError(
-        problem('invalid_request', 'status must be pending, delivered or failed; limit 1 to 200'),
-      );
-    return json(await listDeliveries(ctx, caller.workspaceId, id, query.data));
+    const query = parseQuery(ListDeliveriesQuery, request);
+    return json(await listDeliveries(ctx, caller.workspaceId, id, query));
   },
 );
