@@ -5,13 +5,16 @@ import { z } from 'zod';
  * here because the web app and the CLI both read it.
  */
 
-/** One weekly posting time. Checked loosely here (400 on wrong types), exactly by the service (422 with paths). */
+/**
+ * One weekly posting time. Checked loosely here (400 on wrong types), exactly by the service (422
+ * with paths): a fractional weekday is a number of the right type but a value outside 1-7, so it is
+ * left to the service to report beside the slots' other mistakes rather than refused here as 400.
+ */
 export const QueueSlot = z
   .object({
     weekday: z
       .number()
-      .int()
-      .meta({ description: 'ISO weekday: 1 = Monday … 7 = Sunday.', minimum: 1, maximum: 7 }),
+      .meta({ description: 'ISO weekday, an integer: 1 = Monday … 7 = Sunday.', minimum: 1, maximum: 7 }),
     time: z.string().max(20).meta({ description: 'Wall-clock time `HH:MM` (24-hour) in the queue’s zone.' }),
   })
   .meta({ id: 'QueueSlot' });

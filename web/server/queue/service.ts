@@ -62,7 +62,7 @@ export function checkQueueSettings(input: QueueSettingsView): QueueSettingsView 
     });
   }
   input.slots.forEach((slot, i) => {
-    if (slot.weekday < 1 || slot.weekday > 7) {
+    if (!Number.isInteger(slot.weekday) || slot.weekday < 1 || slot.weekday > 7) {
       issues.push({
         path: `slots[${i}].weekday`,
         code: 'invalid_weekday',

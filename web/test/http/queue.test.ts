@@ -87,6 +87,32 @@ for (const backend of backends()) {
       assert.equal((await api.json(`/api/v1/accounts/${news}/queue`)).body.slots.length, 3);
     });
 
+    test('a fractional weekday is a value out of 1-7: 422 beside the other slots’ issues, not a 400', async () => {
+      const { api, news } = await setup('queue-fraction');
+      const bad = await api.json(`/api/v1/accounts/${news}/queue`, {
+        method: 'PUT',
+        json: {
+          timezone: 'UTC',
+          slots: [
+            { weekday: 0, time: '09:00' },
+            { weekday: 1.5, time: '09:00' },
+            { weekday: 2, time: '09:60' },
+          ],
+        },
+      });
+      assert.equal(bad.status, 422, JSON.stringify(bad.body));
+      assert.equal(bad.body.code, 'validation_failed');
+      assert.deepEqual(
+        bad.body.errors.map((e: { path: string; code: string }) => `${e.path} ${e.code}`),
+        [
+          'slots[0].weekday invalid_weekday',
+          'slots[1].weekday invalid_weekday',
+          'slots[2].time invalid_time',
+        ],
+      );
+      assert.deepEqual((await api.json(`/api/v1/accounts/${news}/queue`)).body.slots, []);
+    });
+
     test('another user’s account (or no account) is 404 for every queue route', async () => {
       const owner = await setup('queue-owner');
       const other = await userWithToken(env.app.url, 'queue-other');
