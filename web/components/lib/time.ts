@@ -1,14 +1,22 @@
 /** Time-zone arithmetic with Intl only: browser-safe, used by server and client components. */
 
-export function isTimeZone(value: string): boolean {
-  if (!value || value.length > 64) return false;
+/**
+ * The canonical IANA name of a time zone (`utc` → `UTC`, `europe/berlin` → `Europe/Berlin`), or
+ * undefined when `value` is not one. Offsets such as `+01:00`, which Intl takes as UTC+1, are
+ * refused: PostgreSQL reads the same text the POSIX way, as UTC−1, so a workspace's days would be
+ * two hours apart between the database's sums and the pages.
+ */
+export function canonicalTimeZone(value: string): string | undefined {
+  if (value.length > 64 || !/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(value)) return undefined;
   try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
+    return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
+
+/** True when `value` is an IANA time zone name (`canonicalTimeZone`). */
+export const isTimeZone = (value: string): boolean => canonicalTimeZone(value) !== undefined;
 
 export function timeZones(): string[] {
   const supported = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;

@@ -8,6 +8,7 @@ import { invalidStatus, validationFailed } from '#server/http/problems.ts';
 import { notFound } from '#server/http/respond.ts';
 import { findWorkspace } from '#server/workspaces/repository.ts';
 import { settingsOf as workspaceSettings } from '#server/workspaces/view.ts';
+import { canonicalTimeZone } from '../../components/lib/time.ts';
 import {
   moveScheduledPosts,
   QueueConflict,
@@ -19,7 +20,7 @@ import {
   withQueueLock,
 } from './repository.ts';
 import type { QueueMove, QueueSettingsView, QueueViewShape } from './schema.ts';
-import { firstCommonFreeSlot, isIanaZone, slotInstants, slotTimePattern, type WeeklySlot } from './slots.ts';
+import { firstCommonFreeSlot, slotInstants, slotTimePattern, type WeeklySlot } from './slots.ts';
 
 /*
  * The queue: each account's weekly posting slots in an IANA zone. A slot is free when no scheduled
@@ -54,7 +55,8 @@ function normalizeSlots(slots: readonly WeeklySlot[]): WeeklySlot[] {
 /** 422 with a path per bad field: an unknown zone, a weekday outside 1–7, a time not `HH:MM`. */
 export function checkQueueSettings(input: QueueSettingsView): QueueSettingsView {
   const issues: ProblemIssue[] = [];
-  if (!isIanaZone(input.timezone)) {
+  const timezone = canonicalTimeZone(input.timezone);
+  if (!timezone) {
     issues.push({
       path: 'timezone',
       code: 'invalid_timezone',
@@ -78,7 +80,7 @@ export function checkQueueSettings(input: QueueSettingsView): QueueSettingsView 
     }
   });
   if (issues.length) throw validationFailed('The queue settings are not valid', issues);
-  return { timezone: input.timezone, slots: normalizeSlots(input.slots) };
+  return { timezone: timezone!, slots: normalizeSlots(input.slots) };
 }
 
 async function viewOf(

@@ -12,17 +12,6 @@ const dayMs = 86_400_000;
 /** `HH:MM` on the 24-hour clock. */
 export const slotTimePattern = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-/** True when the zone is an IANA name this runtime knows (offsets like `+01:00` are refused). */
-export function isIanaZone(zone: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone) || zone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Offset from UTC in ms of an instant in a zone, from the tz database through `@date-fns/tz`. */
 const offsetMs = (zone: string, instant: number) => tzOffset(zone, new Date(instant)) * minuteMs;
 

@@ -10,7 +10,7 @@ import { getConfig, getContext } from '#server/context.ts';
 import { sendVerificationLink } from '#server/users/email-verification.ts';
 import { configuredProviders } from '#server/users/providers.ts';
 import { signUp, updateProfile } from '#server/users/service.ts';
-import { isTimeZone } from '../../components/lib/time.ts';
+import { canonicalTimeZone } from '../../components/lib/time.ts';
 import type { FormState } from './schema.ts';
 import { requireUser } from './session.ts';
 
@@ -41,15 +41,13 @@ export async function signUpAction(_state: FormState, form: FormData): Promise<F
   const email = field(form, 'email').trim();
   const password = field(form, 'password');
   const name = field(form, 'name').trim();
-  const timezone = field(form, 'timezone');
+  const timezone = canonicalTimeZone(field(form, 'timezone'));
   const ctx = await getContext();
   try {
     const user = await signUp(ctx, { email, password, ...(name ? { name } : {}) });
     // Someone signing up from an invitation comes back to it once the address is confirmed.
     await sendVerificationLink(ctx, user.id, returnPath(field(form, 'next'), ctx.config.appUrl));
-    if (isTimeZone(timezone)) {
-      await updateProfile(ctx, user.id, { timezone });
-    }
+    if (timezone) await updateProfile(ctx, user.id, { timezone });
   } catch (error) {
     if (error instanceof ProblemError) {
       const body = error.problem;
@@ -75,8 +73,8 @@ export async function signOutAction(): Promise<void> {
 export async function updateProfileAction(_state: FormState, form: FormData): Promise<FormState> {
   const user = await requireUser();
   const name = field(form, 'name').trim().slice(0, 200);
-  const timezone = field(form, 'timezone');
-  if (!isTimeZone(timezone)) return { fieldErrors: { timezone: 'Choose a time zone from the list.' } };
+  const timezone = canonicalTimeZone(field(form, 'timezone'));
+  if (!timezone) return { fieldErrors: { timezone: 'Choose a time zone from the list.' } };
   const ctx = await getContext();
   await updateProfile(ctx, user.id, { name: name || null, timezone });
   revalidatePath('/', 'layout');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { workspaceRoles } from '#server/db/schema.ts';
 import { ShortenerView, UpdateLinkSettingsRequest, UtmSettings } from '#server/links/schema.ts';
-import { isTimeZone } from '../../components/lib/time.ts';
+import { canonicalTimeZone, isTimeZone } from '../../components/lib/time.ts';
 
 /** Zod schemas of contract section G (workspaces, members, invitations): type, check and OpenAPI entry. */
 
@@ -74,6 +74,8 @@ export const UpdateWorkspaceRequest = z.object({
         .min(1)
         .max(100)
         .refine((tz) => isTimeZone(tz), 'Not an IANA time zone')
+        // Stored as the zone's canonical name (`utc` → `UTC`).
+        .transform((tz) => canonicalTimeZone(tz)!)
         .optional(),
       assistantsRequireApproval: z.boolean().optional(),
       // The contract has links "per workspace": they can be set here too, exactly as with

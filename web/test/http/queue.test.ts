@@ -113,6 +113,29 @@ for (const backend of backends()) {
       assert.deepEqual((await api.json(`/api/v1/accounts/${news}/queue`)).body.slots, []);
     });
 
+    test('time zones are IANA names, kept canonical; an offset is refused for a workspace as for a queue', async () => {
+      const { api, news } = await setup('queue-zones');
+      const lower = await api.json(`/api/v1/accounts/${news}/queue`, {
+        method: 'PUT',
+        json: { timezone: 'europe/berlin', slots: [{ weekday: 1, time: '09:00' }] },
+      });
+      assert.equal(lower.status, 200, JSON.stringify(lower.body));
+      assert.equal(lower.body.timezone, 'Europe/Berlin');
+
+      const me = await api.json('/api/v1/workspaces');
+      const workspace = `/api/v1/workspaces/${me.body.currentWorkspaceId ?? me.body.workspaces[0].id}`;
+      const utc = await api.json(workspace, { method: 'PATCH', json: { settings: { timezone: 'utc' } } });
+      assert.equal(utc.status, 200, JSON.stringify(utc.body));
+      assert.equal(utc.body.settings.timezone, 'UTC');
+      // Intl reads `+01:00` as UTC+1, PostgreSQL as UTC−1: the analytics' days would disagree.
+      const offset = await api.json(workspace, {
+        method: 'PATCH',
+        json: { settings: { timezone: '+01:00' } },
+      });
+      assert.equal(offset.status, 422, JSON.stringify(offset.body));
+      assert.equal((await api.json(workspace)).body.settings.timezone, 'UTC');
+    });
+
     test('another user’s account (or no account) is 404 for every queue route', async () => {
       const owner = await setup('queue-owner');
       const other = await userWithToken(env.app.url, 'queue-other');
