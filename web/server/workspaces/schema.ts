@@ -19,12 +19,10 @@ export const WorkspaceSettings = z
       description:
         'Whose publish, schedule and queue requests wait for approval: `contributors` (the default) and `off` (only contributors, whose role always submits: the two differ in name only), `everyone` (every role).',
     }),
-    timezone: z
-      .string()
-      .min(1)
-      .max(100)
-      .default('UTC')
-      .meta({ description: 'IANA time zone of the workspace.' }),
+    timezone: z.string().min(1).max(100).default('UTC').meta({
+      description:
+        'IANA time zone of the workspace, as its canonical name (`utc` is stored as `UTC`; offsets such as `+01:00` are refused).',
+    }),
     assistantsRequireApproval: z.boolean().default(false).meta({
       description:
         'MCP assistants’ posts wait for approval (formerly the per-user “assistants must confirm” setting, migrated into each user’s personal workspace).',
