@@ -346,3 +346,36 @@ test('no account chosen: Save draft is aria-disabled and says why, once; it send
   await expect(page).toHaveURL(/\/posts\/[0-9a-f-]+\?done=draft$/);
   expect(sent).toEqual([expect.objectContaining({ accountIds: [one!.id], postingMode: 'draft' })]);
 });
+
+test('blocked, Publish now, Add to queue and Schedule stay in the tab order and say why; pressed, they send nothing', async ({
+  page,
+}) => {
+  await signUp(page, 'Blocked Writer');
+  for (const c of chans) await connectChat(page, c.handle);
+  const sent = recordPostRequests(page);
+  await page.goto('/compose');
+  const [one] = await accountsOf(page);
+  await page.getByTestId(`chip-${one!.id}`).click();
+
+  // No message yet: the actions wait, focusable (a disabled button is skipped by Tab), with the reason.
+  const reason = 'Write a message or add media.';
+  for (const name of ['Add to queue', 'Publish now']) {
+    const action = page.getByRole('button', { name, exact: true });
+    await expect(action).toHaveAttribute('aria-disabled', 'true');
+    await expect(action).toHaveAccessibleDescription(reason);
+    await action.focus();
+    await action.press('Enter');
+    await expect(action).toBeFocused();
+  }
+  await page.getByRole('button', { name: 'Schedule…' }).click();
+  const schedule = page.getByRole('button', { name: 'Schedule', exact: true });
+  await expect(schedule).toHaveAttribute('aria-disabled', 'true');
+  await expect(schedule).toHaveAccessibleDescription(reason);
+  expect(sent).toEqual([]);
+
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Ready to go');
+  const publish = page.getByRole('button', { name: 'Publish now' });
+  await expect(publish).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(publish).toHaveAccessibleDescription('');
+  await expectAccessible(page, 'compose-blocked-actions', { testInfo: test.info(), soft: true });
+});

@@ -1,4 +1,4 @@
-import { type Dispatch, useId } from 'react';
+import { type Dispatch, type ReactNode, useId } from 'react';
 import { utcToZonedInput } from '#components/lib/time.ts';
 import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 import type { ComposerAction, ComposerState, SubmitMode } from './composer-state.ts';
@@ -29,9 +29,10 @@ export function ActionBar({
   const submitting = busy && busy !== 'draft' && needsApproval ? 'Submitting…' : undefined;
   const reasonId = useId();
   // A draft needs its accounts too (the API refuses one without): Save draft says so where it
-  // is, as the reason beside the buttons, instead of letting the request fail. aria-disabled keeps
-  // it focusable, so a keyboard or screen reader user reaches it and hears why.
+  // is, as the reason beside the buttons, instead of letting the request fail.
   const draftBlocked = state.selected.length === 0;
+  /** The reason beside the buttons, when there is one: what a blocked button is described by. */
+  const reason = blockReason ? reasonId : undefined;
   return (
     <div className="action-bar">
       {needsApproval && (
@@ -44,18 +45,13 @@ export function ActionBar({
           {blockReason}
         </span>
       )}
-      <button
-        type="button"
-        className="btn"
-        onClick={() => {
-          if (!draftBlocked) submit('draft');
-        }}
-        disabled={Boolean(busy) || uploading}
-        aria-disabled={draftBlocked || undefined}
-        aria-describedby={draftBlocked && blockReason ? reasonId : undefined}
+      <ActionButton
+        blocked={draftBlocked || Boolean(busy) || uploading}
+        reasonId={draftBlocked ? reason : undefined}
+        onPress={() => submit('draft')}
       >
         {busy === 'draft' ? 'Saving…' : 'Save draft'}
-      </button>
+      </ActionButton>
       {showSchedule ? (
         <div className="schedule-box">
           <div className="field">
@@ -71,18 +67,17 @@ export function ActionBar({
               onChange={(e) => dispatch({ type: 'scheduleAt', value: e.target.value })}
             />
           </div>
-          <button
-            type="button"
-            className="btn"
-            onClick={() => submit('schedule')}
-            disabled={!canPublish || !scheduleAt}
+          <ActionButton
+            blocked={!canPublish || !scheduleAt}
+            reasonId={reason}
+            onPress={() => submit('schedule')}
           >
             {busy === 'schedule'
               ? (submitting ?? 'Scheduling…')
               : needsApproval
                 ? 'Submit schedule for approval'
                 : 'Schedule'}
-          </button>
+          </ActionButton>
         </div>
       ) : (
         <button
@@ -100,20 +95,53 @@ export function ActionBar({
           Schedule…
         </button>
       )}
-      <button type="button" className="btn" onClick={() => submit('queue')} disabled={!canPublish}>
+      <ActionButton blocked={!canPublish} reasonId={reason} onPress={() => submit('queue')}>
         {busy === 'queue'
           ? (submitting ?? 'Adding…')
           : needsApproval
             ? 'Submit to queue for approval'
             : 'Add to queue'}
-      </button>
-      <button type="button" className="btn btn-primary" onClick={() => submit('now')} disabled={!canPublish}>
+      </ActionButton>
+      <ActionButton blocked={!canPublish} reasonId={reason} onPress={() => submit('now')} primary>
         {busy === 'now'
           ? (submitting ?? 'Publishing…')
           : needsApproval
             ? 'Submit for approval'
             : 'Publish now'}
-      </button>
+      </ActionButton>
     </div>
+  );
+}
+
+/**
+ * A composer action. While blocked (invalid post, busy, uploads running) it stays focusable with
+ * `aria-disabled` and ignores presses, described by the reason when one is shown: a `disabled`
+ * button drops out of the tab order and, pressed while it becomes busy, sends the focus to <body>.
+ */
+function ActionButton({
+  blocked,
+  reasonId,
+  onPress,
+  primary = false,
+  children,
+}: {
+  blocked: boolean;
+  reasonId: string | undefined;
+  onPress: () => void;
+  primary?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={primary ? 'btn btn-primary' : 'btn'}
+      aria-disabled={blocked || undefined}
+      aria-describedby={blocked ? reasonId : undefined}
+      onClick={() => {
+        if (!blocked) onPress();
+      }}
+    >
+      {children}
+    </button>
   );
 }
