@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { sampleJpeg, samplePng } from '@postwave/shared/testing';
 import { expectAccessible } from './axe.ts';
 import { accountsOf, chans, connectChat, expect, recordPostRequests, test } from './composer-fixtures.ts';
@@ -355,7 +356,7 @@ test('blocked, Publish now, Add to queue and Schedule stay in the tab order and 
   const sent = recordPostRequests(page);
   await page.goto('/compose');
   const [one] = await accountsOf(page);
-  await page.getByTestId(`chip-${one!.id}`).click();
+  await choose(page, one!.id);
 
   // No message yet: the actions wait, focusable (a disabled button is skipped by Tab), with the reason.
   const reason = 'Write a message or add media.';
@@ -379,3 +380,33 @@ test('blocked, Publish now, Add to queue and Schedule stay in the tab order and 
   await expect(publish).toHaveAccessibleDescription('');
   await expectAccessible(page, 'compose-blocked-actions', { testInfo: test.info(), soft: true });
 });
+
+test('a full thread: Add to thread stays focusable and says why it adds no more', async ({ page }) => {
+  await signUp(page, 'Long Threader');
+  await connectChat(page, chat.handle);
+  const [tg] = await accountsOf(page);
+  await page.goto('/compose');
+  await choose(page, tg!.id);
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('1/ A long story');
+  const add = page.getByRole('button', { name: 'Add to thread' });
+  await expect(add).toBeVisible();
+  for (let part = 2; part <= 26; part++) {
+    await add.click();
+    await expect(page.getByRole('textbox', { name: `Thread part ${part}` })).toBeFocused();
+  }
+  await expect(add).toHaveAttribute('aria-disabled', 'true');
+  await expect(add).toHaveAccessibleDescription('A thread has at most 26 parts.');
+  await add.focus();
+  await add.press('Enter');
+  await expect(add).toBeFocused();
+  await expect(page.getByRole('textbox', { name: 'Thread part 27' })).toHaveCount(0);
+});
+
+/** Selects an account's chip; a click before hydration does nothing, so click until it says so. */
+async function choose(page: Page, accountId: string) {
+  const chip = page.getByTestId(`chip-${accountId}`);
+  await expect(async () => {
+    if ((await chip.getAttribute('aria-pressed')) !== 'true') await chip.click();
+    await expect(chip).toHaveAttribute('aria-pressed', 'true', { timeout: 1000 });
+  }).toPass();
+}

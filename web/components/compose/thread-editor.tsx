@@ -1,4 +1,4 @@
-import { type Dispatch, useEffect, useRef } from 'react';
+import { type Dispatch, useEffect, useId, useRef } from 'react';
 import { type AccountSummary, accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
 import type { TargetCount } from './composer-selectors.ts';
 import {
@@ -45,6 +45,7 @@ export function ThreadEditor({
   const full = parts.length >= maxThreadParts;
   // A part added with the button takes the focus, so the keyboard user writes it straight away.
   const focusNext = useRef(false);
+  const fullId = useId();
   const lastId = parts.at(-1)?.localId;
   useEffect(() => {
     if (!focusNext.current || !lastId) return;
@@ -113,18 +114,25 @@ export function ThreadEditor({
         </ol>
       )}
       <div className="row">
+        {/* Full, it stays focusable and says why (a disabled button would be skipped, its reason unheard). */}
         <button
           type="button"
           className="btn"
-          disabled={full}
+          aria-disabled={full || undefined}
+          aria-describedby={full ? fullId : undefined}
           onClick={() => {
+            if (full) return;
             focusNext.current = true;
             dispatch({ type: 'partAdded' });
           }}
         >
           Add to thread
         </button>
-        {full && <span className="muted small">A thread has at most {maxThreadParts + 1} parts.</span>}
+        {full && (
+          <span id={fullId} className="muted small">
+            A thread has at most {maxThreadParts + 1} parts.
+          </span>
+        )}
       </div>
     </section>
   );
