@@ -107,16 +107,21 @@ for (const backend of backends()) {
         WHERE m.engagement IS NOT NULL AND (h.top_engagement IS NULL OR h.top_engagement < m.engagement)`);
       assert.deepEqual(rowsOf(unbounded), [], 'an hour’s top_engagement is below one of its targets');
     };
-    /** Time passes: every collecting target is due again, and so are their accounts in the collector's queue. */
+    /**
+     * Time passes: every collecting target is due again, and so are their accounts in the collector's
+     * queue. A second ago: the claim compares with this process's clock in milliseconds, and the
+     * database's `now()` (microseconds) may lie later in the same millisecond.
+     */
+    const dueAgo = sql`now() - interval '1 second'`;
     const makeDue = async () => {
-      await ctx.db.execute(sql`UPDATE metric_due SET due_at = now()`);
-      await ctx.db.execute(sql`UPDATE metric_collect_accounts SET next_due_at = now()`);
+      await ctx.db.execute(sql`UPDATE metric_due SET due_at = ${dueAgo}`);
+      await ctx.db.execute(sql`UPDATE metric_collect_accounts SET next_due_at = ${dueAgo}`);
     };
 
     /** Only this account stands due in the collector's queue (the others' turn comes tomorrow). */
     const onlyDue = async (accountId: string) => {
       await ctx.db.execute(sql`UPDATE metric_collect_accounts
-        SET next_due_at = CASE WHEN account_id = ${accountId} THEN now() ELSE now() + interval '1 day' END`);
+        SET next_due_at = CASE WHEN account_id = ${accountId} THEN ${dueAgo} ELSE now() + interval '1 day' END`);
     };
 
     test('collects on schedule, records the history, follows the fake’s changing figures, stops for a deleted post', async () => {
@@ -399,7 +404,7 @@ for (const backend of backends()) {
 
     test('a collector that dies holding an account loses nothing: its entries are collected once its lease runs out', async () => {
       const post = await publish('claimed by a collector that died');
-      await ctx.db.execute(sql`UPDATE metric_due SET due_at = now() WHERE post_id = ${post.id}::uuid`);
+      await ctx.db.execute(sql`UPDATE metric_due SET due_at = ${dueAgo} WHERE post_id = ${post.id}::uuid`);
       await onlyDue(xAccount);
       const claimed = await claimDueTargets(ctx, 'died', { limit: 100, leaseMs: 1 });
       assert.ok(
