@@ -1,8 +1,7 @@
-import type { Page } from '@playwright/test';
 import { sampleJpeg, samplePng } from '@postwave/shared/testing';
 import { expectAccessible } from './axe.ts';
 import { accountsOf, chans, connectChat, expect, recordPostRequests, test } from './composer-fixtures.ts';
-import { chat, signUp } from './fixtures.ts';
+import { chat, selectChip, signUp } from './fixtures.ts';
 
 /*
  * Composer journeys (docs/web-ui.md), one per feature. Each asserts what the page shows and what it
@@ -356,7 +355,7 @@ test('blocked, Publish now, Add to queue and Schedule stay in the tab order and 
   const sent = recordPostRequests(page);
   await page.goto('/compose');
   const [one] = await accountsOf(page);
-  await choose(page, one!.id);
+  await selectChip(page.getByTestId(`chip-${one!.id}`));
 
   // No message yet: the actions wait, focusable (a disabled button is skipped by Tab), with the reason.
   const reason = 'Write a message or add media.';
@@ -386,7 +385,7 @@ test('a full thread: Add to thread stays focusable and says why it adds no more'
   await connectChat(page, chat.handle);
   const [tg] = await accountsOf(page);
   await page.goto('/compose');
-  await choose(page, tg!.id);
+  await selectChip(page.getByTestId(`chip-${tg!.id}`));
   await page.getByRole('textbox', { name: 'Message', exact: true }).fill('1/ A long story');
   const add = page.getByRole('button', { name: 'Add to thread' });
   await expect(add).toBeVisible();
@@ -401,12 +400,3 @@ test('a full thread: Add to thread stays focusable and says why it adds no more'
   await expect(add).toBeFocused();
   await expect(page.getByRole('textbox', { name: 'Thread part 27' })).toHaveCount(0);
 });
-
-/** Selects an account's chip; a click before hydration does nothing, so click until it says so. */
-async function choose(page: Page, accountId: string) {
-  const chip = page.getByTestId(`chip-${accountId}`);
-  await expect(async () => {
-    if ((await chip.getAttribute('aria-pressed')) !== 'true') await chip.click();
-    await expect(chip).toHaveAttribute('aria-pressed', 'true', { timeout: 1000 });
-  }).toPass();
-}

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import {
   type FakeInstagram,
   type FakeTelegram,
@@ -119,4 +119,12 @@ export async function connectTelegram(page: Page): Promise<void> {
   // The form and its button are gone: the outcome has the focus, not <body> (docs/web-ui.md, Focus).
   await expect(page.getByRole('status')).toBeFocused();
   await expect(page.getByTestId('account-card')).toHaveCount(1);
+}
+
+/** Selects a composer account chip: a click before hydration does nothing, so click until it says so. */
+export async function selectChip(chip: Locator): Promise<void> {
+  await expect(async () => {
+    if ((await chip.getAttribute('aria-pressed')) !== 'true') await chip.click();
+    await expect(chip).toHaveAttribute('aria-pressed', 'true', { timeout: 1000 });
+  }).toPass();
 }

@@ -1,5 +1,5 @@
 import { expectAccessible } from './axe.ts';
-import { chat, connectTelegram, expect, signUp, test } from './fixtures.ts';
+import { chat, connectTelegram, expect, selectChip, signUp, test } from './fixtures.ts';
 
 /*
  * A team's approval, end to end (docs/workspaces.md#approvals, #review-links): the owner invites a
@@ -64,12 +64,7 @@ test('owner invites a contributor, the contributor submits, a client approves th
 
   const message = `Launch day ${Date.now()}`;
   await contributor.goto('/compose');
-  const chip = contributor.locator('[data-testid^="chip-"]').first();
-  // A click before hydration does nothing: click until the chip says it is selected.
-  await expect(async () => {
-    if ((await chip.getAttribute('aria-pressed')) !== 'true') await chip.click();
-    await expect(chip).toHaveAttribute('aria-pressed', 'true', { timeout: 1000 });
-  }).toPass();
+  await selectChip(contributor.locator('[data-testid^="chip-"]').first());
   await contributor.getByRole('textbox', { name: 'Message', exact: true }).fill(message);
   await expect(contributor.getByRole('button', { name: 'Publish now' })).toHaveCount(0);
   await contributor.getByRole('button', { name: 'Submit for approval' }).click();

@@ -14,7 +14,13 @@ export const QueueSlot = z
   .object({
     weekday: z
       .number()
-      .meta({ description: 'ISO weekday, an integer: 1 = Monday … 7 = Sunday.', minimum: 1, maximum: 7 }),
+      // Declared an integer (what a client must send); checked as one by the service, with 422.
+      .meta({
+        description: 'ISO weekday: 1 = Monday … 7 = Sunday.',
+        type: 'integer',
+        minimum: 1,
+        maximum: 7,
+      }),
     time: z.string().max(20).meta({ description: 'Wall-clock time `HH:MM` (24-hour) in the queue’s zone.' }),
   })
   .meta({ id: 'QueueSlot' });
