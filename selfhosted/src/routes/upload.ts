@@ -8,13 +8,14 @@ import {
 } from '@postwave/shared';
 import { Router } from 'express';
 import { type ApiRoutes, on } from '../api-routes.ts';
+import { lingerAfterRefusal } from '../http/linger.ts';
 
 export function uploadRouter(routes: ApiRoutes, storage: Storage, maxUploadBytes: number): Router {
   const router = Router();
 
   on(router, routes.uploadMedia, async (req, res) => {
-    // Refused unread: close the connection rather than receive (and discard) the whole body first.
-    if (declaredTooLarge(req.headers, maxUploadBytes)) res.set('connection', 'close');
+    // Refused unread, answered at once; the body still arriving is discarded for a while, never stored.
+    if (declaredTooLarge(req.headers, maxUploadBytes)) lingerAfterRefusal(req, res);
     const media = await receiveMultipartUpload({ storage, request: req, maxBytes: maxUploadBytes });
     res.status(201).json({ media });
   });
