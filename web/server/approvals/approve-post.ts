@@ -19,14 +19,18 @@ import { decidePending } from './repository.ts';
 
 export interface ApproveInput {
   comment?: string | undefined;
-  /** A new time for a schedule (or the earliest for a queue) instead of the requested one. */
+  /**
+   * A new time for a schedule (or the earliest for a queue) instead of the requested one; given
+   * for a "now" request, the post is scheduled for then instead of published at once.
+   */
   scheduledAt?: Date | undefined;
 }
 
 /**
  * Approves a submission and performs the request it carries (docs/workspaces.md#approvals): publish
  * now, schedule at the requested time (409 `scheduled_time_passed` once it is past, unless the
- * approver gives `scheduledAt`), or the next free queue slot. The decision is one conditional
+ * approver gives `scheduledAt`), or the next free queue slot. A `scheduledAt` given for a "now"
+ * request schedules it for then (the approver chose when it goes out). The decision is one conditional
  * UPDATE on `status = 'pending_approval'`: of two approvers at once one wins and the other gets
  * 409, so the post is published once. Reviewers (review links) come through here as well.
  */
@@ -58,7 +62,7 @@ export async function approvePost(
   };
 
   let decided: PostRow;
-  if (requested.postingMode === 'now') {
+  if (requested.postingMode === 'now' && !input.scheduledAt) {
     assertAcceptingWork();
     const prepared = await assertPublishable(ctx, workspaceId, content);
     const lease = requestLease(ctx);

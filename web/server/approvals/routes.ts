@@ -22,7 +22,7 @@ export const approvalsRoutes = defineApiRoutes({
     operationId: 'approvePost',
     summary: 'Approve a submission: performs the publish, schedule or queue request it carries',
     description:
-      'Owners, admins and editors approve posts waiting in `pending_approval`, never their own (403 `self_approval`). The requested action runs: `now` publishes and answers the finished post; `schedule` keeps the requested time, or takes `scheduledAt` (required once the requested time has passed: 409 `scheduled_time_passed`); `queue` takes the next free slot. The decision is a conditional update on the status: of two approvers at once one succeeds and the other gets 409 `invalid_status`, so the post goes out once. An edit made after the approver read the post also answers 409 (read it again). Sends `post.approved` and e-mails the author.',
+      'Owners, admins and editors approve posts waiting in `pending_approval`, never their own (403 `self_approval`). The requested action runs: `now` publishes and answers the finished post (or, given `scheduledAt`, schedules it for then: the approver chose when it goes out); `schedule` keeps the requested time, or takes `scheduledAt` (required once the requested time has passed: 409 `scheduled_time_passed`); `queue` takes the next free slot. The decision is a conditional update on the status: of two approvers at once one succeeds and the other gets 409 `invalid_status`, so the post goes out once. An edit made after the approver read the post also answers 409 (read it again). Sends `post.approved` and e-mails the author.',
     parameters: [idParam('post')],
     requestBody: { content: { [json]: ApproveRequest } },
     responses: {

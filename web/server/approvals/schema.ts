@@ -9,7 +9,7 @@ export const ApproveRequest = z
     comment: z.string().trim().max(5000).optional(),
     scheduledAt: z.string().optional().meta({
       description:
-        'ISO 8601 with offset. For a requested schedule: a new time (required once the requested one has passed). For a requested queue: the earliest slot wanted.',
+        'ISO 8601 with offset. For a requested schedule: a new time (required once the requested one has passed). For a requested queue: the earliest slot wanted. For a request to publish now: schedules the post for this time instead.',
     }),
   })
   .meta({ id: 'ApproveRequest' });

@@ -45,7 +45,9 @@ export function registerApprovalTools(server: McpServer, ctx: AppContext, actor:
         scheduledAt: z
           .string()
           .optional()
-          .describe('A new time (ISO 8601 with offset) for a requested schedule'),
+          .describe(
+            'A new time (ISO 8601 with offset) for a requested schedule; for a request to publish now, schedules it for then instead',
+          ),
       },
       annotations: {
         readOnlyHint: false,

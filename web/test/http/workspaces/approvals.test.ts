@@ -395,6 +395,19 @@ for (const backend of backends()) {
       assert.equal(new Date(ok.body.scheduledAt).getTime(), new Date(when).getTime());
     });
 
+    test('approving a "now" request with a scheduledAt schedules it for then instead of publishing', async () => {
+      const post = await submit('approved for later', 'contributor', {
+        postingMode: 'now',
+        scheduledAt: undefined,
+      });
+      assert.deepEqual(post.approval.requested, { postingMode: 'now' });
+      const when = inADay();
+      const ok = await api('owner').json(`/api/v1/posts/${post.id}/approve`, { json: { scheduledAt: when } });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.equal(ok.body.status, 'scheduled');
+      assert.equal(new Date(ok.body.scheduledAt).getTime(), new Date(when).getTime());
+      assert.equal(sentTexts('approved for later').length, 0, 'nothing is published now');
+    });
     test('two approvers at once: one wins, the post is published exactly once', async () => {
       for (let round = 0; round < 3; round++) {
         const text = `race ${round}`;
