@@ -2,6 +2,7 @@ import { ProblemError, parseOffsetDateTime, problem } from '@postwave/shared';
 import { z } from 'zod';
 import { auditActorTypes } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
+import { pageLimit } from '#server/http/query.ts';
 import { auditActions, auditTargetTypes } from './actions.ts';
 
 export const AuditActorView = z
@@ -34,7 +35,7 @@ export const AuditPage = z
 
 /** Also the OpenAPI parameters' schemas, so the limits documented are the ones enforced. */
 export const AuditQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: pageLimit(),
   cursor: z.string().max(500).optional(),
   action: z.enum(auditActions).optional(),
   actorId: z.string().max(100).optional(),

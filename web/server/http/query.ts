@@ -1,5 +1,5 @@
 import { ProblemError, problem, zodIssues } from '@postwave/shared';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * Query parameters as an object for a zod schema. An empty value (`?status=`, as an HTML form sends
@@ -30,3 +30,18 @@ export function parseQuery<T extends z.ZodType>(schema: T, request: Request): z.
     }),
   );
 }
+
+/**
+ * A list's `limit` query parameter (contract B: default 50, at most `max`): decimal digits only, as
+ * OpenAPI's `integer` says. `z.coerce` read `1e2`, `0x10`, ` 5` and `5.0` as numbers.
+ */
+export const pageLimit = (max = 200) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^[0-9]{1,9}$/.test(value) ? Number(value) : value),
+    z
+      .number({ error: `A whole number from 1 to ${max}, in digits` })
+      .int()
+      .min(1)
+      .max(max)
+      .default(50),
+  );

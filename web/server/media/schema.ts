@@ -1,5 +1,6 @@
 import { MediaObject } from '@postwave/shared';
 import { z } from 'zod';
+import { pageLimit } from '#server/http/query.ts';
 
 /*
  * Media shapes are the SDK's (MediaObject, UploadResponse, PresignRequest, PresignResponse): both
@@ -70,7 +71,7 @@ export const MediaPage = z
 export const maxMediaPage = 200;
 
 export const ListMediaQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(maxMediaPage).default(50),
+  limit: pageLimit(maxMediaPage),
   cursor: z.string().max(500).optional(),
   q: z.string().max(200).optional(),
   kind: z.enum(mediaKinds).optional(),

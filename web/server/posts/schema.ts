@@ -19,6 +19,7 @@ import {
 } from '@postwave/shared';
 import { z } from 'zod';
 import { postStatuses, type RecycleSettings } from '#server/db/schema.ts';
+import { pageLimit } from '#server/http/query.ts';
 import { TargetStaging } from '#server/staging/schema.ts';
 import { Recycle, RecycleField } from './recycle-schema.ts';
 
@@ -119,7 +120,7 @@ export type PostView = z.infer<typeof Post>;
 
 export const ListPostsQuery = z.object({
   status: z.enum(postStatuses).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: pageLimit(),
   cursor: z.string().max(500).optional(),
 });
 

@@ -1,6 +1,7 @@
 import { subscribableWebhookEvents, webhookEventTypes } from '@postwave/shared';
 import { z } from 'zod';
 import { webhookDeliveryStatuses } from '#server/db/schema.ts';
+import { pageLimit } from '#server/http/query.ts';
 
 /**
  * Events an endpoint subscribes to: at least one, no repeats. `webhook.test` is in the contract's
@@ -110,7 +111,7 @@ export const DeliveryPage = z
 
 export const ListDeliveriesQuery = z.object({
   status: z.enum(webhookDeliveryStatuses).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: pageLimit(),
   cursor: z.string().max(500).optional(),
 });
 export type DeliveryListOptions = z.infer<typeof ListDeliveriesQuery>;

@@ -22,6 +22,10 @@ describe('Scheduler: list query parameters', () => {
       ['limit=201', 'limit'],
       ['limit=0', 'limit'],
       ['limit=abc', 'limit'],
+      ['limit=1e2', 'limit'],
+      ['limit=0x10', 'limit'],
+      ['limit=%205', 'limit'],
+      ['limit=5.0', 'limit'],
     ];
     for (const [query, field] of cases) {
       const res = await api.json(`/api/v1/posts?${query}`);
@@ -40,5 +44,20 @@ describe('Scheduler: list query parameters', () => {
     const ok = await api.json('/api/v1/posts?limit=200&status=draft');
     assert.equal(ok.status, 200);
     assert.deepEqual(ok.body, { posts: [], nextCursor: null });
+  });
+
+  test('every list takes limit in decimal digits only, as OpenAPI declares an integer', async () => {
+    const { api } = await userWithToken(app.url, 'list-query-digits');
+    for (const list of ['/api/v1/posts', '/api/v1/audit', '/api/v1/media']) {
+      for (const limit of ['1e2', '0x10', '+5', '5.0'])
+        assert.equal((await api.json(`${list}?limit=${limit}`)).status, 400, `${list}?limit=${limit}`);
+      const ok = await api.json(`${list}?limit=007`);
+      assert.equal(ok.status, 200, `${list}: ${JSON.stringify(ok.body)}`);
+    }
+    const doc = (await api.json('/openapi.json')).body;
+    for (const list of ['/api/v1/posts', '/api/v1/audit', '/api/v1/media']) {
+      const limit = doc.paths[list].get.parameters.find((p: { name: string }) => p.name === 'limit');
+      assert.equal(limit.schema.type, 'integer', list);
+    }
   });
 });
