@@ -42,6 +42,16 @@ describe('self-hosted: hostile input', () => {
     assert.equal(JSON.parse(answer.body).code, 'invalid_request');
   });
 
+  test('a number beyond a double (1e400) is 400 invalid_request and nothing is published', async () => {
+    const answer = await post(
+      '{"message":"hi","accountIds":["tg-main"],"postingMode":"now","accountOptions":{"tg-main":{"x":1e400}}}',
+    );
+    assert.equal(answer.status, 400, answer.body);
+    assert.equal(JSON.parse(answer.body).code, 'invalid_request');
+    assert.match(JSON.parse(answer.body).detail, /out of range/);
+    assert.equal(telegram.sent.length, 0);
+  });
+
   test('malformed percent-encoding in paths and queries is a 4xx', async () => {
     for (const path of ['/media/%ZZ', '/media/%', '/api/v1/accounts?x=%ZZ', '/%E0%A4%A', '/api/v1/%ZZ']) {
       const answer = await send(server.url, {

@@ -45,8 +45,9 @@ export function strictUtf8Text(bytes: Uint8Array): string | undefined {
 
 /**
  * Checks every parsed JSON body once, on both servers, before anything else sees it: nesting
- * deeper than 32 levels (the same rule and function the Idempotency-Key fingerprint uses) and NUL
- * characters (PostgreSQL text and jsonb refuse them) are a client error. Iterative, so a hostile
+ * deeper than 32 levels (the same rule and function the Idempotency-Key fingerprint uses), NUL
+ * characters (PostgreSQL text and jsonb refuse them) and numbers beyond a double's range are a
+ * client error. Iterative, so a hostile
  * depth cannot overflow this check either.
  */
 export function unsafeJsonReason(value: unknown, maxDepth = maxJsonDepth): string | undefined {
@@ -56,6 +57,11 @@ export function unsafeJsonReason(value: unknown, maxDepth = maxJsonDepth): strin
     const current = stack.pop();
     if (typeof current === 'string') {
       if (current.includes('\u0000')) return 'Text may not contain NUL characters (\\u0000)';
+      continue;
+    }
+    // `1e400` parses as Infinity, which JSON cannot carry: stored, it would come back as null.
+    if (typeof current === 'number') {
+      if (!Number.isFinite(current)) return 'A number is out of range (JSON numbers must fit a double)';
       continue;
     }
     if (current === null || typeof current !== 'object') continue;

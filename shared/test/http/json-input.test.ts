@@ -26,6 +26,12 @@ test('refuses NUL in any string or key', () => {
   assert.equal(hasNul(['a', '\u0000']), true);
 });
 
+test('refuses a number beyond a double (1e400 parses as Infinity, which JSON cannot carry back)', () => {
+  assert.match(unsafeJsonReason(JSON.parse('{"options": {"x": [1e400]}}'))!, /out of range/);
+  assert.match(unsafeJsonReason(JSON.parse('-1e999'))!, /out of range/);
+  assert.equal(unsafeJsonReason(JSON.parse('{"max": 1.7976931348623157e308, "tiny": 1e-400}')), undefined);
+});
+
 test('malformed percent-encoding and encoded NUL in a request target', async () => {
   const { malformedRequestTarget } = await import('../../src/http/json-input.ts');
   for (const bad of ['/media/%ZZ', '/a%', '/x?q=%ZZ', '/x?%E0%A4=1', '/x?a=b&c=%00', '/%00', '/x?q=%C0%AF'])

@@ -82,6 +82,19 @@ for (const backend of backends()) {
       assert.equal(deep.status, 400);
     });
 
+    test('a number beyond a double (1e400) is 400 invalid_request: a draft would have stored it as null', async () => {
+      const { api } = await userWithToken(app.url, 'infinite');
+      const draft = await api.json('/api/v1/posts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"message":"x","accountIds":[],"postingMode":"draft","accountOptions":{"a":{"n":1e400}}}',
+      });
+      assert.equal(draft.status, 400, JSON.stringify(draft.body));
+      assert.equal(draft.body.code, 'invalid_request');
+      assert.match(draft.body.detail, /out of range/);
+      assert.deepEqual((await api.json('/api/v1/posts?status=draft')).body.posts, [], 'nothing stored');
+    });
+
     test('a JSON body is UTF-8: bytes that are not are 400, another declared charset 415', async () => {
       const { api } = await userWithToken(app.url, 'utf8');
       const latin1 = Buffer.concat([
