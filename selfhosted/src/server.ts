@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientError, answerMissingHost, setDefaultMaxReplyBytes } from '@postwave/shared';
+import { answerBeforeRouting, answerClientError, setDefaultMaxReplyBytes } from '@postwave/shared';
 import { keepAliveTimeoutMs } from '@postwave/shared/http/keep-alive';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
@@ -19,9 +19,10 @@ export interface RunningServer {
 export async function startServer(config: Config, services: Services): Promise<RunningServer> {
   setDefaultMaxReplyBytes(config.maxReplyBytes);
   const app = createApp(config, services);
-  // Node's own Host check answers without a body; answerMissingHost makes it a problem.
+  // Node's own Host check answers without a body: answerBeforeRouting answers it, and odd request
+  // targets, as problems.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
-    if (!answerMissingHost(request, response)) app(request, response);
+    if (!answerBeforeRouting(request, response)) app(request, response);
   });
   // A request Node cannot parse (oversize headers and the like) is a 400 problem, not a bare 431.
   server.on('clientError', answerClientError);

@@ -88,4 +88,23 @@ describe('self-hosted: hostile input', () => {
     const old = await sendRaw(server.url, `GET /health HTTP/1.0\r\nConnection: close`);
     assert.equal(old.status, 200);
   });
+
+  test('an absolute-form target is served as its path (RFC 9112), the asterisk form only for OPTIONS', async () => {
+    const host = new URL(server.url).host;
+    const absolute = await sendRaw(
+      server.url,
+      `GET http://${host}/api/v1/accounts HTTP/1.1\r\nHost: ${host}\r\nx-api-key: ${apiKey}\r\nConnection: close`,
+    );
+    assert.equal(absolute.status, 200, absolute.body);
+    const options = await sendRaw(server.url, `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close`);
+    assert.equal(options.status, 204);
+    for (const head of [
+      `GET * HTTP/1.1\r\nHost: ${host}`,
+      `GET ftp://${host}/health HTTP/1.1\r\nHost: ${host}`,
+    ]) {
+      const answer = await sendRaw(server.url, `${head}\r\nConnection: close`);
+      assert.equal(answer.status, 400, `${head}: ${answer.status} ${answer.body}`);
+      assert.equal(JSON.parse(answer.body).code, 'invalid_request');
+    }
+  });
 });

@@ -165,6 +165,28 @@ for (const backend of backends()) {
       assert.equal(JSON.parse(answer.body).code, 'invalid_request');
     });
 
+    test('an absolute-form target is served as its path (RFC 9112), the asterisk form only for OPTIONS', async () => {
+      const host = new URL(app.url).host;
+      for (const authority of [host, 'elsewhere.example']) {
+        const answer = await sendRaw(
+          app.url,
+          `GET http://${authority}/health HTTP/1.1\r\nHost: ${host}\r\nConnection: close`,
+        );
+        assert.equal(answer.status, 200, `${authority}: ${answer.status} ${answer.body}`);
+      }
+      const options = await sendRaw(app.url, `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close`);
+      assert.equal(options.status, 204);
+      for (const head of [
+        `GET * HTTP/1.1\r\nHost: ${host}`,
+        `GET ftp://${host}/health HTTP/1.1\r\nHost: ${host}`,
+      ]) {
+        const answer = await sendRaw(app.url, `${head}\r\nConnection: close`);
+        assert.equal(answer.status, 400, `${head}: ${answer.status} ${answer.body}`);
+        assert.match(answer.contentType, /^application\/problem\+json/);
+        assert.equal(JSON.parse(answer.body).code, 'invalid_request');
+      }
+    });
+
     test('an API path no route serves (under /api or /mcp) is a 404 problem body, whatever the method', async () => {
       const { api } = await userWithToken(app.url, 'lost');
       for (const [method, path] of [
