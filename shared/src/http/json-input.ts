@@ -46,7 +46,7 @@ export function strictUtf8Text(bytes: Uint8Array): string | undefined {
 /**
  * Checks every parsed JSON body once, on both servers, before anything else sees it: nesting
  * deeper than 32 levels (the same rule and function the Idempotency-Key fingerprint uses), NUL
- * characters (PostgreSQL text and jsonb refuse them) and numbers beyond a double's range are a
+ * characters (PostgreSQL text and jsonb refuse them), unpaired surrogates and numbers beyond a double's range are a
  * client error. Iterative, so a hostile
  * depth cannot overflow this check either.
  */
@@ -57,6 +57,8 @@ export function unsafeJsonReason(value: unknown, maxDepth = maxJsonDepth): strin
     const current = stack.pop();
     if (typeof current === 'string') {
       if (current.includes('\u0000')) return 'Text may not contain NUL characters (\\u0000)';
+      // A lone surrogate (`"\ud800"`) is no character: sent on, it would become U+FFFD.
+      if (!current.isWellFormed()) return 'Text may not contain unpaired surrogates (\\ud800-\\udfff)';
       continue;
     }
     // `1e400` parses as Infinity, which JSON cannot carry: stored, it would come back as null.
@@ -71,6 +73,7 @@ export function unsafeJsonReason(value: unknown, maxDepth = maxJsonDepth): strin
     }
     for (const [key, item] of Object.entries(current)) {
       if (key.includes('\u0000')) return 'Field names may not contain NUL characters (\\u0000)';
+      if (!key.isWellFormed()) return 'Field names may not contain unpaired surrogates';
       stack.push(item);
     }
   }

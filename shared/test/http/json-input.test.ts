@@ -26,6 +26,13 @@ test('refuses NUL in any string or key', () => {
   assert.equal(hasNul(['a', '\u0000']), true);
 });
 
+test('refuses unpaired surrogates in text and keys; pairs (emoji) pass', () => {
+  assert.match(unsafeJsonReason(JSON.parse('{"message": "a\\ud800b"}'))!, /surrogates/);
+  assert.match(unsafeJsonReason(JSON.parse('{"x": ["\\udc00"]}'))!, /surrogates/);
+  assert.match(unsafeJsonReason(JSON.parse('{"\\ud83d": 1}'))!, /surrogates/);
+  assert.equal(unsafeJsonReason(JSON.parse('{"message": "\\ud83d\\ude00 ok"}')), undefined);
+});
+
 test('refuses a number beyond a double (1e400 parses as Infinity, which JSON cannot carry back)', () => {
   assert.match(unsafeJsonReason(JSON.parse('{"options": {"x": [1e400]}}'))!, /out of range/);
   assert.match(unsafeJsonReason(JSON.parse('-1e999'))!, /out of range/);

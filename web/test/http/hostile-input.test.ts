@@ -82,7 +82,7 @@ for (const backend of backends()) {
       assert.equal(deep.status, 400);
     });
 
-    test('a number beyond a double (1e400) is 400 invalid_request: a draft would have stored it as null', async () => {
+    test('a number beyond a double (1e400) or an unpaired surrogate is 400 invalid_request: a draft would have stored null or U+FFFD', async () => {
       const { api } = await userWithToken(app.url, 'infinite');
       const draft = await api.json('/api/v1/posts', {
         method: 'POST',
@@ -92,6 +92,12 @@ for (const backend of backends()) {
       assert.equal(draft.status, 400, JSON.stringify(draft.body));
       assert.equal(draft.body.code, 'invalid_request');
       assert.match(draft.body.detail, /out of range/);
+      const lone = await api.fetch('/api/v1/posts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"message":"half \\ud83d an emoji","accountIds":[],"postingMode":"draft"}',
+      });
+      assert.equal(lone.status, 400, 'an unpaired surrogate would be stored as U+FFFD');
       assert.deepEqual((await api.json('/api/v1/posts?status=draft')).body.posts, [], 'nothing stored');
     });
 
