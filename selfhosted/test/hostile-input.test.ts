@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { send, sendRaw } from '../../shared/test/support/http-fuzz.ts';
+import { oddTargetFailure, send, sendRaw } from '../../shared/test/support/http-fuzz.ts';
 import { apiKey, fakeTelegram, startTestServer, type TestServer } from './helpers.ts';
 
 /** Hostile input is a 4xx problem, never a 5xx (SECURITY.md, "No 5xx from input"). */
@@ -96,15 +96,6 @@ describe('self-hosted: hostile input', () => {
       `GET http://${host}/api/v1/accounts HTTP/1.1\r\nHost: ${host}\r\nx-api-key: ${apiKey}\r\nConnection: close`,
     );
     assert.equal(absolute.status, 200, absolute.body);
-    const options = await sendRaw(server.url, `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close`);
-    assert.equal(options.status, 204);
-    for (const head of [
-      `GET * HTTP/1.1\r\nHost: ${host}`,
-      `GET ftp://${host}/health HTTP/1.1\r\nHost: ${host}`,
-    ]) {
-      const answer = await sendRaw(server.url, `${head}\r\nConnection: close`);
-      assert.equal(answer.status, 400, `${head}: ${answer.status} ${answer.body}`);
-      assert.equal(JSON.parse(answer.body).code, 'invalid_request');
-    }
+    assert.equal(await oddTargetFailure(server.url), undefined);
   });
 });

@@ -367,3 +367,21 @@ export function sendRaw(base: string, head: string): Promise<FuzzAnswer & { cont
     });
   });
 }
+
+/**
+ * The request-target forms both servers settle before routing (`answerBeforeRouting`): `OPTIONS *`
+ * is 204; `*` with another method and a target neither a path nor an http(s) URL are 400 problems.
+ * Answers what went wrong, or undefined.
+ */
+export async function oddTargetFailure(base: string): Promise<string | undefined> {
+  const host = new URL(base).host;
+  const options = await sendRaw(base, `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close`);
+  if (options.status !== 204) return `OPTIONS *: ${options.status}`;
+  for (const head of [`GET * HTTP/1.1`, `GET ftp://${host}/health HTTP/1.1`]) {
+    const answer = await sendRaw(base, `${head}\r\nHost: ${host}\r\nConnection: close`);
+    const problem = answer.contentType.startsWith('application/problem+json') && JSON.parse(answer.body);
+    if (answer.status !== 400 || problem?.code !== 'invalid_request')
+      return `${head}: ${answer.status} ${answer.contentType} ${answer.body}`;
+  }
+  return undefined;
+}
