@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type FakeFarcaster, samplePng, startFakeFarcaster } from '@postwave/shared/testing';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { fakeTelegram, startTestServer, type TestServer, telegramAccounts } from './helpers.ts';
 
 const signer = '19d0c5fd-9b33-4a48-a0e2-bc7b0555baec';
 
@@ -68,5 +68,37 @@ describe('self-hosted: Farcaster', () => {
     );
     assert.equal(cast.idem?.length, 16);
     assert.equal(result.results[0]!.platformPostId, cast.hash);
+  });
+});
+
+describe('self-hosted: Farcaster without NEYNAR_API_KEY', () => {
+  it('refuses the whole post (422) before the Telegram target is sent', async () => {
+    const neynar = await startFakeFarcaster();
+    const telegram = await fakeTelegram();
+    const server = await startTestServer({
+      telegram,
+      env: { FARCASTER_API_URL: neynar.url },
+      accounts: [
+        ...telegramAccounts,
+        { id: 'fc', platform: 'farcaster', platformAccountId: '1042', credentials: { signerUuid: signer } },
+      ],
+    });
+    try {
+      const response = await server.api('/api/v1/posts', {
+        json: { message: 'Hello', accountIds: ['tg-main', 'fc'], postingMode: 'now' },
+      });
+      const body = (await response.json()) as { code: string; errors: { accountId: string; code: string }[] };
+      assert.equal(response.status, 422);
+      assert.deepEqual(
+        body.errors.map((e) => [e.accountId, e.code]),
+        [['fc', 'platform_not_configured']],
+      );
+      assert.equal(telegram.sent.length, 0);
+      assert.equal(neynar.casts.length, 0);
+    } finally {
+      await server.close();
+      await telegram.close();
+      await neynar.close();
+    }
   });
 });

@@ -74,6 +74,13 @@ export class FarcasterPublisher implements Publisher<FarcasterOptions> {
         message: 'Farcaster credentials need the signerUuid of a Neynar managed signer',
         path: 'credentials',
       });
+    // Every Neynar call needs the operator's key: without it the cast cannot go, and finding that
+    // out at publish would be after the post's other targets went out.
+    if (!this.#config.apiKey)
+      outcome.errors.push({
+        code: 'platform_not_configured',
+        message: 'Farcaster is not set up on this server: the operator has to set NEYNAR_API_KEY',
+      });
     return outcome;
   }
 

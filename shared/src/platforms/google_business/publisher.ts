@@ -12,7 +12,7 @@ import {
   googleBusinessCredentialsSchema,
   googleBusinessOptionsSchema,
 } from './options.ts';
-import { validateGoogleBusinessPost } from './validate.ts';
+import { locationPattern, validateGoogleBusinessPost } from './validate.ts';
 
 interface LocalPost {
   name?: string;
@@ -22,9 +22,6 @@ interface LocalPost {
   topicType?: string;
   createTime?: string;
 }
-
-/** `accounts/{a}/locations/{l}`: what `platformAccountId` must be. */
-export const locationPattern = /^accounts\/[^/]+\/locations\/[^/]+$/;
 
 type CallContext = Pick<PublishContext, 'signal' | 'onCredentialsRefreshed'> & {
   logger?: PublishContext['logger'];

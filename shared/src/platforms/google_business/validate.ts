@@ -15,6 +15,9 @@ import {
 import type { GoogleBusinessOptions } from './options.ts';
 import { localDateTime, sortKey } from './schedule.ts';
 
+/** `accounts/{a}/locations/{l}`: what `platformAccountId` must be (contract C). */
+export const locationPattern = /^accounts\/[^/]+\/locations\/[^/]+$/;
+
 /**
  * A local post's rules, checked before anything is sent: the summary's 1500 characters, one
  * JPEG or PNG photo, an event's or offer's title and period, a button's link. Required fields
@@ -30,6 +33,12 @@ export function validateGoogleBusinessPost(
   const errors: ValidationIssue[] = [];
   const warnings: ValidationIssue[] = [...mediaUrlWarnings(media, 'Google Business Profile')];
   const at = (name: string) => `accountOptions.${account.id}.${name}`;
+  if (!locationPattern.test(account.platformAccountId))
+    errors.push({
+      code: 'account_invalid',
+      message: `A Google Business Profile platformAccountId is accounts/{a}/locations/{l}, not "${account.platformAccountId}"`,
+      path: 'platformAccountId',
+    });
   const topic = options.topicType ?? 'STANDARD';
   const length = codePointLength(post.message);
   if (length > maxSummaryLength)

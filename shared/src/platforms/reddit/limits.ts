@@ -1,3 +1,8 @@
+/**
+ * What `platformAccountId` must be (contract C: the subreddit name, no `r/`): a subreddit's name
+ * (2 to 21 letters, digits or `_`; a few old ones have 2) or a user profile's `u_<username>`.
+ */
+export const subredditNamePattern = /^(?:u_[A-Za-z0-9_-]{3,20}|[A-Za-z0-9][A-Za-z0-9_]{1,20})$/;
 /** Reddit's limits for a submission (https://www.reddit.com/dev/api#POST_api_submit). */
 export const maxTitleLength = 300;
 /** A self post's body (`text`), in characters. */

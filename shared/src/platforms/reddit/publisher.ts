@@ -111,6 +111,8 @@ export function createRedditPublisher(config: RedditConfig): Publisher<RedditOpt
 
     async validate(post, account, media, options) {
       const outcome = validateRedditPost(post, account, media, options);
+      // No subreddit to ask about: its rules and flairs would only add a misleading warning.
+      if (outcome.errors.some((e) => e.code === 'account_invalid')) return outcome;
       let api: RedditApi;
       try {
         api = apiFor(account, { signal: AbortSignal.timeout(validationTimeoutMs) });

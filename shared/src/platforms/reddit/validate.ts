@@ -10,6 +10,7 @@ import {
   maxImageBytes,
   maxTitleLength,
   maxVideoBytes,
+  subredditNamePattern,
   videoTypes,
 } from './limits.ts';
 import type { RedditOptions } from './options.ts';
@@ -30,6 +31,12 @@ export function validateRedditPost(
   const errors: ValidationIssue[] = [];
   const warnings: ValidationIssue[] = [];
   const at = (name: string) => `accountOptions.${account.id}.${name}`;
+  if (!subredditNamePattern.test(account.platformAccountId))
+    errors.push({
+      code: 'account_invalid',
+      message: `A Reddit platformAccountId is the subreddit's name without r/ (e.g. "postwave", or "u_<name>" for a profile), not "${account.platformAccountId}"`,
+      path: 'platformAccountId',
+    });
   const title = options.title ?? '';
   if (codePointLength(title) > maxTitleLength)
     errors.push({

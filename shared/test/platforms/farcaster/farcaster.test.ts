@@ -104,6 +104,20 @@ describe('Farcaster validation and counting', () => {
     );
   });
 
+  it('refuses every cast while the server has no NEYNAR_API_KEY, before anything is sent', async () => {
+    // Without the operator's key no cast can go; found only at publish, a post's other targets
+    // would already be out (contract B: the whole post is validated first).
+    const unconfigured = new FarcasterPublisher(farcasterConfigFromEnv({ FARCASTER_API_URL: fx.fake.url }));
+    const outcome = await unconfigured.validate({ message: 'Hello' }, account(), [], {});
+    assert.deepEqual(
+      outcome.errors.map((e) => e.code),
+      ['platform_not_configured'],
+    );
+    assert.match(outcome.errors[0]!.message, /NEYNAR_API_KEY/);
+    assert.deepEqual((await fx.publisher.validate({ message: 'Hello' }, account(), [], {})).errors, []);
+    assert.equal(fx.fake.server.requests.length, 0);
+  });
+
   it('refuses a malformed channel id and unknown options', () => {
     assert.deepEqual(fx.publisher.optionsSchema.parse({ channelId: '/Dev' }), { channelId: 'dev' });
     assert.equal(fx.publisher.optionsSchema.safeParse({ channelId: 'no spaces' }).success, false);

@@ -105,6 +105,19 @@ describe('Google Business Profile validation', () => {
     });
     assert.deepEqual(codes(offer.warnings), ['call_to_action_ignored']);
   });
+
+  it('refuses an account id that is not accounts/{a}/locations/{l} before anything is sent', async () => {
+    // Contract C: the target is `accounts/{a}/locations/{l}`; a bare location would pass
+    // validation and then fail at publish, after the post's other targets went out.
+    for (const id of ['locations/9001', 'accounts/1100', 'accounts/1100/locations/9001/extra']) {
+      const outcome = await fx.publisher.validate({ message: 'x' }, location(fx.fake, id), [], {});
+      assert.deepEqual(
+        outcome.errors.map((e) => [e.code, e.path]),
+        [['account_invalid', 'platformAccountId']],
+        id,
+      );
+    }
+  });
 });
 
 describe('Google Business Profile publishing', () => {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { MediaInfo } from '../../../src/media/media-file.ts';
 import { redditKind } from '../../../src/platforms/reddit/kind.ts';
 import { redditManifest } from '../../../src/platforms/reddit/manifest.ts';
+import { validateRedditPost } from '../../../src/platforms/reddit/validate.ts';
 import { redditFixture, subredditAccount } from './setup.ts';
 
 const fx = redditFixture();
@@ -62,6 +63,29 @@ describe('Reddit validation', () => {
     );
     assert.deepEqual(codes(media.errors), ['media_type_unsupported', 'too_many_media']);
     assert.deepEqual(codes(media.warnings), ['text_not_sent']);
+  });
+
+  it('refuses a target that is not a subreddit name (no r/) before asking Reddit', async () => {
+    // Contract C: `platformAccountId` is the subreddit name without `r/`; `r/postwave` would only
+    // earn a "rules unavailable" warning and then fail at publish.
+    for (const name of ['r/postwave', '/r/postwave', 'post wave', 'a']) {
+      const outcome = await fx.publisher.validate({ message: 'Body' }, subredditAccount(fx.fake, name), [], {
+        title: 'Hello',
+      });
+      assert.deepEqual(
+        outcome.errors.map((e) => [e.code, e.path]),
+        [['account_invalid', 'platformAccountId']],
+        name,
+      );
+      assert.deepEqual(outcome.warnings, [], name);
+    }
+    assert.equal(fx.fake.server.requests.length, 0);
+    for (const name of ['postwave', 'de', 'u_some-user', 'Ask_Reddit21']) {
+      const outcome = validateRedditPost({ message: 'Body' }, subredditAccount(fx.fake, name), [], {
+        title: 'Hello',
+      });
+      assert.deepEqual(outcome.errors, [], name);
+    }
   });
 
   it('passes a good text post after reading the subreddit rules', async () => {
