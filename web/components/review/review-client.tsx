@@ -87,12 +87,14 @@ export function ReviewClient({ token }: { token: string }) {
     setFieldErrors({});
     try {
       await api('POST', `${base}/${path}`, { name, ...body });
-      setStatus(done);
       setComment('');
       setDecisionComment('');
+      await load();
+      // Said once the page shows it and takes presses again (the buttons ignore them while busy:
+      // said before the reload, a press right after "Comment added." did nothing).
+      setStatus(done);
       // A decision ends the review and its buttons go: the outcome takes the focus they had.
       if (path === 'decision') focusAfterRender(statusId);
-      await load();
     } catch (e) {
       const problems = fieldProblems(
         e,
