@@ -108,6 +108,8 @@ test('owner invites a contributor, the contributor submits, a client approves th
     });
     expect(submitted.status()).toBe(202);
   }
+  // Kept to submit one more at the end, whose requested time passes before the owner decides.
+  const contributorState = await contributorContext.storageState();
   await contributorContext.close();
 
   // The owner sees them waiting.
@@ -193,4 +195,30 @@ test('owner invites a contributor, the contributor submits, a client approves th
   expect(telegram.sent.filter((m) => m.text === message && String(m.chatId) === String(chat.id)).length).toBe(
     1,
   );
+
+  // A requested time that passed while the post waited: Approve opens a field for a new time
+  // (the API answered 409 scheduled_time_passed, and the page had nothing to offer).
+  const lateContext = await browser.newContext({ storageState: contributorState });
+  const late = await lateContext.request.post('/api/v1/posts', {
+    headers: { origin: app.url },
+    data: {
+      message: 'Teaser too late',
+      accountIds: [accounts[0].id],
+      postingMode: 'schedule',
+      scheduledAt: new Date(Date.now() + 1500).toISOString(),
+    },
+  });
+  expect(late.status()).toBe(202);
+  await lateContext.close();
+  await page.waitForTimeout(1600);
+  await page.goto('/approvals');
+  await expect(pending).toHaveCount(1);
+  await page.getByRole('button', { name: 'Approve “Teaser too late”' }).press('Enter');
+  const newTime = page.getByLabel(/^New time/);
+  await expect(newTime).toBeFocused();
+  await expect(newTime).toHaveAccessibleDescription(/The requested time has passed/);
+  await expectAccessible(page, 'team-approval-new-time', { testInfo: test.info(), soft: true });
+  await page.getByRole('button', { name: 'Approve for this time' }).press('Enter');
+  await expect(outcome).toHaveText('Approved “Teaser too late”.');
+  await expect(pending).toHaveCount(0);
 });

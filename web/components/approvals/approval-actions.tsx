@@ -3,7 +3,9 @@
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { FieldError, invalidProps } from '../field-error.tsx';
-import { api } from '../lib/api.ts';
+import { ApiError, api } from '../lib/api.ts';
+import { utcToZonedInput, zonedToUtc } from '../lib/time.ts';
+import { useTimeSettings } from '../lib/time-context.tsx';
 import { useBusyAction } from '../lib/use-busy-action.ts';
 import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 import { useDecided } from './approval-decisions.tsx';
@@ -13,13 +15,19 @@ import { useDecided } from './approval-decisions.tsx';
  * Plain buttons and a labelled text area: keyboard and screen-reader usable. The outcome is
  * announced by the page's `ApprovalDecisions`, whose live region outlives this item (the refresh
  * after a decision removes it), and which then moves the focus on. Buttons are `aria-disabled`
- * while busy, not `disabled`, so the one pressed keeps the focus until then.
+ * while busy, not `disabled`, so the one pressed keeps the focus until then. A requested time that
+ * passed while the post waited (409 `scheduled_time_passed`) opens a field for a new one.
  */
 export function ApprovalActions({ id, label }: { id: string; label: string }) {
   const router = useRouter();
   const decided = useDecided();
   const commentId = useId();
   const rejectId = useId();
+  const newTimeId = useId();
+  const { timeZone } = useTimeSettings();
+  // Set when the requested time has passed: approving then needs a new one.
+  const [newTime, setNewTime] = useState<string>();
+  const [newTimeError, setNewTimeError] = useState<string>();
   const focusAfterRender = useFocusAfterRender();
   const { busy, error, setError, run } = useBusyAction<'approve' | 'reject'>();
   const [rejecting, setRejecting] = useState(false);
@@ -32,7 +40,15 @@ export function ApprovalActions({ id, label }: { id: string; label: string }) {
   const decide = (kind: 'approve' | 'reject', body: Record<string, unknown>) => {
     if (working) return;
     return run(kind, async () => {
-      await api('POST', `/api/v1/posts/${id}/${kind}`, body);
+      try {
+        await api('POST', `/api/v1/posts/${id}/${kind}`, body);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'scheduled_time_passed')) throw error;
+        setNewTime(utcToZonedInput(new Date(Date.now() + 3600_000), timeZone));
+        setNewTimeError(undefined);
+        focusAfterRender(newTimeId);
+        return;
+      }
       setDone(true);
       decided?.(id, kind === 'approve' ? `Approved ${label}.` : `Sent ${label} back to the author.`);
       router.refresh();
@@ -76,6 +92,46 @@ export function ApprovalActions({ id, label }: { id: string; label: string }) {
           </button>
         )}
       </div>
+      {newTime !== undefined && !rejecting && (
+        <form
+          className="stack"
+          style={{ gap: 8 }}
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (working) return;
+            const at = zonedToUtc(newTime, timeZone);
+            if (!at || at.getTime() <= Date.now()) {
+              setNewTimeError('Pick a time in the future.');
+              focusAfterRender(newTimeId);
+              return;
+            }
+            setNewTimeError(undefined);
+            void decide('approve', { scheduledAt: at.toISOString() });
+          }}
+        >
+          <p id={`${newTimeId}-hint`} className="small" role="status">
+            The requested time has passed. Pick a new time to approve it for.
+          </p>
+          <div className="field">
+            <label htmlFor={newTimeId}>New time ({timeZone})</label>
+            <input
+              id={newTimeId}
+              type="datetime-local"
+              className="input"
+              value={newTime}
+              onChange={(e) => setNewTime(e.target.value)}
+              {...invalidProps(`${newTimeId}-error`, newTimeError, `${newTimeId}-hint`)}
+            />
+            <FieldError id={`${newTimeId}-error`}>{newTimeError}</FieldError>
+          </div>
+          <div className="row">
+            <button type="submit" className="btn btn-primary" aria-disabled={working}>
+              {busy === 'approve' ? 'Approving…' : 'Approve for this time'}
+            </button>
+          </div>
+        </form>
+      )}
       {rejecting && (
         <form
           className="stack"
