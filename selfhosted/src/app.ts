@@ -2,11 +2,11 @@ import {
   apiContentSecurityPolicy,
   baselineSecurityHeaders,
   isJsonContentType,
+  jsonBodyProblem,
   malformedRequestTarget,
   ProblemError,
   problem,
   strictUtf8Text,
-  unsafeJsonReason,
 } from '@postwave/shared';
 import express, { type Express } from 'express';
 import { apiRoutes, maxJsonBodyBytes } from './api-routes.ts';
@@ -70,10 +70,7 @@ export function createApp(config: Config, services: Services): Express {
           if (strictUtf8Text(bytes) === undefined) throw notUtf8BodyError();
         },
       }),
-      (req, _res, next) => {
-        const unsafe = unsafeJsonReason(req.body);
-        next(unsafe ? new ProblemError(problem('invalid_request', unsafe)) : undefined);
-      },
+      (req, _res, next) => next(jsonBodyProblem(req.body)),
     ),
   );
   // OPTIONS and the answers to methods no route serves (405 with `Allow`, 501) come from one table.

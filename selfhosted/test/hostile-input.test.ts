@@ -52,6 +52,19 @@ describe('self-hosted: hostile input', () => {
     assert.equal(telegram.sent.length, 0);
   });
 
+  test('a lone surrogate in any text is 422 lone_surrogate at its path and nothing is published', async () => {
+    const answer = await post(
+      '{"message":"half \\ud83d an emoji","accountIds":["tg-main"],"postingMode":"now"}',
+    );
+    assert.equal(answer.status, 422, answer.body);
+    const problem = JSON.parse(answer.body);
+    assert.deepEqual(
+      [problem.code, problem.errors[0].code, problem.errors[0].path],
+      ['validation_failed', 'lone_surrogate', 'message'],
+    );
+    assert.equal(telegram.sent.length, 0);
+  });
+
   test('malformed percent-encoding in paths and queries is a 4xx', async () => {
     for (const path of ['/media/%ZZ', '/media/%', '/api/v1/accounts?x=%ZZ', '/%E0%A4%A', '/api/v1/%ZZ']) {
       const answer = await send(server.url, {

@@ -46,7 +46,7 @@ export function strictUtf8Text(bytes: Uint8Array): string | undefined {
 /**
  * Checks every parsed JSON body once, on both servers, before anything else sees it: nesting
  * deeper than 32 levels (the same rule and function the Idempotency-Key fingerprint uses), NUL
- * characters (PostgreSQL text and jsonb refuse them), unpaired surrogates and numbers beyond a double's range are a
+ * characters (PostgreSQL text and jsonb refuse them) and numbers beyond a double's range are a
  * client error. Iterative, so a hostile
  * depth cannot overflow this check either.
  */
@@ -57,8 +57,6 @@ export function unsafeJsonReason(value: unknown, maxDepth = maxJsonDepth): strin
     const current = stack.pop();
     if (typeof current === 'string') {
       if (current.includes('\u0000')) return 'Text may not contain NUL characters (\\u0000)';
-      // A lone surrogate (`"\ud800"`) is no character: sent on, it would become U+FFFD.
-      if (!current.isWellFormed()) return 'Text may not contain unpaired surrogates (\\ud800-\\udfff)';
       continue;
     }
     // `1e400` parses as Infinity, which JSON cannot carry: stored, it would come back as null.
@@ -73,11 +71,52 @@ export function unsafeJsonReason(value: unknown, maxDepth = maxJsonDepth): strin
     }
     for (const [key, item] of Object.entries(current)) {
       if (key.includes('\u0000')) return 'Field names may not contain NUL characters (\\u0000)';
-      if (!key.isWellFormed()) return 'Field names may not contain unpaired surrogates';
       stack.push(item);
     }
   }
   return undefined;
+}
+
+/**
+ * Where a parsed JSON value first holds half a UTF-16 surrogate pair (`"\ud83d"` alone), in a
+ * string (`message`, `thread[1].message`, after `prefix`) or a key (`<key>`); undefined when none.
+ * Such text is well-formed JSON but no character: sent on, it would be published as U+FFFD.
+ * Recursive: run it after `unsafeJsonReason` has bounded the depth.
+ */
+export function loneSurrogatePath(value: unknown, prefix = ''): string | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : prefix;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = loneSurrogatePath(value[i], `${prefix}[${i}]`);
+      if (found !== undefined) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const at = prefix ? `${prefix}.` : '';
+      if (!key.isWellFormed()) return `${at}<key>`;
+      const found = loneSurrogatePath(item, `${at}${key}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What is wrong with a parsed JSON body, checked once on both servers before anything else sees
+ * it: `unsafeJsonReason`'s refusals (400 `invalid_request`), then a lone surrogate (422
+ * `validation_failed`, `lone_surrogate` at its path, as imports answer it).
+ */
+export function jsonBodyProblem(value: unknown): ProblemError | undefined {
+  const unsafe = unsafeJsonReason(value);
+  if (unsafe) return new ProblemError(problem('invalid_request', unsafe));
+  const path = loneSurrogatePath(value);
+  if (path === undefined) return undefined;
+  const message = 'Half a UTF-16 surrogate pair is no character; fix the \\u escape';
+  return new ProblemError(
+    problem('validation_failed', `Text at ${path || 'the top'} holds a lone surrogate`, {
+      errors: [{ ...(path ? { path } : {}), code: 'lone_surrogate', message }],
+    }),
+  );
 }
 
 /** NUL in form fields or query values (decoded), the same rule as for JSON text. */

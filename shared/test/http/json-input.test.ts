@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hasNul, isJsonContentType, strictUtf8Text, unsafeJsonReason } from '../../src/http/json-input.ts';
+import {
+  hasNul,
+  isJsonContentType,
+  jsonBodyProblem,
+  loneSurrogatePath,
+  strictUtf8Text,
+  unsafeJsonReason,
+} from '../../src/http/json-input.ts';
 
 const nest = (depth: number): unknown => {
   let value: unknown = 'leaf';
@@ -26,11 +33,28 @@ test('refuses NUL in any string or key', () => {
   assert.equal(hasNul(['a', '\u0000']), true);
 });
 
-test('refuses unpaired surrogates in text and keys; pairs (emoji) pass', () => {
-  assert.match(unsafeJsonReason(JSON.parse('{"message": "a\\ud800b"}'))!, /surrogates/);
-  assert.match(unsafeJsonReason(JSON.parse('{"x": ["\\udc00"]}'))!, /surrogates/);
-  assert.match(unsafeJsonReason(JSON.parse('{"\\ud83d": 1}'))!, /surrogates/);
-  assert.equal(unsafeJsonReason(JSON.parse('{"message": "\\ud83d\\ude00 ok"}')), undefined);
+test('a lone surrogate is 422 lone_surrogate at its path (string or key); pairs (emoji) pass', () => {
+  const at = (json: string) => {
+    const refused = jsonBodyProblem(JSON.parse(json));
+    return (
+      refused && [
+        refused.problem.status,
+        refused.problem.errors?.[0]?.code,
+        refused.problem.errors?.[0]?.path,
+      ]
+    );
+  };
+  assert.deepEqual(at('{"message": "a\\ud800b"}'), [422, 'lone_surrogate', 'message']);
+  assert.deepEqual(at('{"thread": [{"message": "ok"}, {"message": "\\udc00"}]}'), [
+    422,
+    'lone_surrogate',
+    'thread[1].message',
+  ]);
+  assert.deepEqual(at('{"accountOptions": {"\\ud83d": 1}}'), [422, 'lone_surrogate', 'accountOptions.<key>']);
+  assert.equal(at('{"message": "\\ud83d\\ude00 ok"}'), undefined);
+  assert.equal(loneSurrogatePath(JSON.parse('["\\ud800"]'), '[3]'), '[3][0]');
+  // The 400 refusals come first.
+  assert.equal(jsonBodyProblem(JSON.parse('{"m": "\\u0000 \\ud800"}'))?.problem.status, 400);
 });
 
 test('refuses a number beyond a double (1e400 parses as Infinity, which JSON cannot carry back)', () => {

@@ -1,12 +1,12 @@
 import {
   isJsonContentType,
+  jsonBodyProblem,
   notJsonProblem,
   notUtf8Detail,
   ProblemError,
   parseBody,
   problem,
   strictUtf8Text,
-  unsafeJsonReason,
 } from '@postwave/shared';
 import type { z } from 'zod';
 
@@ -41,8 +41,8 @@ export async function readOptionalJson(request: Request): Promise<unknown> {
   } catch {
     throw new ProblemError(problem('invalid_request', 'The body is not valid JSON'));
   }
-  const unsafe = unsafeJsonReason(value);
-  if (unsafe) throw new ProblemError(problem('invalid_request', unsafe));
+  const refused = jsonBodyProblem(value);
+  if (refused) throw refused;
   return value;
 }
 

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { ProblemError, type ProblemIssue, problem } from '@postwave/shared';
+import { loneSurrogatePath, ProblemError, type ProblemIssue, problem } from '@postwave/shared';
 
 /**
  * An import's text must be UTF-8 and hold no lone surrogates: the file is refused (422, naming the
@@ -36,32 +36,14 @@ export function decodeImportText(bytes: Buffer, format: 'csv' | 'json'): string 
 export function refuseLoneSurrogates(rows: unknown): void {
   if (!Array.isArray(rows)) return;
   rows.forEach((row, i) => {
-    const path = badStringPath(row, '');
+    const path = loneSurrogatePath(row);
     if (path !== undefined)
       throw refused({
-        path: `[${i}]${path}`,
+        path: `[${i}]${path && !path.startsWith('[') ? '.' : ''}${path}`,
         code: 'lone_surrogate',
         message: `row ${i + 1} holds a lone UTF-16 surrogate at ${path || 'its top'}, which is no character; fix the \\u escape`,
       });
   });
-}
-
-/** Where (`.message`, `.thread[0].message`) a value holds an ill-formed string; unsafeJsonReason bounded the depth. */
-function badStringPath(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.isWellFormed() ? undefined : path;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = badStringPath(value[i], `${path}[${i}]`);
-      if (found !== undefined) return found;
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (!key.isWellFormed()) return `${path}.<key>`;
-      const found = badStringPath(item, `${path}.${key}`);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
 }
 
 /** The offset of the first byte that does not belong to a well-formed UTF-8 sequence. */

@@ -82,7 +82,7 @@ for (const backend of backends()) {
       assert.equal(deep.status, 400);
     });
 
-    test('a number beyond a double (1e400) or an unpaired surrogate is 400 invalid_request: a draft would have stored null or U+FFFD', async () => {
+    test('a number beyond a double (1e400) is 400, a lone surrogate 422 lone_surrogate: a draft would have stored null or U+FFFD', async () => {
       const { api } = await userWithToken(app.url, 'infinite');
       const draft = await api.json('/api/v1/posts', {
         method: 'POST',
@@ -97,7 +97,9 @@ for (const backend of backends()) {
         headers: { 'content-type': 'application/json' },
         body: '{"message":"half \\ud83d an emoji","accountIds":[],"postingMode":"draft"}',
       });
-      assert.equal(lone.status, 400, 'an unpaired surrogate would be stored as U+FFFD');
+      assert.equal(lone.status, 422, 'an unpaired surrogate would be stored as U+FFFD');
+      const problem = await lone.json();
+      assert.deepEqual([problem.errors[0].code, problem.errors[0].path], ['lone_surrogate', 'message']);
       assert.deepEqual((await api.json('/api/v1/posts?status=draft')).body.posts, [], 'nothing stored');
     });
 
