@@ -1,0 +1,105 @@
+import type { Page } from '@playwright/test';
+import { expectAccessible } from './axe.ts';
+import { expect, signUp, test } from './fixtures.ts';
+
+/*
+ * Keyboard and screen reader checks of the forms outside the composer (docs/web-ui.md,
+ * Accessibility): a button that cannot act yet stays in the tab order with `aria-disabled` and the
+ * reason as its description (the composer's ActionButton), a pending submit keeps the focus on its
+ * button, each field error is tied to its field and announced, and an action that removes the
+ * focused control hands the focus on instead of dropping it to <body>.
+ */
+
+/** Holds the page's server-action POSTs to `path` until `release()`, to see the pending state. */
+async function holdPosts(page: Page, path: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.pathname === path,
+    async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      await released;
+      await route.fallback();
+    },
+  );
+  return release;
+}
+
+test('sign-in and sign-up: the pending button keeps the focus, each error is on its field and announced', async ({
+  page,
+}) => {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill('nobody@example.test');
+  await page.getByLabel('Password', { exact: true }).fill('not the password');
+  const release = await holdPosts(page, '/signin');
+  const signIn = page.getByRole('button', { name: /Sign(ing)? in/ });
+  await signIn.press('Enter');
+  // Pending: it says so and ignores presses, but it is not `disabled`, which dropped the focus.
+  await expect(signIn).toHaveText('Signing in…');
+  await expect(signIn).toHaveAttribute('aria-disabled', 'true');
+  await expect(signIn).toBeFocused();
+  release();
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('do not match');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeFocused();
+
+  await page.goto('/signup');
+  await page.getByLabel('Email').fill(`short${Date.now()}@example.test`);
+  await page.getByLabel('Password').fill('short');
+  await page.getByRole('button', { name: 'Create account' }).press('Enter');
+  // The refusal lands on the password field, which takes the focus; its message is an alert.
+  const password = page.getByLabel('Password');
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await expect(password).toHaveAccessibleDescription(/at least 10 characters/i);
+  await expect(page.getByRole('main').getByRole('alert')).toContainText(/at least 10 characters/i);
+  await expect(password).toBeFocused();
+  await expectAccessible(page, 'signup-refused', { testInfo: test.info(), soft: true });
+});
+
+test('invitation: a refused accept is announced and the button keeps the focus', async ({
+  page,
+  browser,
+  app,
+}) => {
+  await signUp(page, 'Inviting Owner');
+  const { currentWorkspaceId } = await (await page.request.get('/api/v1/workspaces')).json();
+  const email = `invited${Date.now()}@example.test`;
+  const invited = await page.request.post(`/api/v1/workspaces/${currentWorkspaceId}/invitations`, {
+    data: { email, role: 'editor' },
+    headers: { origin: app.url },
+  });
+  const invitation = await invited.json();
+
+  // The invited person: an account with that address, confirmed through the logged link (no SMTP).
+  const context = await browser.newContext();
+  const guest = await context.newPage();
+  await guest.goto(`/signup?${new URLSearchParams({ email, next: new URL(invitation.url).pathname })}`);
+  await guest.getByLabel('Password').fill('correct horse battery');
+  await guest.getByRole('button', { name: 'Create account' }).click();
+  await expect(guest).toHaveURL(/\/invite\//);
+  // The newest link logged: the guest's, just signed up.
+  const verify = app
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{') && l.includes('verifyLink'))
+    .map((l) => (JSON.parse(l) as { verifyLink: string }).verifyLink)
+    .at(-1);
+  await guest.goto(verify!);
+  await guest.getByRole('button', { name: 'Confirm my e-mail address' }).click();
+  await guest.getByRole('link', { name: 'Continue to the invitation' }).click();
+  const accept = guest.getByRole('button', { name: 'Accept the invitation' });
+  await expect(accept).toBeVisible();
+  await expectAccessible(guest, 'invite-accept', { testInfo: test.info(), soft: true });
+
+  // The owner revokes it meanwhile: Accept is refused, said in an alert; the focus stays on the button.
+  const revoked = await page.request.delete(
+    `/api/v1/workspaces/${currentWorkspaceId}/invitations/${invitation.id}`,
+    { headers: { origin: app.url } },
+  );
+  expect(revoked.status()).toBe(204);
+  await accept.press('Enter');
+  await expect(guest.getByRole('main').getByRole('alert')).toBeVisible();
+  await expect(accept).toBeFocused();
+  await context.close();
+});
