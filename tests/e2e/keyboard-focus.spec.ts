@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expectAccessible } from './axe.ts';
-import { expect, signUp, test } from './fixtures.ts';
+import { connectTelegram, expect, signUp, test } from './fixtures.ts';
 
 /*
  * Keyboard and screen reader checks of the forms outside the composer (docs/web-ui.md,
@@ -55,6 +55,48 @@ test('sign-in and sign-up: the pending button keeps the focus, each error is on 
   await expect(page.getByRole('main').getByRole('alert')).toContainText(/at least 10 characters/i);
   await expect(password).toBeFocused();
   await expectAccessible(page, 'signup-refused', { testInfo: test.info(), soft: true });
+});
+
+test('a blocked comment or template button stays in the tab order and says why', async ({ page, app }) => {
+  await signUp(page, 'Blocked Buttons');
+  await connectTelegram(page);
+  const { accounts } = await (await page.request.get('/api/v1/accounts')).json();
+  const created = await page.request.post('/api/v1/posts', {
+    headers: { origin: app.url },
+    data: { message: 'A draft to comment on', accountIds: [accounts[0].id], postingMode: 'draft' },
+  });
+  const post = await created.json();
+  await page.goto(`/posts/${post.id}`);
+
+  // Comments: an empty box leaves "Post comment" focusable, aria-disabled, described by the reason.
+  const comments = page.getByRole('region', { name: 'Comments' });
+  await comments.getByLabel('Add a comment').focus();
+  await page.keyboard.press('Tab');
+  const postComment = comments.getByRole('button', { name: 'Post comment' });
+  await expect(postComment).toBeFocused();
+  await expect(postComment).toHaveAttribute('aria-disabled', 'true');
+  await expect(postComment).toHaveAccessibleDescription('Write a comment first.');
+  await page.keyboard.press('Enter');
+  await expect(comments.getByText('No comments yet.')).toBeVisible();
+  await comments.getByLabel('Add a comment').fill('Ready now');
+  await expect(postComment).not.toHaveAttribute('aria-disabled');
+  await expect(postComment).not.toHaveAccessibleDescription('Write a comment first.');
+
+  // Save as template: without a name, Save template says it needs one and stays reachable.
+  await page.getByRole('button', { name: 'Save as template' }).press('Enter');
+  const name = page.getByLabel('Template name');
+  await expect(name).toBeFocused();
+  await name.fill('');
+  await page.keyboard.press('Tab');
+  const save = page.getByRole('button', { name: 'Save template' });
+  await expect(save).toBeFocused();
+  await expect(save).toHaveAttribute('aria-disabled', 'true');
+  await expect(save).toHaveAccessibleDescription('Give the template a name.');
+  await page.keyboard.press('Enter');
+  await name.focus();
+  await page.keyboard.press('Enter');
+  expect((await (await page.request.get('/api/v1/templates')).json()).templates).toHaveLength(0);
+  await expectAccessible(page, 'post-blocked-buttons', { testInfo: test.info(), soft: true });
 });
 
 test('invitation: a refused accept is announced and the button keeps the focus', async ({
