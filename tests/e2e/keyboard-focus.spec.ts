@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expectAccessible } from './axe.ts';
 import { connectTelegram, expect, signUp, test } from './fixtures.ts';
@@ -97,6 +98,76 @@ test('a blocked comment or template button stays in the tab order and says why',
   await page.keyboard.press('Enter');
   expect((await (await page.request.get('/api/v1/templates')).json()).templates).toHaveLength(0);
   await expectAccessible(page, 'post-blocked-buttons', { testInfo: test.info(), soft: true });
+});
+
+test('settings: the assistants toggle keeps the focus; revoking an assistant hands it on', async ({
+  page,
+  app,
+}) => {
+  await signUp(page, 'Focus Keeper');
+  // An MCP client the person approves on the consent page; the code goes to a loopback callback.
+  const redirectUri = 'http://127.0.0.1:8765/callback';
+  const registration = await (
+    await page.request.post('/api/oauth/register', {
+      data: { client_name: 'Focus Assistant', redirect_uris: [redirectUri] },
+    })
+  ).json();
+  const verifier = randomBytes(32).toString('base64url');
+  let code: string | null = null;
+  await page.route(`${redirectUri}**`, async (route) => {
+    code = new URL(route.request().url()).searchParams.get('code');
+    await route.fulfill({ status: 200, contentType: 'text/plain', body: 'ok' });
+  });
+  await page.goto(
+    `/oauth/consent?${new URLSearchParams({
+      response_type: 'code',
+      client_id: registration.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      state: 'focus',
+      resource: `${app.url}/mcp`,
+      scope: 'mcp',
+    })}`,
+  );
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect.poll(() => code).not.toBeNull();
+  const token = await page.request.post('/api/oauth/token', {
+    form: {
+      grant_type: 'authorization_code',
+      client_id: registration.client_id,
+      code: code!,
+      code_verifier: verifier,
+      redirect_uri: redirectUri,
+    },
+  });
+  expect(token.status()).toBe(200);
+
+  await page.goto('/settings');
+  const toggle = page.getByRole('checkbox', { name: 'Assistants must confirm' });
+  await toggle.focus();
+  await page.keyboard.press('Space');
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Assistants now need your approval.' }),
+  ).toBeVisible();
+  await expect(toggle).toBeChecked();
+  await expect(toggle).toBeFocused();
+
+  // Revoke: the row and its button go; the outcome is announced and takes the focus.
+  const revoke = page.getByRole('button', { name: 'Revoke', exact: true });
+  await revoke.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Disconnect “Focus Assistant”?' });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  // Escape closes the dialog and gives the focus back to the button that opened it.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(revoke).toBeFocused();
+  await revoke.press('Enter');
+  await dialog.getByRole('button', { name: 'Revoke access' }).press('Enter');
+  await expect(page.getByText('No assistants connected')).toBeVisible();
+  const outcome = page.getByRole('status').filter({ hasText: 'Revoked the access of Focus Assistant.' });
+  await expect(outcome).toBeFocused();
+  await expectAccessible(page, 'settings-assistant-revoked', { testInfo: test.info(), soft: true });
 });
 
 test('invitation: a refused accept is announced and the button keeps the focus', async ({
