@@ -170,7 +170,7 @@ test('settings: the assistants toggle keeps the focus; revoking an assistant han
   await expectAccessible(page, 'settings-assistant-revoked', { testInfo: test.info(), soft: true });
 });
 
-test('invitation: a refused accept is announced and the button keeps the focus', async ({
+test('invitation: a refused accept keeps the focus; a removed member hands it to the outcome', async ({
   page,
   browser,
   app,
@@ -214,5 +214,25 @@ test('invitation: a refused accept is announced and the button keeps the focus',
   await accept.press('Enter');
   await expect(guest.getByRole('main').getByRole('alert')).toBeVisible();
   await expect(accept).toBeFocused();
+
+  // A new invitation, accepted; then the owner removes the member by keyboard: the row and its
+  // Remove button go, a status says who was removed and takes the focus.
+  const again = await page.request.post(`/api/v1/workspaces/${currentWorkspaceId}/invitations`, {
+    data: { email, role: 'editor' },
+    headers: { origin: app.url },
+  });
+  await guest.goto((await again.json()).url);
+  await guest.getByRole('button', { name: 'Accept the invitation' }).press('Enter');
+  await expect(guest).not.toHaveURL(/\/invite\//);
   await context.close();
+  await page.goto('/settings#workspace');
+  await page
+    .getByRole('row', { name: new RegExp(email) })
+    .getByRole('button', { name: 'Remove' })
+    .press('Enter');
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).press('Enter');
+  await expect(page.getByRole('row', { name: new RegExp(email) })).toHaveCount(0);
+  await expect(
+    page.getByRole('status').filter({ hasText: `Removed ${email} from the workspace.` }),
+  ).toBeFocused();
 });
