@@ -158,6 +158,8 @@ test('settings: the assistants toggle keeps the focus; revoking an assistant han
   await revoke.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Disconnect “Focus Assistant”?' });
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  // The dialog is named by its question and described by what follows from it (read on opening).
+  await expect(dialog).toHaveAccessibleDescription(/It can no longer read or post as you/);
   // Escape closes the dialog and gives the focus back to the button that opened it.
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
