@@ -32,11 +32,21 @@ test('sign-in and sign-up: the pending button keeps the focus, each error is on 
   page,
 }) => {
   await page.goto('/signin');
+  // Sent empty: each empty field says so, is marked and described, and the first takes the focus.
+  await page.getByRole('button', { name: 'Sign in', exact: true }).press('Enter');
+  const email = page.getByLabel('Email');
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(email).toHaveAccessibleDescription('Enter your email.');
+  await expect(page.getByLabel('Password', { exact: true })).toHaveAccessibleDescription(
+    'Enter your password.',
+  );
+  await expect(email).toBeFocused();
   await page.getByLabel('Email').fill('nobody@example.test');
   await page.getByLabel('Password', { exact: true }).fill('not the password');
   const release = await holdPosts(page, '/signin');
   const signIn = page.getByRole('button', { name: /Sign(ing)? in/ });
   await signIn.press('Enter');
+  await expect(email).not.toHaveAttribute('aria-invalid');
   // Pending: it says so and ignores presses, but it is not `disabled`, which dropped the focus.
   await expect(signIn).toHaveText('Signing in…');
   await expect(signIn).toHaveAttribute('aria-disabled', 'true');

@@ -14,8 +14,25 @@ const signUpFields = ['name', 'email', 'password'] as const;
 /** `signIn`: the server action that checks the password (server/ui/actions.ts), given by the page. */
 export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction }) {
   const { state, pending, form } = useKeptForm(signIn);
+  // An empty field is said at that field, before anything is sent (the server's own "Enter your
+  // email and password." is for a browser without JavaScript); the first one takes the focus.
+  const [missing, setMissing] = useState<{ email?: string; password?: string }>({});
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const data = new FormData(event.currentTarget);
+    const empty = {
+      ...(String(data.get('email') ?? '').trim() ? {} : { email: 'Enter your email.' }),
+      ...(String(data.get('password') ?? '') ? {} : { password: 'Enter your password.' }),
+    };
+    setMissing(empty);
+    if (empty.email || empty.password) {
+      event.preventDefault();
+      document.getElementById(empty.email ? 'email' : 'password')?.focus();
+      return;
+    }
+    form.onSubmit(event);
+  };
   return (
-    <form {...form} className="stack" noValidate>
+    <form {...form} onSubmit={onSubmit} className="stack" noValidate>
       {state.error && (
         <p className="alert alert-error" role="alert">
           {state.error}
@@ -24,7 +41,16 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
       <input type="hidden" name="next" value={next ?? '/compose'} />
       <div className="field">
         <label htmlFor="email">Email</label>
-        <input id="email" name="email" type="email" autoComplete="email" required className="input" />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          className="input"
+          {...invalidProps('email-error', missing.email)}
+        />
+        <FieldError id="email-error">{missing.email}</FieldError>
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>
@@ -35,7 +61,9 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
           autoComplete="current-password"
           required
           className="input"
+          {...invalidProps('password-error', missing.password)}
         />
+        <FieldError id="password-error">{missing.password}</FieldError>
         {/* After the field, not beside its label: the Tab order goes Email, Password, then this link. */}
         <Link href="/forgot-password" className="label-link">
           Forgot password?
