@@ -380,6 +380,13 @@ test('forgot password: the reset link sets a new password that signs in', async 
 
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/forgot-password/);
+  // Sent empty: the message is on the field (described, invalid, an alert) and the field has the focus.
+  const resetEmail = page.getByLabel('Email');
+  await page.getByRole('button', { name: 'Ask for a reset link' }).press('Enter');
+  await expect(resetEmail).toHaveAttribute('aria-invalid', 'true');
+  await expect(resetEmail).toHaveAccessibleDescription('Enter the email you signed up with.');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Enter the email you signed up with.');
+  await expect(resetEmail).toBeFocused();
   await page.getByLabel('Email').fill(email);
   // No SMTP in the browser fixtures: the page does not claim an e-mail was sent (issue 30).
   await page.getByRole('button', { name: 'Ask for a reset link' }).click();
@@ -391,6 +398,15 @@ test('forgot password: the reset link sets a new password that signs in', async 
   await expect.poll(() => lastResetLink(app.output())).toBeTruthy();
   await page.goto(lastResetLink(app.output())!);
   await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  // Two different passwords: said at the first field, as an alert, and that field takes the focus.
+  const newPassword = page.getByLabel('New password', { exact: true });
+  await newPassword.fill('my brand new password');
+  await page.getByLabel('Repeat the new password').fill('something else entirely');
+  await page.getByRole('button', { name: 'Set new password' }).press('Enter');
+  await expect(newPassword).toHaveAttribute('aria-invalid', 'true');
+  await expect(newPassword).toHaveAccessibleDescription('The two passwords do not match.');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('The two passwords do not match.');
+  await expect(newPassword).toBeFocused();
   await page.getByLabel('New password', { exact: true }).fill('my brand new password');
   await page.getByLabel('Repeat the new password').fill('my brand new password');
   await shot(page, 'reset-password');

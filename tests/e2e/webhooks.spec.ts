@@ -115,4 +115,12 @@ test('webhook setup: create with chosen events, copy the secret once, send a tes
   await expect(disabled.getByText('Enabled')).toBeVisible();
   await expect(turnOn).toHaveCount(0);
   await expect(disabled.getByRole('heading', { name: receiver.url })).toBeFocused();
+
+  // Deleted by keyboard: the endpoint and its buttons go; the focus moves to the "Add an endpoint"
+  // heading (no endpoint is left) rather than falling to <body>, and the live region says so.
+  await disabled.getByRole('button', { name: 'Delete', exact: true }).press('Enter');
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).press('Enter');
+  await expect(page.getByText('No webhook endpoints')).toBeVisible();
+  await expect(page.getByTestId('webhook-announcement')).toContainText(`${receiver.url} deleted.`);
+  await expect(page.getByRole('heading', { name: 'Add an endpoint' })).toBeFocused();
 });

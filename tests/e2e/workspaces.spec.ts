@@ -86,6 +86,17 @@ test('workspace settings: create, switch, rename, approvals, invite, delete', as
   await shot(page, 'workspace-invite-375');
   await page.setViewportSize({ width: 1280, height: 860 });
 
+  // Revoked by keyboard: the invitation and its button go; a status says so and takes the focus.
+  const invitedEmail = (await page.getByRole('list', { name: 'Open invitations' }).textContent())!.split(
+    ' ',
+  )[0]!;
+  await page.getByRole('button', { name: `Revoke the invitation for ${invitedEmail}` }).press('Enter');
+  const revokedInvitation = page
+    .getByRole('status')
+    .filter({ hasText: `Revoked the invitation for ${invitedEmail}.` });
+  await expect(revokedInvitation).toBeFocused();
+  await expect(page.getByRole('list', { name: 'Open invitations' })).toHaveCount(0);
+
   // Delete it: the confirmation dialog, then the person is back in their first workspace.
   await page.getByRole('button', { name: 'Delete workspace' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete workspace' }).click();

@@ -2,6 +2,7 @@
 
 import { useActionState } from 'react';
 import type { FormState } from '../server/ui/schema.ts';
+import { ActionButton } from './action-button.tsx';
 
 /** The invitation page's accept button; a refusal (another address, not verified) is announced. */
 export function AcceptInvitationForm({
@@ -20,9 +21,10 @@ export function AcceptInvitationForm({
         </p>
       )}
       <input type="hidden" name="token" value={token} />
-      <button type="submit" className="btn btn-primary" disabled={pending}>
-        Accept the invitation
-      </button>
+      {/* aria-disabled while pending, not disabled: the pressed button keeps the focus. */}
+      <ActionButton type="submit" primary blocked={pending} aria-busy={pending || undefined}>
+        {pending ? 'Accepting…' : 'Accept the invitation'}
+      </ActionButton>
     </form>
   );
 }

@@ -40,10 +40,13 @@ export function ConfirmButton({
       >
         {label}
       </button>
-      <dialog ref={dialog} className="modal" aria-labelledby={titleId}>
+      {/* Named by its question, described by what follows from it: both are read as it opens. */}
+      <dialog ref={dialog} className="modal" aria-labelledby={titleId} aria-describedby={`${titleId}-body`}>
         <div className="modal-body">
           <h2 id={titleId}>{title}</h2>
-          <div className="muted">{body}</div>
+          <div className="muted" id={`${titleId}-body`}>
+            {body}
+          </div>
           {error && (
             <p className="alert alert-error" role="alert">
               {error}

@@ -3,22 +3,36 @@
 import Link from 'next/link';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { FormAction } from '#server/ui/schema.ts';
+import { ActionButton } from '../action-button.tsx';
+import { FieldError, invalidProps } from '../field-error.tsx';
 import { ApiError, api, describeError } from '../lib/api.ts';
 import { useKeptForm } from '../lib/use-kept-form.ts';
 
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p className="field-error" id={id}>
-      {message}
-    </p>
-  ) : null;
-}
+/** Sign-up's fields in their order: after a refusal the first one marked takes the focus. */
+const signUpFields = ['name', 'email', 'password'] as const;
 
 /** `signIn`: the server action that checks the password (server/ui/actions.ts), given by the page. */
 export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction }) {
   const { state, pending, form } = useKeptForm(signIn);
+  // An empty field is said at that field, before anything is sent (the server's own "Enter your
+  // email and password." is for a browser without JavaScript); the first one takes the focus.
+  const [missing, setMissing] = useState<{ email?: string; password?: string }>({});
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const data = new FormData(event.currentTarget);
+    const empty = {
+      ...(String(data.get('email') ?? '').trim() ? {} : { email: 'Enter your email.' }),
+      ...(String(data.get('password') ?? '') ? {} : { password: 'Enter your password.' }),
+    };
+    setMissing(empty);
+    if (empty.email || empty.password) {
+      event.preventDefault();
+      document.getElementById(empty.email ? 'email' : 'password')?.focus();
+      return;
+    }
+    form.onSubmit(event);
+  };
   return (
-    <form {...form} className="stack" noValidate>
+    <form {...form} onSubmit={onSubmit} className="stack" noValidate>
       {state.error && (
         <p className="alert alert-error" role="alert">
           {state.error}
@@ -27,7 +41,16 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
       <input type="hidden" name="next" value={next ?? '/compose'} />
       <div className="field">
         <label htmlFor="email">Email</label>
-        <input id="email" name="email" type="email" autoComplete="email" required className="input" />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          className="input"
+          {...invalidProps('email-error', missing.email)}
+        />
+        <FieldError id="email-error">{missing.email}</FieldError>
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>
@@ -38,15 +61,22 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
           autoComplete="current-password"
           required
           className="input"
+          {...invalidProps('password-error', missing.password)}
         />
+        <FieldError id="password-error">{missing.password}</FieldError>
         {/* After the field, not beside its label: the Tab order goes Email, Password, then this link. */}
         <Link href="/forgot-password" className="label-link">
           Forgot password?
         </Link>
       </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
+      <ActionButton
+        type="submit"
+        className="btn btn-primary btn-block"
+        blocked={pending}
+        aria-busy={pending || undefined}
+      >
         {pending ? 'Signing in…' : 'Sign in'}
-      </button>
+      </ActionButton>
       <p className="auth-foot">
         New to Postwave? <Link href="/signup">Create an account</Link>
       </p>
@@ -61,9 +91,16 @@ export function SignUpForm({ signUp, next, email }: { signUp: FormAction; next?:
   const [timezone, setTimezone] = useState('UTC');
   useEffect(() => setTimezone(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'), []);
   const errors = state.fieldErrors ?? {};
+  // A refusal marks its fields: the first one takes the focus (the pressed button kept it while
+  // pending), and its message, an alert, is read out.
+  useEffect(() => {
+    const first = signUpFields.find((field) => state.fieldErrors?.[field]);
+    if (first) document.getElementById(first)?.focus();
+  }, [state]);
   return (
     <form {...form} className="stack" noValidate>
-      {state.error && !Object.keys(errors).length && (
+      {/* The summary, unless a field below says it (an error on another field is said here). */}
+      {state.error && !signUpFields.some((field) => errors[field]) && (
         <p className="alert alert-error" role="alert">
           {state.error}
         </p>
@@ -72,7 +109,15 @@ export function SignUpForm({ signUp, next, email }: { signUp: FormAction; next?:
       {next && <input type="hidden" name="next" value={next} />}
       <div className="field">
         <label htmlFor="name">Name</label>
-        <input id="name" name="name" autoComplete="name" className="input" placeholder="Optional" />
+        <input
+          id="name"
+          name="name"
+          autoComplete="name"
+          className="input"
+          placeholder="Optional"
+          {...invalidProps('name-error', errors.name)}
+        />
+        <FieldError id="name-error">{errors.name}</FieldError>
       </div>
       <div className="field">
         <label htmlFor="email">Email</label>
@@ -84,10 +129,9 @@ export function SignUpForm({ signUp, next, email }: { signUp: FormAction; next?:
           required
           defaultValue={email}
           className="input"
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? 'email-error' : undefined}
+          {...invalidProps('email-error', errors.email)}
         />
-        <FieldError id="email-error" message={errors.email} />
+        <FieldError id="email-error">{errors.email}</FieldError>
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>
@@ -100,19 +144,25 @@ export function SignUpForm({ signUp, next, email }: { signUp: FormAction; next?:
           minLength={10}
           className="input"
           aria-invalid={errors.password ? true : undefined}
+          // The hint, or in its place the error that replaces it (an alert, read out as it appears).
           aria-describedby="password-hint"
         />
         {errors.password ? (
-          <FieldError id="password-hint" message={errors.password} />
+          <FieldError id="password-hint">{errors.password}</FieldError>
         ) : (
           <p className="hint" id="password-hint">
             At least 10 characters.
           </p>
         )}
       </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
+      <ActionButton
+        type="submit"
+        className="btn btn-primary btn-block"
+        blocked={pending}
+        aria-busy={pending || undefined}
+      >
         {pending ? 'Creating your account…' : 'Create account'}
-      </button>
+      </ActionButton>
       <p className="auth-foot">
         Already have an account? <Link href="/signin">Sign in</Link>
       </p>
@@ -131,15 +181,21 @@ export function ForgotPasswordForm({
   const [pending, setPending] = useState(false);
   const [sent, setSent] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const [emailError, setEmailError] = useState<string | undefined>();
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (pending) return;
     const email = String(new FormData(event.currentTarget).get('email') ?? '').trim();
     if (!email) {
-      setError('Enter the email you signed up with.');
+      // Said at the field, which takes the focus (the button kept it: not disabled).
+      setEmailError('Enter the email you signed up with.');
+      setError(undefined);
+      document.getElementById('email')?.focus();
       return;
     }
     setPending(true);
     setError(undefined);
+    setEmailError(undefined);
     try {
       const { message } = await api<{ message: string }>('POST', '/api/auth/password-reset', { email });
       setSent(message);
@@ -175,11 +231,25 @@ export function ForgotPasswordForm({
       )}
       <div className="field">
         <label htmlFor="email">Email</label>
-        <input id="email" name="email" type="email" autoComplete="email" required className="input" />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          className="input"
+          {...invalidProps('email-error', emailError)}
+        />
+        <FieldError id="email-error">{emailError}</FieldError>
       </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
+      <ActionButton
+        type="submit"
+        className="btn btn-primary btn-block"
+        blocked={pending}
+        aria-busy={pending || undefined}
+      >
         {pending ? 'Sending…' : mailConfigured ? 'Send reset link' : 'Ask for a reset link'}
-      </button>
+      </ActionButton>
       <p className="auth-foot">
         Remembered it? <Link href="/signin">Sign in</Link>
       </p>
@@ -195,16 +265,15 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const [passwordError, setPasswordError] = useState<string | undefined>();
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (pending) return;
     const form = new FormData(event.currentTarget);
     const password = String(form.get('password') ?? '');
-    if (password.length < 10) {
-      setPasswordError('Use at least 10 characters.');
-      return;
-    }
-    if (password !== String(form.get('confirm') ?? '')) {
-      setPasswordError('The two passwords do not match.');
-      return;
-    }
+    const refuse = (message: string) => {
+      setPasswordError(message);
+      document.getElementById('password')?.focus();
+    };
+    if (password.length < 10) return refuse('Use at least 10 characters.');
+    if (password !== String(form.get('confirm') ?? '')) return refuse('The two passwords do not match.');
     setPending(true);
     setError(undefined);
     setPasswordError(undefined);
@@ -213,7 +282,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
       setDone(true);
     } catch (e) {
       const field = e instanceof ApiError ? e.errors.find((i) => i.path === 'password') : undefined;
-      if (field) setPasswordError(field.message);
+      if (field) refuse(field.message);
       else setError(describeError(e));
     } finally {
       setPending(false);
@@ -249,10 +318,11 @@ export function ResetPasswordForm({ token }: { token: string }) {
           minLength={10}
           className="input"
           aria-invalid={passwordError ? true : undefined}
+          // The hint, or in its place the error that replaces it (an alert, read out as it appears).
           aria-describedby="password-hint"
         />
         {passwordError ? (
-          <FieldError id="password-hint" message={passwordError} />
+          <FieldError id="password-hint">{passwordError}</FieldError>
         ) : (
           <p className="hint" id="password-hint">
             At least 10 characters.
@@ -270,9 +340,14 @@ export function ResetPasswordForm({ token }: { token: string }) {
           className="input"
         />
       </div>
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
+      <ActionButton
+        type="submit"
+        className="btn btn-primary btn-block"
+        blocked={pending}
+        aria-busy={pending || undefined}
+      >
         {pending ? 'Saving…' : 'Set new password'}
-      </button>
+      </ActionButton>
     </form>
   );
 }

@@ -1,9 +1,14 @@
-import { type Dispatch, type ReactNode, useId } from 'react';
+import { type Dispatch, useId } from 'react';
+import { ActionButton } from '#components/action-button.tsx';
 import { utcToZonedInput } from '#components/lib/time.ts';
 import { useFocusAfterRender } from '#components/lib/use-focus-after-render.ts';
 import type { ComposerAction, ComposerState, SubmitMode } from './composer-state.ts';
 
-/** Save draft, schedule (with its date picker), add to queue and publish now, with the reason when blocked. */
+/**
+ * Save draft, schedule (with its date picker), add to queue and publish now, with the reason when
+ * blocked. Each is an `ActionButton`: while blocked (invalid post, busy, uploads running) it stays
+ * focusable with `aria-disabled`, described by the reason shown beside the buttons.
+ */
 export function ActionBar({
   state,
   timezone,
@@ -110,38 +115,5 @@ export function ActionBar({
             : 'Publish now'}
       </ActionButton>
     </div>
-  );
-}
-
-/**
- * A composer action. While blocked (invalid post, busy, uploads running) it stays focusable with
- * `aria-disabled` and ignores presses, described by the reason when one is shown: a `disabled`
- * button drops out of the tab order and, pressed while it becomes busy, sends the focus to <body>.
- */
-function ActionButton({
-  blocked,
-  reasonId,
-  onPress,
-  primary = false,
-  children,
-}: {
-  blocked: boolean;
-  reasonId: string | undefined;
-  onPress: () => void;
-  primary?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      className={primary ? 'btn btn-primary' : 'btn'}
-      aria-disabled={blocked || undefined}
-      aria-describedby={blocked ? reasonId : undefined}
-      onClick={() => {
-        if (!blocked) onPress();
-      }}
-    >
-      {children}
-    </button>
   );
 }

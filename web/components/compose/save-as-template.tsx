@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { ActionButton } from '#components/action-button.tsx';
 import { api, describeError } from '#components/lib/api.ts';
 
 /** What a template holds: a post's content fields (docs/library.md#templates). */
@@ -31,7 +32,9 @@ export function SaveAsTemplate({
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | undefined>();
 
+  const unnamed = !name.trim();
   const save = async () => {
+    if (busy || unnamed) return;
     setBusy(true);
     try {
       await api('POST', '/api/v1/templates', {
@@ -71,12 +74,24 @@ export function SaveAsTemplate({
             // biome-ignore lint/a11y/noAutofocus: the field appears because the person asked for it
             autoFocus
           />
-          <button type="submit" className="btn btn-sm btn-primary" disabled={busy || !name.trim()}>
+          {/* Blocked, not disabled: it stays in the tab order and says why it does nothing yet. */}
+          <ActionButton
+            type="submit"
+            className="btn btn-sm btn-primary"
+            blocked={busy || unnamed}
+            reasonId={unnamed && !busy ? `${id}-unnamed` : undefined}
+            aria-busy={busy || undefined}
+          >
             Save template
-          </button>
+          </ActionButton>
           <button type="button" className="btn btn-sm" onClick={() => setOpen(false)}>
             Cancel
           </button>
+          {unnamed && (
+            <span id={`${id}-unnamed`} className="muted small">
+              Give the template a name.
+            </span>
+          )}
         </form>
       ) : (
         <button

@@ -17,6 +17,9 @@ export function useKeptForm(serverAction: FormAction, initial: FormState = {}) {
   const [state, action, pending] = useActionState<FormState, FormData>(serverAction, initial);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // One at a time: the submit button is only aria-disabled while pending (it keeps the focus), so
+    // Enter in a field could send the form again.
+    if (pending) return;
     const data = new FormData(event.currentTarget);
     startTransition(() => action(data));
   };

@@ -2,6 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useId, useState } from 'react';
+import { ActionButton } from '../action-button.tsx';
+import { FieldError, invalidProps } from '../field-error.tsx';
 import { api, describeError } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
 
@@ -37,8 +39,10 @@ export function PostComments({
   const [body, setBody] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const empty = body.trim() === '';
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (busy || empty) return;
     setBusy(true);
     setError(undefined);
     try {
@@ -85,18 +89,26 @@ export function PostComments({
                 required
                 value={body}
                 onChange={(e) => setBody(e.target.value)}
-                aria-describedby={error ? `${fieldId}-error` : undefined}
+                {...invalidProps(`${fieldId}-error`, error)}
               />
             </div>
-            {error && (
-              <p id={`${fieldId}-error`} className="field-error" role="alert">
-                {error}
-              </p>
-            )}
+            <FieldError id={`${fieldId}-error`}>{error}</FieldError>
             <div className="row">
-              <button type="submit" className="btn btn-primary btn-sm" disabled={busy || body.trim() === ''}>
+              {/* Blocked, not disabled: it stays in the tab order and says why it does nothing yet. */}
+              <ActionButton
+                type="submit"
+                className="btn btn-primary btn-sm"
+                blocked={busy || empty}
+                reasonId={empty && !busy ? `${fieldId}-empty` : undefined}
+                aria-busy={busy || undefined}
+              >
                 {busy ? 'Posting…' : 'Post comment'}
-              </button>
+              </ActionButton>
+              {empty && (
+                <span id={`${fieldId}-empty`} className="muted small">
+                  Write a comment first.
+                </span>
+              )}
             </div>
           </form>
         )}

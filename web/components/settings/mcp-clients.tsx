@@ -1,12 +1,13 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTimeSettings } from '#components/lib/time-context.tsx';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { EmptyState } from '../empty-state.tsx';
 import { api, describeError } from '../lib/api.ts';
 import { formatDateTime } from '../lib/time.ts';
+import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 export interface McpClientRow {
   clientId: string;
@@ -16,62 +17,81 @@ export interface McpClientRow {
   lastUsedAt: string;
 }
 
-/** Connected MCP clients (AI assistants) with a confirmed Revoke each. */
+/**
+ * Connected MCP clients (AI assistants) with a confirmed Revoke each. A revoke takes the row and its
+ * button away: what happened is said in a status that takes the focus (not <body>).
+ */
 export function McpClients({ clients, timezone }: { clients: McpClientRow[]; timezone: string }) {
   const { locale } = useTimeSettings();
   const router = useRouter();
+  const [revoked, setRevoked] = useState<string>();
+  const revokedRef = useRef<HTMLParagraphElement>(null);
+  const focusAfterRender = useFocusAfterRender();
+  const outcome = revoked && (
+    <p className="alert alert-ok" role="status" ref={revokedRef} tabIndex={-1}>
+      {revoked}
+    </p>
+  );
   if (clients.length === 0) {
     return (
-      <EmptyState icon="assistant" title="No assistants connected">
-        When you approve an MCP client (such as an AI assistant) to post for you, it appears here and you can
-        revoke its access.
-      </EmptyState>
+      <>
+        {outcome}
+        <EmptyState icon="assistant" title="No assistants connected">
+          When you approve an MCP client (such as an AI assistant) to post for you, it appears here and you
+          can revoke its access.
+        </EmptyState>
+      </>
     );
   }
   return (
-    <table className="table">
-      <thead>
-        <tr>
-          <th>Client</th>
-          <th className="hide-sm">Connected</th>
-          <th>Last used</th>
-          <th>
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {clients.map((c) => {
-          const name = c.name ?? 'Unnamed application';
-          return (
-            <tr key={c.clientId}>
-              <td>
-                <div className="cell-title">{name}</div>
-                {c.redirectHost && <div className="cell-sub">Returns to {c.redirectHost}</div>}
-              </td>
-              <td className="hide-sm">{formatDateTime(c.connectedAt, timezone, locale)}</td>
-              <td>{formatDateTime(c.lastUsedAt, timezone, locale)}</td>
-              <td style={{ textAlign: 'right' }}>
-                <ConfirmButton
-                  label="Revoke"
-                  className="btn btn-sm btn-ghost"
-                  title={`Disconnect “${name}”?`}
-                  body="It can no longer read or post as you. To use it again, you will have to approve it again."
-                  confirmLabel="Revoke access"
-                  onConfirm={async () => {
-                    await api(
-                      'DELETE',
-                      `/api/v1/mcp-clients?${new URLSearchParams({ clientId: c.clientId })}`,
-                    );
-                    router.refresh();
-                  }}
-                />
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <>
+      {outcome}
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Client</th>
+            <th className="hide-sm">Connected</th>
+            <th>Last used</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {clients.map((c) => {
+            const name = c.name ?? 'Unnamed application';
+            return (
+              <tr key={c.clientId}>
+                <td>
+                  <div className="cell-title">{name}</div>
+                  {c.redirectHost && <div className="cell-sub">Returns to {c.redirectHost}</div>}
+                </td>
+                <td className="hide-sm">{formatDateTime(c.connectedAt, timezone, locale)}</td>
+                <td>{formatDateTime(c.lastUsedAt, timezone, locale)}</td>
+                <td style={{ textAlign: 'right' }}>
+                  <ConfirmButton
+                    label="Revoke"
+                    className="btn btn-sm btn-ghost"
+                    title={`Disconnect “${name}”?`}
+                    body="It can no longer read or post as you. To use it again, you will have to approve it again."
+                    confirmLabel="Revoke access"
+                    onConfirm={async () => {
+                      await api(
+                        'DELETE',
+                        `/api/v1/mcp-clients?${new URLSearchParams({ clientId: c.clientId })}`,
+                      );
+                      setRevoked(`Revoked the access of ${name}.`);
+                      focusAfterRender(revokedRef);
+                      router.refresh();
+                    }}
+                  />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -92,8 +112,13 @@ export function AssistantConfirmSetting({ enabled }: { enabled: boolean }) {
         <input
           type="checkbox"
           checked={value}
-          disabled={saving}
+          // aria-disabled while saving, not disabled: a disabled checkbox drops the focus to <body>.
+          aria-disabled={saving || undefined}
+          aria-busy={saving || undefined}
           aria-describedby={hintId}
+          onClick={(event) => {
+            if (saving) event.preventDefault();
+          }}
           onChange={async (event) => {
             const next = event.currentTarget.checked;
             setValue(next);

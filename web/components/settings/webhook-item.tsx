@@ -17,11 +17,14 @@ export function WebhookItem({
   timezone,
   onSecret,
   announce,
+  onDeleted,
 }: {
   hook: WebhookRow;
   timezone: string;
   onSecret: (secret: string) => void;
   announce: (text: string) => void;
+  /** After the delete: hands the focus on (this item and its buttons are about to go). */
+  onDeleted: () => void;
 }) {
   const { locale } = useTimeSettings();
   const router = useRouter();
@@ -59,7 +62,7 @@ export function WebhookItem({
     });
 
   return (
-    <li className="card" aria-labelledby={headingId}>
+    <li className="card" aria-labelledby={headingId} data-webhook-id={hook.id}>
       <div className="card-body stack" style={{ gap: 8 }}>
         <div className="row" style={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
           <div>
@@ -166,6 +169,7 @@ export function WebhookItem({
             onConfirm={async () => {
               await api('DELETE', `/api/v1/webhooks/${hook.id}`);
               announce(`${hook.url} deleted.`);
+              onDeleted();
               router.refresh();
             }}
           />

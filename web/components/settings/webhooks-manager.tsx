@@ -42,6 +42,21 @@ export function WebhooksManager({
     focusAfterRender(urlRef);
   };
 
+  const listRef = useRef<HTMLUListElement>(null);
+  /**
+   * A deleted endpoint's buttons go with it: the focus moves to the next endpoint's heading, else
+   * the previous one's, else the "Add an endpoint" heading (the live region says it was deleted).
+   */
+  const focusAfterDelete = (id: string) => {
+    const at = webhooks.findIndex((h) => h.id === id);
+    const neighbour = webhooks[at + 1] ?? webhooks[at - 1];
+    focusAfterRender(() =>
+      neighbour
+        ? listRef.current?.querySelector<HTMLElement>(`[data-webhook-id="${neighbour.id}"] h3`)
+        : document.getElementById(`${formId}-title`),
+    );
+  };
+
   const showSecret = (value: { url: string; secret: string; rotated: boolean }) => setSecret(value);
   // Move focus to a new secret so keyboard and screen-reader users land on it.
   useEffect(() => {
@@ -78,7 +93,7 @@ export function WebhooksManager({
         {announcement}
       </p>
       <form onSubmit={create} className="stack" noValidate aria-labelledby={`${formId}-title`}>
-        <h3 id={`${formId}-title`} className="section-title">
+        <h3 id={`${formId}-title`} className="section-title" tabIndex={-1}>
           Add an endpoint
         </h3>
         <div className="field">
@@ -166,7 +181,7 @@ export function WebhooksManager({
           Webhooks tell your systems when a post is published or fails, or an account needs attention.
         </EmptyState>
       ) : (
-        <ul className="list stack" aria-label="Webhook endpoints">
+        <ul className="list stack" aria-label="Webhook endpoints" ref={listRef}>
           {webhooks.map((hook) => (
             <WebhookItem
               key={hook.id}
@@ -177,6 +192,7 @@ export function WebhooksManager({
                 announce(`New signing secret for ${hook.url} shown above the endpoints: copy it now.`);
               }}
               announce={announce}
+              onDeleted={() => focusAfterDelete(hook.id)}
             />
           ))}
         </ul>

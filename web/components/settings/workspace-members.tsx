@@ -62,15 +62,24 @@ export function WorkspaceMembers({
   const grantable = roles.filter((r) => isOwner || r !== 'owner');
 
   const errorRef = useRef<HTMLParagraphElement>(null);
+  const [done, setDone] = useState<string>();
+  const doneRef = useRef<HTMLParagraphElement>(null);
   const focusAfterRender = useFocusAfterRender();
   /**
    * Runs one change; a refusal is said in the alert, and the focus goes back to `refocus` (the
-   * role select, whose value snaps back) or else to the alert: never to <body>.
+   * role select, whose value snaps back) or else to the alert: never to <body>. A change that
+   * removes the pressed button with its row (a member removed, an invitation revoked) says what it
+   * did in a status, `outcome`, which takes the focus.
    */
-  const run = async (work: () => Promise<unknown>, refocus?: string) => {
+  const run = async (work: () => Promise<unknown>, refocus?: string, outcome?: string) => {
     setError(undefined);
+    setDone(undefined);
     try {
       await work();
+      if (outcome) {
+        setDone(outcome);
+        focusAfterRender(doneRef);
+      }
       router.refresh();
     } catch (e) {
       setError(describeError(e));
@@ -124,6 +133,11 @@ export function WorkspaceMembers({
           {error}
         </p>
       )}
+      {done && (
+        <p className="alert alert-ok" role="status" tabIndex={-1} ref={doneRef}>
+          {done}
+        </p>
+      )}
       <div className="table-scroll">
         <table className="table">
           <caption className="sr-only">Members</caption>
@@ -174,7 +188,13 @@ export function WorkspaceMembers({
                         title={`Remove ${m.name ?? m.email}?`}
                         body="Their tokens and connected assistants for this workspace stop working at once."
                         confirmLabel="Remove"
-                        onConfirm={() => run(() => api('DELETE', `${base}/members/${m.userId}`))}
+                        onConfirm={() =>
+                          run(
+                            () => api('DELETE', `${base}/members/${m.userId}`),
+                            undefined,
+                            `Removed ${m.name ?? m.email} from the workspace.`,
+                          )
+                        }
                       />
                     )}
                   </td>
@@ -259,9 +279,15 @@ export function WorkspaceMembers({
                   <button
                     type="button"
                     className="btn btn-sm"
-                    onClick={() => void run(() => api('DELETE', `${base}/invitations/${i.id}`))}
+                    onClick={() =>
+                      void run(
+                        () => api('DELETE', `${base}/invitations/${i.id}`),
+                        undefined,
+                        `Revoked the invitation for ${i.email}.`,
+                      )
+                    }
                   >
-                    Revoke
+                    Revoke<span className="sr-only"> the invitation for {i.email}</span>
                   </button>
                 </li>
               ))}
