@@ -24,6 +24,26 @@ export class UnexpectedAnswer extends ApiError {
   override name = 'UnexpectedAnswer';
 }
 
+/**
+ * The server could not be reached (refused, unknown host, TLS, reset): why in a word (the
+ * system's error code, e.g. ECONNREFUSED, when there is one), never the error's own dump.
+ */
+export class Unreachable extends Error {
+  override name = 'Unreachable';
+  readonly code = 'unreachable';
+  constructor(server: string, error: unknown) {
+    super(
+      `Could not reach ${server} (${networkReason(error)}). Check the URL (--server or POSTWAVE_URL) and your connection.`,
+    );
+  }
+}
+
+/** Why fetch failed, in a word: undici's cause carries the system's code (ECONNREFUSED, ENOTFOUND). */
+export function networkReason(error: unknown): string {
+  const cause = (error as Error).cause as (Error & { code?: string }) | undefined;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
 export interface ApiOptions {
   server: string;
   token?: string;
@@ -65,10 +85,7 @@ export class Api {
     try {
       response = await this.fetcher(this.url(path), { ...init, method, headers, body: payload });
     } catch (error) {
-      throw new Error(
-        `Could not reach ${this.server} (${(error as Error).cause ?? (error as Error).message}). ` +
-          'Check the URL (--server or POSTWAVE_URL) and your connection.',
-      );
+      throw new Unreachable(this.server, error);
     }
     return readResponse(response, shape);
   }

@@ -6,6 +6,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** An argument the command does not take: named, with where to read the usage (like an unknown option). */
+export function unexpectedArgument(command: string, arg: string): UsageError {
+  return new UsageError(`Unexpected argument "${arg}".\nRun postwave ${command} --help for usage.`);
+}
+
 export interface Io {
   env: Env;
   stdout: (text: string) => void;

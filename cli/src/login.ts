@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
-import { readResponse } from './api.ts';
+import { readResponse, Unreachable } from './api.ts';
 import { LoginResult } from './responses.ts';
 
 export interface LoginOptions {
@@ -85,11 +85,16 @@ export async function login(options: LoginOptions): Promise<{ token: string; exp
     );
     options.log('Waiting for approval...');
     const code = await callback;
-    const response = await fetch(new URL('/api/cli/authorize', `${options.server}/`), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ code, code_verifier: verifier }),
-    });
+    let response: Response;
+    try {
+      response = await fetch(new URL('/api/cli/authorize', `${options.server}/`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ code, code_verifier: verifier }),
+      });
+    } catch (error) {
+      throw new Unreachable(options.server, error);
+    }
     return await readResponse(response, LoginResult);
   } finally {
     server.closeAllConnections();

@@ -1,4 +1,4 @@
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError, unexpectedArgument } from '../command.ts';
 import { checkStatus, postStatuses } from '../post-view.ts';
 import { exportPosts } from '../transfer.ts';
 
@@ -40,7 +40,7 @@ export const options = {
 } as const satisfies OptionSpecs;
 
 export async function run({ values, args, io, api }: Context<typeof options>): Promise<number> {
-  if (args.length) throw new UsageError(help);
+  if (args.length) throw unexpectedArgument('export', args[0]!);
   const format = values.format ?? 'csv';
   if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
   checkStatus(values.status);

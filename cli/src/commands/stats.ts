@@ -1,5 +1,5 @@
 import { accountNames } from '../account-names.ts';
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError, unexpectedArgument } from '../command.ts';
 import { preview, table } from '../format.ts';
 import { AnalyticsSummary, PostMetrics } from '../responses.ts';
 
@@ -39,7 +39,7 @@ function collected(target: PostMetrics['targets'][number]): string {
 
 export async function run({ values, args, api, print }: Context<typeof options>): Promise<number> {
   const [postId, ...extra] = args;
-  if (extra.length) throw new UsageError(help);
+  if (extra.length) throw unexpectedArgument('stats', extra[0]!);
   for (const flag of ['from', 'to'] as const) {
     const day = values[flag];
     if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day))
