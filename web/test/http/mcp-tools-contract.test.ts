@@ -49,6 +49,48 @@ for (const backend of backends()) {
       }
     });
 
+    test('a malformed tools/call (arguments not an object, no params) is -32602 Invalid params, not an internal error', async () => {
+      const { client: browser } = await signUp(env.app.url, 'mcp-params');
+      const { provider } = await connect(env.app.url, browser);
+      const token = provider.saved!.access_token;
+      const call = async (params: unknown) => {
+        const response = await fetch(`${env.app.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
+        });
+        assert.equal(response.status, 200);
+        return (await response.json()) as ToolJson;
+      };
+      for (const [params, message] of [
+        [
+          { name: 'get_post', arguments: [1, 2] },
+          'Invalid params: params.arguments: Invalid input: expected record, received array',
+        ],
+        [
+          { name: 'get_post', arguments: 'x' },
+          'Invalid params: params.arguments: Invalid input: expected record, received string',
+        ],
+        [undefined, 'Invalid params: params: Invalid input: expected object, received undefined'],
+        [
+          { arguments: {} },
+          'Invalid params: params.name: Invalid input: expected string, received undefined',
+        ],
+      ] as const) {
+        const answer = await call(params);
+        assert.equal(answer.id, 7);
+        assert.deepEqual(answer.error, { code: -32602, message }, JSON.stringify(params));
+      }
+      // A well-formed call still reaches the tool, whose own input errors stay tool errors.
+      const fine = await call({ name: 'get_post', arguments: {} });
+      assert.equal(fine.result.isError, true);
+      assert.equal(fine.result.structuredContent.error.code, 'invalid_request');
+    });
+
     test('every tool that takes an account or post id answers not_found for another workspace’s', async () => {
       const { client: mine } = await signUp(env.app.url, 'mcp-ws-mine');
       const myAccount = await connectTelegram(mine);
