@@ -118,3 +118,23 @@ test('a --server of another scheme says which ones work', () => {
   assert.equal(code, 2);
   assert.equal(stderr, 'The server URL must start with https:// or http:// (got ftp:)\n');
 });
+
+test('stats: --from and --to with a post id, or an empty post id, are usage errors, not ignored', () => {
+  const env = { POSTWAVE_URL: 'http://127.0.0.1:1', POSTWAVE_TOKEN: 'pw_x' };
+  for (const [argv, message] of [
+    [
+      ['stats', 'p1', '--from', '2026-11-01'],
+      '--from and --to choose the days of the summary; a post’s figures take neither',
+    ],
+    [
+      ['stats', 'p1', '--to', '2026-11-30'],
+      '--from and --to choose the days of the summary; a post’s figures take neither',
+    ],
+    [['stats', ''], 'The post id is empty: postwave stats <post id>, or postwave stats for the summary'],
+  ] as const) {
+    const { code, stdout, stderr } = postwave([...argv], env);
+    assert.equal(code, 2, argv.join(' '));
+    assert.equal(stdout, '');
+    assert.equal(stderr, `${message}\n`, argv.join(' '));
+  }
+});
