@@ -138,3 +138,31 @@ test('stats: --from and --to with a post id, or an empty post id, are usage erro
     assert.equal(stderr, `${message}\n`, argv.join(' '));
   }
 });
+
+test('a subcommand’s options given to its sibling are usage errors, not ignored', () => {
+  const env = { POSTWAVE_URL: 'http://127.0.0.1:1', POSTWAVE_TOKEN: 'pw_x' };
+  for (const [argv, message] of [
+    [['posts', 'show', 'p1', '--limit', '5'], 'postwave posts show takes no --limit (only posts list does).'],
+    [
+      ['posts', 'delete', 'p1', '--status', 'draft'],
+      'postwave posts delete takes no --status (only posts list does).',
+    ],
+    [
+      ['posts', 'show', 'p1', '--cursor', 'c'],
+      'postwave posts show takes no --cursor (only posts list does).',
+    ],
+    [
+      ['queue', 'show', 'a1', '--slot', 'mon@09:00'],
+      'postwave queue show takes no --slot (only queue set does).',
+    ],
+    [
+      ['queue', 'show', 'a1', '--timezone', 'UTC'],
+      'postwave queue show takes no --timezone (only queue set does).',
+    ],
+  ] as const) {
+    const { code, stdout, stderr } = postwave([...argv], env);
+    assert.equal(code, 2, argv.join(' '));
+    assert.equal(stdout, '');
+    assert.equal(stderr, `${message}\nRun postwave ${argv[0]} --help for usage.\n`, argv.join(' '));
+  }
+});
