@@ -166,3 +166,14 @@ test('a subcommand’s options given to its sibling are usage errors, not ignore
     assert.equal(stderr, `${message}\nRun postwave ${argv[0]} --help for usage.\n`, argv.join(' '));
   }
 });
+
+test('post: --at and --queue together are a usage error (one of them would be dropped)', () => {
+  const env = { POSTWAVE_URL: 'http://127.0.0.1:1', POSTWAVE_TOKEN: 'pw_x' };
+  const { code, stdout, stderr } = postwave(
+    ['post', 'Hello', '-a', 'a1', '--queue', '--at', '2030-01-01T09:00:00Z'],
+    env,
+  );
+  assert.equal(code, 2);
+  assert.equal(stdout, '');
+  assert.equal(stderr, 'Use either --at (schedule) or --queue (next free slot), not both\n');
+});
