@@ -41,7 +41,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parsed;
   const [name, ...args] = positionals;
   if (values.version) {
-    io.stdout(`${version}\n`);
+    io.stdout(values.json ? `${JSON.stringify({ version }, null, 2)}\n` : `${version}\n`);
     return 0;
   }
   if (!name) {

@@ -177,3 +177,22 @@ test('post: --at and --queue together are a usage error (one of them would be dr
   assert.equal(stdout, '');
   assert.equal(stderr, 'Use either --at (schedule) or --queue (next free slot), not both\n');
 });
+
+test('--json means JSON on stdout for every command: version, export; a usage error where it cannot', () => {
+  for (const argv of [
+    ['version', '--json'],
+    ['--version', '--json'],
+  ]) {
+    const { code, stdout } = postwave(argv);
+    assert.equal(code, 0);
+    assert.match(JSON.parse(stdout).version, /^\d+\.\d+\.\d+/);
+  }
+  const completion = postwave(['completion', 'bash', '--json']);
+  assert.equal(completion.code, 2);
+  assert.equal(completion.stdout, '');
+  assert.equal(completion.stderr, 'postwave completion prints a shell script: it takes no --json\n');
+  const env = { POSTWAVE_URL: 'http://127.0.0.1:1', POSTWAVE_TOKEN: 'pw_x' };
+  const csv = postwave(['export', '--format', 'csv', '--json'], env);
+  assert.equal(csv.code, 2);
+  assert.equal(csv.stderr, '--json exports JSON: leave out --format csv\n');
+});

@@ -16,6 +16,8 @@ to a file, with a byte counter on a terminal.
                        after this date (2026-12-01) or date-time (ISO 8601 with offset)
   --to <date>          ... and before this one
   -o, --output <file>  write to a file instead of standard output
+  --json               the same as --format json; with -o, standard output gets
+                       { "output": <file>, "bytes": <n> }
 
 Examples:
   postwave export -o posts.csv
@@ -41,7 +43,10 @@ export const options = {
 
 export async function run({ values, args, io, api }: Context<typeof options>): Promise<number> {
   if (args.length) throw unexpectedArgument('export', args[0]!);
-  const format = values.format ?? 'csv';
+  // --json (machine-readable, like every command) exports JSON; beside --format csv it contradicts it.
+  if (values.json && values.format === 'csv')
+    throw new UsageError('--json exports JSON: leave out --format csv');
+  const format = values.format ?? (values.json ? 'json' : 'csv');
   if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
   checkStatus(values.status);
   for (const flag of ['from', 'to'] as const) {
@@ -58,6 +63,10 @@ export async function run({ values, args, io, api }: Context<typeof options>): P
     write: io.stdout,
     progress: values.output ? io.progress : undefined,
   });
-  if (values.output) io.stderr(`Wrote ${bytes} bytes to ${values.output}.\n`);
+  if (values.output) {
+    io.stderr(`Wrote ${bytes} bytes to ${values.output}.\n`);
+    // The posts went to the file: stdout still answers --json, with what was written where.
+    if (values.json) io.stdout(`${JSON.stringify({ output: values.output, bytes })}\n`);
+  }
   return 0;
 }
