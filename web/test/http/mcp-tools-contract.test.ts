@@ -128,6 +128,20 @@ for (const backend of backends()) {
         assert.doesNotMatch((result.content as ToolJson)[0].text, /theirs|@updates/, label);
       }
 
+      // Prompt arguments naming accounts complete to mine only (docs/mcp.md#prompts), optional ones too.
+      for (const [prompt, argument, value] of [
+        ['announce', 'accounts', ''],
+        ['plan_week', 'accounts', ''],
+        ['thread_from_text', 'account', ''],
+        ['adapt_for_platforms', 'accounts', '@ne'],
+      ] as const) {
+        const { completion } = await client.complete({
+          ref: { type: 'ref/prompt', name: prompt },
+          argument: { name: argument, value },
+        });
+        assert.deepEqual(completion.values, [myAccount], `${prompt}.${argument}`);
+      }
+
       // My own account still gets its rules; without accountIds, every account of mine.
       const own = await client.callTool({
         name: 'get_platform_rules',
