@@ -153,8 +153,16 @@ export function hintFor(error: ApiError): string | undefined {
   switch (error.status) {
     case 401:
       return 'Your token is missing, expired or revoked: run `postwave login`.';
-    case 403:
-      return 'This token may not do that; some actions need the web app.';
+    case 403: {
+      // Workspaces (contract G): a role too low names the role it takes; other refusals
+      // (self_approval…) say it all in their detail.
+      const body = error.body as { requiredRole?: unknown } | undefined;
+      if (typeof body?.requiredRole === 'string')
+        return `Ask an owner or admin of the workspace for the ${body.requiredRole} role (or higher).`;
+      return error.code === 'forbidden'
+        ? 'This token may not do that; some actions need the web app.'
+        : undefined;
+    }
     case 404:
       return 'Check the id (`postwave posts list`, `postwave accounts`).';
     case 409:

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
+import { json, tinyServer } from './helpers.ts';
 
 /*
  * What the real `postwave` binary says when it cannot do a command (docs/cli.md, Exit codes):
@@ -25,6 +26,24 @@ function postwave(args: string[], env: Record<string, string> = {}) {
     encoding: 'utf8',
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The same, without blocking this process (for a server answering from it). */
+function postwaveAsync(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [cliMain, ...args], {
+    env: { PATH: process.env.PATH, HOME: dir, POSTWAVE_CONFIG_DIR: join(dir, 'none'), ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((r) =>
+    child.on('close', (code) => r({ code, stdout, stderr })),
+  );
 }
 
 function noStack(stderr: string) {
@@ -195,4 +214,41 @@ test('--json means JSON on stdout for every command: version, export; a usage er
   const csv = postwave(['export', '--format', 'csv', '--json'], env);
   assert.equal(csv.code, 2);
   assert.equal(csv.stderr, '--json exports JSON: leave out --format csv\n');
+});
+
+test('a 403 for a role says which role to ask for; another 403 no longer blames the token', async () => {
+  const problems: Record<string, unknown>[] = [
+    {
+      type: 'x',
+      title: 'Forbidden',
+      status: 403,
+      code: 'forbidden',
+      detail: 'This needs the editor role or higher in this workspace',
+      requiredRole: 'editor',
+    },
+    {
+      type: 'x',
+      title: 'Authors do not approve their own posts',
+      status: 403,
+      code: 'self_approval',
+      detail: 'You wrote this post: another member (or a client) approves it',
+    },
+  ];
+  const server = await tinyServer((_req, res) =>
+    json(res, 403, problems.shift(), 'application/problem+json'),
+  );
+  try {
+    const env = { POSTWAVE_URL: server.url, POSTWAVE_TOKEN: 'pw_x' };
+    const role = await postwaveAsync(['posts', 'delete', 'p1'], env);
+    assert.equal(role.code, 1);
+    assert.equal(
+      role.stderr,
+      'Error: This needs the editor role or higher in this workspace\nAsk an owner or admin of the workspace for the editor role (or higher).\n',
+    );
+    const other = await postwaveAsync(['posts', 'delete', 'p1'], env);
+    assert.equal(other.code, 1);
+    assert.equal(other.stderr, 'Error: You wrote this post: another member (or a client) approves it\n');
+  } finally {
+    await server.close();
+  }
 });
