@@ -186,17 +186,6 @@ test('a subcommand’s options given to its sibling are usage errors, not ignore
   }
 });
 
-test('post: --at and --queue together are a usage error (one of them would be dropped)', () => {
-  const env = { POSTWAVE_URL: 'http://127.0.0.1:1', POSTWAVE_TOKEN: 'pw_x' };
-  const { code, stdout, stderr } = postwave(
-    ['post', 'Hello', '-a', 'a1', '--queue', '--at', '2030-01-01T09:00:00Z'],
-    env,
-  );
-  assert.equal(code, 2);
-  assert.equal(stdout, '');
-  assert.equal(stderr, 'Use either --at (schedule) or --queue (next free slot), not both\n');
-});
-
 test('--json means JSON on stdout for every command: version, export; a usage error where it cannot', () => {
   for (const argv of [
     ['version', '--json'],

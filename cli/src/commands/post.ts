@@ -96,8 +96,6 @@ export async function run(context: Context<typeof options>): Promise<number> {
   const { values, print } = context;
   if (values.at && values.draft) throw new UsageError('Use either --at (schedule) or --draft, not both');
   if (values.queue && values.draft) throw new UsageError('Use either --queue or --draft, not both');
-  if (values.at && values.queue)
-    throw new UsageError('Use either --at (schedule) or --queue (next free slot), not both');
   if (values.at && Number.isNaN(Date.parse(values.at)))
     throw new UsageError('--at takes an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:30:00+01:00');
   const api = context.api();
