@@ -24,6 +24,26 @@ export class UnexpectedAnswer extends ApiError {
   override name = 'UnexpectedAnswer';
 }
 
+/**
+ * The server could not be reached (refused, unknown host, TLS, reset): why in a word (the
+ * system's error code, e.g. ECONNREFUSED, when there is one), never the error's own dump.
+ */
+export class Unreachable extends Error {
+  override name = 'Unreachable';
+  readonly code = 'unreachable';
+  constructor(server: string, error: unknown) {
+    super(
+      `Could not reach ${server} (${networkReason(error)}). Check the URL (--server or POSTWAVE_URL) and your connection.`,
+    );
+  }
+}
+
+/** Why fetch failed, in a word: undici's cause carries the system's code (ECONNREFUSED, ENOTFOUND). */
+export function networkReason(error: unknown): string {
+  const cause = (error as Error).cause as (Error & { code?: string }) | undefined;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
 export interface ApiOptions {
   server: string;
   token?: string;
@@ -65,10 +85,7 @@ export class Api {
     try {
       response = await this.fetcher(this.url(path), { ...init, method, headers, body: payload });
     } catch (error) {
-      throw new Error(
-        `Could not reach ${this.server} (${(error as Error).cause ?? (error as Error).message}). ` +
-          'Check the URL (--server or POSTWAVE_URL) and your connection.',
-      );
+      throw new Unreachable(this.server, error);
     }
     return readResponse(response, shape);
   }
@@ -136,8 +153,16 @@ export function hintFor(error: ApiError): string | undefined {
   switch (error.status) {
     case 401:
       return 'Your token is missing, expired or revoked: run `postwave login`.';
-    case 403:
-      return 'This token may not do that; some actions need the web app.';
+    case 403: {
+      // Workspaces (contract G): a role too low names the role it takes; other refusals
+      // (self_approval…) say it all in their detail.
+      const body = error.body as { requiredRole?: unknown } | undefined;
+      if (typeof body?.requiredRole === 'string')
+        return `Ask an owner or admin of the workspace for the ${body.requiredRole} role (or higher).`;
+      return error.code === 'forbidden'
+        ? 'This token may not do that; some actions need the web app.'
+        : undefined;
+    }
     case 404:
       return 'Check the id (`postwave posts list`, `postwave accounts`).';
     case 409:

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ApiError, hintFor } from './api.ts';
+import { ApiError, hintFor, Unreachable } from './api.ts';
 import {
   type CommandList,
   type Context,
@@ -41,7 +41,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parsed;
   const [name, ...args] = positionals;
   if (values.version) {
-    io.stdout(`${version}\n`);
+    io.stdout(values.json ? `${JSON.stringify({ version }, null, 2)}\n` : `${version}\n`);
     return 0;
   }
   if (!name) {
@@ -95,6 +95,9 @@ function report(error: unknown, json: boolean, io: Io): number {
     io.stderr(`Error: ${error.message}${hint ? `\n${hint}` : ''}\n`);
     return 1;
   }
+  // Every other failure too is one JSON object on stdout with --json (docs/cli.md, Exit codes).
+  const code = error instanceof Unreachable ? error.code : 'failed';
+  if (json) io.stdout(`${JSON.stringify({ code, detail: (error as Error).message })}\n`);
   io.stderr(`Error: ${(error as Error).message}\n`);
   return 1;
 }

@@ -6,6 +6,18 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** An option of one subcommand given to its sibling (`posts show --limit`): refused, never ignored. */
+export function siblingOption(command: string, sub: string, option: string, owner: string): UsageError {
+  return new UsageError(
+    `postwave ${command} ${sub} takes no --${option} (only ${command} ${owner} does).\nRun postwave ${command} --help for usage.`,
+  );
+}
+
+/** An argument the command does not take: named, with where to read the usage (like an unknown option). */
+export function unexpectedArgument(command: string, arg: string): UsageError {
+  return new UsageError(`Unexpected argument "${arg}".\nRun postwave ${command} --help for usage.`);
+}
+
 export interface Io {
   env: Env;
   stdout: (text: string) => void;

@@ -28,18 +28,38 @@ export function configPath(env: Env): string {
 }
 
 export function readConfig(env: Env): StoredConfig {
+  const path = configPath(env);
   let text: string;
   try {
-    text = readFileSync(configPath(env), 'utf8');
-  } catch {
-    return {};
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    // No file: not logged in. Anything else (a directory, no permission) is the person's to fix.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return {};
+    throw new Error(
+      `Cannot read ${path} (${code ?? (error as Error).message}): fix or delete it, then run postwave login`,
+    );
   }
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as StoredConfig) : {};
+    parsed = JSON.parse(text);
   } catch {
-    throw new Error(`${configPath(env)} is not valid JSON: fix or delete it, then run postwave login`);
+    throw new Error(`${path} is not valid JSON: fix or delete it, then run postwave login`);
   }
+  // What login writes: an object whose fields are strings. Anything else was not written by postwave.
+  const fields = ['server', 'token', 'expiresAt'] as const;
+  if (
+    !parsed ||
+    typeof parsed !== 'object' ||
+    Array.isArray(parsed) ||
+    fields.some(
+      (f) =>
+        (parsed as Record<string, unknown>)[f] !== undefined &&
+        typeof (parsed as Record<string, unknown>)[f] !== 'string',
+    )
+  )
+    throw new Error(`${path} is not a postwave config: fix or delete it, then run postwave login`);
+  return parsed as StoredConfig;
 }
 
 /** Writes the config readable by its owner only (0600, directory 0700): it holds a bearer token. */
@@ -69,6 +89,6 @@ export function normalizeServer(value: string): string {
     throw new UsageError(`"${value}" is not a URL: pass e.g. --server https://postwave.example.com`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new UsageError(`The server URL must start with https:// (got ${url.protocol})`);
+    throw new UsageError(`The server URL must start with https:// or http:// (got ${url.protocol})`);
   return url.toString().replace(/\/+$/, '');
 }

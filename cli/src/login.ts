@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
-import { readResponse } from './api.ts';
+import { readResponse, Unreachable } from './api.ts';
 import { LoginResult } from './responses.ts';
 
 export interface LoginOptions {
@@ -47,10 +47,13 @@ export function openInBrowser(url: string): Promise<boolean> {
   });
 }
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The page the browser lands on; `text` may quote the callback's query, so it is escaped. */
 const page = (title: string, text: string) =>
-  `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title>` +
+  `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
   `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:15vh auto;line-height:1.5">` +
-  `<h1>${title}</h1><p>${text}</p></body></html>`;
+  `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
 
 /**
  * The loopback flow: listen on 127.0.0.1 on a free port, send the user to the Scheduler's
@@ -85,11 +88,16 @@ export async function login(options: LoginOptions): Promise<{ token: string; exp
     );
     options.log('Waiting for approval...');
     const code = await callback;
-    const response = await fetch(new URL('/api/cli/authorize', `${options.server}/`), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ code, code_verifier: verifier }),
-    });
+    let response: Response;
+    try {
+      response = await fetch(new URL('/api/cli/authorize', `${options.server}/`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ code, code_verifier: verifier }),
+      });
+    } catch (error) {
+      throw new Unreachable(options.server, error);
+    }
     return await readResponse(response, LoginResult);
   } finally {
     server.closeAllConnections();
@@ -122,15 +130,21 @@ function waitForCallback(server: Server, state: string, timeoutMs: number): Prom
       clearTimeout(timer);
       const error = url.searchParams.get('error');
       const code = url.searchParams.get('code');
-      if (error || !code) {
+      if (error === 'access_denied') {
         send(200, 'Not connected', 'You denied access. You can close this tab.');
-        reject(
-          new Error(
-            error === 'access_denied'
-              ? 'Access was denied in the browser'
-              : `Authorization failed: ${error ?? 'no code'}`,
-          ),
+        reject(new Error('Access was denied in the browser'));
+        return;
+      }
+      if (error || !code) {
+        // Not the person's refusal: the server answered an error (or nothing usable). Say which.
+        const description = url.searchParams.get('error_description');
+        const what = error ? `${error}${description ? ` (${description})` : ''}` : 'no code in the answer';
+        send(
+          200,
+          'Not connected',
+          `The server could not connect this device (${error ?? 'no code'}). Run postwave login again; you can close this tab.`,
         );
+        reject(new Error(`Authorization failed: ${what}: run postwave login again`));
         return;
       }
       send(200, 'Postwave CLI connected', 'You can close this tab and return to the terminal.');

@@ -16,6 +16,19 @@ export function describePost(p: PostView): string {
   const lines = [`Post ${p.id}: ${p.status}`];
   if (p.scheduledAt && p.status === 'scheduled') lines.push(`Scheduled for ${p.scheduledAt}`);
   if (p.postedAt) lines.push(`Posted at ${p.postedAt}`);
+  const approval = p.approval;
+  if (p.status === 'pending_approval' && approval) {
+    const { postingMode, scheduledAt } = approval.requested;
+    const asked =
+      postingMode === 'now'
+        ? 'publish now'
+        : postingMode === 'queue'
+          ? 'add to the queue'
+          : `schedule for ${scheduledAt ?? p.scheduledAt ?? '?'}`;
+    lines.push(`Submitted for approval (${asked}): nothing is published until a member approves it.`);
+  }
+  if (p.status === 'draft' && approval?.rejected)
+    lines.push(`Sent back by ${approval.rejected.by.name}: ${preview(approval.rejected.comment, 200)}`);
   lines.push(`Message: ${preview(p.message, 200)}`);
   for (const r of p.results) {
     lines.push(

@@ -78,6 +78,15 @@ export const PostView = z.object({
   postedAt: nullStr,
   createdAt: str,
   results: z.array(result),
+  // Absent from Schedulers older than approvals (contract G).
+  approval: z.optional(
+    z.nullable(
+      z.object({
+        requested: z.object({ postingMode: str, scheduledAt: optStr }),
+        rejected: z.optional(z.object({ by: z.object({ name: str }), comment: str })),
+      }),
+    ),
+  ),
 });
 export type PostView = z.infer<typeof PostView>;
 export const PostPage = z.object({ posts: z.array(PostView), nextCursor: nullStr });

@@ -2,7 +2,7 @@ import { createWriteStream, readFileSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type Api, contentType, readResponse, unexpectedAnswer } from './api.ts';
+import { type Api, contentType, readResponse, Unreachable, unexpectedAnswer } from './api.ts';
 import { ImportReport, NoContent } from './responses.ts';
 import { formatBytes, ProgressBar } from './upload.ts';
 
@@ -137,7 +137,7 @@ export async function exportPosts(
       },
     });
   } catch (error) {
-    throw new Error(`Could not reach ${api.server} (${(error as Error).cause ?? (error as Error).message}).`);
+    throw new Unreachable(api.server, error);
   }
   const body = await exportBody(response, options.format);
   const counter = new ByteCounter(options.progress);

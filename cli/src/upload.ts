@@ -2,7 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import type { PresignRequest } from '@postwave/shared';
-import { type Api, ApiError, readResponse, UnexpectedAnswer } from './api.ts';
+import { type Api, ApiError, networkReason, readResponse, UnexpectedAnswer } from './api.ts';
 import { AnyAnswer, type Media, Presign, Upload } from './responses.ts';
 
 const typesByExtension: Record<string, string> = {
@@ -119,9 +119,7 @@ export async function uploadFile(
       duplex: 'half',
     } as RequestInit);
   } catch (error) {
-    throw new Error(
-      `Could not send ${filename} to the upload URL (${(error as Error).cause ?? (error as Error).message})`,
-    );
+    throw new Error(`Could not send ${filename} to the upload URL (${networkReason(error)})`);
   }
   if (!response.ok) {
     // Object storage answers its own errors (XML), not problems: then only the status is news.

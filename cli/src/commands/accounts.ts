@@ -1,4 +1,4 @@
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, unexpectedArgument } from '../command.ts';
 import { table } from '../format.ts';
 import { Accounts } from '../responses.ts';
 
@@ -13,7 +13,7 @@ Lists your connected accounts with the ids that --account takes.
 export const options = {} as const satisfies OptionSpecs;
 
 export async function run({ args, api, print }: Context<typeof options>): Promise<number> {
-  if (args.length) throw new UsageError(help);
+  if (args.length) throw unexpectedArgument('accounts', args[0]!);
   // The Scheduler's accounts carry more (health, status); the CLI shows the SDK's public part.
   const { accounts } = await api().request('GET', '/api/v1/accounts', Accounts);
   const text = accounts.length

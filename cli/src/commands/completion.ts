@@ -19,7 +19,8 @@ export const options = {} as const satisfies OptionSpecs;
 
 export const positional = { kind: 'word', name: 'shell', words: ['bash', 'zsh'] } as const;
 
-export async function run({ args, io, commands }: Context<typeof options>): Promise<number> {
+export async function run({ values, args, io, commands }: Context<typeof options>): Promise<number> {
+  if (values.json) throw new UsageError('postwave completion prints a shell script: it takes no --json');
   const script = completionScript(args[0], commands);
   if (!script) throw new UsageError('Usage: postwave completion <bash|zsh>');
   io.stdout(script);

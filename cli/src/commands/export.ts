@@ -1,4 +1,4 @@
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError, unexpectedArgument } from '../command.ts';
 import { checkStatus, postStatuses } from '../post-view.ts';
 import { exportPosts } from '../transfer.ts';
 
@@ -16,6 +16,8 @@ to a file, with a byte counter on a terminal.
                        after this date (2026-12-01) or date-time (ISO 8601 with offset)
   --to <date>          ... and before this one
   -o, --output <file>  write to a file instead of standard output
+  --json               the same as --format json; with -o, standard output gets
+                       { "output": <file>, "bytes": <n> }
 
 Examples:
   postwave export -o posts.csv
@@ -40,8 +42,11 @@ export const options = {
 } as const satisfies OptionSpecs;
 
 export async function run({ values, args, io, api }: Context<typeof options>): Promise<number> {
-  if (args.length) throw new UsageError(help);
-  const format = values.format ?? 'csv';
+  if (args.length) throw unexpectedArgument('export', args[0]!);
+  // --json (machine-readable, like every command) exports JSON; beside --format csv it contradicts it.
+  if (values.json && values.format === 'csv')
+    throw new UsageError('--json exports JSON: leave out --format csv');
+  const format = values.format ?? (values.json ? 'json' : 'csv');
   if (format !== 'csv' && format !== 'json') throw new UsageError('--format is csv or json');
   checkStatus(values.status);
   for (const flag of ['from', 'to'] as const) {
@@ -58,6 +63,10 @@ export async function run({ values, args, io, api }: Context<typeof options>): P
     write: io.stdout,
     progress: values.output ? io.progress : undefined,
   });
-  if (values.output) io.stderr(`Wrote ${bytes} bytes to ${values.output}.\n`);
+  if (values.output) {
+    io.stderr(`Wrote ${bytes} bytes to ${values.output}.\n`);
+    // The posts went to the file: stdout still answers --json, with what was written where.
+    if (values.json) io.stdout(`${JSON.stringify({ output: values.output, bytes })}\n`);
+  }
   return 0;
 }

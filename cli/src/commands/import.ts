@@ -1,4 +1,4 @@
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError, unexpectedArgument } from '../command.ts';
 import { table } from '../format.ts';
 import type { ImportReport } from '../responses.ts';
 import { importFile } from '../transfer.ts';
@@ -33,6 +33,7 @@ export const options = {
 export const positional = { kind: 'file', glob: '*.(csv|json)' } as const;
 
 export async function run({ values, args, io, api, print }: Context<typeof options>): Promise<number> {
+  if (args.length > 1) throw unexpectedArgument('import', args[1]!);
   if (args.length !== 1) throw new UsageError(help);
   const client = api();
   const dryRun = values['dry-run'] === true;

@@ -1,5 +1,5 @@
 import { ApiError, UnexpectedAnswer } from '../api.ts';
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, unexpectedArgument } from '../command.ts';
 import { writeConfig } from '../config.ts';
 import { login } from '../login.ts';
 import { WhoAmI } from '../responses.ts';
@@ -26,7 +26,7 @@ export const options = {
 } as const satisfies OptionSpecs;
 
 export async function run({ values, args, io, api, print }: Context<typeof options>): Promise<number> {
-  if (args.length) throw new UsageError(help);
+  if (args.length) throw unexpectedArgument('login', args[0]!);
   const client = api({ needToken: false });
   const { server } = client;
   // Any Postwave answer will do (a 401 problem when not logged in): a wrong URL is reported now,

@@ -1,4 +1,4 @@
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, unexpectedArgument } from '../command.ts';
 import { deleteConfig } from '../config.ts';
 
 export const summary = 'forget the stored token';
@@ -13,7 +13,7 @@ invalidate it everywhere.
 export const options = {} as const satisfies OptionSpecs;
 
 export async function run({ values, args, io }: Context<typeof options>): Promise<number> {
-  if (args.length) throw new UsageError(help);
+  if (args.length) throw unexpectedArgument('logout', args[0]!);
   deleteConfig(io.env);
   io.stdout(
     values.json ? `${JSON.stringify({ loggedOut: true })}\n` : 'Logged out: the stored token is deleted.\n',

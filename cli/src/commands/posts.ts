@@ -1,4 +1,4 @@
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, siblingOption, UsageError, unexpectedArgument } from '../command.ts';
 import { preview, table } from '../format.ts';
 import { checkStatus, describePost, postStatuses } from '../post-view.ts';
 import { NoContent, PostPage, PostView } from '../responses.ts';
@@ -36,8 +36,11 @@ export async function run({ values, args, api, print }: Context<typeof options>)
   const [sub = 'list', id, ...extra] = args;
   if (!(positional.words as readonly string[]).includes(sub))
     throw new UsageError(`Unknown posts command "${sub}".\n${help}`);
-  if (extra.length || (sub === 'list' && id !== undefined)) throw new UsageError(help);
+  if (extra.length) throw unexpectedArgument('posts', extra[0]!);
+  if (sub === 'list' && id !== undefined) throw unexpectedArgument('posts', id);
   if (sub !== 'list' && !id) throw new UsageError(`Usage: postwave posts ${sub} <id>`);
+  const listOnly = (['status', 'limit', 'cursor'] as const).find((o) => values[o] !== undefined);
+  if (sub !== 'list' && listOnly) throw siblingOption('posts', sub, listOnly, 'list');
   checkStatus(values.status);
   if (values.limit !== undefined && !/^\d+$/.test(values.limit))
     throw new UsageError('--limit takes a whole number (1-200)');

@@ -1,5 +1,5 @@
 import type { QueueSettings, QueueSlot } from '@postwave/shared';
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, siblingOption, UsageError, unexpectedArgument } from '../command.ts';
 import { preview } from '../format.ts';
 import { QueueView } from '../responses.ts';
 
@@ -32,7 +32,10 @@ export const positional = { kind: 'subcommand', words: ['show', 'set'] } as cons
 
 export async function run({ values, args, api, print }: Context<typeof options>): Promise<number> {
   const [sub, accountId, ...extra] = args;
-  if (extra.length || !accountId || (sub !== 'show' && sub !== 'set')) throw new UsageError(help);
+  if (extra.length) throw unexpectedArgument('queue', extra[0]!);
+  if (!accountId || (sub !== 'show' && sub !== 'set')) throw new UsageError(help);
+  const setOnly = (['slot', 'timezone'] as const).find((o) => values[o] !== undefined);
+  if (sub === 'show' && setOnly) throw siblingOption('queue', sub, setOnly, 'set');
   const client = api();
   const path = `/api/v1/accounts/${encodeURIComponent(accountId)}/queue`;
   if (sub === 'show') {

@@ -1,5 +1,5 @@
 import { accountNames } from '../account-names.ts';
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, UsageError, unexpectedArgument } from '../command.ts';
 import { preview, table } from '../format.ts';
 import { AnalyticsSummary, PostMetrics } from '../responses.ts';
 
@@ -9,7 +9,8 @@ export const synopsis = [
   ['stats <post id>', "a post's metrics on each network"],
 ] as const;
 
-export const help = `Usage: postwave stats [<post id>] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]
+export const help = `Usage: postwave stats [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]
+       postwave stats <post id> [--json]
 
 Without a post id: totals, each account and the top posts of a range of days in your
 timezone (default the last 30). With a post id: that post's figures on each network, as
@@ -39,7 +40,12 @@ function collected(target: PostMetrics['targets'][number]): string {
 
 export async function run({ values, args, api, print }: Context<typeof options>): Promise<number> {
   const [postId, ...extra] = args;
-  if (extra.length) throw new UsageError(help);
+  if (extra.length) throw unexpectedArgument('stats', extra[0]!);
+  if (postId === '')
+    throw new UsageError('The post id is empty: postwave stats <post id>, or postwave stats for the summary');
+  // A post's figures cover its whole life: a range would be silently ignored (docs/cli.md).
+  if (postId !== undefined && (values.from !== undefined || values.to !== undefined))
+    throw new UsageError('--from and --to choose the days of the summary; a post’s figures take neither');
   for (const flag of ['from', 'to'] as const) {
     const day = values[flag];
     if (day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day))

@@ -1,4 +1,4 @@
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, unexpectedArgument } from '../command.ts';
 import { preview, table } from '../format.ts';
 import { Templates } from '../responses.ts';
 
@@ -14,7 +14,7 @@ Templates are made in the web app (Save as template) or with the API.
 export const options = {} as const satisfies OptionSpecs;
 
 export async function run({ args, api, print }: Context<typeof options>): Promise<number> {
-  if (args.length) throw new UsageError(help);
+  if (args.length) throw unexpectedArgument('templates', args[0]!);
   const { templates } = await api().request('GET', '/api/v1/templates', Templates);
   const text = templates.length
     ? table(

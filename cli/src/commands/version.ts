@@ -5,8 +5,8 @@ import { version } from '../version.ts';
 
 export const options = {} as const satisfies OptionSpecs;
 
-export async function run({ args, io }: Context<typeof options>): Promise<number> {
+export async function run({ args, print }: Context<typeof options>): Promise<number> {
   if (args.length) throw new UsageError('Usage: postwave version');
-  io.stdout(`${version}\n`);
+  print({ version }, `${version}\n`);
   return 0;
 }

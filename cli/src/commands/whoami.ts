@@ -1,4 +1,4 @@
-import { type Context, type OptionSpecs, UsageError } from '../command.ts';
+import { type Context, type OptionSpecs, unexpectedArgument } from '../command.ts';
 import { WhoAmI } from '../responses.ts';
 
 export const summary = 'show the signed-in user and server';
@@ -12,7 +12,7 @@ Shows the server, the user and the token in use.
 export const options = {} as const satisfies OptionSpecs;
 
 export async function run({ args, api, print }: Context<typeof options>): Promise<number> {
-  if (args.length) throw new UsageError(help);
+  if (args.length) throw unexpectedArgument('whoami', args[0]!);
   const client = api();
   const me = await client.request('GET', '/api/cli/whoami', WhoAmI);
   print(

@@ -102,6 +102,16 @@ for (const backend of backends()) {
           .sort(),
         ['draft', 'scheduled'],
       );
+      // --json is JSON on stdout (docs/cli.md): the posts, or with -o what was written where.
+      const viaFlag = await cli(['export', '--json'], cliEnv);
+      assert.equal(viaFlag.code, 0, viaFlag.stderr);
+      assert.deepEqual(JSON.parse(viaFlag.stdout), JSON.parse(json.stdout));
+      const jsonFile = join(dir, 'export.json');
+      const toFile = await cli(['export', '--json', '-o', jsonFile], cliEnv);
+      assert.equal(toFile.code, 0, toFile.stderr);
+      const written = readFileSync(jsonFile, 'utf8');
+      assert.deepEqual(JSON.parse(toFile.stdout), { output: jsonFile, bytes: Buffer.byteLength(written) });
+      assert.deepEqual(JSON.parse(written), JSON.parse(json.stdout));
       const wrong = await cli(['export', '--format', 'xml'], cliEnv);
       assert.equal(wrong.code, 2);
       const missing = await cli(['import', join(dir, 'nope.csv')], cliEnv);

@@ -14,15 +14,20 @@ import { accountsUri } from './resources.ts';
 export function registerPrompts(server: McpServer, ctx: AppContext, workspaceId: string): void {
   const accountsText = async () =>
     JSON.stringify({ accounts: await listAccounts(ctx, workspaceId) }, null, 2);
+  const completeAccounts = async (value: string | undefined) => {
+    const accounts = await listAccounts(ctx, workspaceId);
+    const typed = (value ?? '').split(',').pop()?.trim().toLowerCase() ?? '';
+    return accounts
+      .filter((a) => [a.id, a.label, a.username].some((v) => v?.toLowerCase().startsWith(typed)))
+      .map((a) => a.id)
+      .slice(0, 20);
+  };
   const accountArg = (description: string) =>
-    completable(z.string().max(2000).describe(description), async (value) => {
-      const accounts = await listAccounts(ctx, workspaceId);
-      const typed = (value ?? '').split(',').pop()?.trim().toLowerCase() ?? '';
-      return accounts
-        .filter((a) => [a.id, a.label, a.username].some((v) => v?.toLowerCase().startsWith(typed)))
-        .map((a) => a.id)
-        .slice(0, 20);
-    });
+    completable(z.string().max(2000).describe(description), completeAccounts);
+  // The SDK finds the completer on the argument's own schema: `.optional()` after completable()
+  // wraps it in a schema without one (those arguments completed to nothing), so mark the wrapper.
+  const optionalAccountArg = (description: string) =>
+    completable(z.string().max(2000).describe(description).optional(), completeAccounts);
 
   const withAccounts = async (text: string): Promise<GetPromptResult> => ({
     messages: [
@@ -45,7 +50,7 @@ export function registerPrompts(server: McpServer, ctx: AppContext, workspaceId:
         'Write and publish an announcement about a topic to some accounts. Leads to: list_accounts → get_platform_rules → validate_post → create_post.',
       argsSchema: {
         topic: z.string().max(5000).describe('What to announce (a launch, an event, a release…)'),
-        accounts: accountArg('Account ids or names, comma-separated (empty: ask me)').optional(),
+        accounts: optionalAccountArg('Account ids or names, comma-separated (empty: ask me)'),
       },
     },
     async ({ topic, accounts }) =>
@@ -103,7 +108,7 @@ export function registerPrompts(server: McpServer, ctx: AppContext, workspaceId:
         'Plan and schedule a series of posts over the coming days. Leads to: list_accounts → validate_post → create_post (postingMode "schedule") → list_posts.',
       argsSchema: {
         goal: z.string().max(5000).describe('What the posts should achieve or talk about'),
-        accounts: accountArg('Account ids or names, comma-separated (empty: ask me)').optional(),
+        accounts: optionalAccountArg('Account ids or names, comma-separated (empty: ask me)'),
         posts: z.string().max(10).describe('How many posts (default 5)').optional(),
       },
     },

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '#server/context.ts';
 import { createActor } from './actor.ts';
 import type { McpCaller } from './auth.ts';
@@ -35,6 +35,7 @@ export function createMcpServer(
   registerTools(server, ctx, actor);
   const stopResources = registerResources(server, ctx, caller.workspaceId, options);
   registerPrompts(server, ctx, caller.workspaceId);
+  invalidParamsAnswered(server);
   return { server, dispose: stopResources };
 }
 
@@ -58,4 +59,37 @@ function unprefixedErrors(server: McpServer): void {
         throw Object.assign(new Error(message), { code: error.code, data: error.data });
       }
     }) as never)) as typeof protocol.setRequestHandler;
+}
+
+type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * The SDK checks a request's params against the method's schema outside every handler (tools/call
+ * whose `arguments` is an array, a call without `params`) and its ZodError reaches the wire as
+ * -32603 Internal error with the issues as a JSON dump. JSON-RPC says -32602 Invalid params: each
+ * handler (registered by now, tools' included) answers that, with the issues in one line.
+ */
+function invalidParamsAnswered(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, RequestHandler> })
+    ._requestHandlers;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        const issues = (error as { issues?: { path?: PropertyKey[]; message?: string }[] }).issues;
+        // Only the request's own check: its issues sit under `params` (a handler's may not).
+        if (
+          error instanceof McpError ||
+          !Array.isArray(issues) ||
+          !issues.every((issue) => issue.path?.[0] === 'params')
+        )
+          throw error;
+        const reasons = issues
+          .map((issue) => `${(issue.path ?? []).map(String).join('.')}: ${issue.message}`)
+          .join('; ');
+        throw Object.assign(new Error(`Invalid params: ${reasons}`), { code: ErrorCode.InvalidParams });
+      }
+    });
+  }
 }

@@ -100,6 +100,8 @@ export const oauthRoutes = defineApiRoutes({
     auth: 'oauthClient',
     operationId: 'oauthToken',
     summary: 'Token endpoint: `authorization_code` (with PKCE verifier) or `refresh_token` grants',
+    description:
+      "Codes are single-use; refresh tokens rotate on every use, and one presented again revokes its whole family (docs/mcp.md). A refresh whose `resource` is not the grant's (`invalid_target`) or whose `scope` goes beyond `mcp` (`invalid_scope`) is refused before the refresh token is spent: it stays usable.",
     tags: ['OAuth'],
     requestBody: {
       content: { 'application/x-www-form-urlencoded': z.object({ grant_type: z.string() }).loose() },

@@ -234,6 +234,11 @@ export async function refreshTokens(ctx: AppContext, form: URLSearchParams): Pro
     throw new OAuthError('invalid_request', 'refresh_token and client_id are required');
   const hash = hashSecret(refresh);
   const now = new Date();
+  // A wrong resource or a wider scope is the client's mistake, not a leak: refused before the
+  // token is spent, so the grant survives it. (Tokens of another client, or spent ones, go on below.)
+  const presented = await repo.findTokenPairByHash(ctx, 'refresh', hash);
+  if (presented && !presented.revokedAt && safeEqual(presented.clientId, clientId))
+    checkRefreshParameters(form, presented);
   const rotated = await repo.revokeLiveRefreshToken(ctx, hash, now);
   if (!rotated) {
     const seen = await repo.findTokenPairByHash(ctx, 'refresh', hash);
@@ -244,14 +249,22 @@ export async function refreshTokens(ctx: AppContext, form: URLSearchParams): Pro
     await repo.revokeFamilyOf(ctx, rotated);
     throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
   }
-  const resource = form.get('resource');
-  if (resource !== null && normalizeResource(resource) !== rotated.resource)
-    throw new OAuthError('invalid_target', 'resource does not match the grant');
-  const scope = form.get('scope');
-  if (scope?.split(' ').some((s) => s && s !== rotated.scope))
-    throw new OAuthError('invalid_scope', 'A refresh cannot widen the scope');
+  checkRefreshParameters(form, rotated);
   // Rows from before token families existed start a family of their own on their first rotation.
   return issueTokens(ctx, { ...rotated, familyId: rotated.familyId ?? crypto.randomUUID() });
+}
+
+/** A refresh's `resource` and `scope`, when sent, must be the grant's (RFC 8707, RFC 6749 §6). */
+function checkRefreshParameters(
+  form: URLSearchParams,
+  grant: { resource: string | null; scope: string | null },
+): void {
+  const resource = form.get('resource');
+  if (resource !== null && normalizeResource(resource) !== grant.resource)
+    throw new OAuthError('invalid_target', 'resource does not match the grant');
+  const scope = form.get('scope');
+  if (scope?.split(' ').some((s) => s && s !== grant.scope))
+    throw new OAuthError('invalid_scope', 'A refresh cannot widen the scope');
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { listAccounts } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
+import { notFound } from '#server/http/respond.ts';
 import type { McpActor } from '../actor.ts';
 import { platformRules } from '../platform-rules.ts';
 import { McpAccountIds } from '../schemas.ts';
@@ -35,12 +36,14 @@ export function registerAccountTools(server: McpServer, ctx: AppContext, actor: 
     {
       title: 'Platform rules',
       description:
-        'For each connected account (or the ones given): the platform, how it counts text and its limit, which media it takes, and the per-post options it accepts in accountOptions (where the platform describes them). Read it before writing a post; validate_post is the authority and checks the result.',
+        'For each connected account (or the ones given; an id that is not one of them is not_found): the platform, how it counts text and its limit, which media it takes, and the per-post options it accepts in accountOptions (where the platform describes them). Read it before writing a post; validate_post is the authority and checks the result.',
       inputSchema: { accountIds: McpAccountIds.optional() },
       annotations: readOnly,
     },
     tool(ctx, async ({ accountIds }) => {
       const accounts = await listAccounts(ctx, workspaceId);
+      // An id that is not one of this workspace's accounts is 404, as everywhere (contract G), not skipped.
+      if (accountIds?.some((id) => !accounts.some((a) => a.id === id))) throw notFound('account');
       const chosen = accountIds ? accounts.filter((a) => accountIds.includes(a.id)) : accounts;
       const rules = platformRules(ctx.publishers, chosen);
       return ok({ accounts: rules }, `Rules for ${rules.length} account(s).`);
