@@ -51,7 +51,6 @@ export async function startApp(
     host?: '127.0.0.1' | 'localhost';
   } = {},
 ): Promise<RunningApp> {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'postwave-web-'));
   let database: TestDatabase | undefined;
   if (backend === 'postgres') database = await createPostgresDatabase();
@@ -65,7 +64,45 @@ export async function startApp(
       await handle.close();
     }
   }
-  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const remove = async () => {
+    await database?.drop().catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  // A free port can be taken before the app binds it (another test's server, or the local end of
+  // an outgoing connection: both draw on the same range): the app then exits with EADDRINUSE, and
+  // is started again on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launch(await freePort(), { dataDir, database, env, host: options.host, remove });
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) {
+        await remove();
+        throw error;
+      }
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+/** Starts `next start` on `port` and waits until it answers; `remove` runs once it is stopped. */
+async function launch(
+  port: number,
+  {
+    dataDir,
+    database,
+    env,
+    host,
+    remove,
+  }: {
+    dataDir: string;
+    database: TestDatabase | undefined;
+    env: Record<string, string>;
+    host: '127.0.0.1' | 'localhost' | undefined;
+    remove: () => Promise<void>;
+  },
+): Promise<RunningApp> {
+  const url = `http://${host ?? '127.0.0.1'}:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -102,29 +139,33 @@ export async function startApp(
   child.stderr?.on('data', (d) => {
     output += d;
   });
-  const stop = async () => {
+  const kill = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-    await database?.drop().catch(() => {});
-    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const stop = async () => {
+    await kill();
+    await remove();
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
-      await stop();
+      if (output.includes('EADDRINUSE')) throw new PortTaken(`Port ${port} was taken:\n${output}`);
       throw new Error(`The app exited early:\n${output}`);
     }
-    try {
-      // Any answer from an API route means the context (database, migrations) is up.
-      const response = await fetch(`${url}/api/v1/accounts`);
-      if (response.status === 401) break;
-    } catch {}
+    // Next says "Ready" once it listens: until then, whoever answers on the port is not this app.
+    if (/\bReady in\b/.test(output))
+      try {
+        // Any answer from an API route means the context (database, migrations) is up.
+        const response = await fetch(`${url}/api/v1/accounts`);
+        if (response.status === 401) break;
+      } catch {}
     if (Date.now() > deadline) {
-      await stop();
+      await kill();
       throw new Error(`The app did not start:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 200));
