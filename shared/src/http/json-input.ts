@@ -47,8 +47,7 @@ export function strictUtf8Text(bytes: Uint8Array): string | undefined {
  * Checks every parsed JSON body once, on both servers, before anything else sees it: nesting
  * deeper than 32 levels (the same rule and function the Idempotency-Key fingerprint uses), NUL
  * characters (PostgreSQL text and jsonb refuse them) and numbers beyond a double's range are a
- * client error. Iterative, so a hostile
- * depth cannot overflow this check either.
+ * client error. Iterative, so a hostile depth cannot overflow this check either.
  */
 export function unsafeJsonReason(value: unknown, maxDepth = maxJsonDepth): string | undefined {
   if (jsonDepthExceeds(value, maxDepth)) return `The JSON body is nested deeper than ${maxDepth} levels`;

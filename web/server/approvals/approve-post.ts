@@ -30,9 +30,9 @@ export interface ApproveInput {
  * Approves a submission and performs the request it carries (docs/workspaces.md#approvals): publish
  * now, schedule at the requested time (409 `scheduled_time_passed` once it is past, unless the
  * approver gives `scheduledAt`), or the next free queue slot. A `scheduledAt` given for a "now"
- * request schedules it for then (the approver chose when it goes out). The decision is one conditional
- * UPDATE on `status = 'pending_approval'`: of two approvers at once one wins and the other gets
- * 409, so the post is published once. Reviewers (review links) come through here as well.
+ * request schedules it for then (the approver chose when it goes out). The decision is one
+ * conditional UPDATE on `status = 'pending_approval'`: of two approvers at once one wins and the
+ * other gets 409, so the post is published once. Reviewers (review links) come through here as well.
  */
 export async function approvePost(
   ctx: AppContext,
