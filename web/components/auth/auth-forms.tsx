@@ -3,10 +3,9 @@
 import Link from 'next/link';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { FormAction } from '#server/ui/schema.ts';
-import { ActionButton } from '../action-button.tsx';
-import { FieldError, invalidProps } from '../field-error.tsx';
 import { ApiError, api, describeError } from '../lib/api.ts';
 import { useKeptForm } from '../lib/use-kept-form.ts';
+import { AuthField, AuthSubmit, NewPasswordField } from './auth-fields.tsx';
 
 /** Sign-up's fields in their order: after a refusal the first one marked takes the focus. */
 const signUpFields = ['name', 'email', 'password'] as const;
@@ -39,44 +38,22 @@ export function SignInForm({ next, signIn }: { next?: string; signIn: FormAction
         </p>
       )}
       <input type="hidden" name="next" value={next ?? '/compose'} />
-      <div className="field">
-        <label htmlFor="email">Email</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          className="input"
-          {...invalidProps('email-error', missing.email)}
-        />
-        <FieldError id="email-error">{missing.email}</FieldError>
-      </div>
-      <div className="field">
-        <label htmlFor="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          className="input"
-          {...invalidProps('password-error', missing.password)}
-        />
-        <FieldError id="password-error">{missing.password}</FieldError>
-        {/* After the field, not beside its label: the Tab order goes Email, Password, then this link. */}
-        <Link href="/forgot-password" className="label-link">
-          Forgot password?
-        </Link>
-      </div>
-      <ActionButton
-        type="submit"
-        className="btn btn-primary btn-block"
-        blocked={pending}
-        aria-busy={pending || undefined}
-      >
-        {pending ? 'Signing in…' : 'Sign in'}
-      </ActionButton>
+      <AuthField id="email" label="Email" type="email" autoComplete="email" required error={missing.email} />
+      <AuthField
+        id="password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={missing.password}
+        after={
+          // After the field, not beside its label: the Tab order goes Email, Password, then this link.
+          <Link href="/forgot-password" className="label-link">
+            Forgot password?
+          </Link>
+        }
+      />
+      <AuthSubmit pending={pending} label="Sign in" busyLabel="Signing in…" />
       <p className="auth-foot">
         New to Postwave? <Link href="/signup">Create an account</Link>
       </p>
@@ -107,62 +84,18 @@ export function SignUpForm({ signUp, next, email }: { signUp: FormAction; next?:
       )}
       <input type="hidden" name="timezone" value={timezone} />
       {next && <input type="hidden" name="next" value={next} />}
-      <div className="field">
-        <label htmlFor="name">Name</label>
-        <input
-          id="name"
-          name="name"
-          autoComplete="name"
-          className="input"
-          placeholder="Optional"
-          {...invalidProps('name-error', errors.name)}
-        />
-        <FieldError id="name-error">{errors.name}</FieldError>
-      </div>
-      <div className="field">
-        <label htmlFor="email">Email</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={email}
-          className="input"
-          {...invalidProps('email-error', errors.email)}
-        />
-        <FieldError id="email-error">{errors.email}</FieldError>
-      </div>
-      <div className="field">
-        <label htmlFor="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={10}
-          className="input"
-          aria-invalid={errors.password ? true : undefined}
-          // The hint, or in its place the error that replaces it (an alert, read out as it appears).
-          aria-describedby="password-hint"
-        />
-        {errors.password ? (
-          <FieldError id="password-hint">{errors.password}</FieldError>
-        ) : (
-          <p className="hint" id="password-hint">
-            At least 10 characters.
-          </p>
-        )}
-      </div>
-      <ActionButton
-        type="submit"
-        className="btn btn-primary btn-block"
-        blocked={pending}
-        aria-busy={pending || undefined}
-      >
-        {pending ? 'Creating your account…' : 'Create account'}
-      </ActionButton>
+      <AuthField id="name" label="Name" autoComplete="name" placeholder="Optional" error={errors.name} />
+      <AuthField
+        id="email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={email}
+        error={errors.email}
+      />
+      <NewPasswordField label="Password" error={errors.password} />
+      <AuthSubmit pending={pending} label="Create account" busyLabel="Creating your account…" />
       <p className="auth-foot">
         Already have an account? <Link href="/signin">Sign in</Link>
       </p>
@@ -229,27 +162,12 @@ export function ForgotPasswordForm({
           {error}
         </p>
       )}
-      <div className="field">
-        <label htmlFor="email">Email</label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          className="input"
-          {...invalidProps('email-error', emailError)}
-        />
-        <FieldError id="email-error">{emailError}</FieldError>
-      </div>
-      <ActionButton
-        type="submit"
-        className="btn btn-primary btn-block"
-        blocked={pending}
-        aria-busy={pending || undefined}
-      >
-        {pending ? 'Sending…' : mailConfigured ? 'Send reset link' : 'Ask for a reset link'}
-      </ActionButton>
+      <AuthField id="email" label="Email" type="email" autoComplete="email" required error={emailError} />
+      <AuthSubmit
+        pending={pending}
+        label={mailConfigured ? 'Send reset link' : 'Ask for a reset link'}
+        busyLabel="Sending…"
+      />
       <p className="auth-foot">
         Remembered it? <Link href="/signin">Sign in</Link>
       </p>
@@ -307,47 +225,15 @@ export function ResetPasswordForm({ token }: { token: string }) {
           {error} <Link href="/forgot-password">Ask for a new link</Link>.
         </div>
       )}
-      <div className="field">
-        <label htmlFor="password">New password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={10}
-          className="input"
-          aria-invalid={passwordError ? true : undefined}
-          // The hint, or in its place the error that replaces it (an alert, read out as it appears).
-          aria-describedby="password-hint"
-        />
-        {passwordError ? (
-          <FieldError id="password-hint">{passwordError}</FieldError>
-        ) : (
-          <p className="hint" id="password-hint">
-            At least 10 characters.
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor="confirm">Repeat the new password</label>
-        <input
-          id="confirm"
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          className="input"
-        />
-      </div>
-      <ActionButton
-        type="submit"
-        className="btn btn-primary btn-block"
-        blocked={pending}
-        aria-busy={pending || undefined}
-      >
-        {pending ? 'Saving…' : 'Set new password'}
-      </ActionButton>
+      <NewPasswordField label="New password" error={passwordError} />
+      <AuthField
+        id="confirm"
+        label="Repeat the new password"
+        type="password"
+        autoComplete="new-password"
+        required
+      />
+      <AuthSubmit pending={pending} label="Set new password" busyLabel="Saving…" />
     </form>
   );
 }
