@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { saveAccount } from '../web/server/accounts/service.ts';
+import { saveAccount } from '../web/server/accounts/save-account.ts';
 import { collectDueMetrics } from '../web/server/analytics/collect-metrics.ts';
 import { enrollPostedTargets } from '../web/server/analytics/collect-repository.ts';
 import { collectingPlatforms } from '../web/server/analytics/enrollment.ts';

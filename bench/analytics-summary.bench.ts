@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { saveAccount } from '../web/server/accounts/service.ts';
+import { saveAccount } from '../web/server/accounts/save-account.ts';
 import { getAnalyticsSummary } from '../web/server/analytics/get-summary.ts';
 import { loadConfig } from '../web/server/config.ts';
 import { createContext } from '../web/server/context.ts';

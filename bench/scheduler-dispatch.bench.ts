@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { saveAccount } from '../web/server/accounts/service.ts';
+import { saveAccount } from '../web/server/accounts/save-account.ts';
 import { loadConfig } from '../web/server/config.ts';
 import { type AppContext, createContext } from '../web/server/context.ts';
 import { openDatabase } from '../web/server/db/client.ts';

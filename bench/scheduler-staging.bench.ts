@@ -9,7 +9,7 @@
  */
 import { sampleMp4 } from '../shared/test/fakes/sample-media.ts';
 import { type FakeX, startFakeX } from '../shared/test/fakes/x.ts';
-import { saveAccount } from '../web/server/accounts/service.ts';
+import { saveAccount } from '../web/server/accounts/save-account.ts';
 import { Dispatcher } from '../web/server/dispatch/dispatcher.ts';
 import { dispatchOptions } from '../web/server/dispatch/service.ts';
 import { uploadFromRequest } from '../web/server/media/service.ts';

@@ -7,7 +7,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { saveAccount } from '../../web/server/accounts/service.ts';
+import { saveAccount } from '../../web/server/accounts/save-account.ts';
 import { loadConfig } from '../../web/server/config.ts';
 import { type AppContext, createContext } from '../../web/server/context.ts';
 import { posts } from '../../web/server/db/schema.ts';

@@ -2,8 +2,8 @@ import { isPlatformError, type PlatformAccount, withDeadline } from '@postwave/s
 import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import { activeAccountRows } from './connect-repository.ts';
+import { saveRefreshedCredentials, toPlatformAccount } from './credentials.ts';
 import { credentialExpiry, markAccountRefused } from './health.ts';
-import { saveRefreshedCredentials, toPlatformAccount } from './service.ts';
 
 /*
  * Publishers renew a token when a publish finds it close to expiry. An account that posts

@@ -3,7 +3,7 @@ import type { AccountHealth } from '#server/db/schema.ts';
 import { emitWebhookEvent } from '#server/webhooks/events.ts';
 import { notifyAccountHealth } from './health-mail.ts';
 import type { HealthChange } from './health-repository.ts';
-import { toView } from './service.ts';
+import { toView } from './view.ts';
 
 /** How a change of an account's health is told: once per change, by webhook event and e-mail. */
 

@@ -7,6 +7,7 @@ import {
 import { startIntervalSweep } from '#server/background/interval-sweep.ts';
 import type { AppContext } from '#server/context.ts';
 import type { AccountHealth } from '#server/db/schema.ts';
+import { saveRefreshedCredentials, toPlatformAccount } from './credentials.ts';
 import { accountsOfGrant } from './grant-repository.ts';
 import { announce, defaultEffects, type HealthEffects } from './health-announce.ts';
 import {
@@ -16,7 +17,6 @@ import {
   releaseHealthLease,
 } from './health-repository.ts';
 import { type AccountRow, findAccountById } from './repository.ts';
-import { saveRefreshedCredentials, toPlatformAccount } from './service.ts';
 
 export { badHealth, type HealthEffects } from './health-announce.ts';
 

@@ -13,9 +13,9 @@ import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret, pkceChallenge } from '#server/security/tokens.ts';
 import { ConnectError } from './connect-error.ts';
 import { insertConnectState, insertPendingConnection, takeConnectState } from './connect-repository.ts';
+import { getAccountRow } from './list-accounts.ts';
 import { saveReached } from './oauth-save.ts';
 import type { AccountView } from './schema.ts';
-import { getAccountRow } from './service.ts';
 
 /*
  * The Scheduler's side of "Connect with <platform>", the same for every OAuth platform: the

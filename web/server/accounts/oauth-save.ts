@@ -2,8 +2,8 @@ import type { ConnectableAccount } from '@postwave/shared';
 import type { AuditActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { connectedPlatformAccountIds } from './connect-repository.ts';
+import { saveAccount } from './save-account.ts';
 import type { AccountView } from './schema.ts';
-import { saveAccount } from './service.ts';
 
 /**
  * Saves the accounts a user chose among those one login reached. Accounts the user connected

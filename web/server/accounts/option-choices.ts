@@ -15,9 +15,9 @@ import { accountCallHint } from '@postwave/shared/error-hints';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { AttemptLimiter, processWide } from '#server/security/attempt-limiter.ts';
-import { saveRefreshedCredentials } from './credentials.ts';
+import { saveRefreshedCredentials, toPlatformAccount } from './credentials.ts';
 import { markAccountRefused } from './health.ts';
-import { getAccountRow, toPlatformAccount } from './service.ts';
+import { getAccountRow } from './list-accounts.ts';
 
 /*
  * Choices an option field loads from the platform for one account (`OptionField.choicesFrom`:

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ProblemError, type ProblemIssue, parseOffsetDateTime, withDeadline } from '@postwave/shared';
+import type { AccountCache } from '#server/accounts/list-accounts.ts';
 import { accountsOf } from '#server/accounts/repository.ts';
-import type { AccountCache } from '#server/accounts/service.ts';
 import { recordApprovalStep } from '#server/approvals/record.ts';
 import { type AuditActor, systemActor } from '#server/audit/actor.ts';
 import { recordAudit } from '#server/audit/record-audit.ts';

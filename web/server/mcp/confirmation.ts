@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ElicitResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import type { AppContext } from '#server/context.ts';
 import { getAssistantSettings } from '#server/workspaces/assistant-settings.ts';
 import { platformName } from './platform-rules.ts';

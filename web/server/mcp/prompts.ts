@@ -2,7 +2,7 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import type { AppContext } from '#server/context.ts';
 import { accountsUri } from './resources.ts';
 

@@ -5,7 +5,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import type { AppContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostEvents } from '#server/posts/history.ts';

@@ -7,8 +7,8 @@ import {
   type ProblemIssue,
   type ValidationResponse,
 } from '@postwave/shared';
+import { type AccountCache, accountLookup } from '#server/accounts/list-accounts.ts';
 import { optionChoicesLoader } from '#server/accounts/option-choices.ts';
-import { type AccountCache, accountLookup } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { validationFailed } from '#server/http/problems.ts';
 import { withLibraryAltText } from '#server/media/alt-text.ts';

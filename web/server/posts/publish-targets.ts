@@ -6,8 +6,9 @@ import {
   type TargetOutcome,
   type ValidationResponse,
 } from '@postwave/shared';
+import { saveRefreshedCredentials } from '#server/accounts/credentials.ts';
 import { markAccountRefused } from '#server/accounts/health.ts';
-import { type AccountCache, saveRefreshedCredentials } from '#server/accounts/service.ts';
+import type { AccountCache } from '#server/accounts/list-accounts.ts';
 import type { AppContext } from '#server/context.ts';
 import type { MicroBatcher } from '#server/db/micro-batcher.ts';
 import type { StoredPart, StoredStep } from '#server/db/schema.ts';

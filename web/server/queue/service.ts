@@ -1,5 +1,5 @@
 import type { ProblemIssue } from '@postwave/shared';
-import { getAccountRow } from '#server/accounts/service.ts';
+import { getAccountRow } from '#server/accounts/list-accounts.ts';
 import type { AppContext } from '#server/context.ts';
 import type { Db } from '#server/db/access.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';

@@ -1,4 +1,4 @@
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import type { AppContext } from '#server/context.ts';
 import { ownedPost } from '#server/posts/guards.ts';
 import type { PostRow } from '#server/posts/repository.ts';

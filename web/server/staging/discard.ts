@@ -1,5 +1,6 @@
 import { runWithDeadline, toPlatformError } from '@postwave/shared';
-import { accountLookup, saveRefreshedCredentials } from '#server/accounts/service.ts';
+import { saveRefreshedCredentials } from '#server/accounts/credentials.ts';
+import { accountLookup } from '#server/accounts/list-accounts.ts';
 import type { AppContext } from '#server/context.ts';
 import { trackWork } from '#server/lifecycle/shutdown.ts';
 import {

@@ -1,5 +1,5 @@
 import { benefitsFromStaging, type PreparedPost, stagedContentKey, stageTarget } from '@postwave/shared';
-import { saveRefreshedCredentials } from '#server/accounts/service.ts';
+import { saveRefreshedCredentials } from '#server/accounts/credentials.ts';
 import type { AppContext } from '#server/context.ts';
 import { ownMediaResolver } from '#server/media/service.ts';
 import { preparePost } from '#server/posts/prepare.ts';

@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { AccountsManager } from '#components/accounts/accounts-manager.tsx';
 import { accountName, platformName } from '#components/lib/platforms.ts';
 import { connectErrorHint } from '#server/accounts/connect-error.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { configuredOAuthPlatforms } from '#server/accounts/oauth-availability.ts';
-import { listAccounts } from '#server/accounts/service.ts';
 import { getContext } from '#server/context.ts';
 import { requireUser } from '#server/ui/session.ts';
 

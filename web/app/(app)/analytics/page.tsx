@@ -7,7 +7,7 @@ import { formatCount, metricLabels, rangeProblem, weekdayNames } from '#componen
 import { EmptyState } from '#components/empty-state.tsx';
 import { accountName, platformName } from '#components/lib/platforms.ts';
 import { ScrollRegion } from '#components/scroll-region.tsx';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { getBestTimes } from '#server/analytics/get-best-times.ts';
 import { getAnalyticsSummary } from '#server/analytics/get-summary.ts';
 import { getContext } from '#server/context.ts';

@@ -5,7 +5,7 @@ import { ApprovalDecisions } from '#components/approvals/approval-decisions.tsx'
 import { EmptyState } from '#components/empty-state.tsx';
 import { accountName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { getContext } from '#server/context.ts';
 import { listPosts } from '#server/posts/list-posts.ts';
 import type { PostView } from '#server/posts/schema.ts';

@@ -7,7 +7,7 @@ import { type CalendarAccount, CalendarGrid } from '../../../components/calendar
 import { accountName } from '../../../components/lib/platforms.ts';
 import { formatDay, zonedDay, zonedToUtc } from '../../../components/lib/time.ts';
 import { statusLabel } from '../../../components/posts/status.tsx';
-import { listAccounts } from '../../../server/accounts/service.ts';
+import { listAccounts } from '../../../server/accounts/list-accounts.ts';
 import { getContext } from '../../../server/context.ts';
 import { calendarEntries } from '../../../server/ui/calendar.ts';
 import { requestLocale } from '../../../server/ui/locale.ts';

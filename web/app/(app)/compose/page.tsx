@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { Composer, type EditablePost } from '#components/compose/composer.tsx';
 import { TemplatePicker } from '#components/compose/template-picker.tsx';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { can } from '#server/auth/permissions.ts';
 import { getContext } from '#server/context.ts';
 import { libraryMediaById } from '#server/media/get-media.ts';

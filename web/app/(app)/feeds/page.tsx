@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { FeedsManager } from '../../../components/transfer/feeds-manager.tsx';
-import { listAccounts } from '../../../server/accounts/service.ts';
+import { listAccounts } from '../../../server/accounts/list-accounts.ts';
 import { getContext } from '../../../server/context.ts';
 import { listFeeds } from '../../../server/feeds/service.ts';
 import { requireUser } from '../../../server/ui/session.ts';

@@ -7,7 +7,7 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { Icon } from '../../../components/icons.tsx';
 import { formatDateTime } from '../../../components/lib/time.ts';
 import { StatusBadge } from '../../../components/posts/status.tsx';
-import { listAccounts } from '../../../server/accounts/service.ts';
+import { listAccounts } from '../../../server/accounts/list-accounts.ts';
 import { getContext } from '../../../server/context.ts';
 import { type PostStatus, postStatuses } from '../../../server/db/schema.ts';
 import { listPosts } from '../../../server/posts/list-posts.ts';

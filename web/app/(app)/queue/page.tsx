@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { timeZones } from '../../../components/lib/time.ts';
 import { QueueBoard } from '../../../components/queue/queue-board.tsx';
-import { listAccounts } from '../../../server/accounts/service.ts';
+import { listAccounts } from '../../../server/accounts/list-accounts.ts';
 import { getBestTimes } from '../../../server/analytics/get-best-times.ts';
 import { getContext } from '../../../server/context.ts';
 import { getQueue } from '../../../server/queue/service.ts';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { SnippetsManager } from '#components/library/snippets-manager.tsx';
 import { TemplatesManager } from '#components/library/templates-manager.tsx';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { can } from '#server/auth/permissions.ts';
 import { getContext } from '#server/context.ts';
 import { listSnippets } from '#server/snippets/list-snippets.ts';

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import type { McpActor } from '../actor.ts';

@@ -8,7 +8,8 @@ import {
 } from '@postwave/shared/testing';
 import { type HealthEffects, runHealthChecks } from '#server/accounts/health.ts';
 import { notifyAccountHealth } from '#server/accounts/health-mail.ts';
-import { getAccountRow, listAccounts, saveAccount } from '#server/accounts/service.ts';
+import { getAccountRow, listAccounts } from '#server/accounts/list-accounts.ts';
+import { saveAccount } from '#server/accounts/save-account.ts';
 import type { AppContext } from '#server/context.ts';
 import type { WebhookEvent } from '#server/webhooks/events.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ProblemError, platformModules } from '@postwave/shared';
+import { getAccountRow } from '#server/accounts/list-accounts.ts';
 import { listOptionChoices } from '#server/accounts/option-choices.ts';
-import { getAccountRow } from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { preparePost } from '#server/posts/prepare.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';

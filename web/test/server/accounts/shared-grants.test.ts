@@ -4,15 +4,12 @@ import { platformModules } from '@postwave/shared';
 import { startWebhookReceiver, type WebhookReceiver } from '@postwave/shared/testing';
 import { eq } from 'drizzle-orm';
 import { refreshExpiringConnections } from '#server/accounts/credential-keeper.ts';
+import { saveRefreshedCredentials, toPlatformAccount } from '#server/accounts/credentials.ts';
+import { disconnectAccount } from '#server/accounts/disconnect-account.ts';
 import { markAccountRefused } from '#server/accounts/health.ts';
+import { getAccountRow } from '#server/accounts/list-accounts.ts';
 import { finishConnect, startConnect } from '#server/accounts/oauth-connect.ts';
 import { pickAccounts } from '#server/accounts/oauth-picker.ts';
-import {
-  disconnectAccount,
-  getAccountRow,
-  saveRefreshedCredentials,
-  toPlatformAccount,
-} from '#server/accounts/service.ts';
 import type { AppContext } from '#server/context.ts';
 import { accountGrants, accounts, webhookDeliveries } from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';

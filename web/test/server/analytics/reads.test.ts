@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import { type FakeX, startFakeX } from '@postwave/shared/testing';
 import { sql } from 'drizzle-orm';
-import { connectAccount } from '#server/accounts/service.ts';
+import { connectAccount } from '#server/accounts/connect-account.ts';
 import { runCollection } from '#server/analytics/collector.ts';
 import { exportMetrics, exportRequest } from '#server/analytics/export-metrics.ts';
 import { getAccountSeries } from '#server/analytics/get-account-series.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { saveAccount } from '#server/accounts/service.ts';
+import { saveAccount } from '#server/accounts/save-account.ts';
 import { bucketsOfTargets, refreshRollups } from '#server/analytics/collect-rollups.ts';
 import { topTargets } from '#server/analytics/top-posts-repository.ts';
 import type { AppContext } from '#server/context.ts';

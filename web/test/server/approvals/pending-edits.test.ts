@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
 import { and, eq } from 'drizzle-orm';
-import { connectAccount } from '#server/accounts/service.ts';
+import { connectAccount } from '#server/accounts/connect-account.ts';
 import { approvePost } from '#server/approvals/approve-post.ts';
 import { editPost } from '#server/approvals/edit-post.ts';
 import { submitNewPost } from '#server/approvals/submit-post.ts';

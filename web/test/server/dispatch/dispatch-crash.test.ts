@@ -16,7 +16,7 @@ import {
   startFakeTelegram,
 } from '@postwave/shared/testing';
 import { sql } from 'drizzle-orm';
-import { saveAccount } from '#server/accounts/service.ts';
+import { saveAccount } from '#server/accounts/save-account.ts';
 import type { AppContext } from '#server/context.ts';
 import { posts } from '#server/db/schema.ts';
 import { announceDue } from '#server/dispatch/wakeups.ts';

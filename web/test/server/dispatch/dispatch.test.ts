@@ -7,7 +7,8 @@ import {
   startFakeTelegram,
 } from '@postwave/shared/testing';
 import { eq, sql } from 'drizzle-orm';
-import { connectAccount, saveAccount } from '#server/accounts/service.ts';
+import { connectAccount } from '#server/accounts/connect-account.ts';
+import { saveAccount } from '#server/accounts/save-account.ts';
 import type { AppContext } from '#server/context.ts';
 import { posts } from '#server/db/schema.ts';
 import { Dispatcher } from '#server/dispatch/dispatcher.ts';

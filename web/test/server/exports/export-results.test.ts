@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { PublisherRegistry } from '@postwave/shared';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { and, eq } from 'drizzle-orm';
-import { connectAccount } from '#server/accounts/service.ts';
+import { connectAccount } from '#server/accounts/connect-account.ts';
 import type { AppContext } from '#server/context.ts';
 import { postTargets, targetLinks } from '#server/db/schema.ts';
 import { exportPosts } from '#server/exports/service.ts';

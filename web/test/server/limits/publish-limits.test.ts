@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
 import { sql } from 'drizzle-orm';
-import { connectAccount } from '#server/accounts/service.ts';
+import { connectAccount } from '#server/accounts/connect-account.ts';
 import { rowsOf } from '#server/db/access.ts';
 import { acquireLimits } from '#server/limits/repository.ts';
 import { DatabaseLimitStore } from '#server/limits/store.ts';

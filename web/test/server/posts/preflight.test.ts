@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
 import { eq } from 'drizzle-orm';
-import { connectAccount } from '#server/accounts/service.ts';
+import { connectAccount } from '#server/accounts/connect-account.ts';
 import type { AppContext } from '#server/context.ts';
 import { accounts, posts, webhookDeliveries } from '#server/db/schema.ts';
 import { createPost } from '#server/posts/create-post.ts';

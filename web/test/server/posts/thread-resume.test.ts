@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PublisherRegistry } from '@postwave/shared';
 import { sql } from 'drizzle-orm';
-import { connectAccount } from '#server/accounts/service.ts';
+import { connectAccount } from '#server/accounts/connect-account.ts';
 import { loadConfig } from '#server/config.ts';
 import { type AppContext, createContext } from '#server/context.ts';
 import { openDatabase } from '#server/db/client.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FakeTelegram, startFakeTelegram } from '@postwave/shared/testing';
 import { eq, sql } from 'drizzle-orm';
-import { connectAccount } from '#server/accounts/service.ts';
+import { connectAccount } from '#server/accounts/connect-account.ts';
 import type { AuditActor } from '#server/audit/actor.ts';
 import type { AppContext } from '#server/context.ts';
 import { rowsOf } from '#server/db/access.ts';

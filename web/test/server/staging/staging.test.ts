@@ -8,7 +8,7 @@ import {
   startFakeYouTube,
 } from '@postwave/shared/testing';
 import { sql } from 'drizzle-orm';
-import { saveAccount } from '#server/accounts/service.ts';
+import { saveAccount } from '#server/accounts/save-account.ts';
 import type { AppContext } from '#server/context.ts';
 import { runCronDispatch } from '#server/dispatch/cron.ts';
 import { Stager } from '#server/dispatch/stager.ts';

@@ -22,7 +22,7 @@ import { plainError, StatusBadge } from '#components/posts/status.tsx';
 import { TargetLinks } from '#components/posts/target-links.tsx';
 import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
 import { can } from '#server/auth/permissions.ts';
 import { listComments } from '#server/comments/list-comments.ts';

@@ -1,6 +1,7 @@
+import { connectAccount } from '#server/accounts/connect-account.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { ConnectAccountRequest } from '#server/accounts/schema.ts';
-import { connectAccount, listAccounts } from '#server/accounts/service.ts';
 import { actorOf } from '#server/audit/actor.ts';
 import { readBody } from '#server/http/body.ts';
 import { json } from '#server/http/respond.ts';

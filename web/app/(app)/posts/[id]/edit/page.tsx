@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { Composer } from '#components/compose/composer.tsx';
 import { Icon } from '#components/icons.tsx';
-import { listAccounts } from '#server/accounts/service.ts';
+import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { can } from '#server/auth/permissions.ts';
 import { getContext } from '#server/context.ts';
 import { getPost } from '#server/posts/get-post.ts';

@@ -1,6 +1,9 @@
+import { disconnectAccount } from '#server/accounts/disconnect-account.ts';
+import { getAccountRow } from '#server/accounts/list-accounts.ts';
+import { renameAccount } from '#server/accounts/rename-account.ts';
 import { accountsRoutes } from '#server/accounts/routes.ts';
 import { RenameAccountRequest } from '#server/accounts/schema.ts';
-import { disconnectAccount, getAccountRow, renameAccount, toView } from '#server/accounts/service.ts';
+import { toView } from '#server/accounts/view.ts';
 import { actorOf } from '#server/audit/actor.ts';
 import { readBody } from '#server/http/body.ts';
 import { json, noContent, notFound } from '#server/http/respond.ts';
