@@ -1,7 +1,8 @@
 import type { AppContext } from '#server/context.ts';
 import type { WorkspaceRole } from '#server/db/schema.ts';
+import { accessTokenPrefix } from '#server/oauth/issue-tokens.ts';
 import { mcpResource, protectedResourceMetadataUrl } from '#server/oauth/metadata.ts';
-import { accessTokenPrefix, verifyAccessToken } from '#server/oauth/service.ts';
+import { verifyAccessToken } from '#server/oauth/verify-access-token.ts';
 import { authenticateToken } from '#server/tokens/service.ts';
 import { boundWorkspace } from '#server/workspaces/membership.ts';
 

@@ -2,9 +2,9 @@ import { hasNul } from '@postwave/shared';
 import { type AppContext, getContext } from '#server/context.ts';
 import { isInvalidInputError } from '#server/db/errors.ts';
 import { ClientMetadataError } from './clients.ts';
+import { OAuthError } from './errors.ts';
 import { oauthError } from './metadata.ts';
 import { readSmallText } from './read.ts';
-import { OAuthError } from './service.ts';
 
 /** A form body (application/x-www-form-urlencoded), at most 64 KiB. */
 export async function readForm(request: Request): Promise<URLSearchParams> {

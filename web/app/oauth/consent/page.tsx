@@ -5,9 +5,9 @@ import { getContext } from '#server/context.ts';
 import {
   type AuthorizeRequest,
   authorizeQuery,
-  OAuthError,
   parseAuthorizeRequest,
-} from '#server/oauth/service.ts';
+} from '#server/oauth/authorize-request.ts';
+import { OAuthError } from '#server/oauth/errors.ts';
 import { workspaceChoices } from '#server/workspaces/pick.ts';
 import { CenteredCard, ConsentForm } from '../../../components/consent-card.tsx';
 import { WorkspacePicker } from '../../../components/workspace-picker.tsx';

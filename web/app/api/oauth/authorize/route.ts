@@ -1,7 +1,8 @@
 import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
 import { getContext } from '#server/context.ts';
+import { authorizeQuery, parseAuthorizeRequest } from '#server/oauth/authorize-request.ts';
 import { authorizeErrorPage } from '#server/oauth/error-page.ts';
-import { authorizeQuery, OAuthError, parseAuthorizeRequest } from '#server/oauth/service.ts';
+import { OAuthError } from '#server/oauth/errors.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,9 +1,9 @@
 import { unsafeJsonReason } from '@postwave/shared';
 import { registerClient } from '#server/oauth/clients.ts';
+import { OAuthError } from '#server/oauth/errors.ts';
 import { oauthRoute } from '#server/oauth/http.ts';
 import { jsonWithCors, preflight } from '#server/oauth/metadata.ts';
 import { readSmallText } from '#server/oauth/read.ts';
-import { OAuthError } from '#server/oauth/service.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

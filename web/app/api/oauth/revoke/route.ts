@@ -1,6 +1,6 @@
 import { oauthRoute, readForm } from '#server/oauth/http.ts';
 import { corsHeaders, preflight } from '#server/oauth/metadata.ts';
-import { revokeToken } from '#server/oauth/service.ts';
+import { revokeToken } from '#server/oauth/revoke-token.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,8 @@
+import { OAuthError } from '#server/oauth/errors.ts';
+import { exchangeAuthorizationCode } from '#server/oauth/exchange-code.ts';
 import { oauthRoute, readForm } from '#server/oauth/http.ts';
 import { jsonWithCors, preflight } from '#server/oauth/metadata.ts';
-import { exchangeAuthorizationCode, OAuthError, refreshTokens } from '#server/oauth/service.ts';
+import { refreshTokens } from '#server/oauth/refresh-tokens.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -2,15 +2,11 @@ import { assertSameOrigin } from '#server/auth/same-origin.ts';
 import { browserUser, redirect, signInRedirect } from '#server/cli-auth/session.ts';
 import { getContext } from '#server/context.ts';
 import { errorResponse } from '#server/http/route.ts';
+import { issueAuthorizationCode } from '#server/oauth/authorization-code.ts';
+import { authorizeQuery, clientRedirect, parseAuthorizeRequest } from '#server/oauth/authorize-request.ts';
 import { authorizeErrorPage } from '#server/oauth/error-page.ts';
+import { OAuthError } from '#server/oauth/errors.ts';
 import { readForm } from '#server/oauth/http.ts';
-import {
-  authorizeQuery,
-  clientRedirect,
-  issueAuthorizationCode,
-  OAuthError,
-  parseAuthorizeRequest,
-} from '#server/oauth/service.ts';
 import { pickedWorkspace } from '#server/workspaces/pick.ts';
 
 export const runtime = 'nodejs';
