@@ -25,7 +25,7 @@ import { enrollPostedTargets } from '../web/server/analytics/collect-repository.
 import { collectingPlatforms } from '../web/server/analytics/enrollment.ts';
 import { loadConfig } from '../web/server/config.ts';
 import { createContext } from '../web/server/context.ts';
-import { signUp } from '../web/server/users/service.ts';
+import { signUp } from '../web/server/users/sign-up.ts';
 import { sessionWorkspace } from '../web/server/workspaces/membership.ts';
 import { countStatements } from './support/count-statements.ts';
 import { processCpuUs } from './support/cpu.ts';

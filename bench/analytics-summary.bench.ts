@@ -19,7 +19,7 @@ import { saveAccount } from '../web/server/accounts/save-account.ts';
 import { getAnalyticsSummary } from '../web/server/analytics/get-summary.ts';
 import { loadConfig } from '../web/server/config.ts';
 import { createContext } from '../web/server/context.ts';
-import { signUp } from '../web/server/users/service.ts';
+import { signUp } from '../web/server/users/sign-up.ts';
 import { sessionWorkspace } from '../web/server/workspaces/membership.ts';
 import { percentile, repoRoot } from './support/dispatch-setup.ts';
 import { freshPostgres } from './support/postgres.ts';

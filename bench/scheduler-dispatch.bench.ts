@@ -14,7 +14,7 @@ import { type AppContext, createContext } from '../web/server/context.ts';
 import { openDatabase } from '../web/server/db/client.ts';
 import { posts } from '../web/server/db/schema.ts';
 import { dispatchDuePosts } from '../web/server/dispatch/service.ts';
-import { signUp } from '../web/server/users/service.ts';
+import { signUp } from '../web/server/users/sign-up.ts';
 import { sessionWorkspace } from '../web/server/workspaces/membership.ts';
 import { freshPostgres } from './support/postgres.ts';
 

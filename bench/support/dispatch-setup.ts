@@ -11,7 +11,7 @@ import { saveAccount } from '../../web/server/accounts/save-account.ts';
 import { loadConfig } from '../../web/server/config.ts';
 import { type AppContext, createContext } from '../../web/server/context.ts';
 import { posts } from '../../web/server/db/schema.ts';
-import { signUp } from '../../web/server/users/service.ts';
+import { signUp } from '../../web/server/users/sign-up.ts';
 import { sessionWorkspace } from '../../web/server/workspaces/membership.ts';
 import { freshPostgres } from './postgres.ts';
 

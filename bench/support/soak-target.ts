@@ -80,7 +80,7 @@ if (process.env.BENCH_TARGET === 'selfhosted') {
   const { loadConfig } = await import('../../web/server/config.ts');
   const { createContext } = await import('../../web/server/context.ts');
   const { saveAccount } = await import('../../web/server/accounts/save-account.ts');
-  const { signUp } = await import('../../web/server/users/service.ts');
+  const { signUp } = await import('../../web/server/users/sign-up.ts');
   const { createPost } = await import('../../web/server/posts/create-post.ts');
   const config = loadConfig({
     DATA_DIR: dir,

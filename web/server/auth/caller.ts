@@ -2,7 +2,7 @@ import { ProblemError, problem } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import type { WorkspaceRole } from '#server/db/schema.ts';
 import { authenticateToken } from '#server/tokens/service.ts';
-import { sessionUser } from '#server/users/service.ts';
+import { sessionUser } from '#server/users/get-user.ts';
 import { boundWorkspace, sessionWorkspace } from '#server/workspaces/membership.ts';
 import { assertSameOrigin } from './same-origin.ts';
 import { sessionClaims } from './session.ts';

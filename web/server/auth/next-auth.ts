@@ -7,15 +7,15 @@ import type { SchedulerConfig } from '#server/config.ts';
 import { getConfig, getContext } from '#server/context.ts';
 import { AttemptLimiter, BackoffThrottle, processWide } from '#server/security/attempt-limiter.ts';
 import { clientAddress } from '#server/security/client-address.ts';
+import { sessionUser } from '#server/users/get-user.ts';
+import { linkIntentCookie, readLinkIntent } from '#server/users/sign-in-methods.ts';
 import {
   linkedUser,
-  normalizeEmail,
   type ProviderIdentity,
-  sessionUser,
   signInWithIdentity,
-  verifyCredentials,
-} from '#server/users/service.ts';
-import { linkIntentCookie, readLinkIntent } from '#server/users/sign-in-methods.ts';
+} from '#server/users/sign-in-with-identity.ts';
+import { normalizeEmail } from '#server/users/sign-up.ts';
+import { verifyCredentials } from '#server/users/verify-credentials.ts';
 import { sessionWorkspace } from '#server/workspaces/membership.ts';
 import { authLogger } from './auth-logger.ts';
 import { secureCookiesFor, sessionClaims, sessionMaxAgeSeconds } from './session.ts';

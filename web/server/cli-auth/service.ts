@@ -4,7 +4,7 @@ import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
 import { hashSecret, newSecret, pkceChallenge, safeEqual } from '#server/security/tokens.ts';
 import { cliTokenIdleLifetimeMs, createToken, describeToken } from '#server/tokens/service.ts';
-import { getUser } from '#server/users/service.ts';
+import { getUser } from '#server/users/get-user.ts';
 import { consumeCliCode, insertCliCode } from './repository.ts';
 import type { WhoAmI } from './schema.ts';
 

@@ -1,6 +1,6 @@
 import { sessionClaims } from '#server/auth/session.ts';
 import type { AppContext } from '#server/context.ts';
-import { sessionUser } from '#server/users/service.ts';
+import { sessionUser } from '#server/users/get-user.ts';
 
 /** The signed-in browser user (cookie session), if the user still exists. */
 export async function browserUser(

@@ -1,7 +1,7 @@
 import { formatCsv } from '@postwave/shared';
 import { type AccountRow, accountsOf } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
-import { getUser } from '#server/users/service.ts';
+import { getUser } from '#server/users/get-user.ts';
 import { utcToZonedInput, zonedToUtc } from '../../components/lib/time.ts';
 import { templateColumns } from './template-columns.ts';
 

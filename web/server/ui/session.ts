@@ -4,7 +4,7 @@ import { auth } from '#server/auth/next-auth.ts';
 import { sessionCookieName, sessionCookieOptions, sessionValueIn } from '#server/auth/session.ts';
 import { getContext } from '#server/context.ts';
 import type { WorkspaceRole } from '#server/db/schema.ts';
-import { sessionUser } from '#server/users/service.ts';
+import { sessionUser } from '#server/users/get-user.ts';
 import { sessionWorkspace } from '#server/workspaces/membership.ts';
 
 export interface UiUser {

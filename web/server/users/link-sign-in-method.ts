@@ -1,8 +1,8 @@
 import { ProblemError, problem } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { notFound } from '#server/http/respond.ts';
+import { getUser } from './get-user.ts';
 import { configuredProviders, unconfiguredProviders } from './providers.ts';
-import { getUser } from './service.ts';
 import { linkIntentValue } from './sign-in-methods.ts';
 
 export type LinkStart =

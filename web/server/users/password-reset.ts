@@ -7,7 +7,7 @@ import { hashPassword } from '#server/security/passwords.ts';
 import { hashSecret, newSecret } from '#server/security/tokens.ts';
 import { deliverLink } from './link-mail.ts';
 import * as repo from './repository.ts';
-import { minPasswordLength, normalizeEmail } from './service.ts';
+import { minPasswordLength, normalizeEmail } from './sign-up.ts';
 
 /**
  * At most this many links per (account, client address) per window; further requests are

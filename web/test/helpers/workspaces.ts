@@ -1,5 +1,5 @@
 import type { AppContext } from '#server/context.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUp } from '#server/users/sign-up.ts';
 import { sessionWorkspace } from '#server/workspaces/membership.ts';
 
 /**

@@ -7,8 +7,8 @@ import { returnPath } from '../../../server/auth/return-path.ts';
 import { getConfig, getContext } from '../../../server/context.ts';
 import { providerSignInAction, signInAction } from '../../../server/ui/actions.ts';
 import { currentUser } from '../../../server/ui/session.ts';
+import { hasAnyUser } from '../../../server/users/get-user.ts';
 import { configuredProviders, unconfiguredProviders } from '../../../server/users/providers.ts';
-import { hasAnyUser } from '../../../server/users/service.ts';
 
 /**
  * Providers this server could offer but has no credentials for: named, with a link to /setup, where

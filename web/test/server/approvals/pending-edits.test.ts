@@ -17,7 +17,7 @@ import {
 import { getPost } from '#server/posts/get-post.ts';
 import { listPostTimeline } from '#server/posts/list-post-events.ts';
 import type { PostPatch } from '#server/posts/schema.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUp } from '#server/users/sign-up.ts';
 import { createWebhook } from '#server/webhooks/service.ts';
 import { signUpWithWorkspace } from '#test/helpers/workspaces.ts';
 import { backends } from '../../helpers/databases.ts';

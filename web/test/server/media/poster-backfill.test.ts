@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../../server/db/access.ts';
 import { listMedia } from '../../../server/media/list-media.ts';
 import { insertMedia } from '../../../server/media/repository.ts';
-import { signUp } from '../../../server/users/service.ts';
+import { signUp } from '../../../server/users/sign-up.ts';
 import { sessionWorkspace } from '../../../server/workspaces/membership.ts';
 import { backends } from '../../helpers/databases.ts';
 import { videoOf } from '../../helpers/media.ts';

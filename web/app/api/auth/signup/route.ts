@@ -6,7 +6,7 @@ import { route } from '#server/http/route.ts';
 import { sendVerificationLink } from '#server/users/email-verification.ts';
 import { usersRoutes } from '#server/users/routes.ts';
 import { SignupRequest } from '#server/users/schema.ts';
-import { signUp } from '#server/users/service.ts';
+import { signUp } from '#server/users/sign-up.ts';
 import { sessionWorkspace } from '#server/workspaces/membership.ts';
 
 export const runtime = 'nodejs';

@@ -1,65 +1,9 @@
-import { ProblemError, problem } from '@postwave/shared';
-import type { z } from 'zod';
-import { sessionIsCurrent } from '#server/auth/session.ts';
 import type { AppContext } from '#server/context.ts';
 import { isUniqueViolation } from '#server/db/errors.ts';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '#server/security/passwords.ts';
 import * as repo from './repository.ts';
-import type { PublicUser, SignupRequest } from './schema.ts';
-
-export const minPasswordLength = 10;
-
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-export async function signUp(ctx: AppContext, input: z.infer<typeof SignupRequest>): Promise<PublicUser> {
-  const email = normalizeEmail(input.email);
-  const errors = [];
-  if (!emailPattern.test(email))
-    errors.push({ path: 'email', code: 'invalid_email', message: 'Not a valid email address' });
-  if (input.password.length < minPasswordLength) {
-    errors.push({
-      path: 'password',
-      code: 'weak_password',
-      message: `Use at least ${minPasswordLength} characters`,
-    });
-  }
-  if (errors.length)
-    throw new ProblemError(problem('validation_failed', 'The sign-up details are not valid', { errors }));
-  const now = new Date();
-  try {
-    const row = await repo.insertUser(ctx, {
-      id: crypto.randomUUID(),
-      email,
-      name: input.name?.trim() || null,
-      passwordHash: await hashPassword(input.password),
-      createdAt: now,
-      updatedAt: now,
-    });
-    return toPublicUser(row);
-  } catch (error) {
-    if (isUniqueViolation(error))
-      throw new ProblemError(problem('email_taken', 'An account with this email already exists'));
-    throw error;
-  }
-}
-
-/** The user for an email and password, or undefined; takes the same time whether or not the email exists. */
-export async function verifyCredentials(
-  ctx: AppContext,
-  email: string,
-  password: string,
-): Promise<PublicUser | undefined> {
-  const row = await repo.findUserByEmail(ctx, normalizeEmail(email));
-  if (!row?.passwordHash) {
-    await verifyPassword(password, await dummyPasswordHash());
-    return undefined;
-  }
-  return (await verifyPassword(password, row.passwordHash)) ? toPublicUser(row) : undefined;
-}
+import type { PublicUser } from './schema.ts';
+import { normalizeEmail } from './sign-up.ts';
+import { toPublicUser } from './view.ts';
 
 export interface ProviderIdentity {
   provider: string;
@@ -150,49 +94,4 @@ export async function signInWithIdentity(
     const again = await linkedUser(ctx, identity.provider, identity.providerAccountId);
     return again ? { user: again } : { refused: 'email_in_use' };
   }
-}
-
-/** True once someone has signed up on this server (the sign-in page's first-visit greeting). */
-export async function hasAnyUser(ctx: AppContext): Promise<boolean> {
-  return repo.anyUserExists(ctx);
-}
-
-export async function getUser(ctx: AppContext, userId: string): Promise<PublicUser | undefined> {
-  const row = await repo.findUser(ctx, userId);
-  return row ? toPublicUser(row) : undefined;
-}
-
-/**
- * The user behind a browser session, if the user still exists and has not reset the password
- * since the session began (`authTime`). Every session check (API caller, pages, CLI login,
- * provider linking) asks here.
- */
-export async function sessionUser(
-  ctx: AppContext,
-  userId: string,
-  authTime: unknown,
-): Promise<repo.UserRow | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(userId)) return undefined;
-  const row = await repo.findUser(ctx, userId);
-  return row && sessionIsCurrent(authTime, row.sessionsValidAfter) ? row : undefined;
-}
-
-/** Saves name and/or time zone (Settings, sign-up). */
-export async function updateProfile(
-  ctx: AppContext,
-  userId: string,
-  values: { name?: string | null; timezone?: string },
-): Promise<void> {
-  await repo.updateProfile(ctx, userId, values);
-}
-
-function toPublicUser(row: repo.UserRow): PublicUser {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    timezone: row.timezone,
-    createdAt: row.createdAt.toISOString(),
-    emailVerifiedAt: row.emailVerifiedAt?.toISOString() ?? null,
-  };
 }
