@@ -292,6 +292,8 @@ test.describe('first hour at 1280×800', () => {
     await tour.close();
 
     await expect(page.locator('.page-head .badge')).toHaveText('Posted', { timeout: 220_000 });
+    // The composer's "Scheduled" note no longer holds once the post went out.
+    await expect(page.getByText('Postwave will publish it at the time you chose')).toHaveCount(0);
     await step(page, '07-post-posted');
 
     // Signing in with a wrong password keeps the e-mail and logs one line, no stack trace.

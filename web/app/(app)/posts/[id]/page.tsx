@@ -79,6 +79,9 @@ export default async function PostPage({
   const failedTargets = post.results.filter((r) => r.status === 'failed');
   const unknownTargets = post.results.filter((r) => r.status === 'unknown');
   let note = done ? doneNotes[done] : undefined;
+  // The page follows the post's status live, and the note stays in the address: once a scheduled
+  // or queued post went out (or failed), "Scheduled" no longer holds; the badge says what does.
+  if ((done === 'schedule' || done === 'queue') && post.status !== 'scheduled') note = undefined;
   if (done && post.status === 'pending_approval')
     note = 'Submitted for approval: an editor, admin or owner decides, and then it goes out as you asked.';
   const requested = post.approval?.requested;
