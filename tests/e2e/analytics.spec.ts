@@ -50,6 +50,17 @@ test('analytics: a post’s figures after a refresh, the analytics page with its
   const data = page.getByTestId('daily-chart-data');
   await expect(data.locator('tbody tr')).toHaveCount(30);
   await expect(data.locator('tbody tr').last().locator('td')).toHaveText(['1', '9']);
+  // The drawing names its two series and draws the only day with engagement (a line of one point).
+  const legend = page.getByTestId('daily-chart').locator('.recharts-legend-item');
+  await expect(legend).toHaveCount(2);
+  await expect(legend.filter({ hasText: 'Posts' })).toHaveCount(1);
+  await expect(legend.filter({ hasText: 'Engagement' })).toHaveCount(1);
+  await expect(page.getByTestId('daily-chart').locator('.recharts-line-dot')).toHaveCount(1);
+  // An account's name in the table reads as written, not as an uppercase column title.
+  await expect(page.getByTestId('per-account').locator('tbody th').first()).toHaveCSS(
+    'text-transform',
+    'none',
+  );
   await expect(page.getByTestId('per-account').getByRole('row')).toHaveCount(2);
   await expect(page.getByTestId('top-posts').getByRole('link', { name: 'Numbers, please' })).toBeVisible();
   await expect(page.getByTestId('best-times-empty')).toBeVisible();

@@ -4,6 +4,7 @@ import {
   Bar,
   CartesianGrid,
   ComposedChart,
+  Legend,
   Line,
   ResponsiveContainer,
   Tooltip,
@@ -42,6 +43,7 @@ export function DailyChart({ days, title }: { days: DayPoint[]; title: string })
             <YAxis yAxisId="posts" allowDecimals={false} fontSize={12} width={32} />
             <YAxis yAxisId="engagement" orientation="right" allowDecimals={false} fontSize={12} width={40} />
             <Tooltip />
+            <Legend verticalAlign="top" height={28} iconSize={10} wrapperStyle={{ fontSize: 12 }} />
             <Bar
               yAxisId="posts"
               dataKey="posts"
@@ -54,7 +56,8 @@ export function DailyChart({ days, title }: { days: DayPoint[]; title: string })
               dataKey="engagement"
               name="Engagement"
               stroke="var(--text)"
-              dot={false}
+              // Dots: a day with figures between days without any is a line of one point, drawn only as its dot.
+              dot={{ r: 3, fill: 'var(--text)' }}
               isAnimationActive={false}
             />
           </ComposedChart>
