@@ -1,5 +1,7 @@
 import { ProblemError, type ProblemIssue, problem, restoreCsvCell, zodIssues } from '@postwave/shared';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
+import type { RecycleSettings } from '#server/db/schema.ts';
+import { parseRecycle } from '#server/posts/recycle-schema.ts';
 import {
   ImportComposerFields,
   ImportJsonBody,
@@ -26,6 +28,8 @@ export interface ImportRowInput {
   overrides: Record<string, { message?: string; media?: ImportMediaItem[] }>;
   /** The thread's parts after the first message. */
   thread: { message: string; media: ImportMediaItem[] }[];
+  /** Evergreen recycling, checked as `POST /api/v1/posts` checks it. */
+  recycle: RecycleSettings | undefined;
   errors: ProblemIssue[];
 }
 
@@ -80,6 +84,19 @@ function composerFields(
     media: mediaItems(asList(part.media), `thread[${i}].media`, errors),
   }));
   return { overrides, thread };
+}
+
+/** A row's `recycle` as `POST /api/v1/posts` reads it (ranges, `until` in the future); errors at `recycle.…`. */
+function recycleOf(value: unknown, errors: ProblemIssue[]): RecycleSettings | undefined {
+  if (value === undefined || value === null) return undefined;
+  try {
+    return parseRecycle({ recycle: value }) ?? undefined;
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    const { code, detail, errors: issues } = error.problem;
+    errors.push(...(issues?.length ? issues : [{ path: 'recycle', code, message: detail ?? code }]));
+    return undefined;
+  }
 }
 
 /** A CSV cell holding JSON; an error at `column` when it does not parse. */
@@ -235,6 +252,7 @@ export function parseCsvImport(text: string): ImportRowInput[] {
       },
       errors,
     );
+    const recycle = recycleOf(jsonCell(record.recycle, 'recycle', errors), errors);
     const threadColumns = csvThreadColumns(record);
     if (threadColumns.length && composer.thread.length)
       errors.push({
@@ -259,6 +277,7 @@ export function parseCsvImport(text: string): ImportRowInput[] {
       media,
       options,
       ...composer,
+      recycle,
       errors,
     };
   });
@@ -284,6 +303,7 @@ export function parseJsonImport(value: unknown): ImportRowInput[] {
         options: {},
         overrides: {},
         thread: [],
+        recycle: undefined,
         errors: zodIssues(parsed.error),
       };
     }
@@ -300,6 +320,8 @@ export function parseJsonImport(value: unknown): ImportRowInput[] {
       media,
       options: row.accountOptions ?? {},
       ...composer,
+      // The raw value: `until` is checked (a date in the future) as POST /api/v1/posts does.
+      recycle: recycleOf((element as { recycle?: unknown }).recycle, errors),
       errors,
     };
   });
