@@ -283,14 +283,21 @@ export function parseCsvImport(text: string): ImportRowInput[] {
   });
 }
 
-/** A JSON array of post requests (an export in JSON reads back as one). */
-export function parseJsonImport(value: unknown): ImportRowInput[] {
+/**
+ * A JSON array of post requests (an export in JSON reads back as one). `rowErrors`: errors found
+ * before parsing (an unknown `templateId`), by array position.
+ */
+export function parseJsonImport(
+  value: unknown,
+  rowErrors = new Map<number, ProblemIssue[]>(),
+): ImportRowInput[] {
   const array = ImportJsonBody.safeParse(value);
   if (!array.success)
     throw new ProblemError(problem('invalid_request', 'A JSON import is an array of post requests'));
   if (array.data.length > maxImportRows) throw tooMany(array.data.length);
   if (array.data.length === 0) throw new ProblemError(problem('invalid_request', 'The file has no rows'));
   return array.data.map((element, i) => {
+    const earlier = rowErrors.get(i) ?? [];
     const parsed = ImportPostRequest.safeParse(element);
     if (!parsed.success) {
       return {
@@ -304,11 +311,11 @@ export function parseJsonImport(value: unknown): ImportRowInput[] {
         overrides: {},
         thread: [],
         recycle: undefined,
-        errors: zodIssues(parsed.error),
+        errors: [...earlier, ...zodIssues(parsed.error)],
       };
     }
     const row = parsed.data;
-    const errors: ProblemIssue[] = [];
+    const errors: ProblemIssue[] = [...earlier];
     const media = mediaItems(asList(row.media), 'media', errors);
     const composer = composerFields(row, errors);
     return {

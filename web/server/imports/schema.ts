@@ -51,7 +51,11 @@ export const ImportComposerFields = z.object({
  */
 export const ImportPostRequest = z
   .object({
-    message: z.string().max(100_000),
+    templateId: z.string().optional().meta({
+      description:
+        'Starts the row from this template of the workspace, as `POST /api/v1/posts` does: each field the row leaves out is the template’s. An unknown one is the row’s error (`template_not_found`).',
+    }),
+    message: z.string().max(100_000).meta({ description: 'Required unless `templateId` supplies it.' }),
     accountIds: z.array(z.string().max(300)).max(100).default([]),
     postingMode: z.string().max(40).optional(),
     scheduledAt: z.string().max(100).nullable().optional(),

@@ -591,6 +591,56 @@ for (const backend of backends()) {
       );
     });
 
+    test('a JSON row with templateId starts from the template as POST /api/v1/posts does; an unknown one is that row’s error', async () => {
+      const { api, news, updates } = await setup('templated');
+      const template = await api.json('/api/v1/templates', {
+        json: {
+          name: 'Weekly',
+          message: 'From the template',
+          accountIds: [news],
+          thread: [{ message: 'Second part' }],
+          accountOptions: { [news]: { disableNotification: true } },
+        },
+      });
+      assert.equal(template.status, 201, JSON.stringify(template.body));
+      const rows = [
+        { templateId: template.body.id },
+        { templateId: template.body.id, message: 'Mine wins', accountIds: [updates], scheduledAt: inDays(2) },
+        { templateId: crypto.randomUUID(), message: 'x', accountIds: [news] },
+      ];
+      const dry = await importFile(api, JSON.stringify(rows), { dryRun: true, type: 'application/json' });
+      assert.equal(dry.status, 200, JSON.stringify(dry.body));
+      assert.deepEqual(
+        dry.body.rows.map((r: { valid: boolean }) => r.valid),
+        [true, true, false],
+      );
+      assert.equal(dry.body.rows[2].errors[0].path, 'templateId');
+      assert.equal(dry.body.rows[2].errors[0].code, 'template_not_found');
+
+      const committed = await importFile(api, JSON.stringify(rows.slice(0, 2)), {
+        dryRun: false,
+        type: 'application/json',
+      });
+      assert.equal(committed.body.committed, true, JSON.stringify(committed.body));
+      const [first, second] = await Promise.all(
+        committed.body.rows.map(
+          async (r: { postId: string }) => (await api.json(`/api/v1/posts/${r.postId}`)).body,
+        ),
+      );
+      assert.equal(first.message, 'From the template');
+      assert.deepEqual(first.accountIds, [news]);
+      assert.deepEqual(
+        first.thread.map((p: { message: string }) => p.message),
+        ['Second part'],
+      );
+      assert.deepEqual(first.accountOptions, { [news]: { disableNotification: true } });
+      assert.equal(first.status, 'draft');
+      assert.equal(second.message, 'Mine wins');
+      assert.deepEqual(second.accountIds, [updates]);
+      assert.deepEqual(second.accountOptions, {}, 'options of accounts the post does not go to are dropped');
+      assert.equal(second.status, 'scheduled');
+    });
+
     test('export pages through more posts than one page without losing or repeating any', async () => {
       const { api, news } = await setup('bulk');
       const rows = [['message', 'accounts']];
