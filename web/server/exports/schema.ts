@@ -26,6 +26,7 @@ export const exportColumns = [
   'accountOptions',
   'overrides',
   'thread',
+  'recycle',
   'results',
 ] as const;
 

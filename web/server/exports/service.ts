@@ -54,6 +54,7 @@ function csvRow(post: PostView): string[] {
     options,
     jsonOrEmpty(overrides, Object.keys(overrides).length === 0),
     jsonOrEmpty(thread, thread.length === 0),
+    jsonOrEmpty(post.recycle, !post.recycle),
     post.results.length ? JSON.stringify(post.results) : '',
   ];
 }

@@ -1,5 +1,7 @@
 import { ProblemError, type ProblemIssue, problem, restoreCsvCell, zodIssues } from '@postwave/shared';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
+import type { RecycleSettings } from '#server/db/schema.ts';
+import { parseRecycle } from '#server/posts/recycle-schema.ts';
 import {
   ImportComposerFields,
   ImportJsonBody,
@@ -26,6 +28,8 @@ export interface ImportRowInput {
   overrides: Record<string, { message?: string; media?: ImportMediaItem[] }>;
   /** The thread's parts after the first message. */
   thread: { message: string; media: ImportMediaItem[] }[];
+  /** Evergreen recycling, checked as `POST /api/v1/posts` checks it. */
+  recycle: RecycleSettings | undefined;
   errors: ProblemIssue[];
 }
 
@@ -80,6 +84,19 @@ function composerFields(
     media: mediaItems(asList(part.media), `thread[${i}].media`, errors),
   }));
   return { overrides, thread };
+}
+
+/** A row's `recycle` as `POST /api/v1/posts` reads it (ranges, `until` in the future); errors at `recycle.…`. */
+function recycleOf(value: unknown, errors: ProblemIssue[]): RecycleSettings | undefined {
+  if (value === undefined || value === null) return undefined;
+  try {
+    return parseRecycle({ recycle: value }) ?? undefined;
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    const { code, detail, errors: issues } = error.problem;
+    errors.push(...(issues?.length ? issues : [{ path: 'recycle', code, message: detail ?? code }]));
+    return undefined;
+  }
 }
 
 /** A CSV cell holding JSON; an error at `column` when it does not parse. */
@@ -235,6 +252,7 @@ export function parseCsvImport(text: string): ImportRowInput[] {
       },
       errors,
     );
+    const recycle = recycleOf(jsonCell(record.recycle, 'recycle', errors), errors);
     const threadColumns = csvThreadColumns(record);
     if (threadColumns.length && composer.thread.length)
       errors.push({
@@ -259,19 +277,27 @@ export function parseCsvImport(text: string): ImportRowInput[] {
       media,
       options,
       ...composer,
+      recycle,
       errors,
     };
   });
 }
 
-/** A JSON array of post requests (an export in JSON reads back as one). */
-export function parseJsonImport(value: unknown): ImportRowInput[] {
+/**
+ * A JSON array of post requests (an export in JSON reads back as one). `rowErrors`: errors found
+ * before parsing (an unknown `templateId`), by array position.
+ */
+export function parseJsonImport(
+  value: unknown,
+  rowErrors = new Map<number, ProblemIssue[]>(),
+): ImportRowInput[] {
   const array = ImportJsonBody.safeParse(value);
   if (!array.success)
     throw new ProblemError(problem('invalid_request', 'A JSON import is an array of post requests'));
   if (array.data.length > maxImportRows) throw tooMany(array.data.length);
   if (array.data.length === 0) throw new ProblemError(problem('invalid_request', 'The file has no rows'));
   return array.data.map((element, i) => {
+    const earlier = rowErrors.get(i) ?? [];
     const parsed = ImportPostRequest.safeParse(element);
     if (!parsed.success) {
       return {
@@ -284,11 +310,12 @@ export function parseJsonImport(value: unknown): ImportRowInput[] {
         options: {},
         overrides: {},
         thread: [],
-        errors: zodIssues(parsed.error),
+        recycle: undefined,
+        errors: [...earlier, ...zodIssues(parsed.error)],
       };
     }
     const row = parsed.data;
-    const errors: ProblemIssue[] = [];
+    const errors: ProblemIssue[] = [...earlier];
     const media = mediaItems(asList(row.media), 'media', errors);
     const composer = composerFields(row, errors);
     return {
@@ -300,6 +327,8 @@ export function parseJsonImport(value: unknown): ImportRowInput[] {
       media,
       options: row.accountOptions ?? {},
       ...composer,
+      // The raw value: `until` is checked (a date in the future) as POST /api/v1/posts does.
+      recycle: recycleOf((element as { recycle?: unknown }).recycle, errors),
       errors,
     };
   });

@@ -6,7 +6,7 @@ import type { ImportRowReport } from './schema.ts';
 /** What an import row creates: the post's content and how it is timed. */
 export type ImportedPost = Pick<
   NewPostRow,
-  'message' | 'accountIds' | 'media' | 'accountOptions' | 'overrides' | 'thread'
+  'message' | 'accountIds' | 'media' | 'accountOptions' | 'overrides' | 'thread' | 'recycle'
 > &
   (
     | { status: 'draft'; scheduledAt: Date | null }

@@ -1,9 +1,11 @@
 import { ProblemError, problem, unsafeJsonReason } from '@postwave/shared';
+import type { AppContext } from '#server/context.ts';
 import { readLimitedBytes } from '#server/http/body.ts';
 import { decodeImportText, refuseLoneSurrogates } from './encoding.ts';
 import { type ImportRowInput, parseCsvImport, parseJsonImport } from './parse.ts';
 import { DryRunQuery, maxImportBytes } from './schema.ts';
 import type { ImportFormat } from './service.ts';
+import { expandTemplates } from './templates.ts';
 
 export interface ImportRequest {
   format: ImportFormat;
@@ -15,8 +17,15 @@ export interface ImportRequest {
   rows: ImportRowInput[];
 }
 
-/** Reads and parses an import request: query, content type, size limit, CSV or JSON rows. */
-export async function readImportRequest(request: Request): Promise<ImportRequest> {
+/**
+ * Reads and parses an import request: query, content type, size limit, CSV or JSON rows (a JSON
+ * row's `templateId` expanded from the workspace's templates).
+ */
+export async function readImportRequest(
+  request: Request,
+  ctx: AppContext,
+  workspaceId: string,
+): Promise<ImportRequest> {
   const query = DryRunQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) throw new ProblemError(problem('invalid_request', 'dryRun must be true or false'));
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -45,5 +54,12 @@ export async function readImportRequest(request: Request): Promise<ImportRequest
   const unsafe = unsafeJsonReason(value);
   if (unsafe) throw new ProblemError(problem('invalid_request', unsafe));
   refuseLoneSurrogates(value);
-  return { format, dryRun, text, fingerprintBody: value, rows: parseJsonImport(value) };
+  const templated = await expandTemplates(ctx, workspaceId, value);
+  return {
+    format,
+    dryRun,
+    text,
+    fingerprintBody: value,
+    rows: parseJsonImport(templated.value, templated.errors),
+  };
 }

@@ -1,5 +1,6 @@
 import { AccountOptions, AltText, maxThreadParts } from '@postwave/shared';
 import { z } from 'zod';
+import { RecycleField } from '#server/posts/recycle-schema.ts';
 
 /** Bodies over this many bytes are 413 before any parsing. */
 export const maxImportBytes = 5 * 1024 * 1024;
@@ -46,11 +47,15 @@ export const ImportComposerFields = z.object({
  * and `altText` on media. `accountIds` and the keys of `overrides` and `accountOptions` may name
  * accounts by id or handle; media items (also in overrides and thread parts) are media objects
  * (resolved by key) or URLs (fetched). `postingMode` is `draft`, `schedule` or `queue`, default
- * `schedule` when `scheduledAt` is given, else `draft`.
+ * `schedule` when `scheduledAt` is given, else `draft`. `recycle` is kept as `POST /api/v1/posts` keeps it.
  */
 export const ImportPostRequest = z
   .object({
-    message: z.string().max(100_000),
+    templateId: z.string().optional().meta({
+      description:
+        'Starts the row from this template of the workspace, as `POST /api/v1/posts` does: each field the row leaves out is the template’s. An unknown one is the row’s error (`template_not_found`).',
+    }),
+    message: z.string().max(100_000).meta({ description: 'Required unless `templateId` supplies it.' }),
     accountIds: z.array(z.string().max(300)).max(100).default([]),
     postingMode: z.string().max(40).optional(),
     scheduledAt: z.string().max(100).nullable().optional(),
@@ -58,6 +63,8 @@ export const ImportPostRequest = z
     accountOptions: AccountOptions.optional(),
     overrides: z.unknown().optional(),
     thread: z.unknown().optional(),
+    // Without it an exported evergreen post read back as a plain one, silently.
+    recycle: RecycleField,
   })
   .meta({ id: 'ImportPostRequest' });
 

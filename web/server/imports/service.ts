@@ -275,6 +275,7 @@ async function resolveRows(
     else seen.set(fingerprint, row.index);
 
     const content = { message: row.message, accountIds, media: stored, accountOptions, overrides, thread };
+    const recycle = row.recycle ?? null;
     // Scheduled and queued rows get exactly the checks POST /api/v1/posts makes before scheduling.
     if (errors.length === 0 && (mode === 'schedule' || mode === 'queue')) {
       errors.push(...(await publishabilityIssues(ctx, workspaceId, content, cache)));
@@ -295,10 +296,10 @@ async function resolveRows(
     const post: ImportedPost | undefined = !valid
       ? undefined
       : mode === 'queue'
-        ? { ...content, status: 'queue', scheduledAt }
+        ? { ...content, recycle, status: 'queue', scheduledAt }
         : mode === 'schedule'
-          ? { ...content, status: 'scheduled', scheduledAt: scheduledAt! }
-          : { ...content, status: 'draft', scheduledAt: scheduledAt ?? null };
+          ? { ...content, recycle, status: 'scheduled', scheduledAt: scheduledAt! }
+          : { ...content, recycle, status: 'draft', scheduledAt: scheduledAt ?? null };
     out.push({ report: { index: row.index, valid, errors: nameAccountsInIssues(errors, accounts) }, post });
   }
   return out;

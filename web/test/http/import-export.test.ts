@@ -524,6 +524,123 @@ for (const backend of backends()) {
       );
     });
 
+    test('recycle on a row (JSON field or CSV column) is kept, checked like POST /api/v1/posts, and survives an export round trip', async () => {
+      const { api, news } = await setup('recycler');
+      const recycle = { intervalDays: 30, maxTimes: 4, jitterMinutes: 15 };
+      const rows = [
+        { message: 'evergreen json', accountIds: [news], scheduledAt: inDays(3), recycle },
+        {
+          message: 'too often',
+          accountIds: [news],
+          scheduledAt: inDays(3),
+          recycle: { intervalDays: 2, maxTimes: 4 },
+        },
+        {
+          message: 'until passed',
+          accountIds: [news],
+          recycle: { ...recycle, until: '2020-01-01T00:00:00Z' },
+        },
+      ];
+      const dry = await importFile(api, JSON.stringify(rows), { dryRun: true, type: 'application/json' });
+      assert.equal(dry.status, 200, JSON.stringify(dry.body));
+      assert.deepEqual(
+        dry.body.rows.map((r: { valid: boolean }) => r.valid),
+        [true, false, false],
+      );
+      assert.equal(dry.body.rows[1].errors[0].path, 'recycle.intervalDays');
+      assert.equal(dry.body.rows[2].errors[0].path, 'recycle.until');
+
+      const json = await importFile(api, JSON.stringify([rows[0]]), {
+        dryRun: false,
+        type: 'application/json',
+      });
+      assert.equal(json.body.committed, true, JSON.stringify(json.body));
+      const fromJson = await api.json(`/api/v1/posts/${json.body.rows[0].postId}`);
+      assert.deepEqual(fromJson.body.recycle, recycle);
+
+      const fromCsv = await importFile(
+        api,
+        csv([
+          ['message', 'accounts', 'scheduledAt', 'recycle'],
+          ['evergreen csv', news, inDays(3), JSON.stringify({ intervalDays: 60, maxTimes: 2 })],
+          ['bad recycle cell', news, inDays(3), '{oops'],
+        ]),
+        { dryRun: true },
+      );
+      assert.deepEqual(
+        fromCsv.body.rows.map((r: { valid: boolean }) => r.valid),
+        [true, false],
+      );
+      assert.equal(fromCsv.body.rows[1].errors[0].path, 'recycle');
+
+      // An export reads back with its recycling, in either format.
+      const exported = await (await api.fetch('/api/v1/posts/export?format=csv')).text();
+      const records = parseCsv(exported, { columns: true }) as Record<string, string>[];
+      assert.deepEqual(JSON.parse(records[0]!.recycle!), recycle);
+      await api.json(`/api/v1/posts/${json.body.rows[0].postId}`, { method: 'DELETE' });
+      const again = await importFile(api, exported, { dryRun: false });
+      assert.equal(again.body.committed, true, JSON.stringify(again.body));
+      assert.deepEqual((await api.json(`/api/v1/posts/${again.body.rows[0].postId}`)).body.recycle, recycle);
+      const exportedJson = await (await api.fetch('/api/v1/posts/export?format=json')).text();
+      await api.json(`/api/v1/posts/${again.body.rows[0].postId}`, { method: 'DELETE' });
+      const againJson = await importFile(api, exportedJson, { dryRun: false, type: 'application/json' });
+      assert.equal(againJson.body.committed, true, JSON.stringify(againJson.body));
+      assert.deepEqual(
+        (await api.json(`/api/v1/posts/${againJson.body.rows[0].postId}`)).body.recycle,
+        recycle,
+      );
+    });
+
+    test('a JSON row with templateId starts from the template as POST /api/v1/posts does; an unknown one is that row’s error', async () => {
+      const { api, news, updates } = await setup('templated');
+      const template = await api.json('/api/v1/templates', {
+        json: {
+          name: 'Weekly',
+          message: 'From the template',
+          accountIds: [news],
+          thread: [{ message: 'Second part' }],
+          accountOptions: { [news]: { disableNotification: true } },
+        },
+      });
+      assert.equal(template.status, 201, JSON.stringify(template.body));
+      const rows = [
+        { templateId: template.body.id },
+        { templateId: template.body.id, message: 'Mine wins', accountIds: [updates], scheduledAt: inDays(2) },
+        { templateId: crypto.randomUUID(), message: 'x', accountIds: [news] },
+      ];
+      const dry = await importFile(api, JSON.stringify(rows), { dryRun: true, type: 'application/json' });
+      assert.equal(dry.status, 200, JSON.stringify(dry.body));
+      assert.deepEqual(
+        dry.body.rows.map((r: { valid: boolean }) => r.valid),
+        [true, true, false],
+      );
+      assert.equal(dry.body.rows[2].errors[0].path, 'templateId');
+      assert.equal(dry.body.rows[2].errors[0].code, 'template_not_found');
+
+      const committed = await importFile(api, JSON.stringify(rows.slice(0, 2)), {
+        dryRun: false,
+        type: 'application/json',
+      });
+      assert.equal(committed.body.committed, true, JSON.stringify(committed.body));
+      const [first, second] = await Promise.all(
+        committed.body.rows.map(
+          async (r: { postId: string }) => (await api.json(`/api/v1/posts/${r.postId}`)).body,
+        ),
+      );
+      assert.equal(first.message, 'From the template');
+      assert.deepEqual(first.accountIds, [news]);
+      assert.deepEqual(
+        first.thread.map((p: { message: string }) => p.message),
+        ['Second part'],
+      );
+      assert.deepEqual(first.accountOptions, { [news]: { disableNotification: true } });
+      assert.equal(first.status, 'draft');
+      assert.equal(second.message, 'Mine wins');
+      assert.deepEqual(second.accountIds, [updates]);
+      assert.deepEqual(second.accountOptions, {}, 'options of accounts the post does not go to are dropped');
+      assert.equal(second.status, 'scheduled');
+    });
+
     test('export pages through more posts than one page without losing or repeating any', async () => {
       const { api, news } = await setup('bulk');
       const rows = [['message', 'accounts']];

@@ -137,6 +137,57 @@ for (const backend of backends()) {
       assert.equal(payload.data.results.length, 1);
     });
 
+    test('one target refused sends post.partially_published, every target refused post.failed: once each, carrying the Post', async () => {
+      const { client: owner } = await signUp(app.url, 'partial');
+      const news = await connectTelegram(owner, '@news');
+      const updates = await connectTelegram(owner, '@updates', bots.second);
+      const hook = await create(
+        ['post.published', 'post.partially_published', 'post.failed', 'post.unknown'],
+        owner,
+      );
+      receiver.secrets = [hook.secret];
+      const refuse = (times: number) =>
+        env.telegram.inject({
+          method: 'sendMessage',
+          times,
+          status: 400,
+          json: { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
+        });
+      type PostEvent = { type: string; data: { id: string; status: string; results: { status: string }[] } };
+      const events: PostEvent[] = [];
+      for (const [times, expected] of [
+        [1, 'post.partially_published'],
+        [2, 'post.failed'],
+      ] as const) {
+        refuse(times);
+        const post = await owner.json('/api/v1/posts', {
+          json: { message: `refused ${times}`, accountIds: [news, updates], postingMode: 'now' },
+        });
+        assert.equal(post.status, 201, JSON.stringify(post.body));
+        const [got] = await until(expected, async () => {
+          const found = receiver.received.filter((r) => (r.payload as PostEvent).data?.id === post.body.id);
+          return found.length ? found : undefined;
+        });
+        const payload = got!.payload as PostEvent;
+        assert.deepEqual(got!.verifiedWith, [hook.secret]);
+        assert.equal(payload.type, expected);
+        assert.equal(payload.data.id, post.body.id);
+        assert.equal(payload.data.status, post.body.status);
+        assert.deepEqual(
+          payload.data.results.map((r) => r.status).sort(),
+          times === 1 ? ['failed', 'posted'] : ['failed', 'failed'],
+        );
+        events.push(payload);
+      }
+      // No second delivery of either event turned up meanwhile.
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(receiver.received.length, 2);
+      assert.deepEqual((await deliveriesOf(owner, hook.id)).map((d) => d.eventType).sort(), [
+        'post.failed',
+        'post.partially_published',
+      ]);
+    });
+
     test('a failing receiver is retried with backoff until it answers 2xx, each attempt logged', async () => {
       const hook = await create(['post.published']);
       receiver.secrets = [hook.secret];

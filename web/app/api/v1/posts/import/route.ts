@@ -13,7 +13,7 @@ export const runtime = 'nodejs';
 
 export const POST = route(importRoutes.importPosts, async ({ request, ctx, caller }) => {
   countImport(ctx, caller.userId);
-  const input = await readImportRequest(request);
+  const input = await readImportRequest(request, ctx, caller.workspaceId);
   // Where approvals apply to the importer, scheduled and queued rows become submissions.
   const submitAs = (await decidePosting(ctx, caller)) === 'submit' ? approvalActorOf(caller) : undefined;
   const run = () =>
