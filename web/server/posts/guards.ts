@@ -37,7 +37,7 @@ export function assertEditable(row: PostRow, action: string): void {
 export function assertNotAwaitingApproval(row: PostRow): void {
   if (row.status === 'pending_approval') {
     throw invalidStatus(
-      'The post is waiting for approval: approve it (POST /api/v1/posts/{id}/approve) or move it back to draft first',
+      'The post is waiting for approval: approve it (POST /api/v1/posts/{id}/approve, or the approve_post tool over MCP) or move it back to draft first',
     );
   }
 }

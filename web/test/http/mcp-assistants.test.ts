@@ -239,6 +239,8 @@ for (const backend of backends()) {
       })) as Json;
       assert.equal(again.isError, true, text(again));
       assert.equal(again.structuredContent.error.code, 'invalid_status');
+      // The way forward is named as the assistant can take it: the approve_post tool.
+      assert.match(text(again), /approve_post/);
       // Publishing an existing draft also waits for approval; the user then approves in the app.
       const draft = (await client.callTool({
         name: 'create_post',
