@@ -175,7 +175,25 @@ test('settings: the assistants toggle keeps the focus; revoking an assistant han
   await expect(dialog).toBeHidden();
   await expect(revoke).toBeFocused();
   await revoke.press('Enter');
+  // While the revoke runs (held back here), Escape and Cancel leave the dialog open: closing it
+  // would hide the outcome of an action that still happens.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/v1/mcp-clients?*', async (route) => {
+    if (route.request().method() === 'DELETE') await held;
+    await route.continue();
+  });
   await dialog.getByRole('button', { name: 'Revoke access' }).press('Enter');
+  await expect(dialog.getByRole('button', { name: 'Working…' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+  // aria-disabled, so Playwright would wait for it to be enabled: a user can still press it.
+  await dialog.getByRole('button', { name: 'Cancel' }).click({ force: true });
+  await expect(dialog).toBeVisible();
+  release();
+  await expect(dialog).toBeHidden();
   await expect(page.getByText('No assistants connected')).toBeVisible();
   const outcome = page.getByRole('status').filter({ hasText: 'Revoked the access of Focus Assistant.' });
   await expect(outcome).toBeFocused();

@@ -41,7 +41,20 @@ export function ConfirmButton({
         {label}
       </button>
       {/* Named by its question, described by what follows from it: both are read as it opens. */}
-      <dialog ref={dialog} className="modal" aria-labelledby={titleId} aria-describedby={`${titleId}-body`}>
+      {/* While the action runs, Escape does not close it: its outcome (or error) is shown here. */}
+      <dialog
+        ref={dialog}
+        className="modal"
+        aria-labelledby={titleId}
+        aria-describedby={`${titleId}-body`}
+        aria-busy={busy}
+        onKeyDown={(event) => {
+          if (busy && event.key === 'Escape') event.preventDefault();
+        }}
+        onCancel={(event) => {
+          if (busy) event.preventDefault();
+        }}
+      >
         <div className="modal-body">
           <h2 id={titleId}>{title}</h2>
           <div className="muted" id={`${titleId}-body`}>
