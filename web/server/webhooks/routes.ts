@@ -178,7 +178,8 @@ export const webhooksRoutes = defineApiRoutes({
       ...problemResponses({
         ...unauthorized,
         ...notFound,
-        invalid_status: 'the delivery is being sent at this moment',
+        invalid_status:
+          'the delivery is being sent at this moment, or the endpoint is turned off (turn it on with `enabled: true` first)',
       }),
     },
   },

@@ -290,7 +290,7 @@ export async function listDeliveries(
 
 /**
  * Queues a delivery again now, with the same `webhook-id` and body, and the retry schedule from
- * its start. One being sent at this moment is 409 `invalid_status`.
+ * its start. One being sent at this moment, or to a turned-off endpoint, is 409 `invalid_status`.
  */
 export async function redeliver(
   ctx: AppContext,
@@ -301,6 +301,14 @@ export async function redeliver(
   const endpoint = await ownedEndpoint(ctx, workspaceId, id);
   if (!isUuid(deliveryId) || !(await deliveryLog.findDelivery(ctx, endpoint.id, deliveryId)))
     throw notFound('delivery');
+  // The worker sends nothing to a turned-off endpoint: a 202 would only queue it behind the switch.
+  if (endpoint.disabledAt !== null)
+    throw new ProblemError(
+      problem(
+        'invalid_status',
+        'This endpoint is turned off, so nothing would be sent: turn it on first (PATCH /api/v1/webhooks/{id} with { "enabled": true }, or the switch in Settings), then redeliver',
+      ),
+    );
   const now = new Date();
   const row = await deliveryLog.requeueDelivery(ctx, endpoint.id, deliveryId, now);
   if (!row)
