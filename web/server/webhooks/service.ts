@@ -194,7 +194,7 @@ export async function rotateWebhookSecret(
 /**
  * Sends a `webhook.test` event to this endpoint now (even when it is turned off, to check it
  * before turning it on) and answers with the delivery after its first attempt. A failed test
- * is retried on the schedule like any delivery.
+ * is retried on the schedule like any delivery, except to a turned-off endpoint (then it is failed).
  */
 export async function sendTestEvent(
   ctx: AppContext,
@@ -224,9 +224,10 @@ export async function sendTestEvent(
     leaseExpiresAt: new Date(now.getTime() + deliveryLeaseMs),
     createdAt: now,
   });
-  await trackWork(
-    attemptDelivery(ctx, { delivery, endpoint }, { owner, schedule: ctx.config.webhooks.retrySchedule }),
-  );
+  // A turned-off endpoint's retries would wait for the switch and then send a stale test: its
+  // test gets the one attempt the caller watches.
+  const schedule = endpoint.disabledAt === null ? ctx.config.webhooks.retrySchedule : [];
+  await trackWork(attemptDelivery(ctx, { delivery, endpoint }, { owner, schedule }));
   if (endpoint.disabledAt === null) wakeWebhookWorker();
   return deliveryView(ctx, endpoint.id, delivery.id);
 }
