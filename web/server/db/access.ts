@@ -17,6 +17,15 @@ export async function inTransaction<T>(ctx: Db, work: (tx: Db) => Promise<T>): P
 }
 
 /**
+ * Runs `work` in the caller's transaction, or in a new one when there is none. Unlike
+ * `inTransaction` it opens no savepoint: rows written keep the transaction's own xid, which
+ * `xmin = pg_current_xact_id()` checks (post event actors) rely on.
+ */
+export async function inSomeTransaction<T>(ctx: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return ctx.db instanceof PgTransaction ? work(ctx) : inTransaction(ctx, work);
+}
+
+/**
  * Runs independent reads side by side on a pool (each on its own connection), one after another in
  * a transaction: a transaction is one connection, which would only queue them, and pg deprecates
  * a query sent while another is in flight on one client (removed in pg 9).

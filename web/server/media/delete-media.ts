@@ -1,7 +1,7 @@
 import { ProblemError, problem } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import { isUuid } from '#server/http/ids.ts';
-import { deleteMediaRow, mediaById, postsUsingMedia } from './repository.ts';
+import { deleteUnusedMediaRow } from './repository.ts';
 import { mediaHoldingStatuses } from './schema.ts';
 import { mediaNotFound } from './update-media.ts';
 
@@ -13,11 +13,11 @@ import { mediaNotFound } from './update-media.ts';
  */
 export async function deleteMedia(ctx: AppContext, workspaceId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw mediaNotFound();
-  const row = await mediaById(ctx, workspaceId, id);
-  if (!row) throw mediaNotFound();
-  const holding =
-    (await postsUsingMedia(ctx, workspaceId, [row.key], mediaHoldingStatuses)).get(row.key) ?? [];
-  if (holding.length > 0) {
+  // Check and delete are one transaction: a draft taking the media meanwhile is seen or refused.
+  const outcome = await deleteUnusedMediaRow(ctx, workspaceId, id, mediaHoldingStatuses);
+  if (!outcome) throw mediaNotFound();
+  if ('usedBy' in outcome) {
+    const holding = outcome.usedBy;
     throw new ProblemError(
       problem(
         'media_in_use',
@@ -32,8 +32,7 @@ export async function deleteMedia(ctx: AppContext, workspaceId: string, id: stri
       ),
     );
   }
-  const deleted = await deleteMediaRow(ctx, workspaceId, id);
-  if (!deleted) throw mediaNotFound();
+  const { deleted } = outcome;
   for (const key of [deleted.key, deleted.thumbnailKey]) {
     if (!key) continue;
     await ctx.storage.delete(key).catch((error: unknown) => {

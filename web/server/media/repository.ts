@@ -1,7 +1,7 @@
 import type { MediaObject } from '@postwave/shared';
 import { and, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
-import { type Db, rowsOf } from '#server/db/access.ts';
+import { type Db, inTransaction, rowsOf } from '#server/db/access.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
 import { media, posts } from '#server/db/schema.ts';
 import type { MediaKind } from './schema.ts';
@@ -187,7 +187,7 @@ export async function listMediaPage(
  * overrides, thread parts), newest first. `holding` limits them to the given statuses.
  */
 export async function postsUsingMedia(
-  ctx: AppContext,
+  ctx: Db,
   workspaceId: string,
   keys: string[],
   holding?: readonly string[],
@@ -236,16 +236,40 @@ export async function updateMediaRow(
   return row;
 }
 
-export async function deleteMediaRow(
-  ctx: AppContext,
+/**
+ * Deletes the row unless a post with one of the `holding` statuses uses it, in one transaction:
+ * the row is locked first (`FOR UPDATE`), so a post write that holds it (`holdMedia`) is either
+ * committed before the check reads the posts, or waits and then finds the media gone.
+ */
+export async function deleteUnusedMediaRow(
+  ctx: Db,
   workspaceId: string,
   id: string,
-): Promise<MediaRow | undefined> {
-  const [row] = await ctx.db
-    .delete(media)
-    .where(and(eq(media.workspaceId, workspaceId), eq(media.id, id)))
-    .returning();
-  return row;
+  holding: readonly string[],
+): Promise<{ deleted: MediaRow } | { usedBy: { postId: string; status: string }[] } | undefined> {
+  return inTransaction(ctx, async (tx) => {
+    const where = and(eq(media.workspaceId, workspaceId), eq(media.id, id));
+    const [row] = await tx.db.select().from(media).where(where).for('update');
+    if (!row) return undefined;
+    const usedBy = (await postsUsingMedia(tx, workspaceId, [row.key], holding)).get(row.key) ?? [];
+    if (usedBy.length > 0) return { usedBy };
+    const [deleted] = await tx.db.delete(media).where(where).returning();
+    return deleted ? { deleted } : undefined;
+  });
+}
+
+/**
+ * Of `keys`, those the workspace has, each locked (`FOR SHARE`) until the caller's transaction
+ * ends: a post stored in that transaction cannot lose its media to a concurrent delete.
+ */
+export async function holdMedia(ctx: Db, workspaceId: string, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await ctx.db
+    .select({ key: media.key })
+    .from(media)
+    .where(and(eq(media.workspaceId, workspaceId), inArray(media.key, keys)))
+    .for('share');
+  return new Set(rows.map((r) => r.key));
 }
 
 export async function deleteMediaByKey(ctx: AppContext, key: string): Promise<void> {

@@ -125,7 +125,7 @@ export const webhooksRoutes = defineApiRoutes({
     operationId: 'testWebhook',
     summary: 'Send a `webhook.test` event now and answer with the delivery after its first attempt',
     description:
-      'Sent even to a turned-off endpoint (to check it before turning it on). The answer waits for the first attempt (15 s at most): `status` is `delivered`, or `pending` with the attempt’s error and the retry time. A test that failed is retried like any delivery.',
+      'Sent even to a turned-off endpoint (to check it before turning it on). The answer waits for the first attempt (15 s at most): `status` is `delivered`, or `pending` with the attempt’s error and the retry time. A test that failed is retried like any delivery, except to a turned-off endpoint: there it is `failed` after its one attempt (no stale test once the endpoint is turned on).',
     parameters: [idParam('webhook')],
     responses: {
       200: {
@@ -178,7 +178,8 @@ export const webhooksRoutes = defineApiRoutes({
       ...problemResponses({
         ...unauthorized,
         ...notFound,
-        invalid_status: 'the delivery is being sent at this moment',
+        invalid_status:
+          'the delivery is being sent at this moment, or the endpoint is turned off (turn it on with `enabled: true` first)',
       }),
     },
   },

@@ -194,7 +194,7 @@ export async function rotateWebhookSecret(
 /**
  * Sends a `webhook.test` event to this endpoint now (even when it is turned off, to check it
  * before turning it on) and answers with the delivery after its first attempt. A failed test
- * is retried on the schedule like any delivery.
+ * is retried on the schedule like any delivery, except to a turned-off endpoint (then it is failed).
  */
 export async function sendTestEvent(
   ctx: AppContext,
@@ -224,9 +224,10 @@ export async function sendTestEvent(
     leaseExpiresAt: new Date(now.getTime() + deliveryLeaseMs),
     createdAt: now,
   });
-  await trackWork(
-    attemptDelivery(ctx, { delivery, endpoint }, { owner, schedule: ctx.config.webhooks.retrySchedule }),
-  );
+  // A turned-off endpoint's retries would wait for the switch and then send a stale test: its
+  // test gets the one attempt the caller watches.
+  const schedule = endpoint.disabledAt === null ? ctx.config.webhooks.retrySchedule : [];
+  await trackWork(attemptDelivery(ctx, { delivery, endpoint }, { owner, schedule }));
   if (endpoint.disabledAt === null) wakeWebhookWorker();
   return deliveryView(ctx, endpoint.id, delivery.id);
 }
@@ -290,7 +291,7 @@ export async function listDeliveries(
 
 /**
  * Queues a delivery again now, with the same `webhook-id` and body, and the retry schedule from
- * its start. One being sent at this moment is 409 `invalid_status`.
+ * its start. One being sent at this moment, or to a turned-off endpoint, is 409 `invalid_status`.
  */
 export async function redeliver(
   ctx: AppContext,
@@ -301,6 +302,14 @@ export async function redeliver(
   const endpoint = await ownedEndpoint(ctx, workspaceId, id);
   if (!isUuid(deliveryId) || !(await deliveryLog.findDelivery(ctx, endpoint.id, deliveryId)))
     throw notFound('delivery');
+  // The worker sends nothing to a turned-off endpoint: a 202 would only queue it behind the switch.
+  if (endpoint.disabledAt !== null)
+    throw new ProblemError(
+      problem(
+        'invalid_status',
+        'This endpoint is turned off, so nothing would be sent: turn it on first (PATCH /api/v1/webhooks/{id} with { "enabled": true }, or the switch in Settings), then redeliver',
+      ),
+    );
   const now = new Date();
   const row = await deliveryLog.requeueDelivery(ctx, endpoint.id, deliveryId, now);
   if (!row)

@@ -242,6 +242,57 @@ for (const backend of backends()) {
       assert.equal(missing.status, 404);
     });
 
+    test('redelivery to a turned-off endpoint is 409 saying how to turn it on, and sends nothing', async () => {
+      const hook = await create(['post.published']);
+      receiver.secrets = [hook.secret];
+      const sent = await client.json(`/api/v1/webhooks/${hook.id}/test`, { method: 'POST' });
+      await receiver.waitFor(1);
+      const off = await client.json(`/api/v1/webhooks/${hook.id}`, {
+        method: 'PATCH',
+        json: { enabled: false },
+      });
+      assert.equal(off.status, 200);
+      const res = await client.json(`/api/v1/webhooks/${hook.id}/deliveries/${sent.body.id}/redeliver`, {
+        method: 'POST',
+      });
+      assert.equal(res.status, 409);
+      assert.match(res.body.detail, /turned off/);
+      assert.match(res.body.detail, /enabled/);
+      const [d] = await deliveriesOf(client, hook.id);
+      assert.equal(d?.status, 'delivered', 'the delivery is left as it was, not queued behind the switch');
+    });
+
+    test('a failed test to a turned-off endpoint is not retried, even once it is turned on', async () => {
+      const hook = await create(['post.published']);
+      receiver.secrets = [hook.secret];
+      const off = await client.json(`/api/v1/webhooks/${hook.id}`, {
+        method: 'PATCH',
+        json: { enabled: false },
+      });
+      assert.equal(off.status, 200);
+      receiver.respond = () => 500;
+      try {
+        const sent = await client.json(`/api/v1/webhooks/${hook.id}/test`, { method: 'POST' });
+        assert.equal(sent.status, 200);
+        assert.equal(
+          sent.body.status,
+          'failed',
+          'a check of a turned-off endpoint has nobody waiting on retries',
+        );
+        assert.equal(sent.body.nextAttemptAt, null);
+      } finally {
+        receiver.respond = () => 204;
+      }
+      const before = receiver.received.length;
+      const on = await client.json(`/api/v1/webhooks/${hook.id}`, {
+        method: 'PATCH',
+        json: { enabled: true },
+      });
+      assert.equal(on.status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(receiver.received.length, before, 'no stale webhook.test after turning it on');
+    });
+
     test('after rotation deliveries carry both signatures; each secret verifies', async () => {
       const hook = await create(['post.published']);
       const rotated = await client.json(`/api/v1/webhooks/${hook.id}/rotate-secret`, { method: 'POST' });
