@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
+import { accountIdIssue, farcasterFid } from '../account-id.ts';
 import type {
   AccountProfile,
   PlatformAccount,
@@ -68,6 +69,8 @@ export class FarcasterPublisher implements Publisher<FarcasterOptions> {
     options: FarcasterOptions,
   ): Promise<ValidationOutcome> {
     const outcome = validateFarcasterCast(post, media, options);
+    const id = accountIdIssue(account, farcasterFid, 'Farcaster', "the account's fid (a positive number)");
+    if (id) outcome.errors.push(id);
     if (!farcasterCredentialsSchema.safeParse(account.credentials).success)
       outcome.errors.push({
         code: 'credentials_invalid',

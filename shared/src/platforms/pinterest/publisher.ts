@@ -1,5 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile } from '../../media/media-file.ts';
+import { accountIdIssue, numericId } from '../account-id.ts';
 import { AttemptMemory } from '../attempt-memory.ts';
 import { RefreshingToken, RefreshLocks } from '../refreshing-token.ts';
 import { lookupSlackMs, SendLedger, sameText } from '../send-ledger.ts';
@@ -129,6 +130,8 @@ export function createPinterestPublisher(config: PinterestConfig): Publisher<Pin
 
     async validate(post, _account, media) {
       const outcome = validatePinterestPin(post, media);
+      const id = accountIdIssue(_account, numericId, 'Pinterest', 'the numeric board id');
+      if (id) outcome.errors.push(id);
       if (!pinterestCredentialsSchema.safeParse(_account.credentials).success) {
         outcome.errors.push({
           code: 'credentials_invalid',

@@ -1,4 +1,5 @@
 import { PlatformError } from '../../errors.ts';
+import { accountIdIssue, numericId } from '../account-id.ts';
 import type { AccountProfile, Publisher, PublishResult, StagedMedia } from '../types.ts';
 import { threadsCall } from './api.ts';
 import type { ThreadsConfig } from './config.ts';
@@ -45,6 +46,8 @@ export function createThreadsPublisher(config: ThreadsConfig): Publisher<Threads
 
     async validate(post, account, media, options) {
       const outcome = validateThreadsPost(post, media, options);
+      const id = accountIdIssue(account, numericId, 'Threads', 'the numeric Threads user id');
+      if (id) outcome.errors.push(id);
       if (!threadsCredentialsSchema.safeParse(account.credentials).success) {
         outcome.errors.push({
           code: 'credentials_invalid',

@@ -1,5 +1,6 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
+import { accountIdIssue, tumblrBlog } from '../account-id.ts';
 import { type RefreshingToken, RefreshLocks } from '../refreshing-token.ts';
 import { lookupSlackMs, SendLedger, sameText } from '../send-ledger.ts';
 import type {
@@ -68,6 +69,13 @@ export class TumblrPublisher implements Publisher<TumblrOptions> {
     media: MediaInfo[],
   ): Promise<ValidationOutcome> {
     const outcome = validateTumblrPost(post, media);
+    const id = accountIdIssue(
+      account,
+      tumblrBlog,
+      'Tumblr',
+      'the blog\'s name (e.g. "alice-art") or hostname',
+    );
+    if (id) outcome.errors.push(id);
     if (!tumblrCredentialsSchema.safeParse(account.credentials).success)
       outcome.errors.push({
         code: 'credentials_invalid',

@@ -1,6 +1,7 @@
 import { PlatformError } from '../../errors.ts';
 import type { MediaFile, MediaInfo } from '../../media/media-file.ts';
 import { codePointLength } from '../../text.ts';
+import { accountIdIssue, numericId } from '../account-id.ts';
 import { digest, RefreshLocks } from '../refreshing-token.ts';
 import type {
   AccountProfile,
@@ -93,6 +94,8 @@ export class TwitchPublisher implements Publisher<TwitchOptions> {
     media: MediaInfo[],
   ): Promise<ValidationOutcome> {
     const outcome = validateTwitchMessage(post, media);
+    const id = accountIdIssue(account, numericId, 'Twitch', 'the numeric broadcaster id');
+    if (id) outcome.errors.push(id);
     if (!twitchCredentialsSchema.safeParse(account.credentials).success)
       outcome.errors.push({
         code: 'credentials_invalid',
