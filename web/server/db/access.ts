@@ -1,3 +1,4 @@
+import { is } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Database } from './client.ts';
 
@@ -22,7 +23,9 @@ export async function inTransaction<T>(ctx: Db, work: (tx: Db) => Promise<T>): P
  * `xmin = pg_current_xact_id()` checks (post event actors) rely on.
  */
 export async function inSomeTransaction<T>(ctx: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return ctx.db instanceof PgTransaction ? work(ctx) : inTransaction(ctx, work);
+  // `is`, not `instanceof`: the Next build can hold drizzle twice, and a transaction made by one
+  // copy is no instance of the other's class (the savepoint then hid the actors' xid).
+  return is(ctx.db, PgTransaction) ? work(ctx) : inTransaction(ctx, work);
 }
 
 /**
@@ -34,8 +37,7 @@ export async function readAll<T extends readonly unknown[]>(
   ctx: Db,
   reads: { [K in keyof T]: () => Promise<T[K]> },
 ): Promise<T> {
-  if (!(ctx.db instanceof PgTransaction))
-    return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  if (!is(ctx.db, PgTransaction)) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
   const results: unknown[] = [];
   for (const read of reads) results.push(await read());
   return results as unknown as T;
