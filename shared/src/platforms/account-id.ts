@@ -4,7 +4,8 @@ import type { PlatformAccount } from './types.ts';
 /*
  * The form of a platform's account id, where the platform fixes it (contract C's "platform account
  * id" column): checked at validation, so a mistyped id fails before any target of the post is sent,
- * instead of at publish after the others went out.
+ * instead of at publish after the others went out. Every platform's check answers through
+ * `accountIdIssue`, so each is the same issue: `account_invalid` at `platformAccountId`.
  */
 
 /** A numeric id as Meta, Pinterest and Twitch issue them (decimal digits, no sign). */

@@ -1,5 +1,6 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
+import { accountIdIssue, numericId } from '../account-id.ts';
 import { checkMediaRules, type MediaRuleSet } from '../media-rules.ts';
 import { mediaUrlWarnings } from '../public-media-url.ts';
 import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
@@ -46,9 +47,8 @@ export function validateFacebookPost(
   if (!facebookCredentialsSchema.safeParse(account.credentials).success) {
     errors.push({ code: 'credentials_invalid', message: 'Facebook credentials need a pageAccessToken' });
   }
-  if (!/^\d+$/.test(account.platformAccountId)) {
-    errors.push({ code: 'account_invalid', message: 'A Facebook platformAccountId is the numeric page id' });
-  }
+  const id = accountIdIssue(account, numericId, 'Facebook', 'the numeric page id');
+  if (id) errors.push(id);
   const length = facebookTextLength(post.message);
   if (length > maxMessageLength) {
     errors.push({

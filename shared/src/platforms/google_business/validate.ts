@@ -1,6 +1,7 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
 import { codePointLength } from '../../text.ts';
+import { accountIdIssue } from '../account-id.ts';
 import { mediaUrlWarnings } from '../public-media-url.ts';
 import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
 import {
@@ -33,12 +34,13 @@ export function validateGoogleBusinessPost(
   const errors: ValidationIssue[] = [];
   const warnings: ValidationIssue[] = [...mediaUrlWarnings(media, 'Google Business Profile')];
   const at = (name: string) => `accountOptions.${account.id}.${name}`;
-  if (!locationPattern.test(account.platformAccountId))
-    errors.push({
-      code: 'account_invalid',
-      message: `A Google Business Profile platformAccountId is accounts/{a}/locations/{l}, not "${account.platformAccountId}"`,
-      path: 'platformAccountId',
-    });
+  const id = accountIdIssue(
+    account,
+    locationPattern,
+    'Google Business Profile',
+    'accounts/{a}/locations/{l}',
+  );
+  if (id) errors.push(id);
   const topic = options.topicType ?? 'STANDARD';
   const length = codePointLength(post.message);
   if (length > maxSummaryLength)

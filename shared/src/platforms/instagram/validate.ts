@@ -1,5 +1,6 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
+import { accountIdIssue, numericId } from '../account-id.ts';
 import { mediaUrlWarnings } from '../public-media-url.ts';
 import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
 import {
@@ -29,12 +30,8 @@ export function validateInstagramPost(
   if (!instagramCredentialsSchema.safeParse(account.credentials).success) {
     errors.push({ code: 'credentials_invalid', message: 'Instagram credentials need an accessToken' });
   }
-  if (!/^\d+$/.test(account.platformAccountId)) {
-    errors.push({
-      code: 'account_invalid',
-      message: 'An Instagram platformAccountId is the numeric professional account id',
-    });
-  }
+  const id = accountIdIssue(account, numericId, 'Instagram', 'the numeric professional account id');
+  if (id) errors.push(id);
   const length = instagramCaptionLength(post.message);
   if (length > maxCaptionLength) {
     errors.push({

@@ -1,5 +1,6 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
+import { accountIdIssue } from '../account-id.ts';
 import { checkMediaRules, type MediaRuleSet } from '../media-rules.ts';
 import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
 import {
@@ -45,12 +46,13 @@ export function validateLinkedInPost(
   if (!linkedInCredentialsSchema.safeParse(account.credentials).success) {
     errors.push({ code: 'credentials_invalid', message: 'LinkedIn credentials need an accessToken' });
   }
-  if (!linkedInAuthorPattern.test(account.platformAccountId)) {
-    errors.push({
-      code: 'account_invalid',
-      message: 'A LinkedIn platformAccountId is urn:li:person:<id> or urn:li:organization:<number>',
-    });
-  }
+  const id = accountIdIssue(
+    account,
+    linkedInAuthorPattern,
+    'LinkedIn',
+    'urn:li:person:<id> or urn:li:organization:<number>',
+  );
+  if (id) errors.push(id);
 
   const length = linkedInTextLength(post.message);
   if (length > maxCommentaryLength) {

@@ -1,5 +1,6 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
+import { accountIdIssue } from '../account-id.ts';
 import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
 import { envelopeReserveBytes, eventBytes, maxEventBytes, textContent } from './content.ts';
 import { maxMediaItems } from './limits.ts';
@@ -25,12 +26,13 @@ export function validateMatrixPost(
       path: 'credentials',
     });
   }
-  if (!roomPattern.test(account.platformAccountId)) {
-    errors.push({
-      code: 'account_invalid',
-      message: 'A Matrix platformAccountId is a room id (!abc:example.org) or alias (#room:example.org)',
-    });
-  }
+  const id = accountIdIssue(
+    account,
+    roomPattern,
+    'Matrix',
+    'a room id (!abc:example.org) or alias (#room:example.org)',
+  );
+  if (id) errors.push(id);
   if (post.message.trim() === '' && media.length === 0) {
     errors.push({ code: 'text_required', message: 'A Matrix post needs text or a file', path: 'message' });
   }

@@ -1,6 +1,7 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
 import { codePointLength } from '../../text.ts';
+import { accountIdIssue } from '../account-id.ts';
 import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
 import { redditKind } from './kind.ts';
 import {
@@ -31,12 +32,13 @@ export function validateRedditPost(
   const errors: ValidationIssue[] = [];
   const warnings: ValidationIssue[] = [];
   const at = (name: string) => `accountOptions.${account.id}.${name}`;
-  if (!subredditNamePattern.test(account.platformAccountId))
-    errors.push({
-      code: 'account_invalid',
-      message: `A Reddit platformAccountId is the subreddit's name without r/ (e.g. "postwave", or "u_<name>" for a profile), not "${account.platformAccountId}"`,
-      path: 'platformAccountId',
-    });
+  const id = accountIdIssue(
+    account,
+    subredditNamePattern,
+    'Reddit',
+    'the subreddit\'s name without r/ (e.g. "postwave", or "u_<name>" for a profile)',
+  );
+  if (id) errors.push(id);
   const title = options.title ?? '';
   if (codePointLength(title) > maxTitleLength)
     errors.push({

@@ -1,5 +1,6 @@
 import type { MediaInfo } from '../../media/media-file.ts';
 import type { ValidationIssue } from '../../schemas/results.ts';
+import { accountIdIssue } from '../account-id.ts';
 import type { PlatformAccount, PostContent, ValidationOutcome } from '../types.ts';
 import { maxAttachments } from './limits.ts';
 import { channelIdPattern, type SlackOptions, slackCredentialsSchema } from './options.ts';
@@ -21,13 +22,13 @@ export function validateSlackPost(
       path: 'credentials',
     });
   }
-  if (!channelIdPattern.test(account.platformAccountId)) {
-    errors.push({
-      code: 'account_invalid',
-      message:
-        'A Slack platformAccountId is the channel id (C0123456789, from the channel details), not its name',
-    });
-  }
+  const id = accountIdIssue(
+    account,
+    channelIdPattern,
+    'Slack',
+    'the channel id (C0123456789, from the channel details) rather than its name',
+  );
+  if (id) errors.push(id);
   const length = slackLength(post.message, options.mrkdwn);
   if (length > maxTextLength) {
     errors.push({
