@@ -139,26 +139,31 @@ export async function postsInWindow(ctx: AppContext, workspaceId: string, from: 
     .limit(1000);
 }
 
-/** Updates the row only if nobody published or edited it since it was read (optimistic lock). */
+/**
+ * Updates the row only if nobody published or edited it since it was read (optimistic lock). The
+ * media it names stay held until the update commits, as for `insertPost`.
+ */
 export async function updatePostIfUnchanged(
   ctx: Db,
   row: PostRow,
   set: Partial<NewPostRow>,
 ): Promise<PostRow | undefined> {
-  await holdPostMedia(ctx, [{ ...set, workspaceId: row.workspaceId }]);
-  const [updated] = await ctx.db
-    .update(posts)
-    .set({ ...set, updatedAt: new Date() })
-    .where(
-      and(
-        eq(posts.id, row.id),
-        eq(posts.updatedAt, row.updatedAt),
-        inArray(posts.status, editableStatuses),
-        notLeased(),
-      ),
-    )
-    .returning();
-  return updated;
+  return inSomeTransaction(ctx, async (tx) => {
+    await holdPostMedia(tx, [{ ...set, workspaceId: row.workspaceId }]);
+    const [updated] = await tx.db
+      .update(posts)
+      .set({ ...set, updatedAt: new Date() })
+      .where(
+        and(
+          eq(posts.id, row.id),
+          eq(posts.updatedAt, row.updatedAt),
+          inArray(posts.status, editableStatuses),
+          notLeased(),
+        ),
+      )
+      .returning();
+    return updated;
+  });
 }
 
 /** An original's recycled copies, first copy first (the post page's chain). */
