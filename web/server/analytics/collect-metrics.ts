@@ -11,7 +11,7 @@ import { type AccountRow, findAccountById } from '#server/accounts/repository.ts
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import { collectClicks } from '#server/links/collect-clicks.ts';
-import { type ClaimedTarget, claimDueTargets, releaseAccounts } from './collect-queue.ts';
+import { type AccountRelease, type ClaimedTarget, claimDueTargets } from './collect-queue.ts';
 import {
   accountRowsById,
   postponeTargets,
@@ -100,12 +100,11 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
       const collected = await collectRound(ctx, options.owner, workers, claimed);
       summary.failed += collected.failed;
       const { outcomes } = collected;
-      const accountIds = [...new Set(claimed.map((t) => t.accountId))];
       if (writing.length >= outcomeWritesInFlight) await writing.shift();
-      const write = recordTargetOutcomes(ctx, options.owner, outcomes, new Date()).then(async () => {
+      const releases = releasesOf(claimed, collected);
+      const write = recordTargetOutcomes(ctx, options.owner, outcomes, new Date(), releases).then(() => {
         summary.collected += outcomes.filter((o) => o.metrics).length;
         summary.gone += outcomes.filter((o) => o.state === 'gone').length;
-        await releaseAccounts(ctx, options.owner, accountIds);
       });
       write.catch(() => {});
       writing.push(write);
@@ -117,6 +116,48 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
     await Promise.all(writing);
   }
   return summary;
+}
+
+/** What collecting one account of a round came to: outcomes to write, or its targets postponed. */
+interface AccountOutcomes {
+  outcomes: TargetOutcome[];
+  failed: number;
+  /** When its targets were postponed to (nothing collected). */
+  postponedUntil?: Date;
+}
+
+/** A round's outcomes, and when the accounts whose targets were postponed are due again. */
+interface RoundOutcomes {
+  outcomes: TargetOutcome[];
+  failed: number;
+  postponed: Map<string, Date>;
+}
+
+/**
+ * What a round leaves of each account it held, for giving them back (`releaseHeld`): the entry its
+ * claim did not take, its outcomes' next entries, and the entries of its targets without an
+ * outcome (postponed, or still at their due time when the account's job failed).
+ */
+function releasesOf(claimed: readonly ClaimedTarget[], round: RoundOutcomes): AccountRelease[] {
+  const nextOfAccount = new Map<string, number>();
+  for (const o of round.outcomes) {
+    if (o.state !== 'collecting' || !o.nextCollectAt) continue;
+    const at = o.nextCollectAt.getTime();
+    if (at < (nextOfAccount.get(o.accountId) ?? Infinity)) nextOfAccount.set(o.accountId, at);
+  }
+  const written = new Set(round.outcomes.map((o) => `${o.postId} ${o.accountId}`));
+  const releases: AccountRelease[] = [];
+  for (const [accountId, targets] of Map.groupBy(claimed, (t) => t.accountId)) {
+    releases.push({ accountId, at: targets[0]!.accountNextDue });
+    const next = nextOfAccount.get(accountId);
+    if (next !== undefined) releases.push({ accountId, at: new Date(next).toISOString() });
+    const postponed = round.postponed.get(accountId);
+    if (postponed) releases.push({ accountId, at: postponed.toISOString() });
+    else
+      for (const t of targets)
+        if (!written.has(`${t.postId} ${t.accountId}`)) releases.push({ accountId, at: t.dueAt });
+  }
+  return releases;
 }
 
 /** An account of a round with its claimed targets and what to collect them with. */
@@ -134,7 +175,7 @@ async function collectRound(
   owner: string,
   workers: CollectWorkers,
   claimed: readonly ClaimedTarget[],
-): Promise<{ outcomes: TargetOutcome[]; failed: number }> {
+): Promise<RoundOutcomes> {
   const byAccount = Map.groupBy(claimed, (t) => t.accountId);
   const rows = new Map((await accountRowsById(ctx, [...byAccount.keys()])).map((r) => [r.id, r]));
   const groups: AccountGroup[] = await Promise.all(
@@ -150,7 +191,7 @@ async function collectRound(
     groups.flatMap((g) => (typeof g.account === 'object' ? g.targets : [])),
   );
   clicks.catch(() => {});
-  const result = { outcomes: [] as TargetOutcome[], failed: 0 };
+  const result: RoundOutcomes = { outcomes: [], failed: 0, postponed: new Map() };
   await workers.add(
     groups.map((group) => ({
       platform: group.targets[0]!.platform,
@@ -158,6 +199,7 @@ async function collectRound(
         const done = await collectAccount(ctx, owner, group, clicks);
         result.outcomes.push(...done.outcomes);
         result.failed += done.failed;
+        if (done.postponedUntil) result.postponed.set(group.targets[0]!.accountId, done.postponedUntil);
       },
     })),
   );
@@ -170,13 +212,14 @@ async function collectAccount(
   owner: string,
   { targets, account }: AccountGroup,
   clicksOfRound: Promise<Map<string, number>>,
-): Promise<{ outcomes: TargetOutcome[]; failed: number }> {
+): Promise<AccountOutcomes> {
   const platform = targets[0]!.platform;
   const publisher = ctx.publishers.get(platform);
   if (account === 'later') {
     // Needs reconnecting (or its credentials cannot be read): its figures wait for the reconnect.
-    await postponeTargets(ctx, owner, targets, new Date(Date.now() + 24 * 3_600_000));
-    return { outcomes: [], failed: targets.length };
+    const until = new Date(Date.now() + 24 * 3_600_000);
+    await postponeTargets(ctx, owner, targets, until);
+    return { outcomes: [], failed: targets.length, postponedUntil: until };
   }
   if (!account) {
     // The account was removed: nothing more will come.
@@ -213,8 +256,9 @@ async function collectAccount(
       { err: error, accountId: account.id, platform, targets: targets.length },
       'collecting post metrics failed; trying again later',
     );
-    await postponeTargets(ctx, owner, targets, new Date(Date.now() + retryDelayMs(error)));
-    return { outcomes: [], failed: targets.length };
+    const until = new Date(Date.now() + retryDelayMs(error));
+    await postponeTargets(ctx, owner, targets, until);
+    return { outcomes: [], failed: targets.length, postponedUntil: until };
   }
 }
 
