@@ -2,10 +2,18 @@ import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { AccountRow } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
+import { isUniqueViolation } from '#server/db/errors.ts';
 import { executePrepared } from '#server/db/prepared.ts';
 import { accounts, type MetricsState } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
-import { type AccountRelease, heldBy, queueAccountsOf, releaseAccounts, releaseHeld, releasesJson } from './collect-queue.ts';
+import {
+  type AccountRelease,
+  heldBy,
+  queueAccountsOf,
+  releaseAccounts,
+  releaseHeld,
+  releasesJson,
+} from './collect-queue.ts';
 import {
   bucketsOfTargets,
   type RollupBucket,
@@ -129,9 +137,14 @@ export async function recordTargetOutcomes(
       next_collect_at: o.nextCollectAt?.toISOString() ?? null,
     })),
   );
-  const result = await executePrepared(
-    ctx.db,
-    sql`
+  // Without ON CONFLICT first: its check before each insert was a sixteenth of the database's work
+  // per target, for conflicts that need two entries of one target in a round (never made: a target
+  // has one entry). Should one come anyway, the statement fails whole and runs again with them.
+  const write = (skipConflicts: boolean) => {
+    const onConflict = sql.raw(skipConflicts ? 'ON CONFLICT DO NOTHING' : '');
+    return executePrepared(
+      ctx.db,
+      sql`
     WITH x AS (
       SELECT * FROM json_to_recordset(${rows}::json) AS x(post_id uuid, account_id text, due_at timestamptz,
         metrics jsonb, engagement int, state text, step int, next_collect_at timestamptz)
@@ -144,13 +157,13 @@ export async function recordTargetOutcomes(
     ), history AS (
       INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics, engagement)
       SELECT post_id, account_id, ${at}::timestamptz, metrics, engagement FROM taken WHERE metrics IS NOT NULL
-      ON CONFLICT DO NOTHING
+      ${onConflict}
     ), next AS (
       INSERT INTO metric_due (account_id, due_at, post_id, step, posted_at, metrics, engagement)
       SELECT account_id, next_collect_at, post_id, step, posted_at, coalesce(metrics, old_metrics),
         CASE WHEN metrics IS NULL THEN old_engagement ELSE engagement END
       FROM taken WHERE state = 'collecting' AND next_collect_at IS NOT NULL
-      ON CONFLICT DO NOTHING
+      ${onConflict}
     ), ended AS (
       UPDATE target_metrics AS m SET state = t.state
       FROM (SELECT * FROM taken WHERE state <> 'collecting' OR next_collect_at IS NULL) AS t
@@ -161,7 +174,12 @@ export async function recordTargetOutcomes(
         old_engagement FROM taken
     ),
     ${rollupsByDifference}`,
-  );
+    );
+  };
+  const result = await write(false).catch((error: unknown) => {
+    if (!isUniqueViolation(error)) throw error;
+    return write(true);
+  });
   await recountRollups(ctx, rowsOf<RollupBucket>(result));
 }
 

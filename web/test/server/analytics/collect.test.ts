@@ -244,6 +244,65 @@ for (const backend of backends()) {
       await assertRollupsAgree();
     });
 
+    test('an outcome whose history row or next entry is already there is still written (its round is not stuck)', async () => {
+      const post = await publish('written twice');
+      const platformPostId = post.results.find((r) => r.accountId === xAccount)!.platformPostId!;
+      x.figures.set(platformPostId, { like_count: 5 });
+      await makeDue();
+      await runCollection(ctx);
+      await ctx.db.execute(
+        sql`UPDATE metric_collect_accounts SET lease_owner = 'test-twice' WHERE account_id = ${xAccount}`,
+      );
+      const [entry] = rowsOf<{ due_at: string }>(
+        await ctx.db.execute(
+          sql`SELECT due_at::text AS due_at FROM metric_due WHERE post_id = ${post.id}::uuid`,
+        ),
+      );
+      // The write does not expect these (a target has one entry, collected once at a time): a
+      // history row at the same instant and the next entry, there before it runs.
+      const collectedAt = new Date();
+      const nextCollectAt = new Date(Date.now() + 3_600_000);
+      await ctx.db.execute(sql`
+        INSERT INTO metric_snapshots (post_id, account_id, collected_at, metrics, engagement)
+        VALUES (${post.id}::uuid, ${xAccount}, ${collectedAt.toISOString()}::timestamptz, '{"likes": 6}'::jsonb, 6)`);
+      await ctx.db.execute(sql`
+        INSERT INTO metric_due (account_id, due_at, post_id, step, posted_at)
+        SELECT account_id, ${nextCollectAt.toISOString()}::timestamptz, post_id, 2, posted_at
+        FROM metric_due WHERE post_id = ${post.id}::uuid`);
+      await recordTargetOutcomes(
+        ctx,
+        'test-twice',
+        [
+          {
+            postId: post.id,
+            accountId: xAccount,
+            dueAt: entry!.due_at,
+            metrics: { likes: 6 },
+            engagement: 6,
+            state: 'collecting',
+            step: 2,
+            nextCollectAt,
+          },
+        ],
+        collectedAt,
+        [{ accountId: xAccount, at: nextCollectAt.toISOString() }],
+      );
+      const entries = rowsOf<{ due_at: unknown }>(
+        await ctx.db.execute(sql`SELECT due_at FROM metric_due WHERE post_id = ${post.id}::uuid`),
+      );
+      assert.deepEqual(
+        entries.map((e) => dateOrNull(e.due_at)?.getTime()),
+        [nextCollectAt.getTime()],
+        'the claimed entry taken, one next entry',
+      );
+      const [queued] = await ctx.db
+        .select()
+        .from(metricCollectAccounts)
+        .where(eq(metricCollectAccounts.accountId, xAccount));
+      assert.equal(queued?.leaseOwner, null, 'its account given back');
+      await ctx.db.execute(sql`DELETE FROM metric_due WHERE post_id = ${post.id}::uuid`);
+    });
+
     test('an hour whose rollup row disagrees with its targets is summed again', async () => {
       const post = await publish('an hour out of step');
       const platformPostId = post.results.find((r) => r.accountId === xAccount)!.platformPostId!;
