@@ -139,23 +139,26 @@ interface RoundOutcomes {
  * outcome (postponed, or still at their due time when the account's job failed).
  */
 function releasesOf(claimed: readonly ClaimedTarget[], round: RoundOutcomes): AccountRelease[] {
-  const nextOfAccount = new Map<string, number>();
+  const ofAccount = new Map<string, { written: number; next: number }>();
   for (const o of round.outcomes) {
-    if (o.state !== 'collecting' || !o.nextCollectAt) continue;
-    const at = o.nextCollectAt.getTime();
-    if (at < (nextOfAccount.get(o.accountId) ?? Infinity)) nextOfAccount.set(o.accountId, at);
+    const account = ofAccount.get(o.accountId) ?? { written: 0, next: Infinity };
+    ofAccount.set(o.accountId, account);
+    account.written++;
+    if (o.state === 'collecting' && o.nextCollectAt)
+      account.next = Math.min(account.next, o.nextCollectAt.getTime());
   }
-  const written = new Set(round.outcomes.map((o) => `${o.postId} ${o.accountId}`));
   const releases: AccountRelease[] = [];
   for (const [accountId, targets] of Map.groupBy(claimed, (t) => t.accountId)) {
     releases.push({ accountId, at: targets[0]!.accountNextDue });
-    const next = nextOfAccount.get(accountId);
-    if (next !== undefined) releases.push({ accountId, at: new Date(next).toISOString() });
+    const { written = 0, next = Infinity } = ofAccount.get(accountId) ?? {};
+    if (next !== Infinity) releases.push({ accountId, at: new Date(next).toISOString() });
     const postponed = round.postponed.get(accountId);
     if (postponed) releases.push({ accountId, at: postponed.toISOString() });
-    else
-      for (const t of targets)
-        if (!written.has(`${t.postId} ${t.accountId}`)) releases.push({ accountId, at: t.dueAt });
+    else if (written < targets.length) {
+      // Some targets have no outcome (the account's job failed): their entries stay as they were.
+      const done = new Set(round.outcomes.filter((o) => o.accountId === accountId).map((o) => o.postId));
+      for (const t of targets) if (!done.has(t.postId)) releases.push({ accountId, at: t.dueAt });
+    }
   }
   return releases;
 }
