@@ -126,7 +126,9 @@ export async function claimDueTargets(
       FROM (
         SELECT due.*, row_number() OVER w AS n, lead(due.account_id) OVER w AS next_account
         FROM due
-        WINDOW w AS (ORDER BY due.account_due, due.account_id, due.due_at, due.post_id)) AS r
+        -- Accounts due at the same time (common) in byte order: their ids are compared for most
+        -- pairs the sort meets, and a collation's rules (en_US and the like) make each compare dear.
+        WINDOW w AS (ORDER BY due.account_due, due.account_id COLLATE "C", due.due_at, due.post_id)) AS r
       WHERE r.n <= ${options.limit}
     ), untaken AS MATERIALIZED (
       -- Per account, the earliest entry not taken: the one after its last taken (the claim takes a
