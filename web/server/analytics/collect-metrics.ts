@@ -11,7 +11,12 @@ import { type AccountRow, findAccountById } from '#server/accounts/repository.ts
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import { collectClicks } from '#server/links/collect-clicks.ts';
-import { type AccountRelease, type ClaimedTarget, claimDueTargets } from './collect-queue.ts';
+import {
+  type AccountRelease,
+  type ClaimedTarget,
+  claimDueTargets,
+  releaseAccounts,
+} from './collect-queue.ts';
 import {
   accountRowsById,
   postponeTargets,
@@ -102,9 +107,10 @@ export async function collectDueMetrics(ctx: AppContext, options: CollectOptions
       const { outcomes } = collected;
       if (writing.length >= outcomeWritesInFlight) await writing.shift();
       const releases = releasesOf(claimed, collected);
-      const write = recordTargetOutcomes(ctx, options.owner, outcomes, new Date(), releases).then(() => {
+      const write = recordTargetOutcomes(ctx, options.owner, outcomes, new Date()).then(async () => {
         summary.collected += outcomes.filter((o) => o.metrics).length;
         summary.gone += outcomes.filter((o) => o.state === 'gone').length;
+        await releaseAccounts(ctx, options.owner, releases);
       });
       write.catch(() => {});
       writing.push(write);

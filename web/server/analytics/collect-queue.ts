@@ -40,14 +40,17 @@ const earliestDue = sql`(SELECT d.due_at FROM metric_due d
 
 /**
  * A statement (a CTE's body) bringing forward the accounts of `rows` (a query of `account_id,
- * next_collect_at`, such as newly scheduled entries) to their earliest.
+ * next_collect_at`, such as newly scheduled entries) to their earliest, and keeping that in
+ * `queued_due_at` until the account is next given back (`releaseHeld`): a claim running meanwhile
+ * may not see the entries, and an account held has its next due time set by its release.
  */
 export const queueAccountsOf = (rows: SQL): SQL => sql`
-  INSERT INTO metric_collect_accounts AS a (account_id, next_due_at)
-  SELECT q.account_id, min(q.next_collect_at) FROM (${rows}) AS q
+  INSERT INTO metric_collect_accounts AS a (account_id, next_due_at, queued_due_at)
+  SELECT q.account_id, min(q.next_collect_at), min(q.next_collect_at) FROM (${rows}) AS q
   WHERE q.next_collect_at IS NOT NULL GROUP BY q.account_id
-  ON CONFLICT (account_id) DO UPDATE SET next_due_at = excluded.next_due_at
-  WHERE a.next_due_at IS NULL OR a.next_due_at > excluded.next_due_at`;
+  ON CONFLICT (account_id) DO UPDATE
+  SET next_due_at = least(a.next_due_at, excluded.next_due_at),
+    queued_due_at = least(a.queued_due_at, excluded.queued_due_at)`;
 
 /** A condition: the account `column` names is held by `owner`. */
 export const heldBy = (owner: string, column: string): SQL =>
@@ -190,32 +193,31 @@ export interface AccountRelease {
 }
 
 /**
- * A statement (or a CTE's body) giving back the accounts `owner` holds among `releases` (their
- * `AccountRelease`s as JSON), each due again at the earliest entry its round left: the entry its
- * claim did not take, the next entries its outcomes write, the entries it postponed or could not
- * write. An entry enrolled or refreshed meanwhile brought the account forward below its lease's
- * end (`queueAccountsOf`), and counts too. Before, the release walked the account's entries from
- * the start, through every entry its round had just deleted (a heap visit each, as they were not
- * yet dead to every transaction): about a tenth of the database's work per target.
+ * Gives back the accounts `owner` holds among `releases` once their round's outcomes are written,
+ * each due again at the earliest entry its round left: the entry its claim did not take, the next
+ * entries its outcomes wrote, the entries it postponed or could not write, and any entry queued
+ * since the account was last given back (`queued_due_at`: enrolled or refreshed meanwhile, which
+ * its claim may not have seen; one it did see makes the account due early, and the next claim
+ * settles it). Before, the release walked the account's entries from the start, through every
+ * entry its round had just deleted (a heap visit each, as they were not yet dead to every
+ * transaction).
  */
-export const releaseHeld = (owner: string, releasesJson: string): SQL => sql`
-    UPDATE metric_collect_accounts AS a
-    SET lease_owner = NULL, lease_expires_at = NULL,
-      next_due_at = least(r.next_due, CASE WHEN a.next_due_at < a.lease_expires_at THEN a.next_due_at END)
-    FROM (SELECT r.account_id, min(r.at) AS next_due
-      FROM json_to_recordset(${releasesJson}::json) AS r(account_id text, at timestamptz)
-      GROUP BY r.account_id) AS r
-    WHERE a.account_id = r.account_id AND a.lease_owner = ${owner}`;
-
-/** Gives back accounts a round held without writing outcomes (`releaseHeld`). */
 export async function releaseAccounts(
   ctx: AppContext,
   owner: string,
   releases: readonly AccountRelease[],
 ): Promise<void> {
   if (releases.length === 0) return;
-  await executePrepared(ctx.db, releaseHeld(owner, releasesJson(releases)));
+  const json = JSON.stringify(releases.map((r) => ({ account_id: r.accountId, at: r.at })));
+  await executePrepared(
+    ctx.db,
+    sql`
+    UPDATE metric_collect_accounts AS a
+    SET lease_owner = NULL, lease_expires_at = NULL, queued_due_at = NULL,
+      next_due_at = least(r.next_due, a.queued_due_at)
+    FROM (SELECT r.account_id, min(r.at) AS next_due
+      FROM json_to_recordset(${json}::json) AS r(account_id text, at timestamptz)
+      GROUP BY r.account_id) AS r
+    WHERE a.account_id = r.account_id AND a.lease_owner = ${owner}`,
+  );
 }
-
-export const releasesJson = (releases: readonly AccountRelease[]): string =>
-  JSON.stringify(releases.map((r) => ({ account_id: r.accountId, at: r.at })));

@@ -6,14 +6,7 @@ import { isUniqueViolation } from '#server/db/errors.ts';
 import { executePrepared } from '#server/db/prepared.ts';
 import { accounts, type MetricsState } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
-import {
-  type AccountRelease,
-  heldBy,
-  queueAccountsOf,
-  releaseAccounts,
-  releaseHeld,
-  releasesJson,
-} from './collect-queue.ts';
+import { heldBy, queueAccountsOf } from './collect-queue.ts';
 import {
   bucketsOfTargets,
   type RollupBucket,
@@ -114,16 +107,14 @@ export async function accountRowsById(ctx: AppContext, ids: readonly string[]): 
  * ones), writes its figures to the history (which is the target's latest figures) and its next
  * entry, and adds the difference to the rollups. Only a change of state (`done`, `gone`) writes
  * the target's row. A target whose account another collector took over meanwhile is left alone.
- * The round's accounts (`releases`) are given back in the same statement.
  */
 export async function recordTargetOutcomes(
   ctx: AppContext,
   owner: string,
   outcomes: readonly TargetOutcome[],
   collectedAt: Date,
-  releases: readonly AccountRelease[] = [],
 ): Promise<void> {
-  if (outcomes.length === 0) return releaseAccounts(ctx, owner, releases);
+  if (outcomes.length === 0) return;
   const at = collectedAt.toISOString();
   const rows = JSON.stringify(
     outcomes.map((o) => ({
@@ -168,7 +159,6 @@ export async function recordTargetOutcomes(
       UPDATE target_metrics AS m SET state = t.state
       FROM (SELECT * FROM taken WHERE state <> 'collecting' OR next_collect_at IS NULL) AS t
       WHERE m.post_id = t.post_id AND m.account_id = t.account_id
-    ), released AS (${releaseHeld(owner, releasesJson(releases))}
     ), kept AS (
       SELECT account_id, posted_at, metrics, engagement, coalesce(old_metrics, '{}'::jsonb) AS old_metrics,
         old_engagement FROM taken

@@ -105,6 +105,12 @@ export const metricCollectAccounts = pgTable(
     nextDueAt: ts('next_due_at'),
     leaseOwner: text('lease_owner'),
     leaseExpiresAt: ts('lease_expires_at'),
+    /**
+     * The earliest entry queued for the account (enrolled, refreshed) since it was last given back:
+     * the release counts it with what its round left, so an entry a claim could not see (enrolled
+     * while the account was held, or as it was claimed) is collected on time.
+     */
+    queuedDueAt: ts('queued_due_at'),
   },
   (t) => [index('metric_collect_accounts_due').on(t.nextDueAt).where(sql`${t.nextDueAt} IS NOT NULL`)],
 );
