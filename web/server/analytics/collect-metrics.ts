@@ -140,7 +140,7 @@ interface RoundOutcomes {
 }
 
 /**
- * What a round leaves of each account it held, for giving them back (`releaseHeld`): the entry its
+ * What a round leaves of each account it held, for giving them back (`releaseAccounts`): the entry its
  * claim did not take, its outcomes' next entries, and the entries of its targets without an
  * outcome (postponed, or still at their due time when the account's job failed).
  */

@@ -29,7 +29,7 @@ export interface ClaimedTarget {
   /**
    * When the earliest entry of its account the claim did not take is due (text, as `dueAt`), null
    * when there is none: with the round's outcomes, the account's next due time when it is given
-   * back (`accountReleases`), so the release need not walk the entries the round just deleted.
+   * back (`releaseAccounts`), so the release need not walk the entries the round just deleted.
    */
   accountNextDue: string | null;
 }
@@ -41,7 +41,7 @@ const earliestDue = sql`(SELECT d.due_at FROM metric_due d
 /**
  * A statement (a CTE's body) bringing forward the accounts of `rows` (a query of `account_id,
  * next_collect_at`, such as newly scheduled entries) to their earliest, and keeping that in
- * `queued_due_at` until the account is next given back (`releaseHeld`): a claim running meanwhile
+ * `queued_due_at` until the account is next given back (`releaseAccounts`): a claim running meanwhile
  * may not see the entries, and an account held has its next due time set by its release.
  */
 export const queueAccountsOf = (rows: SQL): SQL => sql`
