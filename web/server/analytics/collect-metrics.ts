@@ -11,12 +11,7 @@ import { type AccountRow, findAccountById } from '#server/accounts/repository.ts
 import type { AppContext } from '#server/context.ts';
 import { isShuttingDown } from '#server/lifecycle/shutdown.ts';
 import { collectClicks } from '#server/links/collect-clicks.ts';
-import {
-  type AccountRelease,
-  type ClaimedTarget,
-  claimDueTargets,
-  releaseAccounts,
-} from './collect-queue.ts';
+import { type ClaimedTarget, claimDueTargets, releaseAccounts } from './collect-queue.ts';
 import {
   accountRowsById,
   postponeTargets,
@@ -25,6 +20,7 @@ import {
 } from './collect-repository.ts';
 import { type CollectWorkers, startCollectWorkers } from './collect-workers.ts';
 import { callInSlot, retryDelayMs } from './platform-call.ts';
+import { type RoundOutcomes, releasesOf } from './round-releases.ts';
 
 /*
  * Collecting posted targets' figures (docs/analytics.md#collection): claim due targets, group them
@@ -130,43 +126,6 @@ interface AccountOutcomes {
   failed: number;
   /** When its targets were postponed to (nothing collected). */
   postponedUntil?: Date;
-}
-
-/** A round's outcomes, and when the accounts whose targets were postponed are due again. */
-interface RoundOutcomes {
-  outcomes: TargetOutcome[];
-  failed: number;
-  postponed: Map<string, Date>;
-}
-
-/**
- * What a round leaves of each account it held, for giving them back (`releaseAccounts`): the entry its
- * claim did not take, its outcomes' next entries, and the entries of its targets without an
- * outcome (postponed, or still at their due time when the account's job failed).
- */
-function releasesOf(claimed: readonly ClaimedTarget[], round: RoundOutcomes): AccountRelease[] {
-  const ofAccount = new Map<string, { written: number; next: number }>();
-  for (const o of round.outcomes) {
-    const account = ofAccount.get(o.accountId) ?? { written: 0, next: Infinity };
-    ofAccount.set(o.accountId, account);
-    account.written++;
-    if (o.state === 'collecting' && o.nextCollectAt)
-      account.next = Math.min(account.next, o.nextCollectAt.getTime());
-  }
-  const releases: AccountRelease[] = [];
-  for (const [accountId, targets] of Map.groupBy(claimed, (t) => t.accountId)) {
-    releases.push({ accountId, at: targets[0]!.accountNextDue });
-    const { written = 0, next = Infinity } = ofAccount.get(accountId) ?? {};
-    if (next !== Infinity) releases.push({ accountId, at: new Date(next).toISOString() });
-    const postponed = round.postponed.get(accountId);
-    if (postponed) releases.push({ accountId, at: postponed.toISOString() });
-    else if (written < targets.length) {
-      // Some targets have no outcome (the account's job failed): their entries stay as they were.
-      const done = new Set(round.outcomes.filter((o) => o.accountId === accountId).map((o) => o.postId));
-      for (const t of targets) if (!done.has(t.postId)) releases.push({ accountId, at: t.dueAt });
-    }
-  }
-  return releases;
 }
 
 /** An account of a round with its claimed targets and what to collect them with. */
