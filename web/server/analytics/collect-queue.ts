@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
+import { runAgainOnDeadlock } from '#server/db/errors.ts';
 import { executePrepared } from '#server/db/prepared.ts';
 
 /*
@@ -42,12 +43,13 @@ const earliestDue = sql`(SELECT d.due_at FROM metric_due d
  * A statement (a CTE's body) bringing forward the accounts of `rows` (a query of `account_id,
  * next_collect_at`, such as newly scheduled entries) to their earliest, and keeping that in
  * `queued_due_at` until the account is next given back (`releaseAccounts`): a claim running meanwhile
- * may not see the entries, and an account held has its next due time set by its release.
+ * may not see the entries, and an account held has its next due time set by its release. Rows are
+ * taken in key order, so statements doing so at once wait for each other rather than deadlock.
  */
 export const queueAccountsOf = (rows: SQL): SQL => sql`
   INSERT INTO metric_collect_accounts AS a (account_id, next_due_at, queued_due_at)
   SELECT q.account_id, min(q.next_collect_at), min(q.next_collect_at) FROM (${rows}) AS q
-  WHERE q.next_collect_at IS NOT NULL GROUP BY q.account_id
+  WHERE q.next_collect_at IS NOT NULL GROUP BY q.account_id ORDER BY q.account_id
   ON CONFLICT (account_id) DO UPDATE
   SET next_due_at = least(a.next_due_at, excluded.next_due_at),
     queued_due_at = least(a.queued_due_at, excluded.queued_due_at)`;
@@ -209,9 +211,10 @@ export async function releaseAccounts(
 ): Promise<void> {
   if (releases.length === 0) return;
   const json = JSON.stringify(releases.map((r) => ({ account_id: r.accountId, at: r.at })));
-  await executePrepared(
-    ctx.db,
-    sql`
+  await runAgainOnDeadlock(() =>
+    executePrepared(
+      ctx.db,
+      sql`
     UPDATE metric_collect_accounts AS a
     SET lease_owner = NULL, lease_expires_at = NULL, queued_due_at = NULL,
       next_due_at = least(r.next_due, a.queued_due_at)
@@ -219,5 +222,6 @@ export async function releaseAccounts(
       FROM json_to_recordset(${json}::json) AS r(account_id text, at timestamptz)
       GROUP BY r.account_id) AS r
     WHERE a.account_id = r.account_id AND a.lease_owner = ${owner}`,
+    ),
   );
 }

@@ -2,7 +2,7 @@ import { inArray, type SQL, sql } from 'drizzle-orm';
 import type { AccountRow } from '#server/accounts/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { dateOrNull, rowsOf } from '#server/db/access.ts';
-import { isUniqueViolation } from '#server/db/errors.ts';
+import { isUniqueViolation, runAgainOnDeadlock } from '#server/db/errors.ts';
 import { executePrepared } from '#server/db/prepared.ts';
 import { accounts, type MetricsState } from '#server/db/schema.ts';
 import { isUuid } from '#server/http/ids.ts';
@@ -63,7 +63,8 @@ export async function enrollPostedTargets(
   const shortLinks = sql`EXISTS (SELECT 1 FROM target_links l WHERE l.post_id = t.post_id AND l.account_id = t.account_id AND l.ref IS NOT NULL)`;
   const supported =
     collecting.length > 0 ? sql`(t.platform IN (${list(collecting)}) OR ${shortLinks})` : shortLinks;
-  const result = await ctx.db.execute(sql`
+  const result = await runAgainOnDeadlock(() =>
+    ctx.db.execute(sql`
     WITH added AS (
     INSERT INTO target_metrics (post_id, account_id, platform, platform_post_id, url, posted_at, state)
     SELECT t.post_id, t.account_id, t.platform, t.platform_post_id, t.url, coalesce(p.posted_at, t.updated_at),
@@ -74,7 +75,8 @@ export async function enrollPostedTargets(
     ON CONFLICT DO NOTHING
     RETURNING post_id, account_id, posted_at, state
     ), ${firstEntries(sql`SELECT post_id, account_id, posted_at FROM added WHERE state = 'collecting'`, firstOffsetMs)}
-    SELECT post_id, account_id FROM added`);
+    SELECT post_id, account_id FROM added`),
+  );
   const added = rowsOf<{ post_id: string; account_id: string }>(result);
   if (added.length > 0) await refreshRollups(ctx, bucketsOfTargets(JSON.stringify(added)));
   return added.length;
@@ -166,10 +168,14 @@ export async function recordTargetOutcomes(
     ${rollupsByDifference}`,
     );
   };
-  const result = await write(false).catch((error: unknown) => {
-    if (!isUniqueViolation(error)) throw error;
-    return write(true);
-  });
+  // Its rollup rows and its accounts' queue rows are shared with publishing's finalizations: as
+  // they, it runs again when the database picks it as a deadlock's victim (db/errors.ts).
+  const result = await runAgainOnDeadlock(() =>
+    write(false).catch((error: unknown) => {
+      if (!isUniqueViolation(error)) throw error;
+      return write(true);
+    }),
+  );
   await recountRollups(ctx, rowsOf<RollupBucket>(result));
 }
 
@@ -208,7 +214,8 @@ export async function markRefreshed(
   steps: number,
 ): Promise<boolean> {
   const now = new Date().toISOString();
-  const result = await ctx.db.execute(sql`
+  const result = await runAgainOnDeadlock(() =>
+    ctx.db.execute(sql`
     WITH refreshed AS (
       UPDATE target_metrics AS m
       SET refreshed_at = ${now}::timestamptz, state = CASE WHEN m.state = 'done' THEN 'collecting' ELSE m.state END
@@ -227,7 +234,8 @@ export async function markRefreshed(
       ON CONFLICT DO NOTHING
       RETURNING account_id, due_at AS next_collect_at
     ), queued AS (${queueAccountsOf(sql`SELECT account_id, next_collect_at FROM scheduled`)})
-    SELECT 1 FROM refreshed`);
+    SELECT 1 FROM refreshed`),
+  );
   return rowsOf(result).length > 0;
 }
 

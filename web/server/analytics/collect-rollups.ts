@@ -1,6 +1,7 @@
 import { postMetricNames } from '@postwave/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '#server/context.ts';
+import { runAgainOnDeadlock } from '#server/db/errors.ts';
 import { latestSnapshot } from './latest-figures.ts';
 
 /*
@@ -20,7 +21,10 @@ const quarter = { table: 'metric_rollups', seconds: 900 } as const;
 const hour = { table: 'metric_rollups_hourly', seconds: 3600 } as const;
 type Rollup = typeof quarter | typeof hour;
 
-/** Recomputes `rollup`'s buckets among `k` (`account_id, bucket, seconds`), from their targets' latest figures. */
+/**
+ * Recomputes `rollup`'s buckets among `k` (`account_id, bucket, seconds`), from their targets'
+ * latest figures; rows in key order, as publishing's finalizations count posts into them.
+ */
 function rollupUpsert({ table, seconds }: Rollup): SQL {
   const sums = sql.raw(postMetricNames.map((m) => `sum((m.metrics->>'${m}')::bigint)`).join(', '));
   const names = sql.raw(postMetricNames.join(', '));
@@ -33,7 +37,7 @@ function rollupUpsert({ table, seconds }: Rollup): SQL {
     JOIN target_metrics t ON t.account_id = b.account_id
       AND t.posted_at >= b.bucket AND t.posted_at < b.bucket + ${sql.raw(`interval '${seconds} seconds'`)}
     LEFT JOIN LATERAL (${latestSnapshot('t')}) AS m ON true
-    GROUP BY b.account_id, b.bucket
+    GROUP BY b.account_id, b.bucket ORDER BY b.account_id, b.bucket
     ON CONFLICT (account_id, bucket) DO UPDATE
     SET posts = excluded.posts, engagement = excluded.engagement, ${updates}${sql.raw(top ? ', top_engagement = excluded.top_engagement' : '')}`;
 }
@@ -44,10 +48,12 @@ function rollupUpsert({ table, seconds }: Rollup): SQL {
  * figures, both tables in one statement.
  */
 export async function refreshRollups(ctx: AppContext, buckets: SQL): Promise<void> {
-  await ctx.db.execute(sql`
+  await runAgainOnDeadlock(() =>
+    ctx.db.execute(sql`
     WITH k AS (${buckets}),
     hourly AS (${rollupUpsert(hour)})
-    ${rollupUpsert(quarter)}`);
+    ${rollupUpsert(quarter)}`),
+  );
 }
 
 /** The quarter hours and hours of these targets (`post_id, account_id` as JSON), for `refreshRollups`. */

@@ -70,24 +70,49 @@ export function installParameterFreeQueryErrors(): void {
   proto[installed] = true;
 }
 
-/** PostgreSQL's unique_violation, as both node-postgres and PGlite report it. */
-export function isUniqueViolation(error: unknown): boolean {
+/** Whether PostgreSQL's SQLSTATE on `error` or a cause of it is one of `codes` (node-postgres and PGlite alike). */
+function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && codes.has(code)) return true;
   }
   return false;
 }
+
+/** PostgreSQL's unique_violation, as both node-postgres and PGlite report it. */
+export function isUniqueViolation(error: unknown): boolean {
+  return hasCode(error, uniqueViolation);
+}
+const uniqueViolation = new Set(['23505']);
 
 /**
  * PostgreSQL refusing a value the client sent (NUL in text, an unsupported \u0000 in jsonb, a
  * malformed uuid, a value over a column's or an index's size): a 400, never a 500.
  */
+export function isInvalidInputError(error: unknown): boolean {
+  return hasCode(error, inputErrorCodes);
+}
 const inputErrorCodes = new Set(['22021', '22P05', '22P02', '22001', '54000']);
 
-export function isInvalidInputError(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && inputErrorCodes.has(code)) return true;
+/** PostgreSQL's deadlock_detected: of transactions waiting for each other, this one was rolled back. */
+export function isDeadlock(error: unknown): boolean {
+  return hasCode(error, deadlockDetected);
+}
+const deadlockDetected = new Set(['40P01']);
+
+/**
+ * Runs `statement` (one statement, not in a transaction: a deadlock rolls it back whole, so it
+ * may run again) again when PostgreSQL picks it as a deadlock's victim, up to `attempts` times in
+ * all. Statements that write rows many writers share (the rollups, the collector's queue) can wait
+ * for each other in whatever order their plans meet the rows; the other side goes on, and this
+ * one, run again, finds the rows free.
+ */
+export async function runAgainOnDeadlock<T>(statement: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await statement();
+    } catch (error) {
+      if (attempt >= attempts || !isDeadlock(error)) throw error;
+    }
   }
-  return false;
 }

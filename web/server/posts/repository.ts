@@ -6,6 +6,7 @@ import { publishedAuditInsert } from '#server/audit/repository.ts';
 import type { AppContext } from '#server/context.ts';
 import { type Db, inSomeTransaction, rowsOf } from '#server/db/access.ts';
 import { arrayLiteral } from '#server/db/array-literal.ts';
+import { runAgainOnDeadlock } from '#server/db/errors.ts';
 import { type KeysetPosition, keysetBefore } from '#server/db/keyset.ts';
 import { executePrepared } from '#server/db/prepared.ts';
 import { type PostStatus, posts, type RecycleSettings } from '#server/db/schema.ts';
@@ -268,9 +269,9 @@ export async function finalizePosts(
           sql` OR `,
         )}))`
     : sql`NULL::boolean`;
-  const result = await executePrepared(
-    ctx.db,
-    sql`
+  // Batches finishing at once on several instances count into the same rollup rows: rows are
+  // taken in key order, but a batch the database still picks as a deadlock's victim runs again.
+  const statement = sql`
     WITH ${recorded}v(id, owner, status, next_attempt_at, posted_at) AS (${values}),
     done AS (
       UPDATE posts AS p
@@ -282,8 +283,8 @@ export async function finalizePosts(
     ),
     audited AS (${publishedAuditInsert(sql`done`, now)})
     ${options.analytics ? analyticsSchedule(options.analytics, deferred.length > 0) : sql``}
-    SELECT d.id::text AS id, d.status, ${subscribed} AS subscribed FROM done d`,
-  );
+    SELECT d.id::text AS id, d.status, ${subscribed} AS subscribed FROM done d`;
+  const result = await runAgainOnDeadlock(() => executePrepared(ctx.db, statement));
   const finished = new Map(
     rowsOf<{ id: string; status: PostStatus; subscribed: boolean | null }>(result).map((r) => [
       r.id,
@@ -323,10 +324,10 @@ function analyticsSchedule(analytics: NonNullable<FinalizeOptions['analytics']>,
     ${firstEntries(sql`SELECT post_id, account_id, posted_at FROM enrolled WHERE state = 'collecting'`, analytics.firstOffsetMs)},
     counted AS (
       INSERT INTO metric_rollups (account_id, bucket, posts)
-      SELECT account_id, ${bucketOf('posted_at', 900)}, count(*)::int FROM enrolled GROUP BY 1, 2
+      SELECT account_id, ${bucketOf('posted_at', 900)}, count(*)::int FROM enrolled GROUP BY 1, 2 ORDER BY 1, 2
       ON CONFLICT (account_id, bucket) DO UPDATE SET posts = metric_rollups.posts + excluded.posts),
     counted_hourly AS (
       INSERT INTO metric_rollups_hourly (account_id, bucket, posts)
-      SELECT account_id, ${bucketOf('posted_at', 3600)}, count(*)::int FROM enrolled GROUP BY 1, 2
+      SELECT account_id, ${bucketOf('posted_at', 3600)}, count(*)::int FROM enrolled GROUP BY 1, 2 ORDER BY 1, 2
       ON CONFLICT (account_id, bucket) DO UPDATE SET posts = metric_rollups_hourly.posts + excluded.posts)`;
 }

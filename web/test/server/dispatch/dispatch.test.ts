@@ -10,6 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { connectAccount } from '#server/accounts/connect-account.ts';
 import { saveAccount } from '#server/accounts/save-account.ts';
 import type { AppContext } from '#server/context.ts';
+import { rowsOf } from '#server/db/access.ts';
 import { posts } from '#server/db/schema.ts';
 import { Dispatcher } from '#server/dispatch/dispatcher.ts';
 import { claimDuePosts } from '#server/dispatch/repository.ts';
@@ -148,6 +149,48 @@ for (const backend of backends()) {
         .where(eq(posts.status, 'scheduled'));
       assert.equal(remaining[0]!.n, 0);
     });
+
+    // PGlite has one connection: nothing there waits for a lock.
+    if (backend === 'postgres')
+      test('a finalization PostgreSQL picks as a deadlock’s victim is run again: the post is posted once', async () => {
+        const [id] = await insertDuePosts(1, 'deadlock', [news]);
+        const waitingOnRollup = async () =>
+          // (The finalization's text, as far as pg_stat_activity keeps it: its first kilobyte.)
+          rowsOf<{ n: number }>(
+            await ctx.db.execute(sql`SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'
+                AND query LIKE '%WITH recorded AS (UPDATE post_targets%'`),
+          )[0]!.n > 0;
+        let run!: Promise<DispatchSummary>;
+        // Another transaction holds the account's row of posts counted this quarter hour (and the
+        // next, should the hour turn meanwhile), as a collector's write may, so the finalization
+        // (which has updated the post) waits for it; then that transaction waits for the post. The
+        // finalization, waiting first, finds the deadlock and is rolled back.
+        await assert.rejects(
+          ctx.db.transaction(async (tx) => {
+            await tx.execute(sql`INSERT INTO metric_rollups (account_id, bucket, posts)
+              SELECT ${news}, to_timestamp(floor(extract(epoch FROM now()) / 900) * 900) + q * interval '15 minutes', 0
+              FROM generate_series(0, 1) AS q
+              ON CONFLICT (account_id, bucket) DO UPDATE SET posts = metric_rollups.posts`);
+            run = dispatchDuePosts(ctx, { ...options, owner: 'deadlock-victim' });
+            for (let i = 0; !(await waitingOnRollup()); i++) {
+              assert.ok(i < 200, 'the finalization never waited for the rollup');
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+            // Not the victim: this update goes on once the finalization has given the post up.
+            await tx.execute(sql`UPDATE posts SET updated_at = updated_at WHERE id = ${id}`);
+            throw new Error('rolled back by the test');
+          }),
+          /rolled back by the test/,
+        );
+        const summary = await run;
+        assert.deepEqual(
+          { claimed: summary.claimed, posted: summary.posted, errored: summary.errored },
+          { claimed: 1, posted: 1, errored: 0 },
+        );
+        assert.equal(sentCount('deadlock 0'), 1);
+        assert.equal((await getPost(ctx, workspaceId, id!)).status, 'posted');
+      });
 
     test('posts that fail unexpectedly before their platform calls neither stall the run nor hold back the others', async () => {
       // The intent of any post to @updates is refused by the database: its publish throws before
