@@ -367,3 +367,74 @@ describe('media on object storage (s3rver)', () => {
     assert.deepEqual(telegram.sent.at(-1)!.files[0]!.bytes, png);
   });
 });
+
+describe('media when object storage goes away', () => {
+  let telegram: FakeTelegram;
+  let s3: RunningS3;
+  let server: TestServer;
+  let stored: Media;
+  before(async () => {
+    telegram = await fakeTelegram();
+    s3 = await startS3rver();
+    server = await startTestServer({
+      telegram,
+      env: {
+        OBJECT_STORAGE_ENDPOINT: s3.endpoint,
+        OBJECT_STORAGE_BUCKET: s3.bucket,
+        OBJECT_STORAGE_REGION: s3.region,
+        OBJECT_STORAGE_ACCESS_KEY_ID: s3.accessKeyId,
+        OBJECT_STORAGE_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      },
+    });
+    const response = await server.api('/api/v1/upload', {
+      method: 'POST',
+      body: form(samplePng(), 'before.png', 'image/png'),
+    });
+    assert.equal(response.status, 201);
+    stored = ((await response.json()) as { media: Media }).media;
+    await s3.close();
+  });
+  after(async () => {
+    await server.close();
+    await telegram.close();
+  });
+
+  it('an upload and a post with stored media answer 503 unavailable (not a 500), sending nothing; /ready names storage', async () => {
+    const upload = await server.api('/api/v1/upload', {
+      method: 'POST',
+      body: form(samplePng(), 'after.png', 'image/png'),
+    });
+    assert.equal(upload.headers.get('retry-after'), '30');
+    const problem = await expectProblem(upload, 503, 'unavailable');
+    assert.doesNotMatch(JSON.stringify(problem), /S3RVER|ECONNREFUSED|127\.0\.0\.1|at [\w.]+ \(/);
+    const ready = await fetch(`${server.url}/ready`);
+    assert.equal(ready.status, 503);
+    const body = (await ready.json()) as { checks: Record<string, string> };
+    assert.notEqual(body.checks.storage, 'ok');
+    const validation = await server.api('/api/v1/validation', {
+      json: { message: 'Checked against a store that went away', accountIds: ['tg-main'], media: stored },
+    });
+    assert.equal(validation.headers.get('retry-after'), '30');
+    await expectProblem(validation, 503, 'unavailable');
+    const sentBefore = telegram.sent.length;
+    const post = await server.api('/api/v1/posts', {
+      json: {
+        message: 'From a store that went away',
+        accountIds: ['tg-main'],
+        postingMode: 'now',
+        media: stored,
+      },
+    });
+    // Resolving the media by its key in the store fails before anything is sent.
+    assert.equal(post.headers.get('retry-after'), '30');
+    const refused = await expectProblem(post, 503, 'unavailable');
+    assert.doesNotMatch(JSON.stringify(refused), /S3RVER|ECONNREFUSED|at [\w.]+ \(/);
+    assert.equal(telegram.sent.length, sentBefore);
+    assert.ok(!server.logs.some((line) => line.includes('S3RVER')), 'no credential in the logs');
+    // The cause, kept out of the answers, is the operator's: logged at error.
+    assert.ok(
+      server.logs.some((line) => line.includes('"level":"error"') && line.includes('ECONNREFUSED')),
+      server.logs.join('\n'),
+    );
+  });
+});

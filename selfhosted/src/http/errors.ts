@@ -7,20 +7,14 @@ import {
   problemContentType,
   problemStatus,
   StorageError,
-  storageErrorStatus,
+  storageErrorProblem,
 } from '@postwave/shared';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 
 /** The one place where anything thrown by a route becomes an HTTP answer. */
 export function toProblem(error: unknown): { problem: Problem; headers: Record<string, string> } {
   if (error instanceof ProblemError) return { problem: error.problem, headers: error.headers };
-  if (error instanceof StorageError) {
-    const { code } = storageErrorStatus(error);
-    // An unavailable storage's message may describe infrastructure: it goes to the logs only.
-    const detail =
-      error.code === 'unavailable' ? 'Media storage is unavailable; try again later' : error.message;
-    return { problem: problem(code, detail), headers: {} };
-  }
+  if (error instanceof StorageError) return storageErrorProblem(error);
   const httpError = bodyParserProblem(error);
   if (httpError) return { problem: httpError, headers: {} };
   return {
@@ -35,7 +29,9 @@ export function sendProblem(res: Response, body: Problem, headers: Record<string
 
 export const problemHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const { problem: body, headers } = toProblem(error);
-  if (body.code === 'internal') req.log?.error({ err: error }, 'request failed');
+  // A store that is down answers 503, but its cause is the operator's to see, as a bug's is.
+  if (body.code === 'internal' || (error instanceof StorageError && error.code === 'unavailable'))
+    req.log?.error({ err: error }, 'request failed');
   else req.log?.debug({ code: body.code }, 'request rejected');
   if (res.headersSent) {
     // A streamed response (a media download) failed midway: the status is gone, so cut the connection.

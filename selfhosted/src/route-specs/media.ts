@@ -1,5 +1,5 @@
 import { MediaKey, PresignRequest, PresignResponse, UploadResponse } from '@postwave/shared';
-import { problemResponses, type RouteSpec } from '@postwave/shared/openapi/index';
+import { problemResponses, type RouteSpec, storageUnavailable } from '@postwave/shared/openapi/index';
 import { type ApiAuth, internal, jsonCharset, jsonTooLarge, unauthorized } from './common.ts';
 
 /** Getting media in: a multipart upload, or a presigned URL to PUT the bytes to. */
@@ -37,6 +37,7 @@ export function uploadRoutes(maxUploadBytes: number) {
           unsupported_media_type:
             'the body is not `multipart/form-data`, or the bytes are not an accepted type or disagree with the declared type',
           ...internal,
+          ...storageUnavailable,
         }),
       },
     },

@@ -7,7 +7,12 @@ import {
   ValidationRequest,
   ValidationResponse,
 } from '@postwave/shared';
-import { problemResponses, type RouteSpec } from '@postwave/shared/openapi/index';
+import {
+  problemResponses,
+  type RouteSpec,
+  storageUnavailable,
+  storageUnavailableWhen,
+} from '@postwave/shared/openapi/index';
 import { type ApiAuth, internal, jsonCharset, jsonTooLarge, pascal, unauthorized } from './common.ts';
 
 /** Checking a post against its accounts, and publishing it now. */
@@ -55,6 +60,7 @@ export function publishingRoutes(
           payload_too_large: jsonTooLarge,
           unsupported_media_type: jsonCharset,
           ...internal,
+          ...storageUnavailable,
         }),
       },
     },
@@ -105,8 +111,7 @@ export function publishingRoutes(
           not_supported: '`postingMode` `schedule`, `queue` or `draft`: use the Postwave Scheduler',
           publish_failed: 'every target failed; `results` says why for each',
           ...internal,
-          unavailable:
-            'the server is shutting down; nothing was published (`Retry-After` says when to send it again)',
+          unavailable: `the server is shutting down; nothing was published (\`Retry-After\` says when to send it again). Or ${storageUnavailableWhen} (the post's media are read by key from storage)`,
         }),
       },
     },

@@ -262,6 +262,14 @@ const idempotentReplayed = {
     schema: { type: 'string', enum: ['true'] },
   },
 };
+/**
+ * A route that reads or writes media storage, in both servers (`storageErrorProblem`): a store that
+ * is down or refusing the server is temporary, so 503, never a 500.
+ */
+export const storageUnavailableWhen =
+  'media storage is down or refusing this server; nothing was stored or sent (`Retry-After` says when to try again; the cause is in the server log)';
+export const storageUnavailable = { unavailable: storageUnavailableWhen } as const;
+
 /** The problem codes whose answers always carry `Retry-After` (both servers set it with them). */
 const retryAfterCodes = ['`rate_limited`', '`unavailable`', '`idempotency_in_progress`'];
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mediaKeyPattern } from '../../src/schemas/media.ts';
-import { storageErrorStatus } from '../../src/storage/http-status.ts';
+import { storageErrorProblem, storageErrorStatus } from '../../src/storage/http-status.ts';
 import { filenameFromKey, filenameSlug, newMediaKey } from '../../src/storage/keys.ts';
 import { objectStorageConfigFromEnv } from '../../src/storage/s3-config.ts';
 import { normalizeContentType, sniffContentType } from '../../src/storage/sniff.ts';
@@ -136,5 +136,25 @@ describe('storageErrorStatus', () => {
     assert.deepEqual(status('not_found'), { status: 404, code: 'not_found' });
     assert.deepEqual(status('length_mismatch'), { status: 400, code: 'invalid_request' });
     assert.deepEqual(status('already_exists'), { status: 409, code: 'invalid_status' });
+    // A store that is down is temporary: 503, not a 500 that reads as a bug.
+    assert.deepEqual(status('unavailable'), { status: 503, code: 'unavailable' });
+  });
+
+  it('answers a store that is down without its cause, other failures with their message', () => {
+    const { problem: down, headers } = storageErrorProblem(
+      new StorageError('unavailable', 'S3 put failed', {
+        cause: new Error('connect ECONNREFUSED 10.0.0.5:9000'),
+      }),
+    );
+    assert.deepEqual(
+      [down.status, down.code, down.detail],
+      [503, 'unavailable', 'Media storage is unavailable; try again later'],
+    );
+    assert.deepEqual(headers, { 'Retry-After': '30' });
+    const { problem: large } = storageErrorProblem(new StorageError('too_large', 'The file is over 10 MB'));
+    assert.deepEqual(
+      [large.status, large.code, large.detail],
+      [413, 'payload_too_large', 'The file is over 10 MB'],
+    );
   });
 });

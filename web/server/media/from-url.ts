@@ -99,9 +99,9 @@ async function download(
     });
   } catch (error) {
     // The file's own faults first (too large, not media): they hold whatever the connection did.
-    if (error instanceof StorageError && error.code !== 'unavailable') throw storageProblem(error);
+    if (error instanceof StorageError && error.code !== 'unavailable') throw storageProblem(ctx, error);
     if (bodyFailed || deadline.signal.aborted) throw downloadFailure(signal, deadline);
-    if (error instanceof StorageError) throw storageProblem(error);
+    if (error instanceof StorageError) throw storageProblem(ctx, error);
     throw error;
   } finally {
     body.destroy();

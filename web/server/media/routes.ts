@@ -1,4 +1,4 @@
-import { byteSize, problemResponses } from '@postwave/shared/openapi/index';
+import { byteSize, problemResponses, storageUnavailable } from '@postwave/shared/openapi/index';
 import { json, unauthorized } from '#server/api/common.ts';
 import { maxJsonBytes } from '#server/http/body.ts';
 import { defineApiRoutes } from '#server/http/route.ts';
@@ -38,6 +38,7 @@ export const mediaRoutes = defineApiRoutes({
         payload_too_large: 'over MAX_UPLOAD_BYTES',
         unsupported_media_type:
           'the body is not `multipart/form-data`, or not a publishable type, or the declared type disagrees with the bytes',
+        ...storageUnavailable,
       }),
     },
   },

@@ -13,7 +13,7 @@ import {
   requestFromWeb,
   type Storage,
   StorageError,
-  storageErrorStatus,
+  storageErrorProblem,
 } from '@postwave/shared';
 import type { AppContext } from '#server/context.ts';
 import type { StoredMedia } from '#server/db/schema.ts';
@@ -23,11 +23,15 @@ import { toMediaObject } from './view.ts';
 
 export { ownedMedia, toMediaObject };
 
-/** A StorageError as its problem answer (413, 415, 400 ...; docs/storage.md). */
-export function storageProblem(error: unknown): ProblemError {
+/**
+ * A StorageError as its problem answer (413, 415, 400 ...; docs/storage.md). A store that is down
+ * answers 503 without its cause, which is logged here for the operator.
+ */
+export function storageProblem(ctx: AppContext, error: unknown): ProblemError {
   if (!(error instanceof StorageError)) throw error;
-  const { code } = storageErrorStatus(error);
-  return new ProblemError(problem(code, error.message));
+  if (error.code === 'unavailable') ctx.logger.error({ err: error }, 'media storage failed');
+  const { problem, headers } = storageErrorProblem(error);
+  return new ProblemError(problem, headers);
 }
 
 /** Records a presign's reserved key: the library lists it at once, its digest comes with its bytes. */
@@ -56,7 +60,7 @@ export async function uploadFromRequest(
       onChunk: hash.onChunk,
     });
   } catch (error) {
-    throw error instanceof StorageError ? storageProblem(error) : error;
+    throw error instanceof StorageError ? storageProblem(ctx, error) : error;
   }
   return recordUpload(ctx, workspaceId, stored, hash.digest());
 }
@@ -74,7 +78,7 @@ export async function presignUpload(
       maxBytes: ctx.config.maxUploadBytes,
     });
   } catch (error) {
-    throw storageProblem(error);
+    throw storageProblem(ctx, error);
   }
   // The key is reserved for this user now; it resolves once the PUT has stored the bytes.
   return { ...presigned, media: await reserveMedia(ctx, workspaceId, presigned.media) };
@@ -99,7 +103,7 @@ export async function receiveUpload(ctx: AppContext, key: string, request: Reque
       onChunk: hash.onChunk,
     });
   } catch (error) {
-    throw storageProblem(error);
+    throw storageProblem(ctx, error);
   } finally {
     body.destroy();
   }

@@ -30,7 +30,7 @@ for (const backend of backends()) {
     });
     after(async () => {
       await app?.stop();
-      await s3?.close();
+      await s3?.close().catch(() => {});
     });
 
     test('dedupes, stores one thumbnail in the bucket, serves it, and deletes both objects', async () => {
@@ -130,6 +130,25 @@ for (const backend of backends()) {
       const again = await upload(api, png, 'same.png', 'image/png');
       assert.equal(again.status, 200, 'later uploads of those bytes answer the presigned media');
       assert.equal(again.body.media.id, presigned.body.media.id);
+    });
+
+    // Last: it stops the store.
+    test('with the store down, an upload and a presign answer 503 unavailable; the log has the cause', async () => {
+      const { api } = await userWithToken(app.url, 's3-down');
+      await s3.close();
+      const png = await pngOf(50, 50, 3);
+      const refused = await upload(api, png, 'down.png', 'image/png');
+      assert.equal(refused.status, 503, JSON.stringify(refused.body));
+      assert.equal(refused.headers.get('retry-after'), '30');
+      assert.equal(refused.body.code, 'unavailable');
+      assert.equal(refused.body.detail, 'Media storage is unavailable; try again later');
+      const presign = await api.json('/api/v1/upload/presign', {
+        json: { filename: 'down.png', contentType: 'image/png', size: png.length },
+      });
+      // A presign needs no request to the store (the URL is signed here): it is still given.
+      assert.equal(presign.status, 201, JSON.stringify(presign.body));
+      assert.match(app.output(), /media storage failed/);
+      assert.doesNotMatch(app.output(), /S3RVER/, 'no credential in the log');
     });
   });
 }
