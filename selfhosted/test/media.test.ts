@@ -296,13 +296,7 @@ describe('media on object storage (s3rver)', () => {
     s3 = await startS3rver();
     server = await startTestServer({
       telegram,
-      env: {
-        OBJECT_STORAGE_ENDPOINT: s3.endpoint,
-        OBJECT_STORAGE_BUCKET: s3.bucket,
-        OBJECT_STORAGE_REGION: s3.region,
-        OBJECT_STORAGE_ACCESS_KEY_ID: s3.accessKeyId,
-        OBJECT_STORAGE_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      },
+      env: s3.env(),
     });
   });
   after(async () => {
@@ -378,13 +372,7 @@ describe('media when object storage goes away', () => {
     s3 = await startS3rver();
     server = await startTestServer({
       telegram,
-      env: {
-        OBJECT_STORAGE_ENDPOINT: s3.endpoint,
-        OBJECT_STORAGE_BUCKET: s3.bucket,
-        OBJECT_STORAGE_REGION: s3.region,
-        OBJECT_STORAGE_ACCESS_KEY_ID: s3.accessKeyId,
-        OBJECT_STORAGE_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      },
+      env: s3.env(),
     });
     const response = await server.api('/api/v1/upload', {
       method: 'POST',

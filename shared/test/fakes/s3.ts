@@ -28,6 +28,8 @@ export interface RunningS3 {
     forcePathStyle: true;
     publicBaseUrl: string;
   };
+  /** The `OBJECT_STORAGE_*` variables that point a server (self-hosted or Scheduler) at it. */
+  env(): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,13 @@ export async function startS3rver(options: { bucket?: string } = {}): Promise<Ru
       forcePathStyle: true,
       publicBaseUrl: `${endpoint}/${bucket}`,
     },
+    env: () => ({
+      OBJECT_STORAGE_ENDPOINT: endpoint,
+      OBJECT_STORAGE_BUCKET: bucket,
+      OBJECT_STORAGE_REGION: 'us-east-1',
+      OBJECT_STORAGE_ACCESS_KEY_ID: credentials.accessKeyId,
+      OBJECT_STORAGE_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    }),
     async close() {
       await server.close();
       await rm(directory, { recursive: true, force: true });

@@ -20,13 +20,7 @@ for (const backend of backends()) {
     let app: RunningApp;
     before(async () => {
       s3 = await startS3rver();
-      app = await startApp(backend, {
-        OBJECT_STORAGE_ENDPOINT: s3.endpoint,
-        OBJECT_STORAGE_BUCKET: s3.bucket,
-        OBJECT_STORAGE_REGION: s3.region,
-        OBJECT_STORAGE_ACCESS_KEY_ID: s3.accessKeyId,
-        OBJECT_STORAGE_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      });
+      app = await startApp(backend, s3.env());
     });
     after(async () => {
       await app?.stop();
