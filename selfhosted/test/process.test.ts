@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { paddedSample, samplePng, startS3rver } from '@postwave/shared/testing';
 import { apiKey, botToken } from './helpers.ts';
 
 const main = new URL('../src/main.ts', import.meta.url).pathname;
@@ -172,6 +173,58 @@ describe('the server process', () => {
       assert.ok(!started.output().includes(botToken));
     } finally {
       started.child.kill('SIGKILL');
+    }
+  });
+
+  it('an upload streaming into S3 when SIGTERM arrives is stored and answered, then the process exits 0', async () => {
+    const s3 = await startS3rver();
+    const started = run({ SERVICE_API_KEY: apiKey, ...s3.env() });
+    try {
+      const port = await waitFor(() => /"port":(\d+)/.exec(started.output())?.[1], 'listening');
+      const png = paddedSample(samplePng(), 3 * 1024 * 1024);
+      const boundary = 'postwave-shutdown-boundary';
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="late.png"\r\nContent-Type: image/png\r\n\r\n`,
+      );
+      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+      // The first half goes at once; the rest only once the server has been told to stop.
+      let sendRest!: () => void;
+      const restMayGo = new Promise<void>((resolve) => {
+        sendRest = resolve;
+      });
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(head);
+          controller.enqueue(png.subarray(0, png.length / 2));
+          await restMayGo;
+          controller.enqueue(png.subarray(png.length / 2));
+          controller.enqueue(tail);
+          controller.close();
+        },
+      });
+      const answer = fetch(`http://127.0.0.1:${port}/api/v1/upload`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      started.child.kill('SIGTERM');
+      await waitFor(() => (started.output().includes('shutting down') ? true : undefined), 'shutdown log');
+      sendRest();
+      const response = await answer;
+      const text = await response.text();
+      assert.equal(response.status, 201, text);
+      const { media } = JSON.parse(text) as { media: { url: string; size: number } };
+      assert.equal(media.size, png.length);
+      const stored = await fetch(media.url);
+      assert.equal(stored.status, 200);
+      assert.ok(Buffer.from(await stored.arrayBuffer()).equals(png), 'the bucket holds the whole file');
+      assert.equal(await started.exited, 0);
+      assert.ok(!started.output().includes(s3.secretAccessKey), 'no credential in the log');
+    } finally {
+      started.child.kill('SIGKILL');
+      await s3.close();
     }
   });
 });
