@@ -46,6 +46,55 @@ export interface InjectedFailure extends FakeResponse {
 }
 
 /**
+ * Requests held unanswered and unhandled until `release()`: a send in flight, so a test can kill
+ * its sender meanwhile. A held request whose caller goes away is dropped, never handled (the
+ * platform did not act on it); once released, those still waiting are handled as usual and later
+ * ones pass.
+ */
+export class HeldRequests {
+  /** Every request held, in arrival order (each is also in the server's `requests`). */
+  readonly requests: RecordedRequest[] = [];
+  readonly #waiting = new Set<(handle: boolean) => void>();
+  #released = false;
+
+  /** Which requests it holds (by path); all when undefined. */
+  readonly path: RegExp | undefined;
+
+  constructor(path: RegExp | undefined) {
+    this.path = path;
+  }
+
+  /** How many held requests still wait: their caller is connected and they are not released. */
+  get waiting(): number {
+    return this.#waiting.size;
+  }
+
+  get released(): boolean {
+    return this.#released;
+  }
+
+  release(): void {
+    this.#released = true;
+    for (const resume of [...this.#waiting]) resume(true);
+  }
+
+  /** Resolves true to handle the request (released), false when its caller went away first. */
+  hold(request: RecordedRequest, res: ServerResponse): Promise<boolean> {
+    this.requests.push(request);
+    return new Promise((resolve) => {
+      const resume = (handle: boolean) => {
+        this.#waiting.delete(resume);
+        res.off('close', gone);
+        resolve(handle);
+      };
+      const gone = () => resume(false);
+      this.#waiting.add(resume);
+      res.once('close', gone);
+    });
+  }
+}
+
+/**
  * A tiny HTTP server for fake platforms: routes by method and path pattern, parses JSON,
  * urlencoded and multipart bodies (with the platform's own size limit), records every
  * request and can inject failures. Platform fakes build their documented behaviour on it.
@@ -54,6 +103,7 @@ export class FakeServer {
   readonly requests: RecordedRequest[] = [];
   readonly #routes: Route[] = [];
   readonly #failures: InjectedFailure[] = [];
+  readonly #holds: HeldRequests[] = [];
   readonly #server: Server;
   readonly #maxBodyBytes: number;
   #url = '';
@@ -81,6 +131,13 @@ export class FakeServer {
 
   clearInjected(): void {
     this.#failures.length = 0;
+  }
+
+  /** Holds the requests matching `path` (all when absent) from now until the answer's `release()`. */
+  hold(path?: RegExp): HeldRequests {
+    const held = new HeldRequests(path);
+    this.#holds.push(held);
+    return held;
   }
 
   get url(): string {
@@ -114,6 +171,8 @@ export class FakeServer {
     };
     await parseBody(recorded);
     this.requests.push(recorded);
+    const held = this.#holds.find((h) => !h.released && (!h.path || h.path.test(recorded.path)));
+    if (held && !(await held.hold(recorded, res))) return;
 
     const failure = this.#takeFailure(recorded.path);
     if (failure) return send(res, failure);
