@@ -1,14 +1,25 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { useState } from 'react';
 import { ConfirmButton } from '../confirm-button.tsx';
 import { api } from '../lib/api.ts';
 import { useBusyAction } from '../lib/use-busy-action.ts';
+import { useResolved } from './unknown-resolutions.tsx';
+
+type Resolution = 'mark_posted' | 'post_again';
+
+/** The post as the resolve request answers it: "Post again" has published by then. */
+interface ResolvedPost {
+  results?: { accountId: string; status: string }[];
+}
 
 /**
  * For a target whose outcome is unknown (a send interrupted on a platform that cannot be checked):
  * the person checks the account and says what happened. Both go through `POST /api/v1/posts/{id}`
- * `{ resolveUnknown, accountIds }`.
+ * `{ resolveUnknown, accountIds }`. "Mark as posted" is `aria-disabled` while busy, not `disabled`,
+ * so it keeps the focus; the refresh after either removes these actions, and the page's
+ * `UnknownResolutions` announces the outcome and moves the focus to the account's row.
  */
 export function UnknownTargetActions({
   postId,
@@ -20,21 +31,32 @@ export function UnknownTargetActions({
   accountLabel: string;
 }) {
   const router = useRouter();
-  const { busy, error, run } = useBusyAction();
-  const resolve = (resolution: 'mark_posted' | 'post_again') =>
+  const resolved = useResolved();
+  const { busy, error, run } = useBusyAction<Resolution>();
+  // Set once resolved: the actions stay until the refreshed page drops them, and must not resolve twice.
+  const [done, setDone] = useState(false);
+  const working = Boolean(busy) || done;
+  const resolve = (resolution: Resolution) =>
     run(resolution, async () => {
-      await api('POST', `/api/v1/posts/${postId}`, { resolveUnknown: resolution, accountIds: [accountId] });
+      const post = await api<ResolvedPost>('POST', `/api/v1/posts/${postId}`, {
+        resolveUnknown: resolution,
+        accountIds: [accountId],
+      });
+      setDone(true);
+      resolved?.(accountId, outcomeOf(resolution, post, accountId, accountLabel));
       router.refresh();
     });
   return (
-    <div className="stack" style={{ gap: 6, marginTop: 6 }}>
+    <div className="stack" style={{ gap: 6, marginTop: 6 }} data-unknown-actions>
       <div className="row" style={{ gap: 6 }}>
         <button
           type="button"
           className="btn btn-sm"
-          disabled={Boolean(busy)}
+          aria-disabled={working || undefined}
           aria-label={`Mark as posted on ${accountLabel}`}
-          onClick={() => resolve('mark_posted')}
+          onClick={() => {
+            if (!working) resolve('mark_posted');
+          }}
         >
           {busy === 'mark_posted' ? 'Saving…' : 'Mark as posted'}
         </button>
@@ -44,7 +66,7 @@ export function UnknownTargetActions({
           body="If the interrupted send did arrive, the post will appear twice. Check the account first."
           confirmLabel="Post again"
           danger={false}
-          onConfirm={() => resolve('post_again')}
+          onConfirm={() => (working ? Promise.resolve() : resolve('post_again'))}
         />
       </div>
       {error && (
@@ -54,4 +76,13 @@ export function UnknownTargetActions({
       )}
     </div>
   );
+}
+
+/** What a resolution did, in words: "Post again" has published (or failed) by the time it answers. */
+function outcomeOf(resolution: Resolution, post: ResolvedPost, accountId: string, label: string): string {
+  if (resolution === 'mark_posted') return `Marked as posted on ${label}.`;
+  const status = post.results?.find((r) => r.accountId === accountId)?.status;
+  if (status === 'posted') return `Posted again to ${label}.`;
+  if (status === 'failed') return `Posting again to ${label} failed: see the account's error.`;
+  return `Posting again to ${label}.`;
 }

@@ -22,6 +22,7 @@ import { plainError, StatusBadge } from '#components/posts/status.tsx';
 import { TargetLinks } from '#components/posts/target-links.tsx';
 import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
 import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
+import { UnknownResolutions } from '#components/posts/unknown-resolutions.tsx';
 import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
 import { can } from '#server/auth/permissions.ts';
@@ -196,67 +197,76 @@ export default async function PostPage({
             <div className="card-head">
               <h2 id="results-title">Accounts</h2>
             </div>
-            <ul className="list">
-              {post.accountIds
-                .concat(post.results.map((r) => r.accountId).filter((a) => !post.accountIds.includes(a)))
-                .map((accountId) => {
-                  const account = accounts.get(accountId);
-                  const result = post.results.find((r) => r.accountId === accountId);
-                  const error = result?.error ? plainError(result.error) : undefined;
-                  const parts = resultParts(result);
-                  return (
-                    <li key={accountId} className="result" data-testid="result">
-                      {account ? (
-                        <AccountAvatar account={account} />
-                      ) : (
-                        <span className="avatar">
-                          <span className="avatar-fallback">?</span>
-                        </span>
-                      )}
-                      <div className="meta">
-                        <strong>{account ? accountName(account) : 'Disconnected account'}</strong>
-                        <p className="muted small">
-                          {account
-                            ? `${platformName(account.platform)} · ${accountHandle(account)}`
-                            : result?.platform}
-                        </p>
-                        {result?.status === 'posted' && result.url && (
-                          <p className="small">
-                            <a href={result.url} target="_blank" rel="noreferrer">
-                              View on {platformName(result.platform)}{' '}
-                              <Icon name="external" size={14} label="(opens in a new tab)" />
-                            </a>
+            <UnknownResolutions>
+              <ul className="list">
+                {post.accountIds
+                  .concat(post.results.map((r) => r.accountId).filter((a) => !post.accountIds.includes(a)))
+                  .map((accountId) => {
+                    const account = accounts.get(accountId);
+                    const result = post.results.find((r) => r.accountId === accountId);
+                    const error = result?.error ? plainError(result.error) : undefined;
+                    const parts = resultParts(result);
+                    return (
+                      // Focusable by script only: the row takes the focus once its unknown outcome is resolved.
+                      <li
+                        key={accountId}
+                        className="result"
+                        data-testid="result"
+                        data-result-account={accountId}
+                        tabIndex={-1}
+                      >
+                        {account ? (
+                          <AccountAvatar account={account} />
+                        ) : (
+                          <span className="avatar">
+                            <span className="avatar-fallback">?</span>
+                          </span>
+                        )}
+                        <div className="meta">
+                          <strong>{account ? accountName(account) : 'Disconnected account'}</strong>
+                          <p className="muted small">
+                            {account
+                              ? `${platformName(account.platform)} · ${accountHandle(account)}`
+                              : result?.platform}
                           </p>
-                        )}
-                        {parts.length > 0 && result && (
-                          <ThreadParts parts={parts} platformName={platformName(result.platform)} />
-                        )}
-                        {result && <TargetLinks links={result.links} warnings={result.warnings} />}
-                        {error && (
-                          <div className="small" style={{ marginTop: 4 }}>
-                            <p style={{ color: 'var(--danger)' }}>{error.summary}</p>
-                            <p className="muted">{error.detail}</p>
-                          </div>
-                        )}
-                        <StagingNote
-                          staging={post.staging.find((s) => s.accountId === accountId)}
-                          postStatus={post.status}
-                          timezone={tz}
-                          locale={locale}
-                        />
-                        {result?.status === 'unknown' && mayPublish && (
-                          <UnknownTargetActions
-                            postId={post.id}
-                            accountId={accountId}
-                            accountLabel={account ? accountName(account) : accountId}
+                          {result?.status === 'posted' && result.url && (
+                            <p className="small">
+                              <a href={result.url} target="_blank" rel="noreferrer">
+                                View on {platformName(result.platform)}{' '}
+                                <Icon name="external" size={14} label="(opens in a new tab)" />
+                              </a>
+                            </p>
+                          )}
+                          {parts.length > 0 && result && (
+                            <ThreadParts parts={parts} platformName={platformName(result.platform)} />
+                          )}
+                          {result && <TargetLinks links={result.links} warnings={result.warnings} />}
+                          {error && (
+                            <div className="small" style={{ marginTop: 4 }}>
+                              <p style={{ color: 'var(--danger)' }}>{error.summary}</p>
+                              <p className="muted">{error.detail}</p>
+                            </div>
+                          )}
+                          <StagingNote
+                            staging={post.staging.find((s) => s.accountId === accountId)}
+                            postStatus={post.status}
+                            timezone={tz}
+                            locale={locale}
                           />
-                        )}
-                      </div>
-                      <StatusBadge status={result?.status ?? targetStatus(post.status)} />
-                    </li>
-                  );
-                })}
-            </ul>
+                          {result?.status === 'unknown' && mayPublish && (
+                            <UnknownTargetActions
+                              postId={post.id}
+                              accountId={accountId}
+                              accountLabel={account ? accountName(account) : accountId}
+                            />
+                          )}
+                        </div>
+                        <StatusBadge status={result?.status ?? targetStatus(post.status)} />
+                      </li>
+                    );
+                  })}
+              </ul>
+            </UnknownResolutions>
           </section>
           <PostComments
             postId={post.id}
