@@ -140,7 +140,8 @@ async function launch(
     output += d;
   });
   const kill = async () => {
-    if (child.exitCode === null) {
+    // Not yet exited: a process a test killed by a signal has no exit code, but a signal code.
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
