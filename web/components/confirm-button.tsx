@@ -15,6 +15,7 @@ export function ConfirmButton({
   onConfirm,
   className = 'btn btn-sm',
   danger = true,
+  accessibleName,
 }: {
   label: ReactNode;
   title: string;
@@ -23,6 +24,8 @@ export function ConfirmButton({
   onConfirm: () => Promise<void>;
   className?: string;
   danger?: boolean;
+  /** The button's name when its label is the same on several rows ("Post again to …"). */
+  accessibleName?: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
@@ -33,6 +36,7 @@ export function ConfirmButton({
       <button
         type="button"
         className={className}
+        aria-label={accessibleName}
         onClick={() => {
           setError(undefined);
           dialog.current?.showModal();

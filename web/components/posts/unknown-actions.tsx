@@ -62,6 +62,7 @@ export function UnknownTargetActions({
         </button>
         <ConfirmButton
           label="Post again"
+          accessibleName={`Post again to ${accountLabel}`}
           title={`Post again to ${accountLabel}?`}
           body="If the interrupted send did arrive, the post will appear twice. Check the account first."
           confirmLabel="Post again"
