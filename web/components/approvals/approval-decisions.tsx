@@ -1,6 +1,7 @@
 'use client';
 
 import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from 'react';
+import { AnnouncedOutcomes } from '../announced-outcomes.tsx';
 import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 /** Says a decision (approve or reject) on the post `id` was taken; `outcome` is announced. */
@@ -49,13 +50,9 @@ export function ApprovalDecisions({
 
   return (
     <DecisionContext.Provider value={decided}>
-      {/* display: contents: no box of its own, the page's layout stays as it was. */}
-      <div ref={root} style={{ display: 'contents' }}>
+      <AnnouncedOutcomes root={root} outcome={outcome} testId="approval-outcome">
         {children}
-      </div>
-      <p className="sr-only" role="status" aria-live="polite" data-testid="approval-outcome">
-        {outcome}
-      </p>
+      </AnnouncedOutcomes>
     </DecisionContext.Provider>
   );
 }

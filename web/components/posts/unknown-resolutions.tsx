@@ -1,6 +1,7 @@
 'use client';
 
 import { createContext, type ReactNode, useCallback, useContext, useRef, useState } from 'react';
+import { AnnouncedOutcomes } from '../announced-outcomes.tsx';
 import { useFocusAfterRender } from '../lib/use-focus-after-render.ts';
 
 /** Says the unknown target of `accountId` was resolved; `outcome` is announced. */
@@ -39,13 +40,9 @@ export function UnknownResolutions({ children }: { children: ReactNode }) {
 
   return (
     <ResolvedContext.Provider value={resolved}>
-      {/* display: contents: no box of its own, the card's layout stays as it was. */}
-      <div ref={root} style={{ display: 'contents' }}>
+      <AnnouncedOutcomes root={root} outcome={outcome} testId="unknown-outcome">
         {children}
-      </div>
-      <p className="sr-only" role="status" aria-live="polite" data-testid="unknown-outcome">
-        {outcome}
-      </p>
+      </AnnouncedOutcomes>
     </ResolvedContext.Provider>
   );
 }
