@@ -1,13 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { AccountAvatar } from '#components/account-avatar.tsx';
 import { AccountsAtRisk } from '#components/accounts/health.tsx';
 import { PostMetricsSection } from '#components/analytics/post-metrics.tsx';
 import { ApprovalActions } from '#components/approvals/approval-actions.tsx';
 import { ApprovalDecisions } from '#components/approvals/approval-decisions.tsx';
 import { SaveAsTemplate } from '#components/compose/save-as-template.tsx';
 import { Icon } from '#components/icons.tsx';
-import { accountHandle, accountName, platformName } from '#components/lib/platforms.ts';
+import { accountName } from '#components/lib/platforms.ts';
 import { formatDateTime } from '#components/lib/time.ts';
 import { LiveStatus } from '#components/posts/live-status.tsx';
 import { Outgoing } from '#components/posts/outgoing.tsx';
@@ -15,14 +14,10 @@ import { PostActions } from '#components/posts/post-actions.tsx';
 import { PostComments } from '#components/posts/post-comments.tsx';
 import { PostTimeline } from '#components/posts/post-timeline.tsx';
 import { RecycleChain } from '#components/posts/recycle-chain.tsx';
-import { StagingNote } from '#components/posts/staging-note.tsx';
 import { ReviewLinks } from '#components/review/review-links.tsx';
 import '#components/analytics/analytics.css';
-import { plainError, StatusBadge } from '#components/posts/status.tsx';
-import { TargetLinks } from '#components/posts/target-links.tsx';
-import { resultParts, ThreadParts } from '#components/posts/thread-parts.tsx';
-import { UnknownTargetActions } from '#components/posts/unknown-actions.tsx';
-import { UnknownResolutions } from '#components/posts/unknown-resolutions.tsx';
+import { StatusBadge } from '#components/posts/status.tsx';
+import { TargetResults } from '#components/posts/target-results.tsx';
 import { listAccounts } from '#server/accounts/list-accounts.ts';
 import { getPostMetrics } from '#server/analytics/get-post-metrics.ts';
 import { can } from '#server/auth/permissions.ts';
@@ -193,81 +188,13 @@ export default async function PostPage({
               canManage={can(user.role, 'posts.approve')}
             />
           )}
-          <section className="card" aria-labelledby="results-title">
-            <div className="card-head">
-              <h2 id="results-title">Accounts</h2>
-            </div>
-            <UnknownResolutions>
-              <ul className="list">
-                {post.accountIds
-                  .concat(post.results.map((r) => r.accountId).filter((a) => !post.accountIds.includes(a)))
-                  .map((accountId) => {
-                    const account = accounts.get(accountId);
-                    const result = post.results.find((r) => r.accountId === accountId);
-                    const error = result?.error ? plainError(result.error) : undefined;
-                    const parts = resultParts(result);
-                    return (
-                      // Focusable by script only: the row takes the focus once its unknown outcome is resolved.
-                      <li
-                        key={accountId}
-                        className="result"
-                        data-testid="result"
-                        data-result-account={accountId}
-                        tabIndex={-1}
-                      >
-                        {account ? (
-                          <AccountAvatar account={account} />
-                        ) : (
-                          <span className="avatar">
-                            <span className="avatar-fallback">?</span>
-                          </span>
-                        )}
-                        <div className="meta">
-                          <strong>{account ? accountName(account) : 'Disconnected account'}</strong>
-                          <p className="muted small">
-                            {account
-                              ? `${platformName(account.platform)} · ${accountHandle(account)}`
-                              : result?.platform}
-                          </p>
-                          {result?.status === 'posted' && result.url && (
-                            <p className="small">
-                              <a href={result.url} target="_blank" rel="noreferrer">
-                                View on {platformName(result.platform)}{' '}
-                                <Icon name="external" size={14} label="(opens in a new tab)" />
-                              </a>
-                            </p>
-                          )}
-                          {parts.length > 0 && result && (
-                            <ThreadParts parts={parts} platformName={platformName(result.platform)} />
-                          )}
-                          {result && <TargetLinks links={result.links} warnings={result.warnings} />}
-                          {error && (
-                            <div className="small" style={{ marginTop: 4 }}>
-                              <p style={{ color: 'var(--danger)' }}>{error.summary}</p>
-                              <p className="muted">{error.detail}</p>
-                            </div>
-                          )}
-                          <StagingNote
-                            staging={post.staging.find((s) => s.accountId === accountId)}
-                            postStatus={post.status}
-                            timezone={tz}
-                            locale={locale}
-                          />
-                          {result?.status === 'unknown' && mayPublish && (
-                            <UnknownTargetActions
-                              postId={post.id}
-                              accountId={accountId}
-                              accountLabel={account ? accountName(account) : accountId}
-                            />
-                          )}
-                        </div>
-                        <StatusBadge status={result?.status ?? targetStatus(post.status)} />
-                      </li>
-                    );
-                  })}
-              </ul>
-            </UnknownResolutions>
-          </section>
+          <TargetResults
+            post={post}
+            accounts={accounts}
+            timezone={tz}
+            locale={locale}
+            mayResolve={mayPublish}
+          />
           <PostComments
             postId={post.id}
             comments={comments}
@@ -347,10 +274,6 @@ export default async function PostPage({
     </div>
   );
 }
-
-/** An account the post has not reached yet waits with the post: scheduled, for approval, or as a draft. */
-const targetStatus = (postStatus: string): string =>
-  postStatus === 'scheduled' || postStatus === 'pending_approval' ? postStatus : 'draft';
 
 const only = <T,>(byAccount: Record<string, T>, accounts: Map<string, unknown>): Record<string, T> =>
   Object.fromEntries(Object.entries(byAccount).filter(([id]) => accounts.has(id)));
