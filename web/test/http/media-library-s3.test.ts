@@ -127,7 +127,7 @@ for (const backend of backends()) {
     });
 
     // Last: it stops the store.
-    test('with the store down, an upload and a presign answer 503 unavailable; the log has the cause', async () => {
+    test('with the store down, an upload answers 503 unavailable (a presign, signed here, is still given); the log has the cause', async () => {
       const { api } = await userWithToken(app.url, 's3-down');
       await s3.close();
       const png = await pngOf(50, 50, 3);
