@@ -100,6 +100,8 @@ export async function shortLinksOfTargets(
         isNotNull(targetLinks.shortUrl),
       ),
     );
+  // Most rounds' posts have no short link: their thousand keys are not worth a set.
+  if (rows.length === 0) return [];
   const wanted = new Set(keys.map((k) => `${k.postId} ${k.accountId}`));
   return rows
     .filter((r) => wanted.has(`${r.link.postId} ${r.link.accountId}`))
